@@ -1,0 +1,46 @@
+import type { Request, Response, NextFunction } from 'express';
+import { AppError, isAppError } from '../../shared/core/errors.js';
+import type { Logger } from '../../shared/core/logger.js';
+
+/** Bot v1 kept the original's flat error body; everything else answers in the envelope. */
+function isBotV1(path: string): boolean {
+  return path.startsWith('/api/bot/v1/') || path === '/api/bot/v1';
+}
+
+export function sendError(req: Request, res: Response, error: AppError): void {
+  if (res.headersSent) return;
+  res.status(error.status);
+  if (isBotV1(req.path)) {
+    res.json({ error: error.code, message: error.message, ...error.details });
+    return;
+  }
+  res.json({ ok: false, error: { code: error.code, message: error.message, ...error.details }, ts: Date.now() });
+}
+
+export function notFoundHandler(req: Request, res: Response): void {
+  sendError(req, res, new AppError('not_found', `no route for ${req.method} ${req.path}`));
+}
+
+interface HttpLikeError {
+  status?: number;
+  type?: string;
+}
+
+/** Turns anything thrown into a named error; an unexpected one is logged with its stack and answered 500 internal. */
+export function errorHandler(logger: Logger) {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    if (isAppError(error)) return sendError(req, res, error);
+    const httpError = error as HttpLikeError;
+    if (httpError?.type === 'entity.parse.failed') {
+      return sendError(req, res, new AppError('invalid_json', 'the request body is not valid JSON'));
+    }
+    if (httpError?.type === 'entity.too.large') {
+      return sendError(req, res, new AppError('payload_too_large', 'the request body is too large'));
+    }
+    if (typeof httpError?.status === 'number' && httpError.status >= 400 && httpError.status < 500) {
+      return sendError(req, res, new AppError('invalid_param', 'the request could not be read'));
+    }
+    logger.error({ err: error, path: req.path }, 'unhandled error');
+    sendError(req, res, new AppError('internal', 'internal error'));
+  };
+}

@@ -1,0 +1,64 @@
+import type { Request, Response, NextFunction } from 'express';
+import { AppError } from '../../shared/core/errors.js';
+import type { Logger } from '../../shared/core/logger.js';
+import type { ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
+import type { CoalescingLimiter, LimitDecision } from '../../shared/rate-limit/coalescing-limiter.js';
+
+export interface RateLimitOptions {
+  limiter: CoalescingLimiter;
+  keys: ApiKeyResolver;
+  publicLimit: number;
+  logger: Logger;
+}
+
+export type RateScope = 'ip' | 'key';
+
+export interface RateLimitLocals {
+  rateScope: RateScope;
+  rateLimit: number;
+  /** The key's id when the request carried a valid X-API-Key. */
+  apiKeyId?: string;
+}
+
+function setHeaders(res: Response, decision: LimitDecision, scope: RateScope): void {
+  res.setHeader('X-RateLimit-Limit', String(decision.limit));
+  res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
+  res.setHeader('X-RateLimit-Reset', String(Math.ceil(decision.resetAt / 1000)));
+  res.setHeader('X-RateLimit-Scope', scope);
+}
+
+/** Meters a request against its API key's plan budget, or its client IP's keyless budget. */
+export function rateLimit(options: RateLimitOptions) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    try {
+      const apiKey = req.header('x-api-key');
+      let scope: RateScope = 'ip';
+      let scopeKey = `ip:${req.ip ?? 'unknown'}`;
+      let limit = options.publicLimit;
+      if (apiKey !== undefined) {
+        const found = await options.keys.resolve(apiKey);
+        if (found === null) throw new AppError('bad_api_key', 'the X-API-Key is not a valid key');
+        if ('revoked' in found) throw new AppError('revoked_key', 'this API key was revoked');
+        scope = 'key';
+        scopeKey = `key:${found.keyId}`;
+        limit = found.requestsPerMinute;
+        res.locals.apiKeyId = found.keyId;
+      }
+      res.locals.rateScope = scope;
+      res.locals.rateLimit = limit;
+      const decision = await options.limiter.consume(scopeKey, limit);
+      setHeaders(res, decision, scope);
+      if (!decision.allowed) {
+        const retryAfter = Math.max(1, Math.ceil((decision.resetAt - Date.now()) / 1000));
+        res.setHeader('Retry-After', String(retryAfter));
+        throw new AppError('rate_limited', `over the budget of ${limit} requests per minute; retry in ${retryAfter} s`, {
+          limit,
+          retry_after: retryAfter,
+        });
+      }
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}

@@ -1,0 +1,67 @@
+import Joi from 'joi';
+import type { FieldMeta } from '../../routing/validate.js';
+
+/** Inputs beyond this magnitude are refused rather than producing overflowing results. */
+const MAX_MAGNITUDE = 1e15;
+
+const codes = (map: FieldMeta['codes']): FieldMeta => ({ codes: map });
+
+const finite = () => Joi.number().min(-MAX_MAGNITUDE).max(MAX_MAGNITUDE);
+const positive = () => Joi.number().greater(0).max(MAX_MAGNITUDE);
+const entry = () => positive().required().meta(codes({ 'number.greater': 'entry_min' })).description('Entry price, > 0');
+const leverage = () =>
+  positive().meta(codes({ 'number.greater': 'leverage_min' })).description('Leverage multiple, > 0');
+
+/** long or short; buy and sell are accepted as their aliases, in any case. */
+export const side = () =>
+  Joi.string()
+    .trim()
+    .lowercase()
+    .valid('long', 'short', 'buy', 'sell')
+    .custom((value: string) => (value === 'buy' ? 'long' : value === 'sell' ? 'short' : value))
+    .default('long')
+    .description('long or short (buy and sell accepted)');
+
+export const liquidationQuery = Joi.object({
+  entry: entry(),
+  leverage: leverage().required(),
+  side: side(),
+  mmr: Joi.number().min(0).less(100).default(0.5).description('Maintenance margin rate in percent'),
+});
+
+export const positionSizeQuery = Joi.object({
+  balance: positive().required().description('Account balance in dollars'),
+  risk: positive().max(100).required().description('Percent of the balance to risk, (0, 100]'),
+  entry: entry(),
+  stop: positive()
+    .required()
+    .invalid(Joi.ref('entry'))
+    .meta(codes({ 'any.invalid': 'entry_equals_stop' }))
+    .description('Stop-loss price; must differ from entry'),
+  leverage: leverage(),
+});
+
+export const pnlQuery = Joi.object({
+  entry: entry(),
+  exit: positive().required().description('Exit price'),
+  size: positive().required().description('Position size in units of the asset (not dollars)'),
+  leverage: leverage().default(1),
+  side: side(),
+});
+
+export const riskRewardQuery = Joi.object({
+  entry: entry(),
+  stop: positive()
+    .required()
+    .invalid(Joi.ref('entry'))
+    .meta(codes({ 'any.invalid': 'entry_equals_stop' }))
+    .description('Stop-loss price; must differ from entry'),
+  tp: positive().required().description('Take-profit price'),
+});
+
+export const takeProfitQuery = Joi.object({
+  entry: entry(),
+  roe: finite().required().description('Target return on equity in percent'),
+  leverage: leverage().default(1),
+  side: side(),
+});

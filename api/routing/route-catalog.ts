@@ -1,0 +1,86 @@
+import { Router, type Request, type Response, type NextFunction } from 'express';
+import type Joi from 'joi';
+import { AppError, type ErrorCode } from '../../shared/core/errors.js';
+import { validateInput } from './validate.js';
+
+/**
+ * envelope: { ok, data, ts }; bare: the data as is (calculators, passthroughs, bot v1).
+ * Errors take their shape from the path (see error-handler.ts), not from here.
+ */
+export type ResponseStyle = 'envelope' | 'bare';
+
+export interface RouteContext<Q = Record<string, unknown>, B = Record<string, unknown>> {
+  query: Q;
+  body: B;
+  req: Request;
+  res: Response;
+}
+
+export interface RouteDefinition {
+  method: 'get' | 'post';
+  /** Full path from the server root, e.g. /api/v1/calc/pnl. */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  style: ResponseStyle;
+  query?: Joi.ObjectSchema;
+  body?: Joi.ObjectSchema;
+  /** Codes beyond the validation ones that this route can answer, for the docs. */
+  errors?: ErrorCode[];
+  example?: { query?: Record<string, string>; body?: Record<string, unknown>; response: unknown };
+  // The handler's input types are enforced by its schema at run time; callers narrow with their own types.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each handler declares its own validated query type
+  handle(ctx: RouteContext<any, any>): unknown;
+}
+
+export interface RouteGroup {
+  routes: RouteDefinition[];
+  router: Router;
+}
+
+export function respond(res: Response, style: ResponseStyle, data: unknown, now: number = Date.now()): void {
+  if (res.headersSent) return;
+  if (style === 'envelope') res.json({ ok: true, data, ts: now });
+  else res.json(data);
+}
+
+/** Builds an Express router from route definitions: validate, call, shape the response. */
+export function defineRoutes(routes: RouteDefinition[]): RouteGroup {
+  const router = Router();
+  for (const route of routes) {
+    router[route.method](route.path, async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const query = route.query ? validateInput(route.query, req.query) : {};
+        const body = route.body ? validateInput(route.body, req.body ?? {}) : {};
+        const data = await route.handle({ query, body, req, res });
+        respond(res, route.style, data);
+      } catch (error) {
+        next(error);
+      }
+    });
+  }
+  return { routes, router };
+}
+
+/** All route groups of the app; the ping endpoint list and the OpenAPI document are read from it. */
+export class RouteCatalog {
+  private readonly groups: RouteGroup[] = [];
+
+  add(group: RouteGroup): RouteGroup {
+    this.groups.push(group);
+    return group;
+  }
+
+  get routes(): RouteDefinition[] {
+    return this.groups.flatMap((group) => group.routes);
+  }
+
+  routers(): Router[] {
+    return this.groups.map((group) => group.router);
+  }
+}
+
+export function notFound(message: string): AppError {
+  return new AppError('not_found', message);
+}

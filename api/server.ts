@@ -1,0 +1,37 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp, type AppDeps } from './app.js';
+
+export interface ApiServer {
+  server: Server;
+  url: string;
+  /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes. */
+  close(): Promise<void>;
+}
+
+export async function startApiServer(deps: AppDeps, port = deps.config.port, host = deps.config.host): Promise<ApiServer> {
+  const { app } = createApp(deps);
+  const server = createServer(app);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  let closing: Promise<void> | undefined;
+  return {
+    server,
+    url: `http://${shownHost}:${address.port}`,
+    close: () =>
+      (closing ??= new Promise<void>((resolve) => {
+        const timer = setTimeout(() => server.closeAllConnections(), deps.config.shutdownGraceMs);
+        timer.unref();
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        server.closeIdleConnections();
+      })),
+  };
+}

@@ -1,0 +1,99 @@
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { keys } from '../redis/keys.js';
+
+export interface LimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Epoch ms when the current window ends. */
+  resetAt: number;
+}
+
+interface Waiter {
+  resolve(decision: LimitDecision): void;
+  reject(error: unknown): void;
+}
+
+interface Batch {
+  waiters: Waiter[];
+}
+
+const WINDOW_SECONDS = 60;
+
+/**
+ * A fixed one-minute window per client, counted in Redis by rate-limiter-flexible so every pod
+ * shares one budget. Requests for the same client that arrive in the same event-loop turn are
+ * counted with one INCRBY n and each gets its exact ordinal back, so the limit stays exact across
+ * pods while the Redis work per request shrinks under load. Once a window is spent, this pod
+ * answers locally until it resets: a fixed-window count only grows, so nothing can be allowed then.
+ */
+export class CoalescingLimiter {
+  private readonly limiters = new Map<number, RateLimiterRedis>();
+  private readonly pending = new Map<string, Batch>();
+  private readonly spentUntil = new Map<string, number>();
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  consume(scopeKey: string, limit: number): Promise<LimitDecision> {
+    const spentUntil = this.spentUntil.get(scopeKey);
+    if (spentUntil !== undefined) {
+      if (spentUntil > this.now()) return Promise.resolve({ allowed: false, limit, remaining: 0, resetAt: spentUntil });
+      this.spentUntil.delete(scopeKey);
+    }
+    const batchKey = `${limit}|${scopeKey}`;
+    return new Promise<LimitDecision>((resolve, reject) => {
+      let batch = this.pending.get(batchKey);
+      if (!batch) {
+        const fresh: Batch = { waiters: [] };
+        batch = fresh;
+        this.pending.set(batchKey, fresh);
+        setImmediate(() => {
+          this.pending.delete(batchKey);
+          void this.flush(scopeKey, limit, fresh);
+        });
+      }
+      batch.waiters.push({ resolve, reject });
+    });
+  }
+
+  private limiterFor(limit: number): RateLimiterRedis {
+    let limiter = this.limiters.get(limit);
+    if (!limiter) {
+      limiter = new RateLimiterRedis({
+        storeClient: this.redis,
+        keyPrefix: keys.rateLimitPrefix(limit),
+        points: limit,
+        duration: WINDOW_SECONDS,
+        // With Redis unreachable each pod limits on its own rather than failing every request.
+        insuranceLimiter: new RateLimiterMemory({ points: limit, duration: WINDOW_SECONDS }),
+      });
+      this.limiters.set(limit, limiter);
+    }
+    return limiter;
+  }
+
+  private async flush(scopeKey: string, limit: number, batch: Batch): Promise<void> {
+    const count = batch.waiters.length;
+    let result: RateLimiterRes;
+    try {
+      result = await this.limiterFor(limit).consume(scopeKey, count);
+    } catch (outcome) {
+      if (!(outcome instanceof RateLimiterRes)) {
+        for (const waiter of batch.waiters) waiter.reject(outcome);
+        return;
+      }
+      result = outcome;
+    }
+    const resetAt = this.now() + result.msBeforeNext;
+    const firstOrdinal = result.consumedPoints - count + 1;
+    batch.waiters.forEach((waiter, index) => {
+      const ordinal = firstOrdinal + index;
+      waiter.resolve({ allowed: ordinal <= limit, limit, remaining: Math.max(0, limit - ordinal), resetAt });
+    });
+    if (result.consumedPoints >= limit) this.spentUntil.set(scopeKey, resetAt);
+  }
+}

@@ -1,0 +1,94 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import type { Logger } from '../core/logger.js';
+
+export interface EmbeddedRedis {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedRedisOptions {
+  /** Directory for the append-only file; undefined keeps nothing on disk (tests). */
+  dataDir?: string;
+  logger?: Logger;
+}
+
+export class RedisMissingError extends Error {}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+function onPath(binary: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${binary}`], { stdio: 'ignore' }).status === 0;
+}
+
+/** Makes sure redis-server exists: installs it with apt-get when we are root, otherwise explains how. */
+export function ensureRedisServer(logger?: Logger): void {
+  if (onPath('redis-server')) return;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot && onPath('apt-get')) {
+    logger?.warn('redis-server is not installed: installing it with apt-get (Debian package redis-server)');
+    const update = spawnSync('apt-get', ['update', '-qq'], { stdio: 'ignore' });
+    const install = spawnSync('apt-get', ['install', '-y', '-qq', 'redis-server'], {
+      stdio: 'ignore',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+    if (update.status === 0 && install.status === 0 && onPath('redis-server')) return;
+  }
+  throw new RedisMissingError(
+    'redis-server not found: install it (Debian/Ubuntu: sudo apt-get install redis-server; macOS: brew install redis) or set REDIS_URL',
+  );
+}
+
+function waitForReady(child: ChildProcess): Promise<void> {
+  return new Promise((resolveReady, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        child.stdout?.off('data', onData);
+        resolveReady();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output.slice(-500)}`)));
+  });
+}
+
+/** Starts a private redis-server on a free loopback port, stopped with the service. */
+export async function startEmbeddedRedis(options: EmbeddedRedisOptions = {}): Promise<EmbeddedRedis> {
+  ensureRedisServer(options.logger);
+  const port = await freePort();
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--protected-mode', 'yes'];
+  if (options.dataDir) {
+    const dir = resolve(options.dataDir);
+    mkdirSync(dir, { recursive: true });
+    args.push('--dir', dir, '--appendonly', 'yes', '--appendfsync', 'everysec');
+  } else {
+    args.push('--appendonly', 'no');
+  }
+  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  await waitForReady(child);
+  options.logger?.info({ port, dataDir: options.dataDir ?? null }, 'private redis-server started');
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolveStop) => {
+        if (child.exitCode !== null) return resolveStop();
+        child.once('exit', () => resolveStop());
+        child.kill('SIGTERM');
+      }),
+  };
+}

@@ -1,0 +1,33 @@
+import type { Redis } from 'ioredis';
+import { createRedis } from '../../shared/redis/connection.js';
+
+export function testRedisUrl(): string {
+  const url = process.env.PERPDESK_TEST_REDIS_URL;
+  if (!url) throw new Error('the suite Redis is not started (test/helpers/setup.ts)');
+  return url;
+}
+
+/** A connection to the suite's Redis, emptied first so each test file starts clean. */
+export async function freshRedis(): Promise<Redis> {
+  const redis = createRedis(testRedisUrl());
+  await redis.flushall();
+  return redis;
+}
+
+/** Everything in Redis as key -> dump, to prove that a refused request changed nothing. */
+export async function snapshotRedis(redis: Redis): Promise<Map<string, string>> {
+  const snapshot = new Map<string, string>();
+  const all = await redis.keys('*');
+  for (const key of all.sort()) {
+    const type = await redis.type(key);
+    let value: unknown;
+    if (type === 'string') value = await redis.get(key);
+    else if (type === 'hash') value = await redis.hgetall(key);
+    else if (type === 'list') value = await redis.lrange(key, 0, -1);
+    else if (type === 'set') value = (await redis.smembers(key)).sort();
+    else if (type === 'zset') value = await redis.zrange(key, 0, -1, 'WITHSCORES');
+    else value = type;
+    snapshot.set(key, JSON.stringify(value));
+  }
+  return snapshot;
+}

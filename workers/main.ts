@@ -1,0 +1,42 @@
+import { ConfigError, loadConfig } from '../shared/core/config.js';
+import { RedisMissingError } from '../shared/redis/embedded.js';
+import { startService } from './service.js';
+
+/** The one entry point: ROLE=all|api|feed|worker. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`config error: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  let service;
+  try {
+    service = await startService(config);
+  } catch (error) {
+    if (error instanceof RedisMissingError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const running = service;
+  const shutdown = (signal: string): void => {
+    running.logger.info({ signal }, 'shutting down');
+    running.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        running.logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+await main();

@@ -1,0 +1,17 @@
+import type { Redis } from 'ioredis';
+import type { Config } from '../shared/core/config.js';
+import type { Logger } from '../shared/core/logger.js';
+
+/** What every role gets when it starts. */
+export interface RoleContext {
+  config: Config;
+  redisUrl: string;
+  redis: Redis;
+  logger: Logger;
+}
+
+/** A started role; stop() ends its work cleanly and resolves when it has. */
+export interface RunningRole {
+  name: string;
+  stop(): Promise<void>;
+}

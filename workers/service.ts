@@ -1,0 +1,64 @@
+import type { Config } from '../shared/core/config.js';
+import { createLogger, type Logger } from '../shared/core/logger.js';
+import { closeRedis, createRedis } from '../shared/redis/connection.js';
+import { startEmbeddedRedis, type EmbeddedRedis } from '../shared/redis/embedded.js';
+import { startApiRole } from './api-role.js';
+import { startFeedRole } from './feed-role.js';
+import type { RoleContext, RunningRole } from './runtime.js';
+import { startWorkerRole } from './worker-role.js';
+
+export interface RunningService {
+  apiUrl: string | undefined;
+  redisUrl: string;
+  logger: Logger;
+  stop(): Promise<void>;
+}
+
+/** Starts Redis (or connects to REDIS_URL) and the roles that ROLE asks for; stop() undoes it in reverse. */
+export async function startService(config: Config): Promise<RunningService> {
+  const logger = createLogger(config);
+  let embedded: EmbeddedRedis | undefined;
+  let redisUrl = config.redisUrl;
+  if (!redisUrl) {
+    embedded = await startEmbeddedRedis({ dataDir: config.redisDataDir, logger });
+    redisUrl = embedded.url;
+  }
+  const redis = createRedis(redisUrl);
+  const ctx: RoleContext = { config, redisUrl, redis, logger };
+  const roles: RunningRole[] = [];
+  let apiUrl: string | undefined;
+  const wants = (role: string): boolean => config.role === 'all' || config.role === role;
+  try {
+    if (wants('worker')) roles.push(await startWorkerRole(ctx));
+    if (wants('feed')) roles.push(await startFeedRole(ctx));
+    if (wants('api')) {
+      const api = await startApiRole(ctx);
+      apiUrl = api.url;
+      roles.push(api);
+    }
+  } catch (error) {
+    await Promise.allSettled(roles.reverse().map((role) => role.stop()));
+    await closeRedis(redis);
+    await embedded?.stop();
+    throw error;
+  }
+  let stopping: Promise<void> | undefined;
+  return {
+    apiUrl,
+    redisUrl,
+    logger,
+    stop: () =>
+      (stopping ??= (async () => {
+        for (const role of [...roles].reverse()) {
+          try {
+            await role.stop();
+          } catch (error) {
+            logger.error({ err: error, role: role.name }, 'role did not stop cleanly');
+          }
+        }
+        await closeRedis(redis);
+        await embedded?.stop();
+        logger.info('stopped');
+      })()),
+  };
+}
