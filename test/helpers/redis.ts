@@ -25,7 +25,7 @@ export async function snapshotRedis(redis: Redis): Promise<Map<string, string>> 
     else if (type === 'hash') value = await redis.hgetall(key);
     else if (type === 'list') value = await redis.lrange(key, 0, -1);
     else if (type === 'set') value = (await redis.smembers(key)).sort();
-    else if (type === 'zset') value = await redis.zrange(key, 0, -1, 'WITHSCORES');
+    else if (type === 'zset') value = await redis.zrange(key, '0', '-1', 'WITHSCORES');
     else value = type;
     snapshot.set(key, JSON.stringify(value));
   }
