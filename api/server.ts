@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppDeps } from './app.js';
 
@@ -13,6 +13,14 @@ export async function startApiServer(deps: AppDeps, port = deps.config.port, hos
   const { app } = createApp(deps);
   const server = createServer(app);
   server.keepAliveTimeout = 65_000;
+  // Responses still in flight when shutdown starts close their connection instead of keeping it alive.
+  const inFlight = new Set<ServerResponse>();
+  let draining = false;
+  server.on('request', (_req, res: ServerResponse) => {
+    if (draining) res.setHeader('Connection', 'close');
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
@@ -25,6 +33,8 @@ export async function startApiServer(deps: AppDeps, port = deps.config.port, hos
     url: `http://${shownHost}:${address.port}`,
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
+        draining = true;
+        for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
         const timer = setTimeout(() => server.closeAllConnections(), deps.config.shutdownGraceMs);
         timer.unref();
         server.close(() => {

@@ -43,6 +43,7 @@ export function ensureRedisServer(logger?: Logger): void {
     const update = spawnSync('apt-get', ['update', '-qq'], { stdio: 'ignore' });
     const install = spawnSync('apt-get', ['install', '-y', '-qq', 'redis-server'], {
       stdio: 'ignore',
+      // eslint-disable-next-line no-restricted-properties -- handing the environment on to apt-get, not reading config
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     });
     if (update.status === 0 && install.status === 0 && onPath('redis-server')) return;

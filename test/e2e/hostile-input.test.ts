@@ -1,0 +1,94 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import type { Redis } from 'ioredis';
+import { createApp } from '../../api/app.js';
+import { ERROR_CODES } from '../../shared/core/errors.js';
+import { configWith } from '../../shared/core/config.js';
+import { createLogger } from '../../shared/core/logger.js';
+import { closeRedis } from '../../shared/redis/connection.js';
+import { startTestApi, type TestApi } from '../helpers/app.js';
+import { freshRedis, snapshotRedis, testRedisUrl } from '../helpers/redis.js';
+
+const hostileValue = fc.oneof(
+  fc.constantFrom('NaN', 'Infinity', '-Infinity', '1e400', '-1e400', '', ' ', '0x10', '1,5', 'null', 'undefined', 'true', '[]', '{}', '%00', '💥', 'ｌｏｎｇ', "' OR 1=1 --", '<script>', '9'.repeat(400)),
+  fc.string({ maxLength: 40 }),
+  fc.double().map(String),
+  fc.integer().map(String),
+);
+/** A parameter may be absent, a single hostile string, or repeated (Express then hands the route an array). */
+const hostileParam = fc.oneof(fc.constant(undefined), hostileValue, fc.array(hostileValue, { minLength: 2, maxLength: 3 }));
+
+function toQuery(params: Record<string, string | string[] | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) search.append(name, item);
+  }
+  return search.toString();
+}
+
+const isRateLimitKey = (key: string): boolean => key.startsWith('rl:');
+
+function withoutRateLimits(snapshot: Map<string, string>): Map<string, string> {
+  return new Map([...snapshot].filter(([key]) => !isRateLimitKey(key)));
+}
+
+describe('hostile input on every route', () => {
+  let redis: Redis;
+  let api: TestApi;
+  let routes: { method: string; path: string; params: string[] }[];
+
+  before(async () => {
+    redis = await freshRedis();
+    api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
+    const config = configWith({ REDIS_URL: testRedisUrl() });
+    const { catalog } = createApp({ config, redis, logger: createLogger(config) });
+    routes = catalog.routes
+      .filter((route) => route.query !== undefined)
+      .map((route) => ({
+        method: route.method,
+        path: route.path,
+        params: Object.keys((route.query?.describe() as { keys?: Record<string, unknown> }).keys ?? {}),
+      }));
+  });
+  after(async () => {
+    await api.close();
+    await closeRedis(redis);
+  });
+
+  it('covers every route that takes input', () => {
+    expect(routes.length).to.be.greaterThan(0);
+  });
+
+  it('answers random and hostile queries with a 4xx and a named code, never a 500, and changes nothing in Redis', async function () {
+    this.timeout(120_000);
+    const before = withoutRateLimits(await snapshotRedis(redis));
+    for (const route of routes) {
+      const paramsArb = fc.record(Object.fromEntries(route.params.map((name) => [name, hostileParam])), { requiredKeys: [] });
+      await fc.assert(
+        fc.asyncProperty(paramsArb, async (params) => {
+          const response = await fetch(`${api.url}${route.path}?${toQuery(params as Record<string, string | string[] | undefined>)}`);
+          const body = (await response.json()) as { ok?: boolean; error?: { code: string } };
+          if (response.status === 200) return true; // some random strings are valid numbers
+          expect(response.status, `${route.path} ${JSON.stringify(params)}`).to.be.within(400, 499);
+          expect(body.ok).to.equal(false);
+          expect(Object.keys(ERROR_CODES)).to.include(body.error?.code);
+          return true;
+        }),
+        { numRuns: 60 },
+      );
+    }
+    expect(withoutRateLimits(await snapshotRedis(redis))).to.deep.equal(before);
+  });
+
+  it('refuses a malformed JSON body with 400 invalid_json', async () => {
+    const response = await fetch(`${api.url}/api/v1/ping`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"broken":',
+    });
+    expect(response.status).to.equal(400);
+    const body = (await response.json()) as { error: { code: string } };
+    expect(body.error.code).to.equal('invalid_json');
+  });
+});

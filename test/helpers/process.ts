@@ -1,0 +1,66 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  /** Every line printed so far (stdout and stderr). */
+  lines: string[];
+  /** Resolves with the first log line that satisfies the predicate. */
+  waitForLine(predicate: (line: string) => boolean, timeoutMs?: number): Promise<string>;
+  exit: Promise<number | null>;
+}
+
+/** Runs the real entry point (workers/main.ts) as a child process with the given environment. */
+export function spawnService(env: Record<string, string>): ServiceProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+    cwd: PROJECT_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const listeners = new Set<(line: string) => void>();
+  const onChunk = (chunk: Buffer): void => {
+    for (const line of chunk.toString().split('\n').filter(Boolean)) {
+      lines.push(line);
+      for (const listener of listeners) listener(line);
+    }
+  };
+  child.stdout?.on('data', onChunk);
+  child.stderr?.on('data', onChunk);
+  const exit = once(child, 'exit').then(([code]) => code as number | null);
+  return {
+    child,
+    lines,
+    exit,
+    waitForLine(predicate, timeoutMs = 20_000) {
+      const seen = lines.find(predicate);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          listeners.delete(listener);
+          reject(new Error(`no matching line within ${timeoutMs} ms; output:\n${lines.join('\n')}`));
+        }, timeoutMs);
+        const listener = (line: string): void => {
+          if (!predicate(line)) return;
+          clearTimeout(timer);
+          listeners.delete(listener);
+          resolve(line);
+        };
+        listeners.add(listener);
+        void exit.then(() => {
+          if (!listeners.has(listener)) return;
+          clearTimeout(timer);
+          listeners.delete(listener);
+          reject(new Error(`process exited before a matching line; output:\n${lines.join('\n')}`));
+        });
+      });
+    },
+  };
+}
+
+export function apiUrlFrom(line: string): string {
+  return (JSON.parse(line) as { url: string }).url;
+}
