@@ -1,0 +1,95 @@
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+export interface Target {
+  name: string;
+  url: string;
+  /** The baseline or our route; ratios are computed against the baselines of the same run. */
+  kind: 'baseline' | 'route';
+}
+
+export interface Measurement {
+  name: string;
+  kind: Target['kind'];
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+export interface Child {
+  process: ChildProcess;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a server script as a child process and waits for the line that carries its URL. */
+export async function startChild(script: string, env: Record<string, string>, urlFromLine: (line: string) => string | undefined): Promise<Child> {
+  return spawnChild(script, env, (child) =>
+    new Promise<string>((resolve, reject) => {
+      let buffer = '';
+      child.stdout?.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString();
+        for (const line of buffer.split('\n')) {
+          const found = line.trim() ? urlFromLine(line) : undefined;
+          if (found) resolve(found);
+        }
+        buffer = buffer.slice(buffer.lastIndexOf('\n') + 1);
+      });
+      child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+    }),
+  );
+}
+
+/** Starts a server on a known URL and waits until its health URL answers. */
+export async function startChildAt(script: string, env: Record<string, string>, url: string, healthPath: string): Promise<Child> {
+  return spawnChild(script, env, async (child) => {
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
+      const up = await fetch(`${url}${healthPath}`).then((r) => r.ok, () => false);
+      if (up) return url;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`${script} did not answer ${healthPath} within 30 s`);
+  });
+}
+
+async function spawnChild(script: string, env: Record<string, string>, ready: (child: ChildProcess) => Promise<string>): Promise<Child> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await ready(child);
+  child.stdout?.resume();
+  return {
+    process: child,
+    url,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+export async function measure(target: Target, options: { durationSeconds: number; connections: number }): Promise<Measurement> {
+  // A short warm-up lets the JIT and connection pools settle before the measured run.
+  await autocannon({ url: target.url, connections: options.connections, duration: 1 });
+  const result = await autocannon({ url: target.url, connections: options.connections, duration: options.durationSeconds });
+  return {
+    name: target.name,
+    kind: target.kind,
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}

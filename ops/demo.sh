@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# npm run demo: the whole service offline, on a simulated market, from a fresh clone.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -x node_modules/.bin/tsx ] || [ package.json -nt node_modules/.package-lock.json ]; then
+  echo "demo: installing dependencies (npm install)"
+  npm install --no-audit --no-fund
+fi
+export MARKET_SOURCE="${MARKET_SOURCE:-sim}"
+exec node --import tsx workers/main.ts
