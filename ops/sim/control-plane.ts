@@ -1,0 +1,201 @@
+/** The sim-only control plane under /__sim: scripted prices, candles, liquidations and outages. */
+import { VENUE_IDS, type Candle, type MarketModel, type VenueId } from './market-model.js';
+import type { LiquidationEvent, LiquidationPublisher, RestReply, Venue } from './sim-types.js';
+import { isRecord } from './ws-hub.js';
+
+const MAX_RECORDED_LIQUIDATIONS = 1000;
+
+/** Upstream providers (exchanges and any other named source) currently failing on purpose. */
+export class ProviderRegistry {
+  private readonly down = new Set<string>();
+
+  isDown(name: string): boolean {
+    return this.down.has(name);
+  }
+
+  set(name: string, down: boolean): void {
+    if (down) this.down.add(name);
+    else this.down.delete(name);
+  }
+
+  list(): string[] {
+    return [...this.down].sort();
+  }
+}
+
+export interface ControlContext {
+  readonly model: MarketModel;
+  readonly venues: ReadonlyMap<VenueId, Venue>;
+  /** Liquidation formats by exchange name; exchanges without one are accepted and recorded only. */
+  readonly publishers: ReadonlyMap<string, LiquidationPublisher>;
+  readonly providers: ProviderRegistry;
+  readonly now: () => number;
+  /** Rolls minutes forward and pushes the candles that closed. */
+  readonly sync: () => void;
+}
+
+const ok = (body: Record<string, unknown>): RestReply => ({ status: 200, body: { ok: true, ...body } });
+const bad = (error: string, status = 400): RestReply => ({ status, body: { ok: false, error } });
+
+/** A finite number, or a numeric string (clients sometimes send prices as strings). */
+function num(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value === 'string' && value.trim() !== '') {
+    const n = Number(value);
+    return Number.isFinite(n) ? n : undefined;
+  }
+  return undefined;
+}
+
+function positive(body: Record<string, unknown>, key: string): number | string {
+  const n = num(body[key]);
+  return n !== undefined && n > 0 ? n : `${key} must be a positive number`;
+}
+
+function candleJson(c: Candle): Record<string, number> {
+  return { t: c.t, o: c.o, h: c.h, l: c.l, c: c.c, v: c.v };
+}
+
+export class ControlPlane {
+  private readonly liquidations: LiquidationEvent[] = [];
+  private liquidationSeq = 0;
+
+  constructor(private readonly ctx: ControlContext) {}
+
+  /** body is the parsed JSON of a POST (undefined for GET). undefined result: unknown path. */
+  handle(method: string, path: string, query: URLSearchParams, body: unknown): RestReply | undefined {
+    this.ctx.sync();
+    if (method === 'GET') {
+      if (path === '/state') return this.state(query.get('symbol'));
+      if (path === '/liquidations') return ok({ liquidations: this.liquidations });
+      return undefined;
+    }
+    if (method !== 'POST') return undefined;
+    if (!isRecord(body)) return bad('body must be a JSON object');
+    switch (path) {
+      case '/price':
+        return this.price(body);
+      case '/candle':
+        return this.candle(body);
+      case '/liquidation':
+        return this.liquidation(body);
+      case '/provider':
+        return this.provider(body);
+      case '/mode':
+        return this.mode(body);
+      case '/drop':
+        return this.drop(body);
+      default:
+        return undefined;
+    }
+  }
+
+  private symbol(body: Record<string, unknown>): string | RestReply {
+    if (typeof body.symbol !== 'string' || body.symbol.trim() === '') return bad('symbol is required');
+    return this.ctx.model.resolve(body.symbol) ?? bad(`unknown symbol ${body.symbol}`, 404);
+  }
+
+  private prices(symbol: string): Record<string, number> {
+    return Object.fromEntries(VENUE_IDS.map((v) => [v, this.ctx.model.price(symbol, v)]));
+  }
+
+  private price(body: Record<string, unknown>): RestReply {
+    const symbol = this.symbol(body);
+    if (typeof symbol !== 'string') return symbol;
+    const price = positive(body, 'price');
+    if (typeof price === 'string') return bad(price);
+    this.ctx.model.setPrice(symbol, price);
+    for (const v of this.ctx.venues.values()) v.pushSymbol(symbol);
+    return ok({ symbol, price, prices: this.prices(symbol) });
+  }
+
+  private candle(body: Record<string, unknown>): RestReply {
+    const symbol = this.symbol(body);
+    if (typeof symbol !== 'string') return symbol;
+    const minute = num(body.minute);
+    if (minute === undefined || !Number.isInteger(minute) || minute % 60_000 !== 0) {
+      return bad('minute must be a unix ms timestamp that is a multiple of 60000');
+    }
+    const ohlc: number[] = [];
+    for (const key of ['open', 'high', 'low', 'close']) {
+      const n = positive(body, key);
+      if (typeof n === 'string') return bad(n);
+      ohlc.push(n);
+    }
+    const [o, h, l, c] = ohlc;
+    if (h < Math.max(o, c, l) || l > Math.min(o, c)) return bad('high must be >= open, close, low and low <= open, close');
+    let v: number | undefined;
+    if (body.volume !== undefined) {
+      v = num(body.volume);
+      if (v === undefined || v < 0) return bad('volume must be a non-negative number');
+    }
+    const res = this.ctx.model.setCandle(symbol, minute, { o, h, l, c, v });
+    if (!res.ok) return bad(res.error);
+    for (const venue of this.ctx.venues.values()) {
+      // a past minute is final: publish it closed now; the current one closes at the minute's end
+      if (res.kind === 'past') venue.pushClosedCandle(symbol, res.candle);
+      else venue.pushSymbol(symbol);
+    }
+    return ok({ symbol, minute, kind: res.kind, candle: candleJson(res.candle) });
+  }
+
+  private liquidation(body: Record<string, unknown>): RestReply {
+    const exchange = typeof body.exchange === 'string' ? body.exchange.trim().toLowerCase() : '';
+    if (!/^[a-z0-9][a-z0-9_.-]{0,31}$/.test(exchange)) return bad('exchange is required');
+    const symbol = this.symbol(body);
+    if (typeof symbol !== 'string') return symbol;
+    if (body.side !== 'long' && body.side !== 'short') return bad('side must be "long" or "short"');
+    const price = positive(body, 'price');
+    if (typeof price === 'string') return bad(price);
+    const qty = positive(body, 'qty');
+    if (typeof qty === 'string') return bad(qty);
+    const ev: LiquidationEvent = { id: ++this.liquidationSeq, exchange, symbol, side: body.side, price, qty, ts: this.ctx.now() };
+    this.liquidations.push(ev);
+    if (this.liquidations.length > MAX_RECORDED_LIQUIDATIONS) this.liquidations.shift();
+    const publisher = this.ctx.publishers.get(exchange);
+    const frames = publisher && !this.ctx.providers.isDown(exchange) ? publisher.publishLiquidation(ev) : 0;
+    return ok({ liquidation: ev, streamed: publisher !== undefined, frames });
+  }
+
+  private provider(body: Record<string, unknown>): RestReply {
+    const name = typeof body.name === 'string' ? body.name.trim().toLowerCase() : '';
+    if (name === '') return bad('name is required');
+    if (typeof body.down !== 'boolean') return bad('down must be true or false');
+    this.ctx.providers.set(name, body.down);
+    const venue = this.ctx.venues.get(name as VenueId);
+    const dropped = body.down && venue ? venue.dropAll() : 0;
+    return ok({ name, down: body.down, dropped, providersDown: this.ctx.providers.list() });
+  }
+
+  private mode(body: Record<string, unknown>): RestReply {
+    if (body.mode !== 'random' && body.mode !== 'scripted') return bad('mode must be "random" or "scripted"');
+    this.ctx.model.mode = body.mode;
+    return ok({ mode: body.mode });
+  }
+
+  private drop(body: Record<string, unknown>): RestReply {
+    if (body.exchange !== undefined) {
+      const venue = typeof body.exchange === 'string' ? this.ctx.venues.get(body.exchange.toLowerCase() as VenueId) : undefined;
+      if (!venue) return bad(`exchange must be one of ${VENUE_IDS.join(', ')}`);
+      return ok({ dropped: venue.dropAll() });
+    }
+    let dropped = 0;
+    for (const v of this.ctx.venues.values()) dropped += v.dropAll();
+    return ok({ dropped });
+  }
+
+  private state(symbolParam: string | null): RestReply {
+    const { model, venues, providers, now } = this.ctx;
+    const common = {
+      mode: model.mode,
+      now: now(),
+      providersDown: providers.list(),
+      connections: Object.fromEntries([...venues].map(([id, v]) => [id, v.connectionCount()])),
+    };
+    if (symbolParam === null) return ok({ ...common, symbols: model.symbols.map((s) => s.symbol) });
+    const symbol = model.resolve(symbolParam);
+    if (!symbol) return bad(`unknown symbol ${symbolParam}`, 404);
+    const candles = Object.fromEntries(VENUE_IDS.map((v) => [v, candleJson(model.currentCandle(symbol, v))]));
+    return ok({ ...common, symbol, price: model.basePrice(symbol), prices: this.prices(symbol), candle: candles.binance, candles });
+  }
+}

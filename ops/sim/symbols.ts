@@ -1,0 +1,72 @@
+/** The simulated USDT-perpetual universe: real liquid coins with plausible prices and 24h volumes. */
+
+export interface SymbolSpec {
+  /** Base coin, e.g. BTC. */
+  readonly base: string;
+  /** Binance/Bybit/Bitget style name, e.g. BTCUSDT. */
+  readonly symbol: string;
+  /** Liquidity rank, 0 = most traded. */
+  readonly index: number;
+  readonly startPrice: number;
+  /** Reference 24h quote volume in USD (the Binance share; other venues get a fraction). */
+  readonly quoteVolume24h: number;
+  /** Decimal places of the price grid. */
+  readonly priceDp: number;
+  readonly tick: number;
+  /** Decimal places of the quantity grid. */
+  readonly qtyDp: number;
+  /** Listing time in ms, only used for instrument metadata. */
+  readonly listedAt: number;
+}
+
+// Order matters: the first 8 are required by the product, the rest descend roughly by real volume.
+const COINS: ReadonlyArray<readonly [string, number]> = [
+  ['BTC', 67000], ['ETH', 3500], ['SOL', 150], ['BNB', 580], ['XRP', 0.52], ['DOGE', 0.15],
+  ['ADA', 0.45], ['AVAX', 35], ['LINK', 15], ['DOT', 7.2], ['LTC', 80], ['TRX', 0.12],
+  ['TON', 6.5], ['SUI', 1.1], ['APT', 9], ['ARB', 0.9], ['OP', 2.1], ['NEAR', 5.5],
+  ['ATOM', 8], ['FIL', 5.5], ['BCH', 450], ['ETC', 27], ['UNI', 9.5], ['AAVE', 110],
+  ['INJ', 25], ['TIA', 8.5], ['SEI', 0.45], ['WIF', 2.5], ['HBAR', 0.09], ['ICP', 11],
+  ['STX', 1.9], ['IMX', 1.7], ['LDO', 2], ['CRV', 0.45], ['ALGO', 0.17], ['XLM', 0.11],
+  ['VET', 0.03], ['GRT', 0.22], ['SAND', 0.4], ['MANA', 0.4], ['AXS', 6.5], ['EOS', 0.75],
+  ['XTZ', 0.9], ['DYDX', 1.6], ['GALA', 0.03], ['CHZ', 0.1], ['ENS', 25], ['COMP', 55],
+  ['SNX', 2.4], ['RUNE', 5], ['FET', 1.5], ['JUP', 1], ['PYTH', 0.4], ['WLD', 3],
+  ['ORDI', 40], ['STRK', 0.9], ['ENA', 0.7], ['ONDO', 1.1], ['ZEC', 30], ['DASH', 28],
+  ['KSM', 30], ['NEO', 12], ['MINA', 0.6], ['ZIL', 0.02], ['1INCH', 0.4], ['KAVA', 0.5],
+  ['THETA', 1.8], ['EGLD', 35],
+];
+
+export const MIN_SYMBOLS = 50;
+export const DEFAULT_SYMBOLS = 60;
+export const MAX_SYMBOLS = COINS.length;
+
+const TOP_VOLUME = 1.5e10;
+const BOTTOM_VOLUME = 1e7;
+
+/** Decimal places giving about five significant digits, never fewer than two. */
+export function priceDecimals(price: number): number {
+  return Math.max(2, 5 - Math.floor(Math.log10(price)));
+}
+
+function qtyDecimals(price: number): number {
+  return Math.min(3, Math.max(0, Math.floor(Math.log10(price)) - 1));
+}
+
+export function buildSymbols(count: number): SymbolSpec[] {
+  const n = Math.min(MAX_SYMBOLS, Math.max(MIN_SYMBOLS, Math.floor(count)));
+  const ratio = BOTTOM_VOLUME / TOP_VOLUME;
+  return COINS.slice(0, n).map(([base, price], index) => {
+    const priceDp = priceDecimals(price);
+    return {
+      base,
+      symbol: `${base}USDT`,
+      index,
+      startPrice: price,
+      // geometric descent from ~1.5e10 (BTC) to ~1e7 (the last symbol)
+      quoteVolume24h: TOP_VOLUME * Math.pow(ratio, index / (n - 1)),
+      priceDp,
+      tick: Math.pow(10, -priceDp),
+      qtyDp: qtyDecimals(price),
+      listedAt: 1569398400000 + index * 86_400_000 * 20,
+    };
+  });
+}
