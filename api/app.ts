@@ -1,9 +1,13 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { Redis } from 'ioredis';
+import { systemClock, type Clock } from '../shared/core/clock.js';
 import type { Config } from '../shared/core/config.js';
+import { MarketService } from '../shared/market/market-service.js';
+import { createMarketStore } from '../shared/market/market-store.js';
 import type { Logger } from '../shared/core/logger.js';
 import { noApiKeys, type ApiKeyResolver } from '../shared/paper/api-key-resolver.js';
+import { PLAN_IDS, PLANS } from '../shared/paper/plans.js';
 import { CoalescingLimiter } from '../shared/rate-limit/coalescing-limiter.js';
 import { docsRouter } from './docs/docs-page.js';
 import { cors } from './middleware/cors.js';
@@ -18,6 +22,22 @@ export interface AppDeps {
   redis: Redis;
   logger: Logger;
   apiKeys?: ApiKeyResolver;
+  clock?: Clock;
+}
+
+/** The services the routes call, built once per app from its dependencies. */
+export interface AppServices {
+  config: Config;
+  clock: Clock;
+  market: MarketService;
+}
+
+function createServices(deps: AppDeps): AppServices {
+  const clock = deps.clock ?? systemClock;
+  const { config } = deps;
+  const store = createMarketStore(deps.redis, config, clock);
+  const market = new MarketService(store, clock, { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs });
+  return { config, clock, market };
 }
 
 export interface App {
@@ -57,12 +77,12 @@ export function createApp(deps: AppDeps): App {
   });
   app.use(docsRouter());
 
-  const limiter = new CoalescingLimiter(redis);
+  const limiter = new CoalescingLimiter(redis, [config.publicRateLimit, ...PLAN_IDS.map((id) => PLANS[id].requestsPerMinute)]);
   app.use('/api', rateLimit({ limiter, keys: deps.apiKeys ?? noApiKeys, publicLimit: config.publicRateLimit, logger }));
   app.use(express.json({ limit: '64kb' }));
 
   const catalog = new RouteCatalog();
-  registerRouteGroups(catalog, deps);
+  registerRouteGroups(catalog, createServices(deps));
   for (const router of catalog.routers()) app.use(router);
 
   app.use(notFoundHandler);

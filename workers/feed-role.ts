@@ -1,7 +1,115 @@
+/**
+ * The feed role: exchange connectors, each behind its own cluster-wide lease, the symbol-universe
+ * refresh, and the market writer (venue prices, aggregates, candles, sweep jobs).
+ */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { systemClock } from '../shared/core/clock.js';
+import { FeedLease } from '../shared/market/feed-lease.js';
+import { defineMarketScripts } from '../shared/market/lua/market-scripts.js';
+import { createVenueRests } from '../shared/market/market-store.js';
+import { MarketWriter } from '../shared/market/market-writer.js';
+import type { Venue } from '../shared/market/types.js';
+import { UniverseRefresher } from '../shared/market/universe-refresher.js';
+import { createSweepProducer } from '../shared/queues/sweep-producer.js';
+import { closeRedis, createRedis } from '../shared/redis/connection.js';
 import type { RoleContext, RunningRole } from './runtime.js';
+import { createConnector } from './streams/connectors.js';
+import type { StreamSink, VenueConnector } from './streams/venue-connector.js';
+
+/** Tries the universe REST calls this many times per round before the round counts as failed. */
+const UNIVERSE_HTTP_ATTEMPTS = 3;
 
 /** Long-lived exchange connections; one active feed per connector across the cluster. */
 export async function startFeedRole(ctx: RoleContext): Promise<RunningRole> {
-  ctx.logger.info('feed role started');
-  return { name: 'feed', stop: async () => ctx.logger.info('feed role stopped') };
+  const { config, redisUrl } = ctx;
+  const logger = ctx.logger.child({ role: 'feed' });
+  // its own connection: the feed's steady background writes stay off the API's connection, and
+  // its scripts are defined before any command is queued on it
+  const redis = createRedis(redisUrl);
+  defineMarketScripts(redis);
+  const clock = systemClock;
+  const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+
+  const sweep = createSweepProducer(redisUrl);
+  const writer = new MarketWriter({
+    redis,
+    logger,
+    clock,
+    priceFreshMs: config.priceFreshMs,
+    flushIntervalMs: config.aggregateThrottleMs,
+    onFirstClose: (c) => sweep.enqueue({ symbol: c.symbol, minute: c.openTime, open: c.open, high: c.high, low: c.low, close: c.close }),
+  });
+  const sink: StreamSink = {
+    onTicks: (ticks) => writer.recordTicks(ticks),
+    onCandles: (candles) => writer.recordCandles(candles),
+  };
+
+  let symbols: string[] = [];
+  const active = new Map<Venue, VenueConnector>();
+
+  const leases = config.feedVenues.map(
+    (venue) =>
+      new FeedLease({
+        redis,
+        name: venue,
+        owner,
+        leaseMs: config.feedLeaseMs,
+        logger,
+        clock,
+        onGained: () => {
+          const connector = createConnector(venue, {
+            urls: config.venueUrls[venue],
+            logger: logger.child({ venue }),
+            silenceMs: config.streamSilenceMs,
+            reconnectMaxMs: config.streamReconnectMaxMs,
+            sink,
+          });
+          active.set(venue, connector);
+          connector.start(symbols);
+          logger.info({ venue, symbols: symbols.length }, 'connector started');
+        },
+        onLost: async (reason) => {
+          const connector = active.get(venue);
+          active.delete(venue);
+          if (!connector) return;
+          await connector.stop();
+          logger.info({ venue, reason }, 'connector stopped');
+        },
+      }),
+  );
+
+  const refresher = new UniverseRefresher({
+    redis,
+    logger,
+    clock,
+    rests: createVenueRests(config, clock, UNIVERSE_HTTP_ATTEMPTS),
+    size: config.universeSize,
+    refreshMs: config.universeRefreshMs,
+    onUniverse: (list) => {
+      symbols = list;
+      writer.setUniverse(list);
+      for (const connector of active.values()) connector.setSymbols(list);
+    },
+  });
+
+  writer.start();
+  refresher.start();
+  for (const lease of leases) lease.start();
+  logger.info({ owner, venues: config.feedVenues, source: config.marketSource }, 'feed role started');
+
+  let stopping: Promise<void> | undefined;
+  return {
+    name: 'feed',
+    stop: () =>
+      (stopping ??= (async () => {
+        // connectors first (each lease stops its connector, then is released for a standby)
+        await Promise.allSettled(leases.map((lease) => lease.stop()));
+        await refresher.stop();
+        await writer.stop();
+        await sweep.close();
+        await closeRedis(redis);
+        logger.info('feed role stopped');
+      })()),
+  };
 }

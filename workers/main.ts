@@ -25,6 +25,10 @@ async function main(): Promise<void> {
     throw error;
   }
   const running = service;
+  if (running.apiUrl) {
+    const market = running.simUrl ? `, simulated market at ${running.simUrl} (control plane: POST ${running.simUrl}/__sim/price)` : '';
+    process.stdout.write(`\nPerpdesk is up at ${running.apiUrl}${market}\n  try ${running.apiUrl}/api/v1/prices and the docs at ${running.apiUrl}/docs\n\n`);
+  }
   const shutdown = (signal: string): void => {
     running.logger.info({ signal }, 'shutting down');
     running.stop().then(

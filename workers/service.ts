@@ -2,6 +2,7 @@ import type { Config } from '../shared/core/config.js';
 import { createLogger, type Logger } from '../shared/core/logger.js';
 import { closeRedis, createRedis } from '../shared/redis/connection.js';
 import { startEmbeddedRedis, type EmbeddedRedis } from '../shared/redis/embedded.js';
+import { startSim } from '../ops/sim/sim-server.js';
 import { startApiRole } from './api-role.js';
 import { startFeedRole } from './feed-role.js';
 import type { RoleContext, RunningRole } from './runtime.js';
@@ -9,6 +10,7 @@ import { startWorkerRole } from './worker-role.js';
 
 export interface RunningService {
   apiUrl: string | undefined;
+  simUrl: string | undefined;
   redisUrl: string;
   logger: Logger;
   stop(): Promise<void>;
@@ -23,6 +25,9 @@ export async function startService(config: Config): Promise<RunningService> {
     embedded = await startEmbeddedRedis({ dataDir: config.redisDataDir, logger });
     redisUrl = embedded.url;
   }
+  // The demo's simulated exchange lives in this process; a split deployment points SIM_URL at `npm run sim`.
+  const sim = config.marketSource === 'sim' && !config.simUrl && config.role === 'all' ? await startSim({ port: config.simPort, host: '127.0.0.1' }) : undefined;
+  if (sim) logger.info({ url: sim.url }, 'simulated exchange started');
   const redis = createRedis(redisUrl);
   const ctx: RoleContext = { config, redisUrl, redis, logger };
   const roles: RunningRole[] = [];
@@ -39,12 +44,14 @@ export async function startService(config: Config): Promise<RunningService> {
   } catch (error) {
     await Promise.allSettled(roles.reverse().map((role) => role.stop()));
     await closeRedis(redis);
+    await sim?.close();
     await embedded?.stop();
     throw error;
   }
   let stopping: Promise<void> | undefined;
   return {
     apiUrl,
+    simUrl: sim?.url,
     redisUrl,
     logger,
     stop: () =>
@@ -57,6 +64,7 @@ export async function startService(config: Config): Promise<RunningService> {
           }
         }
         await closeRedis(redis);
+        await sim?.close();
         await embedded?.stop();
         logger.info('stopped');
       })()),

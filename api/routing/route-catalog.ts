@@ -84,3 +84,14 @@ export class RouteCatalog {
 export function notFound(message: string): AppError {
   return new AppError('not_found', message);
 }
+
+/**
+ * One bot route in both versions: /api/bot/v1/<path> answers the bare body (frozen shapes) and
+ * /api/bot/v2/<path> the same body in the { ok, data, ts } envelope.
+ */
+export function botRoute(path: string, route: Omit<RouteDefinition, 'path' | 'style'>): RouteDefinition[] {
+  return [
+    { ...route, path: `/api/bot/v1${path}`, style: 'bare' },
+    { ...route, path: `/api/bot/v2${path}`, style: 'envelope' },
+  ];
+}

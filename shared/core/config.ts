@@ -4,6 +4,15 @@ export type Role = 'all' | 'api' | 'feed' | 'worker';
 export type MarketSource = 'live' | 'sim';
 /** Express `trust proxy`: false, a hop count, or a list of addresses/subnets. */
 export type TrustProxy = boolean | number | string[];
+/** The exchanges the feed connects to, in candle/history priority order. */
+export type FeedVenue = 'binance' | 'bybit' | 'okx' | 'bitget';
+export const FEED_VENUES: readonly FeedVenue[] = ['binance', 'bybit', 'okx', 'bitget'];
+
+/** Base URLs of one exchange: REST origin and WebSocket origin (paths like /fapi/v1/... and /stream are appended). */
+export interface VenueUrls {
+  rest: string;
+  ws: string;
+}
 
 export interface Config {
   port: number;
@@ -21,11 +30,31 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** A venue's last price counts toward the aggregate only while younger than this. */
   priceFreshMs: number;
+  /** With no fresh venue, the last known price is served as stale until it is this old; then 503. */
+  priceStaleMaxMs: number;
+  /** Hot read routes share answers in-process for this long. */
+  quoteCacheMs: number;
   /** A stream with no message for this long is treated as down and reconnected. */
   streamSilenceMs: number;
   /** How long the feed lease lives without renewal; a standby takes over after it lapses. */
   feedLeaseMs: number;
   shutdownGraceMs: number;
+  /** REST and WebSocket base URLs per exchange (BINANCE_REST_URL, BINANCE_WS_URL, ...). */
+  venueUrls: Record<FeedVenue, VenueUrls>;
+  /** The connectors this process runs when it is a feed (each still behind its lease). */
+  feedVenues: FeedVenue[];
+  /** How many symbols the feed follows: the top N USDT perpetuals by 24h quote volume across venues. */
+  universeSize: number;
+  /** How often the symbol universe is rebuilt from the venues' instruments and 24h tickers. */
+  universeRefreshMs: number;
+  /** The feed writes aggregated prices (median across venues) at most this often per symbol. */
+  aggregateThrottleMs: number;
+  /** Upper bound of the reconnect backoff of exchange WebSockets (it starts at 250 ms, doubling, with jitter). */
+  streamReconnectMaxMs: number;
+  /** Timeout of one REST call to an exchange. */
+  restTimeoutMs: number;
+  /** How long REST candle history fetched for the API stays cached in Redis. */
+  historyCacheMs: number;
 }
 
 const schema = Joi.object({
@@ -42,10 +71,68 @@ const schema = Joi.object({
   WEBHOOK_ALLOW_PRIVATE: Joi.boolean().truthy('1').falsy('0').default(false),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   PRICE_FRESH_MS: Joi.number().integer().min(100).default(10_000),
+  PRICE_STALE_MAX_MS: Joi.number().integer().min(0).default(300_000),
+  QUOTE_CACHE_MS: Joi.number().integer().min(0).max(5_000).default(500),
   STREAM_SILENCE_MS: Joi.number().integer().min(100).default(30_000),
   FEED_LEASE_MS: Joi.number().integer().min(200).default(10_000),
   SHUTDOWN_GRACE_MS: Joi.number().integer().min(0).default(10_000),
+  BINANCE_REST_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  BINANCE_WS_URL: Joi.string().uri({ scheme: ['ws', 'wss'] }),
+  BYBIT_REST_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  BYBIT_WS_URL: Joi.string().uri({ scheme: ['ws', 'wss'] }),
+  OKX_REST_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  OKX_WS_URL: Joi.string().uri({ scheme: ['ws', 'wss'] }),
+  BITGET_REST_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  BITGET_WS_URL: Joi.string().uri({ scheme: ['ws', 'wss'] }),
+  FEED_VENUES: Joi.string()
+    .pattern(/^\s*(binance|bybit|okx|bitget)\s*(,\s*(binance|bybit|okx|bitget)\s*)*$/)
+    .default(FEED_VENUES.join(','))
+    .messages({ 'string.pattern.base': 'must be a comma-separated list of binance, bybit, okx, bitget' }),
+  UNIVERSE_SIZE: Joi.number().integer().min(1).max(2000).default(500),
+  UNIVERSE_REFRESH_MS: Joi.number().integer().min(1000).default(300_000),
+  AGGREGATE_THROTTLE_MS: Joi.number().integer().min(10).default(250),
+  STREAM_RECONNECT_MAX_MS: Joi.number().integer().min(250).default(30_000),
+  REST_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
+  HISTORY_CACHE_MS: Joi.number().integer().min(0).default(60_000),
 }).unknown(true);
+
+/** The live exchange hosts. */
+const LIVE_VENUE_URLS: Record<FeedVenue, VenueUrls> = {
+  binance: { rest: 'https://fapi.binance.com', ws: 'wss://fstream.binance.com' },
+  bybit: { rest: 'https://api.bybit.com', ws: 'wss://stream.bybit.com' },
+  okx: { rest: 'https://www.okx.com', ws: 'wss://ws.okx.com:8443' },
+  bitget: { rest: 'https://api.bitget.com', ws: 'wss://ws.bitget.com' },
+};
+
+/**
+ * Default base URLs: the live hosts, or for the simulated exchange `${simUrl}/<venue>` (http -> ws for
+ * the WebSocket side). Exported so a process that starts its own sim can rebuild them.
+ */
+export function defaultVenueUrls(source: MarketSource, simUrl: string): Record<FeedVenue, VenueUrls> {
+  if (source === 'live') return structuredClone(LIVE_VENUE_URLS);
+  const base = simUrl.replace(/\/+$/, '');
+  const wsBase = base.replace(/^http/, 'ws');
+  const out = {} as Record<FeedVenue, VenueUrls>;
+  for (const venue of FEED_VENUES) out[venue] = { rest: `${base}/${venue}`, ws: `${wsBase}/${venue}` };
+  return out;
+}
+
+function venueUrlsFrom(value: Record<string, string | undefined>, source: MarketSource, simUrl: string): Record<FeedVenue, VenueUrls> {
+  const urls = defaultVenueUrls(source, simUrl);
+  for (const venue of FEED_VENUES) {
+    const prefix = venue.toUpperCase();
+    const rest = value[`${prefix}_REST_URL`];
+    const ws = value[`${prefix}_WS_URL`];
+    if (rest) urls[venue].rest = rest.replace(/\/+$/, '');
+    if (ws) urls[venue].ws = ws.replace(/\/+$/, '');
+  }
+  return urls;
+}
+
+function parseFeedVenues(raw: string): FeedVenue[] {
+  const wanted = new Set(raw.split(',').map((s) => s.trim()));
+  return FEED_VENUES.filter((venue) => wanted.has(venue));
+}
 
 export class ConfigError extends Error {}
 
@@ -83,9 +170,20 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     webhookAllowPrivate: value.WEBHOOK_ALLOW_PRIVATE,
     logLevel: value.LOG_LEVEL,
     priceFreshMs: value.PRICE_FRESH_MS,
+    priceStaleMaxMs: value.PRICE_STALE_MAX_MS,
+    quoteCacheMs: value.QUOTE_CACHE_MS,
     streamSilenceMs: value.STREAM_SILENCE_MS,
     feedLeaseMs: value.FEED_LEASE_MS,
     shutdownGraceMs: value.SHUTDOWN_GRACE_MS,
+    // with MARKET_SOURCE=sim and no SIM_URL, the sim of `npm run sim` on this host
+    venueUrls: venueUrlsFrom(value, value.MARKET_SOURCE, value.SIM_URL ?? `http://127.0.0.1:${value.SIM_PORT}`),
+    feedVenues: parseFeedVenues(value.FEED_VENUES),
+    universeSize: value.UNIVERSE_SIZE,
+    universeRefreshMs: value.UNIVERSE_REFRESH_MS,
+    aggregateThrottleMs: value.AGGREGATE_THROTTLE_MS,
+    streamReconnectMaxMs: value.STREAM_RECONNECT_MAX_MS,
+    restTimeoutMs: value.REST_TIMEOUT_MS,
+    historyCacheMs: value.HISTORY_CACHE_MS,
   };
 }
 

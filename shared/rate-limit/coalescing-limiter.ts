@@ -33,10 +33,18 @@ export class CoalescingLimiter {
   private readonly pending = new Map<string, Batch>();
   private readonly spentUntil = new Map<string, number>();
 
+  /**
+   * Every limit in use is known up front: rate-limiter-flexible defines its Lua command on the
+   * connection when a limiter is built, and ioredis breaks if that happens while auto-pipelined
+   * commands are waiting, so no limiter is built once traffic flows.
+   */
   constructor(
     private readonly redis: Redis,
+    limits: readonly number[],
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    for (const limit of new Set(limits)) this.limiters.set(limit, this.buildLimiter(limit));
+  }
 
   consume(scopeKey: string, limit: number): Promise<LimitDecision> {
     const spentUntil = this.spentUntil.get(scopeKey);
@@ -61,19 +69,20 @@ export class CoalescingLimiter {
   }
 
   private limiterFor(limit: number): RateLimiterRedis {
-    let limiter = this.limiters.get(limit);
-    if (!limiter) {
-      limiter = new RateLimiterRedis({
+    const limiter = this.limiters.get(limit);
+    if (!limiter) throw new Error(`rate limit ${limit} was not declared when the limiter was built`);
+    return limiter;
+  }
+
+  private buildLimiter(limit: number): RateLimiterRedis {
+    return new RateLimiterRedis({
         storeClient: this.redis,
         keyPrefix: keys.rateLimitPrefix(limit),
         points: limit,
         duration: WINDOW_SECONDS,
         // With Redis unreachable each pod limits on its own rather than failing every request.
         insuranceLimiter: new RateLimiterMemory({ points: limit, duration: WINDOW_SECONDS }),
-      });
-      this.limiters.set(limit, limiter);
-    }
-    return limiter;
+    });
   }
 
   private async flush(scopeKey: string, limit: number, batch: Batch): Promise<void> {

@@ -16,8 +16,8 @@ describe('the coalescing limiter', () => {
   });
 
   it('gives concurrent callers distinct exact ordinals from one shared counter', async () => {
-    const a = new CoalescingLimiter(redis);
-    const b = new CoalescingLimiter(redis);
+    const a = new CoalescingLimiter(redis, [20]);
+    const b = new CoalescingLimiter(redis, [20]);
     const decisions = await Promise.all(Array.from({ length: 25 }, (_, i) => (i % 3 === 0 ? a : b).consume('ip:x', 20)));
     const remaining = decisions.filter((d) => d.allowed).map((d) => d.remaining).sort((x, y) => x - y);
     expect(remaining).to.deep.equal(Array.from({ length: 20 }, (_, i) => i));
@@ -27,7 +27,7 @@ describe('the coalescing limiter', () => {
 
   it('stops asking Redis once a window is spent, until it resets', async () => {
     let clock = 1_000_000;
-    const limiter = new CoalescingLimiter(redis, () => clock);
+    const limiter = new CoalescingLimiter(redis, [3], () => clock);
     for (let i = 0; i < 3; i += 1) expect((await limiter.consume('ip:y', 3)).allowed).to.equal(true);
     expect((await limiter.consume('ip:y', 3)).allowed).to.equal(false);
     const counted = await redis.get('rl:3:ip:y');

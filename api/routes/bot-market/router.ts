@@ -1,0 +1,75 @@
+import type { Clock } from '../../../shared/core/clock.js';
+import type { MarketService, ServedQuote } from '../../../shared/market/market-service.js';
+import { MicroCache } from '../../routing/micro-cache.js';
+import { botRoute, defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
+import { BOT_INTERVALS, botKlinesQuery, priceQuery, timeQuery } from '../market/schemas.js';
+
+export interface BotMarketRouteOptions {
+  market: MarketService;
+  clock: Clock;
+  cacheMs: number;
+}
+
+/** The keyless market routes of the bot API, in v1 (bare) and v2 (envelope). */
+export function botMarketRoutes({ market, clock, cacheMs }: BotMarketRouteOptions): RouteGroup {
+  const quoteCache = new MicroCache<ServedQuote>(cacheMs);
+  return defineRoutes([
+    ...botRoute('/price', {
+      method: 'get',
+      tag: 'bot market',
+      summary: 'Live price of one symbol (no key needed)',
+      query: priceQuery,
+      errors: ['unknown_symbol', 'upstream_unavailable'],
+      example: {
+        query: { symbol: 'BTC' },
+        response: { symbol: 'BTCUSDT', price: 65012.5, change_24h_pct: 1.42, stale: false, ts: 1767225600000 },
+      },
+      handle: async ({ query }: { query: { symbol: string } }) => {
+        const quote = await quoteCache.get(query.symbol.toUpperCase(), () => market.quote(query.symbol));
+        return {
+          symbol: quote.pair,
+          price: quote.price,
+          change_24h_pct: quote.changePct24h,
+          stale: quote.stale,
+          ...(quote.ageMs !== undefined ? { age_ms: quote.ageMs } : {}),
+          ts: quote.ts,
+        };
+      },
+    }),
+    ...botRoute('/klines', {
+      method: 'get',
+      tag: 'bot market',
+      summary: 'Candles, newest last, time in seconds; end (unix ms) pages backwards; up to 1000 per call',
+      query: botKlinesQuery,
+      errors: ['unknown_symbol', 'upstream_unavailable'],
+      example: {
+        query: { symbol: 'BTC', interval: '1', limit: '1' },
+        response: [{ time: 1767225600, open: 65000, high: 65050, low: 64980, close: 65012.5, volume: 12.5 }],
+      },
+      handle: async ({ query }: { query: { symbol: string; interval: string; limit: number; end?: number } }) => {
+        const candles = await market.candles({
+          symbol: query.symbol,
+          intervalMinutes: BOT_INTERVALS[query.interval],
+          limit: query.limit,
+          endMs: query.end,
+        });
+        return candles.map((c) => ({ time: c.openTime / 1000, open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume }));
+      },
+    }),
+    ...botRoute('/time', {
+      method: 'get',
+      tag: 'bot market',
+      summary: 'Server time; drift_ms = server minus client when client_ts is sent',
+      query: timeQuery,
+      example: {
+        query: { client_ts: '1767225599750' },
+        response: { server_time_ms: 1767225600000, server_time_iso: '2026-01-01T00:00:00.000Z', client_time_ms: 1767225599750, drift_ms: 250 },
+      },
+      handle: ({ query }: { query: { client_ts?: number } }) => {
+        const now = clock.now();
+        const base = { server_time_ms: now, server_time_iso: new Date(now).toISOString() };
+        return query.client_ts === undefined ? base : { ...base, client_time_ms: query.client_ts, drift_ms: now - query.client_ts };
+      },
+    }),
+  ]);
+}

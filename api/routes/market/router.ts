@@ -1,0 +1,115 @@
+import type { MarketService, ServedQuote } from '../../../shared/market/market-service.js';
+import { MicroCache } from '../../routing/micro-cache.js';
+import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
+import { PUBLIC_INTERVALS, priceQuery, publicKlinesQuery } from './schemas.js';
+
+/** The eight majors of /api/v1/prices. */
+export const MAJORS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BNBUSDT', 'XRPUSDT', 'DOGEUSDT', 'ADAUSDT', 'AVAXUSDT'];
+
+export interface MarketRouteOptions {
+  market: MarketService;
+  /** How long hot answers are shared in-process. */
+  cacheMs: number;
+}
+
+function priceView(quote: ServedQuote): Record<string, unknown> {
+  return {
+    symbol: quote.base,
+    pair: quote.pair,
+    price: quote.price,
+    changePct24h: quote.changePct24h,
+    venues: quote.venues,
+    stale: quote.stale,
+    ...(quote.ageMs !== undefined ? { ageMs: quote.ageMs } : {}),
+    ts: quote.ts,
+  };
+}
+
+export function marketRoutes({ market, cacheMs }: MarketRouteOptions): RouteGroup {
+  const quoteCache = new MicroCache<ServedQuote>(cacheMs);
+  const majorsCache = new MicroCache<ServedQuote[]>(cacheMs);
+  return defineRoutes([
+    {
+      method: 'get',
+      path: '/api/v1/price',
+      tag: 'market',
+      summary: 'Live price of one coin: the median of the exchanges with a fresh price',
+      description: 'When no exchange has a fresh price, the last known one is served with stale: true and ageMs; 503 upstream_unavailable when there is none.',
+      style: 'envelope',
+      query: priceQuery,
+      errors: ['unknown_symbol', 'upstream_unavailable'],
+      example: {
+        query: { symbol: 'BTC' },
+        response: { symbol: 'BTC', pair: 'BTCUSDT', price: 65012.5, changePct24h: 1.42, venues: 4, stale: false, ts: 1767225600000 },
+      },
+      handle: async ({ query }: { query: { symbol: string } }) =>
+        priceView(await quoteCache.get(query.symbol.toUpperCase(), () => market.quote(query.symbol))),
+    },
+    {
+      method: 'get',
+      path: '/api/v1/prices',
+      tag: 'market',
+      summary: 'Snapshot of BTC, ETH, SOL, BNB, XRP, DOGE, ADA, AVAX',
+      style: 'envelope',
+      example: {
+        response: { pairs: [{ symbol: 'BTCUSDT', price: '65012.5', changePct: '1.42', stale: false }], ts: 1767225600000 },
+      },
+      handle: async () => {
+        const quotes = await majorsCache.get('majors', () => market.quotes(MAJORS));
+        return {
+          pairs: quotes.map((q) => ({
+            symbol: q.pair,
+            price: String(q.price),
+            changePct: q.changePct24h === null ? null : q.changePct24h.toFixed(2),
+            stale: q.stale,
+          })),
+          ts: Math.max(0, ...quotes.map((q) => q.ts)),
+        };
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/klines',
+      tag: 'market',
+      summary: 'OHLC candles, oldest first; time in seconds. Defaults: interval 60, limit 200 (max 1000)',
+      style: 'envelope',
+      query: publicKlinesQuery,
+      errors: ['unknown_symbol', 'upstream_unavailable'],
+      example: {
+        query: { symbol: 'BTC', interval: '60', limit: '2' },
+        response: [
+          { time: 1767222000, open: 64900, high: 65100, low: 64850, close: 65000, volume: 1520.4 },
+          { time: 1767225600, open: 65000, high: 65050, low: 64980, close: 65012.5, volume: 210.7 },
+        ],
+      },
+      handle: async ({ query }: { query: { symbol: string; interval: string; limit: number; end?: number } }) => {
+        const candles = await market.candles({
+          symbol: query.symbol,
+          intervalMinutes: PUBLIC_INTERVALS[query.interval],
+          limit: query.limit,
+          endMs: query.end,
+        });
+        return candles.map((c) => ({ time: c.openTime / 1000, open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume }));
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/symbols',
+      tag: 'market',
+      summary: 'About 500 liquid USDT perpetuals, largest 24h quote volume (summed across exchanges) first',
+      style: 'envelope',
+      example: {
+        response: { ts: 1767225600000, count: 2, symbols: ['BTCUSDT', 'ETHUSDT'], volumes: [{ symbol: 'BTCUSDT', quoteVolume24h: 1.5e10 }] },
+      },
+      handle: async () => {
+        const entries = await market.symbols();
+        return {
+          ts: Date.now(),
+          count: entries.length,
+          symbols: entries.map((e) => e.symbol),
+          volumes: entries,
+        };
+      },
+    },
+  ]);
+}

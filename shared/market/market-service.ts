@@ -1,0 +1,97 @@
+/**
+ * What the market routes ask for: quotes with their freshness, candles from Redis when it holds the
+ * range and from REST history otherwise. A request never waits on an exchange when Redis has the answer.
+ */
+import type { Clock } from '../core/clock.js';
+import { AppError } from '../core/errors.js';
+import { aggregateCandles } from './aggregate-candles.js';
+import { baseOf, canonicalSymbol } from './canonical-symbol.js';
+import type { MarketStore } from './market-store.js';
+import { classifyQuote, type FreshnessRules } from './quote-freshness.js';
+import { CANDLES_KEPT, type Candle, type Quote, type UniverseEntry } from './types.js';
+
+const MINUTE_MS = 60_000;
+
+export interface ServedQuote {
+  /** Canonical pair, e.g. BTCUSDT. */
+  pair: string;
+  /** Ticker without the quote suffix, e.g. BTC. */
+  base: string;
+  price: number;
+  venues: number;
+  changePct24h: number | null;
+  /** Time of the price, ms. */
+  ts: number;
+  stale: boolean;
+  /** Present when stale: how old the price is. */
+  ageMs?: number;
+}
+
+export interface CandleRequest {
+  symbol: string;
+  intervalMinutes: number;
+  limit: number;
+  /** Newest open time wanted, ms; omitted = now. */
+  endMs?: number;
+}
+
+export class MarketService {
+  constructor(
+    private readonly store: MarketStore,
+    private readonly clock: Clock,
+    private readonly rules: FreshnessRules,
+  ) {}
+
+  /** The canonical pair of a known symbol, or 404 unknown_symbol. */
+  async resolveSymbol(input: string): Promise<string> {
+    const pair = canonicalSymbol(input);
+    if (pair && (await this.store.isKnownSymbol(pair))) return pair;
+    if (pair && (await this.store.getQuote(pair))) return pair;
+    throw new AppError('unknown_symbol', `unknown symbol: ${input}`, { symbol: input });
+  }
+
+  /** A quote to serve, or 503 upstream_unavailable when no price is recent enough. */
+  async quote(input: string): Promise<ServedQuote> {
+    const pair = await this.resolveSymbol(input);
+    const served = this.serve(pair, await this.store.getQuote(pair));
+    if (!served) throw new AppError('upstream_unavailable', `no recent price for ${pair} from any exchange`, { symbol: pair });
+    return served;
+  }
+
+  /** Quotes of several symbols in one round trip; symbols without a servable price are left out. */
+  async quotes(pairs: readonly string[]): Promise<ServedQuote[]> {
+    const found = await this.store.getQuotes(pairs);
+    return pairs.map((pair, i) => this.serve(pair, found[i] ?? null)).filter((q): q is ServedQuote => q !== undefined);
+  }
+
+  symbols(): Promise<UniverseEntry[]> {
+    return this.store.listSymbols();
+  }
+
+  /** Candles oldest first; the newest may still be open. */
+  async candles(request: CandleRequest): Promise<Candle[]> {
+    const pair = await this.resolveSymbol(request.symbol);
+    const now = this.clock.now();
+    const endMs = Math.min(request.endMs ?? now, now);
+    const size = request.intervalMinutes * MINUTE_MS;
+    const firstOpen = Math.floor(endMs / size) * size - (request.limit - 1) * size;
+    const heldSince = Math.floor(now / MINUTE_MS) * MINUTE_MS - CANDLES_KEPT * MINUTE_MS;
+    if (firstOpen >= heldSince) {
+      const minutes = await this.store.getCandles(pair, { fromMs: firstOpen, toMs: endMs, limit: CANDLES_KEPT + 1 });
+      // Redis answers only when it holds the whole window; a gap (a feed that started recently) goes to REST.
+      if (minutes.length > 0 && minutes[0].openTime <= firstOpen) {
+        const candles = request.intervalMinutes === 1 ? minutes : aggregateCandles(minutes, request.intervalMinutes);
+        return candles.slice(-request.limit);
+      }
+    }
+    return this.store.fetchHistory(pair, request.intervalMinutes, endMs, request.limit);
+  }
+
+  private serve(pair: string, quote: Quote | null): ServedQuote | undefined {
+    const state = classifyQuote(quote, this.clock.now(), this.rules);
+    if (state.kind === 'unavailable') return undefined;
+    const { price, venues, changePct24h, ts } = state.quote;
+    const base = { pair, base: baseOf(pair), price, venues, changePct24h, ts };
+    return state.kind === 'fresh' ? { ...base, stale: false } : { ...base, stale: true, ageMs: state.ageMs };
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * The read side of market data, for the API: quotes, the symbol universe, 1m candles from Redis
+ * and REST history for ranges Redis does not hold. Symbols may be given in any spelling
+ * canonicalSymbol() accepts; they are normalized here.
+ */
+import type { Redis } from 'ioredis';
+import { systemClock, type Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
+import { AppError } from '../core/errors.js';
+import { keys } from '../redis/keys.js';
+import { canonicalSymbol } from './canonical-symbol.js';
+import { decodeCandle } from './candle-codec.js';
+import { fetchCandleHistory, MAX_HISTORY_LIMIT } from './candle-history.js';
+import { isRecord, toNumber } from './parse-utils.js';
+import { CANDLES_KEPT, venueRank, type Candle, type Quote, type UniverseEntry } from './types.js';
+import { decodeUniverse } from './universe-store.js';
+import { createVenueRest, type VenueRest } from './venues/venue-rest.js';
+
+const MINUTE_MS = 60_000;
+
+export interface CandleQuery {
+  /** Oldest open time wanted (inclusive), ms. */
+  fromMs?: number;
+  /** Newest open time wanted (inclusive), ms. */
+  toMs?: number;
+  /** Most candles returned (the newest ones in range), 1..1441. */
+  limit: number;
+}
+
+export interface MarketStoreOptions {
+  redis: Redis;
+  /** REST clients in venue priority order, for fetchHistory. */
+  rests: readonly VenueRest[];
+  historyCacheMs: number;
+  clock?: Clock;
+}
+
+function normalize(symbol: string): string {
+  return canonicalSymbol(symbol) ?? symbol;
+}
+
+export function decodeQuote(text: string | null): Quote | null {
+  if (!text) return null;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!isRecord(raw) || typeof raw.symbol !== 'string') return null;
+  const price = toNumber(raw.price);
+  const venues = toNumber(raw.venues);
+  const ts = toNumber(raw.ts);
+  if (price === undefined || venues === undefined || ts === undefined) return null;
+  return { symbol: raw.symbol, price, venues, changePct24h: toNumber(raw.changePct24h) ?? null, ts };
+}
+
+export class MarketStore {
+  private readonly redis: Redis;
+  private readonly clock: Clock;
+
+  constructor(private readonly options: MarketStoreOptions) {
+    this.redis = options.redis;
+    this.clock = options.clock ?? systemClock;
+  }
+
+  /** The stored aggregate (median of fresh venues); null when none was ever written. */
+  async getQuote(symbol: string): Promise<Quote | null> {
+    return decodeQuote(await this.redis.get(keys.marketQuote(normalize(symbol))));
+  }
+
+  /** Quotes for many symbols in one round trip, in the order asked. */
+  async getQuotes(symbols: readonly string[]): Promise<(Quote | null)[]> {
+    if (symbols.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const s of symbols) pipeline.get(keys.marketQuote(normalize(s)));
+    const replies = (await pipeline.exec()) ?? [];
+    return symbols.map((_, i) => {
+      const [error, value] = replies[i] ?? [];
+      return error || typeof value !== 'string' ? null : decodeQuote(value);
+    });
+  }
+
+  /** Whether the symbol is in the current universe. */
+  async isKnownSymbol(symbol: string): Promise<boolean> {
+    const canonical = canonicalSymbol(symbol);
+    if (!canonical) return false;
+    return (await this.redis.sismember(keys.marketUniverseSet(), canonical)) === 1;
+  }
+
+  /** The universe, largest 24h quote volume first. */
+  async listSymbols(): Promise<UniverseEntry[]> {
+    return decodeUniverse(await this.redis.get(keys.marketUniverseList()))?.symbols ?? [];
+  }
+
+  /**
+   * Closed 1m candles in [fromMs, toMs], oldest first, then the candle in progress (closed:false)
+   * when it is in range; at most `limit` in all, the newest ones.
+   */
+  async getCandles(symbol: string, query: CandleQuery): Promise<Candle[]> {
+    const canonical = normalize(symbol);
+    const limit = Math.max(1, Math.min(Math.floor(query.limit), CANDLES_KEPT + 1));
+    const min = query.fromMs ?? '-inf';
+    const max = query.toMs ?? '+inf';
+    const pipeline = this.redis.pipeline();
+    pipeline.zrevrangebyscore(keys.marketCandles1m(canonical), max, min, 'LIMIT', 0, limit);
+    pipeline.hgetall(keys.marketCurrentCandle(canonical));
+    const [closedReply, currentReply] = (await pipeline.exec()) ?? [];
+    if (closedReply?.[0]) throw closedReply[0];
+    if (currentReply?.[0]) throw currentReply[0];
+    const members = Array.isArray(closedReply?.[1]) ? (closedReply[1] as string[]) : [];
+    const closed = members
+      .map((m) => decodeCandle(m))
+      .filter((c): c is Candle => c !== null)
+      .reverse();
+    const current = this.pickCurrent(currentReply?.[1], closed[closed.length - 1]?.openTime ?? -Infinity);
+    const inRange = current && (query.fromMs === undefined || current.openTime >= query.fromMs) && (query.toMs === undefined || current.openTime <= query.toMs);
+    const out = inRange ? [...closed, current] : closed;
+    return out.slice(-limit);
+  }
+
+  /** The newest candle in progress across venues (priority breaks ties), if recent and after the last closed one. */
+  private pickCurrent(hash: unknown, lastClosedOpen: number): Candle | undefined {
+    if (!isRecord(hash)) return undefined;
+    const now = this.clock.now();
+    let best: Candle | undefined;
+    for (const value of Object.values(hash)) {
+      const c = typeof value === 'string' ? decodeCandle(value) : null;
+      if (!c || c.openTime <= lastClosedOpen || c.openTime < now - 2 * MINUTE_MS) continue;
+      const better =
+        !best || c.openTime > best.openTime || (c.openTime === best.openTime && venueRank(c.venue) < venueRank(best.venue));
+      if (better) best = c;
+    }
+    return best ? { ...best, closed: false } : undefined;
+  }
+
+  /**
+   * `limit` candles of `intervalMinutes` ending with the one containing endMs, oldest first, from
+   * the REST API of the highest-priority venue that answers; cached in Redis for historyCacheMs.
+   * Throws AppError bad_interval, invalid_param or upstream_unavailable.
+   */
+  async fetchHistory(symbol: string, intervalMinutes: number, endMs: number, limit: number): Promise<Candle[]> {
+    const canonical = normalize(symbol);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_HISTORY_LIMIT) {
+      throw new AppError('invalid_param', `limit must be 1..${MAX_HISTORY_LIMIT}`, { field: 'limit', max: MAX_HISTORY_LIMIT });
+    }
+    if (!Number.isFinite(endMs)) throw new AppError('invalid_param', 'endMs must be a time in ms', { field: 'endMs' });
+    if (!Number.isInteger(intervalMinutes) || intervalMinutes < 1) {
+      throw new AppError('bad_interval', 'interval must be a whole number of minutes', { intervalMinutes });
+    }
+    const size = intervalMinutes * MINUTE_MS;
+    const alignedEnd = Math.floor(endMs / size) * size;
+    const cacheKey = keys.marketHistory(canonical, intervalMinutes, alignedEnd, limit);
+    if (this.options.historyCacheMs > 0) {
+      const cached = await this.redis.get(cacheKey);
+      const parsed = cached ? parseCandleList(cached) : null;
+      if (parsed) return parsed;
+    }
+    const candles = await fetchCandleHistory(this.options.rests, canonical, intervalMinutes, alignedEnd, limit);
+    if (this.options.historyCacheMs > 0 && candles.length > 0) {
+      await this.redis.set(cacheKey, JSON.stringify(candles), 'PX', this.options.historyCacheMs);
+    }
+    return candles;
+  }
+}
+
+function parseCandleList(text: string): Candle[] | null {
+  try {
+    const raw: unknown = JSON.parse(text);
+    return Array.isArray(raw) ? (raw as Candle[]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** REST clients for every venue, in priority order, from the config. */
+export function createVenueRests(config: Config, clock: Clock = systemClock, attempts = 2): VenueRest[] {
+  const http = { timeoutMs: config.restTimeoutMs, attempts, baseDelayMs: 250, maxDelayMs: 5_000 };
+  return config.feedVenues.map((venue) => createVenueRest(venue, { baseUrl: config.venueUrls[venue].rest, http, now: () => clock.now() }));
+}
+
+/** The store the API uses. */
+export function createMarketStore(redis: Redis, config: Config, clock: Clock = systemClock): MarketStore {
+  return new MarketStore({ redis, rests: createVenueRests(config, clock), historyCacheMs: config.historyCacheMs, clock });
+}

@@ -1,0 +1,125 @@
+/** The market data model shared by the feed (writer), the store (reader) and the venue parsers. */
+import { FEED_VENUES, type FeedVenue } from '../core/config.js';
+
+export type Venue = FeedVenue;
+
+/** Venues in priority order: the candle series and REST history prefer the first one available. */
+export const VENUE_PRIORITY: readonly Venue[] = FEED_VENUES;
+
+/** 0 for the first venue; an unknown venue ranks after all. */
+export function venueRank(venue: Venue | undefined): number {
+  const rank = venue === undefined ? -1 : VENUE_PRIORITY.indexOf(venue);
+  return rank < 0 ? VENUE_PRIORITY.length : rank;
+}
+
+/** Closed 1m candles kept per symbol: 24 hours. */
+export const CANDLES_KEPT = 1440;
+
+export function isVenue(value: unknown): value is Venue {
+  return typeof value === 'string' && (VENUE_PRIORITY as readonly string[]).includes(value);
+}
+
+/** One price update from one venue, normalized. */
+export interface VenueTick {
+  venue: Venue;
+  /** Canonical symbol, e.g. BTCUSDT. */
+  symbol: string;
+  price: number;
+  /** 24h change in percent (1.5 = +1.5 %), when the venue tells. */
+  changePct24h?: number;
+  /** 24h traded value in USDT, when the venue tells. */
+  quoteVolume24h?: number;
+  /** Event time in ms. */
+  ts: number;
+}
+
+/** One 1-minute candle from one venue, normalized. */
+export interface VenueCandle {
+  venue: Venue;
+  symbol: string;
+  /** Start of the minute, ms. */
+  openTime: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  /** Base-asset volume. */
+  volume: number;
+  closed: boolean;
+}
+
+/** A candle as the read side returns it. */
+export interface Candle {
+  openTime: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+  /** false only for the candle still being built. */
+  closed: boolean;
+  /** The venue it came from, when known. */
+  venue?: Venue;
+}
+
+/** The stored aggregate price of a symbol. */
+export interface Quote {
+  symbol: string;
+  /** Median of the venues whose price was fresh when it was computed. */
+  price: number;
+  /** How many venues that median used. */
+  venues: number;
+  changePct24h: number | null;
+  /** Time of the newest venue price used, ms. The caller decides fresh or stale from it. */
+  ts: number;
+}
+
+/** One symbol of the universe, as listSymbols() returns it. */
+export interface UniverseEntry {
+  symbol: string;
+  /** Sum of the 24h quote volume (USDT) over the venues listing it. */
+  quoteVolume24h: number;
+  venues: Venue[];
+}
+
+/** One active USDT-margined perpetual of one venue with its 24h quote volume. */
+export interface VenueMarket {
+  venue: Venue;
+  symbol: string;
+  quoteVolume24h: number;
+}
+
+/** What a venue's stream parser yields for one frame. */
+export interface FrameResult {
+  ticks: VenueTick[];
+  candles: VenueCandle[];
+  /** Elements that looked like data but could not be read; logged and skipped by the connector. */
+  issues: string[];
+}
+
+export function emptyFrame(): FrameResult {
+  return { ticks: [], candles: [], issues: [] };
+}
+
+/** The message published on the ticks channel for every aggregate written. */
+export interface PriceTickMessage {
+  symbol: string;
+  price: number;
+  venues: number;
+  ts: number;
+}
+
+/** Every field present: the parsers build candles field by field, then check them here. */
+export function isCompleteCandle(c: Partial<VenueCandle>): c is VenueCandle {
+  return (
+    c.venue !== undefined &&
+    c.symbol !== undefined &&
+    c.openTime !== undefined &&
+    c.open !== undefined &&
+    c.high !== undefined &&
+    c.low !== undefined &&
+    c.close !== undefined &&
+    c.volume !== undefined &&
+    c.closed !== undefined
+  );
+}

@@ -1,0 +1,43 @@
+/** The stored symbol universe: an ordered JSON list plus a set for membership checks. */
+import type { Redis } from 'ioredis';
+import { keys } from '../redis/keys.js';
+import { isRecord, toNumber } from './parse-utils.js';
+import { isVenue, type UniverseEntry } from './types.js';
+
+export interface StoredUniverse {
+  updatedAt: number;
+  symbols: UniverseEntry[];
+}
+
+/** Replaces list and set in one MULTI, so a reader never sees one without the other. */
+export async function saveUniverse(redis: Redis, universe: StoredUniverse): Promise<void> {
+  const multi = redis.multi();
+  multi.set(keys.marketUniverseList(), JSON.stringify(universe));
+  multi.del(keys.marketUniverseSet());
+  if (universe.symbols.length > 0) multi.sadd(keys.marketUniverseSet(), ...universe.symbols.map((s) => s.symbol));
+  const results = await multi.exec();
+  const failed = results?.find(([error]) => error);
+  if (!results || failed) throw failed?.[0] ?? new Error('universe: MULTI aborted');
+}
+
+export function decodeUniverse(text: string | null): StoredUniverse | null {
+  if (!text) return null;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!isRecord(raw) || !Array.isArray(raw.symbols)) return null;
+  const symbols: UniverseEntry[] = [];
+  for (const s of raw.symbols) {
+    if (!isRecord(s) || typeof s.symbol !== 'string') continue;
+    const venues = Array.isArray(s.venues) ? s.venues.filter(isVenue) : [];
+    symbols.push({ symbol: s.symbol, quoteVolume24h: toNumber(s.quoteVolume24h) ?? 0, venues });
+  }
+  return { updatedAt: toNumber(raw.updatedAt) ?? 0, symbols };
+}
+
+export async function loadUniverse(redis: Redis): Promise<StoredUniverse | null> {
+  return decodeUniverse(await redis.get(keys.marketUniverseList()));
+}

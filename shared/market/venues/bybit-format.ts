@@ -1,0 +1,169 @@
+/**
+ * Bybit v5 linear wire formats (fixtures/bybit-v5). Pure. REST values are all strings (retCode and
+ * time are numbers); lists are newest first. The `tickers.<SYM>` topic sends a snapshot, then deltas
+ * carrying only the changed fields, so the parser keeps the last full state per symbol.
+ */
+import { canonicalSymbol } from '../canonical-symbol.js';
+import { excerpt, isRecord, toEpochMs, toNumber, toPrice, toStr } from '../parse-utils.js';
+import { emptyFrame, isCompleteCandle, type Candle, type FrameResult, type VenueCandle, type VenueMarket, type VenueTick } from '../types.js';
+
+/** Bybit accepts at most 10 args per subscribe message. */
+export const BYBIT_ARGS_PER_MESSAGE = 10;
+
+export function bybitTopics(symbol: string): string[] {
+  return [`tickers.${symbol}`, `kline.1.${symbol}`];
+}
+
+export function bybitSubscribe(topics: readonly string[], reqId: string, unsubscribe = false): string {
+  return JSON.stringify({ req_id: reqId, op: unsubscribe ? 'unsubscribe' : 'subscribe', args: topics });
+}
+
+export const BYBIT_PING = JSON.stringify({ op: 'ping' });
+
+/** The last full ticker per symbol, merged from snapshot and deltas. */
+export type BybitTickerState = Map<string, Record<string, unknown>>;
+
+export function createBybitTickerState(): BybitTickerState {
+  return new Map();
+}
+
+function parseTicker(msg: Record<string, unknown>, state: BybitTickerState, out: FrameResult): void {
+  const data = msg.data;
+  const symbol = isRecord(data) ? canonicalSymbol(data.symbol) : null;
+  if (!isRecord(data) || !symbol) {
+    out.issues.push(`bybit: bad ticker: ${excerpt(msg)}`);
+    return;
+  }
+  const merged = msg.type === 'snapshot' ? { ...data } : { ...(state.get(symbol) ?? {}), ...data };
+  state.set(symbol, merged);
+  const price = toPrice(merged.lastPrice);
+  const ts = toEpochMs(msg.ts);
+  if (price === undefined || ts === undefined) {
+    // a delta before any snapshot may lack the price: keep the state and wait for more
+    if (msg.type === 'snapshot' || ts === undefined) out.issues.push(`bybit: bad ticker: ${excerpt(msg)}`);
+    return;
+  }
+  const tick: VenueTick = { venue: 'bybit', symbol, price, ts };
+  const change = toNumber(merged.price24hPcnt);
+  const turnover = toNumber(merged.turnover24h);
+  if (change !== undefined) tick.changePct24h = change * 100;
+  if (turnover !== undefined) tick.quoteVolume24h = turnover;
+  out.ticks.push(tick);
+}
+
+function parseKline(msg: Record<string, unknown>, symbolText: string, out: FrameResult): void {
+  const symbol = canonicalSymbol(symbolText);
+  if (!symbol || !Array.isArray(msg.data)) {
+    out.issues.push(`bybit: bad kline: ${excerpt(msg)}`);
+    return;
+  }
+  for (const k of msg.data) {
+    const candle: Partial<VenueCandle> = isRecord(k)
+      ? {
+          venue: 'bybit',
+          symbol,
+          openTime: toEpochMs(k.start),
+          open: toPrice(k.open),
+          high: toPrice(k.high),
+          low: toPrice(k.low),
+          close: toPrice(k.close),
+          volume: toNumber(k.volume),
+          closed: typeof k.confirm === 'boolean' ? k.confirm : undefined,
+        }
+      : {};
+    if (isCompleteCandle(candle)) out.candles.push(candle);
+    else out.issues.push(`bybit: bad kline: ${excerpt(k)}`);
+  }
+}
+
+/** One frame of /v5/public/linear; op replies (subscribe, pong) yield nothing, refusals an issue. */
+export function parseBybitMessage(msg: unknown, state: BybitTickerState): FrameResult {
+  const out = emptyFrame();
+  if (!isRecord(msg)) {
+    out.issues.push(`bybit: not an object: ${excerpt(msg)}`);
+    return out;
+  }
+  if (typeof msg.op === 'string') {
+    if (msg.success === false) out.issues.push(`bybit: ${msg.op} refused: ${excerpt(msg.ret_msg)}`);
+    return out;
+  }
+  const topic = toStr(msg.topic);
+  if (!topic) {
+    out.issues.push(`bybit: frame without topic: ${excerpt(msg)}`);
+    return out;
+  }
+  if (topic.startsWith('tickers.')) parseTicker(msg, state, out);
+  else if (topic.startsWith('kline.1.')) parseKline(msg, topic.slice('kline.1.'.length), out);
+  return out;
+}
+
+/** Unwraps {retCode, retMsg, result}; a non-zero retCode throws with the message. */
+export function bybitResult(body: unknown): Record<string, unknown> {
+  if (!isRecord(body) || body.retCode !== 0 || !isRecord(body.result)) {
+    const msg = isRecord(body) ? `${String(body.retCode)} ${String(body.retMsg)}` : excerpt(body);
+    throw new Error(`bybit: ${msg}`);
+  }
+  return body.result;
+}
+
+/** GET /v5/market/instruments-info?category=linear page -> USDT perpetuals trading now, and the next cursor. */
+export function parseBybitInstruments(body: unknown): { symbols: string[]; nextCursor: string } {
+  const result = bybitResult(body);
+  const list = Array.isArray(result.list) ? result.list : [];
+  const symbols: string[] = [];
+  for (const i of list) {
+    if (!isRecord(i)) continue;
+    if (i.contractType !== 'LinearPerpetual' || i.status !== 'Trading' || i.quoteCoin !== 'USDT') continue;
+    if (i.settleCoin !== undefined && i.settleCoin !== 'USDT') continue;
+    const symbol = canonicalSymbol(i.symbol);
+    if (symbol && symbol === i.symbol) symbols.push(symbol);
+  }
+  return { symbols, nextCursor: toStr(result.nextPageCursor) ?? '' };
+}
+
+/** GET /v5/market/tickers?category=linear -> 24h turnover (USDT) per symbol. */
+export function parseBybitTickers(body: unknown): Map<string, number> {
+  const result = bybitResult(body);
+  const out = new Map<string, number>();
+  for (const t of Array.isArray(result.list) ? result.list : []) {
+    if (!isRecord(t)) continue;
+    const name = toStr(t.symbol);
+    const turnover = toNumber(t.turnover24h);
+    if (name && turnover !== undefined) out.set(name, turnover);
+  }
+  return out;
+}
+
+export function bybitMarkets(symbols: readonly string[], tickers: unknown): VenueMarket[] {
+  const volumes = parseBybitTickers(tickers);
+  return symbols.map((symbol) => ({ venue: 'bybit', symbol, quoteVolume24h: volumes.get(symbol) ?? 0 }));
+}
+
+const BYBIT_INTERVALS: Record<number, string> = {
+  1: '1', 3: '3', 5: '5', 15: '15', 30: '30', 60: '60', 120: '120', 240: '240', 360: '360', 720: '720',
+  1440: 'D', 10080: 'W',
+};
+
+export function bybitInterval(minutes: number): string | undefined {
+  return BYBIT_INTERVALS[minutes];
+}
+
+/** GET /v5/market/kline rows ([start, o, h, l, c, volume, turnover] strings, newest first) -> oldest first. */
+export function parseBybitKlines(body: unknown, intervalMinutes: number, now: number): Candle[] {
+  const result = bybitResult(body);
+  const out: Candle[] = [];
+  for (const row of Array.isArray(result.list) ? result.list : []) {
+    if (!Array.isArray(row) || row.length < 6) continue;
+    const openTime = toEpochMs(row[0]);
+    const open = toPrice(row[1]);
+    const high = toPrice(row[2]);
+    const low = toPrice(row[3]);
+    const close = toPrice(row[4]);
+    const volume = toNumber(row[5]);
+    if (openTime === undefined || open === undefined || high === undefined || low === undefined) continue;
+    if (close === undefined || volume === undefined) continue;
+    const closed = openTime + intervalMinutes * 60_000 <= now;
+    out.push({ openTime, open, high, low, close, volume, closed, venue: 'bybit' });
+  }
+  return out.sort((a, b) => a.openTime - b.openTime);
+}

@@ -1,0 +1,165 @@
+/**
+ * OKX v5 SWAP wire formats (fixtures/okx-v5). Pure. Nearly every value is a string, `ts` included;
+ * instruments are named BTC-USDT-SWAP; candles are 9 strings, newest first, the last one `confirm`
+ * ("1" = closed). Tickers live on /ws/v5/public, candles on /ws/v5/business.
+ */
+import { baseOf, canonicalSymbol } from '../canonical-symbol.js';
+import { excerpt, isRecord, toEpochMs, toNumber, toPrice } from '../parse-utils.js';
+import { emptyFrame, isCompleteCandle, type Candle, type FrameResult, type VenueCandle, type VenueMarket, type VenueTick } from '../types.js';
+
+/** Args per subscribe message: OKX caps a request at 64 KB, about 1,000 args; stay far below. */
+export const OKX_ARGS_PER_MESSAGE = 100;
+export const OKX_PUBLIC_PATH = '/ws/v5/public';
+export const OKX_BUSINESS_PATH = '/ws/v5/business';
+
+/** BTCUSDT -> BTC-USDT-SWAP */
+export function okxInstId(symbol: string): string {
+  return `${baseOf(symbol)}-USDT-SWAP`;
+}
+
+/** BTC-USDT-SWAP -> BTCUSDT; anything that is not a USDT swap -> null. */
+export function okxSymbol(instId: unknown): string | null {
+  if (typeof instId !== 'string' || !/^[A-Z0-9]+-USDT-SWAP$/.test(instId)) return null;
+  return canonicalSymbol(instId);
+}
+
+/** A topic key is `<channel>:<instId>`, the same on both sockets. */
+export function okxTopic(channel: 'tickers' | 'candle1m', symbol: string): string {
+  return `${channel}:${okxInstId(symbol)}`;
+}
+
+export function okxSubscribe(topics: readonly string[], id: string, unsubscribe = false): string {
+  const args = topics.map((t) => {
+    const [channel, instId] = t.split(':');
+    return { channel, instId };
+  });
+  return JSON.stringify({ id, op: unsubscribe ? 'unsubscribe' : 'subscribe', args });
+}
+
+function parseTickers(msg: Record<string, unknown>, out: FrameResult): void {
+  for (const t of Array.isArray(msg.data) ? msg.data : [undefined]) {
+    const symbol = isRecord(t) ? okxSymbol(t.instId) : null;
+    const price = isRecord(t) ? toPrice(t.last) : undefined;
+    const ts = isRecord(t) ? toEpochMs(t.ts) : undefined;
+    if (!isRecord(t) || !symbol || price === undefined || ts === undefined) {
+      out.issues.push(`okx: bad ticker: ${excerpt(t ?? msg)}`);
+      continue;
+    }
+    const tick: VenueTick = { venue: 'okx', symbol, price, ts };
+    const open24h = toPrice(t.open24h);
+    // volCcy24h is in base coin for SWAP: times the price gives USDT
+    const baseVolume = toNumber(t.volCcy24h);
+    if (open24h !== undefined) tick.changePct24h = (price / open24h - 1) * 100;
+    if (baseVolume !== undefined) tick.quoteVolume24h = baseVolume * price;
+    out.ticks.push(tick);
+  }
+}
+
+/** [ts, o, h, l, c, vol (contracts), volCcy (base), volCcyQuote, confirm] */
+function candleFromRow(row: unknown, symbol: string): Partial<VenueCandle> {
+  if (!Array.isArray(row) || row.length < 9) return {};
+  return {
+    venue: 'okx',
+    symbol,
+    openTime: toEpochMs(row[0]),
+    open: toPrice(row[1]),
+    high: toPrice(row[2]),
+    low: toPrice(row[3]),
+    close: toPrice(row[4]),
+    volume: toNumber(row[6]),
+    closed: row[8] === '1' ? true : row[8] === '0' ? false : undefined,
+  };
+}
+
+function parseCandles(msg: Record<string, unknown>, instId: unknown, out: FrameResult): void {
+  const symbol = okxSymbol(instId);
+  if (!symbol || !Array.isArray(msg.data)) {
+    out.issues.push(`okx: bad candle: ${excerpt(msg)}`);
+    return;
+  }
+  for (const row of msg.data) {
+    const candle = candleFromRow(row, symbol);
+    if (isCompleteCandle(candle)) out.candles.push(candle);
+    else out.issues.push(`okx: bad candle: ${excerpt(row)}`);
+  }
+}
+
+/** One frame of /ws/v5/public or /ws/v5/business ("pong" text is handled by the socket). */
+export function parseOkxMessage(msg: unknown): FrameResult {
+  const out = emptyFrame();
+  if (!isRecord(msg)) {
+    out.issues.push(`okx: not an object: ${excerpt(msg)}`);
+    return out;
+  }
+  if (typeof msg.event === 'string') {
+    if (msg.event === 'error') out.issues.push(`okx: ${String(msg.code)} ${excerpt(msg.msg)}`);
+    return out;
+  }
+  const arg = msg.arg;
+  if (!isRecord(arg)) {
+    out.issues.push(`okx: frame without arg: ${excerpt(msg)}`);
+    return out;
+  }
+  if (arg.channel === 'tickers') parseTickers(msg, out);
+  else if (arg.channel === 'candle1m') parseCandles(msg, arg.instId, out);
+  return out;
+}
+
+/** Unwraps {code:"0", msg, data}; any other code throws with the message. */
+export function okxData(body: unknown): unknown[] {
+  if (!isRecord(body) || body.code !== '0' || !Array.isArray(body.data)) {
+    const msg = isRecord(body) ? `${String(body.code)} ${String(body.msg)}` : excerpt(body);
+    throw new Error(`okx: ${msg}`);
+  }
+  return body.data;
+}
+
+/** GET /api/v5/public/instruments?instType=SWAP -> live linear USDT swaps. */
+export function parseOkxInstruments(body: unknown): string[] {
+  const out: string[] = [];
+  for (const i of okxData(body)) {
+    if (!isRecord(i) || i.state !== 'live' || i.ctType !== 'linear' || i.settleCcy !== 'USDT') continue;
+    const symbol = okxSymbol(i.instId);
+    if (symbol) out.push(symbol);
+  }
+  return out;
+}
+
+/** GET /api/v5/market/tickers?instType=SWAP -> 24h quote volume (volCcy24h x last) per symbol. */
+export function parseOkxTickers(body: unknown): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of okxData(body)) {
+    if (!isRecord(t)) continue;
+    const symbol = okxSymbol(t.instId);
+    const last = toPrice(t.last);
+    const baseVolume = toNumber(t.volCcy24h);
+    if (symbol && last !== undefined && baseVolume !== undefined) out.set(symbol, baseVolume * last);
+  }
+  return out;
+}
+
+export function okxMarkets(instruments: unknown, tickers: unknown): VenueMarket[] {
+  const volumes = parseOkxTickers(tickers);
+  return parseOkxInstruments(instruments).map((symbol) => ({ venue: 'okx', symbol, quoteVolume24h: volumes.get(symbol) ?? 0 }));
+}
+
+/** OKX bars; 6h and longer use the UTC-aligned variants (the plain ones follow Hong Kong time). */
+const OKX_BARS: Record<number, string> = {
+  1: '1m', 3: '3m', 5: '5m', 15: '15m', 30: '30m', 60: '1H', 120: '2H', 240: '4H', 360: '6Hutc',
+  720: '12Hutc', 1440: '1Dutc', 4320: '3Dutc', 10080: '1Wutc',
+};
+
+export function okxBar(minutes: number): string | undefined {
+  return OKX_BARS[minutes];
+}
+
+/** GET /api/v5/market/candles or history-candles (newest first) -> oldest first. */
+export function parseOkxCandles(body: unknown): Candle[] {
+  const out: Candle[] = [];
+  for (const row of okxData(body)) {
+    const c = candleFromRow(row, 'X');
+    if (!isCompleteCandle(c)) continue;
+    out.push({ openTime: c.openTime, open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume, closed: c.closed, venue: 'okx' });
+  }
+  return out.sort((a, b) => a.openTime - b.openTime);
+}

@@ -1,0 +1,51 @@
+/** The API plans and every limit of the spec's Limits table. Pure data. */
+export type PlanId = 'free' | 'pro' | 'max' | 'business';
+
+export interface PlanLimits {
+  id: PlanId;
+  /** Numeric tier, 0 for Free (the original's plan ids). */
+  tier: number;
+  label: string;
+  requestsPerMinute: number;
+  maxKeys: number;
+  maxOpenPositions: number;
+  /** Books besides the main account. */
+  maxBooks: number;
+  maxWebhooks: number;
+  aiReadsPerDay: number;
+  tradeHistoryDays: number;
+  reportMaxDays: number;
+  maxRestingOrders: number;
+  websocketSockets: number;
+}
+
+const common = { maxRestingOrders: 20, websocketSockets: 3 };
+
+export const PLANS: Record<PlanId, PlanLimits> = {
+  free: { id: 'free', tier: 0, label: 'Free', requestsPerMinute: 120, maxKeys: 3, maxOpenPositions: 50, maxBooks: 1, maxWebhooks: 0, aiReadsPerDay: 0, tradeHistoryDays: 30, reportMaxDays: 30, ...common },
+  pro: { id: 'pro', tier: 1, label: 'Pro', requestsPerMinute: 600, maxKeys: 10, maxOpenPositions: 200, maxBooks: 5, maxWebhooks: 3, aiReadsPerDay: 50, tradeHistoryDays: 90, reportMaxDays: 90, ...common },
+  max: { id: 'max', tier: 2, label: 'Max', requestsPerMinute: 2000, maxKeys: 30, maxOpenPositions: 500, maxBooks: 20, maxWebhooks: 15, aiReadsPerDay: 200, tradeHistoryDays: 90, reportMaxDays: 90, ...common },
+  business: { id: 'business', tier: 3, label: 'Business', requestsPerMinute: 5000, maxKeys: 100, maxOpenPositions: 1000, maxBooks: 50, maxWebhooks: 50, aiReadsPerDay: 500, tradeHistoryDays: 90, reportMaxDays: 90, ...common },
+};
+
+export const PLAN_IDS = Object.keys(PLANS) as PlanId[];
+
+export function isPlanId(value: unknown): value is PlanId {
+  return typeof value === 'string' && value in PLANS;
+}
+
+const DAY_MS = 86_400_000;
+
+export interface EffectivePlan {
+  limits: PlanLimits;
+  /** When the paid plan ends, ms; null for Free. */
+  until: number | null;
+  /** Whole days left, shown in the last 14 days of a paid plan. */
+  daysLeft: number | null;
+}
+
+/** A paid plan that has ended is Free again; the service keeps answering. */
+export function effectivePlan(stored: { plan: PlanId; until: number | null }, now: number): EffectivePlan {
+  if (stored.plan === 'free' || stored.until === null || stored.until <= now) return { limits: PLANS.free, until: null, daysLeft: null };
+  return { limits: PLANS[stored.plan], until: stored.until, daysLeft: Math.ceil((stored.until - now) / DAY_MS) };
+}

@@ -1,0 +1,169 @@
+import { expect } from 'chai';
+import type { Redis } from 'ioredis';
+import { configWith } from '../../shared/core/config.js';
+import { createLogger } from '../../shared/core/logger.js';
+import { closeRedis } from '../../shared/redis/connection.js';
+import { startFeedRole } from '../../workers/feed-role.js';
+import type { RunningRole } from '../../workers/runtime.js';
+import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
+import { simControl, startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
+import { waitFor } from '../helpers/market-wait.js';
+import { freshRedis, testRedisUrl } from '../helpers/redis.js';
+
+interface Envelope<T> {
+  ok: boolean;
+  data: T;
+  error?: { code: string; message: string };
+}
+interface PriceData {
+  symbol: string;
+  pair: string;
+  price: number;
+  venues: number;
+  stale: boolean;
+  ageMs?: number;
+}
+interface CandleRow {
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+}
+
+const VENUES = ['binance', 'bybit', 'okx', 'bitget'];
+
+describe('market data end to end: sim -> connectors -> Redis -> API', function () {
+  this.timeout(60_000);
+  let sim: SimHandle;
+  let redis: Redis;
+  let feed: RunningRole;
+  let api: TestApi;
+
+  before(async () => {
+    sim = await startScriptedSim();
+    redis = await freshRedis();
+    const env = {
+      REDIS_URL: testRedisUrl(),
+      MARKET_SOURCE: 'sim',
+      SIM_URL: sim.url,
+      PRICE_FRESH_MS: '1500',
+      PRICE_STALE_MAX_MS: '5000',
+      QUOTE_CACHE_MS: '100',
+      PUBLIC_RATE_LIMIT: '100000',
+      FEED_LEASE_MS: '2000',
+    };
+    const config = configWith(env);
+    feed = await startFeedRole({ config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) });
+    api = await startTestApi(redis, env);
+    await waitFor(async () => (await fetch(`${api.url}/api/v1/price?symbol=BTC`)).status === 200, 20_000, 'first BTC price');
+  });
+  after(async () => {
+    await api?.close();
+    await feed?.stop();
+    await sim?.close();
+    await closeRedis(redis);
+  });
+
+  const price = (symbol: string) => getJson<Envelope<PriceData>>(`${api.url}/api/v1/price?symbol=${symbol}`);
+
+  it('serves a price set on the exchanges within 2 s, from all four venues', async () => {
+    await simControl(sim, 'price', { symbol: 'BTCUSDT', price: 70123.5 });
+    const started = Date.now();
+    const served = await waitFor(async () => {
+      const r = await price('BTC');
+      return r.body.data?.price === 70123.5 ? r.body.data : undefined;
+    }, 2_000, 'the new BTC price');
+    expect(Date.now() - started).to.be.below(2_000);
+    expect(served).to.include({ symbol: 'BTC', pair: 'BTCUSDT', venues: 4, stale: false });
+    const byPair = await price('BTCUSDT');
+    expect(byPair.body.data.price).to.equal(70123.5);
+  });
+
+  it('serves the eight majors with prices as strings', async () => {
+    const r = await getJson<Envelope<{ pairs: { symbol: string; price: string; changePct: string | null }[] }>>(`${api.url}/api/v1/prices`);
+    expect(r.body.data.pairs.map((p) => p.symbol)).to.deep.equal(['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BNBUSDT', 'XRPUSDT', 'DOGEUSDT', 'ADAUSDT', 'AVAXUSDT']);
+    for (const pair of r.body.data.pairs) expect(Number(pair.price)).to.be.greaterThan(0);
+  });
+
+  it('lists the symbol universe by volume, BTC first', async () => {
+    const r = await getJson<Envelope<{ symbols: string[]; count: number }>>(`${api.url}/api/v1/symbols`);
+    expect(r.body.data.count).to.be.at.least(50);
+    expect(r.body.data.symbols[0]).to.equal('BTCUSDT');
+    expect(r.body.data.symbols).to.include('ETHUSDT');
+  });
+
+  it('shows a forced candle in /api/v1/klines and /api/bot/v1/klines (time in seconds, newest last)', async () => {
+    const minute = Math.floor(Date.now() / 60_000) * 60_000 - 3 * 60_000;
+    const candle = { open: 1001, high: 1010.5, low: 995.25, close: 1004 };
+    await simControl(sim, 'candle', { symbol: 'ETHUSDT', minute, ...candle });
+    const v1 = await waitFor(async () => {
+      const r = await getJson<Envelope<CandleRow[]>>(`${api.url}/api/v1/klines?symbol=ETH&interval=1&limit=10`);
+      return r.body.data?.find((c) => c.time === minute / 1000) ? r.body.data : undefined;
+    }, 5_000, 'the forced candle');
+    expect(v1.find((c) => c.time === minute / 1000)).to.include(candle);
+    const times = v1.map((c) => c.time);
+    expect(times).to.deep.equal([...times].sort((a, b) => a - b));
+    const bot = await getJson<CandleRow[]>(`${api.url}/api/bot/v1/klines?symbol=ETHUSDT&interval=1&limit=3&end=${minute}`);
+    expect(bot.body.map((c) => c.time)).to.deep.equal([minute / 1000 - 120, minute / 1000 - 60, minute / 1000]);
+    expect(bot.body[2]).to.include(candle);
+    const v2 = await getJson<Envelope<CandleRow[]>>(`${api.url}/api/bot/v2/klines?symbol=ETH&interval=1&limit=1&end=${minute}`);
+    expect(v2.body.ok).to.equal(true);
+    expect(v2.body.data[0]).to.include({ time: minute / 1000, ...candle });
+  });
+
+  it('builds 5-minute candles from the 1-minute ones', async () => {
+    const r = await getJson<Envelope<CandleRow[]>>(`${api.url}/api/v1/klines?symbol=ETH&interval=5&limit=6`);
+    expect(r.body.data).to.have.length(6);
+    for (const c of r.body.data) {
+      expect(c.time % 300).to.equal(0);
+      expect(c.high).to.be.at.least(Math.max(c.open, c.close));
+      expect(c.low).to.be.at.most(Math.min(c.open, c.close));
+    }
+  });
+
+  it('answers bad input with named codes', async () => {
+    expect((await price('NOPECOIN')).body.error?.code).to.equal('unknown_symbol');
+    expect((await price('NOPECOIN')).status).to.equal(404);
+    const missing = await getJson<Envelope<never>>(`${api.url}/api/v1/price`);
+    expect([missing.status, missing.body.error?.code]).to.deep.equal([400, 'missing_symbol']);
+    const interval = await getJson<Envelope<never>>(`${api.url}/api/v1/klines?symbol=BTC&interval=7`);
+    expect([interval.status, interval.body.error?.code]).to.deep.equal([400, 'bad_interval']);
+    const botV1 = await getJson<{ error: string }>(`${api.url}/api/bot/v1/price?symbol=NOPECOIN`);
+    expect([botV1.status, botV1.body.error]).to.deep.equal([404, 'unknown_symbol']);
+  });
+
+  it('reports server time and the client drift', async () => {
+    const clientTs = Date.now() - 1234;
+    const r = await getJson<{ server_time_ms: number; drift_ms: number; client_time_ms: number }>(`${api.url}/api/bot/v1/time?client_ts=${clientTs}`);
+    expect(r.body.client_time_ms).to.equal(clientTs);
+    expect(r.body.drift_ms).to.equal(r.body.server_time_ms - clientTs);
+    expect(r.body.drift_ms).to.be.within(1234, 1234 + 5_000);
+  });
+
+  it('keeps a median of three when one exchange is down, serves stale when all are, then 503', async () => {
+    await simControl(sim, 'provider', { name: 'okx', down: true });
+    await simControl(sim, 'price', { symbol: 'SOLUSDT', price: 151.25 });
+    const three = await waitFor(async () => {
+      const r = await price('SOL');
+      return r.body.data?.venues === 3 && r.body.data.price === 151.25 ? r.body.data : undefined;
+    }, 8_000, 'SOL from three venues');
+    expect(three.stale).to.equal(false);
+
+    for (const venue of VENUES) await simControl(sim, 'provider', { name: venue, down: true });
+    const stale = await waitFor(async () => {
+      const r = await price('SOL');
+      return r.body.data?.stale ? r.body.data : undefined;
+    }, 8_000, 'a stale SOL price');
+    expect(stale.price).to.equal(151.25);
+    expect(stale.ageMs).to.be.above(1500);
+    const gone = await waitFor(async () => {
+      const r = await price('SOL');
+      return r.status === 503 ? r.body : undefined;
+    }, 10_000, 'SOL to expire');
+    expect(gone.error?.code).to.equal('upstream_unavailable');
+
+    for (const venue of VENUES) await simControl(sim, 'provider', { name: venue, down: false });
+    await waitFor(async () => (await price('SOL')).body.data?.venues === 4, 20_000, 'SOL back from four venues');
+  });
+});

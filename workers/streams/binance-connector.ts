@@ -1,0 +1,40 @@
+/**
+ * Binance USDⓈ-M: the combined-stream endpoint /stream, subscribed with SUBSCRIBE messages:
+ * `!ticker@arr` (every symbol's 24h ticker, each second) on the first connection and
+ * `<sym>@kline_1m` per symbol. Binance pings with protocol frames; we ping too, so a quiet
+ * connection still shows signs of life.
+ */
+import {
+  BINANCE_ALL_TICKERS,
+  BINANCE_STREAMS_PER_MESSAGE,
+  binanceKlineStream,
+  binanceSubscribe,
+  parseBinanceMessage,
+} from '../../shared/market/venues/binance-format.js';
+import { ShardedStream } from './sharded-stream.js';
+import { chunk, composeConnector, frameHandler, pingEvery, type ConnectorDeps, type VenueConnector } from './venue-connector.js';
+
+/** 1024 streams per connection at most; 400 klines leave ample room. */
+const SYMBOLS_PER_CONNECTION = 400;
+
+export function createBinanceConnector(deps: ConnectorDeps): VenueConnector {
+  let id = 0;
+  const message = (unsubscribe: boolean) => (topics: string[]) =>
+    chunk(topics, BINANCE_STREAMS_PER_MESSAGE).map((batch) => binanceSubscribe(batch, ++id, unsubscribe));
+  const stream = new ShardedStream({
+    name: 'binance',
+    url: `${deps.urls.ws}/stream`,
+    logger: deps.logger,
+    protocol: { subscribe: message(false), unsubscribe: message(true), ping: { kind: 'protocol' }, isPong: () => false },
+    symbolsPerShard: SYMBOLS_PER_CONNECTION,
+    topicsFor: (symbol) => [binanceKlineStream(symbol)],
+    fixedTopics: [BINANCE_ALL_TICKERS],
+    silenceMs: deps.silenceMs,
+    pingIntervalMs: pingEvery(60_000, deps.silenceMs),
+    reconnectMaxMs: deps.reconnectMaxMs,
+    // Binance accepts 10 incoming messages per second per connection
+    sendGapMs: 250,
+    onText: frameHandler('binance', deps.logger, parseBinanceMessage, deps.sink),
+  });
+  return composeConnector('binance', [stream]);
+}

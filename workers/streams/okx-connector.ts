@@ -1,0 +1,46 @@
+/**
+ * OKX v5 SWAP: tickers on /ws/v5/public, candle1m on /ws/v5/business (confirm "1" = closed).
+ * OKX drops a connection quiet for 30 s, so the text "ping" goes out every 25 s ("pong" back).
+ */
+import { OKX_ARGS_PER_MESSAGE, OKX_BUSINESS_PATH, OKX_PUBLIC_PATH, okxSubscribe, okxTopic, parseOkxMessage } from '../../shared/market/venues/okx-format.js';
+import type { SocketProtocol } from './reconnecting-socket.js';
+import { ShardedStream } from './sharded-stream.js';
+import { chunk, composeConnector, frameHandler, pingEvery, type ConnectorDeps, type VenueConnector } from './venue-connector.js';
+
+const SYMBOLS_PER_CONNECTION = 250;
+
+export function createOkxConnector(deps: ConnectorDeps): VenueConnector {
+  let id = 0;
+  const message = (unsubscribe: boolean) => (topics: string[]) =>
+    chunk(topics, OKX_ARGS_PER_MESSAGE).map((batch) => okxSubscribe(batch, String(++id), unsubscribe));
+  const protocol: SocketProtocol = {
+    subscribe: message(false),
+    unsubscribe: message(true),
+    ping: { kind: 'text', text: 'ping' },
+    isPong: (text) => text === 'pong',
+  };
+  const common = {
+    logger: deps.logger,
+    protocol,
+    symbolsPerShard: SYMBOLS_PER_CONNECTION,
+    silenceMs: deps.silenceMs,
+    pingIntervalMs: pingEvery(25_000, deps.silenceMs),
+    reconnectMaxMs: deps.reconnectMaxMs,
+    sendGapMs: 100,
+  };
+  const tickers = new ShardedStream({
+    ...common,
+    name: 'okx-public',
+    url: `${deps.urls.ws}${OKX_PUBLIC_PATH}`,
+    topicsFor: (symbol) => [okxTopic('tickers', symbol)],
+    onText: frameHandler('okx-public', deps.logger, parseOkxMessage, deps.sink),
+  });
+  const candles = new ShardedStream({
+    ...common,
+    name: 'okx-business',
+    url: `${deps.urls.ws}${OKX_BUSINESS_PATH}`,
+    topicsFor: (symbol) => [okxTopic('candle1m', symbol)],
+    onText: frameHandler('okx-business', deps.logger, parseOkxMessage, deps.sink),
+  });
+  return composeConnector('okx', [tickers, candles]);
+}

@@ -1,0 +1,88 @@
+/** What every exchange connector looks like to the feed role, and the glue they share. */
+import type { VenueUrls } from '../../shared/core/config.js';
+import type { Logger } from '../../shared/core/logger.js';
+import { parseJsonText } from '../../shared/market/parse-utils.js';
+import type { FrameResult, Venue, VenueCandle, VenueTick } from '../../shared/market/types.js';
+import { createIssueLog } from './issue-log.js';
+import type { ShardedStream } from './sharded-stream.js';
+
+/** Where parsed data goes (the market writer). */
+export interface StreamSink {
+  onTicks(ticks: readonly VenueTick[]): void;
+  onCandles(candles: readonly VenueCandle[]): void;
+}
+
+export interface ConnectorDeps {
+  urls: VenueUrls;
+  logger: Logger;
+  silenceMs: number;
+  reconnectMaxMs: number;
+  sink: StreamSink;
+}
+
+export interface ConnectorStatus {
+  sockets: number;
+  open: number;
+  connects: number;
+}
+
+export interface VenueConnector {
+  readonly venue: Venue;
+  /** Opens the connections for these symbols (canonical names). */
+  start(symbols: readonly string[]): void;
+  /** Follows a new universe: subscribes the new symbols, unsubscribes the gone ones. */
+  setSymbols(symbols: readonly string[]): void;
+  stop(): Promise<void>;
+  status(): ConnectorStatus;
+}
+
+/** Keep-alive period: the venue's own, but always several per silence window. */
+export function pingEvery(venueMs: number, silenceMs: number): number {
+  return Math.max(100, Math.min(venueMs, Math.floor(silenceMs / 3)));
+}
+
+/** Text frame -> JSON -> venue parser -> sink; anything unreadable is logged (rate-limited) and skipped. */
+export function frameHandler(stream: string, logger: Logger, parse: (msg: unknown) => FrameResult, sink: StreamSink): (text: string) => void {
+  const issues = createIssueLog(logger, stream);
+  return (text) => {
+    const msg = parseJsonText(text);
+    if (msg === undefined) {
+      issues.report([`${stream}: not JSON: ${text.slice(0, 200)}`]);
+      return;
+    }
+    let result: FrameResult;
+    try {
+      result = parse(msg);
+    } catch (error) {
+      issues.report([`${stream}: parser failed: ${(error as Error).message}`]);
+      return;
+    }
+    issues.report(result.issues);
+    if (result.ticks.length > 0) sink.onTicks(result.ticks);
+    if (result.candles.length > 0) sink.onCandles(result.candles);
+  };
+}
+
+/** A connector made of one or more sharded endpoints. */
+export function composeConnector(venue: Venue, streams: readonly ShardedStream[]): VenueConnector {
+  return {
+    venue,
+    start: (symbols) => streams.forEach((s) => s.start(symbols)),
+    setSymbols: (symbols) => streams.forEach((s) => s.setSymbols(symbols)),
+    stop: async () => {
+      await Promise.all(streams.map((s) => s.stop()));
+    },
+    status: () => ({
+      sockets: streams.reduce((n, s) => n + s.socketCount, 0),
+      open: streams.reduce((n, s) => n + s.openSockets, 0),
+      connects: streams.reduce((n, s) => n + s.connects, 0),
+    }),
+  };
+}
+
+/** Splits a list into chunks of at most `size`. */
+export function chunk<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
