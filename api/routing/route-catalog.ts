@@ -1,6 +1,7 @@
 import { Router, type Request, type Response, type NextFunction } from 'express';
 import type Joi from 'joi';
 import { AppError, type ErrorCode } from '../../shared/core/errors.js';
+import type { Authenticate, KeyContext } from '../../shared/paper/key-context.js';
 import { validateInput } from './validate.js';
 
 /**
@@ -14,6 +15,8 @@ export interface RouteContext<Q = Record<string, unknown>, B = Record<string, un
   body: B;
   req: Request;
   res: Response;
+  /** Set on keyed routes: the account, book and plan of the API key. */
+  auth?: KeyContext;
 }
 
 export interface RouteDefinition {
@@ -24,6 +27,8 @@ export interface RouteDefinition {
   summary: string;
   description?: string;
   style: ResponseStyle;
+  /** Keyed routes need a valid API key; the handler gets its context as `auth`. */
+  keyed?: boolean;
   query?: Joi.ObjectSchema;
   body?: Joi.ObjectSchema;
   /** Codes beyond the validation ones that this route can answer, for the docs. */
@@ -45,15 +50,23 @@ export function respond(res: Response, style: ResponseStyle, data: unknown, now:
   else res.json(data);
 }
 
-/** Builds an Express router from route definitions: validate, call, shape the response. */
-export function defineRoutes(routes: RouteDefinition[]): RouteGroup {
+export interface RouteGroupOptions {
+  /** Required when any route is keyed. */
+  authenticate?: Authenticate;
+}
+
+/** Builds an Express router from route definitions: authenticate, validate, call, shape the response. */
+export function defineRoutes(routes: RouteDefinition[], options: RouteGroupOptions = {}): RouteGroup {
   const router = Router();
   for (const route of routes) {
+    const authenticate = route.keyed ? options.authenticate : undefined;
+    if (route.keyed && !authenticate) throw new Error(`${route.path} is keyed but its group has no authenticate`);
     router[route.method](route.path, async (req: Request, res: Response, next: NextFunction) => {
       try {
+        const auth = authenticate ? await authenticate(req, res) : undefined;
         const query = route.query ? validateInput(route.query, req.query) : {};
         const body = route.body ? validateInput(route.body, req.body ?? {}) : {};
-        const data = await route.handle({ query, body, req, res });
+        const data = await route.handle({ query, body, req, res, auth });
         respond(res, route.style, data);
       } catch (error) {
         next(error);
