@@ -1,7 +1,8 @@
 import type { Request, Response, NextFunction } from 'express';
 import { AppError } from '../../shared/core/errors.js';
 import type { Logger } from '../../shared/core/logger.js';
-import type { ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
+import type { ApiKeyResolver, ResolvedKeyLocals } from '../../shared/paper/api-key-resolver.js';
+import { badApiKey, requestApiKey, revokedKey } from '../../shared/paper/key-context.js';
 import type { CoalescingLimiter, LimitDecision } from '../../shared/rate-limit/coalescing-limiter.js';
 
 export interface RateLimitOptions {
@@ -13,10 +14,10 @@ export interface RateLimitOptions {
 
 export type RateScope = 'ip' | 'key';
 
-export interface RateLimitLocals {
+export interface RateLimitLocals extends ResolvedKeyLocals {
   rateScope: RateScope;
   rateLimit: number;
-  /** The key's id when the request carried a valid X-API-Key. */
+  /** The key's id when the request carried a valid key (X-API-Key or ?api_key=). */
   apiKeyId?: string;
 }
 
@@ -27,22 +28,27 @@ function setHeaders(res: Response, decision: LimitDecision, scope: RateScope): v
   res.setHeader('X-RateLimit-Scope', scope);
 }
 
-/** Meters a request against its API key's plan budget, or its client IP's keyless budget. */
+/**
+ * Meters a request against its API key's plan budget (the key from X-API-Key or ?api_key=, metered
+ * per key id), or its client IP's keyless budget. The resolved key stays in res.locals.apiKey for
+ * the keyed route's authenticate, so a request looks its key up once.
+ */
 export function rateLimit(options: RateLimitOptions) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
-      const apiKey = req.header('x-api-key');
+      const apiKey = requestApiKey(req);
       let scope: RateScope = 'ip';
       let scopeKey = `ip:${req.ip ?? 'unknown'}`;
       let limit = options.publicLimit;
-      if (apiKey !== undefined) {
+      if (apiKey !== null) {
         const found = await options.keys.resolve(apiKey);
-        if (found === null) throw new AppError('bad_api_key', 'the X-API-Key is not a valid key');
-        if ('revoked' in found) throw new AppError('revoked_key', 'this API key was revoked');
+        if (found === null) throw badApiKey();
+        if ('revoked' in found) throw revokedKey();
         scope = 'key';
         scopeKey = `key:${found.keyId}`;
         limit = found.requestsPerMinute;
         res.locals.apiKeyId = found.keyId;
+        res.locals.apiKey = found;
       }
       res.locals.rateScope = scope;
       res.locals.rateLimit = limit;

@@ -1,8 +1,20 @@
+import type { Clock } from '../core/clock.js';
+import type { AccountStore } from './accounts/account-store.js';
+import { apiKeyDigest, looksLikeApiKey } from './accounts/api-key-format.js';
+import type { KeyStore } from './accounts/key-store.js';
+import type { KeyContext } from './key-context.js';
+import { effectivePlan } from './plans.js';
+
 /** What the rate limiter and keyed routes need to know about an API key. */
 export interface ResolvedApiKey {
   keyId: string;
   plan: string;
   requestsPerMinute: number;
+  /**
+   * The key's full context (account, book, plan). The store-backed resolver always sets it; a
+   * resolver without it (a test double) makes keyed routes look the key up again themselves.
+   */
+  context?: KeyContext;
 }
 
 export type ApiKeyLookup = ResolvedApiKey | { revoked: true } | null;
@@ -12,5 +24,45 @@ export interface ApiKeyResolver {
   resolve(apiKey: string): Promise<ApiKeyLookup>;
 }
 
-/** Until accounts exist, no key is valid. */
+/** Where the rate limiter leaves the key it resolved (res.locals), so a request looks its key up once. */
+export interface ResolvedKeyLocals {
+  apiKey?: ResolvedApiKey;
+}
+
+/** No key is valid (a pod without accounts, and tests). */
 export const noApiKeys: ApiKeyResolver = { resolve: async () => null };
+
+/**
+ * Resolves a key from Redis: the digest index (remembered in-process: it never changes) and then
+ * the key's record and its account's profile together, in one round trip. The plan is the
+ * effective one now: a paid plan that has ended is Free.
+ */
+export class StoredApiKeyResolver implements ApiKeyResolver {
+  constructor(
+    private readonly deps: { accounts: AccountStore; keys: KeyStore; clock: Clock },
+  ) {}
+
+  async resolve(apiKey: string): Promise<ApiKeyLookup> {
+    if (!looksLikeApiKey(apiKey)) return null;
+    const ref = await this.deps.keys.findByDigest(apiKeyDigest(apiKey));
+    if (!ref) return null;
+    const [key, account] = await Promise.all([this.deps.keys.get(ref.accountId, ref.keyId), this.deps.accounts.get(ref.accountId)]);
+    if (!key || !account) return null;
+    if (key.revokedAt !== null) return { revoked: true };
+    const plan = effectivePlan(account.plan, this.deps.clock.now());
+    return {
+      keyId: key.id,
+      plan: plan.limits.id,
+      requestsPerMinute: plan.limits.requestsPerMinute,
+      context: {
+        keyId: key.id,
+        keyName: key.name,
+        accountId: account.id,
+        email: account.email,
+        book: key.book,
+        bookBound: key.bound,
+        plan,
+      },
+    };
+  }
+}

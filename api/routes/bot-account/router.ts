@@ -1,0 +1,50 @@
+import type { AccountService } from '../../../shared/paper/accounts/account-service.js';
+import { planCatalogue } from '../../../shared/paper/accounts/usage-view.js';
+import type { Authenticate, KeyContext } from '../../../shared/paper/key-context.js';
+import { PLANS } from '../../../shared/paper/plans.js';
+import { botRoute, defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
+
+export interface BotAccountRouteOptions {
+  accounts: AccountService;
+  authenticate: Authenticate;
+}
+
+const exampleUsage = {
+  key_name: 'my-bot',
+  plan: 'free',
+  plan_until: null,
+  limits: { requests_per_minute: 120, max_keys: 3, max_open_positions: 50, max_books: 1, max_resting_orders: 20, trade_history_days: 30, report_max_days: 30, websocket: 3 },
+  features: { webhooks: false, max_webhooks: 0, ai: false, ai_reads_per_day: 0, report_breakdowns: false, websocket: true, books: true, replay: true },
+  used: { keys: 2, books: 1, calls_today: 42 },
+  plans: planCatalogue().slice(0, 1),
+  free_month: { days_left: 0 },
+  usage_30d: [{ day: '2026-01-01', calls: 42 }],
+};
+
+/** defineRoutes sets auth on every keyed route; its absence is a wiring bug. */
+function keyed(auth: KeyContext | undefined): KeyContext {
+  if (!auth) throw new Error('a keyed route ran without a key context');
+  return auth;
+}
+
+/** The keyed account routes of the bot API (v1 bare, v2 envelope). */
+export function botAccountRoutes({ accounts, authenticate }: BotAccountRouteOptions): RouteGroup {
+  return defineRoutes(
+    [
+      ...botRoute('/usage', {
+        method: 'get',
+        tag: 'bot account',
+        summary: `The key's plan, limits and features, what the account uses, the plan catalogue, and this key's calls per day (30 days)`,
+        description:
+          'Keyed (X-API-Key or ?api_key=). used.keys counts active keys and used.books the books besides main; calls_today and ' +
+          'usage_30d count this key\'s successful calls per UTC day, oldest first. plan_until is epoch ms (null on Free). ' +
+          `Requests per minute per key: ${Object.values(PLANS).map((plan) => `${plan.label} ${plan.requestsPerMinute}`).join(', ')}.`,
+        keyed: true,
+        errors: ['missing_api_key', 'bad_api_key', 'revoked_key'],
+        example: { response: exampleUsage },
+        handle: ({ auth }: { auth?: KeyContext }) => accounts.usage(keyed(auth)),
+      }),
+    ],
+    { authenticate },
+  );
+}

@@ -1,0 +1,106 @@
+/** The operator CLI's command line, parsed with node:util parseArgs into one command. Pure. */
+import { parseArgs } from 'node:util';
+import { isPlanId, PLAN_IDS, type PlanId } from '../../shared/paper/plans.js';
+
+export const USAGE = `usage: npm run cli -- <command> [options]
+  keys create --email E [--plan ${PLAN_IDS.join('|')}] [--book NAME] [--name N]   create a key (and the account); prints the key once
+  keys list   --email E                          id, name, book, created, revoked, calls, last (never the key)
+  keys rename --email E --id KEY_ID --name N
+  keys revoke --email E --id KEY_ID
+  plans set   --email E --plan P --days N        P for N days; added to the end of the same running paid plan
+options: --json prints JSON; --help prints this. Needs REDIS_URL (the service's Redis).`;
+
+export type CliCommand =
+  | { kind: 'help' }
+  | { kind: 'keys-create'; email: string; plan?: PlanId; book?: string; name?: string; json: boolean }
+  | { kind: 'keys-list'; email: string; json: boolean }
+  | { kind: 'keys-rename'; email: string; id: string; name: string; json: boolean }
+  | { kind: 'keys-revoke'; email: string; id: string; json: boolean }
+  | { kind: 'plans-set'; email: string; plan: PlanId; days: number; json: boolean };
+
+/** A command line the CLI cannot run: one line for the operator, exit code 2. */
+export class UsageError extends Error {}
+
+const STRING_OPTIONS = ['email', 'plan', 'book', 'name', 'id', 'days'] as const;
+type StringOption = (typeof STRING_OPTIONS)[number];
+
+const ALLOWED: Record<string, { required: StringOption[]; optional: StringOption[] }> = {
+  'keys create': { required: ['email'], optional: ['plan', 'book', 'name'] },
+  'keys list': { required: ['email'], optional: [] },
+  'keys rename': { required: ['email', 'id', 'name'], optional: [] },
+  'keys revoke': { required: ['email', 'id'], optional: [] },
+  'plans set': { required: ['email', 'plan', 'days'], optional: [] },
+};
+
+function visible(text: string): string {
+  const cleaned = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return cleaned.length > 40 ? `${cleaned.slice(0, 40)}...` : cleaned;
+}
+
+function parsePlan(raw: string): PlanId {
+  if (!isPlanId(raw)) throw new UsageError(`--plan must be one of ${PLAN_IDS.join(', ')} (got "${visible(raw)}")`);
+  return raw;
+}
+
+function parseDays(raw: string): number {
+  if (!/^\d{1,6}$/.test(raw)) throw new UsageError(`--days must be a whole number of days (got "${visible(raw)}")`);
+  return Number(raw);
+}
+
+export function parseCliArgs(argv: string[]): CliCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        ...Object.fromEntries(STRING_OPTIONS.map((name) => [name, { type: 'string', multiple: true }])),
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      } as Record<StringOption | 'json' | 'help', { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>,
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message.split('\n')[0] : String(error));
+  }
+  const values = parsed.values as Partial<Record<StringOption, string[]>> & { json?: boolean; help?: boolean };
+  const positionals = parsed.positionals;
+  if (values.help || positionals[0] === 'help') return { kind: 'help' };
+  const command = positionals.slice(0, 2).join(' ');
+  const allowed = ALLOWED[command];
+  if (!allowed || positionals.length !== 2) {
+    const what = positionals.length === 0 ? 'no command given' : `unknown command "${visible(positionals.join(' '))}"`;
+    throw new UsageError(`${what}: try keys create|list|rename|revoke or plans set (--help)`);
+  }
+  const one: Partial<Record<StringOption, string>> = {};
+  for (const name of STRING_OPTIONS) {
+    const given = values[name];
+    if (given === undefined) continue;
+    if (!allowed.required.includes(name) && !allowed.optional.includes(name)) throw new UsageError(`${command} takes no --${name}`);
+    if (given.length > 1) throw new UsageError(`--${name} is given ${given.length} times; give it once`);
+    one[name] = given[0];
+  }
+  const missing = allowed.required.filter((name) => one[name] === undefined);
+  if (missing.length > 0) throw new UsageError(`${command} needs ${missing.map((name) => `--${name}`).join(', ')}`);
+  const json = values.json === true;
+  const email = one.email ?? '';
+  switch (command) {
+    case 'keys create':
+      return {
+        kind: 'keys-create',
+        email,
+        json,
+        ...(one.plan !== undefined ? { plan: parsePlan(one.plan) } : {}),
+        ...(one.book !== undefined ? { book: one.book } : {}),
+        ...(one.name !== undefined ? { name: one.name } : {}),
+      };
+    case 'keys list':
+      return { kind: 'keys-list', email, json };
+    case 'keys rename':
+      return { kind: 'keys-rename', email, id: one.id ?? '', name: one.name ?? '', json };
+    case 'keys revoke':
+      return { kind: 'keys-revoke', email, id: one.id ?? '', json };
+    default:
+      return { kind: 'plans-set', email, plan: parsePlan(one.plan ?? ''), days: parseDays(one.days ?? ''), json };
+  }
+}

@@ -1,0 +1,79 @@
+/** Runs one parsed CLI command against the account service and renders its output. */
+import type { AccountService } from '../../shared/paper/accounts/account-service.js';
+import type { KeySummary } from '../../shared/paper/accounts/key-store.js';
+import { DAY_MS, type StoredPlan } from '../../shared/paper/accounts/plan-terms.js';
+import { USAGE, type CliCommand } from './cli-args.js';
+
+/** ISO time to the second, or '-'. */
+export function isoTime(ms: number | null): string {
+  return ms === null ? '-' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** A key as listed: never the key itself nor its digest (KeySummary holds neither). */
+function keyJson(key: KeySummary): Record<string, unknown> {
+  return {
+    id: key.id,
+    name: key.name,
+    book: key.book,
+    created: isoTime(key.created),
+    revoked: key.revokedAt !== null,
+    revoked_at: key.revokedAt === null ? null : isoTime(key.revokedAt),
+    calls: key.calls,
+    last: key.lastCallAt === null ? null : isoTime(key.lastCallAt),
+  };
+}
+
+export function keyTable(keys: KeySummary[]): string {
+  const header = ['id', 'name', 'book', 'created', 'revoked', 'calls', 'last'];
+  const rows = keys.map((key) => [key.id, key.name, key.book, isoTime(key.created), isoTime(key.revokedAt), String(key.calls), isoTime(key.lastCallAt)]);
+  const widths = header.map((title, col) => Math.max(title.length, ...rows.map((row) => [...row[col]].length)));
+  const line = (cells: string[]): string => cells.map((cell, col) => cell + ' '.repeat(widths[col] - [...cell].length)).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+function planLine(plan: StoredPlan, now: number): string {
+  if (plan.until === null) return 'free';
+  const days = Math.ceil((plan.until - now) / DAY_MS);
+  return days > 0 ? `${plan.plan} until ${isoTime(plan.until)} (${days} days left)` : `free (${plan.plan} ended ${isoTime(plan.until)})`;
+}
+
+const json = (value: unknown): string => JSON.stringify(value, null, 2);
+
+/** The command's output for stdout. Refusals are thrown as AppError. */
+export async function runCommand(command: CliCommand, accounts: AccountService, now: () => number): Promise<string> {
+  switch (command.kind) {
+    case 'help':
+      return USAGE;
+    case 'keys-create': {
+      const created = await accounts.createKey(command);
+      const { account, key } = created;
+      if (command.json) {
+        return json({ api_key: created.apiKey, key: keyJson(key), account: { id: account.id, email: account.email, created: created.accountCreated, plan: account.plan.plan, plan_until: account.plan.until === null ? null : isoTime(account.plan.until) } });
+      }
+      return [
+        `API key (shown this once, store it now): ${created.apiKey}`,
+        `  key ${key.id}, name ${key.name}, book ${key.book}`,
+        `  account ${account.id} ${account.email}${created.accountCreated ? ' (new)' : ''}, plan ${planLine(account.plan, now())}`,
+      ].join('\n');
+    }
+    case 'keys-list': {
+      const { account, keys } = await accounts.listKeys(command.email);
+      if (command.json) return json({ account: { id: account.id, email: account.email }, keys: keys.map(keyJson) });
+      return `${account.email} (${account.id}), plan ${planLine(account.plan, now())}\n${keyTable(keys)}`;
+    }
+    case 'keys-rename': {
+      const key = await accounts.renameKey(command.email, command.id, command.name);
+      return command.json ? json({ key: keyJson(key) }) : `renamed ${key.id} to ${key.name}`;
+    }
+    case 'keys-revoke': {
+      const { key, alreadyRevoked } = await accounts.revokeKey(command.email, command.id);
+      if (command.json) return json({ key: keyJson(key), already_revoked: alreadyRevoked });
+      return alreadyRevoked ? `${key.id} (${key.name}) was already revoked at ${isoTime(key.revokedAt)}` : `revoked ${key.id} (${key.name}); its usage history is kept`;
+    }
+    case 'plans-set': {
+      const { account, plan } = await accounts.setPlan(command.email, command.plan, command.days);
+      if (command.json) return json({ account: { id: account.id, email: account.email }, plan: plan.plan, plan_until: plan.until === null ? null : isoTime(plan.until) });
+      return `${account.email}: ${planLine(plan, now())}`;
+    }
+  }
+}

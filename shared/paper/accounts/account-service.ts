@@ -1,0 +1,167 @@
+/** Accounts, keys, plans and usage: what the operator CLI, the demo and the /usage route call. */
+import type { Redis } from 'ioredis';
+import { systemClock, type Clock } from '../../core/clock.js';
+import { AppError } from '../../core/errors.js';
+import type { KeyContext } from '../key-context.js';
+import { effectivePlan, type PlanId } from '../plans.js';
+import { checkBookName, checkKeyName, normalizeEmail, printable } from './account-rules.js';
+import { defineAccountScripts } from './account-scripts.js';
+import { AccountStore, type Account } from './account-store.js';
+import { apiKeyDigest, generateApiKey, isKeyId, newKeyId, type RandomBytes } from './api-key-format.js';
+import { RedisBookRegistry, type BookRegistry } from './book-registry.js';
+import { KeyStore, type KeySummary } from './key-store.js';
+import { PlanStore } from './plan-store.js';
+import { atLeastPlanTerm, MAX_PLAN_DAYS, nextPlanTerm, type StoredPlan } from './plan-terms.js';
+import { usageBody, type UsageBody } from './usage-view.js';
+
+/** Days of plan that `keys create --plan P` gives (at least). */
+export const CREATE_PLAN_DAYS = 30;
+
+export interface CreateKeyInput {
+  email: string;
+  plan?: PlanId;
+  /** A named book to bind the key to; omitted: the main account. */
+  book?: string;
+  name?: string;
+}
+
+export interface CreatedKey {
+  /** The key itself: shown this once, never stored. */
+  apiKey: string;
+  key: KeySummary;
+  account: Account;
+  accountCreated: boolean;
+}
+
+export interface AccountServiceDeps {
+  accounts: AccountStore;
+  keys: KeyStore;
+  plans: PlanStore;
+  books: BookRegistry;
+  clock: Clock;
+  random?: RandomBytes;
+}
+
+export class AccountService {
+  constructor(private readonly deps: AccountServiceDeps) {}
+
+  /** Creates a key (and the account when the e-mail is new); the plan, when given, runs at least 30 days. */
+  async createKey(input: CreateKeyInput): Promise<CreatedKey> {
+    const { accounts, keys, plans, clock, random } = this.deps;
+    // Everything is checked before anything is written.
+    const email = normalizeEmail(input.email);
+    const book = input.book === undefined ? null : checkBookName(input.book);
+    const wantedName = input.name === undefined ? undefined : checkKeyName(input.name);
+    const now = clock.now();
+    const { account, created: accountCreated } = await accounts.ensure(email, now);
+    const plan = input.plan;
+    if (plan !== undefined) account.plan = await plans.update(account.id, (current) => atLeastPlanTerm(current, plan, CREATE_PLAN_DAYS, now));
+    const { limits } = effectivePlan(account.plan, now);
+    const name = wantedName ?? `key-${(await keys.countAll(account.id)) + 1}`;
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const apiKey = generateApiKey(random);
+      const keyId = newKeyId(random);
+      const outcome = await keys.create(
+        account.id,
+        { keyId, name, book, created: now, maxKeys: limits.maxKeys, maxBooks: limits.maxBooks },
+        apiKeyDigest(apiKey),
+      );
+      if (outcome === 'max_keys') {
+        throw new AppError('max_keys', `the ${limits.label} plan allows ${limits.maxKeys} active keys per account; revoke one first`, { max: limits.maxKeys });
+      }
+      if (outcome === 'max_books') {
+        throw new AppError('max_books', `the ${limits.label} plan allows ${limits.maxBooks} books besides main`, { max: limits.maxBooks });
+      }
+      if (outcome === 'created') {
+        const key = await keys.get(account.id, keyId);
+        if (!key) throw new Error(`key ${keyId} vanished right after it was created`);
+        return { apiKey, key, account, accountCreated };
+      }
+    }
+    throw new Error('could not draw an unused key id');
+  }
+
+  /** Every key of the account (revoked included), oldest first; never a key itself. */
+  async listKeys(email: string): Promise<{ account: Account; keys: KeySummary[] }> {
+    const account = await this.requireAccount(email);
+    return { account, keys: await this.deps.keys.list(account.id) };
+  }
+
+  async renameKey(email: string, keyId: string, name: string): Promise<KeySummary> {
+    const wanted = checkKeyName(name);
+    const id = checkKeyId(keyId);
+    const account = await this.requireAccount(email);
+    if (!(await this.deps.keys.rename(account.id, id, wanted))) throw noSuchKey(id);
+    return this.requireKey(account.id, id);
+  }
+
+  /** Revokes a key; its record and usage history stay. */
+  async revokeKey(email: string, keyId: string): Promise<{ key: KeySummary; alreadyRevoked: boolean }> {
+    const id = checkKeyId(keyId);
+    const account = await this.requireAccount(email);
+    const outcome = await this.deps.keys.revoke(account.id, id, this.deps.clock.now());
+    if (outcome === 'missing') throw noSuchKey(id);
+    return { key: await this.requireKey(account.id, id), alreadyRevoked: outcome === 'already_revoked' };
+  }
+
+  /** Sets plan P for N days; days bought while the same paid plan runs are added to its end. */
+  async setPlan(email: string, plan: PlanId, days: number): Promise<{ account: Account; plan: StoredPlan }> {
+    if (!Number.isInteger(days) || days < 1 || days > MAX_PLAN_DAYS) {
+      throw new AppError('invalid_param', `days: a whole number from 1 to ${MAX_PLAN_DAYS}`, { param: 'days' });
+    }
+    const account = await this.requireAccount(email);
+    const now = this.deps.clock.now();
+    const term = await this.deps.plans.update(account.id, (current) => nextPlanTerm(current, plan, days, now));
+    return { account: { ...account, plan: term }, plan: term };
+  }
+
+  /** The body of GET /usage for the calling key. */
+  async usage(ctx: KeyContext): Promise<UsageBody> {
+    const { keys, books, clock } = this.deps;
+    const [days, activeKeys, namedBooks] = await Promise.all([
+      keys.dailyCalls(ctx.accountId, ctx.keyId, clock.now()),
+      keys.countActive(ctx.accountId),
+      books.countNamedBooks(ctx.accountId),
+    ]);
+    return usageBody({ keyName: ctx.keyName, plan: ctx.plan, activeKeys, namedBooks, days });
+  }
+
+  private async requireAccount(rawEmail: string): Promise<Account> {
+    const email = normalizeEmail(rawEmail);
+    const account = await this.deps.accounts.findByEmail(email);
+    if (!account) throw new AppError('not_found', `no account for ${email}`);
+    return account;
+  }
+
+  private async requireKey(accountId: string, keyId: string): Promise<KeySummary> {
+    const key = await this.deps.keys.get(accountId, keyId);
+    if (!key) throw noSuchKey(keyId);
+    return key;
+  }
+}
+
+function checkKeyId(raw: string): string {
+  if (!isKeyId(raw)) throw new AppError('invalid_param', `id: "${printable(raw)}" is not a key id (key_ and 16 letters or digits)`, { param: 'id' });
+  return raw;
+}
+
+function noSuchKey(keyId: string): AppError {
+  return new AppError('not_found', `this account has no key ${keyId}`);
+}
+
+/** The stores of accounts, keys, plans and books on one connection, and the service over them. */
+export interface AccountModule {
+  service: AccountService;
+  accounts: AccountStore;
+  keys: KeyStore;
+  books: BookRegistry;
+}
+
+export function createAccountModule(redis: Redis, clock: Clock = systemClock, random?: RandomBytes): AccountModule {
+  defineAccountScripts(redis);
+  const accounts = new AccountStore(redis, random);
+  const keys = new KeyStore(redis);
+  const books = new RedisBookRegistry(redis, keys);
+  const service = new AccountService({ accounts, keys, plans: new PlanStore(redis), books, clock, random });
+  return { service, accounts, keys, books };
+}

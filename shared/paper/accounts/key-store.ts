@@ -1,0 +1,170 @@
+/** API keys in Redis: the digest index, each key's record, its usage counters and per-day counts. */
+import type { Redis } from 'ioredis';
+import { keys } from '../../redis/keys.js';
+import { MAIN_BOOK } from './account-rules.js';
+import { runAccountScript } from './account-scripts.js';
+import { DAY_MS, utcDay } from './plan-terms.js';
+
+/** A key as listed: never the key itself nor its digest. */
+export interface KeySummary {
+  id: string;
+  name: string;
+  /** The book it trades: 'main', or the named book it is bound to. */
+  book: string;
+  /** True when the key was created bound to a named book. */
+  bound: boolean;
+  created: number;
+  /** When it was revoked (epoch ms); null while active. */
+  revokedAt: number | null;
+  /** Successful calls made with it, ever. */
+  calls: number;
+  /** Its last successful call (epoch ms); null before the first. */
+  lastCallAt: number | null;
+}
+
+export interface KeyRef {
+  accountId: string;
+  keyId: string;
+}
+
+export interface DayCount {
+  day: string;
+  calls: number;
+}
+
+export interface NewKey {
+  keyId: string;
+  name: string;
+  /** null: the main account. */
+  book: string | null;
+  created: number;
+  maxKeys: number;
+  maxBooks: number;
+}
+
+export type CreateOutcome = 'created' | 'id_taken' | 'max_keys' | 'max_books';
+
+/** How many days of per-day counts are kept (usage_30d). */
+export const USAGE_DAYS = 30;
+/** A per-day counter outlives the window by a day, so a day is never cut short. */
+const DAY_COUNTER_TTL_MS = (USAGE_DAYS + 1) * DAY_MS;
+/** Digest -> key ids never change once written, so they are remembered in-process (bounded). */
+const INDEX_CACHE_SIZE = 10_000;
+
+function optionalMs(raw: string | undefined): number | null {
+  if (raw === undefined || raw === '') return null;
+  const ms = Number(raw);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+export function parseKeyRecord(record: Record<string, string>): KeySummary | null {
+  if (record.id === undefined) return null;
+  const book = record.book ?? '';
+  return {
+    id: record.id,
+    name: record.name ?? '',
+    book: book === '' ? MAIN_BOOK : book,
+    bound: book !== '',
+    created: Number(record.created ?? 0),
+    revokedAt: optionalMs(record.revoked),
+    calls: Number(record.calls ?? 0),
+    lastCallAt: optionalMs(record.last),
+  };
+}
+
+export class KeyStore {
+  private readonly indexCache = new Map<string, KeyRef>();
+
+  constructor(private readonly redis: Redis) {}
+
+  /** Adds a key within the plan's limits, then indexes its digest. */
+  async create(accountId: string, key: NewKey, digest: string): Promise<CreateOutcome> {
+    const outcome = await runAccountScript(
+      this.redis,
+      'acctKeyCreate',
+      [keys.accountKeys(accountId), keys.accountActiveKeys(accountId), keys.accountBooks(accountId), keys.accountKey(accountId, key.keyId)],
+      [key.keyId, key.name, key.book ?? '', key.created, key.maxKeys, key.maxBooks],
+    );
+    if (outcome === 0) return 'id_taken';
+    if (outcome === -1) return 'max_keys';
+    if (outcome === -2) return 'max_books';
+    // The index lives outside the account's slot, so it is its own write; a crash before it leaves
+    // a key that can never authenticate (its plaintext was never shown), which revoke can tidy.
+    await this.redis.hset(keys.apiKeyByDigest(digest), { accountId, keyId: key.keyId });
+    return 'created';
+  }
+
+  /** The account and key id of a key digest, or null. */
+  async findByDigest(digest: string): Promise<KeyRef | null> {
+    const cached = this.indexCache.get(digest);
+    if (cached) return cached;
+    const [accountId, keyId] = await this.redis.hmget(keys.apiKeyByDigest(digest), 'accountId', 'keyId');
+    if (accountId === null || keyId === null) return null;
+    const ref = { accountId, keyId };
+    if (this.indexCache.size >= INDEX_CACHE_SIZE) {
+      const oldest = this.indexCache.keys().next();
+      if (!oldest.done) this.indexCache.delete(oldest.value);
+    }
+    this.indexCache.set(digest, ref);
+    return ref;
+  }
+
+  async get(accountId: string, keyId: string): Promise<KeySummary | null> {
+    return parseKeyRecord(await this.redis.hgetall(keys.accountKey(accountId, keyId)));
+  }
+
+  /** Every key of the account, revoked ones included, oldest first. */
+  async list(accountId: string): Promise<KeySummary[]> {
+    const ids = await this.redis.zrange(keys.accountKeys(accountId), '0', '-1');
+    if (ids.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.hgetall(keys.accountKey(accountId, id));
+    const replies = (await pipeline.exec()) ?? [];
+    const out: KeySummary[] = [];
+    for (const [error, record] of replies) {
+      if (error) throw error;
+      const parsed = parseKeyRecord(record as Record<string, string>);
+      if (parsed) out.push(parsed);
+    }
+    return out;
+  }
+
+  async countAll(accountId: string): Promise<number> {
+    return this.redis.zcard(keys.accountKeys(accountId));
+  }
+
+  async countActive(accountId: string): Promise<number> {
+    return this.redis.scard(keys.accountActiveKeys(accountId));
+  }
+
+  /** false: no such key. */
+  async rename(accountId: string, keyId: string, name: string): Promise<boolean> {
+    return (await runAccountScript(this.redis, 'acctKeyRename', [keys.accountKey(accountId, keyId)], [name])) === 1;
+  }
+
+  async revoke(accountId: string, keyId: string, now: number): Promise<'revoked' | 'already_revoked' | 'missing'> {
+    const outcome = await runAccountScript(
+      this.redis,
+      'acctKeyRevoke',
+      [keys.accountKey(accountId, keyId), keys.accountActiveKeys(accountId)],
+      [keyId, now],
+    );
+    return outcome === 1 ? 'revoked' : outcome === 0 ? 'already_revoked' : 'missing';
+  }
+
+  /** Counts one successful call: total, last call time and today's count, in one round trip. */
+  async recordCall(accountId: string, keyId: string, now: number): Promise<void> {
+    const record = keys.accountKey(accountId, keyId);
+    const day = keys.accountKeyDay(accountId, keyId, utcDay(now));
+    const replies = await this.redis.pipeline().hincrby(record, 'calls', 1).hset(record, 'last', String(now)).incr(day).pexpire(day, DAY_COUNTER_TTL_MS).exec();
+    const failed = replies?.find(([error]) => error !== null);
+    if (failed) throw failed[0];
+  }
+
+  /** The key's calls per UTC day over the last `days` days, oldest first, today last (zero days included). */
+  async dailyCalls(accountId: string, keyId: string, now: number, days = USAGE_DAYS): Promise<DayCount[]> {
+    const dayNames = Array.from({ length: days }, (_, i) => utcDay(now - (days - 1 - i) * DAY_MS));
+    const counts = await this.redis.mget(dayNames.map((day) => keys.accountKeyDay(accountId, keyId, day)));
+    return dayNames.map((day, i) => ({ day, calls: Number(counts[i] ?? 0) }));
+  }
+}

@@ -1,0 +1,25 @@
+--[[
+plan-set: replaces an account's plan term, only if it is still the one the caller read
+(the new term is computed in TypeScript from the old one; compare-and-set keeps two purchases
+from losing one another).
+
+KEYS[1]  acct:{id}:profile   hash with plan and plan_until
+
+ARGV[1]  plan as read ('' when the field was absent)
+ARGV[2]  plan_until as read ('' when absent)
+ARGV[3]  the new plan
+ARGV[4]  the new plan_until, epoch ms ('' for Free: the field is removed)
+
+Returns  1 set; 0 the plan changed since it was read (read again and retry)
+Events: none.
+]]
+local plan = redis.call('HGET', KEYS[1], 'plan') or ''
+local untilMs = redis.call('HGET', KEYS[1], 'plan_until') or ''
+if plan ~= ARGV[1] or untilMs ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], 'plan', ARGV[3])
+if ARGV[4] == '' then
+  redis.call('HDEL', KEYS[1], 'plan_until')
+else
+  redis.call('HSET', KEYS[1], 'plan_until', ARGV[4])
+end
+return 1

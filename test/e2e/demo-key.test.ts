@@ -1,0 +1,69 @@
+import { expect } from 'chai';
+import type { Redis } from 'ioredis';
+import { closeRedis } from '../../shared/redis/connection.js';
+import { freePort } from '../../shared/redis/embedded.js';
+import { getJson } from '../helpers/app.js';
+import { apiUrlFrom, spawnService } from '../helpers/process.js';
+import { freshRedis, testRedisUrl } from '../helpers/redis.js';
+
+async function startDemo(): Promise<{ url: string; key: string; stop(): Promise<void> }> {
+  const service = spawnService({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    REDIS_URL: testRedisUrl(),
+    ROLE: 'all',
+    MARKET_SOURCE: 'sim',
+    SIM_PORT: String(await freePort()),
+    LOG_LEVEL: 'info',
+  });
+  const url = apiUrlFrom(await service.waitForLine((line) => line.includes('api listening')));
+  const line = await service.waitForLine((l) => l.includes('demo API key: '));
+  const key = /pd_[0-9A-Za-z]{40}/.exec(line)?.[0];
+  if (!key) throw new Error(`no key in ${line}`);
+  return {
+    url,
+    key,
+    stop: async () => {
+      service.child.kill('SIGTERM');
+      expect(await service.exit).to.equal(0);
+    },
+  };
+}
+
+describe('the demo prints a working API key', function () {
+  this.timeout(60_000);
+  let redis: Redis;
+
+  before(async () => {
+    redis = await freshRedis();
+  });
+  after(async () => {
+    await closeRedis(redis);
+  });
+
+  it('creates demo@perpdesk.local with a fresh key named demo at every start and revokes the previous one', async () => {
+    const first = await startDemo();
+    let firstKey: string;
+    try {
+      firstKey = first.key;
+      const usage = await getJson<{ key_name: string; used: { keys: number } }>(`${first.url}/api/bot/v1/usage`, { headers: { 'x-api-key': firstKey } });
+      expect(usage.status).to.equal(200);
+      expect(usage.body.key_name).to.equal('demo');
+      expect(usage.body.used.keys).to.equal(1);
+    } finally {
+      await first.stop();
+    }
+    const second = await startDemo();
+    try {
+      expect(second.key).to.not.equal(firstKey);
+      const fresh = await getJson<{ key_name: string; used: { keys: number } }>(`${second.url}/api/bot/v1/usage`, { headers: { 'x-api-key': second.key } });
+      expect(fresh.status).to.equal(200);
+      expect(fresh.body.used.keys).to.equal(1);
+      const old = await getJson<{ error: string }>(`${second.url}/api/bot/v1/usage`, { headers: { 'x-api-key': firstKey } });
+      expect(old.status).to.equal(401);
+      expect(old.body.error).to.equal('revoked_key');
+    } finally {
+      await second.stop();
+    }
+  });
+});
