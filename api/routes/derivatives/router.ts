@@ -1,0 +1,95 @@
+/** /api/v1 derivatives: funding, open interest, long/short (job snapshots) and the liquidation collector's routes. */
+import type { ClusterService } from '../../../shared/derivatives/clusters/cluster-service.js';
+import type { DerivativesService } from '../../../shared/derivatives/derivatives-service.js';
+import type { LiquidationService } from '../../../shared/derivatives/liquidations/liquidation-service.js';
+import { JsonTextCache, sendEnvelopeText } from '../../routing/json-text.js';
+import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
+import { liquidationRoutes } from './liquidation-routes.js';
+
+export interface DerivativesRouteOptions {
+  derivatives: DerivativesService;
+  liquidations: LiquidationService;
+  clusters: ClusterService;
+}
+
+/** The snapshots change once a minute at most. */
+const SNAPSHOT_CACHE_MS = 2_000;
+
+export function derivativesRoutes({ derivatives, liquidations, clusters }: DerivativesRouteOptions): RouteGroup {
+  const cache = new JsonTextCache(SNAPSHOT_CACHE_MS);
+  return defineRoutes([
+    {
+      method: 'get',
+      path: '/api/v1/funding',
+      tag: 'derivatives',
+      summary: 'Funding rates of about 160 USDT perpetuals (Binance, Bybit, OKX and their mean); positive = longs pay shorts',
+      description: 'Rates are per funding interval (intervalHours when known), with the soonest next funding time. Refreshed every minute; 503 until the first refresh.',
+      style: 'envelope',
+      errors: ['upstream_unavailable'],
+      example: {
+        response: {
+          updatedAt: 1767225600000,
+          count: 1,
+          pairs: [
+            {
+              symbol: 'BTC',
+              pair: 'BTCUSDT',
+              rate: 0.0001,
+              ratePct: 0.01,
+              nextFundingTime: 1767254400000,
+              intervalHours: 8,
+              exchanges: { binance: { rate: 0.0001, nextFundingTime: 1767254400000 }, bybit: { rate: 0.0001, nextFundingTime: 1767254400000, intervalHours: 8 } },
+            },
+          ],
+        },
+      },
+      handle: async ({ res }) => sendEnvelopeText(res, await cache.get('funding', () => derivatives.funding())),
+    },
+    {
+      method: 'get',
+      path: '/api/v1/open-interest',
+      tag: 'derivatives',
+      summary: 'Open interest in USD of about 160 USDT perpetuals, summed over Binance, Bybit and OKX, largest first',
+      description: 'Refreshed every minute; 503 until the first refresh.',
+      style: 'envelope',
+      errors: ['upstream_unavailable'],
+      example: {
+        response: {
+          updatedAt: 1767225600000,
+          count: 1,
+          totalUsd: 21000000000,
+          pairs: [{ symbol: 'BTC', pair: 'BTCUSDT', oiUsd: 21000000000, exchanges: { binance: 9000000000, bybit: 7000000000, okx: 5000000000 } }],
+        },
+      },
+      handle: async ({ res }) => sendEnvelopeText(res, await cache.get('oi', () => derivatives.openInterest())),
+    },
+    {
+      method: 'get',
+      path: '/api/v1/long-short',
+      tag: 'derivatives',
+      summary: 'Long vs short account ratio of the majors: the mean of Binance (global accounts) and Bybit (account ratio), 5-minute data',
+      description: 'Refreshed every 5 minutes; 503 until the first refresh.',
+      style: 'envelope',
+      errors: ['upstream_unavailable'],
+      example: {
+        response: {
+          updatedAt: 1767225600000,
+          count: 1,
+          pairs: [
+            {
+              symbol: 'BTC',
+              pair: 'BTCUSDT',
+              longPct: 62.1,
+              shortPct: 37.9,
+              ratio: 1.6385,
+              ts: 1767225300000,
+              exchanges: { binance: { longPct: 66.22, shortPct: 33.78, ratio: 1.9603, ts: 1767225300000 }, bybit: { longPct: 58, shortPct: 42, ratio: 1.381, ts: 1767225300000 } },
+            },
+          ],
+        },
+      },
+      handle: async ({ res }) => sendEnvelopeText(res, await cache.get('ls', () => derivatives.longShort())),
+    },
+    ...liquidationRoutes({ liquidations, clusters }),
+  ]);
+}

@@ -1,0 +1,34 @@
+/** The derivatives services of an API process, built from its Redis connection. */
+import type { Redis } from 'ioredis';
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
+import type { MarketService } from '../market/market-service.js';
+import type { MarketStore } from '../market/market-store.js';
+import { ClusterService } from './clusters/cluster-service.js';
+import { DerivativesService } from './derivatives-service.js';
+import { DerivativesStore } from './derivatives-store.js';
+import { LiquidationService } from './liquidations/liquidation-service.js';
+import { LiquidationStore } from './liquidations/liquidation-store.js';
+
+export interface DerivativesModule {
+  /** Funding, open interest, long/short snapshots. */
+  derivatives: DerivativesService;
+  /** The liquidation collector's data. */
+  liquidations: LiquidationService;
+  /** The modelled liquidation clusters. */
+  clusters: ClusterService;
+}
+
+export function createDerivativesModule(redis: Redis, config: Config, clock: Clock, marketStore: MarketStore, market: MarketService): DerivativesModule {
+  const store = new DerivativesStore(redis);
+  const liquidationStore = new LiquidationStore(redis, { dedupMs: config.liqDedupMs, rawMax: config.liqRawMax });
+  const followed = (pair: string): Promise<boolean> => market.resolveSymbol(pair).then(
+    () => true,
+    () => false,
+  );
+  return {
+    derivatives: new DerivativesService(store),
+    liquidations: new LiquidationService(liquidationStore, followed, clock),
+    clusters: new ClusterService(marketStore, store, clock),
+  };
+}

@@ -1,0 +1,260 @@
+import { expect } from 'chai';
+import type { Redis } from 'ioredis';
+import { configWith } from '../../shared/core/config.js';
+import { createLogger } from '../../shared/core/logger.js';
+import { QUEUES } from '../../shared/queues/queue-names.js';
+import { closeRedis } from '../../shared/redis/connection.js';
+import { startFeedRole } from '../../workers/feed-role.js';
+import { derivativesProcessor } from '../../workers/processors/derivatives/derivatives-processor.js';
+import type { RunningRole } from '../../workers/runtime.js';
+import { SCHEDULES } from '../../workers/schedules.js';
+import { startWorkerRole } from '../../workers/worker-role.js';
+import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
+import { simControl, startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
+import { waitFor } from '../helpers/market-wait.js';
+import { freshRedis, testRedisUrl } from '../helpers/redis.js';
+import { toWsUrl, WsProbe } from '../helpers/sim-client.js';
+
+const EXCHANGES = ['binance', 'bybit', 'okx', 'bitget', 'gate', 'bitmex', 'deribit', 'htx', 'bitfinex'];
+const EVENT_KEYS = ['ts', 'exchange', 'symbol', 'side', 'price', 'qty', 'notional'];
+
+interface Envelope<T> {
+  ok: boolean;
+  data: T;
+  error?: { code: string; message: string };
+}
+interface Event {
+  ts: number;
+  exchange: string;
+  symbol: string;
+  side: string;
+  price: number;
+  qty: number;
+  notional: number;
+}
+interface Coin {
+  pair: string;
+  longUsd: number;
+  shortUsd: number;
+  totalUsd: number;
+  longCount: number;
+  shortCount: number;
+}
+interface Venue {
+  exchange: string;
+  totalUsd: number;
+  sharePct: number;
+  longUsd: number;
+  shortUsd: number;
+  longPct: number;
+  count: number;
+  coverage: string;
+}
+
+describe('derivatives end to end: sim -> liquidation collector and refresh jobs -> Redis -> API', function () {
+  this.timeout(90_000);
+  let sim: SimHandle;
+  let redis: Redis;
+  let feed: RunningRole;
+  let worker: RunningRole;
+  let api: TestApi;
+
+  const liquidate = (exchange: string, symbol: string, side: 'long' | 'short', price: number, qty: number) => simControl(sim, 'liquidation', { exchange, symbol, side, price, qty });
+  const coins = async () => (await getJson<Envelope<{ coins: Coin[] }>>(`${api.url}/api/v1/liquidations`)).body.data.coins;
+  const coin = async (pair: string) => (await coins()).find((c) => c.pair === pair);
+  const venues = async () => (await getJson<Envelope<{ venues: Venue[]; totalUsd: number }>>(`${api.url}/api/v1/venues`)).body.data;
+  const connections = async () => ((await (await fetch(`${sim.url}/__sim/state`)).json()) as { connections: Record<string, number> }).connections;
+
+  before(async () => {
+    sim = await startScriptedSim();
+    redis = await freshRedis();
+    const env = {
+      REDIS_URL: testRedisUrl(),
+      MARKET_SOURCE: 'sim',
+      SIM_URL: sim.url,
+      PUBLIC_RATE_LIMIT: '1000000',
+      FEED_LEASE_MS: '2000',
+      LIQ_FLUSH_MS: '50',
+      QUOTE_CACHE_MS: '0',
+    };
+    const config = configWith(env);
+    const ctx = { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) };
+    feed = await startFeedRole(ctx);
+    worker = await startWorkerRole(ctx, { processors: [derivativesProcessor], schedules: SCHEDULES.filter((s) => s.queue === QUEUES.derivatives) });
+    api = await startTestApi(redis, env);
+    // every exchange's collector is subscribed once a probe liquidation of each comes through
+    await waitFor(async () => (await fetch(`${api.url}/api/v1/price?symbol=BTC`)).status === 200, 20_000, 'the feed');
+    const seen = new Set<string>();
+    await waitFor(
+      async () => {
+        for (const exchange of EXCHANGES) if (!seen.has(exchange)) await liquidate(exchange, 'LTCUSDT', 'long', 80, 1);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        for (const v of (await venues()).venues) if (v.count > 0) seen.add(v.exchange);
+        return seen.size === EXCHANGES.length;
+      },
+      30_000,
+      'a probe liquidation from each of the nine exchanges',
+      200,
+    );
+  });
+  after(async () => {
+    await api?.close();
+    await worker?.stop();
+    await feed?.stop();
+    await sim?.close();
+    await closeRedis(redis);
+  });
+
+  it('shows injected liquidations of all nine formats in feed, live, recent, liquidations and venues with the right sums', async () => {
+    const before = await venues();
+    for (const exchange of EXCHANGES) {
+      await liquidate(exchange, 'ETHUSDT', 'long', 3000, 2);
+      await liquidate(exchange, 'ETHUSDT', 'short', 3100, 1);
+    }
+    const eth = await waitFor(async () => {
+      const c = await coin('ETHUSDT');
+      return c && c.longCount === 9 && c.shortCount === 9 ? c : undefined;
+    }, 10_000, 'the ETH liquidations');
+    expect(eth).to.include({ longUsd: 54_000, shortUsd: 27_900, totalUsd: 81_900 });
+
+    const feedRes = await fetch(`${api.url}/api/v1/feed`);
+    expect(feedRes.headers.get('cache-control')).to.equal('public, max-age=3, s-maxage=3');
+    const feedBody = (await feedRes.json()) as { events: Event[] };
+    expect(Object.keys(feedBody)).to.deep.equal(['events']);
+    const ethEvents = feedBody.events.filter((e) => e.symbol === 'ETHUSDT');
+    expect(ethEvents).to.have.length(18);
+    for (const e of feedBody.events) expect(Object.keys(e)).to.deep.equal(EVENT_KEYS);
+    const times = feedBody.events.map((e) => e.ts);
+    expect(times).to.deep.equal([...times].sort((a, b) => b - a));
+    expect(new Set(ethEvents.map((e) => e.exchange))).to.have.property('size', 9);
+    for (const e of ethEvents) {
+      if (e.side === 'long_liquidated') expect(e).to.include({ price: 3000, qty: 2, notional: 6000 });
+      else expect(e).to.include({ side: 'short_liquidated', price: 3100, qty: 1, notional: 3100 });
+    }
+
+    const live = await getJson<{ symbol: string; events: Event[]; updatedAt: number }>(`${api.url}/api/v1/liquidations/live?symbol=ETH&limit=1000`);
+    expect(live.body.symbol).to.equal('ETHUSDT');
+    expect(live.body.events).to.have.length(18);
+    expect(live.body.events.filter((e) => e.side === 'long_liquidated')).to.have.length(9);
+    expect((await getJson<{ events: Event[] }>(`${api.url}/api/v1/liquidations/live?symbol=ETHUSDT&limit=5`)).body.events).to.have.length(5);
+
+    for (const [minutes, size] of [[60, 1], [1440, 15], [43_200, 240]]) {
+      const recent = await getJson<{ bucket_minutes: number; long_usd: number; short_usd: number; buckets: { ts: number }[] }>(
+        `${api.url}/api/v1/liquidations/recent?symbol=eth&minutes=${minutes}`,
+      );
+      expect(recent.body).to.include({ bucket_minutes: size, long_usd: 54_000, short_usd: 27_900 });
+      expect(recent.body.buckets.length).to.be.within(Math.ceil(minutes / size), Math.ceil(minutes / size) + 1);
+    }
+
+    const after = await venues();
+    expect(after.totalUsd - before.totalUsd).to.be.closeTo(9 * 9_100, 0.01);
+    expect(after.venues.reduce((s, v) => s + v.sharePct, 0)).to.be.closeTo(100, 0.1);
+    for (const exchange of EXCHANGES) {
+      const was = before.venues.find((v) => v.exchange === exchange)!;
+      const now = after.venues.find((v) => v.exchange === exchange)!;
+      expect([now.longUsd - was.longUsd, now.shortUsd - was.shortUsd, now.count - was.count], exchange).to.deep.equal([6_000, 3_100, 2]);
+      expect(now.coverage).to.be.a('string').and.not.equal('');
+    }
+    expect(after.venues.find((v) => v.exchange === 'binance')?.coverage).to.contain('per symbol per second');
+  });
+
+  it('does not double-count after a reconnect, although the exchanges replay recent events', async () => {
+    for (const exchange of EXCHANGES) await liquidate(exchange, 'SOLUSDT', 'long', 100, 10);
+    await waitFor(async () => (await coin('SOLUSDT'))?.longCount === 9, 10_000, 'the SOL liquidations');
+    const before = await connections();
+    const dropped = (await simControl(sim, 'drop', {})) as { dropped: number };
+    expect(dropped.dropped).to.be.greaterThan(9);
+    await waitFor(async () => {
+      const now = await connections();
+      return Object.entries(before).every(([name, n]) => (now[name] ?? 0) >= n);
+    }, 20_000, 'every connection back');
+    // subscriptions go out right after the connection opens (Bybit's in batches)
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // the replay a new subscriber gets, as BitMEX's partial and Bitfinex's snapshot carry it
+    const probe = await WsProbe.open(`${toWsUrl(sim.url)}/bitmex/realtime`);
+    probe.send({ op: 'subscribe', args: ['liquidation'] });
+    const partial = (await probe.waitFor((m) => (m as { action?: string }).action === 'partial')) as { data: { symbol: string }[] };
+    probe.close();
+    expect(partial.data.map((row) => row.symbol)).to.include('SOLUSDT');
+
+    for (const exchange of EXCHANGES) await liquidate(exchange, 'SOLUSDT', 'short', 100, 1);
+    const sol = await waitFor(async () => {
+      const c = await coin('SOLUSDT');
+      return c && c.shortCount === 9 ? c : undefined;
+    }, 10_000, 'the markers after the reconnect');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await coin('SOLUSDT')).to.deep.include({ longUsd: 9_000, longCount: 9, shortUsd: 900, shortCount: 9 });
+    expect(sol.longUsd).to.equal(9_000);
+    const live = await getJson<{ events: Event[] }>(`${api.url}/api/v1/liquidations/live?symbol=SOL&limit=1000`);
+    expect(live.body.events).to.have.length(18);
+  });
+
+  it('serves funding (~every pair, positive = longs pay shorts), open interest in USD and the majors long/short ratio from the jobs', async () => {
+    const funding = await waitFor(async () => {
+      const r = await getJson<Envelope<{ count: number; pairs: { pair: string; rate: number; nextFundingTime: number; exchanges: Record<string, { rate: number }> }[] }>>(`${api.url}/api/v1/funding`);
+      return r.status === 200 && r.body.data.count > 0 ? r.body.data : undefined;
+    }, 20_000, 'funding');
+    expect(funding.count).to.be.at.least(50);
+    const btc = funding.pairs.find((p) => p.pair === 'BTCUSDT')!;
+    expect(btc.rate).to.equal(0.0001);
+    expect(Object.keys(btc.exchanges).sort()).to.deep.equal(['binance', 'bybit', 'okx']);
+    expect(btc.nextFundingTime).to.be.greaterThan(Date.now());
+
+    const oi = await waitFor(async () => {
+      const r = await getJson<Envelope<{ count: number; totalUsd: number; pairs: { pair: string; oiUsd: number; exchanges: Record<string, number> }[] }>>(`${api.url}/api/v1/open-interest`);
+      return r.status === 200 ? r.body.data : undefined;
+    }, 20_000, 'open interest');
+    expect(oi.count).to.be.at.least(50);
+    const btcOi = oi.pairs.find((p) => p.pair === 'BTCUSDT')!;
+    expect(Object.keys(btcOi.exchanges).sort()).to.deep.equal(['binance', 'bybit', 'okx']);
+    expect(btcOi.oiUsd).to.be.closeTo(Object.values(btcOi.exchanges).reduce((s, v) => s + v, 0), 1);
+    expect(oi.pairs[0].oiUsd).to.be.at.least(oi.pairs[1].oiUsd);
+
+    const ls = await waitFor(async () => {
+      const r = await getJson<Envelope<{ pairs: { pair: string; longPct: number; shortPct: number; ratio: number; exchanges: Record<string, unknown> }[] }>>(`${api.url}/api/v1/long-short`);
+      return r.status === 200 ? r.body.data : undefined;
+    }, 20_000, 'long/short');
+    expect(ls.pairs.map((p) => p.pair)).to.deep.equal(['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BNBUSDT', 'XRPUSDT', 'DOGEUSDT', 'ADAUSDT', 'AVAXUSDT']);
+    for (const p of ls.pairs) {
+      expect(p.longPct + p.shortPct).to.be.closeTo(100, 0.02);
+      expect(Object.keys(p.exchanges).sort()).to.deep.equal(['binance', 'bybit']);
+    }
+  });
+
+  it('serves modelled clusters: longs below the price, shorts above, with updatedAt', async () => {
+    const r = await getJson<{ clusters: { price: number; side: string; est_notional: number }[]; updatedAt: number }>(`${api.url}/api/v1/clusters?symbol=BTC`);
+    expect(r.status).to.equal(200);
+    expect(Object.keys(r.body).sort()).to.deep.equal(['clusters', 'updatedAt']);
+    expect(r.body.updatedAt).to.be.a('number');
+    expect(r.body.clusters.length).to.be.greaterThan(0);
+    const price = ((await getJson<Envelope<{ price: number }>>(`${api.url}/api/v1/price?symbol=BTC`)).body.data).price;
+    for (const c of r.body.clusters) {
+      expect(Object.keys(c)).to.deep.equal(['price', 'side', 'est_notional']);
+      expect(c.est_notional).to.be.greaterThan(0);
+      if (c.side === 'long') expect(c.price).to.be.below(price);
+      else expect(c.side === 'short' && c.price > price).to.equal(true);
+    }
+  });
+
+  it('answers bad input with 4xx and named codes, in the envelope even on the raw routes', async () => {
+    const cases: [string, number, string][] = [
+      ['/api/v1/liquidations/live?symbol=NOPECOIN', 404, 'unknown_symbol'],
+      ['/api/v1/liquidations/recent?symbol=NOPECOIN', 404, 'unknown_symbol'],
+      ['/api/v1/clusters?symbol=NOPECOIN', 404, 'unknown_symbol'],
+      ['/api/v1/liquidations/live', 400, 'missing_symbol'],
+      ['/api/v1/liquidations/live?symbol=BTC&limit=1001', 400, 'invalid_param'],
+      ['/api/v1/liquidations/live?symbol=BTC&limit=abc', 400, 'invalid_param'],
+      ['/api/v1/liquidations/live?symbol=BTC&limit=0', 400, 'invalid_param'],
+      ['/api/v1/liquidations/recent?symbol=BTC&minutes=43201', 400, 'invalid_param'],
+      ['/api/v1/liquidations/recent?symbol=BTC&minutes=1.5', 400, 'invalid_param'],
+      ['/api/v1/liquidations/recent?symbol=BTC&minutes=NaN', 400, 'invalid_param'],
+      ['/api/v1/clusters', 400, 'missing_symbol'],
+    ];
+    for (const [path, status, code] of cases) {
+      const r = await getJson<Envelope<never>>(`${api.url}${path}`);
+      expect([r.status, r.body.ok, r.body.error?.code], path).to.deep.equal([status, false, code]);
+    }
+    expect((await getJson(`${api.url}/api/v1/liquidations/recent?symbol=BTC&minutes=43200`)).status).to.equal(200);
+    expect((await getJson(`${api.url}/api/v1/liquidations/live?symbol=BTC&limit=1000`)).status).to.equal(200);
+  });
+});

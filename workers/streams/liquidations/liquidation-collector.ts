@@ -1,0 +1,102 @@
+/**
+ * The liquidation collector of the feed role: one connector per exchange, each behind its own
+ * cluster-wide lease (`liq-<exchange>`), all writing through one batching writer.
+ */
+import type { Redis } from 'ioredis';
+import type { Clock } from '../../../shared/core/clock.js';
+import type { Config, VenueUrls } from '../../../shared/core/config.js';
+import type { Logger } from '../../../shared/core/logger.js';
+import type { LiqExchange } from '../../../shared/derivatives/liquidations/liquidation-event.js';
+import { LiquidationStore } from '../../../shared/derivatives/liquidations/liquidation-store.js';
+import { LiquidationWriter } from '../../../shared/derivatives/liquidations/liquidation-writer.js';
+import { defineLiquidationScripts } from '../../../shared/derivatives/liquidations/lua/liquidation-scripts.js';
+import { FeedLease } from '../../../shared/market/feed-lease.js';
+import { createLiquidationConnector } from './connectors.js';
+import type { LiquidationConnector } from './liquidation-connector.js';
+
+export interface LiquidationCollectorOptions {
+  config: Config;
+  redis: Redis;
+  logger: Logger;
+  clock: Clock;
+  /** This process's id (the lease value). */
+  owner: string;
+}
+
+export interface LiquidationCollector {
+  /** The symbol universe: Bybit subscribes per symbol, and only these get per-symbol storage. */
+  setSymbols(symbols: readonly string[]): void;
+  readonly writer: LiquidationWriter;
+  /** Exchanges whose connector runs in this process now. */
+  active(): LiqExchange[];
+  stop(): Promise<void>;
+}
+
+/** Base URLs of an exchange's liquidation stream: the market venues' for the four, the liquidation-only ones else. */
+export function liquidationUrls(config: Config, exchange: LiqExchange): VenueUrls {
+  if (exchange === 'binance' || exchange === 'bybit' || exchange === 'okx' || exchange === 'bitget') return config.venueUrls[exchange];
+  return config.liquidationUrls[exchange];
+}
+
+export function startLiquidationCollector({ config, redis, logger: parent, clock, owner }: LiquidationCollectorOptions): LiquidationCollector {
+  const logger = parent.child({ part: 'liquidations' });
+  // defined before any command is queued on the connection (see market-scripts.ts)
+  defineLiquidationScripts(redis);
+  const store = new LiquidationStore(redis, { dedupMs: config.liqDedupMs, rawMax: config.liqRawMax });
+  const writer = new LiquidationWriter({ store, logger, clock, flushMs: config.liqFlushMs });
+  const http = { timeoutMs: config.restTimeoutMs, attempts: 2, baseDelayMs: 250, maxDelayMs: 5_000 };
+  let symbols: readonly string[] = [];
+  const running = new Map<LiqExchange, LiquidationConnector>();
+
+  const leases = config.liqVenues.map(
+    (exchange) =>
+      new FeedLease({
+        redis,
+        name: `liq-${exchange}`,
+        owner,
+        leaseMs: config.feedLeaseMs,
+        logger,
+        clock,
+        onGained: () => {
+          const connector = createLiquidationConnector(exchange, {
+            urls: liquidationUrls(config, exchange),
+            logger: logger.child({ exchange }),
+            silenceMs: config.streamSilenceMs,
+            reconnectMaxMs: config.streamReconnectMaxMs,
+            sink: writer,
+            clock,
+            http,
+          });
+          running.set(exchange, connector);
+          connector.start(symbols);
+          logger.info({ exchange }, 'liquidation connector started');
+        },
+        onLost: async (reason) => {
+          const connector = running.get(exchange);
+          running.delete(exchange);
+          if (!connector) return;
+          await connector.stop();
+          logger.info({ exchange, reason }, 'liquidation connector stopped');
+        },
+      }),
+  );
+
+  writer.start();
+  for (const lease of leases) lease.start();
+
+  let stopping: Promise<void> | undefined;
+  return {
+    writer,
+    setSymbols(list) {
+      symbols = list;
+      writer.setUniverse(list);
+      for (const connector of running.values()) connector.setSymbols(list);
+    },
+    active: () => [...running.keys()],
+    stop: () =>
+      (stopping ??= (async () => {
+        await Promise.allSettled(leases.map((lease) => lease.stop()));
+        await writer.stop();
+      })()),
+  };
+}
