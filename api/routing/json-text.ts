@@ -1,0 +1,31 @@
+/**
+ * Answers built from JSON text serialized once and shared: for large answers that change at most
+ * every few seconds (the screener, coins, regional quotes), serializing once per cache period instead
+ * of once per request is most of the cost of the request. The handler sends the text itself;
+ * respond() then leaves the response alone (headers already sent).
+ */
+import type { Response } from 'express';
+import { MicroCache } from './micro-cache.js';
+
+/** { ok: true, data, ts } with data given as JSON text. */
+export function sendEnvelopeText(res: Response, dataJson: string, now: number = Date.now()): void {
+  res.type('application/json').send(`{"ok":true,"data":${dataJson},"ts":${now}}`);
+}
+
+/** A body given as JSON text, as is. */
+export function sendJsonText(res: Response, json: string): void {
+  res.type('application/json').send(json);
+}
+
+/** A MicroCache of JSON texts: load() runs at most once per key and ttl, its result is serialized once. */
+export class JsonTextCache {
+  private readonly cache: MicroCache<string>;
+
+  constructor(ttlMs: number) {
+    this.cache = new MicroCache<string>(ttlMs);
+  }
+
+  get(key: string, load: () => Promise<unknown> | unknown): Promise<string> {
+    return this.cache.get(key, async () => JSON.stringify(await load()));
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The 'macro' section needs data in Redis: one refresh of every macro provider, both regional quotes
+ * and the screener, run here against the bench's sim (the stack has no worker process, whose
+ * schedules would compete for the CPU while other routes are measured).
+ */
+import { configWith } from '../shared/core/config.js';
+import { createLogger } from '../shared/core/logger.js';
+import { MACRO_JOBS } from '../shared/macro/macro-resources.js';
+import { MacroRefresher } from '../shared/macro/macro-refresher.js';
+import { createMacroProviders } from '../shared/macro/providers/macro-providers.js';
+import { providerHttp } from '../shared/macro/providers/provider-http.js';
+import { SnapshotStore } from '../shared/macro/snapshot-store.js';
+import { MarketService } from '../shared/market/market-service.js';
+import { createMarketStore } from '../shared/market/market-store.js';
+import { LatamRefresher } from '../shared/quotes/latam-refresher.js';
+import { LatamStore } from '../shared/quotes/latam-store.js';
+import { createLatamProviders } from '../shared/quotes/providers/latam-providers.js';
+import { closeRedis, createRedis } from '../shared/redis/connection.js';
+import { runScreener } from '../shared/screener/screener-runner.js';
+import { ScreenerService } from '../shared/screener/screener-service.js';
+import { systemClock } from '../shared/core/clock.js';
+
+export async function prepareMacroData(redisUrl: string, simUrl: string): Promise<void> {
+  const config = configWith({ REDIS_URL: redisUrl, MARKET_SOURCE: 'sim', SIM_URL: simUrl });
+  const logger = createLogger(config);
+  const redis = createRedis(redisUrl);
+  try {
+    const http = providerHttp(config.restTimeoutMs);
+    const macro = new MacroRefresher({ store: new SnapshotStore(redis), providers: createMacroProviders(config.providerUrls, http), clock: systemClock, logger });
+    for (const job of Object.values(MACRO_JOBS)) await macro.run(job);
+    const market = new MarketService(createMarketStore(redis, config), systemClock, { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs });
+    const latam = new LatamRefresher({
+      store: new LatamStore(redis),
+      providers: createLatamProviders(config.providerUrls, http),
+      btcUsd: async () => (await market.quote('BTCUSDT')).price,
+      clock: systemClock,
+      logger,
+    });
+    await latam.refresh();
+    const screener = await runScreener(market, { size: config.screenerSize, intervalMinutes: config.screenerIntervalMinutes, now: Date.now() });
+    await new ScreenerService(redis, systemClock).save(screener);
+  } finally {
+    await closeRedis(redis);
+  }
+}

@@ -1,0 +1,32 @@
+/** The latam queue's processor: job refresh rebuilds both regional quotes; job history appends the hourly point. */
+import { MarketService } from '../../../shared/market/market-service.js';
+import { createMarketStore } from '../../../shared/market/market-store.js';
+import { providerHttp } from '../../../shared/macro/providers/provider-http.js';
+import { QUEUES } from '../../../shared/queues/queue-names.js';
+import { LatamRefresher } from '../../../shared/quotes/latam-refresher.js';
+import { LatamStore } from '../../../shared/quotes/latam-store.js';
+import { createLatamProviders } from '../../../shared/quotes/providers/latam-providers.js';
+import type { ProcessorDefinition } from '../registry.js';
+
+export const LATAM_JOBS = { refresh: 'refresh', history: 'history' } as const;
+
+export const latamProcessor: ProcessorDefinition = {
+  queue: QUEUES.latam,
+  create: ({ config, redis, logger, clock }) => {
+    const market = new MarketService(createMarketStore(redis, config, clock), clock, { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs });
+    const refresher = new LatamRefresher({
+      store: new LatamStore(redis),
+      providers: createLatamProviders(config.providerUrls, providerHttp(config.restTimeoutMs)),
+      btcUsd: async () => (await market.quote('BTCUSDT')).price,
+      clock,
+      logger: logger.child({ queue: QUEUES.latam }),
+    });
+    return {
+      process: (job) => {
+        if (job.name === LATAM_JOBS.refresh) return refresher.refresh();
+        if (job.name === LATAM_JOBS.history) return refresher.recordHistory();
+        throw new Error(`latam: unknown job ${job.name}`);
+      },
+    };
+  },
+};

@@ -1,0 +1,31 @@
+/** The screener queue's processor: one run scores the top perpetuals and stores the result (see shared/screener). */
+import { MarketService } from '../../../shared/market/market-service.js';
+import { createMarketStore } from '../../../shared/market/market-store.js';
+import { QUEUES } from '../../../shared/queues/queue-names.js';
+import { runScreener } from '../../../shared/screener/screener-runner.js';
+import { ScreenerService } from '../../../shared/screener/screener-service.js';
+import type { ProcessorDefinition } from '../registry.js';
+
+export const screenerProcessor: ProcessorDefinition = {
+  queue: QUEUES.screener,
+  create: ({ config, redis, logger, clock }) => {
+    const market = new MarketService(createMarketStore(redis, config, clock), clock, { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs });
+    const screener = new ScreenerService(redis, clock);
+    const log = logger.child({ queue: QUEUES.screener });
+    return {
+      process: async () => {
+        // right after a cold start the feed has not built the universe yet: nothing to score, nothing failed
+        if ((await market.symbols()).length === 0) return { rows: 0, waiting: 'symbol universe' };
+        try {
+          const result = await runScreener(market, { size: config.screenerSize, intervalMinutes: config.screenerIntervalMinutes, now: clock.now() });
+          await screener.save(result);
+          if (result.skipped.length > 0) log.info({ skipped: result.skipped.length }, 'screener: some symbols could not be scored');
+          return { rows: result.rows.length, skipped: result.skipped.length };
+        } catch (error) {
+          await screener.saveFailure(error, clock.now());
+          throw error;
+        }
+      },
+    };
+  },
+};
