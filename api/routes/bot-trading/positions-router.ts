@@ -1,0 +1,116 @@
+/** Trading: open, close, close_all, sltp, and the positions and trades reads. */
+import type { Request, Response } from 'express';
+import { AppError } from '../../../shared/core/errors.js';
+import type { KeyContext, Authenticate } from '../../../shared/paper/key-context.js';
+import type { CloseRequest } from '../../../shared/paper/positions/close-service.js';
+import type { OpenRequest, SltpRequest } from '../../../shared/paper/positions/position-service.js';
+import type { TradingServices } from '../../../shared/paper/trading-services.js';
+import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
+import { closeBody, openBody, positionsQuery, sltpBody, tradesQuery } from './schemas.js';
+import { parseSide, tradingRoute } from './trading-route.js';
+
+type OpenBody = Omit<OpenRequest, 'side'> & {
+  side?: unknown;
+  type?: string;
+  slippage?: boolean;
+  margin_tiers?: boolean;
+  reduce_only?: unknown;
+  post_only?: unknown;
+  margin_mode?: unknown;
+};
+
+const truthy = (value: unknown): boolean => value !== undefined && value !== null && value !== false && value !== 0 && value !== '' && value !== 'false' && value !== '0';
+
+/** Refuses what this engine does not do, by name, before anything is priced. */
+function refuseUnsupported(body: OpenBody): void {
+  if (truthy(body.reduce_only)) throw new AppError('reduce_only_unsupported', 'reduce_only is not supported: close with /close (pct for a part)');
+  if (truthy(body.post_only)) throw new AppError('post_only_unsupported', 'post_only is not supported: entries fill as takers');
+  if (body.margin_mode !== undefined && String(body.margin_mode).toLowerCase() !== 'isolated') {
+    throw new AppError('margin_mode_unsupported', 'margin is isolated per position');
+  }
+  if (body.type === 'limit' || body.type === 'stop') {
+    throw new AppError('order_type_unsupported', `${body.type} entries are not available yet: omit type for a market entry`, { param: 'type' });
+  }
+  if (body.slippage === true || body.margin_tiers === true) {
+    throw new AppError('invalid_param', 'the realism switches (slippage, margin_tiers) are not available yet: send false or omit them', { param: body.slippage === true ? 'slippage' : 'margin_tiers' });
+  }
+}
+
+/** True when If-None-Match names this ETag (or is *). */
+function notModified(req: Request, etag: string): boolean {
+  const header = req.headers['if-none-match'];
+  if (!header) return false;
+  const weak = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || weak(tag) === weak(etag));
+}
+
+export function positionRoutes(trading: TradingServices, authenticate: Authenticate): RouteGroup {
+  return defineRoutes(
+    [
+      ...tradingRoute('/open', {
+        method: 'post',
+        tag: 'bot trading',
+        summary: 'Open a position at the live price (market entry); dry_run prices it and writes nothing',
+        description:
+          'Quantity = margin_usd x leverage / entry. The per-side fee rate is stamped on the position. A reused client_order_id answers with the same position and idempotent true.',
+        body: openBody,
+        errors: ['symbol_required', 'side_required', 'leverage_max', 'sl_wrong_side', 'tp_wrong_side', 'unknown_fee_venue', 'order_type_unsupported', 'unknown_symbol', 'no_price', 'too_many_open'],
+        example: {
+          body: { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, sl: 60000, client_order_id: 'my-1' },
+          response: { ok: true, position: { id: 'bpmb3x0k2a1b2c3d4', symbol: 'BTCUSDT', side: 'long', entry: 65000, qty: 0.0153846, margin: 100, leverage: 10, liq_price: 58825, status: 'open' }, idempotent: false },
+        },
+        handle: ({ body, auth }: { body: OpenBody; auth: KeyContext }) => {
+          refuseUnsupported(body);
+          const side = parseSide(body.side);
+          return trading.positions.open(auth, { ...body, side });
+        },
+      }),
+      ...tradingRoute('/close', {
+        method: 'post',
+        tag: 'bot trading',
+        summary: 'Close a position (pct below 100 splits it and records the closed part) at the live price',
+        body: closeBody,
+        errors: ['id_required', 'position_not_found', 'already_closed', 'no_price'],
+        example: { body: { id: 'bpmb3x0k2a1b2c3d4', pct: 50 }, response: { ok: true, closed: { id: 'bpmb3x0k2a1b2c3d4-1', status: 'closed', pnl_usd: 3.21 }, remaining: { id: 'bpmb3x0k2a1b2c3d4', status: 'open' } } },
+        handle: ({ body, auth }: { body: CloseRequest; auth: KeyContext }) => trading.closes.close(auth, body),
+      }),
+      ...tradingRoute('/close_all', {
+        method: 'post',
+        tag: 'bot trading',
+        summary: 'Close every open position of the book, each settled like close',
+        handle: ({ auth }: { auth: KeyContext }) => trading.closes.closeAll(auth),
+      }),
+      ...tradingRoute('/sltp', {
+        method: 'post',
+        tag: 'bot trading',
+        summary: 'Set (number), clear (null) or keep (absent) stop-loss, take-profit and trailing stop',
+        body: sltpBody,
+        errors: ['id_required', 'sl_or_tp_required', 'sl_wrong_side', 'tp_wrong_side', 'position_not_found', 'already_closed'],
+        handle: ({ body, auth }: { body: SltpRequest; auth: KeyContext }) => trading.positions.sltp(auth, body),
+      }),
+      ...tradingRoute('/positions', {
+        method: 'get',
+        tag: 'bot trading',
+        summary: 'Open positions (or closed with status=closed), marked to the live price; at most 100 rows; ETag and 304',
+        query: positionsQuery,
+        handle: async ({ query, auth, req, res }: { query: { status?: 'open' | 'closed'; since?: number }; auth: KeyContext; req: Request; res: Response }) => {
+          const { positions, etag } = await trading.reads.positions(auth, query);
+          res.setHeader('ETag', etag);
+          if (notModified(req, etag)) {
+            res.status(304).end();
+            return undefined;
+          }
+          return { positions, count: positions.length };
+        },
+      }),
+      ...tradingRoute('/trades', {
+        method: 'get',
+        tag: 'bot trading',
+        summary: 'Closed trades, newest first; page with before = next_before',
+        query: tradesQuery,
+        handle: ({ query, auth }: { query: { limit: number; before?: number }; auth: KeyContext }) => trading.reads.trades(auth, query),
+      }),
+    ],
+    { authenticate },
+  );
+}

@@ -1,0 +1,110 @@
+/** Request schemas of the trading routes; rules and their error codes side by side. */
+import Joi from 'joi';
+import { ASSET_CLASSES } from '../../../shared/engine/fees.js';
+import type { FieldMeta } from '../../routing/validate.js';
+
+const codes = (map: FieldMeta['codes']): FieldMeta => ({ codes: map });
+
+/** Printable ASCII without spaces, 1-64 characters: remembered 7 days. */
+const clientOrderId = () =>
+  Joi.string()
+    .trim()
+    .min(1)
+    .max(64)
+    .pattern(/^[\x21-\x7e]+$/)
+    .description('Idempotency key (1-64 printable characters), remembered 7 days: a reuse answers with the same result and idempotent true');
+
+const price = () => Joi.number().positive().max(1e12);
+
+/** 0 or absent: off; else 0.05 to 50 percent. */
+const trailPct = () =>
+  Joi.number()
+    .min(0)
+    .max(50)
+    .custom((value: number, helpers) => (value === 0 || value >= 0.05 ? value : helpers.error('any.invalid')))
+    .meta(codes({ 'number.base': 'trail_pct_invalid', 'number.min': 'trail_pct_invalid', 'number.max': 'trail_pct_invalid', 'any.invalid': 'trail_pct_invalid', 'number.infinity': 'trail_pct_invalid' }))
+    .description('Trailing-stop distance in percent, 0.05-50 (0 = off)');
+
+export const openBody = Joi.object({
+  symbol: Joi.string()
+    .trim()
+    .max(40)
+    .required()
+    .meta(codes({ 'any.required': 'symbol_required', 'string.empty': 'symbol_required', 'string.base': 'symbol_required' }))
+    .description('Ticker: BTC or BTCUSDT (any spelling the price route accepts)'),
+  side: Joi.any().description('long or short; also buy, sell, b, l, s, bid, ask, up, down, bull, bear, 1, -1; any case'),
+  margin_usd: Joi.number()
+    .required()
+    .min(1)
+    .max(100_000)
+    .meta(codes({ 'number.min': 'margin_usd_min_1', 'number.max': 'margin_usd_max_100000' }))
+    .description('Margin in USD, 1 to 100000 (not debited: margin_enforced is false)'),
+  leverage: Joi.number()
+    .required()
+    .min(1)
+    .meta(codes({ 'number.min': 'leverage_min' }))
+    .description("Multiple, 1 up to the symbol's max_leverage (above it: leverage_max with max and requested)"),
+  sl: price().allow(null).description('Stop-loss price: below the entry for a long, above for a short'),
+  tp: price().allow(null).description('Take-profit price: above the entry for a long, below for a short'),
+  trail_pct: trailPct(),
+  type: Joi.string().trim().lowercase().valid('market', 'limit', 'stop').description('market (default); limit and stop entries are not available yet'),
+  limit_price: price().description('Trigger level of a limit or stop entry'),
+  stop_price: price().description('Alias of limit_price'),
+  client_order_id: clientOrderId(),
+  dry_run: Joi.boolean().description('Price and validate, write nothing'),
+  fee_venue: Joi.string().trim().max(40).allow(null).description('Fee venue for this position (crypto only); null: the class rates; absent: the account venue'),
+  mmr_pct: Joi.number().greater(0).max(10).description('Maintenance margin override, percent (default 0.5)'),
+  slippage: Joi.boolean().description('Realism override: only false is available yet'),
+  margin_tiers: Joi.boolean().description('Realism override: only false is available yet'),
+  reduce_only: Joi.any().description('Not supported (400 reduce_only_unsupported when true)'),
+  post_only: Joi.any().description('Not supported (400 post_only_unsupported when true)'),
+  margin_mode: Joi.any().description('Margin is isolated; anything else answers margin_mode_unsupported'),
+});
+
+const positionId = () =>
+  Joi.string()
+    .trim()
+    .max(80)
+    .required()
+    .meta(codes({ 'any.required': 'id_required', 'string.empty': 'id_required', 'string.base': 'id_required' }))
+    .description('Position id');
+
+export const closeBody = Joi.object({
+  id: positionId(),
+  pct: Joi.number().min(1).max(100).description('Percent to close, 1-100 (default 100); below 100 splits the position'),
+  symbol: Joi.string().trim().max(40).description("The position's symbol, if known: the close reads its price alongside the position"),
+  client_order_id: clientOrderId(),
+});
+
+export const sltpBody = Joi.object({
+  id: positionId(),
+  sl: price().allow(null).description('A number sets the stop-loss, null clears it, absent keeps it'),
+  tp: price().allow(null).description('A number sets the take-profit, null clears it, absent keeps it'),
+  trail_pct: trailPct().allow(null),
+});
+
+export const resetBody = Joi.object({
+  confirm: Joi.any().description('Must be true'),
+});
+
+export const feesBody = Joi.object({
+  venue: Joi.string().trim().max(40).allow(null).required().description('A venue name (binance, bybit, okx, bitget, gate, htx, bitmex, deribit, kraken) or null to clear'),
+});
+
+export const positionsQuery = Joi.object({
+  status: Joi.string().trim().lowercase().valid('open', 'closed').description('open (default) or closed'),
+  since: Joi.number().integer().min(0).max(8.64e15).description('Unix ms: positions opened or closed at or after it'),
+});
+
+export const tradesQuery = Joi.object({
+  limit: Joi.number().integer().min(1).max(500).default(100).description('Rows, 1-500 (default 100)'),
+  before: Joi.number().integer().min(0).max(8.64e15).description('Unix ms cursor (next_before of the previous page)'),
+});
+
+export const marketsQuery = Joi.object({
+  class: Joi.string()
+    .trim()
+    .lowercase()
+    .valid(...ASSET_CLASSES)
+    .description('crypto, stock, forex, metal or index'),
+});

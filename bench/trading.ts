@@ -1,0 +1,201 @@
+/**
+ * Trading benchmarks: opens and closes per second through HTTP on one API process at saturation,
+ * and p99 latency at a fixed offered load of 1,000 requests per second, for one account and for
+ * 1,000 accounts. Keys are real (created through the account service), the rate limiter is on,
+ * prices come from the simulated exchange through the feed.
+ *
+ * One account: a book holds at most 1,000 open positions (the Business cap), so saturation is
+ * measured in bursts: 1,000 opens as fast as they go, then the 1,000 closes of those positions,
+ * repeated; the rate is requests / wall time summed over the bursts. The account's 100 keys (the
+ * Business maximum) share the load so no key's per-minute budget trips. 1,000 accounts: the same
+ * with 4,000 opens per burst spread over the accounts' keys. Fixed load: each connection opens a
+ * position and closes it, over and over (requests alternate open, close), paced to 1,000 req/s.
+ */
+import autocannon from 'autocannon';
+import { createAccountModule } from '../shared/paper/accounts/account-service.js';
+import { closeRedis, createRedis } from '../shared/redis/connection.js';
+import type { Measurement } from './harness.js';
+
+const SYMBOLS = ['BTC', 'ETH', 'SOL', 'BNB', 'XRP', 'DOGE', 'ADA', 'AVAX'];
+
+export interface TradingBenchOptions {
+  redisUrl: string;
+  apiUrl: string;
+  connections: number;
+  /** Bursts per saturation row. */
+  bursts: number;
+  /** Seconds of each fixed-load row. */
+  fixedSeconds: number;
+  fixedRate: number;
+}
+
+interface Population {
+  label: string;
+  keys: string[];
+  /** Opens per burst (at most the 1,000-position cap of one book per account). */
+  burst: number;
+}
+
+async function createKeys(redisUrl: string, accounts: number, keysPerAccount: number): Promise<string[]> {
+  const redis = createRedis(redisUrl);
+  try {
+    const { service } = createAccountModule(redis);
+    const stamp = Date.now().toString(36);
+    const out: string[] = [];
+    for (let a = 0; a < accounts; a += 1) {
+      const email = `bench-${stamp}-${accounts}-${a}@example.org`;
+      for (let k = 0; k < keysPerAccount; k += 1) out.push((await service.createKey({ email, plan: 'business' })).apiKey);
+    }
+    return out;
+  } finally {
+    await closeRedis(redis);
+  }
+}
+
+const headers = (key: string) => ({ 'content-type': 'application/json', 'x-api-key': key });
+
+interface Burst {
+  ok: number;
+  total: number;
+  ms: number;
+  p50: number;
+  p99: number;
+}
+
+/**
+ * `amount` requests as fast as they are answered. The time is taken from the first request sent to
+ * the last response received (autocannon's own start and finish are rounded to its 1 s ticks).
+ */
+async function burst(url: string, connections: number, amount: number, request: autocannon.Request): Promise<Burst> {
+  let first = 0;
+  let last = 0;
+  const setup = request.setupRequest as (req: autocannon.Request, context: object) => autocannon.Request;
+  const onResponse = request.onResponse as ((status: number, body: string, context: object, headers: autocannon.Request['headers']) => void) | undefined;
+  const timed: autocannon.Request = {
+    ...request,
+    setupRequest: (req, context) => {
+      if (first === 0) first = performance.now();
+      return setup(req, context);
+    },
+    onResponse: (status, body, context, headers) => {
+      last = performance.now();
+      onResponse?.(status, body, context, headers);
+    },
+  };
+  const result = await autocannon({ url, connections: Math.min(connections, amount), amount, requests: [timed] });
+  return { ok: result['2xx'], total: result.requests.total, ms: Math.max(1, last - first), p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+function summarize(name: string, bursts: Burst[]): Measurement {
+  const ms = bursts.reduce((s, b) => s + b.ms, 0);
+  const ok = bursts.reduce((s, b) => s + b.ok, 0);
+  const total = bursts.reduce((s, b) => s + b.total, 0);
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  return {
+    name,
+    kind: 'route',
+    requestsPerSecond: (ok / ms) * 1000,
+    p50Ms: median(bursts.map((b) => b.p50)),
+    p99Ms: median(bursts.map((b) => b.p99)),
+    non2xx: total - ok,
+    errors: 0,
+  };
+}
+
+let n = 0;
+
+/** One saturation burst: `population.burst` opens as fast as they go, then the closes of what they opened. */
+async function openCloseBurst(options: TradingBenchOptions, population: Population): Promise<{ open: Burst; close: Burst }> {
+  const base = options.apiUrl;
+  const opened: { key: string; id: string }[] = [];
+  const open = await burst(base, options.connections, population.burst, {
+    method: 'POST',
+    path: '/api/bot/v1/open',
+    setupRequest: (req, context) => {
+      const i = n++;
+      const key = population.keys[i % population.keys.length];
+      (context as { key?: string }).key = key;
+      const body = { symbol: SYMBOLS[i % SYMBOLS.length], side: i % 2 ? 'short' : 'long', margin_usd: 100, leverage: 10, client_order_id: `b${i}` };
+      return { ...req, headers: headers(key), body: JSON.stringify(body) };
+    },
+    onResponse: (status, body, context) => {
+      if (status === 200) opened.push({ key: (context as { key: string }).key, id: (JSON.parse(body) as { position: { id: string } }).position.id });
+    },
+  });
+  let c = 0;
+  const close = await burst(base, options.connections, Math.max(1, opened.length), {
+    method: 'POST',
+    path: '/api/bot/v1/close',
+    setupRequest: (req) => {
+      const target = opened[c++ % opened.length] ?? { key: population.keys[0], id: 'none' };
+      return { ...req, headers: headers(target.key), body: JSON.stringify({ id: target.id }) };
+    },
+  });
+  return { open, close };
+}
+
+/** Fixed offered load: connections alternate open and close of their own position, paced to the rate. */
+async function fixedLoad(options: TradingBenchOptions, population: Population): Promise<Measurement> {
+  const result = await autocannon({
+    url: options.apiUrl,
+    connections: options.connections,
+    duration: options.fixedSeconds,
+    overallRate: options.fixedRate,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/bot/v1/open',
+        setupRequest: (req, context) => {
+          const i = n++;
+          const key = population.keys[i % population.keys.length];
+          (context as { key?: string }).key = key;
+          return { ...req, headers: headers(key), body: JSON.stringify({ symbol: SYMBOLS[i % SYMBOLS.length], side: 'long', margin_usd: 50, leverage: 5 }) };
+        },
+        onResponse: (status, body, context) => {
+          (context as { id?: string }).id = status === 200 ? (JSON.parse(body) as { position: { id: string } }).position.id : 'none';
+        },
+      },
+      {
+        method: 'POST',
+        path: '/api/bot/v1/close',
+        setupRequest: (req, context) => {
+          const { key, id } = context as { key: string; id?: string };
+          return { ...req, headers: headers(key), body: JSON.stringify({ id: id ?? 'none' }) };
+        },
+      },
+    ],
+  });
+  return {
+    name: `POST /open + /close at ${options.fixedRate} req/s, ${population.label}`,
+    kind: 'route',
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+export async function measureTrading(options: TradingBenchOptions): Promise<Measurement[]> {
+  const single: Population = { label: '1 account', keys: await createKeys(options.redisUrl, 1, 100), burst: 1000 };
+  const many: Population = { label: '1,000 accounts', keys: await createKeys(options.redisUrl, 1000, 1), burst: 4000 };
+  const populations = [single, many];
+  // bursts of the two populations alternate, so background load on a shared machine hits both alike;
+  // the first round warms the JIT, the connection pools and the scripts' cache
+  const bursts = new Map(populations.map((p) => [p, { opens: [] as Burst[], closes: [] as Burst[] }]));
+  for (let round = 0; round <= options.bursts; round += 1) {
+    for (const population of populations) {
+      const { open, close } = await openCloseBurst(options, population);
+      if (round === 0) continue;
+      bursts.get(population)?.opens.push(open);
+      bursts.get(population)?.closes.push(close);
+    }
+  }
+  const rows: Measurement[] = [];
+  for (const population of populations) {
+    const b = bursts.get(population) ?? { opens: [], closes: [] };
+    rows.push(summarize(`POST /open, ${population.label} (saturation)`, b.opens), summarize(`POST /close, ${population.label} (saturation)`, b.closes));
+  }
+  for (const population of populations) rows.push(await fixedLoad(options, population));
+  return rows;
+}

@@ -1,0 +1,91 @@
+/**
+ * Settlement: realized P&L = qty x (exit - entry) x direction - qty x (entry + exit) x rate - funding,
+ * floored at minus the margin. Partial closes are computed so that the parts add up to the cent to
+ * what one close at the same price would settle. Pure.
+ */
+import { direction, toCents, type Side } from './side.js';
+
+/** What settles: a whole position, or the part of it that stays open. */
+export interface SettleInput {
+  side: Side;
+  qty: number;
+  entry: number;
+  exit: number;
+  /** Per-side fee rate in percent, as stamped at open. */
+  ratePct: number;
+  /** Funding owed so far (positive = paid by the position). */
+  fundingUsd: number;
+  margin: number;
+}
+
+export interface Settlement {
+  gross: number;
+  /** Round-trip fee: qty x (entry + exit) x rate. */
+  fees: number;
+  funding: number;
+  /** gross - fees - funding, floored at -margin. */
+  pnl: number;
+  /** True when the floor applied (the loss would have exceeded the margin). */
+  floored: boolean;
+}
+
+export function grossPnl(side: Side, qty: number, entry: number, exit: number): number {
+  return qty * (exit - entry) * direction(side);
+}
+
+export function roundTripFee(qty: number, entry: number, exit: number, ratePct: number): number {
+  return qty * (entry + exit) * (ratePct / 100);
+}
+
+export function settle(input: SettleInput): Settlement {
+  const gross = grossPnl(input.side, input.qty, input.entry, input.exit);
+  const fees = roundTripFee(input.qty, input.entry, input.exit, input.ratePct);
+  const raw = gross - fees - input.fundingUsd;
+  const floored = raw < -input.margin;
+  return { gross, fees, funding: input.fundingUsd, pnl: floored ? -input.margin : raw, floored };
+}
+
+/** The settled P&L in whole cents. */
+export function settleCents(input: SettleInput): number {
+  return toCents(settle(input).pnl);
+}
+
+/** How a position divides when a share of it is closed. */
+export interface Split {
+  closed: { qty: number; margin: number; fundingUsd: number };
+  remaining: { qty: number; margin: number; fundingUsd: number };
+}
+
+/**
+ * Splits qty, margin and funding owed: the remaining part is computed first (x (1 - fraction)) and
+ * the closed part is the rest, so the two always add up to the whole.
+ */
+export function splitPosition(position: { qty: number; margin: number }, fundingUsd: number, fraction: number): Split {
+  const keep = 1 - fraction;
+  const remaining = { qty: position.qty * keep, margin: position.margin * keep, fundingUsd: fundingUsd * keep };
+  return {
+    remaining,
+    closed: { qty: position.qty - remaining.qty, margin: position.margin - remaining.margin, fundingUsd: fundingUsd - remaining.fundingUsd },
+  };
+}
+
+export interface PartialSettlement {
+  split: Split;
+  /** Cents realized by the closed part: settle(whole) - settle(remaining), both in cents. */
+  closedCents: number;
+  /** What the closed part's own numbers are (for display); its pnl is closedCents. */
+  closed: Settlement;
+}
+
+/**
+ * Settles `fraction` (0 < fraction < 1) of a position at `exit`. The closed part realizes the
+ * difference between settling the whole position now and settling what remains now; closing the
+ * rest later at the same price then adds exactly the second term, so the parts sum to one close.
+ */
+export function settlePartial(whole: SettleInput, fraction: number): PartialSettlement {
+  const split = splitPosition(whole, whole.fundingUsd, fraction);
+  const remainingInput: SettleInput = { ...whole, qty: split.remaining.qty, margin: split.remaining.margin, fundingUsd: split.remaining.fundingUsd };
+  const closedCents = settleCents(whole) - settleCents(remainingInput);
+  const closed = settle({ ...whole, qty: split.closed.qty, margin: split.closed.margin, fundingUsd: split.closed.fundingUsd });
+  return { split, closedCents, closed };
+}

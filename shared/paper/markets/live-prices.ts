@@ -1,0 +1,60 @@
+/**
+ * Prices for trading: a fill needs a fresh aggregated price (no stale fallback); marks on reads take
+ * whatever the market routes would serve. The symbol is resolved and its quote read in one round trip.
+ */
+import type { Clock } from '../../core/clock.js';
+import { AppError } from '../../core/errors.js';
+import { canonicalSymbol } from '../../market/canonical-symbol.js';
+import type { MarketStore } from '../../market/market-store.js';
+import { classifyQuote, type FreshnessRules } from '../../market/quote-freshness.js';
+import type { AssetClass } from '../../engine/fees.js';
+import { assetClassOf } from './asset-classes.js';
+
+export interface LivePrice {
+  symbol: string;
+  assetClass: AssetClass;
+  price: number;
+  ts: number;
+}
+
+export interface Mark {
+  price: number;
+  stale: boolean;
+}
+
+export class LivePrices {
+  constructor(
+    private readonly store: MarketStore,
+    private readonly clock: Clock,
+    private readonly rules: FreshnessRules,
+  ) {}
+
+  /**
+   * A fresh price to fill at: 404 unknown_symbol, or 400 no_price when no venue has a fresh price.
+   * A stored quote makes the symbol known; the universe is asked only when there is none.
+   */
+  async fillPrice(input: string): Promise<LivePrice> {
+    const symbol = canonicalSymbol(input);
+    if (!symbol) throw new AppError('unknown_symbol', `unknown symbol: ${input}`, { symbol: input });
+    const quote = await this.store.getQuote(symbol);
+    if (!quote && !(await this.store.isKnownSymbol(symbol))) throw new AppError('unknown_symbol', `unknown symbol: ${input}`, { symbol: input });
+    const state = classifyQuote(quote, this.clock.now(), this.rules);
+    if (state.kind !== 'fresh') {
+      throw new AppError('no_price', `no live price for ${symbol}: no exchange sent one in the last ${Math.round(this.rules.freshMs / 1000)} s`, { symbol });
+    }
+    return { symbol, assetClass: assetClassOf(symbol), price: state.quote.price, ts: state.quote.ts };
+  }
+
+  /** Marks for reads: fresh or stale prices as the market routes serve them; symbols without one are absent. */
+  async marks(symbols: readonly string[]): Promise<Map<string, Mark>> {
+    const unique = [...new Set(symbols)];
+    const quotes = await this.store.getQuotes(unique);
+    const now = this.clock.now();
+    const out = new Map<string, Mark>();
+    unique.forEach((symbol, i) => {
+      const state = classifyQuote(quotes[i] ?? null, now, this.rules);
+      if (state.kind !== 'unavailable') out.set(symbol, { price: state.quote.price, stale: state.kind === 'stale' });
+    });
+    return out;
+  }
+}

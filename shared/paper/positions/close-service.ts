@@ -1,0 +1,190 @@
+/** Closing positions: whole, partial (the position splits and the closed part is recorded), and all of a book. */
+import { AppError } from '../../core/errors.js';
+import { settle, settlePartial, type SettleInput } from '../../engine/settlement.js';
+import { roundUsd, trimNumber } from '../../engine/side.js';
+import type { KeyContext } from '../key-context.js';
+import type { LivePrice } from '../markets/live-prices.js';
+import { fundingOwed, MAX_ATTEMPTS, type PositionDeps } from './position-deps.js';
+import { refOf } from './position-service.js';
+import type { CloseRecord } from './position-store.js';
+import type { Position, StoredPosition } from './position-types.js';
+import { closedView, openView, type PositionView } from './position-view.js';
+
+export interface CloseRequest {
+  id: string;
+  /** Percent of the position to close, 1-100; default 100. */
+  pct?: number;
+  /** The position's symbol, when the client knows it: its price is read alongside the position. */
+  symbol?: string;
+  client_order_id?: string;
+}
+
+export interface CloseResult {
+  ok: true;
+  /** The closed position, or the closed part of a partial close. */
+  closed: PositionView;
+  /** The part that stays open, on a partial close. */
+  remaining?: PositionView;
+  position: PositionView;
+  idempotent: boolean;
+}
+
+export interface CloseAllResult {
+  ok: true;
+  closed: number;
+  positions: PositionView[];
+  /** Positions left open (no live price for their symbol), with the reason. */
+  not_closed?: { id: string; symbol: string; error: string }[];
+}
+
+type Settled = { closed: Position; remaining: Position | null; cents: number };
+
+/** The closed record and, for a partial close, the remaining position. Pure. */
+export function computeClose(p: Position, exit: number, pct: number, fundingUsd: number, now: number, reason: string): Settled {
+  const whole: SettleInput = { side: p.side, qty: p.qty, entry: p.entry, exit, ratePct: p.fee_rate_pct, fundingUsd, margin: p.margin };
+  const closedFields = { status: 'closed' as const, exit, exit_price: exit, closed_ts: now, close_reason: reason, liquidated: false };
+  if (pct >= 100) {
+    const s = settle(whole);
+    const cents = Math.round(s.pnl * 100);
+    const closed: Position = {
+      ...p,
+      ...closedFields,
+      v: p.v + 1,
+      pnl_usd: cents / 100,
+      roe_pct: trimNumber(((cents / 100) / p.margin) * 100),
+      fees_usd: trimNumber(s.fees),
+      fee_round_trip_usd: trimNumber(s.fees),
+      funding_usd: roundUsd(s.funding),
+    };
+    return { closed, remaining: null, cents };
+  }
+  const fraction = pct / 100;
+  const part = settlePartial(whole, fraction);
+  const { closed: c, remaining: r } = part.split;
+  const scale = (value: number, share: number) => trimNumber(value * share);
+  const closed: Position = {
+    ...p,
+    ...closedFields,
+    id: `${p.id}-${p.v}`,
+    parent_id: p.id,
+    partial_pct: pct,
+    v: 1,
+    qty: c.qty,
+    margin: c.margin,
+    margin_usd: c.margin,
+    notional_usd: roundUsd(c.margin * p.leverage),
+    feeOpen: scale(p.feeOpen, fraction),
+    fee_open_usd: scale(p.fee_open_usd, fraction),
+    pnl_usd: part.closedCents / 100,
+    roe_pct: trimNumber(((part.closedCents / 100) / c.margin) * 100),
+    fees_usd: trimNumber(part.closed.fees),
+    fee_round_trip_usd: trimNumber(part.closed.fees),
+    funding_usd: roundUsd(c.fundingUsd),
+  };
+  const remaining: Position = {
+    ...p,
+    v: p.v + 1,
+    qty: r.qty,
+    margin: r.margin,
+    margin_usd: r.margin,
+    notional_usd: roundUsd(r.margin * p.leverage),
+    feeOpen: scale(p.feeOpen, 1 - fraction),
+    fee_open_usd: scale(p.fee_open_usd, 1 - fraction),
+    fee_round_trip_usd: scale(p.fee_round_trip_usd, 1 - fraction),
+    funding_carry_usd: r.fundingUsd,
+    funding_from_ts: now,
+  };
+  return { closed, remaining, cents: part.closedCents };
+}
+
+export class CloseService {
+  constructor(private readonly deps: PositionDeps) {}
+
+  async close(ctx: KeyContext, req: CloseRequest, reason = 'manual'): Promise<CloseResult> {
+    const { store, prices, clock } = this.deps;
+    const ref = refOf(ctx);
+    const coid = req.client_order_id ?? null;
+    const pct = req.pct ?? 100;
+    if (coid !== null) {
+      const prior = await store.findIdempotentClose(ref, coid);
+      if (prior) return this.replay(ctx, prior);
+    }
+    // the hint's price is read alongside the position; a wrong hint costs nothing but a second read
+    let hinted: Promise<LivePrice | undefined> | undefined = req.symbol ? prices.fillPrice(req.symbol).catch(() => undefined) : undefined;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const [read, hint] = await Promise.all([store.getOpen(ref, req.id), hinted]);
+      if (!read) throw await this.notOpen(ctx, req.id);
+      const p = read.position;
+      const live = hint && hint.symbol === p.symbol ? hint : await prices.fillPrice(p.symbol);
+      const now = clock.now();
+      const settled = computeClose(p, live.price, pct, await fundingOwed(this.deps.funding, p, now), now, reason);
+      const outcome = await store.close({ ref, read, ...settled, clientOrderId: coid, event: 'position.closed' });
+      if (outcome.kind === 'closed') return this.result(settled, live.price, false);
+      if (outcome.kind === 'idempotent') return this.replay(ctx, outcome.result);
+      if (outcome.kind === 'already_closed') throw new AppError('already_closed', `position ${req.id} is already closed`, { id: req.id });
+      if (outcome.kind === 'missing') throw new AppError('position_not_found', `no open position ${req.id} in book ${ctx.book}`, { id: req.id });
+      hinted = undefined; // stale: read again (the price too: the next attempt should not settle at an old one)
+    }
+    throw new AppError('internal', 'the position kept changing; try again');
+  }
+
+  /** Closes every open position of the book, each in its own step; those without a live price stay open. */
+  async closeAll(ctx: KeyContext): Promise<CloseAllResult> {
+    const open = await this.deps.store.listOpen(refOf(ctx));
+    const outcomes = await Promise.all(
+      open.map((stored) =>
+        this.close(ctx, { id: stored.position.id, symbol: stored.position.symbol }, 'close_all').then(
+          (result) => ({ stored, result }),
+          (error: unknown) => ({ stored, error }),
+        ),
+      ),
+    );
+    const positions: PositionView[] = [];
+    const notClosed: NonNullable<CloseAllResult['not_closed']> = [];
+    for (const outcome of outcomes) {
+      if ('result' in outcome) {
+        positions.push(outcome.result.closed);
+        continue;
+      }
+      const error = outcome.error;
+      // closed meanwhile by another request: not ours to count, nothing left to do
+      if (error instanceof AppError && (error.code === 'already_closed' || error.code === 'position_not_found')) continue;
+      if (!(error instanceof AppError)) throw error;
+      notClosed.push({ id: outcome.stored.position.id, symbol: outcome.stored.position.symbol, error: error.code });
+    }
+    return { ok: true, closed: positions.length, positions, ...(notClosed.length > 0 ? { not_closed: notClosed } : {}) };
+  }
+
+  private result(settled: Settled, mark: number, idempotent: boolean): CloseResult {
+    const closed = closedView(settled.closed);
+    const remaining = settled.remaining ? openView(settled.remaining, { price: mark, stale: false }, settled.remaining.funding_carry_usd) : undefined;
+    return { ok: true, closed, ...(remaining ? { remaining } : {}), position: closed, idempotent };
+  }
+
+  /** The stored result of a close whose client_order_id came again: the closed record and the remaining part as it stands. */
+  private async replay(ctx: KeyContext, record: CloseRecord): Promise<CloseResult> {
+    const ref = refOf(ctx);
+    const [closed, remaining] = await Promise.all([
+      this.deps.store.getClosed(ref, record.closed_id),
+      record.remaining_id ? this.remainingNow(ctx, record.remaining_id) : undefined,
+    ]);
+    if (!closed) throw new AppError('already_closed', `the close with this client_order_id was archived by a reset`, { id: record.closed_id });
+    const view = closedView(closed.position);
+    return { ok: true, closed: view, ...(remaining ? { remaining } : {}), position: view, idempotent: true };
+  }
+
+  private async remainingNow(ctx: KeyContext, id: string): Promise<PositionView | undefined> {
+    const ref = refOf(ctx);
+    const stored: StoredPosition | null = (await this.deps.store.getOpen(ref, id)) ?? (await this.deps.store.getClosed(ref, id));
+    if (!stored) return undefined;
+    if (stored.position.status !== 'open') return closedView(stored.position);
+    const mark = (await this.deps.prices.marks([stored.position.symbol])).get(stored.position.symbol);
+    return openView(stored.position, mark, await fundingOwed(this.deps.funding, stored.position, this.deps.clock.now()));
+  }
+
+  private async notOpen(ctx: KeyContext, id: string): Promise<AppError> {
+    const closed = await this.deps.store.getClosed(refOf(ctx), id);
+    if (closed) return new AppError('already_closed', `position ${id} is already closed`, { id });
+    return new AppError('position_not_found', `no open position ${id} in book ${ctx.book}`, { id });
+  }
+}

@@ -1,0 +1,91 @@
+--[[
+position-close: settles a whole position, or the closed share of it (a partial close splits the
+position: the remaining part keeps the id and stays open, the closed part is recorded under its
+own id). Used by close, close_all (once per position) and, later, the sweep's stops and
+liquidations. The settlement was computed in TypeScript from the position as read; this script
+applies it only if the position is still exactly that (compare-and-set on the SHA-1 of its JSON,
+which carries its version), so a position settles once even when two pods race for it.
+
+KEYS[1]  book open positions (hash id -> position JSON)
+KEYS[2]  book closed positions (hash id -> position JSON)
+KEYS[3]  book closed positions by close time (zset id by closed_ts)
+KEYS[4]  book counters (hash)
+KEYS[5]  idempotency key of the client_order_id (string JSON, TTL); with no client_order_id any
+         key of the account (it is not read)
+KEYS[6]  account outbox (stream)
+KEYS[7]  trigger index: liquidation levels of the symbol and side (zset)
+KEYS[8]  trigger index: stop-loss levels of the symbol and side (zset)
+KEYS[9]  trigger index: take-profit levels of the symbol and side (zset)
+
+ARGV[1]  position id
+ARGV[2]  SHA-1 (hex) of the position JSON the settlement was computed from
+ARGV[3]  closed record JSON (the whole position closed, or the closed part)
+ARGV[4]  closed record id (the position id for a whole close)
+ARGV[5]  remaining position JSON for a partial close, '' for a whole close
+ARGV[6]  realized P&L of the closed record, integer cents
+ARGV[7]  close time, ms
+ARGV[8]  1 when a client_order_id was sent, else 0
+ARGV[9]  idempotency time to live, seconds
+ARGV[10] idempotency value: JSON {closed_id, remaining_id}
+ARGV[11] trigger member: accountId|book|positionId
+ARGV[12] event: position.closed or position.liquidated
+ARGV[13] book name
+ARGV[14] 1 when this is a liquidation, else 0
+
+Returns  {1}                 settled
+         {2, idempotency}    idempotent: this client_order_id already closed; its stored result
+         {-1}                stale: the position changed since it was read (read again, recompute)
+         {-2}                already closed
+         {-3}                no such position in this book
+Events:  one entry on 1 only: the event of ARGV[12] with the closed record, and for a partial
+         close the remaining position under 'remaining'.
+
+The trigger indexes are cross-account keys under the symbol's hash tag ({SYMBOL}), not the
+account's: on one Redis they change atomically with the position; under Redis Cluster they sit in
+another slot and these index writes have to leave the script (they are hints: the sweep re-checks
+the position itself before it settles anything).
+]]
+if ARGV[8] == '1' then
+  local prior = redis.call('GET', KEYS[5])
+  if prior then return {2, prior} end
+end
+
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if not current then
+  if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return {-2} end
+  return {-3}
+end
+if redis.sha1hex(current) ~= ARGV[2] then return {-1} end
+
+local cents = tonumber(ARGV[6])
+if ARGV[5] == '' then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+  redis.call('ZREM', KEYS[7], ARGV[11])
+  redis.call('ZREM', KEYS[8], ARGV[11])
+  redis.call('ZREM', KEYS[9], ARGV[11])
+else
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[5])
+end
+redis.call('HSET', KEYS[2], ARGV[4], ARGV[3])
+redis.call('ZADD', KEYS[3], ARGV[7], ARGV[4])
+
+local outcome = cents > 0 and 'wins' or 'losses'
+redis.call('HINCRBY', KEYS[4], 'realized_cents', cents)
+redis.call('HINCRBY', KEYS[4], 'life_realized_cents', cents)
+redis.call('HINCRBY', KEYS[4], 'closed', 1)
+redis.call('HINCRBY', KEYS[4], 'life_closed', 1)
+redis.call('HINCRBY', KEYS[4], outcome, 1)
+redis.call('HINCRBY', KEYS[4], 'life_' .. outcome, 1)
+if ARGV[14] == '1' then redis.call('HINCRBY', KEYS[4], 'liquidations', 1) end
+local best = redis.call('HGET', KEYS[4], 'best_cents')
+if not best or cents > tonumber(best) then redis.call('HSET', KEYS[4], 'best_cents', cents) end
+
+if ARGV[8] == '1' then
+  redis.call('SET', KEYS[5], ARGV[10], 'EX', ARGV[9])
+end
+if ARGV[5] == '' then
+  redis.call('XADD', KEYS[6], '*', 'event', ARGV[12], 'book', ARGV[13], 'ts', ARGV[7], 'position', ARGV[3])
+else
+  redis.call('XADD', KEYS[6], '*', 'event', ARGV[12], 'book', ARGV[13], 'ts', ARGV[7], 'position', ARGV[3], 'remaining', ARGV[5])
+end
+return {1}

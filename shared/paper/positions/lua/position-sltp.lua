@@ -1,0 +1,38 @@
+--[[
+position-sltp: replaces a position's stop-loss, take-profit and trailing stop (the new levels were
+checked in TypeScript against the entry side) if the position is still exactly as read (the SHA-1
+of its JSON, which carries its version, is compared).
+
+KEYS[1]  book open positions (hash id -> position JSON)
+KEYS[2]  account outbox (stream)
+KEYS[3]  trigger index: stop-loss levels of the symbol and side (zset)
+KEYS[4]  trigger index: take-profit levels of the symbol and side (zset)
+
+ARGV[1]  position id
+ARGV[2]  SHA-1 (hex) of the position JSON the change was computed from
+ARGV[3]  the updated position JSON
+ARGV[4]  trigger member: accountId|book|positionId
+ARGV[5]  new stop-loss price, or '' for none
+ARGV[6]  new take-profit price, or '' for none
+ARGV[7]  book name
+ARGV[8]  event time, ms
+
+Returns  {1}   updated
+         {-1}  stale: the position changed since it was read (read again, recompute)
+         {-2}  not open (closed, or no such position in this book)
+Events:  position.updated with the updated position, on 1 only.
+
+The trigger indexes are cross-account keys under the symbol's hash tag ({SYMBOL}), not the
+account's: on one Redis they change atomically with the position; under Redis Cluster they sit in
+another slot and these index writes have to leave the script (they are hints: the sweep re-checks
+the position itself before it settles anything).
+]]
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if not current then return {-2} end
+if redis.sha1hex(current) ~= ARGV[2] then return {-1} end
+
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+if ARGV[5] == '' then redis.call('ZREM', KEYS[3], ARGV[4]) else redis.call('ZADD', KEYS[3], ARGV[5], ARGV[4]) end
+if ARGV[6] == '' then redis.call('ZREM', KEYS[4], ARGV[4]) else redis.call('ZADD', KEYS[4], ARGV[6], ARGV[4]) end
+redis.call('XADD', KEYS[2], '*', 'event', 'position.updated', 'book', ARGV[7], 'ts', ARGV[8], 'position', ARGV[3])
+return {1}

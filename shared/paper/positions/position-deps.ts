@@ -1,0 +1,34 @@
+/** What the position services share: stores, prices, the clock and the id source. */
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../../core/clock.js';
+import { fundingCost } from '../../engine/funding.js';
+import type { FeeSettings } from '../fees/fee-settings.js';
+import type { FundingStore } from '../funding/funding-store.js';
+import type { LivePrices } from '../markets/live-prices.js';
+import type { PositionStore } from './position-store.js';
+import type { Position } from './position-types.js';
+
+export interface PositionDeps {
+  store: PositionStore;
+  prices: LivePrices;
+  funding: FundingStore;
+  fees: FeeSettings;
+  clock: Clock;
+  /** New position ids; defaults to bp<ms base36><random>. */
+  newId?: () => string;
+}
+
+/** bp + the time in base 36 + 8 random base-36 characters: sortable by time, unguessable enough. */
+export function defaultPositionId(now: number): string {
+  const random = [...randomBytes(8)].map((b) => (b % 36).toString(36)).join('');
+  return `bp${now.toString(36)}${random}`;
+}
+
+/** How many times a change is recomputed when the position moved underneath it. */
+export const MAX_ATTEMPTS = 8;
+
+/** Funding a position owes at `now`: what it carried over plus the funding times since funding_from_ts. */
+export async function fundingOwed(funding: FundingStore, p: Position, now: number): Promise<number> {
+  const records = await funding.between(p.symbol, p.funding_from_ts, now);
+  return p.funding_carry_usd + fundingCost(p.side, p.qty, records);
+}

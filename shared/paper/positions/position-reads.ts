@@ -1,0 +1,180 @@
+/** Reads of a book: positions (with marks and an ETag), trades, the account summary and the balance. */
+import { createHash } from 'node:crypto';
+import { roundUsd, toCents, trimNumber } from '../../engine/side.js';
+import type { KeyContext } from '../key-context.js';
+import { fundingOwed, type PositionDeps } from './position-deps.js';
+import { refOf } from './position-service.js';
+import type { BookCounters } from './position-store.js';
+import type { Position } from './position-types.js';
+import { closedView, etagMaterial, openView, type PositionView } from './position-view.js';
+
+export const POSITIONS_CAP = 100;
+export const STARTING_BALANCE_USD = 10_000;
+const DAY_MS = 86_400_000;
+
+export interface PositionsQuery {
+  status?: 'open' | 'closed';
+  /** Unix ms: positions opened or closed at or after it. */
+  since?: number;
+}
+
+export interface PositionsResult {
+  positions: PositionView[];
+  etag: string;
+}
+
+export interface TradeRow {
+  id: string;
+  closed_ts: number;
+  opened_ts: number;
+  symbol: string;
+  side: string;
+  leverage: number;
+  margin_usd: number;
+  qty: number;
+  entry_price: number;
+  exit_price: number;
+  pnl_usd: number;
+  roe_pct: number;
+  fees_usd: number;
+  funding_usd: number;
+  liquidated: boolean;
+  via: string;
+  partial_pct?: number;
+  parent_id?: string;
+}
+
+export interface TradesResult {
+  trades: TradeRow[];
+  count: number;
+  next_before: number | null;
+  retention_days: number;
+}
+
+export function tradeRow(p: Position): TradeRow {
+  return {
+    id: p.id,
+    closed_ts: p.closed_ts ?? 0,
+    opened_ts: p.opened_ts,
+    symbol: p.symbol,
+    side: p.side,
+    leverage: p.leverage,
+    margin_usd: p.margin_usd,
+    qty: p.qty,
+    entry_price: p.entry,
+    exit_price: p.exit ?? 0,
+    pnl_usd: p.pnl_usd ?? 0,
+    roe_pct: p.roe_pct ?? 0,
+    fees_usd: p.fees_usd ?? 0,
+    funding_usd: p.funding_usd ?? 0,
+    liquidated: p.liquidated === true,
+    via: p.close_reason ?? 'manual',
+    ...(p.partial_pct !== undefined ? { partial_pct: p.partial_pct, parent_id: p.parent_id } : {}),
+  };
+}
+
+interface OpenBook {
+  views: PositionView[];
+  marginCents: number;
+  unrealizedCents: number;
+}
+
+export class PositionReads {
+  constructor(private readonly deps: PositionDeps) {}
+
+  /** Open positions with their marks and funding owed now. */
+  private async openBook(ctx: KeyContext): Promise<OpenBook> {
+    const { store, prices, funding, clock } = this.deps;
+    const open = (await store.listOpen(refOf(ctx))).map((s) => s.position);
+    const now = clock.now();
+    const [marks, owed] = await Promise.all([prices.marks(open.map((p) => p.symbol)), Promise.all(open.map((p) => fundingOwed(funding, p, now)))]);
+    const views = open.map((p, i) => openView(p, marks.get(p.symbol), owed[i]));
+    return {
+      views,
+      marginCents: open.reduce((sum, p) => sum + toCents(p.margin), 0),
+      unrealizedCents: views.reduce((sum, v) => sum + toCents(v.unrealized_pnl_usd ?? 0), 0),
+    };
+  }
+
+  async positions(ctx: KeyContext, query: PositionsQuery): Promise<PositionsResult> {
+    const since = query.since;
+    const wantOpen = query.status !== 'closed';
+    const wantClosed = query.status === 'closed' || (query.status === undefined && since !== undefined);
+    const [open, closed] = await Promise.all([
+      wantOpen ? this.openBook(ctx) : undefined,
+      wantClosed ? this.deps.store.listClosed(refOf(ctx), { minTs: since ?? 0, maxTs: Infinity, limit: POSITIONS_CAP }) : [],
+    ]);
+    const openRows = (open?.views ?? []).filter((v) => since === undefined || v.opened_ts >= since).reverse();
+    const rows = [...openRows, ...closed.map(closedView)].slice(0, POSITIONS_CAP);
+    const etag = `W/"${createHash('sha1').update(etagMaterial(rows)).digest('base64url').slice(0, 27)}"`;
+    return { positions: rows, etag };
+  }
+
+  /**
+   * Closed trades newest first, closed before `before` and within the plan's history window.
+   * A page never splits trades that closed in the same millisecond (next_before is exclusive): it
+   * ends before such a group, or takes the whole group when the group alone fills the page.
+   */
+  async trades(ctx: KeyContext, query: { limit: number; before?: number }): Promise<TradesResult> {
+    const { store, clock } = this.deps;
+    const ref = refOf(ctx);
+    const days = ctx.plan.limits.tradeHistoryDays;
+    const minTs = clock.now() - days * DAY_MS;
+    const maxTs = query.before ?? Infinity;
+    let rows = await store.listClosed(ref, { minTs, maxTs, limit: query.limit + 1 });
+    let more = rows.length > query.limit;
+    if (more) {
+      const boundary = rows[query.limit].closed_ts;
+      const page = rows.slice(0, query.limit);
+      const whole = page.filter((r) => r.closed_ts !== boundary);
+      if (whole.length > 0) rows = whole;
+      else {
+        // one millisecond holds more trades than a page: take all of them
+        rows = await store.listClosed(ref, { minTs: boundary ?? 0, maxTs: (boundary ?? 0) + 1, limit: 100_000 });
+        more = (await store.listClosed(ref, { minTs, maxTs: boundary ?? 0, limit: 1 })).length > 0;
+      }
+    }
+    const trades = rows.map(tradeRow);
+    return { trades, count: trades.length, next_before: more && trades.length > 0 ? trades[trades.length - 1].closed_ts : null, retention_days: days };
+  }
+
+  async account(ctx: KeyContext): Promise<Record<string, unknown>> {
+    const [open, counters] = await Promise.all([this.openBook(ctx), this.deps.store.counters(refOf(ctx))]);
+    const money = moneyFields(counters, open);
+    const decided = counters.wins + counters.losses;
+    return {
+      account: ctx.book,
+      open_positions: open.views.length,
+      ...money,
+      realized_pnl_usd: counters.realized_cents / 100,
+      closed_trades: counters.closed,
+      wins: counters.wins,
+      losses: counters.losses,
+      win_rate_pct: decided === 0 ? null : trimNumber((counters.wins / decided) * 100),
+      liquidations: counters.liquidations,
+      best_trade_usd: counters.best_cents === null ? null : counters.best_cents / 100,
+      return_pct: trimNumber((counters.realized_cents / 100 / money.starting_balance_usd) * 100),
+      reset_ts: counters.reset_ts || null,
+    };
+  }
+
+  async balance(ctx: KeyContext): Promise<Record<string, unknown>> {
+    const [open, counters] = await Promise.all([this.openBook(ctx), this.deps.store.counters(refOf(ctx))]);
+    return { account: ctx.book, ...moneyFields(counters, open) };
+  }
+}
+
+function moneyFields(counters: BookCounters, open: OpenBook) {
+  const startCents = toCents(counters.starting_balance || STARTING_BALANCE_USD);
+  const balanceCents = startCents + counters.realized_cents;
+  const equityCents = balanceCents + open.unrealizedCents;
+  return {
+    starting_balance_usd: startCents / 100,
+    balance_usd: balanceCents / 100,
+    equity_usd: equityCents / 100,
+    margin_in_use_usd: open.marginCents / 100,
+    free_margin_usd: (equityCents - open.marginCents) / 100,
+    unrealized_pnl_usd: roundUsd(open.unrealizedCents / 100),
+    margin_enforced: false as const,
+  };
+}

@@ -1,0 +1,256 @@
+/** Redis reads and the money-moving scripts of positions and books. Only this file and its scripts touch position keys. */
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { keys } from '../../redis/keys.js';
+import { runPositionScript } from './lua/position-scripts.js';
+import { parsePosition, triggerMember, type BookRef, type Position, type StoredPosition } from './position-types.js';
+
+export const IDEMPOTENCY_TTL_S = 7 * 86_400;
+
+export type OpenOutcome =
+  | { kind: 'opened'; stored: StoredPosition }
+  | { kind: 'idempotent'; stored: StoredPosition | null }
+  | { kind: 'cap'; open: number };
+
+export type CloseOutcome = { kind: 'closed' } | { kind: 'idempotent'; result: CloseRecord } | { kind: 'stale' } | { kind: 'already_closed' } | { kind: 'missing' };
+
+/** What a close stored under its client_order_id. */
+export interface CloseRecord {
+  closed_id: string;
+  remaining_id: string | null;
+}
+
+export interface CloseWrite {
+  ref: BookRef;
+  read: StoredPosition;
+  closed: Position;
+  remaining: Position | null;
+  cents: number;
+  clientOrderId: string | null;
+  event: 'position.closed' | 'position.liquidated';
+}
+
+export interface BookCounters {
+  reset_ts: number;
+  starting_balance: number;
+  realized_cents: number;
+  closed: number;
+  wins: number;
+  losses: number;
+  liquidations: number;
+  best_cents: number | null;
+  life_realized_cents: number;
+  life_closed: number;
+  life_wins: number;
+  life_losses: number;
+}
+
+export type ResetOutcome = { kind: 'reset'; archived: number; cancelled: number } | { kind: 'open'; open: number } | { kind: 'busy' };
+
+/** The key a script is given for an idempotency slot that is not used (any key of the account). */
+const unusedSlot = (ref: BookRef): string => keys.bookStats(ref.accountId, ref.book);
+
+/** What the scripts compare a position by: the SHA-1 of its JSON as read (Lua's redis.sha1hex). */
+const digest = (raw: string): string => createHash('sha1').update(raw).digest('hex');
+
+const num = (value: string | undefined, fallback = 0): number => (value === undefined || value === '' ? fallback : Number(value));
+
+export class PositionStore {
+  constructor(private readonly redis: Redis) {}
+
+  async getOpen(ref: BookRef, id: string): Promise<StoredPosition | null> {
+    const raw = await this.redis.hget(keys.bookOpen(ref.accountId, ref.book), id);
+    return raw === null ? null : parsePosition(raw);
+  }
+
+  /** The position a client_order_id opened, as it stands now (open, closed, or archived by a reset); null when unused. */
+  async findIdempotentOpen(ref: BookRef, clientOrderId: string): Promise<StoredPosition | null> {
+    const id = await this.redis.get(keys.bookIdempotency(ref.accountId, ref.book, 'open', clientOrderId));
+    if (id === null) return null;
+    return (await this.getOpen(ref, id)) ?? (await this.getClosed(ref, id)) ?? (await this.getArchived(ref, id));
+  }
+
+  /** A closed position that a reset archived (newest archive first); null when none holds it. */
+  async getArchived(ref: BookRef, id: string): Promise<StoredPosition | null> {
+    const resets = await this.redis.zrevrange(keys.bookArchives(ref.accountId, ref.book), 0, -1);
+    for (const resetTs of resets) {
+      const raw = await this.redis.hget(keys.bookArchiveClosed(ref.accountId, ref.book, Number(resetTs)), id);
+      if (raw !== null) return parsePosition(raw);
+    }
+    return null;
+  }
+
+  /** What a close with this client_order_id did; null when unused. */
+  async findIdempotentClose(ref: BookRef, clientOrderId: string): Promise<CloseRecord | null> {
+    const prior = await this.redis.get(keys.bookIdempotency(ref.accountId, ref.book, 'close', clientOrderId));
+    return prior === null ? null : (JSON.parse(prior) as CloseRecord);
+  }
+
+  async getClosed(ref: BookRef, id: string): Promise<StoredPosition | null> {
+    const raw = await this.redis.hget(keys.bookClosed(ref.accountId, ref.book), id);
+    return raw === null ? null : parsePosition(raw);
+  }
+
+  /** The book's open positions, oldest first. */
+  async listOpen(ref: BookRef): Promise<StoredPosition[]> {
+    const all = await this.redis.hvals(keys.bookOpen(ref.accountId, ref.book));
+    return all.map(parsePosition).sort((a, b) => a.position.opened_ts - b.position.opened_ts || (a.position.id < b.position.id ? -1 : 1));
+  }
+
+  countOpen(ref: BookRef): Promise<number> {
+    return this.redis.hlen(keys.bookOpen(ref.accountId, ref.book));
+  }
+
+  /**
+   * Closed positions newest first with closed_ts in [minTs, maxTs) (maxTs exclusive, Infinity for
+   * none), at most `limit` (plus `extra` more to look ahead).
+   */
+  async listClosed(ref: BookRef, range: { minTs: number; maxTs: number; limit: number }): Promise<Position[]> {
+    const max = Number.isFinite(range.maxTs) ? `(${range.maxTs}` : '+inf';
+    const ids = await this.redis.zrevrangebyscore(keys.bookClosedByTime(ref.accountId, ref.book), max, range.minTs, 'LIMIT', 0, range.limit);
+    if (ids.length === 0) return [];
+    const raws = await this.redis.hmget(keys.bookClosed(ref.accountId, ref.book), ...ids);
+    return raws.filter((raw): raw is string => raw !== null).map((raw) => parsePosition(raw).position);
+  }
+
+  async counters(ref: BookRef): Promise<BookCounters> {
+    const h = await this.redis.hgetall(keys.bookStats(ref.accountId, ref.book));
+    return {
+      reset_ts: num(h.reset_ts),
+      starting_balance: num(h.starting_balance, 10_000),
+      realized_cents: num(h.realized_cents),
+      closed: num(h.closed),
+      wins: num(h.wins),
+      losses: num(h.losses),
+      liquidations: num(h.liquidations),
+      best_cents: h.best_cents === undefined ? null : Number(h.best_cents),
+      life_realized_cents: num(h.life_realized_cents),
+      life_closed: num(h.life_closed),
+      life_wins: num(h.life_wins),
+      life_losses: num(h.life_losses),
+    };
+  }
+
+  /** The books that have traded (or were reset). */
+  tradedBooks(accountId: string): Promise<string[]> {
+    return this.redis.smembers(keys.paperBooks(accountId));
+  }
+
+  async open(ref: BookRef, position: Position, cap: number): Promise<OpenOutcome> {
+    const raw = JSON.stringify(position);
+    const coid = position.client_order_id;
+    const [status, value] = await runPositionScript(
+      this.redis,
+      'pdPositionOpen',
+      [
+        keys.bookOpen(ref.accountId, ref.book),
+        keys.bookClosed(ref.accountId, ref.book),
+        coid === null ? unusedSlot(ref) : keys.bookIdempotency(ref.accountId, ref.book, 'open', coid),
+        keys.accountOutbox(ref.accountId),
+        keys.paperBooks(ref.accountId),
+        keys.triggerIndex(position.symbol, 'liq', position.side),
+        keys.triggerIndex(position.symbol, 'sl', position.side),
+        keys.triggerIndex(position.symbol, 'tp', position.side),
+      ],
+      [
+        position.id,
+        raw,
+        cap,
+        coid === null ? 0 : 1,
+        IDEMPOTENCY_TTL_S,
+        triggerMember(ref, position.id),
+        position.liq_price,
+        position.sl ?? '',
+        position.tp ?? '',
+        ref.book,
+        position.opened_ts,
+      ],
+    );
+    if (status === 1) return { kind: 'opened', stored: parsePosition(String(value)) };
+    if (status === 2) return { kind: 'idempotent', stored: parsePosition(String(value)) };
+    if (status === 3) return { kind: 'idempotent', stored: await this.getArchived(ref, String(value)) };
+    return { kind: 'cap', open: Number(value) };
+  }
+
+  async close(write: CloseWrite): Promise<CloseOutcome> {
+    const { ref, read, closed, remaining } = write;
+    const position = read.position;
+    const record: CloseRecord = { closed_id: closed.id, remaining_id: remaining ? remaining.id : null };
+    const [status, value] = await runPositionScript(
+      this.redis,
+      'pdPositionClose',
+      [
+        keys.bookOpen(ref.accountId, ref.book),
+        keys.bookClosed(ref.accountId, ref.book),
+        keys.bookClosedByTime(ref.accountId, ref.book),
+        keys.bookStats(ref.accountId, ref.book),
+        write.clientOrderId === null ? unusedSlot(ref) : keys.bookIdempotency(ref.accountId, ref.book, 'close', write.clientOrderId),
+        keys.accountOutbox(ref.accountId),
+        keys.triggerIndex(position.symbol, 'liq', position.side),
+        keys.triggerIndex(position.symbol, 'sl', position.side),
+        keys.triggerIndex(position.symbol, 'tp', position.side),
+      ],
+      [
+        position.id,
+        digest(read.raw),
+        JSON.stringify(closed),
+        closed.id,
+        remaining ? JSON.stringify(remaining) : '',
+        write.cents,
+        closed.closed_ts ?? 0,
+        write.clientOrderId === null ? 0 : 1,
+        IDEMPOTENCY_TTL_S,
+        JSON.stringify(record),
+        triggerMember(ref, position.id),
+        write.event,
+        ref.book,
+        write.event === 'position.liquidated' ? 1 : 0,
+      ],
+    );
+    if (status === 1) return { kind: 'closed' };
+    if (status === 2) return { kind: 'idempotent', result: JSON.parse(String(value)) as CloseRecord };
+    if (status === -1) return { kind: 'stale' };
+    if (status === -2) return { kind: 'already_closed' };
+    return { kind: 'missing' };
+  }
+
+  async sltp(ref: BookRef, read: StoredPosition, updated: Position, now: number): Promise<'updated' | 'stale' | 'gone'> {
+    const p = read.position;
+    const [status] = await runPositionScript(
+      this.redis,
+      'pdPositionSltp',
+      [
+        keys.bookOpen(ref.accountId, ref.book),
+        keys.accountOutbox(ref.accountId),
+        keys.triggerIndex(p.symbol, 'sl', p.side),
+        keys.triggerIndex(p.symbol, 'tp', p.side),
+      ],
+      [p.id, digest(read.raw), JSON.stringify(updated), triggerMember(ref, p.id), updated.sl ?? '', updated.tp ?? '', ref.book, now],
+    );
+    return status === 1 ? 'updated' : status === -1 ? 'stale' : 'gone';
+  }
+
+  async reset(ref: BookRef, resetTs: number, startingBalance: number): Promise<ResetOutcome> {
+    const { accountId, book } = ref;
+    const [status, a, b] = await runPositionScript(
+      this.redis,
+      'pdBookReset',
+      [
+        keys.bookOpen(accountId, book),
+        keys.bookClosed(accountId, book),
+        keys.bookClosedByTime(accountId, book),
+        keys.bookStats(accountId, book),
+        keys.bookOrders(accountId, book),
+        keys.bookArchiveClosed(accountId, book, resetTs),
+        keys.bookArchiveClosedByTime(accountId, book, resetTs),
+        keys.bookArchives(accountId, book),
+        keys.accountOutbox(accountId),
+        keys.paperBooks(accountId),
+      ],
+      [resetTs, startingBalance, book],
+    );
+    if (status === 1) return { kind: 'reset', archived: Number(a), cancelled: Number(b) };
+    if (status === -1) return { kind: 'open', open: Number(a) };
+    return { kind: 'busy' };
+  }
+}

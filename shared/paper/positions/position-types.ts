@@ -1,0 +1,82 @@
+/** A position as stored (the API shape plus a few internal fields) and the names of its book. */
+import type { AssetClass } from '../../engine/fees.js';
+import type { Side } from '../../engine/side.js';
+
+/** Who trades: the account and the book its key acts on. */
+export interface BookRef {
+  accountId: string;
+  book: string;
+}
+
+/**
+ * A position as stored. Field names follow the spec; where the original named a field otherwise
+ * (entry_price, margin_usd, exit_price, opened_ts, fee_open_usd) both names are stored.
+ */
+export interface Position {
+  id: string;
+  /** Version: +1 on every change; the stored JSON is compared as a whole before a change applies. */
+  v: number;
+  /** The book: 'main' or the book's name. */
+  account: string;
+  /** Canonical pair, e.g. BTCUSDT. */
+  symbol: string;
+  asset_class: AssetClass;
+  side: Side;
+  status: 'open' | 'closed';
+  entry: number;
+  entry_price: number;
+  qty: number;
+  margin: number;
+  margin_usd: number;
+  leverage: number;
+  notional_usd: number;
+  liq_price: number;
+  /** Maintenance margin the position was stamped with, percent of notional. */
+  mmr_pct: number;
+  sl: number | null;
+  tp: number | null;
+  trail_pct: number | null;
+  trail_hwm: number | null;
+  /** Per-side fee rate stamped at open, percent. */
+  fee_rate_pct: number;
+  fee_venue: string | null;
+  feeOpen: number;
+  fee_open_usd: number;
+  /** Round trip: at open the estimate at the entry price; on a closed position what was charged. */
+  fee_round_trip_usd: number;
+  opened_ts: number;
+  client_order_id: string | null;
+  source: 'api';
+  /** Funding owed from before funding_from_ts (carried over a partial close), USD. Internal. */
+  funding_carry_usd: number;
+  /** Funding times after this accrue on the current quantity. Internal. */
+  funding_from_ts: number;
+  // closed positions (and closed parts) only
+  exit?: number;
+  exit_price?: number;
+  closed_ts?: number;
+  pnl_usd?: number;
+  roe_pct?: number;
+  fees_usd?: number;
+  funding_usd?: number;
+  close_reason?: string;
+  liquidated?: boolean;
+  /** On a closed part: the share of the position that was closed, percent, and the position it came from. */
+  partial_pct?: number;
+  parent_id?: string;
+}
+
+/** Positions whose JSON is kept as read, so a change can be applied only if it is still that. */
+export interface StoredPosition {
+  raw: string;
+  position: Position;
+}
+
+export function parsePosition(raw: string): StoredPosition {
+  return { raw, position: JSON.parse(raw) as Position };
+}
+
+/** The member of a position in the trigger indexes. */
+export function triggerMember(ref: BookRef, positionId: string): string {
+  return `${ref.accountId}|${ref.book}|${positionId}`;
+}

@@ -1,0 +1,60 @@
+/** The paper-trading services the bot routes call, built once per app from Redis, the market store and the clock. */
+import type { Redis } from 'ioredis';
+import type { Clock } from '../core/clock.js';
+import type { MarketStore } from '../market/market-store.js';
+import type { FreshnessRules } from '../market/quote-freshness.js';
+import type { BookRegistry } from './accounts/book-registry.js';
+import { FeeSettings } from './fees/fee-settings.js';
+import { FundingStore } from './funding/funding-store.js';
+import { LivePrices } from './markets/live-prices.js';
+import { MarketCatalog } from './markets/market-catalog.js';
+import { BookService } from './positions/book-service.js';
+import { CloseService } from './positions/close-service.js';
+import { definePositionScripts } from './positions/lua/position-scripts.js';
+import type { PositionDeps } from './positions/position-deps.js';
+import { PositionReads } from './positions/position-reads.js';
+import { PositionService } from './positions/position-service.js';
+import { PositionStore } from './positions/position-store.js';
+
+export interface TradingServices {
+  positions: PositionService;
+  closes: CloseService;
+  reads: PositionReads;
+  books: BookService;
+  fees: FeeSettings;
+  markets: MarketCatalog;
+  prices: LivePrices;
+  funding: FundingStore;
+  store: PositionStore;
+}
+
+export interface TradingDeps {
+  redis: Redis;
+  marketStore: MarketStore;
+  clock: Clock;
+  freshness: FreshnessRules;
+  /** The account's books and keys (accounts listing); without it: 'main' plus the books that traded. */
+  bookRegistry?: BookRegistry;
+  newId?: () => string;
+}
+
+export function createTradingServices(deps: TradingDeps): TradingServices {
+  // defined before any command is queued on the connection (see position-scripts.ts)
+  definePositionScripts(deps.redis);
+  const store = new PositionStore(deps.redis);
+  const prices = new LivePrices(deps.marketStore, deps.clock, deps.freshness);
+  const funding = new FundingStore(deps.redis);
+  const fees = new FeeSettings(deps.redis);
+  const positionDeps: PositionDeps = { store, prices, funding, fees, clock: deps.clock, newId: deps.newId };
+  return {
+    positions: new PositionService(positionDeps),
+    closes: new CloseService(positionDeps),
+    reads: new PositionReads(positionDeps),
+    books: new BookService(positionDeps, deps.bookRegistry),
+    fees,
+    markets: new MarketCatalog(deps.marketStore, prices),
+    prices,
+    funding,
+    store,
+  };
+}

@@ -1,0 +1,243 @@
+import { expect } from 'chai';
+import type { Redis } from 'ioredis';
+import type { AccountModule } from '../../shared/paper/accounts/account-service.js';
+import { closeRedis } from '../../shared/redis/connection.js';
+import { keys } from '../../shared/redis/keys.js';
+import { startTestApi, type TestApi } from '../helpers/app.js';
+import { freshRedis } from '../helpers/redis.js';
+import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
+
+type Pos = Record<string, unknown> & { id: string };
+type Body = Record<string, unknown> & { position?: Pos; closed?: Pos | number; remaining?: Pos; error?: string };
+
+describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account, /balance', function () {
+  this.timeout(30_000);
+  let redis: Redis;
+  let api: TestApi;
+  let mod: AccountModule;
+  let prices: TestPrices;
+  let trader: Trader;
+
+  before(async () => {
+    redis = await freshRedis();
+    api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
+    mod = accountModule(redis);
+    prices = new TestPrices(redis);
+  });
+  beforeEach(async () => {
+    await prices.set({ BTCUSDT: 60000, ETHUSDT: 3000, XAUUSDT: 4000 });
+    trader = await createTrader(mod);
+  });
+  after(async () => {
+    await api.close();
+    await closeRedis(redis);
+  });
+
+  const call = (method: 'GET' | 'POST', path: string, body?: unknown, who: Trader = trader, version: 'v1' | 'v2' = 'v1', headers: Record<string, string> = {}) =>
+    botCall<Body>(api.url, who, method, path, body, version, headers);
+  const open = async (body: Record<string, unknown>, who: Trader = trader): Promise<Pos> => {
+    const r = await call('POST', '/open', { margin_usd: 100, leverage: 10, ...body }, who);
+    expect(r.status, JSON.stringify(r.body)).to.equal(200);
+    return r.body.position!;
+  };
+  const events = async (who: Trader = trader): Promise<{ event: string; position: Pos; remaining?: Pos }[]> => {
+    const entries = await redis.xrange(keys.accountOutbox(who.accountId), '-', '+');
+    return entries.map(([, fields]) => {
+      const map = Object.fromEntries(Array.from({ length: fields.length / 2 }, (_, i) => [fields[2 * i], fields[2 * i + 1]]));
+      return { event: map.event, position: JSON.parse(map.position ?? map.reset) as Pos, ...(map.remaining ? { remaining: JSON.parse(map.remaining) as Pos } : {}) };
+    });
+  };
+
+  it('closes a whole position at the live price: pnl = gross - round trip (to the cent); one outbox event per transition', async () => {
+    const p = await open({ symbol: 'BTC', side: 'long', client_order_id: 'o1' });
+    await prices.set({ BTCUSDT: 61000 });
+    const r = await call('POST', '/close', { id: p.id });
+    expect(r.status).to.equal(200);
+    const closed = r.body.closed as Pos;
+    expect(r.body.position).to.deep.equal(closed);
+    expect(r.body).to.not.have.property('remaining');
+    // qty 1000/60000; gross = qty x 1000 = 16.6667; fees = qty x 121000 x 0.00055 = 1.10917
+    const qty = 1000 / 60000;
+    expect(closed).to.include({ id: p.id, status: 'closed', exit: 61000, exit_price: 61000, close_reason: 'manual', liquidated: false });
+    expect(closed.pnl_usd).to.equal(Math.round((qty * 1000 - qty * 121000 * 0.00055) * 100) / 100);
+    expect(closed.closed_ts).to.be.a('number');
+    const evs = await events();
+    expect(evs.map((e) => e.event)).to.deep.equal(['position.opened', 'position.closed']);
+    expect(evs[1].position).to.include({ id: p.id, status: 'closed', pnl_usd: closed.pnl_usd });
+    const account = await call('GET', '/account');
+    expect(account.body).to.include({ account: 'main', open_positions: 0, closed_trades: 1, wins: 1, losses: 0, win_rate_pct: 100, margin_enforced: false, starting_balance_usd: 10000 });
+    expect(account.body.balance_usd).to.equal(10000 + (closed.pnl_usd as number));
+  });
+
+  it('splits a partial close: the closed part is recorded, the rest keeps the id; both parts sum to one close (to the cent)', async () => {
+    const a = await open({ symbol: 'ETH', side: 'short', margin_usd: 333, leverage: 7 });
+    const b = await open({ symbol: 'ETH', side: 'short', margin_usd: 333, leverage: 7 });
+    await prices.set({ ETHUSDT: 2917.37 });
+    const part = await call('POST', '/close', { id: a.id, pct: 37.5, symbol: 'ETH' });
+    expect(part.status).to.equal(200);
+    const closedPart = part.body.closed as Pos;
+    const remaining = part.body.remaining!;
+    expect(closedPart).to.include({ id: `${a.id}-1`, parent_id: a.id, partial_pct: 37.5, status: 'closed' });
+    expect(remaining).to.include({ id: a.id, status: 'open' });
+    expect((closedPart.qty as number) + (remaining.qty as number)).to.be.closeTo(a.qty as number, 1e-12);
+    expect(remaining.margin as number).to.be.closeTo(333 * 0.625, 1e-9);
+    const rest = await call('POST', '/close', { id: a.id, symbol: 'WRONG' });
+    const whole = await call('POST', '/close', { id: b.id });
+    const sum = Math.round(((closedPart.pnl_usd as number) + ((rest.body.closed as Pos).pnl_usd as number)) * 100);
+    expect(sum).to.equal(Math.round(((whole.body.closed as Pos).pnl_usd as number) * 100));
+    const evs = await events();
+    expect(evs.map((e) => e.event)).to.deep.equal(['position.opened', 'position.opened', 'position.closed', 'position.closed', 'position.closed']);
+    expect(evs[2].remaining).to.include({ id: a.id, status: 'open' });
+    const trades = await call('GET', '/trades');
+    expect((trades.body.trades as Pos[]).map((t) => t.id).sort()).to.deep.equal([a.id, `${a.id}-1`, b.id].sort());
+  });
+
+  it('refuses a close of an unknown or closed position and a missing id; answers a reused client_order_id idempotently', async () => {
+    const p = await open({ symbol: 'BTC', side: 'long' });
+    const first = await call('POST', '/close', { id: p.id, client_order_id: 'c-1' });
+    const again = await call('POST', '/close', { id: p.id, client_order_id: 'c-1' });
+    expect(again.status).to.equal(200);
+    expect(again.body.idempotent).to.equal(true);
+    expect(again.body.closed).to.deep.equal(first.body.closed);
+    const closedAgain = await call('POST', '/close', { id: p.id });
+    expect(closedAgain.status).to.equal(409);
+    expect(closedAgain.body.error).to.equal('already_closed');
+    expect((await call('POST', '/close', { id: 'bpnope' })).body.error).to.equal('position_not_found');
+    expect((await call('POST', '/close', {})).body.error).to.equal('id_required');
+    expect((await call('POST', '/close', { id: p.id, pct: 0 })).status).to.equal(400);
+    expect((await call('POST', '/close', { id: p.id, pct: 101 })).status).to.equal(400);
+    expect((await events()).map((e) => e.event)).to.deep.equal(['position.opened', 'position.closed']);
+  });
+
+  it('settles a position once when two closes race: one settles, the other gets 409, the balance moves once', async () => {
+    for (let round = 0; round < 10; round++) {
+      const p = await open({ symbol: 'ETH', side: 'long' });
+      const results = await Promise.all([call('POST', '/close', { id: p.id }), call('POST', '/close', { id: p.id, symbol: 'ETH' })]);
+      const statuses = results.map((r) => r.status).sort();
+      expect(statuses).to.deep.equal([200, 409]);
+    }
+    const account = await call('GET', '/account');
+    expect(account.body.closed_trades).to.equal(10);
+    const evs = await events();
+    expect(evs.filter((e) => e.event === 'position.closed')).to.have.length(10);
+    const trades = await call('GET', '/trades');
+    const realized = (trades.body.trades as Pos[]).reduce((sum, t) => sum + Math.round((t.pnl_usd as number) * 100), 0);
+    expect(Math.round((account.body.realized_pnl_usd as number) * 100)).to.equal(realized);
+  });
+
+  it('closes every open position with close_all, each as its own transition', async () => {
+    await open({ symbol: 'BTC', side: 'long' });
+    await open({ symbol: 'ETH', side: 'short' });
+    await open({ symbol: 'XAU', side: 'long', leverage: 5 });
+    const r = await call('POST', '/close_all', {});
+    expect(r.status).to.equal(200);
+    expect(r.body.closed).to.equal(3);
+    expect((r.body.positions as Pos[]).every((p) => p.status === 'closed' && p.close_reason === 'close_all')).to.equal(true);
+    expect((await events()).filter((e) => e.event === 'position.closed')).to.have.length(3);
+    const none = await call('POST', '/close_all', undefined, trader, 'v2');
+    expect(none.body.data).to.deep.equal({ closed: 0, positions: [] });
+  });
+
+  it('sets, clears and keeps stops and targets with /sltp, on the right side of entry only; one event per change', async () => {
+    const p = await open({ symbol: 'BTC', side: 'short', sl: 62000 });
+    const set = await call('POST', '/sltp', { id: p.id, tp: 55000, trail_pct: 1.5 });
+    expect(set.status).to.equal(200);
+    expect(set.body.position).to.include({ sl: 62000, tp: 55000, trail_pct: 1.5, trail_hwm: 60000 });
+    const cleared = await call('POST', '/sltp', { id: p.id, sl: null });
+    expect(cleared.body.position).to.include({ sl: null, tp: 55000 });
+    expect((await call('POST', '/sltp', { id: p.id, sl: 59000 })).body.error).to.equal('sl_wrong_side');
+    expect((await call('POST', '/sltp', { id: p.id, tp: 61000 })).body.error).to.equal('tp_wrong_side');
+    expect((await call('POST', '/sltp', { id: p.id })).body.error).to.equal('sl_or_tp_required');
+    expect((await call('POST', '/sltp', { tp: 1 })).body.error).to.equal('id_required');
+    expect((await call('POST', '/sltp', { id: 'bpnope', tp: 1 })).status).to.equal(404);
+    const member = `${trader.accountId}|main|${p.id}`;
+    expect(await redis.zscore(keys.triggerIndex('BTCUSDT', 'tp', 'short'), member)).to.equal('55000');
+    expect(await redis.zscore(keys.triggerIndex('BTCUSDT', 'sl', 'short'), member)).to.equal(null);
+    expect(Number(await redis.zscore(keys.triggerIndex('BTCUSDT', 'liq', 'short'), member))).to.equal(p.liq_price);
+    expect((await events()).map((e) => e.event)).to.deep.equal(['position.opened', 'position.updated', 'position.updated']);
+    await call('POST', '/close', { id: p.id });
+    expect((await call('POST', '/sltp', { id: p.id, tp: 50000 })).body.error).to.equal('already_closed');
+    for (const kind of ['sl', 'tp', 'liq'] as const) expect(await redis.zscore(keys.triggerIndex('BTCUSDT', kind, 'short'), member)).to.equal(null);
+  });
+
+  it('lists positions with marks and unrealized P&L equal to what would settle, and answers 304 while nothing structural changed', async () => {
+    const p = await open({ symbol: 'BTC', side: 'long', leverage: 20 });
+    await prices.set({ BTCUSDT: 60600 });
+    const r = await call('GET', '/positions');
+    expect(r.status).to.equal(200);
+    const etag = r.headers.get('etag')!;
+    expect(etag).to.match(/^W\/"/);
+    const row = (r.body.positions as Pos[])[0];
+    const qty = 2000 / 60000;
+    expect(row).to.include({ id: p.id, mark_price: 60600 });
+    expect(row.unrealized_pnl_usd).to.equal(Math.round((qty * 600 - qty * 120600 * 0.00055) * 100) / 100);
+    await prices.set({ BTCUSDT: 59000 });
+    const same = await call('GET', '/positions', undefined, trader, 'v1', { 'if-none-match': etag });
+    expect(same.status).to.equal(304);
+    await call('POST', '/sltp', { id: p.id, sl: 50000 });
+    const changed = await call('GET', '/positions', undefined, trader, 'v1', { 'if-none-match': etag });
+    expect(changed.status).to.equal(200);
+    expect(changed.headers.get('etag')).to.not.equal(etag);
+    const v2 = await call('GET', '/positions', undefined, trader, 'v2');
+    expect((v2.body.data as { positions: Pos[] }).positions[0].sl).to.equal(50000);
+    const since = Date.now();
+    await call('POST', '/close', { id: p.id });
+    const closed = await call('GET', `/positions?status=closed&since=${since}`);
+    expect((closed.body.positions as Pos[]).map((x) => x.id)).to.deep.equal([p.id]);
+    expect((closed.body.positions as Pos[])[0]).to.include({ status: 'closed', exit: 59000 });
+    const open2 = await call('GET', '/positions?status=open');
+    expect(open2.body.positions).to.deep.equal([]);
+    expect((await call('GET', '/positions?status=maybe')).status).to.equal(400);
+  });
+
+  it('caps positions at 100 rows', async () => {
+    const many = await Promise.all(Array.from({ length: 105 }, () => call('POST', '/open', { symbol: 'ETH', side: 'long', margin_usd: 1, leverage: 1 })));
+    expect(many.every((r) => r.status === 200)).to.equal(true);
+    const r = await call('GET', '/positions');
+    expect(r.body.positions).to.have.length(100);
+  });
+
+  it('pages trades newest first with before/next_before, never splitting trades of the same millisecond', async () => {
+    await Promise.all(Array.from({ length: 7 }, () => open({ symbol: 'ETH', side: 'long', margin_usd: 1, leverage: 1 })));
+    await call('POST', '/close_all', {});
+    for (let i = 0; i < 3; i++) await call('POST', '/close', { id: (await open({ symbol: 'BTC', side: 'short', margin_usd: 1, leverage: 1 })).id });
+    const seen: string[] = [];
+    let before: number | null | undefined;
+    let pages = 0;
+    do {
+      const r = await call('GET', `/trades?limit=3${before ? `&before=${before}` : ''}`);
+      expect(r.status).to.equal(200);
+      const rows = r.body.trades as Pos[];
+      expect(r.body.count).to.equal(rows.length);
+      expect(r.body.retention_days).to.equal(90);
+      for (let i = 1; i < rows.length; i++) expect(rows[i].closed_ts as number).to.be.at.most(rows[i - 1].closed_ts as number);
+      seen.push(...rows.map((t) => t.id));
+      before = r.body.next_before as number | null;
+      pages++;
+    } while (before && pages < 20);
+    expect(seen).to.have.length(10);
+    expect(new Set(seen).size).to.equal(10);
+    expect((await call('GET', '/trades?limit=0')).status).to.equal(400);
+    expect((await call('GET', '/trades?limit=501')).status).to.equal(400);
+  });
+
+  it('sums open positions into account and balance: margin in use, unrealized, equity, free margin', async () => {
+    await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 });
+    await open({ symbol: 'ETH', side: 'short', margin_usd: 50, leverage: 2 });
+    const positions = await call('GET', '/positions');
+    const unrealized = (positions.body.positions as Pos[]).reduce((s, p) => s + Math.round((p.unrealized_pnl_usd as number) * 100), 0) / 100;
+    const balance = await call('GET', '/balance');
+    expect(balance.body).to.deep.equal({
+      account: 'main',
+      starting_balance_usd: 10000,
+      balance_usd: 10000,
+      equity_usd: 10000 + unrealized,
+      margin_in_use_usd: 150,
+      free_margin_usd: 10000 + unrealized - 150,
+      unrealized_pnl_usd: unrealized,
+      margin_enforced: false,
+    });
+    const account = await call('GET', '/account', undefined, trader, 'v2');
+    expect(account.body.data).to.include({ open_positions: 2, margin_in_use_usd: 150, closed_trades: 0, win_rate_pct: null });
+  });
+});

@@ -1,0 +1,133 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import type { Redis } from 'ioredis';
+import { createApp } from '../../api/app.js';
+import { configWith } from '../../shared/core/config.js';
+import { ERROR_CODES } from '../../shared/core/errors.js';
+import { createLogger } from '../../shared/core/logger.js';
+import { closeRedis } from '../../shared/redis/connection.js';
+import { startTestApi, type TestApi } from '../helpers/app.js';
+import { freshRedis, snapshotRedis, testRedisUrl } from '../helpers/redis.js';
+import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
+
+const hostileScalar = fc.oneof(
+  fc.constantFrom<unknown>(
+    'NaN', 'Infinity', '-Infinity', '1e400', '', ' ', '0x10', '1,5', 'null', 'undefined', '[]', '{}', '%00', '💥', 'ｌｏｎｇ', "' OR 1=1 --", '<script>', '9'.repeat(400),
+    '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'main', 'bp0', '-1', '-0', '1e-400', false, null, 0, -1, -0, 1e308, -1e308, 5e-324, 2 ** 53 + 1,
+  ),
+  fc.string({ maxLength: 40 }),
+  fc.double(),
+  fc.integer(),
+);
+/** A field: absent, a hostile scalar, or a nested array or object of them. */
+const hostileValue = fc.oneof(
+  { weight: 4, arbitrary: hostileScalar },
+  { weight: 1, arbitrary: fc.array(hostileScalar, { maxLength: 3 }) },
+  { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('__proto__', 'constructor', 'a', 'price'), hostileScalar, { maxKeys: 2 }) },
+);
+
+const isRateOrUsage = (key: string): boolean => key.startsWith('rl:') || /:key:/.test(key);
+const stable = (snapshot: Map<string, string>): Map<string, string> => new Map([...snapshot].filter(([key]) => !isRateOrUsage(key)));
+
+describe('hostile JSON bodies on every keyed POST route', function () {
+  this.timeout(180_000);
+  let redis: Redis;
+  let api: TestApi;
+  let trader: Trader;
+  let routes: { path: string; fields: string[] }[];
+
+  before(async () => {
+    redis = await freshRedis();
+    api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '100000000' });
+    await new TestPrices(redis).set({ BTCUSDT: 60000 });
+    trader = await createTrader(accountModule(redis), { plan: 'business' });
+    const config = configWith({ REDIS_URL: testRedisUrl() });
+    routes = createApp({ config, redis, logger: createLogger(config) })
+      .catalog.routes.filter((route) => route.method === 'post' && route.keyed && route.body)
+      .map((route) => ({ path: route.path, fields: Object.keys((route.body?.describe() as { keys?: Record<string, unknown> }).keys ?? {}) }));
+    // one position, so close and sltp have something a lucky id could hit
+    const opened = await botCall(api.url, trader, 'POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2 });
+    expect(opened.status).to.equal(200);
+  });
+  after(async () => {
+    await api.close();
+    await closeRedis(redis);
+  });
+
+  it('covers the trading routes', () => {
+    for (const path of ['/open', '/close', '/close_all', '/sltp', '/reset', '/fees']) {
+      if (path === '/close_all') continue; // takes no body
+      expect(routes.map((r) => r.path)).to.include(`/api/bot/v1${path}`);
+      expect(routes.map((r) => r.path)).to.include(`/api/bot/v2${path}`);
+    }
+  });
+
+  it('answers random and hostile bodies with a 4xx and a named code, never a 500, and writes nothing', async () => {
+    const before = stable(await snapshotRedis(redis));
+    for (const route of routes) {
+      const body = fc.oneof(
+        { weight: 8, arbitrary: fc.record(Object.fromEntries(route.fields.map((name) => [name, hostileValue])), { requiredKeys: [] }) },
+        { weight: 1, arbitrary: fc.constantFrom<unknown>([], [1, 2], 'text', 42, null, true) },
+      );
+      await fc.assert(
+        fc.asyncProperty(body, async (payload) => {
+          const response = await fetch(`${api.url}${route.path}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-api-key': trader.apiKey },
+            body: JSON.stringify(payload),
+          });
+          const text = await response.text();
+          const where = `${route.path} ${JSON.stringify(payload)} -> ${response.status} ${text.slice(0, 200)}`;
+          // POST /fees with venue null is a valid clear (and writes nothing when nothing was set)
+          if (response.status === 200) {
+            expect(route.path.endsWith('/fees'), where).to.equal(true);
+            return true;
+          }
+          expect(response.status, where).to.be.within(400, 499);
+          const parsed = JSON.parse(text) as { error?: string | { code: string } };
+          const code = route.path.startsWith('/api/bot/v1/') ? parsed.error : (parsed.error as { code: string }).code;
+          expect(Object.keys(ERROR_CODES), where).to.include(code);
+          return true;
+        }),
+        { numRuns: 80 },
+      );
+    }
+    expect(stable(await snapshotRedis(redis))).to.deep.equal(before);
+  });
+
+  it('answers hostile queries on every keyed GET route, with a valid key, with 200 or a named 4xx, and writes nothing', async () => {
+    const config = configWith({ REDIS_URL: testRedisUrl() });
+    const gets = createApp({ config, redis, logger: createLogger(config) })
+      .catalog.routes.filter((route) => route.method === 'get' && route.keyed && route.path.startsWith('/api/bot/'))
+      .map((route) => ({ path: route.path, params: Object.keys((route.query?.describe() as { keys?: Record<string, unknown> } | undefined)?.keys ?? {}) }));
+    expect(gets.map((g) => g.path)).to.include.members(['/api/bot/v1/positions', '/api/bot/v1/trades', '/api/bot/v1/markets', '/api/bot/v2/account']);
+    const before = stable(await snapshotRedis(redis));
+    const param = fc.oneof(fc.constant(undefined), hostileScalar.map(String), fc.array(hostileScalar.map(String), { minLength: 2, maxLength: 3 }));
+    for (const route of gets) {
+      await fc.assert(
+        fc.asyncProperty(fc.record(Object.fromEntries([...route.params, 'extra'].map((name) => [name, param])), { requiredKeys: [] }), async (params) => {
+          const search = new URLSearchParams();
+          for (const [name, value] of Object.entries(params)) for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) search.append(name, item as string);
+          const response = await fetch(`${api.url}${route.path}?${search}`, { headers: { 'x-api-key': trader.apiKey } });
+          const text = await response.text();
+          const where = `${route.path}?${search} -> ${response.status} ${text.slice(0, 200)}`;
+          if (response.status === 200) return true;
+          expect(response.status, where).to.be.within(400, 499);
+          const parsed = JSON.parse(text) as { error?: string | { code: string } };
+          const code = route.path.startsWith('/api/bot/v1/') ? parsed.error : (parsed.error as { code: string }).code;
+          expect(Object.keys(ERROR_CODES), where).to.include(code);
+          return true;
+        }),
+        { numRuns: 40 },
+      );
+    }
+    expect(stable(await snapshotRedis(redis))).to.deep.equal(before);
+  });
+
+  it('refuses bodies that are not JSON objects, and oversized ones, without a 500', async () => {
+    for (const raw of ['{"symbol":', '5', '"x"', 'null', `{"symbol":"${'A'.repeat(70_000)}"}`]) {
+      const r = await botCall(api.url, trader, 'POST', '/open', raw);
+      expect(r.status, raw.slice(0, 20)).to.be.within(400, 499);
+    }
+  });
+});

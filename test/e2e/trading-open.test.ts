@@ -1,0 +1,221 @@
+import { expect } from 'chai';
+import type { Redis } from 'ioredis';
+import type { AccountModule } from '../../shared/paper/accounts/account-service.js';
+import { closeRedis } from '../../shared/redis/connection.js';
+import { keys } from '../../shared/redis/keys.js';
+import { startTestApi, type TestApi } from '../helpers/app.js';
+import { freshRedis, snapshotRedis } from '../helpers/redis.js';
+import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
+
+type Body = Record<string, unknown> & { position?: Record<string, unknown>; error?: string };
+
+describe('bot trading: /open, /markets, /fees', function () {
+  this.timeout(30_000);
+  let redis: Redis;
+  let api: TestApi;
+  let mod: AccountModule;
+  let prices: TestPrices;
+  let trader: Trader;
+
+  before(async () => {
+    redis = await freshRedis();
+    api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
+    mod = accountModule(redis);
+    prices = new TestPrices(redis);
+  });
+  beforeEach(async () => {
+    await prices.set({ BTCUSDT: 65000, ETHUSDT: 3500, XAUUSDT: 4000, EURUSDT: 1.16, TSLAUSDT: 430, SPX500USDT: 6700 });
+    trader = await createTrader(mod);
+  });
+  after(async () => {
+    await api.close();
+    await closeRedis(redis);
+  });
+
+  const open = (body: unknown, who: Trader | null = trader, version: 'v1' | 'v2' = 'v1') => botCall<Body>(api.url, who, 'POST', '/open', body, version);
+
+  it('opens a market long at the live price: qty = margin x leverage / entry, liq, fees stamped; symbol in canonical form', async () => {
+    const r = await open({ symbol: 'btc', side: 'BUY', margin_usd: 100, leverage: 10, sl: 60000, tp: 70000, client_order_id: 'a-1' });
+    expect(r.status).to.equal(200);
+    expect(r.body.ok).to.equal(true);
+    expect(r.body.idempotent).to.equal(false);
+    const p = r.body.position!;
+    expect(p).to.include({ symbol: 'BTCUSDT', side: 'long', status: 'open', entry: 65000, entry_price: 65000, margin: 100, margin_usd: 100, leverage: 10, sl: 60000, tp: 70000, fee_rate_pct: 0.055, fee_venue: null, account: 'main', asset_class: 'crypto' });
+    expect(p.qty as number).to.be.closeTo(1000 / 65000, 1e-12);
+    expect(p.liq_price).to.equal(58825);
+    expect(p.fee_open_usd).to.equal(0.55);
+    expect(p.mark_price).to.equal(65000);
+    expect(p.unrealized_pnl_usd).to.equal(-1.1);
+    expect(p.id).to.match(/^bp[0-9a-z]+$/);
+    expect(p.opened_ts).to.be.a('number');
+    expect(p).to.not.have.any.keys('v', 'funding_carry_usd', 'funding_from_ts');
+  });
+
+  it('accepts every side alias in any case and a symbol as BTC, BTCUSDT or BTC-USDT', async () => {
+    for (const [side, want] of [['long', 'long'], ['SHORT', 'short'], ['Sell', 'short'], ['b', 'long'], ['ask', 'short'], ['bull', 'long'], ['Bear', 'short'], ['up', 'long'], ['down', 'short'], [1, 'long'], [-1, 'short'], ['-1', 'short']] as const) {
+      const r = await open({ symbol: 'BTC-USDT', side, margin_usd: 5, leverage: 2 });
+      expect(r.status, String(side)).to.equal(200);
+      expect(r.body.position!.side, String(side)).to.equal(want);
+      expect(r.body.position!.symbol).to.equal('BTCUSDT');
+    }
+  });
+
+  it('answers v2 in the envelope with the v1 body minus ok', async () => {
+    const r = await open({ symbol: 'ETHUSDT', side: 'short', margin_usd: 10, leverage: 5 }, trader, 'v2');
+    expect(r.status).to.equal(200);
+    expect(r.body.ok).to.equal(true);
+    const data = r.body.data as Body;
+    expect(data).to.have.keys('position', 'idempotent');
+    expect(data.position!.side).to.equal('short');
+    expect(r.body.ts).to.be.a('number');
+  });
+
+  it('refuses every out-of-range input with its named code, never clamping, and writes nothing', async () => {
+    await open({ symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2 }); // the book exists
+    const before = await snapshotRedis(redis);
+    const cases: [Record<string, unknown>, number, string, Record<string, unknown>?][] = [
+      [{ side: 'long', margin_usd: 10, leverage: 2 }, 400, 'symbol_required'],
+      [{ symbol: '', side: 'long', margin_usd: 10, leverage: 2 }, 400, 'symbol_required'],
+      [{ symbol: 'BTC', margin_usd: 10, leverage: 2 }, 400, 'side_required', { accepted: ['long', 'short', 'buy', 'sell'] }],
+      [{ symbol: 'BTC', side: 'sideways', margin_usd: 10, leverage: 2 }, 400, 'side_required'],
+      [{ symbol: 'BTC', side: 'long', margin_usd: 0.5, leverage: 2 }, 400, 'margin_usd_min_1'],
+      [{ symbol: 'BTC', side: 'long', margin_usd: 100_001, leverage: 2 }, 400, 'margin_usd_max_100000'],
+      [{ symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 0.5 }, 400, 'leverage_min'],
+      [{ symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 1001 }, 400, 'leverage_max', { symbol: 'BTCUSDT', max: 1000, requested: 1001 }],
+      [{ symbol: 'XAU', side: 'long', margin_usd: 10, leverage: 21 }, 400, 'leverage_max', { symbol: 'XAUUSDT', max: 20, requested: 21 }],
+      [{ symbol: 'EURUSDT', side: 'long', margin_usd: 10, leverage: 51 }, 400, 'leverage_max', { max: 50 }],
+      [{ symbol: 'TSLA', side: 'long', margin_usd: 10, leverage: 50.5 }, 400, 'leverage_max', { max: 50 }],
+      [{ symbol: 'SPX500', side: 'short', margin_usd: 10, leverage: 25 }, 400, 'leverage_max', { max: 20 }],
+      [{ symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, sl: 66000 }, 400, 'sl_wrong_side', { live: 65000 }],
+      [{ symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, tp: 64000 }, 400, 'tp_wrong_side', { live: 65000 }],
+      [{ symbol: 'BTC', side: 'short', margin_usd: 10, leverage: 2, sl: 64000 }, 400, 'sl_wrong_side'],
+      [{ symbol: 'BTC', side: 'short', margin_usd: 10, leverage: 2, tp: 65000 }, 400, 'tp_wrong_side'],
+      [{ symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, trail_pct: 0.01 }, 400, 'trail_pct_invalid'],
+      [{ symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, trail_pct: 51 }, 400, 'trail_pct_invalid'],
+      [{ symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, fee_venue: 'mtgox' }, 400, 'unknown_fee_venue'],
+      [{ symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, type: 'limit', limit_price: 60000 }, 400, 'order_type_unsupported'],
+      [{ symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, reduce_only: true }, 400, 'reduce_only_unsupported'],
+      [{ symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, post_only: true }, 400, 'post_only_unsupported'],
+      [{ symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, margin_mode: 'cross' }, 400, 'margin_mode_unsupported'],
+      [{ symbol: 'NOPECOIN', side: 'long', margin_usd: 10, leverage: 2 }, 404, 'unknown_symbol'],
+      [{ symbol: 'BTC', side: 'long', margin_usd: 'ten', leverage: 2 }, 400, 'invalid_param'],
+      [{ symbol: 'BTC', side: 'long', leverage: 2 }, 400, 'missing_param'],
+    ];
+    for (const [body, status, code, extras] of cases) {
+      const r = await open(body);
+      expect(r.status, `${code} ${JSON.stringify(body)}`).to.equal(status);
+      expect(r.body.error, JSON.stringify(body)).to.equal(code);
+      expect(r.body.message).to.be.a('string');
+      if (extras) expect(r.body).to.deep.include(extras);
+      const v2 = await open(body, trader, 'v2');
+      expect((v2.body.error as unknown as { code: string }).code).to.equal(code);
+    }
+    const after = await snapshotRedis(redis);
+    for (const key of [...after.keys()].filter((k) => !k.startsWith('rl:') && !k.includes(':key:'))) expect(after.get(key), key).to.equal(before.get(key));
+  });
+
+  it('refuses to fill without a fresh price (400 no_price)', async () => {
+    await redis.set(keys.marketQuote('ETHUSDT'), JSON.stringify({ symbol: 'ETHUSDT', price: 3500, venues: 1, changePct24h: null, ts: Date.now() - 60_000 }));
+    const r = await open({ symbol: 'ETH', side: 'long', margin_usd: 10, leverage: 2 });
+    expect(r.status).to.equal(400);
+    expect(r.body).to.include({ error: 'no_price', symbol: 'ETHUSDT' });
+  });
+
+  it('prices a dry run with the fields the spec lists and writes nothing', async () => {
+    const before = await snapshotRedis(redis);
+    const r = await open({ symbol: 'BTC', side: 'short', margin_usd: 200, leverage: 500, dry_run: true, fee_venue: 'binance' });
+    expect(r.status).to.equal(200);
+    expect(r.body).to.include({ ok: true, dry_run: true });
+    const p = r.body.position!;
+    expect(p).to.not.have.property('id');
+    expect(p).to.include({ entry: 65000, leverage: 500, leverage_max: 1000, fee_venue: 'binance', margin_usd: 200 });
+    expect(p.qty as number).to.be.closeTo((200 * 500) / 65000, 1e-9);
+    // 500x: the binance rate 0.044% is capped at 10 / 500 = 0.02%
+    expect(p.taker_fee_pct).to.equal(0.02);
+    expect(p.fee_round_trip_usd as number).to.be.closeTo(0.2 * 200, 1e-9);
+    expect(p.liq_price as number).to.be.above(65000);
+    expect(p.liq_distance_pct as number).to.be.above(0);
+    expect(p.fee_vs_default_usd).to.equal(0); // both capped at this leverage
+    const low = await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, dry_run: true, fee_venue: 'binance' });
+    expect(low.body.position!.fee_vs_default_usd as number).to.be.closeTo(2 * 1000 * (0.044 - 0.055) / 100, 1e-9);
+    const after = await snapshotRedis(redis);
+    for (const key of [...after.keys()].filter((k) => !k.startsWith('rl:') && !k.includes(':key:'))) expect(after.get(key), key).to.equal(before.get(key));
+  });
+
+  it('stamps the class rate on other classes, and the account fee venue on crypto only; open positions keep their rate', async () => {
+    const xau = await open({ symbol: 'XAU', side: 'long', margin_usd: 100, leverage: 20 });
+    expect(xau.body.position).to.include({ symbol: 'XAUUSDT', asset_class: 'metal', fee_rate_pct: 0.015 });
+    const eur = await open({ symbol: 'EUR', side: 'short', margin_usd: 100, leverage: 50 });
+    expect(eur.body.position).to.include({ asset_class: 'forex', fee_rate_pct: 0.008 });
+    const set = await botCall<Body>(api.url, trader, 'POST', '/fees', { venue: 'OKX' });
+    expect(set.body).to.deep.equal({ ok: true, fee_venue: 'okx' });
+    const btc = await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 });
+    expect(btc.body.position).to.include({ fee_venue: 'okx', fee_rate_pct: 0.048 });
+    const gold = await open({ symbol: 'XAU', side: 'long', margin_usd: 100, leverage: 10 });
+    expect(gold.body.position).to.include({ fee_venue: null, fee_rate_pct: 0.015 });
+    const explicit = await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, fee_venue: null });
+    expect(explicit.body.position).to.include({ fee_venue: null, fee_rate_pct: 0.055 });
+    await botCall(api.url, trader, 'POST', '/fees', { venue: 'deribit' });
+    const list = await botCall<{ positions: Record<string, unknown>[] }>(api.url, trader, 'GET', '/positions');
+    expect(list.body.positions.find((p) => p.id === btc.body.position!.id)).to.include({ fee_venue: 'okx', fee_rate_pct: 0.048 });
+    const fees = await botCall<Body>(api.url, trader, 'GET', '/fees');
+    expect(fees.body.fee_venue).to.equal('deribit');
+    expect((fees.body.venues as unknown[]).length).to.equal(9);
+    expect((fees.body.venues as Record<string, unknown>[])[0]).to.include({ venue: 'binance', taker_pct: 0.055, referral_discount_pct: 20, effective_taker_pct: 0.044 });
+    const bad = await botCall<Body>(api.url, trader, 'POST', '/fees', { venue: 'ftx' });
+    expect(bad.status).to.equal(400);
+    expect(bad.body.error).to.equal('unknown_fee_venue');
+    const cleared = await botCall<Body>(api.url, trader, 'POST', '/fees', { venue: null }, 'v2');
+    expect(cleared.body.data).to.deep.equal({ fee_venue: null });
+  });
+
+  it('lists markets with class, leverage cap and taker fee; filters by class', async () => {
+    const all = await botCall<{ markets: Record<string, unknown>[]; count: number }>(api.url, trader, 'GET', '/markets');
+    expect(all.status).to.equal(200);
+    expect(all.body.count).to.equal(all.body.markets.length);
+    const by = Object.fromEntries(all.body.markets.map((m) => [m.symbol, m]));
+    expect(by.BTCUSDT).to.deep.equal({ symbol: 'BTCUSDT', asset_class: 'crypto', max_leverage: 1000, taker_fee_pct: 0.055 });
+    expect(by.XAUUSDT).to.deep.equal({ symbol: 'XAUUSDT', asset_class: 'metal', max_leverage: 20, taker_fee_pct: 0.015 });
+    expect(by.SPX500USDT).to.include({ asset_class: 'index', max_leverage: 20, taker_fee_pct: 0.015 });
+    expect(by.TSLAUSDT).to.include({ asset_class: 'stock', max_leverage: 50, taker_fee_pct: 0.02 });
+    expect(by.EURUSDT).to.include({ asset_class: 'forex', max_leverage: 50, taker_fee_pct: 0.008 });
+    const metals = await botCall<{ markets: Record<string, unknown>[] }>(api.url, trader, 'GET', '/markets?class=METAL');
+    expect(metals.body.markets.map((m) => m.symbol)).to.deep.equal(['XAUUSDT']);
+    const bad = await botCall<Body>(api.url, trader, 'GET', '/markets?class=bonds');
+    expect(bad.status).to.equal(400);
+    const v2 = await botCall<Body>(api.url, trader, 'GET', '/markets?class=forex', undefined, 'v2');
+    expect((v2.body.data as { count: number }).count).to.equal(1);
+  });
+
+  it('enforces the plan cap of open positions per book with 409 too_many_open', async () => {
+    const free = await createTrader(mod, { plan: 'free' });
+    const results = await Promise.all(Array.from({ length: 55 }, () => open({ symbol: 'ETH', side: 'long', margin_usd: 1, leverage: 1 }, free)));
+    expect(results.filter((r) => r.status === 200)).to.have.length(50);
+    const refused = results.filter((r) => r.status === 409);
+    expect(refused).to.have.length(5);
+    expect(refused[0].body).to.include({ error: 'too_many_open', max: 50 });
+    expect(await redis.hlen(keys.bookOpen(free.accountId, 'main'))).to.equal(50);
+  });
+
+  it('answers a reused client_order_id with the same position and idempotent true, even after the market moved', async () => {
+    const first = await open({ symbol: 'BTC', side: 'long', margin_usd: 50, leverage: 3, sl: 64000, client_order_id: 'same' });
+    await prices.set({ BTCUSDT: 63000 });
+    const again = await open({ symbol: 'BTC', side: 'long', margin_usd: 50, leverage: 3, sl: 64000, client_order_id: 'same' });
+    expect(again.status).to.equal(200);
+    expect(again.body.idempotent).to.equal(true);
+    expect(again.body.position!.id).to.equal(first.body.position!.id);
+    expect(again.body.position!.entry).to.equal(65000);
+    expect(again.body.position!.mark_price).to.equal(63000);
+  });
+
+  it('makes one position of 50 concurrent opens with one client_order_id', async () => {
+    const racer = await createTrader(mod);
+    const results = await Promise.all(Array.from({ length: 50 }, () => open({ symbol: 'ETH', side: 'short', margin_usd: 20, leverage: 4, client_order_id: 'race-1' }, racer)));
+    expect(results.every((r) => r.status === 200)).to.equal(true);
+    const ids = new Set(results.map((r) => r.body.position!.id));
+    expect(ids.size).to.equal(1);
+    expect(results.filter((r) => r.body.idempotent === false)).to.have.length(1);
+    expect(await redis.hlen(keys.bookOpen(racer.accountId, 'main'))).to.equal(1);
+    expect(await redis.xlen(keys.accountOutbox(racer.accountId))).to.equal(1);
+  });
+});

@@ -1,0 +1,79 @@
+/** Trading tests: accounts and keys through the account service, prices through the market writer, HTTP calls. */
+import type { Redis } from 'ioredis';
+import { systemClock } from '../../shared/core/clock.js';
+import { configWith } from '../../shared/core/config.js';
+import { createLogger } from '../../shared/core/logger.js';
+import { MarketWriter } from '../../shared/market/market-writer.js';
+import { saveUniverse } from '../../shared/market/universe-store.js';
+import type { Venue } from '../../shared/market/types.js';
+import { createAccountModule, type AccountModule } from '../../shared/paper/accounts/account-service.js';
+import type { PlanId } from '../../shared/paper/plans.js';
+import { getJson, type JsonResponse } from './app.js';
+
+/** Writes aggregated prices the way the feed does: venue ticks, then the median written by the writer's flush. */
+export class TestPrices {
+  private readonly writer: MarketWriter;
+  private readonly universe = new Set<string>();
+
+  constructor(private readonly redis: Redis) {
+    const config = configWith({});
+    this.writer = new MarketWriter({
+      redis,
+      logger: createLogger(config),
+      clock: systemClock,
+      priceFreshMs: config.priceFreshMs,
+      flushIntervalMs: 1_000_000,
+      onFirstClose: async () => undefined,
+    });
+  }
+
+  /** Sets the live price of symbols (canonical names), as every venue's last price now; adds them to the universe. */
+  async set(prices: Record<string, number>, venues: readonly Venue[] = ['binance', 'bybit']): Promise<void> {
+    const fresh = Object.keys(prices).filter((s) => !this.universe.has(s));
+    for (const s of fresh) this.universe.add(s);
+    if (fresh.length > 0) {
+      await saveUniverse(this.redis, { updatedAt: Date.now(), symbols: [...this.universe].map((symbol) => ({ symbol, quoteVolume24h: 1e9, venues: ['binance'] })) });
+    }
+    this.writer.setUniverse(this.universe);
+    const ts = Date.now();
+    this.writer.recordTicks(Object.entries(prices).flatMap(([symbol, price]) => venues.map((venue) => ({ venue, symbol, price, ts }))));
+    await this.writer.flush();
+  }
+}
+
+export interface Trader {
+  apiKey: string;
+  accountId: string;
+  book: string;
+}
+
+let emails = 0;
+
+/** A new account (or a new key of an existing e-mail) on a plan, optionally bound to a book. */
+export async function createTrader(accounts: AccountModule, opts: { email?: string; plan?: PlanId; book?: string } = {}): Promise<Trader> {
+  const email = opts.email ?? `trader${++emails}-${Date.now()}@example.org`;
+  const created = await accounts.service.createKey({ email, plan: opts.plan ?? 'business', ...(opts.book ? { book: opts.book } : {}) });
+  return { apiKey: created.apiKey, accountId: created.account.id, book: opts.book ?? 'main' };
+}
+
+export function accountModule(redis: Redis): AccountModule {
+  return createAccountModule(redis);
+}
+
+/** Calls a bot route of v1 (bare) or v2 (envelope) with the trader's key. */
+export function botCall<T = Record<string, unknown>>(
+  base: string,
+  trader: Trader | string | null,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  version: 'v1' | 'v2' = 'v1',
+  headers: Record<string, string> = {},
+): Promise<JsonResponse<T>> {
+  const key = trader === null ? undefined : typeof trader === 'string' ? trader : trader.apiKey;
+  return getJson<T>(`${base}/api/bot/${version}${path}`, {
+    method,
+    headers: { ...(key !== undefined ? { 'x-api-key': key } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+  });
+}

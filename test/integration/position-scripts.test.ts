@@ -1,0 +1,188 @@
+import { expect } from 'chai';
+import type { Redis } from 'ioredis';
+import { priceOpen } from '../../shared/engine/open-pricing.js';
+import { computeClose } from '../../shared/paper/positions/close-service.js';
+import { PositionStore } from '../../shared/paper/positions/position-store.js';
+import type { BookRef, Position } from '../../shared/paper/positions/position-types.js';
+import { closeRedis, createRedis } from '../../shared/redis/connection.js';
+import { keys } from '../../shared/redis/keys.js';
+import { freshRedis, snapshotRedis, testRedisUrl } from '../helpers/redis.js';
+
+let seq = 0;
+function newPosition(ref: BookRef, over: Partial<Position> = {}): Position {
+  const priced = priceOpen({ side: 'long', entry: 100, margin: 50, leverage: 5, baseRatePct: 0.055 });
+  const now = Date.now();
+  return {
+    id: `bptest${++seq}`,
+    v: 1,
+    account: ref.book,
+    symbol: 'ETHUSDT',
+    asset_class: 'crypto',
+    side: 'long',
+    status: 'open',
+    entry: 100,
+    entry_price: 100,
+    qty: priced.qty,
+    margin: 50,
+    margin_usd: 50,
+    leverage: 5,
+    notional_usd: 250,
+    liq_price: priced.liqPrice,
+    mmr_pct: priced.mmrPct,
+    sl: 90,
+    tp: 120,
+    trail_pct: null,
+    trail_hwm: null,
+    fee_rate_pct: priced.ratePct,
+    fee_venue: null,
+    feeOpen: priced.feeOpen,
+    fee_open_usd: priced.feeOpen,
+    fee_round_trip_usd: priced.feeRoundTrip,
+    opened_ts: now,
+    client_order_id: null,
+    source: 'api',
+    funding_carry_usd: 0,
+    funding_from_ts: now,
+    ...over,
+  };
+}
+
+/** Each script raced from two connections (two "pods"): the state it depends on decides, once. */
+describe('position scripts under races (Lua, real Redis)', () => {
+  let redis: Redis;
+  let pods: [PositionStore, PositionStore];
+  let conns: Redis[];
+  const ref: BookRef = { accountId: 'acct1', book: 'main' };
+
+  beforeEach(async () => {
+    redis = await freshRedis();
+    conns = [createRedis(testRedisUrl()), createRedis(testRedisUrl())];
+    pods = [new PositionStore(conns[0]), new PositionStore(conns[1])];
+  });
+  afterEach(async () => {
+    await closeRedis(redis, ...conns);
+  });
+
+  const outbox = async () => (await redis.xrange(keys.accountOutbox(ref.accountId), '-', '+')).map(([, f]) => f[1]);
+
+  it('open: one client_order_id opens one position however many pods race; the others get it back as idempotent', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => pods[i % 2].open(ref, newPosition(ref, { client_order_id: 'coid-1' }), 50)),
+    );
+    const opened = results.filter((r) => r.kind === 'opened');
+    expect(opened).to.have.length(1);
+    const id = opened[0].kind === 'opened' ? opened[0].stored.position.id : '';
+    for (const r of results) expect(r.kind === 'cap' ? '' : r.stored?.position.id).to.equal(id);
+    expect(await redis.hlen(keys.bookOpen(ref.accountId, ref.book))).to.equal(1);
+    expect(await outbox()).to.deep.equal(['position.opened']);
+    expect(await redis.ttl(keys.bookIdempotency(ref.accountId, ref.book, 'open', 'coid-1'))).to.be.within(7 * 86_400 - 5, 7 * 86_400);
+    expect(await redis.get(keys.bookIdempotency(ref.accountId, ref.book, 'open', 'coid-1'))).to.equal(id);
+  });
+
+  it('open: a client_order_id whose position a reset archived still answers that position', async () => {
+    const position = newPosition(ref, { client_order_id: 'archived-1' });
+    await pods[0].open(ref, position, 50);
+    const read = (await pods[0].getOpen(ref, position.id))!;
+    await pods[0].close({ ref, read, ...computeClose(read.position, 100, 100, 0, Date.now(), 'manual'), clientOrderId: null, event: 'position.closed' });
+    expect((await pods[0].reset(ref, Date.now(), 10_000)).kind).to.equal('reset');
+    const again = await pods[1].open(ref, newPosition(ref, { client_order_id: 'archived-1' }), 50);
+    expect(again.kind).to.equal('idempotent');
+    expect(again.kind === 'idempotent' ? again.stored?.position : null).to.include({ id: position.id, status: 'closed' });
+    expect((await pods[1].findIdempotentOpen(ref, 'archived-1'))?.position.id).to.equal(position.id);
+  });
+
+  it('open: the cap holds under a race (never more open positions than the cap) and a refusal writes nothing', async () => {
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => pods[i % 2].open(ref, newPosition(ref), 5)));
+    expect(results.filter((r) => r.kind === 'opened')).to.have.length(5);
+    expect(results.filter((r) => r.kind === 'cap')).to.have.length(7);
+    const before = await snapshotRedis(redis);
+    expect((await pods[0].open(ref, newPosition(ref), 5)).kind).to.equal('cap');
+    expect(await snapshotRedis(redis)).to.deep.equal(before);
+    expect(await redis.zcard(keys.triggerIndex('ETHUSDT', 'liq', 'long'))).to.equal(5);
+  });
+
+  it('close: two pods settling the same read settle it once; the loser sees already closed; counters move once', async () => {
+    const position = newPosition(ref);
+    await pods[0].open(ref, position, 50);
+    const read = (await pods[0].getOpen(ref, position.id))!;
+    const settled = computeClose(read.position, 110, 100, 0, Date.now(), 'manual');
+    const results = await Promise.all(pods.map((pod) => pod.close({ ref, read, ...settled, clientOrderId: null, event: 'position.closed' })));
+    expect(results.map((r) => r.kind).sort()).to.deep.equal(['already_closed', 'closed']);
+    const stats = await redis.hgetall(keys.bookStats(ref.accountId, ref.book));
+    expect(stats).to.include({ closed: '1', realized_cents: String(settled.cents), wins: '1' });
+    expect(await outbox()).to.deep.equal(['position.opened', 'position.closed']);
+    const member = `${ref.accountId}|${ref.book}|${position.id}`;
+    for (const kind of ['sl', 'tp', 'liq'] as const) expect(await redis.zscore(keys.triggerIndex('ETHUSDT', kind, 'long'), member)).to.equal(null);
+  });
+
+  it('close: two partial closes from the same read apply once; the other is stale and writes nothing', async () => {
+    const position = newPosition(ref);
+    await pods[0].open(ref, position, 50);
+    const read = (await pods[0].getOpen(ref, position.id))!;
+    const a = computeClose(read.position, 105, 40, 0, Date.now(), 'manual');
+    const b = computeClose(read.position, 105, 25, 0, Date.now(), 'manual');
+    const results = await Promise.all([
+      pods[0].close({ ref, read, ...a, clientOrderId: null, event: 'position.closed' }),
+      pods[1].close({ ref, read, ...b, clientOrderId: null, event: 'position.closed' }),
+    ]);
+    expect(results.map((r) => r.kind).sort()).to.deep.equal(['closed', 'stale']);
+    expect(await redis.hlen(keys.bookClosed(ref.accountId, ref.book))).to.equal(1);
+    const remaining = (await pods[0].getOpen(ref, position.id))!.position;
+    expect(remaining.v).to.equal(2);
+    expect(await outbox()).to.deep.equal(['position.opened', 'position.closed']);
+  });
+
+  it('close: one client_order_id closes once; a second close with it returns the stored result', async () => {
+    const position = newPosition(ref);
+    await pods[0].open(ref, position, 50);
+    const read = (await pods[0].getOpen(ref, position.id))!;
+    const settled = computeClose(read.position, 95, 100, 0, Date.now(), 'manual');
+    const results = await Promise.all(pods.map((pod) => pod.close({ ref, read, ...settled, clientOrderId: 'c1', event: 'position.closed' })));
+    expect(results.map((r) => r.kind).sort()).to.deep.equal(['closed', 'idempotent']);
+    const idem = results.find((r) => r.kind === 'idempotent');
+    expect(idem?.kind === 'idempotent' ? idem.result : null).to.deep.equal({ closed_id: position.id, remaining_id: null });
+    expect(await redis.hget(keys.bookStats(ref.accountId, ref.book), 'losses')).to.equal('1');
+  });
+
+  it('sltp: two changes from the same read apply once; the indexes match the winner', async () => {
+    const position = newPosition(ref);
+    await pods[0].open(ref, position, 50);
+    const read = (await pods[0].getOpen(ref, position.id))!;
+    const one = { ...read.position, v: 2, sl: 80, tp: null };
+    const two = { ...read.position, v: 2, sl: 95, tp: 130 };
+    const results = await Promise.all([pods[0].sltp(ref, read, one, Date.now()), pods[1].sltp(ref, read, two, Date.now())]);
+    expect([...results].sort()).to.deep.equal(['stale', 'updated']);
+    const winner = results[0] === 'updated' ? one : two;
+    const member = `${ref.accountId}|${ref.book}|${position.id}`;
+    expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'sl', 'long'), member)).to.equal(String(winner.sl));
+    expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'tp', 'long'), member)).to.equal(winner.tp === null ? null : String(winner.tp));
+    expect(await outbox()).to.deep.equal(['position.opened', 'position.updated']);
+    expect(await pods[0].sltp(ref, read, one, Date.now())).to.equal('stale');
+  });
+
+  it('reset: two resets at the same time archive once; a reset never runs over an open position', async () => {
+    const position = newPosition(ref);
+    await pods[0].open(ref, position, 50);
+    const read = (await pods[0].getOpen(ref, position.id))!;
+    expect((await pods[1].reset(ref, Date.now(), 10_000)).kind).to.equal('open');
+    await pods[0].close({ ref, read, ...computeClose(read.position, 101, 100, 0, Date.now(), 'manual'), clientOrderId: null, event: 'position.closed' });
+    const ts = Date.now();
+    const results = await Promise.all(pods.map((pod) => pod.reset(ref, ts, 10_000)));
+    expect(results.map((r) => r.kind).sort()).to.deep.equal(['busy', 'reset']);
+    expect(results.find((r) => r.kind === 'reset')).to.deep.include({ archived: 1, cancelled: 0 });
+    expect(await redis.hlen(keys.bookArchiveClosed(ref.accountId, ref.book, ts))).to.equal(1);
+    expect(await redis.hget(keys.bookStats(ref.accountId, ref.book), 'closed')).to.equal('0');
+    expect(await redis.hget(keys.bookStats(ref.accountId, ref.book), 'life_closed')).to.equal('1');
+    expect((await outbox()).filter((e) => e === 'book.reset')).to.have.length(1);
+  });
+
+  it('reset racing an open: either the open lands after the reset or the reset is refused, never both lost', async () => {
+    for (let i = 0; i < 10; i++) {
+      const r: BookRef = { accountId: `acct-race-${i}`, book: 'main' };
+      const [opened, reset] = await Promise.all([pods[0].open(r, newPosition(r), 50), pods[1].reset(r, Date.now(), 10_000)]);
+      expect(opened.kind).to.equal('opened');
+      expect(['reset', 'open']).to.include(reset.kind);
+      expect(await redis.hlen(keys.bookOpen(r.accountId, r.book))).to.equal(1);
+    }
+  });
+});

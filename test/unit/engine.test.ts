@@ -1,0 +1,147 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { baseTakerPct, cappedRatePct, CLASS_TAKER_PCT, FEE_VENUES, findFeeVenue, venueEffectivePct, type AssetClass } from '../../shared/engine/fees.js';
+import { fundingCost, fundingTimesBetween, lastFundingTime, FUNDING_INTERVAL_MS } from '../../shared/engine/funding.js';
+import { liquidationPrice, maintenancePct } from '../../shared/engine/liquidation.js';
+import { checkLevels, priceOpen } from '../../shared/engine/open-pricing.js';
+import { settle, settleCents, settlePartial, type SettleInput } from '../../shared/engine/settlement.js';
+import { toCents } from '../../shared/engine/side.js';
+
+const price = fc.double({ min: 0.0001, max: 1e6, noNaN: true, noDefaultInfinity: true });
+const leverage = fc.double({ min: 1, max: 1000, noNaN: true, noDefaultInfinity: true });
+const margin = fc.double({ min: 1, max: 100_000, noNaN: true, noDefaultInfinity: true });
+const side = fc.constantFrom('long' as const, 'short' as const);
+const assetClass = fc.constantFrom<AssetClass>('crypto', 'stock', 'forex', 'metal', 'index');
+/** Exit within -90%..+200% of entry, funding up to the margin either way. */
+const position = fc
+  .record({ side, entry: price, lev: leverage, margin, move: fc.double({ min: -0.9, max: 2, noNaN: true }), funding: fc.double({ min: -1, max: 1, noNaN: true }), cls: assetClass })
+  .map(({ side: s, entry, lev, margin: m, move, funding, cls }): SettleInput & { leverage: number } => {
+    const priced = priceOpen({ side: s, entry, margin: m, leverage: lev, baseRatePct: CLASS_TAKER_PCT[cls] });
+    return { side: s, qty: priced.qty, entry, exit: entry * (1 + move), ratePct: priced.ratePct, fundingUsd: funding * m * 0.1, margin: m, leverage: lev };
+  });
+
+describe('engine (pure money math)', () => {
+  describe('opening', () => {
+    it('prices a hand-checked long: qty = margin x leverage / entry, liq at 0.5% maintenance, fees at the class rate', () => {
+      const p = priceOpen({ side: 'long', entry: 65000, margin: 100, leverage: 10, baseRatePct: 0.055 });
+      expect(p.qty).to.be.closeTo(1000 / 65000, 1e-15);
+      expect(p.liqPrice).to.be.closeTo(58825, 1e-6); // 65000 x (1 - 0.1 + 0.005)
+      expect(p.feeOpen).to.be.closeTo(0.55, 1e-12);
+      expect(p.feeRoundTrip).to.be.closeTo(1.1, 1e-12);
+      expect(p.ratePct).to.equal(0.055);
+    });
+
+    it('lowers the per-side rate above about 182x so a round trip at entry costs at most 20% of the margin', () => {
+      expect(cappedRatePct(0.055, 180)).to.equal(0.055);
+      expect(cappedRatePct(0.055, 1000)).to.be.closeTo(0.01, 1e-15);
+      fc.assert(
+        fc.property(margin, leverage, assetClass, (m, lev, cls) => {
+          const p = priceOpen({ side: 'long', entry: 100, margin: m, leverage: lev, baseRatePct: CLASS_TAKER_PCT[cls] });
+          return p.feeRoundTrip <= 0.2 * m * (1 + 1e-12) && p.ratePct <= CLASS_TAKER_PCT[cls];
+        }),
+      );
+    });
+
+    it('puts the liquidation price on the losing side at every leverage up to 1000x, flat 0.5% up to 100x', () => {
+      expect(maintenancePct(100)).to.equal(0.5);
+      expect(maintenancePct(1000)).to.equal(0.05);
+      fc.assert(
+        fc.property(price, leverage, side, (entry, lev, s) => {
+          const liq = liquidationPrice(entry, lev, s, maintenancePct(lev));
+          return s === 'long' ? liq < entry && liq > 0 : liq > entry;
+        }),
+      );
+    });
+
+    it('checks stops and targets against the entry side', () => {
+      expect(checkLevels('long', 100, 90, 110)).to.equal(null);
+      expect(checkLevels('long', 100, 100, undefined)).to.equal('sl_wrong_side');
+      expect(checkLevels('long', 100, undefined, 99)).to.equal('tp_wrong_side');
+      expect(checkLevels('short', 100, 110, 90)).to.equal(null);
+      expect(checkLevels('short', 100, 95, null)).to.equal('sl_wrong_side');
+      expect(checkLevels('short', 100, null, 101)).to.equal('tp_wrong_side');
+    });
+  });
+
+  describe('fee venues', () => {
+    it('lists the nine venues with the spec rates; effective = taker x (1 - discount)', () => {
+      expect(FEE_VENUES.map((v) => v.venue)).to.deep.equal(['binance', 'bybit', 'okx', 'bitget', 'gate', 'htx', 'bitmex', 'deribit', 'kraken']);
+      expect(FEE_VENUES.filter((v) => v.referralDiscountPct === 20).map((v) => v.takerPct)).to.deep.equal([0.055, 0.05, 0.06, 0.05]);
+      expect(FEE_VENUES.filter((v) => v.referralDiscountPct === 4).map((v) => v.takerPct)).to.deep.equal([0.045]);
+      expect(FEE_VENUES.filter((v) => v.referralDiscountPct === 0).map((v) => v.takerPct)).to.deep.equal([0.05, 0.05, 0.02, 0.06]);
+      expect(venueEffectivePct(findFeeVenue('binance')!)).to.equal(0.044);
+      expect(venueEffectivePct(findFeeVenue('gate')!)).to.equal(0.0432);
+    });
+
+    it('applies a venue to crypto only', () => {
+      const okx = findFeeVenue('okx');
+      expect(baseTakerPct('crypto', okx).ratePct).to.equal(0.048);
+      expect(baseTakerPct('metal', okx)).to.deep.equal({ ratePct: 0.015, venue: undefined });
+      expect(baseTakerPct('forex', undefined).ratePct).to.equal(0.008);
+    });
+  });
+
+  describe('settlement', () => {
+    it('settles a hand-checked long and short: gross - round trip - funding', () => {
+      // 0.1 BTC long 60000 -> 61000 at 0.055%: gross 100, fees 0.1 x 121000 x 0.00055 = 6.655, funding 1
+      const long = settle({ side: 'long', qty: 0.1, entry: 60000, exit: 61000, ratePct: 0.055, fundingUsd: 1, margin: 600 });
+      expect(long.pnl).to.be.closeTo(100 - 6.655 - 1, 1e-9);
+      const short = settle({ side: 'short', qty: 0.1, entry: 60000, exit: 61000, ratePct: 0.055, fundingUsd: -1, margin: 600 });
+      expect(short.pnl).to.be.closeTo(-100 - 6.655 + 1, 1e-9);
+    });
+
+    it('property: never loses more than the margin', () => {
+      fc.assert(fc.property(position, (p) => settle(p).pnl >= -p.margin && settleCents(p) >= -toCents(p.margin)), { numRuns: 500 });
+    });
+
+    it('property: a round trip at the entry price costs at most 20% of the margin', () => {
+      fc.assert(fc.property(position, (p) => settle({ ...p, exit: p.entry, fundingUsd: 0 }).fees <= 0.2 * p.margin * (1 + 1e-12)), { numRuns: 500 });
+    });
+
+    it('property: a partial close followed by the rest settles to the cent what one close at the same price does', () => {
+      const pct = fc.double({ min: 1, max: 99.999, noNaN: true });
+      fc.assert(
+        fc.property(position, pct, (p, share) => {
+          const part = settlePartial(p, share / 100);
+          const rest: SettleInput = { ...p, qty: part.split.remaining.qty, margin: part.split.remaining.margin, fundingUsd: part.split.remaining.fundingUsd };
+          return part.closedCents + settleCents(rest) === settleCents(p);
+        }),
+        { numRuns: 1000 },
+      );
+    });
+
+    it('property: long and short mirror each other (gross opposite, fees equal, liquidation symmetric)', () => {
+      fc.assert(
+        fc.property(position, (p) => {
+          const long = settle({ ...p, side: 'long', fundingUsd: 0, margin: Infinity });
+          const short = settle({ ...p, side: 'short', fundingUsd: 0, margin: Infinity });
+          const mmr = maintenancePct(p.leverage);
+          const liqLong = liquidationPrice(p.entry, p.leverage, 'long', mmr);
+          const liqShort = liquidationPrice(p.entry, p.leverage, 'short', mmr);
+          const tol = 1e-9 * Math.max(1, Math.abs(long.gross), p.entry);
+          return Math.abs(long.gross + short.gross) <= tol && long.fees === short.fees && Math.abs(liqLong - p.entry + (liqShort - p.entry)) <= tol;
+        }),
+        { numRuns: 500 },
+      );
+    });
+  });
+
+  describe('funding', () => {
+    it('lists the 00, 08 and 16 UTC funding times a span covers (start excluded, end included)', () => {
+      const day = Date.UTC(2026, 0, 2);
+      expect(fundingTimesBetween(day - 1, day + 16 * 3_600_000)).to.deep.equal([day, day + 8 * 3_600_000, day + 16 * 3_600_000]);
+      expect(fundingTimesBetween(day, day + 8 * 3_600_000 - 1)).to.deep.equal([]);
+      expect(new Date(lastFundingTime(day + 9 * 3_600_000)).toISOString()).to.equal('2026-01-02T08:00:00.000Z');
+      expect(FUNDING_INTERVAL_MS).to.equal(28_800_000);
+    });
+
+    it('charges a long a positive rate and pays a short, at each recorded mark', () => {
+      const records = [
+        { time: 0, rate: 0.0001, mark: 60000 },
+        { time: 1, rate: -0.0002, mark: 50000 },
+      ];
+      expect(fundingCost('long', 2, records)).to.be.closeTo(2 * (6 - 10), 1e-9);
+      expect(fundingCost('short', 2, records)).to.be.closeTo(-2 * (6 - 10), 1e-9);
+    });
+  });
+});
