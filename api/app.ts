@@ -3,11 +3,20 @@ import helmet from 'helmet';
 import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from '../shared/core/clock.js';
 import type { Config } from '../shared/core/config.js';
+import { createDerivativesModule, type DerivativesModule } from '../shared/derivatives/derivatives-module.js';
 import { MarketService } from '../shared/market/market-service.js';
 import { createMarketStore } from '../shared/market/market-store.js';
+import { createMacroModule } from '../shared/macro/macro-module.js';
+import type { MacroService } from '../shared/macro/macro-service.js';
+import type { LatamService } from '../shared/quotes/latam-service.js';
+import type { ScreenerService } from '../shared/screener/screener-service.js';
 import type { Logger } from '../shared/core/logger.js';
-import { noApiKeys, type ApiKeyResolver } from '../shared/paper/api-key-resolver.js';
+import { createAccountModule, type AccountService } from '../shared/paper/accounts/account-service.js';
+import type { BookRegistry } from '../shared/paper/accounts/book-registry.js';
+import { StoredApiKeyResolver, type ApiKeyResolver } from '../shared/paper/api-key-resolver.js';
+import { createAuthenticate, type Authenticate } from '../shared/paper/key-context.js';
 import { PLAN_IDS, PLANS } from '../shared/paper/plans.js';
+import { createTradingServices, type TradingServices } from '../shared/paper/trading-services.js';
 import { CoalescingLimiter } from '../shared/rate-limit/coalescing-limiter.js';
 import { docsRouter } from './docs/docs-page.js';
 import { cors } from './middleware/cors.js';
@@ -30,6 +39,24 @@ export interface AppServices {
   config: Config;
   clock: Clock;
   market: MarketService;
+  /** Accounts, keys, plans and usage (the /usage route; the CLI uses the same service). */
+  accounts: AccountService;
+  /** The books of an account and the keys bound to each (the /accounts route). */
+  books: BookRegistry;
+  /** Resolves API keys from Redis (the rate limiter's default). */
+  apiKeys: ApiKeyResolver;
+  /** Pass to defineRoutes({ authenticate }) for keyed route groups. */
+  authenticate: Authenticate;
+  /** Paper trading: positions, closes, reads, books, fees, markets (the bot trading routes). */
+  trading: TradingServices;
+  /** The screener's last run (the screener route). */
+  screener: ScreenerService;
+  /** Calendar, fear and greed, coins, global, trending, DeFi (the macro routes). */
+  macro: MacroService;
+  /** The Argentine and Brazilian quotes (the /api/latam routes). */
+  latam: LatamService;
+  /** Funding, open interest, long/short, liquidations and clusters (the derivatives routes). */
+  derivatives: DerivativesModule;
 }
 
 function createServices(deps: AppDeps): AppServices {
@@ -37,7 +64,19 @@ function createServices(deps: AppDeps): AppServices {
   const { config } = deps;
   const store = createMarketStore(deps.redis, config, clock);
   const market = new MarketService(store, clock, { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs });
-  return { config, clock, market };
+  const accountModule = createAccountModule(deps.redis, clock);
+  const apiKeys = new StoredApiKeyResolver({ accounts: accountModule.accounts, keys: accountModule.keys, clock });
+  const authenticate = createAuthenticate({ resolver: apiKeys, usage: accountModule.keys, clock, logger: deps.logger });
+  const trading = createTradingServices({
+    redis: deps.redis,
+    marketStore: store,
+    clock,
+    freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs },
+    bookRegistry: accountModule.books,
+  });
+  const { screener, macro, latam } = createMacroModule(deps.redis, config, clock);
+  const derivatives = createDerivativesModule(deps.redis, config, clock, store, market);
+  return { config, clock, market, accounts: accountModule.service, books: accountModule.books, apiKeys, authenticate, trading, screener, macro, latam, derivatives };
 }
 
 export interface App {
@@ -64,6 +103,13 @@ export function createApp(deps: AppDeps): App {
   );
   app.use(cors);
 
+  const services = createServices(deps);
+  const limiter = new CoalescingLimiter(redis, [config.publicRateLimit, ...PLAN_IDS.map((id) => PLANS[id].requestsPerMinute)]);
+  app.use('/api', rateLimit({ limiter, keys: deps.apiKeys ?? services.apiKeys, publicLimit: config.publicRateLimit, logger }));
+  const catalog = new RouteCatalog();
+  registerRouteGroups(catalog, services);
+  app.use(catalog.dispatcher());
+
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true, ts: Date.now() });
   });
@@ -76,14 +122,6 @@ export function createApp(deps: AppDeps): App {
     }
   });
   app.use(docsRouter());
-
-  const limiter = new CoalescingLimiter(redis, [config.publicRateLimit, ...PLAN_IDS.map((id) => PLANS[id].requestsPerMinute)]);
-  app.use('/api', rateLimit({ limiter, keys: deps.apiKeys ?? noApiKeys, publicLimit: config.publicRateLimit, logger }));
-  app.use(express.json({ limit: '64kb' }));
-
-  const catalog = new RouteCatalog();
-  registerRouteGroups(catalog, createServices(deps));
-  for (const router of catalog.routers()) app.use(router);
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));

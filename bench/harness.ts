@@ -79,10 +79,20 @@ async function spawnChild(script: string, env: Record<string, string>, ready: (c
   };
 }
 
-export async function measure(target: Target, options: { durationSeconds: number; connections: number }): Promise<Measurement> {
-  // A short warm-up lets the JIT and connection pools settle before the measured run.
-  await autocannon({ url: target.url, connections: options.connections, duration: 1 });
-  const result = await autocannon({ url: target.url, connections: options.connections, duration: options.durationSeconds });
+export interface MeasureOptions {
+  durationSeconds: number;
+  connections: number;
+  /** Fixed offered load in requests per second; unset = as fast as the server answers. */
+  overallRate?: number;
+}
+
+export async function measure(target: Target, options: MeasureOptions): Promise<Measurement> {
+  const result = await autocannon({
+    url: target.url,
+    connections: options.connections,
+    duration: options.durationSeconds,
+    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
+  });
   return {
     name: target.name,
     kind: target.kind,
@@ -92,4 +102,35 @@ export async function measure(target: Target, options: { durationSeconds: number
     non2xx: result.non2xx,
     errors: result.errors,
   };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/**
+ * Measures every target in interleaved rounds (A B C, A B C, ...) after a warm-up, and reports the
+ * median of the rounds: on a shared 2-core machine, background load then hits baselines and routes
+ * alike instead of skewing whichever target ran during it.
+ */
+export async function measureRounds(targets: Target[], options: MeasureOptions & { rounds: number }): Promise<Measurement[]> {
+  for (const target of targets) await measure(target, { ...options, durationSeconds: 1 });
+  const runs = new Map<string, Measurement[]>(targets.map((t) => [t.name, []]));
+  for (let round = 0; round < options.rounds; round += 1) {
+    for (const target of targets) runs.get(target.name)?.push(await measure(target, options));
+  }
+  return targets.map((target) => {
+    const rows = runs.get(target.name) ?? [];
+    return {
+      name: target.name,
+      kind: target.kind,
+      requestsPerSecond: median(rows.map((r) => r.requestsPerSecond)),
+      p50Ms: median(rows.map((r) => r.p50Ms)),
+      p99Ms: median(rows.map((r) => r.p99Ms)),
+      non2xx: rows.reduce((sum, r) => sum + r.non2xx, 0),
+      errors: rows.reduce((sum, r) => sum + r.errors, 0),
+    };
+  });
 }

@@ -1,75 +1,101 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, startEmbeddedRedis } from '../shared/redis/embedded.js';
-import { measure, ROOT, startChild, startChildAt, type Measurement, type Target } from './harness.js';
+import { measureRounds, ROOT, type Measurement, type Target } from './harness.js';
+import { ingestTable, measureLiquidationIngest, type IngestSummary } from './liquidation-ingest.js';
+import { startBenchStack, type BenchStack } from './stack.js';
+import { measureTickToApi, type LatencySummary } from './tick-latency.js';
+import { measureTrading } from './trading.js';
+import { prepareMacroData } from './macro-data.js';
 
-const durationSeconds = Number(process.env.BENCH_DURATION ?? 8);
+const durationSeconds = Number(process.env.BENCH_DURATION ?? 4);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** Comma-separated sections to run (foundation, market, trading, macro, derivatives); all when unset. */
+const only = new Set((process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+const wants = (section: string): boolean => only.size === 0 || only.has(section);
 
-const jsonUrl = (line: string): string | undefined => {
-  try {
-    return (JSON.parse(line) as { url?: string }).url;
-  } catch {
-    return undefined;
+/** Throughput targets of each section; the two baselines always run with them. */
+function targetsFor(stack: BenchStack): Target[] {
+  const api = stack.api.url;
+  const targets: Target[] = [
+    { name: 'bare node http', url: `${stack.bareNode.url}/`, kind: 'baseline' },
+    { name: 'bare express', url: `${stack.bareExpress.url}/`, kind: 'baseline' },
+  ];
+  if (wants('foundation')) {
+    targets.push(
+      { name: 'GET /api/v1/ping', url: `${api}/api/v1/ping`, kind: 'route' },
+      { name: 'GET /api/v1/calc/pnl', url: `${api}/api/v1/calc/pnl?entry=65000&exit=66300&size=0.5&leverage=10&side=long`, kind: 'route' },
+    );
   }
-};
+  if (wants('market')) {
+    targets.push(
+      { name: 'GET /api/v1/price', url: `${api}/api/v1/price?symbol=BTC`, kind: 'route' },
+      { name: 'GET /api/v1/prices', url: `${api}/api/v1/prices`, kind: 'route' },
+    );
+  }
+  if (wants('macro')) {
+    const macroPaths = ['/api/v1/screener', '/api/v1/calendar', '/api/v1/calendar?year=2026', '/api/v1/fear-greed', '/api/v1/coins', '/api/v1/global', '/api/v1/trending', '/api/v1/defi', '/api/latam/ar', '/api/latam/br'];
+    targets.push(...macroPaths.map((path): Target => ({ name: `GET ${path}`, url: `${api}${path}`, kind: 'route' })));
+  }
+  if (wants('derivatives')) {
+    // the sim's random liquidations keep the feed filled
+    targets.push(
+      { name: 'GET /api/v1/feed', url: `${api}/api/v1/feed`, kind: 'route' },
+      { name: 'GET /api/v1/liquidations', url: `${api}/api/v1/liquidations`, kind: 'route' },
+    );
+  }
+  return targets;
+}
 
 function table(rows: Measurement[]): string {
   const node = rows.find((row) => row.name === 'bare node http');
   const express = rows.find((row) => row.name === 'bare express');
   const ratio = (value: number, base: Measurement | undefined): string => (base ? (value / base.requestsPerSecond).toFixed(2) : '-');
-  const lines = [
+  return [
     '| target | req/s | p50 ms | p99 ms | vs bare node | vs bare express | non-2xx |',
     '|---|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (row) =>
         `| ${row.name} | ${Math.round(row.requestsPerSecond)} | ${row.p50Ms} | ${row.p99Ms} | ${ratio(row.requestsPerSecond, node)} | ${ratio(row.requestsPerSecond, express)} | ${row.non2xx + row.errors} |`,
     ),
-  ];
-  return lines.join('\n');
+  ].join('\n');
+}
+
+function latencyTable(latency: LatencySummary): string {
+  return [
+    '| measurement | samples | median ms | p99 ms | max ms |',
+    '|---|---:|---:|---:|---:|',
+    `| tick to API (price set on the sim until /api/v1/price serves it) | ${latency.samples} | ${latency.medianMs.toFixed(0)} | ${latency.p99Ms.toFixed(0)} | ${latency.maxMs.toFixed(0)} |`,
+  ].join('\n');
 }
 
 async function main(): Promise<void> {
-  const redis = await startEmbeddedRedis();
-  const apiPort = await freePort();
-  const children = [
-    await startChild('bench/servers/bare-node.ts', {}, jsonUrl),
-    await startChild('bench/servers/bare-express.ts', {}, jsonUrl),
-    await startChildAt(
-      'workers/main.ts',
-      // The limiter stays on and counts every request in Redis; the budget is just too large to trip.
-      { ROLE: 'api', PORT: String(apiPort), HOST: '127.0.0.1', REDIS_URL: redis.url, PUBLIC_RATE_LIMIT: '1000000000', LOG_LEVEL: 'warn' },
-      `http://127.0.0.1:${apiPort}`,
-      '/readyz',
-    ),
-  ];
-  const [node, express, api] = children;
-  const targets: Target[] = [
-    { name: 'bare node http', url: `${node.url}/`, kind: 'baseline' },
-    { name: 'bare express', url: `${express.url}/`, kind: 'baseline' },
-    { name: 'GET /api/v1/ping', url: `${api.url}/api/v1/ping`, kind: 'route' },
-    { name: 'GET /api/v1/calc/pnl', url: `${api.url}/api/v1/calc/pnl?entry=65000&exit=66300&size=0.5&leverage=10&side=long`, kind: 'route' },
-  ];
-  const rows: Measurement[] = [];
+  const stack = await startBenchStack();
+  let rows: Measurement[] = [];
+  let latency: LatencySummary | undefined;
+  let ingest: IngestSummary | undefined;
   try {
-    for (const target of targets) {
-      const row = await measure(target, { durationSeconds, connections });
-      rows.push(row);
-      process.stdout.write(`${row.name}: ${Math.round(row.requestsPerSecond)} req/s, p99 ${row.p99Ms} ms\n`);
+    if (wants('macro')) await prepareMacroData(stack.redis.url, stack.sim.url);
+    rows = await measureRounds(targetsFor(stack), { durationSeconds, connections, rounds });
+    if (wants('market')) latency = await measureTickToApi(stack.sim.url, stack.api.url, 100);
+    if (wants('derivatives')) ingest = await measureLiquidationIngest(Number(process.env.BENCH_LIQ_EVENTS ?? 100_000));
+    if (wants('trading')) {
+      const bursts = Number(process.env.BENCH_TRADING_BURSTS ?? 5);
+      rows.push(...(await measureTrading({ redisUrl: stack.redis.url, apiUrl: stack.api.url, connections, bursts, fixedSeconds: durationSeconds, fixedRate: 1000 })));
     }
   } finally {
-    await Promise.all(children.map((child) => child.stop()));
-    await redis.stop();
+    await stack.stop();
   }
-  const markdown = table(rows);
+  const markdown = [table(rows), latency ? latencyTable(latency) : '', ingest ? ingestTable(ingest) : ''].filter(Boolean).join('\n\n');
   process.stdout.write(`\n${markdown}\n`);
   const resultsDir = join(ROOT, 'bench/results');
   mkdirSync(resultsDir, { recursive: true });
   const stamp = new Date().toISOString();
-  writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: stamp, durationSeconds, connections, rows }, null, 2));
+  writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: stamp, durationSeconds, rounds, connections, rows, latency, ingest }, null, 2));
+  if (only.size > 0) return; // a partial run does not replace the published table
   const readmePath = join(ROOT, 'bench/README.md');
   const readme = readFileSync(readmePath, 'utf8');
-  const section = `<!-- bench:start -->\nLatest run: ${stamp}, ${durationSeconds} s per target, ${connections} connections.\n\n${markdown}\n<!-- bench:end -->`;
+  const section = `<!-- bench:start -->\nLatest run: ${stamp}; median of ${rounds} interleaved rounds of ${durationSeconds} s per target, ${connections} connections.\n\n${markdown}\n<!-- bench:end -->`;
   writeFileSync(readmePath, readme.replace(/<!-- bench:start -->[\s\S]*<!-- bench:end -->/, section));
 }
 

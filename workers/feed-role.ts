@@ -15,6 +15,7 @@ import { createSweepProducer } from '../shared/queues/sweep-producer.js';
 import { closeRedis, createRedis } from '../shared/redis/connection.js';
 import type { RoleContext, RunningRole } from './runtime.js';
 import { createConnector } from './streams/connectors.js';
+import { startLiquidationCollector } from './streams/liquidations/liquidation-collector.js';
 import type { StreamSink, VenueConnector } from './streams/venue-connector.js';
 
 /** Tries the universe REST calls this many times per round before the round counts as failed. */
@@ -47,6 +48,8 @@ export async function startFeedRole(ctx: RoleContext): Promise<RunningRole> {
 
   let symbols: string[] = [];
   const active = new Map<Venue, VenueConnector>();
+  // the nine liquidation streams, each behind its own lease, with their batching writer
+  const liquidations = startLiquidationCollector({ config, redis, logger, clock, owner });
 
   const leases = config.feedVenues.map(
     (venue) =>
@@ -89,6 +92,7 @@ export async function startFeedRole(ctx: RoleContext): Promise<RunningRole> {
     onUniverse: (list) => {
       symbols = list;
       writer.setUniverse(list);
+      liquidations.setSymbols(list);
       for (const connector of active.values()) connector.setSymbols(list);
     },
   });
@@ -105,6 +109,7 @@ export async function startFeedRole(ctx: RoleContext): Promise<RunningRole> {
       (stopping ??= (async () => {
         // connectors first (each lease stops its connector, then is released for a standby)
         await Promise.allSettled(leases.map((lease) => lease.stop()));
+        await liquidations.stop();
         await refresher.stop();
         await writer.stop();
         await sweep.close();

@@ -27,7 +27,11 @@ async function main(): Promise<void> {
   const running = service;
   if (running.apiUrl) {
     const market = running.simUrl ? `, simulated market at ${running.simUrl} (control plane: POST ${running.simUrl}/__sim/price)` : '';
-    process.stdout.write(`\nPerpdesk is up at ${running.apiUrl}${market}\n  try ${running.apiUrl}/api/v1/prices and the docs at ${running.apiUrl}/docs\n\n`);
+    process.stdout.write(`\nPerpdesk is up at ${running.apiUrl}${market}\n  try ${running.apiUrl}/api/v1/prices and the docs at ${running.apiUrl}/docs\n`);
+    if (running.demoApiKey) {
+      process.stdout.write(`  demo API key: ${running.demoApiKey} (new at every demo start)\n  try curl -H 'X-API-Key: ${running.demoApiKey}' ${running.apiUrl}/api/bot/v1/usage\n`);
+    }
+    process.stdout.write('\n');
   }
   const shutdown = (signal: string): void => {
     running.logger.info({ signal }, 'shutting down');

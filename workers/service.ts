@@ -3,6 +3,8 @@ import { createLogger, type Logger } from '../shared/core/logger.js';
 import { closeRedis, createRedis } from '../shared/redis/connection.js';
 import { startEmbeddedRedis, type EmbeddedRedis } from '../shared/redis/embedded.js';
 import { startSim } from '../ops/sim/sim-server.js';
+import { issueDemoKey } from '../ops/demo/demo-key.js';
+import { createAccountModule } from '../shared/paper/accounts/account-service.js';
 import { startApiRole } from './api-role.js';
 import { startFeedRole } from './feed-role.js';
 import type { RoleContext, RunningRole } from './runtime.js';
@@ -12,6 +14,8 @@ export interface RunningService {
   apiUrl: string | undefined;
   simUrl: string | undefined;
   redisUrl: string;
+  /** The demo's fresh API key (MARKET_SOURCE=sim with ROLE=all), printed once at start. */
+  demoApiKey: string | undefined;
   logger: Logger;
   stop(): Promise<void>;
 }
@@ -48,10 +52,19 @@ export async function startService(config: Config): Promise<RunningService> {
     await embedded?.stop();
     throw error;
   }
+  let demoApiKey: string | undefined;
+  if (config.marketSource === 'sim' && config.role === 'all') {
+    try {
+      demoApiKey = await issueDemoKey(createAccountModule(redis).service);
+    } catch (error) {
+      logger.warn({ err: error }, 'no demo API key');
+    }
+  }
   let stopping: Promise<void> | undefined;
   return {
     apiUrl,
     simUrl: sim?.url,
+    demoApiKey,
     redisUrl,
     logger,
     stop: () =>

@@ -40,7 +40,7 @@ export function errorHandler(logger: Logger) {
     if (typeof httpError?.status === 'number' && httpError.status >= 400 && httpError.status < 500) {
       return sendError(req, res, new AppError('invalid_param', 'the request could not be read'));
     }
-    logger.error({ err: error, path: req.path }, 'unhandled error');
+    logger.error({ err: error, reqId: res.locals.requestId, path: req.path }, 'unhandled error');
     sendError(req, res, new AppError('internal', 'internal error'));
   };
 }

@@ -40,13 +40,15 @@ function operation(route: RouteDefinition): Record<string, unknown> {
     route.style === 'envelope'
       ? { ok: true, data: route.example?.response, ts: 1_767_225_600_000 }
       : route.example?.response;
-  const errorCodes = [...new Set([...validationCodes(route), ...(route.errors ?? []), 'rate_limited', 'internal'])];
+  const authCodes = route.keyed ? ['missing_api_key', 'bad_api_key', 'revoked_key'] : [];
+  const errorCodes = [...new Set([...validationCodes(route), ...authCodes, ...(route.errors ?? []), 'rate_limited', 'internal'])];
   const op: Record<string, unknown> = {
     operationId: `${route.method}${route.path.replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     tags: [route.tag],
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     parameters,
+    ...(route.keyed ? { security: [{ apiKey: [] }] } : {}),
     responses: {
       '200': {
         description: route.style === 'envelope' ? 'Success, in the { ok, data, ts } envelope' : 'Success, the bare result',

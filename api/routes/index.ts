@@ -1,17 +1,32 @@
 import type { AppServices } from '../app.js';
 import type { RouteCatalog } from '../routing/route-catalog.js';
+import { botAccountRoutes } from './bot-account/router.js';
 import { botMarketRoutes } from './bot-market/router.js';
+import { botTradingRoutes } from './bot-trading/router.js';
 import { calcRoutes } from './calc/router.js';
+import { derivativesRoutes } from './derivatives/router.js';
+import { latamRoutes } from './latam/router.js';
+import { macroRoutes } from './macro/router.js';
 import { marketRoutes } from './market/router.js';
 import { openApiRoutes } from './meta/router.js';
 import { pingRoutes } from './ping/router.js';
+import { screenerRoutes } from './screener/router.js';
+
+/** Screener, macro and regional answers change every minute at most: hot requests share one Redis read per second. */
+const SNAPSHOT_CACHE_MS = 1_000;
 
 /** Every route group of the API, in one list. */
 export function registerRouteGroups(catalog: RouteCatalog, services: AppServices): void {
-  const { config, clock, market } = services;
+  const { config, clock, market, accounts, authenticate, trading } = services;
   catalog.add(pingRoutes(catalog, config.publicRateLimit));
   catalog.add(marketRoutes({ market, cacheMs: config.quoteCacheMs }));
   catalog.add(botMarketRoutes({ market, clock, cacheMs: config.quoteCacheMs }));
+  catalog.add(botAccountRoutes({ accounts, authenticate }));
+  for (const group of botTradingRoutes(trading, authenticate)) catalog.add(group);
   catalog.add(calcRoutes());
+  catalog.add(screenerRoutes({ screener: services.screener, cacheMs: SNAPSHOT_CACHE_MS }));
+  catalog.add(macroRoutes({ macro: services.macro, cacheMs: SNAPSHOT_CACHE_MS }));
+  catalog.add(latamRoutes({ latam: services.latam, cacheMs: SNAPSHOT_CACHE_MS }));
+  catalog.add(derivativesRoutes(services.derivatives));
   catalog.add(openApiRoutes(catalog));
 }

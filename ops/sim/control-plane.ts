@@ -32,6 +32,8 @@ export interface ControlContext {
   readonly now: () => number;
   /** Rolls minutes forward and pushes the candles that closed. */
   readonly sync: () => void;
+  /** The liquidation-only exchanges' sockets: drop (undefined when the exchange is not one of them) and counts. */
+  readonly liquidations?: { drop(exchange?: string): number | undefined; connections(): Record<string, number> };
 }
 
 const ok = (body: Record<string, unknown>): RestReply => ({ status: 200, body: { ok: true, ...body } });
@@ -163,7 +165,7 @@ export class ControlPlane {
     if (typeof body.down !== 'boolean') return bad('down must be true or false');
     this.ctx.providers.set(name, body.down);
     const venue = this.ctx.venues.get(name as VenueId);
-    const dropped = body.down && venue ? venue.dropAll() : 0;
+    const dropped = body.down ? (venue ? venue.dropAll() : 0) + (this.ctx.liquidations?.drop(name) ?? 0) : 0;
     return ok({ name, down: body.down, dropped, providersDown: this.ctx.providers.list() });
   }
 
@@ -175,11 +177,14 @@ export class ControlPlane {
 
   private drop(body: Record<string, unknown>): RestReply {
     if (body.exchange !== undefined) {
-      const venue = typeof body.exchange === 'string' ? this.ctx.venues.get(body.exchange.toLowerCase() as VenueId) : undefined;
-      if (!venue) return bad(`exchange must be one of ${VENUE_IDS.join(', ')}`);
-      return ok({ dropped: venue.dropAll() });
+      const name = typeof body.exchange === 'string' ? body.exchange.toLowerCase() : '';
+      const venue = this.ctx.venues.get(name as VenueId);
+      // bitget's v3 liquidation socket is dropped with its market sockets
+      const liquidationOnly = this.ctx.liquidations?.drop(name);
+      if (!venue && liquidationOnly === undefined) return bad(`exchange must be one of ${VENUE_IDS.join(', ')} or a liquidation exchange`);
+      return ok({ dropped: (venue?.dropAll() ?? 0) + (liquidationOnly ?? 0) });
     }
-    let dropped = 0;
+    let dropped = this.ctx.liquidations?.drop() ?? 0;
     for (const v of this.ctx.venues.values()) dropped += v.dropAll();
     return ok({ dropped });
   }
@@ -190,7 +195,7 @@ export class ControlPlane {
       mode: model.mode,
       now: now(),
       providersDown: providers.list(),
-      connections: Object.fromEntries([...venues].map(([id, v]) => [id, v.connectionCount()])),
+      connections: { ...Object.fromEntries([...venues].map(([id, v]) => [id, v.connectionCount()])), ...this.ctx.liquidations?.connections() },
     };
     if (symbolParam === null) return ok({ ...common, symbols: model.symbols.map((s) => s.symbol) });
     const symbol = model.resolve(symbolParam);

@@ -7,7 +7,9 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { ControlPlane, ProviderRegistry } from './control-plane.js';
+import { SimLiquidations } from './liquidations/sim-liquidations.js';
 import { MarketModel, MINUTE, type SimMode, type VenueId } from './market-model.js';
+import { createSimProviders, PROVIDER_PATH } from './providers/index.js';
 import type { LiquidationPublisher, RestReply, Venue, VenueDeps } from './sim-types.js';
 import { BinanceVenue } from './venues/binance.js';
 import { BitgetVenue } from './venues/bitget.js';
@@ -24,6 +26,8 @@ export interface SimOptions {
   tickMs?: number;
   seed?: number;
   symbolCount?: number;
+  /** Random mode: liquidations per second per exchange, on average (default 0.3). */
+  liquidationRate?: number;
 }
 
 export interface SimHandle {
@@ -77,10 +81,15 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
   ]);
   const publishers = new Map<string, LiquidationPublisher>(venues);
   const providers = new ProviderRegistry();
+  // macro and regional-quote data providers, each under /<provider>/ with its real paths
+  const dataProviders = createSimProviders(deps);
+  // liquidation formats of the liquidation-only exchanges (and Bitget's v3 socket), random ones in random mode
+  const liquidations = new SimLiquidations(deps, providers, opts.seed, opts.liquidationRate);
+  for (const publisher of liquidations.publishers()) publishers.set(publisher.exchange, publisher);
   const sync = (): void => {
     for (const { symbol, candle } of model.advance()) for (const v of venues.values()) v.pushClosedCandle(symbol, candle);
   };
-  const control = new ControlPlane({ model, venues, publishers, providers, now, sync });
+  const control = new ControlPlane({ model, venues, publishers, providers, now, sync, liquidations });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://sim');
@@ -94,6 +103,15 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
       }
       const reply = control.handle(method, url.pathname.slice('/__sim'.length), url.searchParams, body);
       return send(res, reply ?? { status: 404, body: { ok: false, error: `no such control endpoint ${method} ${url.pathname}` } });
+    }
+    const liquidationReply = liquidations.handleRest(method, url.pathname, url.searchParams, req.headers);
+    if (liquidationReply) return send(res, liquidationReply);
+    const provider = PROVIDER_PATH.exec(url.pathname);
+    const dataProvider = provider ? dataProviders.get(provider[1]) : undefined;
+    if (dataProvider) {
+      if (providers.isDown(dataProvider.name)) return send(res, { status: 503, body: { error: 'Service Unavailable' } });
+      const reply = dataProvider.handle({ path: provider?.[2] ?? '/', query: url.searchParams });
+      return send(res, reply ?? { status: 404, body: { error: `no such endpoint ${url.pathname}` } });
     }
     const m = VENUE_PATH.exec(url.pathname);
     const venue = m ? venues.get(m[1] as VenueId) : undefined;
@@ -117,6 +135,7 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
 
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (liquidations.handleUpgrade(req, socket, head, wss, (status, text) => rejectUpgrade(socket, status, text))) return;
     const url = new URL(req.url ?? '/', 'http://sim');
     const m = VENUE_PATH.exec(url.pathname);
     const venue = m ? venues.get(m[1] as VenueId) : undefined;
@@ -131,6 +150,7 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
     sync();
     model.step();
     for (const v of venues.values()) v.pushTick();
+    liquidations.tick(publishers, tickMs);
   }, tickMs);
   tick.unref();
 
@@ -163,6 +183,7 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
       clearInterval(tick);
       clearTimeout(minuteTimer);
       for (const v of venues.values()) v.dropAll();
+      liquidations.drop();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

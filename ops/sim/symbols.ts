@@ -1,4 +1,7 @@
-/** The simulated USDT-perpetual universe: real liquid coins with plausible prices and 24h volumes. */
+/**
+ * The simulated USDT-perpetual universe: real liquid coins with plausible prices and 24h volumes,
+ * plus a few TradFi perpetuals (metals, indices, stocks, forex) as the exchanges list them.
+ */
 
 export interface SymbolSpec {
   /** Base coin, e.g. BTC. */
@@ -35,8 +38,22 @@ const COINS: ReadonlyArray<readonly [string, number]> = [
   ['THETA', 1.8], ['EGLD', 35],
 ];
 
+/**
+ * TradFi USDT perpetuals (base, price, 24h volume), listed after the coins whatever the symbol count:
+ * gold and silver, two index perpetuals named like the CFD tickers, four stocks, four currencies
+ * quoted in USDT (JPY as the price of one yen). The API classifies them by its own table
+ * (shared/paper/markets/asset-classes.ts), not by anything the sim sends.
+ */
+export const TRADFI: ReadonlyArray<readonly [string, number, number]> = [
+  ['XAU', 4000, 9e8], ['XAG', 48, 2.5e8],
+  ['SPX500', 6700, 3e8], ['NAS100', 24500, 2e8],
+  ['TSLA', 430, 1.5e8], ['NVDA', 185, 1.2e8], ['AAPL', 260, 8e7], ['MSFT', 510, 6e7],
+  ['EUR', 1.16, 1e8], ['GBP', 1.33, 5e7], ['JPY', 0.0067, 4e7], ['AUD', 0.65, 2e7],
+];
+
 export const MIN_SYMBOLS = 50;
 export const DEFAULT_SYMBOLS = 60;
+/** Most coins a model can list; the TradFi perpetuals come on top of the coins. */
 export const MAX_SYMBOLS = COINS.length;
 
 const TOP_VOLUME = 1.5e10;
@@ -51,22 +68,26 @@ function qtyDecimals(price: number): number {
   return Math.min(3, Math.max(0, Math.floor(Math.log10(price)) - 1));
 }
 
+function spec(base: string, price: number, index: number, quoteVolume24h: number): SymbolSpec {
+  const priceDp = priceDecimals(price);
+  return {
+    base,
+    symbol: `${base}USDT`,
+    index,
+    startPrice: price,
+    quoteVolume24h,
+    priceDp,
+    tick: Math.pow(10, -priceDp),
+    qtyDp: qtyDecimals(price),
+    listedAt: 1569398400000 + index * 86_400_000 * 20,
+  };
+}
+
+/** `count` coins (clamped to MIN_SYMBOLS..MAX_SYMBOLS), then the TradFi perpetuals. */
 export function buildSymbols(count: number): SymbolSpec[] {
   const n = Math.min(MAX_SYMBOLS, Math.max(MIN_SYMBOLS, Math.floor(count)));
   const ratio = BOTTOM_VOLUME / TOP_VOLUME;
-  return COINS.slice(0, n).map(([base, price], index) => {
-    const priceDp = priceDecimals(price);
-    return {
-      base,
-      symbol: `${base}USDT`,
-      index,
-      startPrice: price,
-      // geometric descent from ~1.5e10 (BTC) to ~1e7 (the last symbol)
-      quoteVolume24h: TOP_VOLUME * Math.pow(ratio, index / (n - 1)),
-      priceDp,
-      tick: Math.pow(10, -priceDp),
-      qtyDp: qtyDecimals(price),
-      listedAt: 1569398400000 + index * 86_400_000 * 20,
-    };
-  });
+  // geometric descent from ~1.5e10 (BTC) to ~1e7 (the last coin)
+  const coins = COINS.slice(0, n).map(([base, price], index) => spec(base, price, index, TOP_VOLUME * Math.pow(ratio, index / (n - 1))));
+  return [...coins, ...TRADFI.map(([base, price, volume], i) => spec(base, price, n + i, volume))];
 }

@@ -1,4 +1,6 @@
 import Joi from 'joi';
+import { liquidationSchema, liquidationSettings, type LiquidationSettings } from './liquidation-urls.js';
+import { providerUrlSchema, providerUrlsFrom, type DataProvider } from './provider-urls.js';
 
 export type Role = 'all' | 'api' | 'feed' | 'worker';
 export type MarketSource = 'live' | 'sim';
@@ -14,7 +16,12 @@ export interface VenueUrls {
   ws: string;
 }
 
-export interface Config {
+/**
+ * Config extends LiquidationSettings (liquidation-urls.ts): liquidationUrls (base URLs of gate, bitmex,
+ * deribit, htx, bitfinex), liqVenues (liquidation connectors this feed runs), liqFlushMs, liqDedupMs,
+ * liqRawMax, derivPairs (pairs of the funding and open-interest jobs).
+ */
+export interface Config extends LiquidationSettings {
   port: number;
   host: string;
   role: Role;
@@ -55,6 +62,12 @@ export interface Config {
   restTimeoutMs: number;
   /** How long REST candle history fetched for the API stays cached in Redis. */
   historyCacheMs: number;
+  /** Base URLs of the macro and regional-quote data providers (ALTERNATIVE_ME_URL, COINGECKO_URL, ...). */
+  providerUrls: Record<DataProvider, string>;
+  /** How many USDT perpetuals the screener scores: the top N of the universe by volume. */
+  screenerSize: number;
+  /** Minutes per candle of the screener's indicators. */
+  screenerIntervalMinutes: number;
 }
 
 const schema = Joi.object({
@@ -72,7 +85,7 @@ const schema = Joi.object({
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   PRICE_FRESH_MS: Joi.number().integer().min(100).default(10_000),
   PRICE_STALE_MAX_MS: Joi.number().integer().min(0).default(300_000),
-  QUOTE_CACHE_MS: Joi.number().integer().min(0).max(5_000).default(500),
+  QUOTE_CACHE_MS: Joi.number().integer().min(0).max(5_000).default(200),
   STREAM_SILENCE_MS: Joi.number().integer().min(100).default(30_000),
   FEED_LEASE_MS: Joi.number().integer().min(200).default(10_000),
   SHUTDOWN_GRACE_MS: Joi.number().integer().min(0).default(10_000),
@@ -94,6 +107,10 @@ const schema = Joi.object({
   STREAM_RECONNECT_MAX_MS: Joi.number().integer().min(250).default(30_000),
   REST_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
   HISTORY_CACHE_MS: Joi.number().integer().min(0).default(60_000),
+  ...providerUrlSchema(),
+  ...liquidationSchema(),
+  SCREENER_SIZE: Joi.number().integer().min(1).max(200).default(50),
+  SCREENER_INTERVAL: Joi.number().integer().valid(5, 15, 60, 240).default(60),
 }).unknown(true);
 
 /** The live exchange hosts. */
@@ -184,6 +201,10 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     streamReconnectMaxMs: value.STREAM_RECONNECT_MAX_MS,
     restTimeoutMs: value.REST_TIMEOUT_MS,
     historyCacheMs: value.HISTORY_CACHE_MS,
+    providerUrls: providerUrlsFrom(value, value.MARKET_SOURCE, value.SIM_URL ?? `http://127.0.0.1:${value.SIM_PORT}`),
+    ...liquidationSettings(value, value.MARKET_SOURCE, value.SIM_URL ?? `http://127.0.0.1:${value.SIM_PORT}`),
+    screenerSize: value.SCREENER_SIZE,
+    screenerIntervalMinutes: value.SCREENER_INTERVAL,
   };
 }
 

@@ -25,6 +25,15 @@ export function isFresh(ts: number, now: number, freshMs: number): boolean {
 }
 
 /**
+ * The mean of two prices without binary noise (3454.8050000000003): 12 significant digits is far
+ * finer than any tick, and the result stays between the two.
+ */
+function midpoint(low: number, high: number): number {
+  const rounded = Number(((low + high) / 2).toPrecision(12));
+  return Math.min(high, Math.max(low, rounded));
+}
+
+/**
  * Median of the fresh, valid (finite, positive) prices; an even count averages the two middle ones.
  * null when no venue is fresh.
  */
@@ -33,7 +42,7 @@ export function medianOfFresh(prices: readonly VenuePrice[], now: number, freshM
   if (fresh.length === 0) return null;
   const sorted = fresh.map((p) => p.price).sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  const price = sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  const price = sorted.length % 2 === 1 ? sorted[mid] : midpoint(sorted[mid - 1], sorted[mid]);
   return {
     price,
     venues: fresh.length,

@@ -7,6 +7,16 @@ export const QUEUE_PREFIX = '{bull}';
 export const QUEUES = {
   /** One job per symbol and closed minute: check stops, targets, liquidations against [low, high]. */
   sweep: 'sweep',
+  /** Scheduled: scores the top perpetuals and stores the screener. */
+  screener: 'screener',
+  /** Scheduled: refreshes the macro providers (jobs fear-greed, coingecko, defillama). */
+  macro: 'macro',
+  /** Scheduled: refreshes the regional quotes (job refresh) and appends the hourly history (job history). */
+  latam: 'latam',
+  /** One job per funding time (00, 08, 16 UTC): record each symbol's funding rate and mark. */
+  funding: 'funding',
+  /** Scheduled: refreshes the funding, open-interest and long/short snapshots (jobs funding, open-interest, long-short). */
+  derivatives: 'derivatives',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

@@ -146,7 +146,11 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
       expect(recent.body.buckets.length).to.be.within(Math.ceil(minutes / size), Math.ceil(minutes / size) + 1);
     }
 
-    const after = await venues();
+    // /venues is shared from a 2 s in-process cache: wait for the answer that includes the new events
+    const after = await waitFor(async () => {
+      const v = await venues();
+      return v.totalUsd !== before.totalUsd ? v : undefined;
+    }, 5_000, 'venues totals with the new events');
     expect(after.totalUsd - before.totalUsd).to.be.closeTo(9 * 9_100, 0.01);
     expect(after.venues.reduce((s, v) => s + v.sharePct, 0)).to.be.closeTo(100, 0.1);
     for (const exchange of EXCHANGES) {

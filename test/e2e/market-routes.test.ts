@@ -122,6 +122,19 @@ describe('market data end to end: sim -> connectors -> Redis -> API', function (
     }
   });
 
+  it('serves daily and weekly history beyond the 24 h in Redis from the exchanges (REST), aligned like Binance', async () => {
+    const daily = await getJson<Envelope<CandleRow[]>>(`${api.url}/api/v1/klines?symbol=BTC&interval=1440&limit=30`);
+    expect(daily.status).to.equal(200);
+    expect(daily.body.data).to.have.length(30);
+    expect(daily.body.data.every((c) => c.time % 86_400 === 0)).to.equal(true);
+    expect(daily.body.data.at(-1)?.time).to.equal(Math.floor(Date.now() / 86_400_000) * 86_400);
+    const weekly = await getJson<Envelope<CandleRow[]>>(`${api.url}/api/v1/klines?symbol=BTC&interval=1w&limit=10`);
+    expect(weekly.body.data).to.have.length(10);
+    for (const c of weekly.body.data) expect(new Date(c.time * 1000).getUTCDay()).to.equal(1); // Monday
+    const paged = await getJson<CandleRow[]>(`${api.url}/api/bot/v1/klines?symbol=BTC&interval=1440&limit=5&end=${(daily.body.data[10].time) * 1000}`);
+    expect(paged.body.map((c) => c.time)).to.deep.equal(daily.body.data.slice(6, 11).map((c) => c.time));
+  });
+
   it('answers bad input with named codes', async () => {
     expect((await price('NOPECOIN')).body.error?.code).to.equal('unknown_symbol');
     expect((await price('NOPECOIN')).status).to.equal(404);

@@ -22,7 +22,8 @@ export async function snapshotRedis(redis: Redis): Promise<Map<string, string>> 
     const type = await redis.type(key);
     let value: unknown;
     if (type === 'string') value = await redis.get(key);
-    else if (type === 'hash') value = await redis.hgetall(key);
+    // field order of a hash is not data (a hashtable-encoded hash may iterate differently after a read)
+    else if (type === 'hash') value = Object.fromEntries(Object.entries(await redis.hgetall(key)).sort(([a], [b]) => a.localeCompare(b)));
     else if (type === 'list') value = await redis.lrange(key, 0, -1);
     else if (type === 'set') value = (await redis.smembers(key)).sort();
     else if (type === 'zset') value = await redis.zrange(key, '0', '-1', 'WITHSCORES');

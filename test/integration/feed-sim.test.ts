@@ -54,6 +54,8 @@ describe('feed role against the simulated exchange', function () {
       AGGREGATE_THROTTLE_MS: '50',
       UNIVERSE_SIZE: '20',
       HISTORY_CACHE_MS: '5000',
+      // the liquidation collector's sockets are counted in test/e2e/derivatives-routes.test.ts
+      LIQ_VENUES: 'none',
     });
     role = await startFeedRole({ config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) });
     store = createMarketStore(redis, config);

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { startSim, type SimHandle } from '../../ops/sim/sim-server.js';
+import { TRADFI } from '../../ops/sim/symbols.js';
 import { at, fixture, getJson, postJson, shapeDiff, toWsUrl, WsProbe } from '../helpers/sim-client.js';
 
 const MINUTE = 60_000;
@@ -91,11 +92,12 @@ describe('simulated exchange control plane', () => {
     expect(shapeDiff(fixture('bybit-v5/ws-all-liquidation.json'), liq)).to.deep.equal([]);
     expect(at(liq, 'data', 0, 'S')).to.equal('Buy');
 
-    const other = await post('/liquidation', { exchange: 'gate', symbol: 'ETHUSDT', side: 'short', price: 3000, qty: 1 });
+    // an exchange without a simulated format (the nine are in test/integration/liq-sim-formats.test.ts)
+    const other = await post('/liquidation', { exchange: 'kraken', symbol: 'ETHUSDT', side: 'short', price: 3000, qty: 1 });
     expect(other.status).to.equal(200);
     expect(at(other.body, 'streamed')).to.equal(false);
     const recorded = at((await getJson(`${sim.url}/__sim/liquidations`)).body, 'liquidations') as unknown[];
-    expect(recorded.map((r) => at(r, 'exchange'))).to.deep.equal(['binance', 'bybit', 'gate']);
+    expect(recorded.map((r) => at(r, 'exchange'))).to.deep.equal(['binance', 'bybit', 'kraken']);
   });
 
   it('a candle for the current minute becomes the open candle', async () => {
@@ -159,7 +161,7 @@ describe('simulated exchange control plane', () => {
       const vols = ((await getJson(`${random.url}/binance/fapi/v1/ticker/24hr`)).body as unknown[])
         .filter((x) => !String(at(x, 'symbol')).includes('_'))
         .map((x) => num(at(x, 'quoteVolume')));
-      expect(vols.length).to.equal(60);
+      expect(vols.length).to.equal(60 + TRADFI.length);
       expect(vols[0]).to.be.within(1e10, 2.5e10);
       expect(vols[59]).to.be.within(3e6, 3e7);
       expect(at((await postJson(`${random.url}/__sim/mode`, { mode: 'scripted' })).body, 'mode')).to.equal('scripted');

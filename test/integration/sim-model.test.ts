@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { HISTORY_MINUTES, MarketModel, MINUTE, VENUE_IDS } from '../../ops/sim/market-model.js';
-import { MAX_SYMBOLS } from '../../ops/sim/symbols.js';
+import { MAX_SYMBOLS, TRADFI } from '../../ops/sim/symbols.js';
 
 /** The market model alone, driven by a fake clock (minute rollovers without waiting a minute). */
 describe('simulated market model', () => {
@@ -13,7 +13,7 @@ describe('simulated market model', () => {
 
   it('backfills contiguous history that ends at the starting price', () => {
     const m = new MarketModel({ now, seed: 3, mode: 'scripted' });
-    expect(m.symbols).to.have.length(60);
+    expect(m.symbols).to.have.length(60 + TRADFI.length);
     for (const spec of m.symbols) {
       const all = m.range(spec.symbol, 'binance', { limit: 5000, anchor: 'end' });
       expect(all).to.have.length(HISTORY_MINUTES + 1);
@@ -34,7 +34,7 @@ describe('simulated market model', () => {
     expect(m.advance()).to.deep.equal([]);
     clock += MINUTE;
     const closed = m.advance();
-    expect(closed).to.have.length(60);
+    expect(closed).to.have.length(60 + TRADFI.length);
     const btc = closed.find((c) => c.symbol === 'BTCUSDT');
     expect(btc?.candle.t).to.equal(before.t);
     const next = m.currentCandle('BTCUSDT', 'binance');
@@ -104,12 +104,13 @@ describe('simulated market model', () => {
     expect(m.range('BTCUSDT', 'binance', { from: cur + MINUTE, limit: 5, anchor: 'start' })).to.deep.equal([]);
   });
 
-  it('lists between 50 and all known symbols, the required eight first', () => {
-    expect(new MarketModel({ now, symbolCount: 10 }).symbols).to.have.length(50);
-    expect(new MarketModel({ now, symbolCount: 1000 }).symbols).to.have.length(MAX_SYMBOLS);
+  it('lists between 50 and all known coins, the required eight first, then the TradFi perpetuals', () => {
+    expect(new MarketModel({ now, symbolCount: 10 }).symbols).to.have.length(50 + TRADFI.length);
+    expect(new MarketModel({ now, symbolCount: 1000 }).symbols).to.have.length(MAX_SYMBOLS + TRADFI.length);
     const m = new MarketModel({ now });
     expect(m.symbols.slice(0, 8).map((s) => s.base)).to.deep.equal(['BTC', 'ETH', 'SOL', 'BNB', 'XRP', 'DOGE', 'ADA', 'AVAX']);
-    const vols = m.symbols.map((s) => s.quoteVolume24h);
+    expect(m.symbols.slice(-TRADFI.length).map((s) => s.symbol)).to.include.members(['XAUUSDT', 'EURUSDT']);
+    const vols = m.symbols.slice(0, -TRADFI.length).map((s) => s.quoteVolume24h);
     for (let i = 1; i < vols.length; i++) expect(vols[i]).to.be.below(vols[i - 1]);
     expect(m.resolve('btc')).to.equal('BTCUSDT');
     expect(m.resolve('ETH-USDT-SWAP')).to.equal('ETHUSDT');

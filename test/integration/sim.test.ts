@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { startSim, type SimHandle } from '../../ops/sim/sim-server.js';
+import { TRADFI } from '../../ops/sim/symbols.js';
 import { at, fixture, getJson, postJson, shapeDiff, toWsUrl, WsProbe } from '../helpers/sim-client.js';
 import {
   BINANCE_WS_TICKER,
@@ -49,7 +50,7 @@ describe('simulated exchange (scripted mode)', () => {
     it('binance exchangeInfo, ticker/24hr, ticker/price, klines', async () => {
       const info = await shaped('/binance/fapi/v1/exchangeInfo', fixture('binance-usdm/exchange-info.json'));
       const perps = (at(info, 'symbols') as unknown[]).filter((s) => at(s, 'contractType') === 'PERPETUAL');
-      expect(perps.length).to.equal(60);
+      expect(perps.length).to.equal(60 + TRADFI.length);
       expect(perps.slice(0, 8).map((s) => at(s, 'symbol'))).to.deep.equal(FIRST_EIGHT);
       const tickers = fixture('binance-usdm/ticker-24hr.json');
       await shaped('/binance/fapi/v1/ticker/24hr', tickers);
@@ -61,6 +62,9 @@ describe('simulated exchange (scripted mode)', () => {
       expect(klines[1499][0]).to.equal(await currentMinute());
       const dflt = (await getJson(`${sim.url}/binance/fapi/v1/klines?symbol=BTCUSDT&interval=1m`)).body as unknown[];
       expect(dflt).to.have.length(500);
+      const premium = (await shaped('/binance/fapi/v1/premiumIndex', fixture('binance-usdm/premium-index.json'))) as unknown[];
+      expect(premium.find((p) => at(p, 'symbol') === 'XAUUSDT')).to.have.property('lastFundingRate', '0.00010000');
+      await shaped('/binance/fapi/v1/premiumIndex?symbol=BTCUSDT', at(fixture('binance-usdm/premium-index.json'), 0));
       const bad = await getJson(`${sim.url}/binance/fapi/v1/ticker/24hr?symbol=NOPEUSDT`);
       expect(bad.status).to.equal(400);
       expect(at(bad.body, 'code')).to.equal(-1121);
@@ -76,7 +80,7 @@ describe('simulated exchange (scripted mode)', () => {
         cursor = at(body, 'result', 'nextPageCursor') as string;
         if (cursor === '') break;
       }
-      expect(new Set(names).size).to.equal(61);
+      expect(new Set(names).size).to.equal(61 + TRADFI.length);
       expect(names).to.include.members(FIRST_EIGHT);
       await shaped('/bybit/v5/market/tickers?category=linear', fixture('bybit-v5/tickers.json'));
       await shaped('/bybit/v5/market/tickers?category=linear&symbol=ETHUSDT', fixture('bybit-v5/tickers.json'));
@@ -93,7 +97,7 @@ describe('simulated exchange (scripted mode)', () => {
     it('okx instruments, tickers, ticker, candles, history-candles', async () => {
       const inst = await shaped('/okx/api/v5/public/instruments?instType=SWAP', fixture('okx-v5/instruments-swap.json'));
       const usdt = (at(inst, 'data') as unknown[]).filter((i) => at(i, 'settleCcy') === 'USDT');
-      expect(usdt.length).to.equal(60);
+      expect(usdt.length).to.equal(60 + TRADFI.length);
       expect(usdt.find((i) => at(i, 'instId') === 'BTC-USDT-SWAP')).to.have.property('ctVal', '0.01');
       const tickers = fixture('okx-v5/tickers-swap.json');
       await shaped('/okx/api/v5/market/tickers?instType=SWAP', tickers);

@@ -15,6 +15,8 @@ export interface SocketProtocol {
   ping: { kind: 'text'; text: string } | { kind: 'protocol' };
   /** Venue pong replies, which keep the connection alive but carry no data. */
   isPong(text: string): boolean;
+  /** A frame the venue wants answered (HTX's server ping): the reply to send, or undefined for a data frame. */
+  answer?(text: string): string | undefined;
 }
 
 export interface ReconnectingSocketOptions {
@@ -29,9 +31,17 @@ export interface ReconnectingSocketOptions {
   reconnectMaxMs: number;
   /** Gap between outbound messages (venues limit messages per second). */
   sendGapMs: number;
+  /** Turns a binary frame into text (HTX sends gzip); without it binary frames are read as UTF-8. */
+  decodeBinary?(data: Buffer): string;
   onText(text: string): void;
   onConnect?(): void;
   onDisconnect?(reason: string): void;
+}
+
+function rawBuffer(data: RawData): Buffer {
+  if (Array.isArray(data)) return Buffer.concat(data);
+  if (data instanceof ArrayBuffer) return Buffer.from(data);
+  return data;
 }
 
 function rawText(data: RawData): string {
@@ -100,11 +110,22 @@ export class ReconnectingSocket {
       this.startTimers(ws);
       this.options.onConnect?.();
     });
-    ws.on('message', (data: RawData) => {
+    ws.on('message', (data: RawData, isBinary: boolean) => {
       this.lastActivity = Date.now();
       this.attempt = 0;
-      const text = rawText(data);
+      let text: string;
+      try {
+        text = isBinary && this.options.decodeBinary ? this.options.decodeBinary(rawBuffer(data)) : rawText(data);
+      } catch (error) {
+        logger.warn({ err: error, stream: name }, 'binary frame not decoded');
+        return;
+      }
       if (this.options.protocol.isPong(text)) return;
+      const reply = this.options.protocol.answer?.(text);
+      if (reply !== undefined) {
+        if (ws.readyState === WebSocket.OPEN) ws.send(reply);
+        return;
+      }
       try {
         this.options.onText(text);
       } catch (error) {

@@ -17,6 +17,8 @@ export interface ShardedStreamOptions {
   pingIntervalMs: number;
   reconnectMaxMs: number;
   sendGapMs: number;
+  /** See ReconnectingSocketOptions.decodeBinary. */
+  decodeBinary?(data: Buffer): string;
   onText(text: string): void;
 }
 
@@ -69,6 +71,7 @@ export class ShardedStream {
           reconnectMinMs: RECONNECT_MIN_MS,
           reconnectMaxMs: o.reconnectMaxMs,
           sendGapMs: o.sendGapMs,
+          decodeBinary: o.decodeBinary,
           onText: o.onText,
         });
         this.sockets[i] = socket;

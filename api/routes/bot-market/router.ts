@@ -1,5 +1,6 @@
 import type { Clock } from '../../../shared/core/clock.js';
 import type { MarketService, ServedQuote } from '../../../shared/market/market-service.js';
+import { candleRows } from '../market/candle-view.js';
 import { MicroCache } from '../../routing/micro-cache.js';
 import { botRoute, defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import { BOT_INTERVALS, botKlinesQuery, priceQuery, timeQuery } from '../market/schemas.js';
@@ -53,7 +54,7 @@ export function botMarketRoutes({ market, clock, cacheMs }: BotMarketRouteOption
           limit: query.limit,
           endMs: query.end,
         });
-        return candles.map((c) => ({ time: c.openTime / 1000, open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume }));
+        return candleRows(candles);
       },
     }),
     ...botRoute('/time', {

@@ -1,4 +1,6 @@
 import type { MarketService, ServedQuote } from '../../../shared/market/market-service.js';
+import { candleRows } from './candle-view.js';
+import { JsonTextCache, sendEnvelopeText } from '../../routing/json-text.js';
 import { MicroCache } from '../../routing/micro-cache.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import { PUBLIC_INTERVALS, priceQuery, publicKlinesQuery } from './schemas.js';
@@ -27,7 +29,8 @@ function priceView(quote: ServedQuote): Record<string, unknown> {
 
 export function marketRoutes({ market, cacheMs }: MarketRouteOptions): RouteGroup {
   const quoteCache = new MicroCache<ServedQuote>(cacheMs);
-  const majorsCache = new MicroCache<ServedQuote[]>(cacheMs);
+  // the same eight answers for every caller: serialized once per cache period
+  const majorsCache = new JsonTextCache(cacheMs);
   return defineRoutes([
     {
       method: 'get',
@@ -54,17 +57,20 @@ export function marketRoutes({ market, cacheMs }: MarketRouteOptions): RouteGrou
       example: {
         response: { pairs: [{ symbol: 'BTCUSDT', price: '65012.5', changePct: '1.42', stale: false }], ts: 1767225600000 },
       },
-      handle: async () => {
-        const quotes = await majorsCache.get('majors', () => market.quotes(MAJORS));
-        return {
-          pairs: quotes.map((q) => ({
-            symbol: q.pair,
-            price: String(q.price),
-            changePct: q.changePct24h === null ? null : q.changePct24h.toFixed(2),
-            stale: q.stale,
-          })),
-          ts: Math.max(0, ...quotes.map((q) => q.ts)),
-        };
+      handle: async ({ res }) => {
+        const text = await majorsCache.get('majors', async () => {
+          const quotes = await market.quotes(MAJORS);
+          return {
+            pairs: quotes.map((q) => ({
+              symbol: q.pair,
+              price: String(q.price),
+              changePct: q.changePct24h === null ? null : q.changePct24h.toFixed(2),
+              stale: q.stale,
+            })),
+            ts: Math.max(0, ...quotes.map((q) => q.ts)),
+          };
+        });
+        sendEnvelopeText(res, text);
       },
     },
     {
@@ -89,7 +95,7 @@ export function marketRoutes({ market, cacheMs }: MarketRouteOptions): RouteGrou
           limit: query.limit,
           endMs: query.end,
         });
-        return candles.map((c) => ({ time: c.openTime / 1000, open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume }));
+        return candleRows(candles);
       },
     },
     {

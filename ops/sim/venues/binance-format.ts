@@ -114,6 +114,21 @@ export function tickerPrice(q: VenueQuote, k: BinanceContract): Record<string, u
   return { symbol: k.name, price: px(q, k, q.last), time: q.ts };
 }
 
+/** GET /fapi/v1/premiumIndex element: mark, index, funding (a dated contract shows zero funding and nextFundingTime 0). */
+export function premiumIndex(q: VenueQuote, k: BinanceContract): Record<string, unknown> {
+  const perp = k.contractType === 'PERPETUAL';
+  return {
+    symbol: k.name,
+    markPrice: fixed(q.last * k.basis, 8),
+    indexPrice: fixed(q.index, 8),
+    estimatedSettlePrice: fixed(q.index, 8),
+    lastFundingRate: fixed(perp ? q.fundingRate : 0, 8),
+    interestRate: perp ? '0.00010000' : '0.00000000',
+    nextFundingTime: perp ? q.nextFundingTime : 0,
+    time: q.ts,
+  };
+}
+
 /** The `24hrTicker` stream event (same numbers as the REST ticker, single-letter keys). */
 export function tickerEvent(q: VenueQuote): Record<string, unknown> {
   const r = ticker24hr(q, perpetual(q.spec));
@@ -140,7 +155,7 @@ export function tickerEvent(q: VenueQuote): Record<string, unknown> {
 }
 
 /** REST kline row: times and trade count are numbers, the rest strings. */
-export function klineRow(spec: SymbolSpec, c: Candle): unknown[] {
+export function klineRow(spec: SymbolSpec, c: Candle, minutes = 1): unknown[] {
   const dp = spec.priceDp;
   return [
     c.t,
@@ -149,7 +164,7 @@ export function klineRow(spec: SymbolSpec, c: Candle): unknown[] {
     fmt(c.l, dp),
     fmt(c.c, dp),
     fixed(c.v, spec.qtyDp),
-    c.t + MINUTE - 1,
+    c.t + minutes * MINUTE - 1,
     fixed(c.q, 5),
     c.n,
     fixed(c.v / 2, spec.qtyDp),

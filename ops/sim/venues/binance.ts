@@ -1,5 +1,6 @@
 /** Binance USDⓈ-M futures: /fapi REST and the fstream combined/raw WebSocket streams. */
 import type { WebSocket } from 'ws';
+import { BINANCE_INTERVALS, intervalCandles } from '../interval-history.js';
 import type { Candle } from '../market-model.js';
 import type { LiquidationEvent, RestReply, RestRequest, Venue, VenueDeps } from '../sim-types.js';
 import { intParam, isRecord, parseJson, WsHub, type HubClient } from '../ws-hub.js';
@@ -9,6 +10,7 @@ import {
   klineEvent,
   klineRow,
   perpetual,
+  premiumIndex,
   symbolInfo,
   ticker24hr,
   tickerEvent,
@@ -16,6 +18,7 @@ import {
   type BinanceContract,
 } from './binance-format.js';
 import { clampLimit, quarterExpiry, yymmdd } from './common.js';
+import { binanceDerivativesRest } from '../derivatives/binance-derivatives.js';
 
 const ALL_TICKERS = '!ticker@arr';
 const ALL_LIQUIDATIONS = '!forceOrder@arr';
@@ -50,8 +53,11 @@ export class BinanceVenue implements Venue {
         return this.tickers(query.get('symbol'), (k) => tickerPrice(this.deps.model.quote(k.spec.symbol, 'binance'), k));
       case '/fapi/v1/klines':
         return this.klines(query);
+      case '/fapi/v1/premiumIndex':
+        return this.tickers(query.get('symbol'), (k) => premiumIndex(this.deps.model.quote(k.spec.symbol, 'binance'), k));
       default:
-        return undefined;
+        // openInterest and globalLongShortAccountRatio (ops/sim/derivatives)
+        return binanceDerivativesRest(req, this.deps);
     }
   }
 
@@ -190,12 +196,20 @@ export class BinanceVenue implements Venue {
     const interval = query.get('interval');
     if (!interval) return mandatory('interval');
     if (!model.has(symbol)) return badSymbol();
-    if (interval !== '1m') return err(400, -1120, 'Invalid interval.');
+    const minutes = interval === '1m' ? 1 : BINANCE_INTERVALS[interval];
+    if (minutes === undefined) return err(400, -1120, 'Invalid interval.');
     const start = intParam(query, 'startTime');
     const end = intParam(query, 'endTime');
     const limit = intParam(query, 'limit');
     if (start === null || end === null || limit === null) return err(400, -1100, 'Illegal characters found in a parameter.');
     if (start !== undefined && end !== undefined && start > end) return err(400, -1023, 'Start time is greater than end time.');
+    if (minutes > 1) {
+      const held = model.range(symbol, 'binance', { limit: Number.MAX_SAFE_INTEGER, anchor: 'end' });
+      const rows = intervalCandles(symbol, minutes, held, { start, end, limit: clampLimit(limit, 500, 1500), now: this.deps.now() });
+      if (rows === null) return err(400, -1130, 'Data sent for parameter \'endTime\' is not valid.');
+      const intervalSpec = model.spec(symbol)!;
+      return { status: 200, body: rows.map((c) => klineRow(intervalSpec, c, minutes)) };
+    }
     const candles = model.range(symbol, 'binance', {
       from: start,
       to: end,

@@ -15,6 +15,7 @@ import {
   type BybitContract,
 } from './bybit-format.js';
 import { clampLimit } from './common.js';
+import { bybitDerivativesRest } from '../derivatives/bybit-derivatives.js';
 
 const TOPIC = /^(tickers|kline\.1|allLiquidation)\.([A-Z0-9]+)$/;
 
@@ -35,7 +36,8 @@ export class BybitVenue implements Venue {
       return this.ok({ timeSecond: String(Math.floor(now / 1000)), timeNano: `${now}000000` });
     }
     const route = ['/v5/market/instruments-info', '/v5/market/tickers', '/v5/market/kline'].indexOf(req.path);
-    if (route < 0) return undefined;
+    // open-interest and account-ratio (ops/sim/derivatives)
+    if (route < 0) return bybitDerivativesRest(req, this.deps);
     const category = query.get('category');
     if (category !== 'linear') return this.fail(10001, category ? 'Illegal category' : 'params error: category is required');
     if (route === 0) return this.instruments(query);

@@ -5,6 +5,8 @@ import type { LiquidationEvent, RestReply, RestRequest, Venue, VenueDeps } from 
 import { intParam, isRecord, parseJson, WsHub, type HubClient } from '../ws-hub.js';
 import { clampLimit } from './common.js';
 import { candleRow, envelope, instrument, ticker, usdtInstId, type OkxContract } from './okx-format.js';
+import { okxDerivativesRest } from '../derivatives/okx-derivatives.js';
+import { OKX_LIQUIDATION_CHANNEL, okxLiquidationFrame, okxLiquidationTopic } from '../liquidations/okx-liquidations.js';
 
 const PUBLIC = '/ws/v5/public';
 const BUSINESS = '/ws/v5/business';
@@ -44,7 +46,8 @@ export class OkxVenue implements Venue {
       case '/api/v5/market/history-candles':
         return this.candles(query, 100, false);
       default:
-        return undefined;
+        // funding-rate and open-interest (ops/sim/derivatives)
+        return okxDerivativesRest(req, this.deps);
     }
   }
 
@@ -79,9 +82,10 @@ export class OkxVenue implements Venue {
     if (spec) this.publishCandle({ instId: usdtInstId(spec), spec, inverse: false }, candle);
   }
 
-  /** OKX liquidation-orders format is not simulated yet: accepted and recorded by the control plane only. */
-  publishLiquidation(_ev: LiquidationEvent): number {
-    return 0;
+  /** liquidation-orders (SWAP) on /ws/v5/public, in ops/sim/liquidations/okx-liquidations.ts. */
+  publishLiquidation(ev: LiquidationEvent): number {
+    const spec = this.deps.model.spec(ev.symbol);
+    return spec ? this.hub.publish(okxLiquidationTopic('SWAP'), okxLiquidationFrame(spec, ev)) : 0;
   }
 
   dropAll(): number {
@@ -185,6 +189,13 @@ export class OkxVenue implements Venue {
       const arg = isRecord(raw) ? raw : {};
       const channel = typeof arg.channel === 'string' ? arg.channel : '';
       const instId = typeof arg.instId === 'string' ? arg.instId : '';
+      if (channel === OKX_LIQUIDATION_CHANNEL && client.path === PUBLIC && arg.instType === 'SWAP') {
+        const topic = okxLiquidationTopic('SWAP');
+        if (op === 'unsubscribe') client.subs.delete(topic);
+        else client.subs.add(topic);
+        this.hub.send(client, { ...id, event: op, arg: { channel, instType: 'SWAP' }, connId });
+        continue;
+      }
       const k = this.usdtContract(instId);
       if (!k || CHANNEL_PATH[channel] !== client.path) {
         const what = `${channel},instId:${instId}`;

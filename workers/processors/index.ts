@@ -1,0 +1,9 @@
+import { derivativesProcessor } from './derivatives/derivatives-processor.js';
+import { fundingRecorder } from './funding-recorder.js';
+import { latamProcessor } from './latam/latam-processor.js';
+import { macroProcessor } from './macro/macro-processor.js';
+import type { ProcessorDefinition } from './registry.js';
+import { screenerProcessor } from './screener/screener-processor.js';
+
+/** Every queue consumer of the worker role, in one list: a feature adds its processor here. */
+export const PROCESSORS: ProcessorDefinition[] = [fundingRecorder, screenerProcessor, macroProcessor, latamProcessor, derivativesProcessor];

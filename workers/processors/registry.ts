@@ -1,0 +1,29 @@
+import type { Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Clock } from '../../shared/core/clock.js';
+import type { Config } from '../../shared/core/config.js';
+import type { Logger } from '../../shared/core/logger.js';
+import type { QueueName } from '../../shared/queues/queue-names.js';
+
+/** What a processor gets when the worker role builds it. */
+export interface ProcessorContext {
+  config: Config;
+  redis: Redis;
+  redisUrl: string;
+  logger: Logger;
+  clock: Clock;
+}
+
+export interface Processor {
+  process(job: Job): Promise<unknown>;
+  /** Releases what the processor opened (connections, clients). */
+  close?(): Promise<void>;
+}
+
+/** One BullMQ worker: the queue it consumes and how to build its processor. */
+export interface ProcessorDefinition {
+  queue: QueueName;
+  /** Jobs processed at once by one worker process. */
+  concurrency?: number;
+  create(ctx: ProcessorContext): Processor;
+}

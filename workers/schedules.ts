@@ -1,0 +1,38 @@
+import type { JobSchedulerTemplateOptions } from 'bullmq';
+import { COINGECKO_EVERY_MS, DEFILLAMA_EVERY_MS, FEAR_GREED_EVERY_MS, MACRO_JOBS } from '../shared/macro/macro-resources.js';
+import { QUEUES, type QueueName } from '../shared/queues/queue-names.js';
+import { LATAM_EVERY_MS, LATAM_HISTORY_EVERY_MS } from '../shared/quotes/latam-refresher.js';
+import { SCREENER_EVERY_MS } from '../shared/screener/screener-types.js';
+import { DERIVATIVE_JOBS, FUNDING_EVERY_MS, LONG_SHORT_EVERY_MS, OPEN_INTEREST_EVERY_MS } from './processors/derivatives/derivatives-processor.js';
+
+/**
+ * A recurring job. Registered with BullMQ's upsertJobScheduler, so it runs once per cluster
+ * however many worker processes there are; an `every` scheduler's first job runs at once.
+ */
+export interface ScheduleDefinition {
+  /** The scheduler id: stable, so re-registering on every start updates rather than duplicates. */
+  id: string;
+  queue: QueueName;
+  repeat: { every: number } | { pattern: string; tz?: string };
+  job: { name: string; data?: Record<string, unknown>; opts?: JobSchedulerTemplateOptions };
+}
+
+/** Refresh jobs run again soon anyway: keep the last few finished ones for inspection, not all of them. */
+const REFRESH_JOB_OPTS: JobSchedulerTemplateOptions = { removeOnComplete: { count: 20 }, removeOnFail: { count: 50 } };
+
+/** Every recurring job of the service, in one list. */
+export const SCHEDULES: ScheduleDefinition[] = [
+  // 5 s after each funding time (00:00, 08:00, 16:00 UTC): the rate and mark of the time just passed
+  { id: 'funding-record', queue: QUEUES.funding, repeat: { pattern: '5 0 0,8,16 * * *', tz: 'UTC' }, job: { name: 'record' } },
+  // provider refreshes and the screener: frequent, so their finished jobs are not kept
+  { id: 'screener-refresh', queue: QUEUES.screener, repeat: { every: SCREENER_EVERY_MS }, job: { name: 'refresh', opts: REFRESH_JOB_OPTS } },
+  { id: 'macro-fear-greed', queue: QUEUES.macro, repeat: { every: FEAR_GREED_EVERY_MS }, job: { name: MACRO_JOBS.fearGreed, opts: REFRESH_JOB_OPTS } },
+  { id: 'macro-coingecko', queue: QUEUES.macro, repeat: { every: COINGECKO_EVERY_MS }, job: { name: MACRO_JOBS.coinGecko, opts: REFRESH_JOB_OPTS } },
+  { id: 'macro-defillama', queue: QUEUES.macro, repeat: { every: DEFILLAMA_EVERY_MS }, job: { name: MACRO_JOBS.defiLlama, opts: REFRESH_JOB_OPTS } },
+  { id: 'latam-refresh', queue: QUEUES.latam, repeat: { every: LATAM_EVERY_MS }, job: { name: 'refresh', opts: REFRESH_JOB_OPTS } },
+  { id: 'latam-history', queue: QUEUES.latam, repeat: { every: LATAM_HISTORY_EVERY_MS }, job: { name: 'history', opts: REFRESH_JOB_OPTS } },
+  // derivatives snapshots from Binance, Bybit and OKX REST
+  { id: 'derivatives-funding', queue: QUEUES.derivatives, repeat: { every: FUNDING_EVERY_MS }, job: { name: DERIVATIVE_JOBS.funding, opts: REFRESH_JOB_OPTS } },
+  { id: 'derivatives-open-interest', queue: QUEUES.derivatives, repeat: { every: OPEN_INTEREST_EVERY_MS }, job: { name: DERIVATIVE_JOBS.openInterest, opts: REFRESH_JOB_OPTS } },
+  { id: 'derivatives-long-short', queue: QUEUES.derivatives, repeat: { every: LONG_SHORT_EVERY_MS }, job: { name: DERIVATIVE_JOBS.longShort, opts: REFRESH_JOB_OPTS } },
+];
