@@ -1,8 +1,5 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
-import { closeRedis } from '../../shared/redis/connection.js';
-import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
-import { freshRedis } from '../helpers/redis.js';
+import { getJson, useApiFixture, type TestApi } from '../helpers/app.js';
 
 interface Envelope<T> {
   ok: boolean;
@@ -12,16 +9,10 @@ interface Envelope<T> {
 }
 
 describe('calculator routes over HTTP', () => {
-  let redis: Redis;
+  const fixture = useApiFixture({ PUBLIC_RATE_LIMIT: '100000' });
   let api: TestApi;
-
-  before(async () => {
-    redis = await freshRedis();
-    api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '100000' });
-  });
-  after(async () => {
-    await api.close();
-    await closeRedis(redis);
+  before(() => {
+    api = fixture.api;
   });
 
   it('answers the v1 family in the envelope and the bare family with the same fields', async () => {

@@ -1,9 +1,7 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
-import { closeRedis } from '../../shared/redis/connection.js';
 import type { ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
-import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
-import { freshRedis } from '../helpers/redis.js';
+import { getJson, startTestApi, useApiFixture, type TestApi } from '../helpers/app.js';
 
 interface ErrorEnvelope {
   ok: false;
@@ -18,16 +16,11 @@ function deferred(): { promise: Promise<void>; resolve(): void } {
 }
 
 describe('public API conventions', () => {
+  const fixture = useApiFixture({ PUBLIC_RATE_LIMIT: '100000' });
   let redis: Redis;
   let api: TestApi;
-
-  before(async () => {
-    redis = await freshRedis();
-    api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '100000' });
-  });
-  after(async () => {
-    await api.close();
-    await closeRedis(redis);
+  before(() => {
+    ({ redis, api } = fixture);
   });
 
   it('sends Access-Control-Allow-Origin: * on answers and errors, and answers preflight', async () => {

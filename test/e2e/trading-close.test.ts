@@ -1,10 +1,8 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import type { AccountModule } from '../../shared/paper/accounts/account-service.js';
-import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
-import { startTestApi, type TestApi } from '../helpers/app.js';
-import { freshRedis } from '../helpers/redis.js';
+import { useApiFixture, type TestApi } from '../helpers/app.js';
 import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 type Pos = Record<string, unknown> & { id: string };
@@ -18,19 +16,16 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
   let prices: TestPrices;
   let trader: Trader;
 
+  const fixture = useApiFixture({ PUBLIC_RATE_LIMIT: '1000000' });
+
   before(async () => {
-    redis = await freshRedis();
-    api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
+    ({ redis, api } = fixture);
     mod = accountModule(redis);
     prices = new TestPrices(redis);
   });
   beforeEach(async () => {
     await prices.set({ BTCUSDT: 60000, ETHUSDT: 3000, XAUUSDT: 4000 });
     trader = await createTrader(mod);
-  });
-  after(async () => {
-    await api.close();
-    await closeRedis(redis);
   });
 
   const call = (method: 'GET' | 'POST', path: string, body?: unknown, who: Trader = trader, version: 'v1' | 'v2' = 'v1', headers: Record<string, string> = {}) =>

@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import type { AccountModule } from '../../shared/paper/accounts/account-service.js';
-import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
-import { startTestApi, type TestApi } from '../helpers/app.js';
-import { freshRedis, snapshotRedis } from '../helpers/redis.js';
+import { useApiFixture, type TestApi } from '../helpers/app.js';
+import { snapshotRedis } from '../helpers/redis.js';
 import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 type Body = Record<string, unknown> & { position?: Record<string, unknown>; error?: string };
@@ -17,19 +16,16 @@ describe('bot trading: /open, /markets, /fees', function () {
   let prices: TestPrices;
   let trader: Trader;
 
+  const fixture = useApiFixture({ PUBLIC_RATE_LIMIT: '1000000' });
+
   before(async () => {
-    redis = await freshRedis();
-    api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
+    ({ redis, api } = fixture);
     mod = accountModule(redis);
     prices = new TestPrices(redis);
   });
   beforeEach(async () => {
     await prices.set({ BTCUSDT: 65000, ETHUSDT: 3500, XAUUSDT: 4000, EURUSDT: 1.16, TSLAUSDT: 430, SPX500USDT: 6700 });
     trader = await createTrader(mod);
-  });
-  after(async () => {
-    await api.close();
-    await closeRedis(redis);
   });
 
   const open = (body: unknown, who: Trader | null = trader, version: 'v1' | 'v2' = 'v1') => botCall<Body>(api.url, who, 'POST', '/open', body, version);

@@ -3,7 +3,8 @@ import { startApiServer, type ApiServer } from '../../api/server.js';
 import { configWith, type Config } from '../../shared/core/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import type { ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
-import { testRedisUrl } from './redis.js';
+import { closeRedis } from '../../shared/redis/connection.js';
+import { freshRedis, testRedisUrl } from './redis.js';
 
 export interface TestApi extends ApiServer {
   config: Config;
@@ -30,4 +31,36 @@ export async function getJson<T = unknown>(url: string, init: RequestInit = {}):
   const response = await fetch(url, init);
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+export interface ApiFixture {
+  readonly redis: Redis;
+  readonly api: TestApi;
+}
+
+/**
+ * Registers before/after hooks for a describe block: a freshly emptied suite Redis and a real API
+ * server on it. Read the fields inside tests or later hooks (they are set once `before` ran).
+ */
+export function useApiFixture(env: Record<string, string> = {}): ApiFixture {
+  let redis: Redis | undefined;
+  let api: TestApi | undefined;
+  before(async () => {
+    redis = await freshRedis();
+    api = await startTestApi(redis, env);
+  });
+  after(async () => {
+    await api?.close();
+    if (redis) await closeRedis(redis);
+  });
+  return {
+    get redis() {
+      if (!redis) throw new Error('useApiFixture: read redis inside a test or a later hook');
+      return redis;
+    },
+    get api() {
+      if (!api) throw new Error('useApiFixture: read api inside a test or a later hook');
+      return api;
+    },
+  };
 }

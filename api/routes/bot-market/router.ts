@@ -1,6 +1,6 @@
 import type { Clock } from '../../../shared/core/clock.js';
 import type { MarketService, ServedQuote } from '../../../shared/market/market-service.js';
-import { candleRows } from '../market/candle-view.js';
+import { klinesHandler } from '../market/candle-view.js';
 import { MicroCache } from '../../routing/micro-cache.js';
 import { botRoute, defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import { BOT_INTERVALS, botKlinesQuery, priceQuery, timeQuery } from '../market/schemas.js';
@@ -47,15 +47,7 @@ export function botMarketRoutes({ market, clock, cacheMs }: BotMarketRouteOption
         query: { symbol: 'BTC', interval: '1', limit: '1' },
         response: [{ time: 1767225600, open: 65000, high: 65050, low: 64980, close: 65012.5, volume: 12.5 }],
       },
-      handle: async ({ query }: { query: { symbol: string; interval: string; limit: number; end?: number } }) => {
-        const candles = await market.candles({
-          symbol: query.symbol,
-          intervalMinutes: BOT_INTERVALS[query.interval],
-          limit: query.limit,
-          endMs: query.end,
-        });
-        return candleRows(candles);
-      },
+      handle: klinesHandler(market, BOT_INTERVALS),
     }),
     ...botRoute('/time', {
       method: 'get',

@@ -1,5 +1,5 @@
 import type { MarketService, ServedQuote } from '../../../shared/market/market-service.js';
-import { candleRows } from './candle-view.js';
+import { klinesHandler } from './candle-view.js';
 import { JsonTextCache, sendEnvelopeText } from '../../routing/json-text.js';
 import { MicroCache } from '../../routing/micro-cache.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
@@ -88,15 +88,7 @@ export function marketRoutes({ market, cacheMs }: MarketRouteOptions): RouteGrou
           { time: 1767225600, open: 65000, high: 65050, low: 64980, close: 65012.5, volume: 210.7 },
         ],
       },
-      handle: async ({ query }: { query: { symbol: string; interval: string; limit: number; end?: number } }) => {
-        const candles = await market.candles({
-          symbol: query.symbol,
-          intervalMinutes: PUBLIC_INTERVALS[query.interval],
-          limit: query.limit,
-          endMs: query.end,
-        });
-        return candleRows(candles);
-      },
+      handle: klinesHandler(market, PUBLIC_INTERVALS),
     },
     {
       method: 'get',
