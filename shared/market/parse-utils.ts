@@ -51,3 +51,32 @@ export function excerpt(value: unknown, max = 200): string {
   }
   return text.length > max ? `${text.slice(0, max)}...` : text;
 }
+
+/** Unwraps the { code, msg, data: [...] } REST envelope of OKX and Bitget; any other code throws with the message. */
+export function unwrapCodeData(venue: string, body: unknown, successCode: string): unknown[] {
+  if (!isRecord(body) || body.code !== successCode || !Array.isArray(body.data)) {
+    const msg = isRecord(body) ? `${String(body.code)} ${String(body.msg)}` : excerpt(body);
+    throw new Error(`${venue}: ${msg}`);
+  }
+  return body.data;
+}
+
+/**
+ * The channel argument of an OKX-style WebSocket frame ({ event } acks and errors, { arg, data } pushes),
+ * or undefined when the frame carries no data; problems go to `issues`.
+ */
+export function frameArg(venue: string, msg: unknown, issues: string[]): Record<string, unknown> | undefined {
+  if (!isRecord(msg)) {
+    issues.push(`${venue}: not an object: ${excerpt(msg)}`);
+    return undefined;
+  }
+  if (typeof msg.event === 'string') {
+    if (msg.event === 'error') issues.push(`${venue}: ${String(msg.code)} ${excerpt(msg.msg)}`);
+    return undefined;
+  }
+  if (!isRecord(msg.arg)) {
+    issues.push(`${venue}: frame without arg: ${excerpt(msg)}`);
+    return undefined;
+  }
+  return msg.arg;
+}

@@ -5,7 +5,7 @@
  * parser keeps the open candle per symbol.
  */
 import { canonicalSymbol } from '../canonical-symbol.js';
-import { excerpt, isRecord, toEpochMs, toNumber, toPrice, toStr } from '../parse-utils.js';
+import { excerpt, frameArg, isRecord, toEpochMs, toNumber, toPrice, toStr, unwrapCodeData } from '../parse-utils.js';
 import { emptyFrame, isCompleteCandle, type Candle, type FrameResult, type VenueCandle, type VenueMarket, type VenueTick } from '../types.js';
 
 export const BITGET_PRODUCT = 'USDT-FUTURES';
@@ -100,19 +100,8 @@ function parseCandles(msg: Record<string, unknown>, instId: unknown, state: Bitg
 /** One frame of /v2/ws/public ("pong" text is handled by the socket). */
 export function parseBitgetMessage(msg: unknown, state: BitgetCandleState): FrameResult {
   const out = emptyFrame();
-  if (!isRecord(msg)) {
-    out.issues.push(`bitget: not an object: ${excerpt(msg)}`);
-    return out;
-  }
-  if (typeof msg.event === 'string') {
-    if (msg.event === 'error') out.issues.push(`bitget: ${String(msg.code)} ${excerpt(msg.msg)}`);
-    return out;
-  }
-  const arg = msg.arg;
-  if (!isRecord(arg)) {
-    out.issues.push(`bitget: frame without arg: ${excerpt(msg)}`);
-    return out;
-  }
+  const arg = frameArg('bitget', msg, out.issues);
+  if (!arg || !isRecord(msg)) return out;
   if (arg.channel === 'ticker') parseTickers(msg, out);
   else if (arg.channel === 'candle1m') parseCandles(msg, arg.instId, state, out);
   return out;
@@ -120,11 +109,7 @@ export function parseBitgetMessage(msg: unknown, state: BitgetCandleState): Fram
 
 /** Unwraps {code:"00000", msg, data}; any other code throws with the message. */
 export function bitgetData(body: unknown): unknown[] {
-  if (!isRecord(body) || body.code !== '00000' || !Array.isArray(body.data)) {
-    const msg = isRecord(body) ? `${String(body.code)} ${String(body.msg)}` : excerpt(body);
-    throw new Error(`bitget: ${msg}`);
-  }
-  return body.data;
+  return unwrapCodeData('bitget', body, '00000');
 }
 
 /** GET /api/v2/mix/market/contracts?productType=USDT-FUTURES -> perpetuals trading normally. */

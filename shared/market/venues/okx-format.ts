@@ -4,7 +4,7 @@
  * ("1" = closed). Tickers live on /ws/v5/public, candles on /ws/v5/business.
  */
 import { baseOf, canonicalSymbol } from '../canonical-symbol.js';
-import { excerpt, isRecord, toEpochMs, toNumber, toPrice } from '../parse-utils.js';
+import { excerpt, frameArg, isRecord, toEpochMs, toNumber, toPrice, unwrapCodeData } from '../parse-utils.js';
 import { emptyFrame, isCompleteCandle, type Candle, type FrameResult, type VenueCandle, type VenueMarket, type VenueTick } from '../types.js';
 
 /** Args per subscribe message: OKX caps a request at 64 KB, about 1,000 args; stay far below. */
@@ -87,19 +87,8 @@ function parseCandles(msg: Record<string, unknown>, instId: unknown, out: FrameR
 /** One frame of /ws/v5/public or /ws/v5/business ("pong" text is handled by the socket). */
 export function parseOkxMessage(msg: unknown): FrameResult {
   const out = emptyFrame();
-  if (!isRecord(msg)) {
-    out.issues.push(`okx: not an object: ${excerpt(msg)}`);
-    return out;
-  }
-  if (typeof msg.event === 'string') {
-    if (msg.event === 'error') out.issues.push(`okx: ${String(msg.code)} ${excerpt(msg.msg)}`);
-    return out;
-  }
-  const arg = msg.arg;
-  if (!isRecord(arg)) {
-    out.issues.push(`okx: frame without arg: ${excerpt(msg)}`);
-    return out;
-  }
+  const arg = frameArg('okx', msg, out.issues);
+  if (!arg || !isRecord(msg)) return out;
   if (arg.channel === 'tickers') parseTickers(msg, out);
   else if (arg.channel === 'candle1m') parseCandles(msg, arg.instId, out);
   return out;
@@ -107,11 +96,7 @@ export function parseOkxMessage(msg: unknown): FrameResult {
 
 /** Unwraps {code:"0", msg, data}; any other code throws with the message. */
 export function okxData(body: unknown): unknown[] {
-  if (!isRecord(body) || body.code !== '0' || !Array.isArray(body.data)) {
-    const msg = isRecord(body) ? `${String(body.code)} ${String(body.msg)}` : excerpt(body);
-    throw new Error(`okx: ${msg}`);
-  }
-  return body.data;
+  return unwrapCodeData('okx', body, '0');
 }
 
 /** GET /api/v5/public/instruments?instType=SWAP -> live linear USDT swaps. */
