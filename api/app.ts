@@ -105,7 +105,7 @@ export function createApp(deps: AppDeps): App {
 
   const services = createServices(deps);
   const limiter = new CoalescingLimiter(redis, [config.publicRateLimit, ...PLAN_IDS.map((id) => PLANS[id].requestsPerMinute)]);
-  app.use('/api', rateLimit({ limiter, keys: deps.apiKeys ?? services.apiKeys, publicLimit: config.publicRateLimit, logger }));
+  app.use('/api', rateLimit({ limiter, keys: deps.apiKeys ?? services.apiKeys, publicLimit: config.publicRateLimit }));
   const catalog = new RouteCatalog();
   registerRouteGroups(catalog, services);
   app.use(catalog.dispatcher());

@@ -1,6 +1,5 @@
 import type { Request, Response, NextFunction } from 'express';
 import { AppError } from '../../shared/core/errors.js';
-import type { Logger } from '../../shared/core/logger.js';
 import type { ApiKeyResolver, ResolvedKeyLocals } from '../../shared/paper/api-key-resolver.js';
 import { badApiKey, requestApiKey, revokedKey } from '../../shared/paper/key-context.js';
 import type { CoalescingLimiter, LimitDecision } from '../../shared/rate-limit/coalescing-limiter.js';
@@ -9,7 +8,6 @@ export interface RateLimitOptions {
   limiter: CoalescingLimiter;
   keys: ApiKeyResolver;
   publicLimit: number;
-  logger: Logger;
 }
 
 export type RateScope = 'ip' | 'key';

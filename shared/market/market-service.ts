@@ -44,18 +44,28 @@ export class MarketService {
 
   /** The canonical pair of a known symbol, or 404 unknown_symbol. */
   async resolveSymbol(input: string): Promise<string> {
-    const pair = canonicalSymbol(input);
-    if (pair && (await this.store.isKnownSymbol(pair))) return pair;
-    if (pair && (await this.store.getQuote(pair))) return pair;
-    throw new AppError('unknown_symbol', `unknown symbol: ${input}`, { symbol: input });
+    return (await this.lookup(input)).pair;
   }
 
   /** A quote to serve, or 503 upstream_unavailable when no price is recent enough. */
   async quote(input: string): Promise<ServedQuote> {
-    const pair = await this.resolveSymbol(input);
-    const served = this.serve(pair, await this.store.getQuote(pair));
+    const { pair, stored } = await this.lookup(input);
+    const served = this.serve(pair, stored);
     if (!served) throw new AppError('upstream_unavailable', `no recent price for ${pair} from any exchange`, { symbol: pair });
     return served;
+  }
+
+  /**
+   * A symbol is known when it is in the universe or has a stored price (the universe may not be
+   * built yet). Both are read at once, so the stored quote comes with the answer.
+   */
+  private async lookup(input: string): Promise<{ pair: string; stored: Quote | null }> {
+    const pair = canonicalSymbol(input);
+    if (pair) {
+      const [known, stored] = await Promise.all([this.store.isKnownSymbol(pair), this.store.getQuote(pair)]);
+      if (known || stored) return { pair, stored };
+    }
+    throw new AppError('unknown_symbol', `unknown symbol: ${input}`, { symbol: input });
   }
 
   /** Quotes of several symbols in one round trip; symbols without a servable price are left out. */
