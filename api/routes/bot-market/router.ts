@@ -1,19 +1,18 @@
 import type { Clock } from '../../../shared/core/clock.js';
-import type { MarketService, ServedQuote } from '../../../shared/market/market-service.js';
+import type { MarketService } from '../../../shared/market/market-service.js';
 import { klinesHandler } from '../market/candle-view.js';
-import { MicroCache } from '../../routing/micro-cache.js';
+import type { CachedQuotes } from '../market/cached-quotes.js';
 import { botRoute, defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import { BOT_INTERVALS, botKlinesQuery, priceQuery, timeQuery } from '../market/schemas.js';
 
 export interface BotMarketRouteOptions {
   market: MarketService;
   clock: Clock;
-  cacheMs: number;
+  quotes: CachedQuotes;
 }
 
 /** The keyless market routes of the bot API, in v1 (bare) and v2 (envelope). */
-export function botMarketRoutes({ market, clock, cacheMs }: BotMarketRouteOptions): RouteGroup {
-  const quoteCache = new MicroCache<ServedQuote>(cacheMs);
+export function botMarketRoutes({ market, clock, quotes }: BotMarketRouteOptions): RouteGroup {
   return defineRoutes([
     ...botRoute('/price', {
       method: 'get',
@@ -26,7 +25,7 @@ export function botMarketRoutes({ market, clock, cacheMs }: BotMarketRouteOption
         response: { symbol: 'BTCUSDT', price: 65012.5, change_24h_pct: 1.42, stale: false, ts: 1767225600000 },
       },
       handle: async ({ query }: { query: { symbol: string } }) => {
-        const quote = await quoteCache.get(query.symbol.toUpperCase(), () => market.quote(query.symbol));
+        const quote = await quotes.get(query.symbol);
         return {
           symbol: quote.pair,
           price: quote.price,

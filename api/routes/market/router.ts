@@ -1,7 +1,7 @@
 import type { MarketService, ServedQuote } from '../../../shared/market/market-service.js';
 import { klinesHandler } from './candle-view.js';
+import type { CachedQuotes } from './cached-quotes.js';
 import { JsonTextCache, sendEnvelopeText } from '../../routing/json-text.js';
-import { MicroCache } from '../../routing/micro-cache.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import { PUBLIC_INTERVALS, priceQuery, publicKlinesQuery } from './schemas.js';
 
@@ -11,6 +11,9 @@ export const MAJORS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BNBUSDT', 'XRPUSDT', 'D
 export interface MarketRouteOptions {
   market: MarketService;
   /** How long hot answers are shared in-process. */
+  /** Shared with the bot price route. */
+  quotes: CachedQuotes;
+  /** How long the majors answer is shared in-process. */
   cacheMs: number;
 }
 
@@ -27,8 +30,7 @@ function priceView(quote: ServedQuote): Record<string, unknown> {
   };
 }
 
-export function marketRoutes({ market, cacheMs }: MarketRouteOptions): RouteGroup {
-  const quoteCache = new MicroCache<ServedQuote>(cacheMs);
+export function marketRoutes({ market, quotes, cacheMs }: MarketRouteOptions): RouteGroup {
   // the same eight answers for every caller: serialized once per cache period
   const majorsCache = new JsonTextCache(cacheMs);
   return defineRoutes([
@@ -46,7 +48,7 @@ export function marketRoutes({ market, cacheMs }: MarketRouteOptions): RouteGrou
         response: { symbol: 'BTC', pair: 'BTCUSDT', price: 65012.5, changePct24h: 1.42, venues: 4, stale: false, ts: 1767225600000 },
       },
       handle: async ({ query }: { query: { symbol: string } }) =>
-        priceView(await quoteCache.get(query.symbol.toUpperCase(), () => market.quote(query.symbol))),
+        priceView(await quotes.get(query.symbol)),
     },
     {
       method: 'get',
