@@ -68,6 +68,8 @@ export const keys = {
   paperSettings: (accountId: string) => `acct:{${accountId}}:paper:settings`,
   /** stream: every position event of the account (position.opened/updated/closed/liquidated, book.reset), written by the same script as the change. */
   accountOutbox: (accountId: string) => `acct:{${accountId}}:outbox`,
+  /** pub/sub channel: every script that appends to an outbox publishes the outbox key here (hard-coded in the .lua files). */
+  outboxNudgeChannel: 'pd:outbox',
   /**
    * zset member accountId|book|positionId by trigger price: the cross-account trigger indexes the sweep
    * reads (kind sl, tp or liq; side long or short). Hints: the settlement re-checks the position.

@@ -42,4 +42,6 @@ redis.call('HDEL', KEYS[4], 'best_cents')
 redis.call('SADD', KEYS[10], ARGV[3])
 redis.call('XADD', KEYS[9], '*', 'event', 'book.reset', 'book', ARGV[3], 'ts', ARGV[1],
   'reset', cjson.encode({book = ARGV[3], reset_ts = tonumber(ARGV[1]), archived_trades = archived, cancelled_orders = cancelled}))
+-- wakes the outbox relay (shared/push); a nudge nobody hears is found by its periodic scan
+redis.call('PUBLISH', 'pd:outbox', KEYS[9])
 return {1, archived, cancelled}

@@ -88,4 +88,6 @@ if ARGV[5] == '' then
 else
   redis.call('XADD', KEYS[6], '*', 'event', ARGV[12], 'book', ARGV[13], 'ts', ARGV[7], 'position', ARGV[3], 'remaining', ARGV[5])
 end
+-- wakes the outbox relay (shared/push); a nudge nobody hears is found by its periodic scan
+redis.call('PUBLISH', 'pd:outbox', KEYS[6])
 return {1}

@@ -58,4 +58,6 @@ redis.call('ZADD', KEYS[6], ARGV[7], ARGV[6])
 if ARGV[8] ~= '' then redis.call('ZADD', KEYS[7], ARGV[8], ARGV[6]) end
 if ARGV[9] ~= '' then redis.call('ZADD', KEYS[8], ARGV[9], ARGV[6]) end
 redis.call('XADD', KEYS[4], '*', 'event', 'position.opened', 'book', ARGV[10], 'ts', ARGV[11], 'position', ARGV[2])
+-- wakes the outbox relay (shared/push); a nudge nobody hears is found by its periodic scan
+redis.call('PUBLISH', 'pd:outbox', KEYS[4])
 return {1, ARGV[2]}

@@ -35,4 +35,6 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 if ARGV[5] == '' then redis.call('ZREM', KEYS[3], ARGV[4]) else redis.call('ZADD', KEYS[3], ARGV[5], ARGV[4]) end
 if ARGV[6] == '' then redis.call('ZREM', KEYS[4], ARGV[4]) else redis.call('ZADD', KEYS[4], ARGV[6], ARGV[4]) end
 redis.call('XADD', KEYS[2], '*', 'event', 'position.updated', 'book', ARGV[7], 'ts', ARGV[8], 'position', ARGV[3])
+-- wakes the outbox relay (shared/push); a nudge nobody hears is found by its periodic scan
+redis.call('PUBLISH', 'pd:outbox', KEYS[2])
 return {1}
