@@ -14,6 +14,7 @@ import type { Logger } from '../shared/core/logger.js';
 import { createAccountModule, type AccountService } from '../shared/paper/accounts/account-service.js';
 import type { BookRegistry } from '../shared/paper/accounts/book-registry.js';
 import { StoredApiKeyResolver, type ApiKeyResolver } from '../shared/paper/api-key-resolver.js';
+import { UsageBatcher } from '../shared/paper/accounts/usage-batcher.js';
 import { createAuthenticate, type Authenticate } from '../shared/paper/key-context.js';
 import { PLAN_IDS, PLANS } from '../shared/paper/plans.js';
 import { createTradingServices, type TradingServices } from '../shared/paper/trading-services.js';
@@ -47,6 +48,8 @@ export interface AppServices {
   apiKeys: ApiKeyResolver;
   /** Pass to defineRoutes({ authenticate }) for keyed route groups. */
   authenticate: Authenticate;
+  /** Keyed calls counted in memory and written in batches; flushed when the app closes. */
+  usage: UsageBatcher;
   /** Paper trading: positions, closes, reads, books, fees, markets (the bot trading routes). */
   trading: TradingServices;
   /** The screener's last run (the screener route). */
@@ -66,7 +69,8 @@ function createServices(deps: AppDeps): AppServices {
   const market = new MarketService(store, clock, { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs });
   const accountModule = createAccountModule(deps.redis, clock);
   const apiKeys = new StoredApiKeyResolver({ accounts: accountModule.accounts, keys: accountModule.keys, clock });
-  const authenticate = createAuthenticate({ resolver: apiKeys, usage: accountModule.keys, clock, logger: deps.logger });
+  const usage = new UsageBatcher(accountModule.keys, (error) => deps.logger.warn({ err: error }, 'key usage not recorded'));
+  const authenticate = createAuthenticate({ resolver: apiKeys, usage, clock, logger: deps.logger });
   const trading = createTradingServices({
     redis: deps.redis,
     marketStore: store,
@@ -76,12 +80,14 @@ function createServices(deps: AppDeps): AppServices {
   });
   const { screener, macro, latam } = createMacroModule(deps.redis, config, clock);
   const derivatives = createDerivativesModule(deps.redis, config, clock, store, market);
-  return { config, clock, market, accounts: accountModule.service, books: accountModule.books, apiKeys, authenticate, trading, screener, macro, latam, derivatives };
+  return { config, clock, market, accounts: accountModule.service, books: accountModule.books, apiKeys, authenticate, usage, trading, screener, macro, latam, derivatives };
 }
 
 export interface App {
   app: Express;
   catalog: RouteCatalog;
+  /** Writes what the app holds in memory (usage counts); also the last step of a shutdown. */
+  close(): Promise<void>;
 }
 
 /** The HTTP app of an API pod. It holds no state: everything it reads or writes is in Redis. */
@@ -125,5 +131,5 @@ export function createApp(deps: AppDeps): App {
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
-  return { app, catalog };
+  return { app, catalog, close: () => services.usage.flush() };
 }

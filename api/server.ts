@@ -7,10 +7,12 @@ export interface ApiServer {
   url: string;
   /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes. */
   close(): Promise<void>;
+  /** Writes what the app holds in memory (usage counts) now instead of at its next flush. */
+  flush(): Promise<void>;
 }
 
 export async function startApiServer(deps: AppDeps, port = deps.config.port, host = deps.config.host): Promise<ApiServer> {
-  const { app } = createApp(deps);
+  const { app, close: flushApp } = createApp(deps);
   const server = createServer(app);
   server.keepAliveTimeout = 65_000;
   // Responses still in flight when shutdown starts close their connection instead of keeping it alive.
@@ -31,6 +33,7 @@ export async function startApiServer(deps: AppDeps, port = deps.config.port, hos
   return {
     server,
     url: `http://${shownHost}:${address.port}`,
+    flush: flushApp,
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         draining = true;
@@ -39,7 +42,7 @@ export async function startApiServer(deps: AppDeps, port = deps.config.port, hos
         timer.unref();
         server.close(() => {
           clearTimeout(timer);
-          resolve();
+          resolve(flushApp());
         });
         server.closeIdleConnections();
       })),

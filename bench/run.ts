@@ -81,7 +81,7 @@ async function main(): Promise<void> {
     if (wants('derivatives')) ingest = await measureLiquidationIngest(Number(process.env.BENCH_LIQ_EVENTS ?? 100_000));
     if (wants('trading')) {
       const bursts = Number(process.env.BENCH_TRADING_BURSTS ?? 5);
-      rows.push(...(await measureTrading({ redisUrl: stack.redis.url, apiUrl: stack.api.url, connections, bursts, fixedSeconds: durationSeconds, fixedRate: 1000 })));
+      rows.push(...(await measureTrading({ redisUrl: stack.redis.url, apiUrl: stack.api.url, connections, bursts, fixedSeconds: durationSeconds, fixedRate: 1000, fixedRounds: rounds, baselines: { node: stack.bareNode.url, express: stack.bareExpress.url } })));
     }
   } finally {
     await stack.stop();

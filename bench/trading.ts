@@ -8,13 +8,16 @@
  * measured in bursts: 1,000 opens as fast as they go, then the 1,000 closes of those positions,
  * repeated; the rate is requests / wall time summed over the bursts. The account's 100 keys (the
  * Business maximum) share the load so no key's per-minute budget trips. 1,000 accounts: the same
- * with 4,000 opens per burst spread over the accounts' keys. Fixed load: each connection opens a
- * position and closes it, over and over (requests alternate open, close), paced to 1,000 req/s.
+ * with 4,000 opens per burst spread over the accounts' keys. Fixed load (bench/paced-load.ts): an
+ * open-loop schedule of 1,000 req/s alternating opens and closes of earlier opens, measured in
+ * interleaved rounds with the two bare servers at the same paced rate, so the p99 can be read
+ * against what the machine gives a server that does nothing.
  */
 import autocannon from 'autocannon';
 import { createAccountModule } from '../shared/paper/accounts/account-service.js';
 import { closeRedis, createRedis } from '../shared/redis/connection.js';
 import type { Measurement } from './harness.js';
+import { pacedLoad, type PacedOptions, type PacedResult } from './paced-load.js';
 
 const SYMBOLS = ['BTC', 'ETH', 'SOL', 'BNB', 'XRP', 'DOGE', 'ADA', 'AVAX'];
 
@@ -27,6 +30,10 @@ export interface TradingBenchOptions {
   /** Seconds of each fixed-load row. */
   fixedSeconds: number;
   fixedRate: number;
+  /** Rounds of the paced fixed-load rows. */
+  fixedRounds: number;
+  /** The bare servers, measured at the same paced rate as the trading rows. */
+  baselines: { node: string; express: string };
 }
 
 interface Population {
@@ -134,46 +141,49 @@ async function openCloseBurst(options: TradingBenchOptions, population: Populati
   return { open, close };
 }
 
-/** Fixed offered load: connections alternate open and close of their own position, paced to the rate. */
-async function fixedLoad(options: TradingBenchOptions, population: Population): Promise<Measurement> {
-  const result = await autocannon({
-    url: options.apiUrl,
-    connections: options.connections,
-    duration: options.fixedSeconds,
-    overallRate: options.fixedRate,
-    requests: [
-      {
-        method: 'POST',
-        path: '/api/bot/v1/open',
-        setupRequest: (req, context) => {
-          const i = n++;
-          const key = population.keys[i % population.keys.length];
-          (context as { key?: string }).key = key;
-          return { ...req, headers: headers(key), body: JSON.stringify({ symbol: SYMBOLS[i % SYMBOLS.length], side: 'long', margin_usd: 50, leverage: 5 }) };
-        },
-        onResponse: (status, body, context) => {
-          (context as { id?: string }).id = status === 200 ? (JSON.parse(body) as { position: { id: string } }).position.id : 'none';
-        },
-      },
-      {
-        method: 'POST',
-        path: '/api/bot/v1/close',
-        setupRequest: (req, context) => {
-          const { key, id } = context as { key: string; id?: string };
-          return { ...req, headers: headers(key), body: JSON.stringify({ id: id ?? 'none' }) };
-        },
-      },
-    ],
-  });
+/** Fixed offered load, paced: requests alternate an open and the close of an earlier open of the same key. */
+function tradingLoad(options: TradingBenchOptions, population: Population): PacedOptions {
+  const opened: { key: string; id: string }[] = [];
+  const keyOf = new Map<number, string>();
   return {
-    name: `POST /open + /close at ${options.fixedRate} req/s, ${population.label}`,
-    kind: 'route',
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors,
+    url: options.apiUrl,
+    rate: options.fixedRate,
+    seconds: options.fixedSeconds,
+    connections: options.connections,
+    next: (i) => {
+      const target = i % 2 === 1 ? opened.shift() : undefined;
+      if (target) return { path: '/api/bot/v1/close', method: 'POST', headers: headers(target.key), body: JSON.stringify({ id: target.id }) };
+      const key = population.keys[n++ % population.keys.length];
+      keyOf.set(i, key);
+      return { path: '/api/bot/v1/open', method: 'POST', headers: headers(key), body: JSON.stringify({ symbol: SYMBOLS[i % SYMBOLS.length], side: 'long', margin_usd: 50, leverage: 5 }) };
+    },
+    onAnswer: (i, status, body) => {
+      const key = keyOf.get(i);
+      keyOf.delete(i);
+      if (key && status === 200) opened.push({ key, id: (JSON.parse(body) as { position: { id: string } }).position.id });
+    },
   };
+}
+
+/** The median of each row's rounds (rows interleaved round by round, so background load hits them alike). */
+async function pacedRounds(rows: { name: string; kind: Measurement['kind']; load: () => PacedOptions }[], options: { rounds: number; rate: number }): Promise<Measurement[]> {
+  const results = new Map(rows.map((row) => [row.name, [] as PacedResult[]]));
+  for (let round = 0; round < options.rounds; round += 1) {
+    for (const row of rows) results.get(row.name)?.push(await pacedLoad(row.load()));
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  return rows.map((row) => {
+    const runs = results.get(row.name) ?? [];
+    return {
+      name: row.name,
+      kind: row.kind,
+      requestsPerSecond: median(runs.map((r) => (r.ok / Math.max(1, r.sent)) * options.rate)),
+      p50Ms: Math.round(median(runs.map((r) => r.p50Ms)) * 10) / 10,
+      p99Ms: Math.round(median(runs.map((r) => r.p99Ms)) * 10) / 10,
+      non2xx: runs.reduce((sum, r) => sum + r.failed, 0),
+      errors: 0,
+    };
+  });
 }
 
 export async function measureTrading(options: TradingBenchOptions): Promise<Measurement[]> {
@@ -196,6 +206,21 @@ export async function measureTrading(options: TradingBenchOptions): Promise<Meas
     const b = bursts.get(population) ?? { opens: [], closes: [] };
     rows.push(summarize(`POST /open, ${population.label} (saturation)`, b.opens), summarize(`POST /close, ${population.label} (saturation)`, b.closes));
   }
-  for (const population of populations) rows.push(await fixedLoad(options, population));
+  const rate = options.fixedRate;
+  const get = (url: string): PacedOptions => ({ url, rate, seconds: options.fixedSeconds, connections: options.connections, next: () => ({ path: '/', method: 'GET' }) });
+  rows.push(
+    ...(await pacedRounds(
+      [
+        { name: `bare node http at ${rate} req/s (paced)`, kind: 'baseline', load: () => get(options.baselines.node) },
+        { name: `bare express at ${rate} req/s (paced)`, kind: 'baseline', load: () => get(options.baselines.express) },
+        ...populations.map((population) => ({
+          name: `POST /open + /close at ${rate} req/s (paced), ${population.label}`,
+          kind: 'route' as const,
+          load: () => tradingLoad(options, population),
+        })),
+      ],
+      { rounds: options.fixedRounds, rate },
+    )),
+  );
   return rows;
 }

@@ -42,9 +42,9 @@ export const missingApiKey = (): AppError =>
 export const badApiKey = (): AppError => new AppError('bad_api_key', 'the API key is not valid');
 export const revokedKey = (): AppError => new AppError('revoked_key', 'this API key was revoked');
 
-/** Counts a key's successful calls (KeyStore.recordCall). */
+/** Counts a key's successful calls (UsageBatcher). */
 export interface UsageRecorder {
-  recordCall(accountId: string, keyId: string, now: number): Promise<void>;
+  recordCall(accountId: string, keyId: string, now: number): void;
 }
 
 export interface AuthenticateDeps {
@@ -78,9 +78,7 @@ export function createAuthenticate(deps: AuthenticateDeps): Authenticate {
     const { accountId, keyId } = context;
     res.once('finish', () => {
       if (res.statusCode >= 400) return;
-      deps.usage.recordCall(accountId, keyId, deps.clock.now()).catch((error: unknown) => {
-        deps.logger.warn({ err: error, keyId }, 'key usage not recorded');
-      });
+      deps.usage.recordCall(accountId, keyId, deps.clock.now());
     });
     return context;
   };

@@ -156,6 +156,7 @@ describe('keyed routes: API keys, plan headers, per-key budgets and /usage', () 
     const b: CreatedKey = await mod.service.createKey({ email: 'iso-b@example.com', name: 'b-main', plan: 'max' });
     for (let i = 0; i < 5; i += 1) await (await fetch(usageV1(), withKey(b.apiKey))).arrayBuffer();
     for (let i = 0; i < 2; i += 1) await (await fetch(usageV1(), withKey(a1.apiKey))).arrayBuffer();
+    await api.flush();
     const v1 = await getJson<UsageBody>(usageV1(), withKey(a1.apiKey));
     expect(v1.status).to.equal(200);
     expect(Object.keys(v1.body)).to.have.members(['key_name', 'plan', 'plan_until', 'limits', 'features', 'used', 'plans', 'free_month', 'usage_30d']);
@@ -201,6 +202,7 @@ describe('keyed routes: API keys, plan headers, per-key budgets and /usage', () 
     this.timeout(60_000);
     const created = await mod.service.createKey({ email: 'hostile@example.com' });
     const withoutRate = (snapshot: Map<string, string>): Map<string, string> => new Map([...snapshot].filter(([key]) => !key.startsWith('rl:')));
+    await api.flush();
     const before = withoutRate(await snapshotRedis(redis));
     const printable = fc.string({ unit: fc.constantFrom(...'!"#$%&\'()*+,-./0123456789:;<=>?@ABCXYZ[\\]^_`abcxyz{|}~ '.split('')), maxLength: 200 });
     const anyText = fc.oneof(fc.string({ maxLength: 300 }), fc.constantFrom('pd_', `pd_${'0'.repeat(40)}`, `${created.apiKey} `, created.apiKey.toUpperCase(), `${created.apiKey}\u0000`, '💥', '%00', 'null', '[]'));
@@ -224,6 +226,7 @@ describe('keyed routes: API keys, plan headers, per-key budgets and /usage', () 
       { numRuns: 200 },
     );
     // the valid key's calls are counted; everything else left no trace
+    await api.flush();
     const after = withoutRate(await snapshotRedis(redis));
     const changed = [...after.keys()].filter((key) => after.get(key) !== before.get(key));
     expect(changed.every((key) => key.startsWith(`acct:{${created.account.id}}:key:${created.key.id}`)), changed.join(', ')).to.equal(true);

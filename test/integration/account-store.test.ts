@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { AppError } from '../../shared/core/errors.js';
 import { createAccountModule, type AccountModule } from '../../shared/paper/accounts/account-service.js';
+import { UsageBatcher } from '../../shared/paper/accounts/usage-batcher.js';
 import { DAY_MS } from '../../shared/paper/accounts/plan-terms.js';
 import { StoredApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
 import { closeRedis } from '../../shared/redis/connection.js';
@@ -132,10 +133,17 @@ describe('accounts, keys, plans and books in Redis', () => {
     const a = await mod.service.createKey({ email: 'use@example.com', name: 'a' });
     const b = await mod.service.createKey({ email: 'use@example.com', name: 'b' });
     const id = a.account.id;
-    for (let i = 0; i < 3; i += 1) await mod.keys.recordCall(id, a.key.id, now);
+    const usage = new UsageBatcher(mod.keys, (error) => {
+      throw error;
+    });
+    for (let i = 0; i < 3; i += 1) usage.recordCall(id, a.key.id, now + i);
+    // a call of the next UTC day in the same batch lands on that day
+    usage.recordCall(id, a.key.id, now + DAY_MS);
+    await usage.flush();
+    expect((await mod.keys.get(id, a.key.id))?.lastCallAt).to.equal(now + DAY_MS);
     now += DAY_MS;
-    await mod.keys.recordCall(id, a.key.id, now);
-    await mod.keys.recordCall(id, b.key.id, now);
+    usage.recordCall(id, b.key.id, now);
+    await usage.flush();
     const days = await mod.keys.dailyCalls(id, a.key.id, now);
     expect(days).to.have.length(30);
     expect(days.at(-1)).to.deep.equal({ day: '2026-01-11', calls: 1 });
@@ -166,7 +174,11 @@ describe('accounts, keys, plans and books in Redis', () => {
       mod.service.createKey({ email: 'secret@example.com' }),
       mod.service.createKey({ email: 'other@example.com', plan: 'max' }),
     ]);
-    for (const c of created) await mod.keys.recordCall(c.account.id, c.key.id, now);
+    const usage = new UsageBatcher(mod.keys, (error) => {
+      throw error;
+    });
+    for (const c of created) usage.recordCall(c.account.id, c.key.id, now);
+    await usage.flush();
     const dump = [...(await snapshotRedis(redis))].map(([key, value]) => `${key}=${value}`).join('\n');
     for (const { apiKey } of created) {
       expect(dump).to.not.contain(apiKey);

@@ -32,6 +32,17 @@ export interface DayCount {
   calls: number;
 }
 
+/** Calls of one key on one UTC day, to be added to its counters. */
+export interface UsageTally {
+  accountId: string;
+  keyId: string;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  calls: number;
+  /** Time of the latest of these calls, ms. */
+  last: number;
+}
+
 export interface NewKey {
   keyId: string;
   name: string;
@@ -152,11 +163,16 @@ export class KeyStore {
     return outcome === 1 ? 'revoked' : outcome === 0 ? 'already_revoked' : 'missing';
   }
 
-  /** Counts one successful call: total, last call time and today's count, in one round trip. */
-  async recordCall(accountId: string, keyId: string, now: number): Promise<void> {
-    const record = keys.accountKey(accountId, keyId);
-    const day = keys.accountKeyDay(accountId, keyId, utcDay(now));
-    const replies = await this.redis.pipeline().hincrby(record, 'calls', 1).hset(record, 'last', String(now)).incr(day).pexpire(day, DAY_COUNTER_TTL_MS).exec();
+  /** Adds counted calls (total, last call time, the day's count) for any number of keys, in one round trip. */
+  async recordCalls(tallies: readonly UsageTally[]): Promise<void> {
+    if (tallies.length === 0) return;
+    const pipeline = this.redis.pipeline();
+    for (const tally of tallies) {
+      const record = keys.accountKey(tally.accountId, tally.keyId);
+      const day = keys.accountKeyDay(tally.accountId, tally.keyId, tally.day);
+      pipeline.hincrby(record, 'calls', tally.calls).hset(record, 'last', String(tally.last)).incrby(day, tally.calls).pexpire(day, DAY_COUNTER_TTL_MS);
+    }
+    const replies = await pipeline.exec();
     const failed = replies?.find(([error]) => error !== null);
     if (failed) throw failed[0];
   }
