@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { keys } from '../redis/keys.js';
-import { eventsOfYear, upcomingEvents, UPCOMING_WINDOW_DAYS, type CalendarEvent } from './calendar/calendar-events.js';
+import { eventsOfYear, scheduleGaps, upcomingEvents, UPCOMING_WINDOW_DAYS, type CalendarEvent, type ScheduleGap } from './calendar/calendar-events.js';
 import { FALLBACK_CATEGORY_IDS } from './coin-categories.js';
 import { CATEGORY_FRESH_MS, CATEGORY_KEEP_MS, categoryResource, MACRO_RESOURCES, MAX_AGE_MS } from './macro-resources.js';
 import type { CoinGeckoClient } from './providers/macro-providers.js';
@@ -40,6 +40,8 @@ export interface CalendarView {
   window: { from: number; to: number; days: number } | null;
   count: number;
   events: CalendarEvent[];
+  /** Series whose published schedule ends inside this window (empty when none). */
+  gaps: ScheduleGap[];
 }
 
 const KNOWN_CATEGORIES_TTL_MS = 60_000;
@@ -65,10 +67,11 @@ export class MacroService {
     const now = this.deps.clock.now();
     if (year !== undefined) {
       const events = eventsOfYear(year);
-      return { gen: now, year, window: null, count: events.length, events };
+      return { gen: now, year, window: null, count: events.length, events, gaps: scheduleGaps(Date.UTC(year + 1, 0, 1)) };
     }
     const events = upcomingEvents(now);
-    return { gen: now, year: null, window: { from: now, to: now + UPCOMING_WINDOW_DAYS * 86_400_000, days: UPCOMING_WINDOW_DAYS }, count: events.length, events };
+    const to = now + UPCOMING_WINDOW_DAYS * 86_400_000;
+    return { gen: now, year: null, window: { from: now, to, days: UPCOMING_WINDOW_DAYS }, count: events.length, events, gaps: scheduleGaps(to) };
   }
 
   async fearGreed(): Promise<Served<FearGreedView>> {

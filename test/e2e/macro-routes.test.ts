@@ -132,6 +132,11 @@ describe('macro routes end to end: sim providers -> refresh jobs -> Redis -> API
     expect(year.status).to.equal(200);
     expect(year.body.data.events.filter((e) => e.type === 'fomc').map((e) => e.iso)).to.include('2026-03-18T18:00:00.000Z');
     expect(year.body.data.count).to.equal(year.body.data.events.length);
+    const later = await get<{ events: { type: string }[]; gaps: { type: string; last_listed: string }[] }>('/api/v1/calendar?year=2027');
+    expect(later.body.data.events.some((e) => e.type === 'fomc')).to.equal(true);
+    // the BLS 2027 schedule is not in the data file: the answer says so rather than looking complete
+    expect(later.body.data.gaps.map((g) => g.type)).to.deep.equal(['cpi', 'nfp']);
+    expect((await get<{ gaps: unknown[] }>('/api/v1/calendar?year=2025')).body.data.gaps).to.deep.equal([]);
     const upcoming = await get<{ window: { days: number; from: number; to: number }; events: { ts: number }[] }>('/api/v1/calendar');
     expect(upcoming.body.data.window.days).to.equal(90);
     expect(upcoming.body.data.events.every((e) => e.ts >= upcoming.body.data.window.from && e.ts < upcoming.body.data.window.to)).to.equal(true);

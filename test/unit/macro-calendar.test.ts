@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { allCalendarEvents, eventsOfYear, upcomingEvents, UPCOMING_WINDOW_DAYS } from '../../shared/macro/calendar/calendar-events.js';
+import { allCalendarEvents, eventsOfYear, scheduleGaps, upcomingEvents, UPCOMING_WINDOW_DAYS } from '../../shared/macro/calendar/calendar-events.js';
 import { isNewYorkDst, newYorkToUtc, nthSunday } from '../../shared/macro/calendar/new-york-time.js';
 import { expiriesOfYear, lastFriday, optionsExpiry } from '../../shared/macro/calendar/options-expiry.js';
 import { CPI_RELEASES, FOMC_DECISIONS, NFP_RELEASES } from '../../shared/macro/calendar/us-release-schedule.js';
@@ -117,6 +117,16 @@ describe('macro calendar (pure)', () => {
       const halving = eventsOfYear(2024).find((e) => e.type === 'crypto' && e.title === 'Bitcoin halving');
       expect(halving?.iso).to.equal('2024-04-20T00:09:27.000Z');
       expect(halving?.impact).to.equal(3);
+    });
+
+    it('says which release series the data file does not cover yet instead of listing a year short', () => {
+      expect(scheduleGaps(Date.UTC(2026, 0, 1))).to.deep.equal([]);
+      expect(scheduleGaps(Date.UTC(2027, 0, 1))).to.deep.equal([]);
+      const gaps = scheduleGaps(Date.UTC(2028, 0, 1));
+      expect(gaps.map((g) => g.type)).to.deep.equal(['cpi', 'nfp']);
+      const lastCpi = eventsOfYear(2026).filter((e) => e.type === 'cpi').at(-1);
+      expect(gaps[0].last_listed).to.equal(lastCpi?.iso);
+      expect(eventsOfYear(2027).filter((e) => e.type === 'cpi' && e.ts > Date.parse(gaps[0].last_listed))).to.have.length(0);
     });
 
     it('lists the next 90 days without a year', () => {

@@ -22,7 +22,8 @@ export function macroRoutes({ macro, cacheMs }: MacroRouteOptions): RouteGroup {
       path: '/api/v1/calendar',
       tag: 'macro',
       summary: 'FOMC decisions, CPI and NFP releases, options expiries and crypto milestones with exact UTC timestamps',
-      description: 'year 2023 to 2027; without it the next 90 days. Times: FOMC 14:00 and BLS 08:30 New York time converted to UTC; options expiries the last Friday of the month 08:00 UTC.',
+      description:
+        'year 2023 to 2027; without it the next 90 days. Times: FOMC 14:00 and BLS 08:30 New York time converted to UTC; options expiries the last Friday of the month 08:00 UTC. gaps names the release series (cpi, nfp) whose published schedule ends inside the window.',
       style: 'envelope',
       query: calendarQuery,
       example: {
@@ -33,6 +34,7 @@ export function macroRoutes({ macro, cacheMs }: MacroRouteOptions): RouteGroup {
           window: null,
           count: 1,
           events: [{ ts: 1769626800000, iso: '2026-01-28T19:00:00.000Z', type: 'fomc', title: 'FOMC rate decision', desc: 'Policy statement at 14:00 New York time, press conference at 14:30.', impact: 3 }],
+          gaps: [],
         },
       },
       handle: ({ query, res }: { query: { year?: number }; res: Response }) => send(res, `calendar:${query.year ?? 'next'}`, () => macro.calendar(query.year)),

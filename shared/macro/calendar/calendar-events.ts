@@ -93,6 +93,37 @@ export function eventsOfYear(year: number): CalendarEvent[] {
   return allCalendarEvents().filter((e) => e.ts >= from && e.ts < to);
 }
 
+/** A release series whose schedule in the data file ends inside the asked window. */
+export interface ScheduleGap {
+  type: 'cpi' | 'nfp';
+  /** The last release the data file holds (UTC); nothing of this series is listed after it. */
+  last_listed: string;
+  note: string;
+}
+
+/** Days after a series' last listed release by which its next one is due (BLS releases are monthly). */
+const NEXT_RELEASE_DUE_DAYS = 35;
+
+/**
+ * The CPI and NFP series whose next release after the last one in the data file falls before `to`:
+ * a window reaching past what the agency has published is said in the answer, not left silently short.
+ */
+export function scheduleGaps(to: number): ScheduleGap[] {
+  const gaps: ScheduleGap[] = [];
+  for (const [type, releases, source] of [['cpi', CPI_RELEASES, CPI_SOURCE], ['nfp', NFP_RELEASES, NFP_SOURCE]] as const) {
+    const last = releases.at(-1);
+    if (!last) continue;
+    const lastTs = newYorkToUtc(last.date, BLS_TIME);
+    if (to <= lastTs + NEXT_RELEASE_DUE_DAYS * 86_400_000) continue;
+    gaps.push({
+      type,
+      last_listed: new Date(lastTs).toISOString(),
+      note: `releases after ${last.date} are not listed: the data file holds the BLS schedule only as far as it was published when the file was last updated (${source})`,
+    });
+  }
+  return gaps;
+}
+
 /** Events from `now` (inclusive) to now + UPCOMING_WINDOW_DAYS. */
 export function upcomingEvents(now: number, days = UPCOMING_WINDOW_DAYS): CalendarEvent[] {
   const to = now + days * 86_400_000;

@@ -13,7 +13,8 @@
  *   8:30 a.m. Eastern Time; dates moved by the 2025 and 2026 lapses in appropriations follow
  *   https://www.bls.gov/bls/2025-lapse-revised-release-dates.htm (the October 2025 CPI and the
  *   October 2025 Employment Situation were cancelled; October payrolls came with the November report).
- *   BLS had not published 2027 dates when this file was written: 2027 has FOMC dates only.
+ *   BLS 2027 dates were not in the sources this file was written from: 2027 has FOMC dates only, and
+ *   /api/v1/calendar names the missing series in `gaps` (calendar-events.ts scheduleGaps).
  */
 
 export const FOMC_TIME = '14:00';
