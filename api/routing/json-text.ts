@@ -7,14 +7,19 @@
 import type { Response } from 'express';
 import { MicroCache } from './micro-cache.js';
 
-/** { ok: true, data, ts } with data given as JSON text. */
-export function sendEnvelopeText(res: Response, dataJson: string, now: number = Date.now()): void {
-  res.type('application/json').send(`{"ok":true,"data":${dataJson},"ts":${now}}`);
+/**
+ * Writes JSON text as the response body. Express' res.send would also look for an ETag and check
+ * freshness; our routes set those themselves where they use them, so the answer is written directly.
+ */
+export function sendJsonText(res: Response, json: string): void {
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(json));
+  res.end(json);
 }
 
-/** A body given as JSON text, as is. */
-export function sendJsonText(res: Response, json: string): void {
-  res.type('application/json').send(json);
+/** { ok: true, data, ts } with data given as JSON text. */
+export function sendEnvelopeText(res: Response, dataJson: string, now: number = Date.now()): void {
+  sendJsonText(res, `{"ok":true,"data":${dataJson},"ts":${now}}`);
 }
 
 /** A MicroCache of JSON texts: load() runs at most once per key and ttl, its result is serialized once. */

@@ -3,6 +3,7 @@ import type Joi from 'joi';
 import type { ErrorCode } from '../../shared/core/errors.js';
 import type { Authenticate, KeyContext } from '../../shared/paper/key-context.js';
 import { validateInput } from './validate.js';
+import { sendJsonText } from './json-text.js';
 
 /**
  * envelope: { ok, data, ts }; bare: the data as is (calculators, passthroughs, bot v1).
@@ -41,8 +42,7 @@ export interface RouteDefinition {
 
 export function respond(res: Response, style: ResponseStyle, data: unknown, now: number = Date.now()): void {
   if (res.headersSent) return;
-  if (style === 'envelope') res.json({ ok: true, data, ts: now });
-  else res.json(data);
+  sendJsonText(res, JSON.stringify(style === 'envelope' ? { ok: true, data, ts: now } : data));
 }
 
 export interface RouteGroupOptions {
