@@ -18,6 +18,7 @@ import { UsageBatcher } from '../shared/paper/accounts/usage-batcher.js';
 import { createAuthenticate, type Authenticate } from '../shared/paper/key-context.js';
 import { PLAN_IDS, PLANS } from '../shared/paper/plans.js';
 import { createTradingServices, type TradingServices } from '../shared/paper/trading-services.js';
+import { createPushModule, type PushModule } from '../shared/push/push-module.js';
 import { CoalescingLimiter } from '../shared/rate-limit/coalescing-limiter.js';
 import { docsRouter } from './docs/docs-page.js';
 import { cors } from './middleware/cors.js';
@@ -26,6 +27,7 @@ import { rateLimit } from './middleware/rate-limit.js';
 import { requestLogger } from './middleware/request-logger.js';
 import { RouteCatalog } from './routing/route-catalog.js';
 import { registerRouteGroups } from './routes/index.js';
+import { whsinkRouter } from './routes/whsink/router.js';
 
 export interface AppDeps {
   config: Config;
@@ -60,6 +62,8 @@ export interface AppServices {
   latam: LatamService;
   /** Funding, open interest, long/short, liquidations and clusters (the derivatives routes). */
   derivatives: DerivativesModule;
+  /** Webhooks and the whsink test address (the WebSocket stream is attached by server.ts). */
+  push: PushModule;
 }
 
 function createServices(deps: AppDeps): AppServices {
@@ -80,12 +84,14 @@ function createServices(deps: AppDeps): AppServices {
   });
   const { screener, macro, latam } = createMacroModule(deps.redis, config, clock);
   const derivatives = createDerivativesModule(deps.redis, config, clock, store, market);
-  return { config, clock, market, accounts: accountModule.service, books: accountModule.books, apiKeys, authenticate, usage, trading, screener, macro, latam, derivatives };
+  return { config, clock, market, accounts: accountModule.service, books: accountModule.books, apiKeys, authenticate, usage, trading, screener, macro, latam, derivatives, push: createPushModule(deps.redis, config, clock) };
 }
 
 export interface App {
   app: Express;
   catalog: RouteCatalog;
+  /** The services the routes call (the WebSocket stream uses them too). */
+  services: AppServices;
   /** Writes what the app holds in memory (usage counts); also the last step of a shutdown. */
   close(): Promise<void>;
 }
@@ -115,6 +121,8 @@ export function createApp(deps: AppDeps): App {
   const catalog = new RouteCatalog();
   registerRouteGroups(catalog, services);
   app.use(catalog.dispatcher());
+  // outside the catalog: a path parameter, and a body recorded as sent
+  app.use(whsinkRouter(services.push.whsink, services.clock));
 
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true, ts: Date.now() });
@@ -131,5 +139,5 @@ export function createApp(deps: AppDeps): App {
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
-  return { app, catalog, close: () => services.usage.flush() };
+  return { app, catalog, services, close: () => services.usage.flush() };
 }

@@ -1,6 +1,9 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { systemClock } from '../shared/core/clock.js';
+import { createQuickSweep } from '../shared/push/quick-sweep.js';
 import { createApp, type AppDeps } from './app.js';
+import { attachStream } from './ws/stream-server.js';
 
 export interface ApiServer {
   server: Server;
@@ -12,7 +15,7 @@ export interface ApiServer {
 }
 
 export async function startApiServer(deps: AppDeps, port = deps.config.port, host = deps.config.host): Promise<ApiServer> {
-  const { app, close: flushApp } = createApp(deps);
+  const { app, close: flushApp, services } = createApp(deps);
   const server = createServer(app);
   server.keepAliveTimeout = 65_000;
   // Responses still in flight when shutdown starts close their connection instead of keeping it alive.
@@ -27,6 +30,10 @@ export async function startApiServer(deps: AppDeps, port = deps.config.port, hos
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
+  // attached once listening, so a failed listen leaves nothing running
+  const clock = deps.clock ?? systemClock;
+  const quickSweep = createQuickSweep(deps.redis, deps.config, clock);
+  const stream = attachStream(server, { redis: deps.redis, config: deps.config, logger: deps.logger, clock, apiKeys: services.apiKeys, trading: services.trading, quickSweep });
   const address = server.address() as AddressInfo;
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   let closing: Promise<void> | undefined;
@@ -40,9 +47,11 @@ export async function startApiServer(deps: AppDeps, port = deps.config.port, hos
         for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
         const timer = setTimeout(() => server.closeAllConnections(), deps.config.shutdownGraceMs);
         timer.unref();
+        // WebSocket streams hold their connections open: closing them lets server.close finish
+        const streamClosed = stream.close();
         server.close(() => {
           clearTimeout(timer);
-          resolve(flushApp());
+          resolve(streamClosed.then(flushApp));
         });
         server.closeIdleConnections();
       })),

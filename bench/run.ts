@@ -6,11 +6,13 @@ import { startBenchStack, type BenchStack } from './stack.js';
 import { measureTickToApi, type LatencySummary } from './tick-latency.js';
 import { measureTrading } from './trading.js';
 import { prepareMacroData } from './macro-data.js';
+import { measurePush, pushTable, type PushResults } from './push.js';
+import { measureSweep, sweepTable, type SweepBenchSummary } from './sweep.js';
 
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
-/** Comma-separated sections to run (foundation, market, trading, macro, derivatives); all when unset. */
+/** Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep); all when unset. */
 const only = new Set((process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean));
 const wants = (section: string): boolean => only.size === 0 || only.has(section);
 
@@ -74,6 +76,8 @@ async function main(): Promise<void> {
   let rows: Measurement[] = [];
   let latency: LatencySummary | undefined;
   let ingest: IngestSummary | undefined;
+  let push: PushResults | undefined;
+  let sweep: SweepBenchSummary | undefined;
   try {
     if (wants('macro')) await prepareMacroData(stack.redis.url, stack.sim.url);
     rows = await measureRounds(targetsFor(stack), { durationSeconds, connections, rounds });
@@ -83,15 +87,17 @@ async function main(): Promise<void> {
       const bursts = Number(process.env.BENCH_TRADING_BURSTS ?? 5);
       rows.push(...(await measureTrading({ redisUrl: stack.redis.url, apiUrl: stack.api.url, connections, bursts, fixedSeconds: durationSeconds, fixedRate: 1000, fixedRounds: rounds, baselines: { node: stack.bareNode.url, express: stack.bareExpress.url } })));
     }
+    if (wants('push')) push = await measurePush(stack, durationSeconds);
+    if (wants('sweep')) sweep = await measureSweep({ positions: Number(process.env.BENCH_SWEEP_POSITIONS ?? 1_000_000), symbols: 500, rounds });
   } finally {
     await stack.stop();
   }
-  const markdown = [table(rows), latency ? latencyTable(latency) : '', ingest ? ingestTable(ingest) : ''].filter(Boolean).join('\n\n');
+  const markdown = [table(rows), latency ? latencyTable(latency) : '', ingest ? ingestTable(ingest) : '', push ? pushTable(push) : '', sweep ? sweepTable(sweep) : ''].filter(Boolean).join('\n\n');
   process.stdout.write(`\n${markdown}\n`);
   const resultsDir = join(ROOT, 'bench/results');
   mkdirSync(resultsDir, { recursive: true });
   const stamp = new Date().toISOString();
-  writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: stamp, durationSeconds, rounds, connections, rows, latency, ingest }, null, 2));
+  writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: stamp, durationSeconds, rounds, connections, rows, latency, ingest, push, sweep }, null, 2));
   if (only.size > 0) return; // a partial run does not replace the published table
   const readmePath = join(ROOT, 'bench/README.md');
   const readme = readFileSync(readmePath, 'utf8');

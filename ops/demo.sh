@@ -7,4 +7,6 @@ if [ ! -x node_modules/.bin/tsx ] || [ package.json -nt node_modules/.package-lo
   npm install --no-audit --no-fund
 fi
 export MARKET_SOURCE="${MARKET_SOURCE:-sim}"
+# the demo runs on localhost: webhooks to a local receiver (and /api/whsink on this host) must be allowed
+export WEBHOOK_ALLOW_PRIVATE="${WEBHOOK_ALLOW_PRIVATE:-true}"
 exec node --import tsx workers/main.ts

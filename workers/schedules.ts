@@ -4,6 +4,8 @@ import { QUEUES, type QueueName } from '../shared/queues/queue-names.js';
 import { LATAM_EVERY_MS, LATAM_HISTORY_EVERY_MS } from '../shared/quotes/latam-refresher.js';
 import { SCREENER_EVERY_MS } from '../shared/screener/screener-types.js';
 import { DERIVATIVE_JOBS, FUNDING_EVERY_MS, LONG_SHORT_EVERY_MS, OPEN_INTEREST_EVERY_MS } from './processors/derivatives/derivatives-processor.js';
+import { ORDER_EXPIRY_EVERY_MS } from './processors/orders/order-expiry-processor.js';
+import { QUICK_SWEEP_EVERY_MS } from './processors/sweep/quick-sweep-processor.js';
 
 /**
  * A recurring job. Registered with BullMQ's upsertJobScheduler, so it runs once per cluster
@@ -35,4 +37,8 @@ export const SCHEDULES: ScheduleDefinition[] = [
   { id: 'derivatives-funding', queue: QUEUES.derivatives, repeat: { every: FUNDING_EVERY_MS }, job: { name: DERIVATIVE_JOBS.funding, opts: REFRESH_JOB_OPTS } },
   { id: 'derivatives-open-interest', queue: QUEUES.derivatives, repeat: { every: OPEN_INTEREST_EVERY_MS }, job: { name: DERIVATIVE_JOBS.openInterest, opts: REFRESH_JOB_OPTS } },
   { id: 'derivatives-long-short', queue: QUEUES.derivatives, repeat: { every: LONG_SHORT_EVERY_MS }, job: { name: DERIVATIVE_JOBS.longShort, opts: REFRESH_JOB_OPTS } },
+  // resting orders 30 days old expire (the job re-checks each order, so a late run is harmless)
+  { id: 'orders-expire', queue: QUEUES.orders, repeat: { every: ORDER_EXPIRY_EVERY_MS }, job: { name: 'expire', opts: REFRESH_JOB_OPTS } },
+  // live prices against stops, targets and liquidations between candles (43,200 runs a day: none kept)
+  { id: 'sweep-quick', queue: QUEUES.quickSweep, repeat: { every: QUICK_SWEEP_EVERY_MS }, job: { name: 'live', opts: { removeOnComplete: true, removeOnFail: { count: 50 } } } },
 ];

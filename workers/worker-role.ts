@@ -7,10 +7,13 @@ import { PROCESSORS } from './processors/index.js';
 import type { Processor, ProcessorDefinition } from './processors/registry.js';
 import type { RoleContext, RunningRole } from './runtime.js';
 import { SCHEDULES, type ScheduleDefinition } from './schedules.js';
+import { startOutboxRelay } from './start-outbox-relay.js';
 
 export interface WorkerRoleOptions {
   processors?: ProcessorDefinition[];
   schedules?: ScheduleDefinition[];
+  /** Run the outbox relay (shared/push) in this process; default true. */
+  relay?: boolean;
 }
 
 /**
@@ -25,12 +28,14 @@ export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptio
   const workers: Worker[] = [];
   const built: Processor[] = [];
   const queues = new Map<QueueName, Queue>();
+  let relay: RunningRole | undefined;
   const connection = (): Redis => {
     const redis = createBlockingRedis(ctx.redisUrl);
     connections.push(redis);
     return redis;
   };
   const stop = async (): Promise<void> => {
+    await relay?.stop();
     await Promise.allSettled(workers.map((worker) => worker.close()));
     await Promise.allSettled([...queues.values()].map((queue) => queue.close()));
     await Promise.allSettled(built.map((processor) => processor.close?.()));
@@ -45,6 +50,7 @@ export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptio
         connection: connection(),
         prefix: QUEUE_PREFIX,
         concurrency: definition.concurrency ?? 1,
+        ...definition.workerOptions?.(ctx.config),
       });
       worker.on('failed', (job, error) => logger.warn({ queue: definition.queue, jobId: job?.id, err: error }, 'job failed'));
       worker.on('error', (error) => logger.error({ queue: definition.queue, err: error }, 'worker error'));
@@ -58,6 +64,7 @@ export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptio
       }
       await queue.upsertJobScheduler(schedule.id, schedule.repeat, schedule.job);
     }
+    if (options.relay !== false) relay = await startOutboxRelay({ ...ctx, logger });
   } catch (error) {
     await stop();
     throw error;

@@ -12,6 +12,8 @@ import { marketRoutes } from './market/router.js';
 import { openApiRoutes } from './meta/router.js';
 import { pingRoutes } from './ping/router.js';
 import { screenerRoutes } from './screener/router.js';
+import { streamRoutes } from './stream/router.js';
+import { webhookRoutes } from './webhooks/router.js';
 
 /** Screener, macro and regional answers change every minute at most: hot requests share one Redis read per second. */
 const SNAPSHOT_CACHE_MS = 1_000;
@@ -25,6 +27,8 @@ export function registerRouteGroups(catalog: RouteCatalog, services: AppServices
   catalog.add(botMarketRoutes({ market, clock, quotes }));
   catalog.add(botAccountRoutes({ accounts, authenticate }));
   for (const group of botTradingRoutes(trading, authenticate)) catalog.add(group);
+  catalog.add(webhookRoutes(services.push.webhooks, authenticate));
+  catalog.add(streamRoutes(config.push.streamTickMs));
   catalog.add(calcRoutes());
   catalog.add(screenerRoutes({ screener: services.screener, cacheMs: SNAPSHOT_CACHE_MS }));
   catalog.add(macroRoutes({ macro: services.macro, cacheMs: SNAPSHOT_CACHE_MS }));

@@ -68,6 +68,28 @@ export interface Config extends LiquidationSettings {
   screenerSize: number;
   /** Minutes per candle of the screener's indicators. */
   screenerIntervalMinutes: number;
+  /** Push (shared/push, api/ws): the stream's price tick, socket life and the outbox relay's cadence. */
+  push: PushSettings;
+}
+
+/** Timings of the WebSocket stream, the outbox relay and webhook delivery; tests shorten them. */
+export interface PushSettings {
+  /** The stream's tick: prices to every socket and the quick sweep of its book. */
+  streamTickMs: number;
+  /** A socket is closed (code 4000, recycled) after this long; the client reconnects. */
+  streamMaxAgeMs: number;
+  /** A socket's slot in the per-account cap lapses this long after its pod last renewed it (a crashed pod's sockets); at least 3 ticks. */
+  streamSlotTtlMs: number;
+  /** One relay drains an account's outbox at a time under a lease this long (renewed while it works). */
+  relayLeaseMs: number;
+  /** How often a relay looks for outboxes whose nudge nobody heard. */
+  relayScanMs: number;
+  /** A receiver must answer 2xx within this long. */
+  webhookTimeoutMs: number;
+  /** First retry delay; each further retry doubles it (30 s, 1, 2, 4, 8 min). */
+  webhookRetryBaseMs: number;
+  /** How long a delivery job stays locked to its worker: a worker that dies mid-delivery gives it up after this. */
+  webhookLockMs: number;
 }
 
 const schema = Joi.object({
@@ -111,6 +133,14 @@ const schema = Joi.object({
   ...liquidationSchema(),
   SCREENER_SIZE: Joi.number().integer().min(1).max(200).default(50),
   SCREENER_INTERVAL: Joi.number().integer().valid(5, 15, 60, 240).default(60),
+  STREAM_TICK_MS: Joi.number().integer().min(50).default(2_000),
+  STREAM_MAX_AGE_MS: Joi.number().integer().min(1_000).default(6 * 3_600_000),
+  STREAM_SLOT_TTL_MS: Joi.number().integer().min(500).default(30_000),
+  RELAY_LEASE_MS: Joi.number().integer().min(200).default(10_000),
+  RELAY_SCAN_MS: Joi.number().integer().min(100).default(5_000),
+  WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).default(6_000),
+  WEBHOOK_RETRY_BASE_MS: Joi.number().integer().min(10).default(30_000),
+  WEBHOOK_LOCK_MS: Joi.number().integer().min(500).default(30_000),
 }).unknown(true);
 
 /** The live exchange hosts. */
@@ -173,6 +203,8 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     const name = String(detail?.path[0] ?? 'config');
     throw new ConfigError(`${name}: ${detail?.message.replace(/^"[^"]*" /, '') ?? error.message}`);
   }
+  // sockets renew their slots on the tick's cadence: a slot must outlive a few ticks
+  if (value.STREAM_SLOT_TTL_MS < 3 * value.STREAM_TICK_MS) throw new ConfigError('STREAM_SLOT_TTL_MS: must be at least 3 x STREAM_TICK_MS');
   return {
     port: value.PORT,
     host: value.HOST,
@@ -205,6 +237,16 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     ...liquidationSettings(value, value.MARKET_SOURCE, value.SIM_URL ?? `http://127.0.0.1:${value.SIM_PORT}`),
     screenerSize: value.SCREENER_SIZE,
     screenerIntervalMinutes: value.SCREENER_INTERVAL,
+    push: {
+      streamTickMs: value.STREAM_TICK_MS,
+      streamMaxAgeMs: value.STREAM_MAX_AGE_MS,
+      streamSlotTtlMs: value.STREAM_SLOT_TTL_MS,
+      relayLeaseMs: value.RELAY_LEASE_MS,
+      relayScanMs: value.RELAY_SCAN_MS,
+      webhookTimeoutMs: value.WEBHOOK_TIMEOUT_MS,
+      webhookRetryBaseMs: value.WEBHOOK_RETRY_BASE_MS,
+      webhookLockMs: value.WEBHOOK_LOCK_MS,
+    },
   };
 }
 

@@ -8,6 +8,9 @@ import { FeeSettings } from './fees/fee-settings.js';
 import { FundingStore } from './funding/funding-store.js';
 import { LivePrices } from './markets/live-prices.js';
 import { MarketCatalog } from './markets/market-catalog.js';
+import { defineOrderScripts } from './orders/lua/order-scripts.js';
+import { OrderService } from './orders/order-service.js';
+import { OrderStore } from './orders/order-store.js';
 import { BookService } from './positions/book-service.js';
 import { CloseService } from './positions/close-service.js';
 import { definePositionScripts } from './positions/lua/position-scripts.js';
@@ -15,9 +18,13 @@ import type { PositionDeps } from './positions/position-deps.js';
 import { PositionReads } from './positions/position-reads.js';
 import { PositionService } from './positions/position-service.js';
 import { PositionStore } from './positions/position-store.js';
+import { SweepService } from './sweep/sweep-service.js';
+import { SweepStore } from './sweep/sweep-store.js';
 
 export interface TradingServices {
   positions: PositionService;
+  /** Limit and stop entries: list, modify, cancel (placed through positions.open). */
+  orders: OrderService;
   closes: CloseService;
   reads: PositionReads;
   books: BookService;
@@ -26,6 +33,8 @@ export interface TradingServices {
   prices: LivePrices;
   funding: FundingStore;
   store: PositionStore;
+  /** Stops, targets, trailing stops and liquidations: sweepBook(ref) sweeps one book against live prices. */
+  sweep: SweepService;
 }
 
 export interface TradingDeps {
@@ -41,13 +50,16 @@ export interface TradingDeps {
 export function createTradingServices(deps: TradingDeps): TradingServices {
   // defined before any command is queued on the connection (see position-scripts.ts)
   definePositionScripts(deps.redis);
+  defineOrderScripts(deps.redis);
   const store = new PositionStore(deps.redis);
   const prices = new LivePrices(deps.marketStore, deps.clock, deps.freshness);
   const funding = new FundingStore(deps.redis);
   const fees = new FeeSettings(deps.redis);
   const positionDeps: PositionDeps = { store, prices, funding, fees, clock: deps.clock, newId: deps.newId };
+  const orders = new OrderService({ store: new OrderStore(deps.redis), prices, fees, clock: deps.clock });
   return {
-    positions: new PositionService(positionDeps),
+    positions: new PositionService(positionDeps, orders),
+    orders,
     closes: new CloseService(positionDeps),
     reads: new PositionReads(positionDeps),
     books: new BookService(positionDeps, deps.bookRegistry),
@@ -56,5 +68,6 @@ export function createTradingServices(deps: TradingDeps): TradingServices {
     prices,
     funding,
     store,
+    sweep: new SweepService({ store, index: new SweepStore(deps.redis), funding, market: deps.marketStore, freshness: deps.freshness, clock: deps.clock }),
   };
 }

@@ -7,6 +7,8 @@ export const QUEUE_PREFIX = '{bull}';
 export const QUEUES = {
   /** One job per symbol and closed minute: check stops, targets, liquidations against [low, high]. */
   sweep: 'sweep',
+  /** Scheduled every 2 s: every symbol's live price against stops, targets and liquidations, between candles. */
+  quickSweep: 'quick-sweep',
   /** Scheduled: scores the top perpetuals and stores the screener. */
   screener: 'screener',
   /** Scheduled: refreshes the macro providers (jobs fear-greed, coingecko, defillama). */
@@ -17,6 +19,10 @@ export const QUEUES = {
   funding: 'funding',
   /** Scheduled: refreshes the funding, open-interest and long/short snapshots (jobs funding, open-interest, long-short). */
   derivatives: 'derivatives',
+  /** Scheduled: expires the resting orders that did not fill within 30 days (job expire). */
+  orders: 'orders',
+  /** One job per webhook and outbox item (id hook.entry), added by the outbox relay: POST it, retried with backoff. */
+  webhooks: 'webhooks',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

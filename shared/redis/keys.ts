@@ -52,11 +52,18 @@ export const keys = {
   bookClosedByTime: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:closed:ts`,
   /** hash of counters: reset_ts, realized_cents, closed, wins, losses, best_cents, liquidations, and life_* (never reset). */
   bookStats: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:stats`,
-  /** string, 7-day TTL: what an open (the position id) or a close (JSON {closed_id, remaining_id}) with this client_order_id did. */
-  bookIdempotency: (accountId: string, book: string, kind: 'open' | 'close', clientOrderId: string) =>
+  /**
+   * string, 7-day TTL: what an open (the position id), a close (JSON {closed_id, remaining_id}) or a
+   * limit or stop entry (the order id) with this client_order_id did.
+   */
+  bookIdempotency: (accountId: string, book: string, kind: 'open' | 'close' | 'order', clientOrderId: string) =>
     `acct:{${accountId}}:b:${book}:idem:${kind}:${clientOrderId}`,
-  /** zset: the book's resting orders (limit and stop entries, a later issue); reset cancels them. */
+  /** zset orderId by placed ms: the book's resting orders (limit and stop entries); reset cancels them. */
   bookOrders: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:orders`,
+  /** hash orderId -> order JSON: the book's resting orders and its last done ones (see bookOrdersDone). */
+  bookOrderData: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:orders:data`,
+  /** zset orderId by done ms: orders that filled, expired, were cancelled or rejected; the oldest beyond a cap leave bookOrderData. */
+  bookOrdersDone: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:orders:done`,
   /** hash and zset like bookClosed/bookClosedByTime: the closed positions a reset archived. */
   bookArchiveClosed: (accountId: string, book: string, resetTs: number) => `acct:{${accountId}}:b:${book}:archive:${resetTs}:closed`,
   bookArchiveClosedByTime: (accountId: string, book: string, resetTs: number) => `acct:{${accountId}}:b:${book}:archive:${resetTs}:closed:ts`,
@@ -66,15 +73,50 @@ export const keys = {
   paperBooks: (accountId: string) => `acct:{${accountId}}:paper:books`,
   /** hash {fee_venue}: the account's trading settings. */
   paperSettings: (accountId: string) => `acct:{${accountId}}:paper:settings`,
-  /** stream: every position event of the account (position.opened/updated/closed/liquidated, book.reset), written by the same script as the change. */
+  /**
+   * stream: every event of the account (position.opened/updated/closed/liquidated, order.filled/
+   * cancelled/expired, book.reset), written by the same script as the change.
+   */
   accountOutbox: (accountId: string) => `acct:{${accountId}}:outbox`,
   /** pub/sub channel: every script that appends to an outbox publishes the outbox key here (hard-coded in the .lua files). */
   outboxNudgeChannel: 'pd:outbox',
+
+  // push (shared/push): the outbox relay, the WebSocket stream and webhooks
+  /** SCAN pattern of every account's outbox (the relay's periodic scan). */
+  accountOutboxPattern: 'acct:*:outbox',
+  /** string relay id, PX lease: the one relay draining this outbox now (keeps the account's events in order). */
+  outboxLease: (accountId: string) => `acct:{${accountId}}:outbox:lease`,
+  /** string relay id, PX lease: the relay that scans for outboxes nobody drained, once per scan period in the cluster. */
+  outboxScanLease: 'push:scan:lease',
+  /** pub/sub channel: JSON {id, book, messages} per outbox entry relayed; API pods with the account's sockets subscribe. */
+  accountEvents: (accountId: string) => `acct:{${accountId}}:events`,
+  /** zset socket id by the ms its slot lapses: the account's open WebSocket streams on every pod (the cap of 3). */
+  accountSockets: (accountId: string) => `acct:{${accountId}}:sockets`,
+  /** string pod id, PX lease: the pod running this book's quick sweep for the current tick. */
+  bookQuickSweep: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:qsweep`,
+  /** hash hookId -> JSON {id, url, secret, events, book, created}: the account's webhooks. */
+  accountWebhooks: (accountId: string) => `acct:{${accountId}}:hooks`,
+  /** set of hookId: the account's webhooks paused after consecutive failures. */
+  accountWebhooksPaused: (accountId: string) => `acct:{${accountId}}:hooks:paused`,
+  /** hash {deliveries, failures, consecutive_failures, last_error, last_status, last_attempt_ts, last_success_ts}: one webhook's counters. */
+  webhookStats: (accountId: string, hookId: string) => `acct:{${accountId}}:hook:${hookId}`,
+  /** list of JSON deliveries, newest first, last 20, 15-minute TTL: what a whsink address received (digest = SHA-256 of its token). */
+  whsink: (digest: string) => `whsink:{${digest}}`,
   /**
    * zset member accountId|book|positionId by trigger price: the cross-account trigger indexes the sweep
    * reads (kind sl, tp or liq; side long or short). Hints: the settlement re-checks the position.
+   * The sl score is the stop in force (the tighter of the stop-loss and the trailing stop); kind
+   * trail holds the trailing positions only, scored by their high-water mark, for the minute's ratchet.
    */
-  triggerIndex: (symbol: string, kind: 'sl' | 'tp' | 'liq', side: 'long' | 'short') => `trig:{${symbol}}:${kind}:${side}`,
+  triggerIndex: (symbol: string, kind: 'sl' | 'tp' | 'liq' | 'trail', side: 'long' | 'short') => `trig:{${symbol}}:${kind}:${side}`,
+  /**
+   * zset member accountId|book|orderId by limit price: the cross-account resting-order indexes a
+   * candle's fill reads (reach down: limit longs and stop shorts, filled when the low reaches the
+   * level; up: limit shorts and stop longs, the high). Hints: the fill re-checks the order.
+   */
+  orderIndex: (symbol: string, reach: 'down' | 'up') => `ord:{${symbol}}:${reach}`,
+  /** zset member accountId|book|orderId|symbol|reach by expiry ms: the resting orders by when they expire (a hint, like orderIndex). */
+  orderExpiry: () => 'ord:{expiry}:due',
   /** hash funding time (ms) -> JSON {rate, mark}: the funding recorded for each 00/08/16 UTC funding time. */
   fundingRecords: (symbol: string) => `mkt:{${symbol}}:funding`,
 

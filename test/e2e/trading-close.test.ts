@@ -147,12 +147,13 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
     expect((await call('POST', '/sltp', { id: 'bpnope', tp: 1 })).status).to.equal(404);
     const member = `${trader.accountId}|main|${p.id}`;
     expect(await redis.zscore(keys.triggerIndex('BTCUSDT', 'tp', 'short'), member)).to.equal('55000');
-    expect(await redis.zscore(keys.triggerIndex('BTCUSDT', 'sl', 'short'), member)).to.equal(null);
+    // the stop-loss is cleared, but the trailing stop (60000 + 1.5%) is the stop in force the sweep looks up
+    expect(await redis.zscore(keys.triggerIndex('BTCUSDT', 'sl', 'short'), member)).to.equal('60900');
     expect(Number(await redis.zscore(keys.triggerIndex('BTCUSDT', 'liq', 'short'), member))).to.equal(p.liq_price);
     expect((await events()).map((e) => e.event)).to.deep.equal(['position.opened', 'position.updated', 'position.updated']);
     await call('POST', '/close', { id: p.id });
     expect((await call('POST', '/sltp', { id: p.id, tp: 50000 })).body.error).to.equal('already_closed');
-    for (const kind of ['sl', 'tp', 'liq'] as const) expect(await redis.zscore(keys.triggerIndex('BTCUSDT', kind, 'short'), member)).to.equal(null);
+    for (const kind of ['sl', 'tp', 'liq', 'trail'] as const) expect(await redis.zscore(keys.triggerIndex('BTCUSDT', kind, 'short'), member)).to.equal(null);
   });
 
   it('lists positions with marks and unrealized P&L equal to what would settle, and answers 304 while nothing structural changed', async () => {

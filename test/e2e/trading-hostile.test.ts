@@ -55,7 +55,7 @@ describe('hostile JSON bodies on every keyed POST route', function () {
   });
 
   it('covers the trading routes', () => {
-    for (const path of ['/open', '/close', '/close_all', '/sltp', '/reset', '/fees']) {
+    for (const path of ['/open', '/close', '/close_all', '/sltp', '/reset', '/fees', '/modify_order', '/cancel_order']) {
       if (path === '/close_all') continue; // takes no body
       expect(routes.map((r) => r.path)).to.include(`/api/bot/v1${path}`);
       expect(routes.map((r) => r.path)).to.include(`/api/bot/v2${path}`);

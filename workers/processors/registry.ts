@@ -1,4 +1,4 @@
-import type { Job } from 'bullmq';
+import type { Job, WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../shared/core/clock.js';
 import type { Config } from '../../shared/core/config.js';
@@ -25,5 +25,7 @@ export interface ProcessorDefinition {
   queue: QueueName;
   /** Jobs processed at once by one worker process. */
   concurrency?: number;
+  /** Worker settings beyond concurrency (job lock, stalled checks), from the config. */
+  workerOptions?(config: Config): Pick<WorkerOptions, 'lockDuration' | 'stalledInterval' | 'maxStalledCount'>;
   create(ctx: ProcessorContext): Processor;
 }

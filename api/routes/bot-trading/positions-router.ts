@@ -9,9 +9,10 @@ import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import { closeBody, openBody, positionsQuery, sltpBody, tradesQuery } from './schemas.js';
 import { parseSide, tradingRoute } from './trading-route.js';
 
-type OpenBody = Omit<OpenRequest, 'side'> & {
+type OpenBody = Omit<OpenRequest, 'side' | 'type'> & {
   side?: unknown;
-  type?: string;
+  type?: 'market' | 'limit' | 'stop';
+  stop_price?: number;
   slippage?: boolean;
   margin_tiers?: boolean;
   reduce_only?: unknown;
@@ -28,12 +29,26 @@ function refuseUnsupported(body: OpenBody): void {
   if (body.margin_mode !== undefined && String(body.margin_mode).toLowerCase() !== 'isolated') {
     throw new AppError('margin_mode_unsupported', 'margin is isolated per position');
   }
-  if (body.type === 'limit' || body.type === 'stop') {
-    throw new AppError('order_type_unsupported', `${body.type} entries are not available yet: omit type for a market entry`, { param: 'type' });
-  }
   if (body.slippage === true || body.margin_tiers === true) {
     throw new AppError('invalid_param', 'the realism switches (slippage, margin_tiers) are not available yet: send false or omit them', { param: body.slippage === true ? 'slippage' : 'margin_tiers' });
   }
+}
+
+/**
+ * A market entry, or a limit or stop entry with its level (limit_price, or its alias stop_price). A
+ * level without a resting type is refused: it must never turn into a silent market fill.
+ */
+function entryKind(body: OpenBody): Pick<OpenRequest, 'type' | 'limit_price'> {
+  if (body.limit_price !== undefined && body.stop_price !== undefined && body.limit_price !== body.stop_price) {
+    throw new AppError('invalid_param', 'stop_price is an alias of limit_price: send one of them', { param: 'stop_price' });
+  }
+  const level = body.limit_price ?? body.stop_price;
+  if (body.type === 'limit' || body.type === 'stop') {
+    if (level === undefined) throw new AppError('limit_price_required', `a ${body.type} entry needs limit_price`, { param: 'limit_price' });
+    return { type: body.type, limit_price: level };
+  }
+  if (level !== undefined) throw new AppError('invalid_param', 'limit_price needs type limit or stop (a market entry fills at the live price)', { param: 'type' });
+  return { type: 'market' };
 }
 
 /** True when If-None-Match names this ETag (or is *). */
@@ -50,11 +65,27 @@ export function positionRoutes(trading: TradingServices, authenticate: Authentic
       ...tradingRoute('/open', {
         method: 'post',
         tag: 'bot trading',
-        summary: 'Open a position at the live price (market entry); dry_run prices it and writes nothing',
+        summary: 'Open a position at the live price (market entry), or place a limit or stop entry; dry_run prices it and writes nothing',
         description:
-          'Quantity = margin_usd x leverage / entry. The per-side fee rate is stamped on the position. A reused client_order_id answers with the same position and idempotent true.',
+          'Quantity = margin_usd x leverage / entry. The per-side fee rate is stamped on the position. A reused client_order_id answers with the same position and idempotent true. ' +
+          'type limit or stop with limit_price rests an order (answered as order): a limit long below the market, short above it; a stop long above, short below; ' +
+          'sl and tp are checked against limit_price. It fills at limit_price when a closed 1-minute candle reaches it, expires after 30 days; 20 per book.',
         body: openBody,
-        errors: ['symbol_required', 'side_required', 'leverage_max', 'sl_wrong_side', 'tp_wrong_side', 'unknown_fee_venue', 'order_type_unsupported', 'unknown_symbol', 'no_price', 'too_many_open'],
+        errors: [
+          'symbol_required',
+          'side_required',
+          'leverage_max',
+          'sl_wrong_side',
+          'tp_wrong_side',
+          'unknown_fee_venue',
+          'limit_price_required',
+          'limit_marketable',
+          'stop_wrong_side',
+          'unknown_symbol',
+          'no_price',
+          'too_many_open',
+          'too_many_orders',
+        ],
         example: {
           body: { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, sl: 60000, client_order_id: 'my-1' },
           response: { ok: true, position: { id: 'bpmb3x0k2a1b2c3d4', symbol: 'BTCUSDT', side: 'long', entry: 65000, qty: 0.0153846, margin: 100, leverage: 10, liq_price: 58825, status: 'open' }, idempotent: false },
@@ -62,7 +93,7 @@ export function positionRoutes(trading: TradingServices, authenticate: Authentic
         handle: ({ body, auth }: { body: OpenBody; auth: KeyContext }) => {
           refuseUnsupported(body);
           const side = parseSide(body.side);
-          return trading.positions.open(auth, { ...body, side });
+          return trading.positions.open(auth, { ...body, side, ...entryKind(body) });
         },
       }),
       ...tradingRoute('/close', {

@@ -47,8 +47,8 @@ export const openBody = Joi.object({
   sl: price().allow(null).description('Stop-loss price: below the entry for a long, above for a short'),
   tp: price().allow(null).description('Take-profit price: above the entry for a long, below for a short'),
   trail_pct: trailPct(),
-  type: Joi.string().trim().lowercase().valid('market', 'limit', 'stop').description('market (default); limit and stop entries are not available yet'),
-  limit_price: price().description('Trigger level of a limit or stop entry'),
+  type: Joi.string().trim().lowercase().valid('market', 'limit', 'stop').description('market (default), or limit or stop: a resting entry at limit_price'),
+  limit_price: price().description('Level of a limit or stop entry (required with them): limit long below the market, short above; stop long above, short below'),
   stop_price: price().description('Alias of limit_price'),
   client_order_id: clientOrderId(),
   dry_run: Joi.boolean().description('Price and validate, write nothing'),
@@ -107,4 +107,33 @@ export const marketsQuery = Joi.object({
     .lowercase()
     .valid(...ASSET_CLASSES)
     .description('crypto, stock, forex, metal or index'),
+});
+
+const orderId = () =>
+  Joi.string()
+    .trim()
+    .max(80)
+    .required()
+    .meta(codes({ 'any.required': 'order_id_required', 'string.empty': 'order_id_required', 'string.base': 'order_id_required' }))
+    .description('Order id (lo...)');
+
+export const modifyOrderBody = Joi.object({
+  order_id: orderId(),
+  limit_price: price().description('New level; checked against the market now, like at placement'),
+  sl: price().allow(null).description('A number sets the stop-loss (checked against limit_price), null clears it, absent keeps it'),
+  tp: price().allow(null).description('A number sets the take-profit (checked against limit_price), null clears it, absent keeps it'),
+  margin_usd: Joi.number()
+    .min(1)
+    .max(100_000)
+    .meta(codes({ 'number.min': 'margin_usd_min_1', 'number.max': 'margin_usd_max_100000' }))
+    .description('New margin in USD, 1 to 100000'),
+  leverage: Joi.number()
+    .min(1)
+    .meta(codes({ 'number.min': 'leverage_min' }))
+    .description("New leverage, 1 up to the symbol's max_leverage"),
+  trail_pct: trailPct().allow(null),
+});
+
+export const cancelOrderBody = Joi.object({
+  order_id: orderId(),
 });

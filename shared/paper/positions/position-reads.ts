@@ -1,11 +1,13 @@
 /** Reads of a book: positions (with marks and an ETag), trades, the account summary and the balance. */
 import { createHash } from 'node:crypto';
 import { roundUsd, toCents, trimNumber } from '../../engine/side.js';
+import { ratchetTrail } from '../../engine/trailing.js';
 import type { KeyContext } from '../key-context.js';
+import type { Mark } from '../markets/live-prices.js';
 import { fundingOwed, type PositionDeps } from './position-deps.js';
 import { refOf } from './position-service.js';
 import type { BookCounters } from './position-store.js';
-import type { Position } from './position-types.js';
+import type { BookRef, Position, StoredPosition } from './position-types.js';
 import { closedView, etagMaterial, openView, type PositionView } from './position-view.js';
 
 export const POSITIONS_CAP = 100;
@@ -82,18 +84,40 @@ interface OpenBook {
 export class PositionReads {
   constructor(private readonly deps: PositionDeps) {}
 
-  /** Open positions with their marks and funding owed now. */
+  /** Open positions with their marks and funding owed now; trailing stops ratchet to the marks first. */
   private async openBook(ctx: KeyContext): Promise<OpenBook> {
     const { store, prices, funding, clock } = this.deps;
-    const open = (await store.listOpen(refOf(ctx))).map((s) => s.position);
+    const stored = await store.listOpen(refOf(ctx));
     const now = clock.now();
-    const [marks, owed] = await Promise.all([prices.marks(open.map((p) => p.symbol)), Promise.all(open.map((p) => fundingOwed(funding, p, now)))]);
+    const [marks, owed] = await Promise.all([
+      prices.marks(stored.map((s) => s.position.symbol)),
+      Promise.all(stored.map((s) => fundingOwed(funding, s.position, now))),
+    ]);
+    const open = await this.ratchet(refOf(ctx), stored, marks, now);
     const views = open.map((p, i) => openView(p, marks.get(p.symbol), owed[i]));
     return {
       views,
       marginCents: open.reduce((sum, p) => sum + toCents(p.margin), 0),
       unrealizedCents: views.reduce((sum, v) => sum + toCents(v.unrealized_pnl_usd ?? 0), 0),
     };
+  }
+
+  /**
+   * A trailing stop ratchets on every read (spec): a fresh mark better than the high-water mark
+   * moves it (position.updated), through the same compare-and-set as sltp. A position that changed
+   * meanwhile is shown as read; the next read or the minute sweep ratchets it.
+   */
+  private ratchet(ref: BookRef, stored: readonly StoredPosition[], marks: Map<string, Mark>, now: number): Promise<Position[]> {
+    return Promise.all(
+      stored.map(async (read) => {
+        const p = read.position;
+        const mark = marks.get(p.symbol);
+        const moved = mark && !mark.stale ? ratchetTrail(p, mark.price, now) : null;
+        if (!moved) return p;
+        const updated: Position = { ...p, v: p.v + 1, ...moved };
+        return (await this.deps.store.sltp(ref, read, updated, now)) === 'updated' ? updated : p;
+      }),
+    );
   }
 
   async positions(ctx: KeyContext, query: PositionsQuery): Promise<PositionsResult> {

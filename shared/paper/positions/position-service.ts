@@ -1,12 +1,14 @@
-/** Market entries (with dry run and client_order_id idempotency) and stop/target changes. */
+/** Market entries (with dry run and client_order_id idempotency), the hand-over of limit and stop entries, and stop/target changes. */
 import { AppError } from '../../core/errors.js';
-import { baseTakerPct, cappedRatePct, CLASS_TAKER_PCT, type FeeVenue } from '../../engine/fees.js';
-import { checkLevels, priceOpen } from '../../engine/open-pricing.js';
-import { roundUsd, trimNumber, type Side } from '../../engine/side.js';
+import type { FeeVenue } from '../../engine/fees.js';
+import { checkLevels } from '../../engine/open-pricing.js';
+import type { OrderType } from '../../engine/order-rules.js';
+import type { Side } from '../../engine/side.js';
 import type { KeyContext } from '../key-context.js';
 import { parseFeeVenue } from '../fees/fee-settings.js';
-import { MAX_LEVERAGE } from '../markets/asset-classes.js';
 import type { LivePrice } from '../markets/live-prices.js';
+import type { Order } from '../orders/order-types.js';
+import { buildPosition, dryRunPosition, priceEntry, type EntryTerms } from './position-builder.js';
 import { defaultPositionId, fundingOwed, MAX_ATTEMPTS, type PositionDeps } from './position-deps.js';
 import type { Position, StoredPosition } from './position-types.js';
 import { closedView, openView, type PositionView } from './position-view.js';
@@ -20,6 +22,10 @@ export interface OpenRequest {
   tp?: number | null;
   /** 0 or absent: no trailing stop. */
   trail_pct?: number;
+  /** Absent or market: fill now; limit or stop: rest until the market reaches limit_price. */
+  type?: 'market' | OrderType;
+  /** The level of a limit or stop entry. */
+  limit_price?: number;
   client_order_id?: string;
   dry_run?: boolean;
   /** A venue name, null for the class rates, absent for the account's venue. */
@@ -27,7 +33,15 @@ export interface OpenRequest {
   mmr_pct?: number;
 }
 
-export type OpenResult = { ok: true; position: PositionView; idempotent: boolean } | { ok: true; dry_run: true; position: Record<string, unknown> };
+export type MarketOpenResult = { ok: true; position: PositionView; idempotent: boolean } | { ok: true; dry_run: true; position: Record<string, unknown> };
+
+/** A limit or stop entry answers with its resting order (idempotent: an order this client_order_id placed before). */
+export type OpenResult = MarketOpenResult | { ok: true; order: Order; idempotent: boolean };
+
+/** Places limit and stop entries (shared/paper/orders): /open hands them over. */
+export interface RestingOrderPlacer {
+  place(ctx: KeyContext, req: OpenRequest & { type: OrderType }): Promise<OpenResult>;
+}
 
 export interface SltpRequest {
   id: string;
@@ -36,26 +50,54 @@ export interface SltpRequest {
   trail_pct?: number | null;
 }
 
+/** The terms of an open request at a price: the entry it would make, wherever it fills. */
+export function entryTerms(req: OpenRequest, live: Pick<LivePrice, 'symbol' | 'assetClass'>, venue: FeeVenue | undefined): EntryTerms {
+  return {
+    symbol: live.symbol,
+    assetClass: live.assetClass,
+    side: req.side,
+    margin: req.margin_usd,
+    leverage: req.leverage,
+    sl: req.sl ?? null,
+    tp: req.tp ?? null,
+    trailPct: req.trail_pct === undefined || req.trail_pct === 0 ? null : req.trail_pct,
+    venue,
+    mmrPct: req.mmr_pct,
+  };
+}
+
+/** The venue an open names: a parsed venue, null for the class rates, undefined for the account's venue. */
+export function explicitVenue(req: Pick<OpenRequest, 'fee_venue'>): FeeVenue | null | undefined {
+  return req.fee_venue === undefined || req.fee_venue === null ? req.fee_venue : parseFeeVenue(req.fee_venue);
+}
+
 export const refOf = (ctx: KeyContext) => ({ accountId: ctx.accountId, book: ctx.book });
 
 export class PositionService {
-  constructor(private readonly deps: PositionDeps) {}
+  constructor(
+    private readonly deps: PositionDeps,
+    /** Where limit and stop entries go. */
+    private readonly orders: RestingOrderPlacer,
+  ) {}
 
+  open(ctx: KeyContext, req: OpenRequest & { type?: 'market' }): Promise<MarketOpenResult>;
+  open(ctx: KeyContext, req: OpenRequest): Promise<OpenResult>;
   async open(ctx: KeyContext, req: OpenRequest): Promise<OpenResult> {
+    if (req.type === 'limit' || req.type === 'stop') return this.orders.place(ctx, { ...req, type: req.type });
     const { store, prices, fees } = this.deps;
     const ref = refOf(ctx);
     const coid = req.client_order_id ?? null;
-    const explicitVenue = req.fee_venue === undefined || req.fee_venue === null ? req.fee_venue : parseFeeVenue(req.fee_venue);
+    const named = explicitVenue(req);
     const [fill, accountVenue] = await Promise.all([
       prices.fillPrice(req.symbol).then(
         (value) => ({ value }),
         (error: unknown) => ({ error }),
       ),
-      explicitVenue === undefined ? fees.venue(ctx.accountId) : undefined,
+      named === undefined ? fees.venue(ctx.accountId) : undefined,
     ]);
     try {
       if ('error' in fill) throw fill.error;
-      return await this.fill(ctx, req, fill.value, explicitVenue === undefined ? accountVenue : (explicitVenue ?? undefined));
+      return await this.fill(ctx, req, fill.value, named === undefined ? accountVenue : (named ?? undefined));
     } catch (error) {
       // a reused client_order_id answers with its position even when the market has moved since
       // (no price now, or levels now on the wrong side); the open script itself answers the other reuses
@@ -65,102 +107,17 @@ export class PositionService {
     }
   }
 
-  private async fill(ctx: KeyContext, req: OpenRequest, live: LivePrice, venue: FeeVenue | undefined): Promise<OpenResult> {
+  private async fill(ctx: KeyContext, req: OpenRequest, live: LivePrice, venue: FeeVenue | undefined): Promise<MarketOpenResult> {
     const { store, clock } = this.deps;
-    const ref = refOf(ctx);
-    const coid = req.client_order_id ?? null;
-
-    const max = MAX_LEVERAGE[live.assetClass];
-    if (req.leverage > max) {
-      throw new AppError('leverage_max', `leverage ${req.leverage} is above the ${max}x cap of ${live.symbol}`, {
-        symbol: live.symbol,
-        max,
-        requested: req.leverage,
-        hint: `send leverage between 1 and ${max}`,
-      });
-    }
-    const base = baseTakerPct(live.assetClass, venue);
-    const priced = priceOpen({ side: req.side, entry: live.price, margin: req.margin_usd, leverage: req.leverage, baseRatePct: base.ratePct, flatMmrPct: req.mmr_pct });
-    const wrong = checkLevels(req.side, priced.entry, req.sl, req.tp);
-    if (wrong) {
-      const level = wrong === 'sl_wrong_side' ? 'stop-loss' : 'take-profit';
-      const where = (wrong === 'sl_wrong_side') === (req.side === 'long') ? 'below' : 'above';
-      throw new AppError(wrong, `the ${level} of a ${req.side} must be ${where} the entry (${priced.entry})`, { live: priced.entry });
-    }
-
-    if (req.dry_run) {
-      const defaultRate = cappedRatePct(CLASS_TAKER_PCT[live.assetClass], req.leverage);
-      return {
-        ok: true,
-        dry_run: true,
-        position: {
-          symbol: live.symbol,
-          asset_class: live.assetClass,
-          side: req.side,
-          entry: priced.entry,
-          entry_price: priced.entry,
-          qty: priced.qty,
-          quantity: priced.qty,
-          margin: req.margin_usd,
-          margin_usd: req.margin_usd,
-          leverage: req.leverage,
-          leverage_max: max,
-          notional_usd: roundUsd(priced.notional),
-          liq_price: trimNumber(priced.liqPrice),
-          liq_distance_pct: trimNumber(priced.liqDistancePct),
-          mmr_pct: trimNumber(priced.mmrPct),
-          fee_open_usd: trimNumber(priced.feeOpen),
-          fee_round_trip_usd: trimNumber(priced.feeRoundTrip),
-          fee_rate_pct: trimNumber(priced.ratePct),
-          taker_fee_pct: trimNumber(priced.ratePct),
-          sl: req.sl ?? null,
-          tp: req.tp ?? null,
-          ...(base.venue
-            ? {
-                fee_venue: base.venue.venue,
-                fee_vs_default_usd: trimNumber(priced.feeRoundTrip - (2 * priced.notional * defaultRate) / 100),
-              }
-            : {}),
-        },
-      };
-    }
+    const terms = entryTerms(req, live, venue);
+    const entry = priceEntry(terms, live.price);
+    if (req.dry_run) return { ok: true, dry_run: true, position: dryRunPosition(terms, entry) };
 
     const now = clock.now();
     const id = (this.deps.newId ?? (() => defaultPositionId(now)))();
-    const trail = req.trail_pct === undefined || req.trail_pct === 0 ? null : req.trail_pct;
-    const position: Position = {
-      id,
-      v: 1,
-      account: ctx.book,
-      symbol: live.symbol,
-      asset_class: live.assetClass,
-      side: req.side,
-      status: 'open',
-      entry: priced.entry,
-      entry_price: priced.entry,
-      qty: priced.qty,
-      margin: req.margin_usd,
-      margin_usd: req.margin_usd,
-      leverage: req.leverage,
-      notional_usd: roundUsd(priced.notional),
-      liq_price: trimNumber(priced.liqPrice),
-      mmr_pct: trimNumber(priced.mmrPct),
-      sl: req.sl ?? null,
-      tp: req.tp ?? null,
-      trail_pct: trail,
-      trail_hwm: trail === null ? null : priced.entry,
-      fee_rate_pct: trimNumber(priced.ratePct),
-      fee_venue: base.venue?.venue ?? null,
-      feeOpen: trimNumber(priced.feeOpen),
-      fee_open_usd: trimNumber(priced.feeOpen),
-      fee_round_trip_usd: trimNumber(priced.feeRoundTrip),
-      opened_ts: now,
-      client_order_id: coid,
-      source: 'api',
-      funding_carry_usd: 0,
-      funding_from_ts: now,
-    };
-    const outcome = await store.open(ref, position, ctx.plan.limits.maxOpenPositions);
+    const coid = req.client_order_id ?? null;
+    const position = buildPosition(terms, entry, { id, book: ctx.book, openedTs: now, clientOrderId: coid });
+    const outcome = await store.open(refOf(ctx), position, ctx.plan.limits.maxOpenPositions);
     if (outcome.kind === 'cap') {
       throw new AppError('too_many_open', `this book holds ${outcome.open} open positions, the ${ctx.plan.limits.label} plan's cap`, {
         max: ctx.plan.limits.maxOpenPositions,
@@ -188,15 +145,20 @@ export class PositionService {
         throw new AppError(wrong, `the ${wrong === 'sl_wrong_side' ? 'stop-loss' : 'take-profit'} is on the wrong side of the entry (${p.entry})`, { live: p.entry });
       }
       const trail = req.trail_pct === undefined ? p.trail_pct : req.trail_pct === null || req.trail_pct === 0 ? null : req.trail_pct;
+      const sl = req.sl === undefined ? p.sl : req.sl;
+      const tp = req.tp === undefined ? p.tp : req.tp;
+      const now = clock.now();
+      // a changed level applies to candles from the next minute on (shared/engine/triggers.ts); resending one changes nothing
+      const changed = sl !== p.sl || tp !== p.tp || trail !== p.trail_pct;
       const updated: Position = {
         ...p,
         v: p.v + 1,
-        sl: req.sl === undefined ? p.sl : req.sl,
-        tp: req.tp === undefined ? p.tp : req.tp,
+        sl,
+        tp,
         trail_pct: trail,
         trail_hwm: trail === null ? null : (p.trail_hwm ?? p.entry),
+        ...(changed ? { levels_ts: now } : {}),
       };
-      const now = clock.now();
       const outcome = await store.sltp(ref, read, updated, now);
       if (outcome === 'updated') {
         const mark = (await this.deps.prices.marks([p.symbol])).get(p.symbol);

@@ -1,8 +1,10 @@
 /** Redis reads and the money-moving scripts of positions and books. Only this file and its scripts touch position keys. */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { effectiveStop } from '../../engine/trailing.js';
 import { keys } from '../../redis/keys.js';
-import { runPositionScript } from './lua/position-scripts.js';
+import { ORDERS_DONE_KEPT } from '../orders/order-types.js';
+import { runPositionScript, runPositionScripts } from './lua/position-scripts.js';
 import { parsePosition, triggerMember, type BookRef, type Position, type StoredPosition } from './position-types.js';
 
 export const IDEMPOTENCY_TTL_S = 7 * 86_400;
@@ -45,6 +47,16 @@ export interface BookCounters {
   life_losses: number;
 }
 
+export type LevelsOutcome = 'updated' | 'stale' | 'gone';
+
+/** A change of a position's stop, target or trailing stop (sltp, or a trailing stop's ratchet). */
+export interface LevelsWrite {
+  ref: BookRef;
+  read: StoredPosition;
+  updated: Position;
+  now: number;
+}
+
 export type ResetOutcome = { kind: 'reset'; archived: number; cancelled: number } | { kind: 'open'; open: number } | { kind: 'busy' };
 
 /** The key a script is given for an idempotency slot that is not used (any key of the account). */
@@ -52,6 +64,26 @@ const unusedSlot = (ref: BookRef): string => keys.bookStats(ref.accountId, ref.b
 
 /** What the scripts compare a position by: the SHA-1 of its JSON as read (Lua's redis.sha1hex). */
 const digest = (raw: string): string => createHash('sha1').update(raw).digest('hex');
+
+/**
+ * The trigger-index scores of an open position ('' where it has none): the sl index holds the stop
+ * in force (a trailing stop included), the trail index the high-water mark of a trailing position.
+ */
+export function triggerScores(p: Position): { stop: number | ''; trail: number | '' } {
+  return { stop: effectiveStop(p) ?? '', trail: p.trail_pct === null || p.trail_hwm === null ? '' : p.trail_hwm };
+}
+
+type ScriptCall = { keys: string[]; args: (string | number)[] };
+
+function closeOutcome([status, value]: [number, ...unknown[]]): CloseOutcome {
+  if (status === 1) return { kind: 'closed' };
+  if (status === 2) return { kind: 'idempotent', result: JSON.parse(String(value)) as CloseRecord };
+  if (status === -1) return { kind: 'stale' };
+  if (status === -2) return { kind: 'already_closed' };
+  return { kind: 'missing' };
+}
+
+const levelsOutcome = ([status]: [number, ...unknown[]]): LevelsOutcome => (status === 1 ? 'updated' : status === -1 ? 'stale' : 'gone');
 
 const num = (value: string | undefined, fallback = 0): number => (value === undefined || value === '' ? fallback : Number(value));
 
@@ -139,6 +171,7 @@ export class PositionStore {
   async open(ref: BookRef, position: Position, cap: number): Promise<OpenOutcome> {
     const raw = JSON.stringify(position);
     const coid = position.client_order_id;
+    const scores = triggerScores(position);
     const [status, value] = await runPositionScript(
       this.redis,
       'pdPositionOpen',
@@ -151,6 +184,7 @@ export class PositionStore {
         keys.triggerIndex(position.symbol, 'liq', position.side),
         keys.triggerIndex(position.symbol, 'sl', position.side),
         keys.triggerIndex(position.symbol, 'tp', position.side),
+        keys.triggerIndex(position.symbol, 'trail', position.side),
       ],
       [
         position.id,
@@ -160,10 +194,11 @@ export class PositionStore {
         IDEMPOTENCY_TTL_S,
         triggerMember(ref, position.id),
         position.liq_price,
-        position.sl ?? '',
+        scores.stop,
         position.tp ?? '',
         ref.book,
         position.opened_ts,
+        scores.trail,
       ],
     );
     if (status === 1) return { kind: 'opened', stored: parsePosition(String(value)) };
@@ -173,13 +208,21 @@ export class PositionStore {
   }
 
   async close(write: CloseWrite): Promise<CloseOutcome> {
+    const call = this.closeCall(write);
+    return closeOutcome(await runPositionScript(this.redis, 'pdPositionClose', call.keys, call.args));
+  }
+
+  /** Many closes in one pipeline (the sweep settles a minute this way); outcomes in the order given. */
+  async closeMany(writes: readonly CloseWrite[]): Promise<CloseOutcome[]> {
+    return (await runPositionScripts(this.redis, 'pdPositionClose', writes.map((w) => this.closeCall(w)))).map(closeOutcome);
+  }
+
+  private closeCall(write: CloseWrite): ScriptCall {
     const { ref, read, closed, remaining } = write;
     const position = read.position;
     const record: CloseRecord = { closed_id: closed.id, remaining_id: remaining ? remaining.id : null };
-    const [status, value] = await runPositionScript(
-      this.redis,
-      'pdPositionClose',
-      [
+    return {
+      keys: [
         keys.bookOpen(ref.accountId, ref.book),
         keys.bookClosed(ref.accountId, ref.book),
         keys.bookClosedByTime(ref.accountId, ref.book),
@@ -189,8 +232,9 @@ export class PositionStore {
         keys.triggerIndex(position.symbol, 'liq', position.side),
         keys.triggerIndex(position.symbol, 'sl', position.side),
         keys.triggerIndex(position.symbol, 'tp', position.side),
+        keys.triggerIndex(position.symbol, 'trail', position.side),
       ],
-      [
+      args: [
         position.id,
         digest(read.raw),
         JSON.stringify(closed),
@@ -206,28 +250,33 @@ export class PositionStore {
         ref.book,
         write.event === 'position.liquidated' ? 1 : 0,
       ],
-    );
-    if (status === 1) return { kind: 'closed' };
-    if (status === 2) return { kind: 'idempotent', result: JSON.parse(String(value)) as CloseRecord };
-    if (status === -1) return { kind: 'stale' };
-    if (status === -2) return { kind: 'already_closed' };
-    return { kind: 'missing' };
+    };
   }
 
-  async sltp(ref: BookRef, read: StoredPosition, updated: Position, now: number): Promise<'updated' | 'stale' | 'gone'> {
+  /** Applies new levels (sltp, a trailing stop's ratchet) if the position is still as read; position.updated on success. */
+  async sltp(ref: BookRef, read: StoredPosition, updated: Position, now: number): Promise<LevelsOutcome> {
+    const call = this.levelsCall({ ref, read, updated, now });
+    return levelsOutcome(await runPositionScript(this.redis, 'pdPositionSltp', call.keys, call.args));
+  }
+
+  /** Many level changes in one pipeline (the minute sweep's ratchets); outcomes in the order given. */
+  async sltpMany(writes: readonly LevelsWrite[]): Promise<LevelsOutcome[]> {
+    return (await runPositionScripts(this.redis, 'pdPositionSltp', writes.map((w) => this.levelsCall(w)))).map(levelsOutcome);
+  }
+
+  private levelsCall({ ref, read, updated, now }: LevelsWrite): ScriptCall {
     const p = read.position;
-    const [status] = await runPositionScript(
-      this.redis,
-      'pdPositionSltp',
-      [
+    const scores = triggerScores(updated);
+    return {
+      keys: [
         keys.bookOpen(ref.accountId, ref.book),
         keys.accountOutbox(ref.accountId),
         keys.triggerIndex(p.symbol, 'sl', p.side),
         keys.triggerIndex(p.symbol, 'tp', p.side),
+        keys.triggerIndex(p.symbol, 'trail', p.side),
       ],
-      [p.id, digest(read.raw), JSON.stringify(updated), triggerMember(ref, p.id), updated.sl ?? '', updated.tp ?? '', ref.book, now],
-    );
-    return status === 1 ? 'updated' : status === -1 ? 'stale' : 'gone';
+      args: [p.id, digest(read.raw), JSON.stringify(updated), triggerMember(ref, p.id), scores.stop, updated.tp ?? '', ref.book, now, scores.trail],
+    };
   }
 
   async reset(ref: BookRef, resetTs: number, startingBalance: number): Promise<ResetOutcome> {
@@ -246,8 +295,10 @@ export class PositionStore {
         keys.bookArchives(accountId, book),
         keys.accountOutbox(accountId),
         keys.paperBooks(accountId),
+        keys.bookOrderData(accountId, book),
+        keys.bookOrdersDone(accountId, book),
       ],
-      [resetTs, startingBalance, book],
+      [resetTs, startingBalance, book, ORDERS_DONE_KEPT],
     );
     if (status === 1) return { kind: 'reset', archived: Number(a), cancelled: Number(b) };
     if (status === -1) return { kind: 'open', open: Number(a) };

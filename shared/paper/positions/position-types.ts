@@ -37,6 +37,10 @@ export interface Position {
   tp: number | null;
   trail_pct: number | null;
   trail_hwm: number | null;
+  /** Time of the newest price folded into trail_hwm (ms); absent until it first moves. Internal. */
+  trail_ts?: number;
+  /** When sl, tp or trail_pct last changed (ms): set at open and by sltp; a candle that started before it does not fire them. Internal. */
+  levels_ts?: number;
   /** Per-side fee rate stamped at open, percent. */
   fee_rate_pct: number;
   fee_venue: string | null;
@@ -79,4 +83,12 @@ export function parsePosition(raw: string): StoredPosition {
 /** The member of a position in the trigger indexes. */
 export function triggerMember(ref: BookRef, positionId: string): string {
   return `${ref.accountId}|${ref.book}|${positionId}`;
+}
+
+/** The book and position of a trigger member; null when it is not one (split from the right: book names and ids hold no '|'). */
+export function parseTriggerMember(member: string): { ref: BookRef; id: string } | null {
+  const last = member.lastIndexOf('|');
+  const middle = member.lastIndexOf('|', last - 1);
+  if (middle <= 0 || last === member.length - 1) return null;
+  return { ref: { accountId: member.slice(0, middle), book: member.slice(middle + 1, last) }, id: member.slice(last + 1) };
 }

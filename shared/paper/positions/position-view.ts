@@ -6,14 +6,14 @@ import { settle } from '../../engine/settlement.js';
 import { roundUsd, trimNumber } from '../../engine/side.js';
 import type { Position } from './position-types.js';
 
-export type PositionView = Omit<Position, 'v' | 'funding_carry_usd' | 'funding_from_ts'> & {
+export type PositionView = Omit<Position, 'v' | 'funding_carry_usd' | 'funding_from_ts' | 'trail_ts' | 'levels_ts'> & {
   mark_price?: number | null;
   mark_stale?: boolean;
   unrealized_pnl_usd?: number | null;
 };
 
 function publicFields(p: Position): PositionView {
-  const { v: _v, funding_carry_usd: _carry, funding_from_ts: _from, ...rest } = p;
+  const { v: _v, funding_carry_usd: _carry, funding_from_ts: _from, trail_ts: _trailTs, levels_ts: _levelsTs, ...rest } = p;
   return rest;
 }
 
@@ -43,7 +43,10 @@ export function closedView(p: Position): PositionView {
   return publicFields(p);
 }
 
-/** The structural state the positions ETag covers: ids, status, quantity, stop, target and exit (not the mark). */
-export function etagMaterial(rows: readonly Pick<Position, 'id' | 'status' | 'qty' | 'sl' | 'tp' | 'exit'>[]): string {
-  return rows.map((r) => `${r.id}|${r.status}|${r.qty}|${r.sl ?? ''}|${r.tp ?? ''}|${r.exit ?? ''}`).join('\n');
+/**
+ * The structural state the positions ETag covers: ids, status, quantity, stop, target and exit (not
+ * the mark); a trailing stop's high-water mark too, since it moves the stop.
+ */
+export function etagMaterial(rows: readonly Pick<Position, 'id' | 'status' | 'qty' | 'sl' | 'tp' | 'exit' | 'trail_hwm'>[]): string {
+  return rows.map((r) => `${r.id}|${r.status}|${r.qty}|${r.sl ?? ''}|${r.tp ?? ''}|${r.exit ?? ''}${r.trail_hwm === null ? '' : `|${r.trail_hwm}`}`).join('\n');
 }

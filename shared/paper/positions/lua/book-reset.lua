@@ -7,21 +7,29 @@ KEYS[1]  book open positions (hash)
 KEYS[2]  book closed positions (hash)
 KEYS[3]  book closed positions by close time (zset)
 KEYS[4]  book counters (hash)
-KEYS[5]  book resting orders (zset)
+KEYS[5]  book resting orders (zset order id by placed ms)
 KEYS[6]  archive of the closed positions for this reset (hash; must not exist)
 KEYS[7]  archive of the close times for this reset (zset; must not exist)
 KEYS[8]  book archives (zset reset_ts by reset_ts)
 KEYS[9]  account outbox (stream)
 KEYS[10] account paper books (set)
+KEYS[11] book orders (hash order id -> order JSON)
+KEYS[12] book done orders (zset order id by done ms)
 
 ARGV[1]  reset time, ms
 ARGV[2]  starting balance, USD
 ARGV[3]  book name
+ARGV[4]  how many done orders the book keeps (the oldest are dropped)
 
 Returns  {1, archived trades, cancelled orders}  reset
          {-1, open count}                          refused: open positions exist (open_positions_exist)
          {-2}                                      an archive for this reset time exists (retry a ms later)
-Events:  book.reset {book, reset_ts, archived_trades, cancelled_orders} on 1 only.
+Events:  order.cancelled with each cancelled order (status cancelled, note 'book reset'), then
+         book.reset {book, reset_ts, archived_trades, cancelled_orders}, on 1 only.
+
+The cancelled orders' entries in the cross-account order indexes are left behind: they are hints,
+dropped when a candle or the expiry job next finds them. Order JSON keeps numbers to 12
+significant digits, so cjson (14) writes them back unchanged.
 ]]
 local open = redis.call('HLEN', KEYS[1])
 if open > 0 then return {-1, open} end
@@ -33,8 +41,27 @@ if archived > 0 then
   redis.call('RENAME', KEYS[3], KEYS[7])
   redis.call('ZADD', KEYS[8], ARGV[1], ARGV[1])
 end
-local cancelled = redis.call('ZCARD', KEYS[5])
+local resting = redis.call('ZRANGE', KEYS[5], 0, -1)
+local cancelled = #resting
+for _, id in ipairs(resting) do
+  local raw = redis.call('HGET', KEYS[11], id)
+  if raw then
+    local order = cjson.decode(raw)
+    order.status = 'cancelled'
+    order.done_ts = tonumber(ARGV[1])
+    order.note = 'book reset'
+    local done = cjson.encode(order)
+    redis.call('HSET', KEYS[11], id, done)
+    redis.call('ZADD', KEYS[12], ARGV[1], id)
+    redis.call('XADD', KEYS[9], '*', 'event', 'order.cancelled', 'book', ARGV[3], 'ts', ARGV[1], 'order', done)
+  end
+end
 redis.call('DEL', KEYS[5])
+local extra = redis.call('ZCARD', KEYS[12]) - tonumber(ARGV[4])
+if extra > 0 then
+  redis.call('HDEL', KEYS[11], unpack(redis.call('ZRANGE', KEYS[12], 0, extra - 1)))
+  redis.call('ZREMRANGEBYRANK', KEYS[12], 0, extra - 1)
+end
 
 redis.call('HSET', KEYS[4], 'reset_ts', ARGV[1], 'starting_balance', ARGV[2], 'realized_cents', 0, 'closed', 0,
   'wins', 0, 'losses', 0, 'liquidations', 0)

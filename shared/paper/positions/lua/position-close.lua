@@ -1,8 +1,8 @@
 --[[
 position-close: settles a whole position, or the closed share of it (a partial close splits the
 position: the remaining part keeps the id and stays open, the closed part is recorded under its
-own id). Used by close, close_all (once per position) and, later, the sweep's stops and
-liquidations. The settlement was computed in TypeScript from the position as read; this script
+own id). Used by close, close_all (once per position) and the sweep's stops, targets, trailing
+stops and liquidations. The settlement was computed in TypeScript from the position as read; this script
 applies it only if the position is still exactly that (compare-and-set on the SHA-1 of its JSON,
 which carries its version), so a position settles once even when two pods race for it.
 
@@ -16,6 +16,7 @@ KEYS[6]  account outbox (stream)
 KEYS[7]  trigger index: liquidation levels of the symbol and side (zset)
 KEYS[8]  trigger index: stop-loss levels of the symbol and side (zset)
 KEYS[9]  trigger index: take-profit levels of the symbol and side (zset)
+KEYS[10] trigger index: trailing positions of the symbol and side (zset)
 
 ARGV[1]  position id
 ARGV[2]  SHA-1 (hex) of the position JSON the settlement was computed from
@@ -63,6 +64,7 @@ if ARGV[5] == '' then
   redis.call('ZREM', KEYS[7], ARGV[11])
   redis.call('ZREM', KEYS[8], ARGV[11])
   redis.call('ZREM', KEYS[9], ARGV[11])
+  redis.call('ZREM', KEYS[10], ARGV[11])
 else
   redis.call('HSET', KEYS[1], ARGV[1], ARGV[5])
 end

@@ -11,6 +11,7 @@ KEYS[5]  account paper books (set)
 KEYS[6]  trigger index: liquidation levels of the symbol and side (zset)
 KEYS[7]  trigger index: stop-loss levels of the symbol and side (zset)
 KEYS[8]  trigger index: take-profit levels of the symbol and side (zset)
+KEYS[9]  trigger index: trailing positions of the symbol and side, by high-water mark (zset)
 
 ARGV[1]  position id
 ARGV[2]  position JSON (status open)
@@ -19,10 +20,11 @@ ARGV[4]  1 when a client_order_id was sent, else 0
 ARGV[5]  idempotency time to live, seconds
 ARGV[6]  trigger member: accountId|book|positionId
 ARGV[7]  liquidation price
-ARGV[8]  stop-loss price, or '' for none
+ARGV[8]  the stop in force (the tighter of stop-loss and trailing stop), or '' for none
 ARGV[9]  take-profit price, or '' for none
 ARGV[10] book name
 ARGV[11] event time, ms
+ARGV[12] trailing high-water mark, or '' when the position does not trail
 
 Returns  {1, position JSON}  opened
          {2, position JSON}  idempotent: the position this client_order_id opened, as it stands now
@@ -57,6 +59,7 @@ redis.call('SADD', KEYS[5], ARGV[10])
 redis.call('ZADD', KEYS[6], ARGV[7], ARGV[6])
 if ARGV[8] ~= '' then redis.call('ZADD', KEYS[7], ARGV[8], ARGV[6]) end
 if ARGV[9] ~= '' then redis.call('ZADD', KEYS[8], ARGV[9], ARGV[6]) end
+if ARGV[12] ~= '' then redis.call('ZADD', KEYS[9], ARGV[12], ARGV[6]) end
 redis.call('XADD', KEYS[4], '*', 'event', 'position.opened', 'book', ARGV[10], 'ts', ARGV[11], 'position', ARGV[2])
 -- wakes the outbox relay (shared/push); a nudge nobody hears is found by its periodic scan
 redis.call('PUBLISH', 'pd:outbox', KEYS[4])

@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 
 const SCRIPTS = {
-  pdPositionOpen: { file: 'position-open.lua', numberOfKeys: 8 },
-  pdPositionClose: { file: 'position-close.lua', numberOfKeys: 9 },
-  pdPositionSltp: { file: 'position-sltp.lua', numberOfKeys: 4 },
-  pdBookReset: { file: 'book-reset.lua', numberOfKeys: 10 },
+  pdPositionOpen: { file: 'position-open.lua', numberOfKeys: 9 },
+  pdPositionClose: { file: 'position-close.lua', numberOfKeys: 10 },
+  pdPositionSltp: { file: 'position-sltp.lua', numberOfKeys: 5 },
+  pdBookReset: { file: 'book-reset.lua', numberOfKeys: 12 },
 } as const;
 
 export type PositionScript = keyof typeof SCRIPTS;
@@ -47,7 +47,30 @@ export async function runPositionScript(redis: Redis, name: PositionScript, keys
   definePositionScripts(redis);
   const command: unknown = Reflect.get(redis, name);
   if (typeof command !== 'function') throw new Error(`script ${name} is not defined on this connection`);
-  const reply: unknown = await command.call(redis, ...keys, ...args);
+  return statusReply(name, await command.call(redis, ...keys, ...args));
+}
+
+function statusReply(name: PositionScript, reply: unknown): [number, ...unknown[]] {
   if (!Array.isArray(reply) || typeof reply[0] !== 'number') throw new Error(`script ${name} answered ${JSON.stringify(reply)}`);
   return reply as [number, ...unknown[]];
+}
+
+/**
+ * Runs one script many times in one pipeline (EVALSHA; ioredis loads the script first when needed);
+ * replies in the order of the calls. Throws when any call failed.
+ */
+export async function runPositionScripts(redis: Redis, name: PositionScript, calls: readonly { keys: string[]; args: (string | number)[] }[]): Promise<[number, ...unknown[]][]> {
+  if (calls.length === 0) return [];
+  definePositionScripts(redis);
+  const pipeline = redis.pipeline();
+  const command: unknown = Reflect.get(pipeline, name);
+  if (typeof command !== 'function') throw new Error(`script ${name} is not defined on this connection`);
+  for (const call of calls) {
+    if (call.keys.length !== SCRIPTS[name].numberOfKeys) throw new Error(`script ${name} takes ${SCRIPTS[name].numberOfKeys} keys, got ${call.keys.length}`);
+    command.call(pipeline, ...call.keys, ...call.args);
+  }
+  return ((await pipeline.exec()) ?? []).map(([error, reply]) => {
+    if (error) throw error;
+    return statusReply(name, reply);
+  });
 }

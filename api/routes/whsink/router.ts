@@ -1,0 +1,46 @@
+/**
+ * /api/whsink/<token>: POST records a delivery as received (the body as sent, the X-PD-* headers),
+ * GET echoes the last 20 for 15 minutes. No key: the token is the secret. A plain Express router,
+ * outside the route catalog, because the path carries the token and POST takes any body.
+ */
+import express, { Router, type Request } from 'express';
+import type { Clock } from '../../../shared/core/clock.js';
+import { AppError } from '../../../shared/core/errors.js';
+import { WHSINK_KEEP, WHSINK_MAX_BODY, WHSINK_TOKEN, WHSINK_TTL_MS, type WhsinkStore } from '../../../shared/push/whsink-store.js';
+import { respond } from '../../routing/route-catalog.js';
+
+const PATH = '/api/whsink/:token';
+const KEPT_HEADERS = /^(content-type|user-agent|x-pd-.*)$/;
+
+function token(req: Request): string {
+  const value = req.params.token;
+  if (typeof value !== 'string' || !WHSINK_TOKEN.test(value)) {
+    throw new AppError('invalid_param', 'the token is 16 to 128 letters, digits, _ or -: pick a random one and keep it secret', { param: 'token' });
+  }
+  return value;
+}
+
+export function whsinkRouter(store: WhsinkStore, clock: Clock): Router {
+  const router = Router();
+  const rawBody = express.text({ type: () => true, limit: '64kb' });
+  router.post(PATH, rawBody, async (req, res, next) => {
+    try {
+      const sinkToken = token(req);
+      const text = typeof req.body === 'string' ? req.body : '';
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => KEPT_HEADERS.test(name)).map(([name, value]) => [name, String(value)]));
+      await store.record(sinkToken, { received_ts: clock.now(), headers, body: text.slice(0, WHSINK_MAX_BODY), truncated: text.length > WHSINK_MAX_BODY });
+      respond(res, 'envelope', { received: true });
+    } catch (error) {
+      next(error);
+    }
+  });
+  router.get(PATH, async (req, res, next) => {
+    try {
+      const { deliveries, expiresInMs } = await store.list(token(req));
+      respond(res, 'envelope', { deliveries, count: deliveries.length, keeps: WHSINK_KEEP, ttl_s: WHSINK_TTL_MS / 1000, expires_in_s: Math.ceil(expiresInMs / 1000) });
+    } catch (error) {
+      next(error);
+    }
+  });
+  return router;
+}

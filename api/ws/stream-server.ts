@@ -1,0 +1,173 @@
+/**
+ * The WebSocket stream at /api/bot/v2/stream on the API's HTTP server. A socket gets welcome, a
+ * snapshot of its book's positions, then position events as the outbox relay publishes them (on
+ * any pod), and prices for its open symbols every tick. At most `websocketSockets` per account
+ * across keys and pods; recycled after STREAM_MAX_AGE_MS. While connected, its book is swept on
+ * every tick (the quick sweep). Close codes: 4401 key refused (reason: the error code), 4429
+ * too many sockets, 4000 recycled (reconnect), 1001 the pod is shutting down, 1011 internal error.
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Clock } from '../../shared/core/clock.js';
+import type { Config } from '../../shared/core/config.js';
+import type { Logger } from '../../shared/core/logger.js';
+import type { ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
+import type { KeyContext } from '../../shared/paper/key-context.js';
+import type { TradingServices } from '../../shared/paper/trading-services.js';
+import { AccountEvents } from '../../shared/push/account-events.js';
+import { QuickSweepTurns, type QuickSweep } from '../../shared/push/quick-sweep.js';
+import { SocketSlots } from '../../shared/push/socket-slots.js';
+import { StreamClient } from './stream-client.js';
+import { StreamHub } from './stream-hub.js';
+import { handleClientMessage, streamMessage } from './stream-messages.js';
+import { StreamTicker } from './stream-ticker.js';
+
+export const STREAM_PATH = '/api/bot/v2/stream';
+
+const CLOSE_CODES = { keyRefused: 4401, tooManySockets: 4429, recycled: 4000, goingAway: 1001, internal: 1011 } as const;
+
+export interface StreamDeps {
+  redis: Redis;
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  apiKeys: ApiKeyResolver;
+  trading: TradingServices;
+  /** The position sweep of one book, run each tick for every connected book (shared/push/quick-sweep.ts). */
+  quickSweep: QuickSweep;
+}
+
+export interface StreamServer {
+  /** Closes every socket (1001), frees their slots and stops the ticks. */
+  close(): Promise<void>;
+}
+
+type KeyCheck = { context: KeyContext } | { code: 'missing_api_key' | 'bad_api_key' | 'revoked_key' };
+
+/** The key of a stream request: api_key, or its aliases key and token. */
+function streamKey(url: URL): string | null {
+  for (const name of ['api_key', 'key', 'token']) {
+    const value = url.searchParams.get(name);
+    if (value) return value;
+  }
+  return null;
+}
+
+async function checkKey(apiKeys: ApiKeyResolver, key: string | null): Promise<KeyCheck> {
+  if (key === null) return { code: 'missing_api_key' };
+  const found = await apiKeys.resolve(key);
+  if (found !== null && 'revoked' in found) return { code: 'revoked_key' };
+  return found?.context ? { context: found.context } : { code: 'bad_api_key' };
+}
+
+export function attachStream(server: Server, deps: StreamDeps): StreamServer {
+  const { config, logger, clock } = deps;
+  const { push } = config;
+  const podId = `${process.pid}.${randomBytes(4).toString('hex')}`;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 4096, perMessageDeflate: false });
+  const events = new AccountEvents(deps.redis.duplicate(), (error) => logger.error({ err: error }, 'stream: unreadable channel message'));
+  const hub = new StreamHub(events, logger);
+  const slots = new SocketSlots(deps.redis, push.streamSlotTtlMs);
+  // a socket that stopped answering pings is cut off; the others' slots are pushed forward, well within their TTL
+  const heartbeat = (): void => {
+    const clients = hub.clients();
+    for (const client of clients) {
+      if (!client.alive) client.ws.terminate();
+      client.alive = false;
+      client.ws.ping();
+    }
+    slots.renew(clients.map((c) => ({ accountId: c.ref.accountId, socketId: c.socketId })), clock.now()).catch((error: unknown) => logger.warn({ err: error }, 'stream: slots not renewed'));
+  };
+  const ticker = new StreamTicker({
+    hub,
+    trading: deps.trading,
+    clock,
+    logger,
+    tickMs: push.streamTickMs,
+    quickSweep: deps.quickSweep,
+    turns: new QuickSweepTurns(deps.redis, podId),
+    heartbeat: { everyTicks: Math.max(1, Math.floor(push.streamSlotTtlMs / 3 / push.streamTickMs)), run: heartbeat },
+  });
+  const sockets = new Set<WebSocket>();
+  let counter = 0;
+  let closing = false;
+
+  const send = (ws: WebSocket, type: string, data: unknown): void => ws.send(JSON.stringify(streamMessage(type, data, clock.now())));
+
+  const refuse = (ws: WebSocket, code: number, reason: string, message: string): void => {
+    send(ws, 'error', { code: reason, message });
+    ws.close(code, reason);
+  };
+
+  async function open(ws: WebSocket, key: string | null): Promise<void> {
+    // frames sent before the socket is set up wait for it
+    const early: (string | null)[] = [];
+    let onFrame = (text: string | null): void => void early.push(text);
+    ws.on('message', (data, isBinary) => onFrame(isBinary ? null : data.toString()));
+    let gone = false;
+    ws.once('close', () => (gone = true));
+    const checked = await checkKey(deps.apiKeys, key);
+    if ('code' in checked) return refuse(ws, CLOSE_CODES.keyRefused, checked.code, 'connect with ?api_key=<API_KEY> (or key=, token=) of an active key');
+    const ctx = checked.context;
+    const client = new StreamClient(ws, ctx, `${podId}.${++counter}`);
+    const slot = { accountId: ctx.accountId, socketId: client.socketId };
+    const cap = ctx.plan.limits.websocketSockets;
+    const claim = await slots.claim(slot, cap, clock.now());
+    if (!claim.ok) return refuse(ws, CLOSE_CODES.tooManySockets, 'too_many_sockets', `at most ${cap} streams per account, across its keys: close one first`);
+    const recycle = setTimeout(() => ws.close(CLOSE_CODES.recycled, 'recycled: reconnect'), push.streamMaxAgeMs);
+    const leave = (): void => {
+      clearTimeout(recycle);
+      hub.remove(client);
+      slots.release([slot]).catch((error: unknown) => logger.warn({ err: error }, 'stream: slot not released'));
+    };
+    if (gone) return leave();
+    ws.once('close', leave);
+    ws.on('pong', () => (client.alive = true));
+    onFrame = (text) => handleClientMessage(client, text, clock.now());
+    for (const text of early.splice(0)) onFrame(text);
+    send(ws, 'welcome', { channels: [...client.channels], tick_ms: push.streamTickMs, account: ctx.book });
+    await hub.add(client);
+    if (gone) return;
+    const snapshot = await deps.trading.reads.positions(ctx, {});
+    send(ws, 'snapshot', { positions: snapshot.positions });
+    client.release();
+  }
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://stream');
+    if (url.pathname !== STREAM_PATH || closing) {
+      socket.end(`HTTP/1.1 ${closing ? '503 Service Unavailable' : '404 Not Found'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      sockets.add(ws);
+      ws.once('close', () => sockets.delete(ws));
+      // a bad frame (too large, malformed) closes that socket (1009, 1002); unheard, the error would end the process
+      ws.on('error', (error) => logger.debug({ err: error }, 'stream: socket error'));
+      open(ws, streamKey(url)).catch((error: unknown) => {
+        logger.error({ err: error }, 'stream: connection setup failed');
+        ws.close(CLOSE_CODES.internal, 'internal error');
+      });
+    });
+  });
+
+  ticker.start();
+
+  return {
+    close: async () => {
+      closing = true;
+      await ticker.stop();
+      const clients = hub.clients();
+      for (const ws of sockets) ws.close(CLOSE_CODES.goingAway, 'server shutting down');
+      await slots.release(clients.map((c) => ({ accountId: c.ref.accountId, socketId: c.socketId }))).catch(() => undefined);
+      // a client that does not finish the closing handshake soon is cut off, so shutdown is not held up
+      await new Promise((resolve) => setTimeout(resolve, sockets.size > 0 ? 500 : 0));
+      for (const ws of sockets) ws.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      await hub.close();
+    },
+  };
+}

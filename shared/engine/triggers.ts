@@ -1,0 +1,119 @@
+/**
+ * What the sweep decides for one open position and the prices of a window (a closed 1-minute candle,
+ * or one live price). Pure.
+ *
+ * - Stop-loss, trailing stop and liquidation are crossed when the window reaches them on the losing
+ *   side (long: low <= level; short: high >= level); of those crossed, the one the price reaches
+ *   first is the nearest to it (the highest for a long): a stop above the liquidation price fires
+ *   before it, a stop below it never gets the chance. On a tie the stop wins over the liquidation
+ *   and the fixed stop over the trailing one.
+ * - The take-profit is crossed when the window reaches it on the winning side.
+ * - A window that crosses both a losing level and the target settles the losing one: a candle does
+ *   not say which came first, and the conservative outcome is the one a trader must plan for.
+ * - Everything settles at its level.
+ * - A window that starts at or before the open does not apply: its extremes may predate the
+ *   position (a position opened during a minute waits for the next candle; live prices cover it
+ *   meanwhile).
+ * - A candle fires the client's levels (stop-loss, take-profit, trailing stop) only when its minute
+ *   started at or after they were last set (levels_ts): its extremes may predate them (a stop set at
+ *   :30 must not fire on a low at :10). A live price is the price now and fires them at once. The
+ *   liquidation price is no client level and is always checked.
+ * - The trailing stop is checked only against prices newer than its high-water mark: a candle's
+ *   extreme moves the stop only after that candle was checked against the stop in force, and a
+ *   retried candle finds the mark newer than itself and does not fire on the stop it moved.
+ */
+import { direction, type Side } from './side.js';
+import { ratchetTrail, trailingStop, type TrailState } from './trailing.js';
+
+/** Every close reason a closed position carries (close_reason; trades show it as via). */
+export const CLOSE_REASONS = {
+  manual: 'manual',
+  closeAll: 'close_all',
+  stopLoss: 'stop_loss',
+  takeProfit: 'take_profit',
+  trailingStop: 'trailing_stop',
+  liquidation: 'liquidation',
+} as const;
+
+export type CloseReason = (typeof CLOSE_REASONS)[keyof typeof CLOSE_REASONS];
+export type TriggerReason = typeof CLOSE_REASONS.stopLoss | typeof CLOSE_REASONS.takeProfit | typeof CLOSE_REASONS.trailingStop | typeof CLOSE_REASONS.liquidation;
+
+/** The levels of a position the sweep checks. */
+export interface TriggerLevels extends TrailState {
+  side: Side;
+  sl: number | null;
+  tp: number | null;
+  liq_price: number;
+}
+
+export interface PriceRange {
+  low: number;
+  high: number;
+}
+
+/** Prices seen over a span of time: a candle's low and high over its minute, or one live price. */
+export interface PriceWindow extends PriceRange {
+  /** Start of the span (a candle's minute, a live price's time), ms. */
+  from: number;
+  /** End of the span (the minute's end, the live price's time), ms. */
+  to: number;
+}
+
+export interface Trigger {
+  reason: TriggerReason;
+  /** The level, which is also the exit price. */
+  price: number;
+}
+
+export interface SweepState extends TriggerLevels {
+  opened_ts: number;
+  /** When the client last changed sl, tp or trail_pct (ms; the open sets it); absent on older positions, whose opened_ts stands in. */
+  levels_ts?: number;
+}
+
+export type SweepDecision = { kind: 'settle'; trigger: Trigger } | { kind: 'ratchet'; trail_hwm: number; trail_ts: number } | { kind: 'none' };
+
+const NONE: SweepDecision = { kind: 'none' };
+
+/** The level a range crosses first (see the rules above), or null. `trailing` false leaves the trailing stop out. */
+export function findTrigger(p: TriggerLevels, range: PriceRange, trailing: boolean): Trigger | null {
+  const dir = direction(p.side);
+  const reached = (level: number): boolean => (p.side === 'long' ? range.low <= level : range.high >= level);
+  // in tie order: the first listed wins a tie
+  const losing: Trigger[] = [];
+  if (p.sl !== null) losing.push({ reason: CLOSE_REASONS.stopLoss, price: p.sl });
+  if (trailing && p.trail_pct !== null && p.trail_hwm !== null) {
+    losing.push({ reason: CLOSE_REASONS.trailingStop, price: trailingStop(p.side, p.trail_hwm, p.trail_pct) });
+  }
+  losing.push({ reason: CLOSE_REASONS.liquidation, price: p.liq_price });
+  let first: Trigger | null = null;
+  for (const t of losing) {
+    if (reached(t.price) && (first === null || (t.price - first.price) * dir > 0)) first = t;
+  }
+  if (first) return first;
+  if (p.tp !== null && (p.side === 'long' ? range.high >= p.tp : range.low <= p.tp)) return { reason: CLOSE_REASONS.takeProfit, price: p.tp };
+  return null;
+}
+
+/**
+ * Whether a window may fire the client's levels: a live price always (it is the price now), a
+ * candle only when its minute started at or after they were last set.
+ */
+export function levelsInForce(p: Pick<SweepState, 'opened_ts' | 'levels_ts'>, w: PriceWindow, candle: boolean): boolean {
+  return !candle || (p.levels_ts ?? p.opened_ts) <= w.from;
+}
+
+/**
+ * Settle, ratchet the trailing stop, or nothing. `candle`: the window is a closed candle (the
+ * minute sweep), which may ratchet; otherwise a live price. A position that settles does not ratchet.
+ */
+export function decide(p: SweepState, w: PriceWindow, candle: boolean): SweepDecision {
+  if (p.opened_ts >= w.from) return NONE;
+  const levels = levelsInForce(p, w, candle);
+  const trailing = levels && (p.trail_ts ?? p.opened_ts) <= w.from;
+  const trigger = findTrigger(levels ? p : { ...p, sl: null, tp: null }, w, trailing);
+  if (trigger) return { kind: 'settle', trigger };
+  if (!candle) return NONE;
+  const moved = ratchetTrail(p, p.side === 'long' ? w.high : w.low, w.to);
+  return moved ? { kind: 'ratchet', ...moved } : NONE;
+}

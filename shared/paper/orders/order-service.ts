@@ -1,0 +1,217 @@
+/** Limit and stop entries: placed through /open, listed, modified and cancelled by their book's keys. */
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../../core/clock.js';
+import { AppError } from '../../core/errors.js';
+import { findFeeVenue, type FeeVenue } from '../../engine/fees.js';
+import { checkPlacement, expiresAt, reachOf, watermarkAfter, type OrderType } from '../../engine/order-rules.js';
+import { trimNumber, type Side } from '../../engine/side.js';
+import type { FeeSettings } from '../fees/fee-settings.js';
+import type { KeyContext } from '../key-context.js';
+import type { LivePrice, LivePrices } from '../markets/live-prices.js';
+import { MAX_ATTEMPTS } from '../positions/position-deps.js';
+import { dryRunPosition, priceEntry } from '../positions/position-builder.js';
+import { entryTerms, explicitVenue, refOf, type OpenRequest, type OpenResult, type RestingOrderPlacer } from '../positions/position-service.js';
+import type { OrderStore } from './order-store.js';
+import type { Order, StoredOrder } from './order-types.js';
+
+/** How many done orders /orders shows besides the resting ones. */
+export const RECENT_ORDERS = 20;
+
+export interface OrderDeps {
+  store: OrderStore;
+  prices: LivePrices;
+  fees: FeeSettings;
+  clock: Clock;
+}
+
+export interface ModifyOrderRequest {
+  order_id: string;
+  limit_price?: number;
+  /** A number sets, null clears, absent keeps (as in sltp). */
+  sl?: number | null;
+  tp?: number | null;
+  margin_usd?: number;
+  leverage?: number;
+  /** A number sets (0 turns it off), null clears, absent keeps. */
+  trail_pct?: number | null;
+}
+
+export interface OrdersResult {
+  orders: Order[];
+  recent: Order[];
+}
+
+/** lo + the time in base 36 + 8 random base-36 characters (the original's order ids start with lo). */
+export function newOrderId(now: number): string {
+  const random = [...randomBytes(8)].map((b) => (b % 36).toString(36)).join('');
+  return `lo${now.toString(36)}${random}`;
+}
+
+const trimmed = (value: number | null | undefined): number | null => (value === null || value === undefined ? null : trimNumber(value));
+
+/** 400 limit_marketable / stop_wrong_side when the level is on the side the market already reached. */
+function refusePlacement(type: OrderType, side: Side, level: number, live: LivePrice): void {
+  const refusal = checkPlacement(type, side, level, live.price);
+  if (!refusal) return;
+  const where = reachOf(type, side) === 'down' ? 'below' : 'above';
+  const message =
+    refusal === 'limit_marketable'
+      ? `a limit ${side} rests ${where} the market (${live.price}): limit_price ${level} would fill at once; omit type for a market entry`
+      : `a stop ${side} rests ${where} the market (${live.price}): limit_price ${level} is on the wrong side`;
+  throw new AppError(refusal, message, { symbol: live.symbol, live: live.price, limit_price: level });
+}
+
+const notFound = (ctx: KeyContext, orderId: string): AppError => new AppError('not_found', `no order ${orderId} in book ${ctx.book}`, { order_id: orderId });
+const alreadyDone = (o: Order): AppError => new AppError('already_done', `order ${o.order_id} is already ${o.status}`, { order_id: o.order_id, status: o.status });
+
+export class OrderService implements RestingOrderPlacer {
+  constructor(private readonly deps: OrderDeps) {}
+
+  async place(ctx: KeyContext, req: OpenRequest & { type: OrderType }): Promise<OpenResult> {
+    if (req.limit_price === undefined) throw new AppError('limit_price_required', `a ${req.type} entry needs limit_price`, { param: 'limit_price' });
+    const { store, prices, fees } = this.deps;
+    const coid = req.client_order_id ?? null;
+    // 12 significant digits, as stored (see Order), before any rule compares them
+    const normalized: OpenRequest & { type: OrderType; limit_price: number } = {
+      ...req,
+      limit_price: trimNumber(req.limit_price),
+      margin_usd: trimNumber(req.margin_usd),
+      leverage: trimNumber(req.leverage),
+      sl: trimmed(req.sl),
+      tp: trimmed(req.tp),
+      ...(req.trail_pct === undefined ? {} : { trail_pct: trimNumber(req.trail_pct) }),
+      ...(req.mmr_pct === undefined ? {} : { mmr_pct: trimNumber(req.mmr_pct) }),
+    };
+    const named = explicitVenue(req);
+    const [live, accountVenue] = await Promise.all([
+      prices.fillPrice(req.symbol).then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      ),
+      named === undefined ? fees.venue(ctx.accountId) : undefined,
+    ]);
+    try {
+      if ('error' in live) throw live.error;
+      return await this.rest(ctx, normalized, live.value, named === undefined ? accountVenue : (named ?? undefined));
+    } catch (error) {
+      // a reused client_order_id answers with its order even when the market has moved since (as market opens do)
+      const prior = coid !== null && !req.dry_run && error instanceof AppError ? await store.findIdempotent(refOf(ctx), coid) : null;
+      if (prior) return { ok: true, order: prior.order, idempotent: true };
+      throw error;
+    }
+  }
+
+  private async rest(ctx: KeyContext, req: OpenRequest & { type: OrderType; limit_price: number }, live: LivePrice, venue: FeeVenue | undefined): Promise<OpenResult> {
+    const level = req.limit_price;
+    const terms = entryTerms(req, live, venue);
+    refusePlacement(req.type, req.side, level, live);
+    const entry = priceEntry(terms, level, 'the limit_price');
+    if (req.dry_run) return { ok: true, dry_run: true, position: { ...dryRunPosition(terms, entry), type: req.type, limit_price: level } };
+
+    const now = this.deps.clock.now();
+    const coid = req.client_order_id ?? null;
+    const order: Order = {
+      order_id: newOrderId(now),
+      type: req.type,
+      account: ctx.book,
+      symbol: live.symbol,
+      asset_class: live.assetClass,
+      side: req.side,
+      limit_price: level,
+      margin_usd: terms.margin,
+      leverage: terms.leverage,
+      sl: terms.sl,
+      tp: terms.tp,
+      trail_pct: terms.trailPct,
+      fee_venue: entry.venue?.venue ?? null,
+      mmr_pct: terms.mmrPct ?? null,
+      client_order_id: coid,
+      status: 'resting',
+      placed_ts: now,
+      expires_ts: expiresAt(now),
+      fills_from_ts: watermarkAfter(now),
+    };
+    const max = ctx.plan.limits.maxRestingOrders;
+    const outcome = await this.deps.store.place(refOf(ctx), order, max);
+    if (outcome.kind === 'cap') {
+      throw new AppError('too_many_orders', `this book holds ${outcome.resting} resting orders, the cap`, { max, resting: outcome.resting });
+    }
+    if (!outcome.stored) throw new AppError('already_done', `the order placed with client_order_id ${coid} is done and no longer kept`, { client_order_id: coid });
+    return { ok: true, order: outcome.stored.order, idempotent: outcome.kind === 'idempotent' };
+  }
+
+  /** The book's resting orders (oldest first) and its last 20 done ones (newest first). */
+  async list(ctx: KeyContext): Promise<OrdersResult> {
+    const ref = refOf(ctx);
+    const [orders, recent] = await Promise.all([this.deps.store.listResting(ref), this.deps.store.listRecent(ref, RECENT_ORDERS)]);
+    return { orders, recent };
+  }
+
+  /**
+   * New terms for a resting order: the level is checked against the market now (as at placement),
+   * stop and target against the level, and candles before the next minute no longer fill it.
+   */
+  async modify(ctx: KeyContext, req: ModifyOrderRequest): Promise<{ ok: true; order: Order }> {
+    const fields = ['limit_price', 'sl', 'tp', 'margin_usd', 'leverage', 'trail_pct'] as const;
+    if (fields.every((name) => req[name] === undefined)) {
+      throw new AppError('nothing_to_modify', `send at least one of ${fields.join(', ')}`);
+    }
+    const ref = refOf(ctx);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const read = await this.resting(ctx, req.order_id);
+      const o = read.order;
+      const live = await this.deps.prices.fillPrice(o.symbol);
+      const level = req.limit_price === undefined ? o.limit_price : trimNumber(req.limit_price);
+      const trail = req.trail_pct === undefined ? o.trail_pct : req.trail_pct === null || req.trail_pct === 0 ? null : trimNumber(req.trail_pct);
+      const terms = {
+        symbol: o.symbol,
+        assetClass: o.asset_class,
+        side: o.side,
+        margin: req.margin_usd === undefined ? o.margin_usd : trimNumber(req.margin_usd),
+        leverage: req.leverage === undefined ? o.leverage : trimNumber(req.leverage),
+        sl: req.sl === undefined ? o.sl : trimmed(req.sl),
+        tp: req.tp === undefined ? o.tp : trimmed(req.tp),
+        trailPct: trail,
+        venue: o.fee_venue === null ? undefined : findFeeVenue(o.fee_venue),
+        mmrPct: o.mmr_pct ?? undefined,
+      };
+      refusePlacement(o.type, o.side, level, live);
+      priceEntry(terms, level, 'the limit_price');
+      const now = this.deps.clock.now();
+      const updated: Order = {
+        ...o,
+        limit_price: level,
+        margin_usd: terms.margin,
+        leverage: terms.leverage,
+        sl: terms.sl,
+        tp: terms.tp,
+        trail_pct: trail,
+        modified_ts: now,
+        fills_from_ts: watermarkAfter(now),
+      };
+      if ((await this.deps.store.modify(ref, read, updated)) === 'applied') return { ok: true, order: updated };
+    }
+    throw new AppError('internal', 'the order kept changing; try again');
+  }
+
+  async cancel(ctx: KeyContext, req: { order_id: string }): Promise<{ ok: true; order_id: string; status: 'cancelled'; order: Order }> {
+    const ref = refOf(ctx);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const read = await this.resting(ctx, req.order_id);
+      const now = this.deps.clock.now();
+      const cancelled: Order = { ...read.order, status: 'cancelled', done_ts: now };
+      if ((await this.deps.store.cancel(ref, read, cancelled, now)) === 'applied') {
+        return { ok: true, order_id: cancelled.order_id, status: 'cancelled', order: cancelled };
+      }
+    }
+    throw new AppError('internal', 'the order kept changing; try again');
+  }
+
+  /** The order if it is resting in this book; else 404 not_found, or 409 already_done once it is done. */
+  private async resting(ctx: KeyContext, orderId: string): Promise<StoredOrder> {
+    const read = await this.deps.store.get(refOf(ctx), orderId);
+    if (!read) throw notFound(ctx, orderId);
+    if (read.order.status !== 'resting') throw alreadyDone(read.order);
+    return read;
+  }
+}

@@ -1,0 +1,94 @@
+/** A resting order (a limit or stop entry) as stored and shown, and the members of its index entries. */
+import type { AssetClass } from '../../engine/fees.js';
+import type { OrderReach, OrderType } from '../../engine/order-rules.js';
+import type { Side } from '../../engine/side.js';
+import type { BookRef } from '../positions/position-types.js';
+
+/** Done orders a book keeps (for /orders recent and for already_done); older ones are forgotten (then not_found). */
+export const ORDERS_DONE_KEPT = 100;
+
+/**
+ * resting: waits for the market; filled: a candle reached the level and the position opened
+ * (position_id); cancelled: by cancel_order or a book reset (note says which); expired: 30 days
+ * without a fill; rejected: the market reached the level but the book held its cap of open
+ * positions, so no position opened (note says why). Only resting changes; the others are final.
+ */
+export type OrderStatus = 'resting' | 'filled' | 'cancelled' | 'expired' | 'rejected';
+
+/**
+ * An order as stored and as clients see it. Numbers carry at most 12 significant digits, so the
+ * book reset script (which edits the JSON with cjson, 14 digits) writes them back unchanged. The
+ * stored JSON is compared as a whole before any change applies.
+ */
+export interface Order {
+  order_id: string;
+  type: OrderType;
+  /** The book: 'main' or the book's name. */
+  account: string;
+  symbol: string;
+  asset_class: AssetClass;
+  side: Side;
+  /** The level: the position opens here. */
+  limit_price: number;
+  margin_usd: number;
+  leverage: number;
+  sl: number | null;
+  tp: number | null;
+  trail_pct: number | null;
+  /** The fee venue the position will be stamped with (resolved at placement), or null for the class rate. */
+  fee_venue: string | null;
+  /** Maintenance margin override, percent; null for the default. */
+  mmr_pct: number | null;
+  client_order_id: string | null;
+  status: OrderStatus;
+  placed_ts: number;
+  expires_ts: number;
+  /** Candles that open before this minute never fill it: placement and every modify move it to the next minute. */
+  fills_from_ts: number;
+  modified_ts?: number;
+  /** When it left resting. */
+  done_ts?: number;
+  /** Filled: the position it opened and the minute the market reached the level. */
+  position_id?: string;
+  filled_ts?: number;
+  /** Why it was cancelled or rejected. */
+  note?: string;
+}
+
+/** An order with its JSON as read, so a change applies only if it is still that. */
+export interface StoredOrder {
+  raw: string;
+  order: Order;
+}
+
+export function parseOrder(raw: string): StoredOrder {
+  return { raw, order: JSON.parse(raw) as Order };
+}
+
+/** The member of an order in the per-symbol order index. */
+export function orderMember(ref: BookRef, orderId: string): string {
+  return `${ref.accountId}|${ref.book}|${orderId}`;
+}
+
+/** The member of an order in the expiry index: it also names the order index entry to drop. */
+export function expiryMember(ref: BookRef, orderId: string, symbol: string, reach: OrderReach): string {
+  return `${orderMember(ref, orderId)}|${symbol}|${reach}`;
+}
+
+export interface OrderHint {
+  ref: BookRef;
+  orderId: string;
+}
+
+/** An order index member read back; null when it is not one of ours. */
+export function parseOrderMember(member: string): OrderHint | null {
+  const [accountId, book, orderId] = member.split('|');
+  return accountId && book && orderId ? { ref: { accountId, book }, orderId } : null;
+}
+
+/** An expiry index member read back; null when it is not one of ours. */
+export function parseExpiryMember(member: string): (OrderHint & { symbol: string; reach: OrderReach }) | null {
+  const [accountId, book, orderId, symbol, reach] = member.split('|');
+  if (!accountId || !book || !orderId || !symbol || (reach !== 'down' && reach !== 'up')) return null;
+  return { ref: { accountId, book }, orderId, symbol, reach };
+}

@@ -1,0 +1,145 @@
+/** What market opens and resting-order fills share: the entry checks, the pricing, and the position they build. */
+import { AppError } from '../../core/errors.js';
+import { baseTakerPct, cappedRatePct, CLASS_TAKER_PCT, type AssetClass, type FeeVenue } from '../../engine/fees.js';
+import { checkLevels, priceOpen, type PricedOpen } from '../../engine/open-pricing.js';
+import { roundUsd, trimNumber, type Side } from '../../engine/side.js';
+import { MAX_LEVERAGE } from '../markets/asset-classes.js';
+import type { Position } from './position-types.js';
+
+/** The terms of an entry, whatever fills it. */
+export interface EntryTerms {
+  symbol: string;
+  assetClass: AssetClass;
+  side: Side;
+  margin: number;
+  leverage: number;
+  sl: number | null;
+  tp: number | null;
+  /** null: no trailing stop. */
+  trailPct: number | null;
+  /** The fee venue (crypto only), undefined for the class rates. */
+  venue: FeeVenue | undefined;
+  mmrPct?: number;
+}
+
+export interface PricedEntry {
+  priced: PricedOpen;
+  /** The venue that set the rate (undefined when the class rate applies). */
+  venue: FeeVenue | undefined;
+  /** The symbol's leverage cap. */
+  maxLeverage: number;
+}
+
+/** 400 leverage_max (with max and requested) above the symbol's cap. */
+export function checkLeverage(symbol: string, assetClass: AssetClass, leverage: number): number {
+  const max = MAX_LEVERAGE[assetClass];
+  if (leverage > max) {
+    throw new AppError('leverage_max', `leverage ${leverage} is above the ${max}x cap of ${symbol}`, {
+      symbol,
+      max,
+      requested: leverage,
+      hint: `send leverage between 1 and ${max}`,
+    });
+  }
+  return max;
+}
+
+/** 400 sl_wrong_side / tp_wrong_side when a level is on the wrong side of the entry (`live` names the entry). */
+export function checkEntryLevels(side: Side, entry: number, sl: number | null | undefined, tp: number | null | undefined, entryName = 'the entry'): void {
+  const wrong = checkLevels(side, entry, sl, tp);
+  if (!wrong) return;
+  const level = wrong === 'sl_wrong_side' ? 'stop-loss' : 'take-profit';
+  const where = (wrong === 'sl_wrong_side') === (side === 'long') ? 'below' : 'above';
+  throw new AppError(wrong, `the ${level} of a ${side} must be ${where} ${entryName} (${entry})`, { live: entry });
+}
+
+/** Checks the leverage and the levels against `entry`, and prices the entry there. */
+export function priceEntry(terms: EntryTerms, entry: number, entryName?: string): PricedEntry {
+  const maxLeverage = checkLeverage(terms.symbol, terms.assetClass, terms.leverage);
+  const base = baseTakerPct(terms.assetClass, terms.venue);
+  const priced = priceOpen({ side: terms.side, entry, margin: terms.margin, leverage: terms.leverage, baseRatePct: base.ratePct, flatMmrPct: terms.mmrPct });
+  checkEntryLevels(terms.side, priced.entry, terms.sl, terms.tp, entryName);
+  return { priced, venue: base.venue, maxLeverage };
+}
+
+/** The priced trade a dry run answers (no id: nothing is written). */
+export function dryRunPosition(terms: EntryTerms, entry: PricedEntry): Record<string, unknown> {
+  const { priced, venue } = entry;
+  const defaultRate = cappedRatePct(CLASS_TAKER_PCT[terms.assetClass], terms.leverage);
+  return {
+    symbol: terms.symbol,
+    asset_class: terms.assetClass,
+    side: terms.side,
+    entry: priced.entry,
+    entry_price: priced.entry,
+    qty: priced.qty,
+    quantity: priced.qty,
+    margin: terms.margin,
+    margin_usd: terms.margin,
+    leverage: terms.leverage,
+    leverage_max: entry.maxLeverage,
+    notional_usd: roundUsd(priced.notional),
+    liq_price: trimNumber(priced.liqPrice),
+    liq_distance_pct: trimNumber(priced.liqDistancePct),
+    mmr_pct: trimNumber(priced.mmrPct),
+    fee_open_usd: trimNumber(priced.feeOpen),
+    fee_round_trip_usd: trimNumber(priced.feeRoundTrip),
+    fee_rate_pct: trimNumber(priced.ratePct),
+    taker_fee_pct: trimNumber(priced.ratePct),
+    sl: terms.sl,
+    tp: terms.tp,
+    ...(venue
+      ? {
+          fee_venue: venue.venue,
+          fee_vs_default_usd: trimNumber(priced.feeRoundTrip - (2 * priced.notional * defaultRate) / 100),
+        }
+      : {}),
+  };
+}
+
+/** Who and when: the fields of a new position that do not come from its terms. */
+export interface PositionStamp {
+  id: string;
+  book: string;
+  /** When it opened (a market open: now; an order fill: the minute the market reached the level). */
+  openedTs: number;
+  clientOrderId: string | null;
+}
+
+/** A new open position (version 1) as stored. */
+export function buildPosition(terms: EntryTerms, entry: PricedEntry, stamp: PositionStamp): Position {
+  const { priced, venue } = entry;
+  return {
+    id: stamp.id,
+    v: 1,
+    account: stamp.book,
+    symbol: terms.symbol,
+    asset_class: terms.assetClass,
+    side: terms.side,
+    status: 'open',
+    entry: priced.entry,
+    entry_price: priced.entry,
+    qty: priced.qty,
+    margin: terms.margin,
+    margin_usd: terms.margin,
+    leverage: terms.leverage,
+    notional_usd: roundUsd(priced.notional),
+    liq_price: trimNumber(priced.liqPrice),
+    mmr_pct: trimNumber(priced.mmrPct),
+    sl: terms.sl,
+    tp: terms.tp,
+    trail_pct: terms.trailPct,
+    trail_hwm: terms.trailPct === null ? null : priced.entry,
+    fee_rate_pct: trimNumber(priced.ratePct),
+    fee_venue: venue?.venue ?? null,
+    feeOpen: trimNumber(priced.feeOpen),
+    fee_open_usd: trimNumber(priced.feeOpen),
+    fee_round_trip_usd: trimNumber(priced.feeRoundTrip),
+    opened_ts: stamp.openedTs,
+    client_order_id: stamp.clientOrderId,
+    source: 'api',
+    funding_carry_usd: 0,
+    funding_from_ts: stamp.openedTs,
+    levels_ts: stamp.openedTs,
+  };
+}

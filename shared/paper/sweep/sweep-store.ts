@@ -1,0 +1,68 @@
+/**
+ * The sweep's reads: ranges of the per-symbol trigger indexes, the positions their members name,
+ * and dropping members whose position is gone. Index entries are hints; the settlement scripts
+ * (PositionStore) re-check the position itself.
+ */
+import type { Redis } from 'ioredis';
+import type { Side } from '../../engine/side.js';
+import { keys } from '../../redis/keys.js';
+import { parsePosition, type BookRef, type StoredPosition } from '../positions/position-types.js';
+import { inBatches } from './batches.js';
+
+export type IndexKind = 'sl' | 'tp' | 'liq' | 'trail';
+const KINDS: readonly IndexKind[] = ['sl', 'tp', 'liq', 'trail'];
+
+/** A score range of one index: numbers are inclusive, '(x' exclusive, '-inf' / '+inf' open. */
+export interface IndexRange {
+  symbol: string;
+  kind: IndexKind;
+  side: Side;
+  min: number | string;
+  max: number | string;
+}
+
+/** A position named by an index member. */
+export interface PositionRef {
+  ref: BookRef;
+  id: string;
+}
+
+export class SweepStore {
+  constructor(private readonly redis: Redis) {}
+
+  /** The members of each range, in the order asked. */
+  ranges(ranges: readonly IndexRange[]): Promise<string[][]> {
+    return inBatches(ranges, async (chunk) => {
+      const pipeline = this.redis.pipeline();
+      for (const r of chunk) pipeline.zrangebyscore(keys.triggerIndex(r.symbol, r.kind, r.side), r.min, r.max);
+      return ((await pipeline.exec()) ?? []).map(([error, members]) => {
+        if (error) throw error;
+        return members as string[];
+      });
+    });
+  }
+
+  /** The open positions named, null where a position is not open (closed, or never was). */
+  positions(targets: readonly PositionRef[]): Promise<(StoredPosition | null)[]> {
+    return inBatches(targets, async (chunk) => {
+      const pipeline = this.redis.pipeline();
+      for (const t of chunk) pipeline.hget(keys.bookOpen(t.ref.accountId, t.ref.book), t.id);
+      return ((await pipeline.exec()) ?? []).map(([error, raw]) => {
+        if (error) throw error;
+        return typeof raw === 'string' ? parsePosition(raw) : null;
+      });
+    });
+  }
+
+  /**
+   * Drops members from every index of their symbol and side. Only for positions that are no longer
+   * open: ids are never reused, so such a member can never be right again, whereas a member whose
+   * level merely looks wrong may be one a script is rewriting right now.
+   */
+  async drop(stale: readonly { symbol: string; side: Side; member: string }[]): Promise<void> {
+    if (stale.length === 0) return;
+    const pipeline = this.redis.pipeline();
+    for (const s of stale) for (const kind of KINDS) pipeline.zrem(keys.triggerIndex(s.symbol, kind, s.side), s.member);
+    await pipeline.exec();
+  }
+}

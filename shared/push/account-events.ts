@@ -1,0 +1,55 @@
+/**
+ * An API pod's side of the account channels the relay publishes on: one subscriber connection,
+ * subscribed to the accounts the pod holds sockets of, handing on each message parsed.
+ */
+import type { Redis } from 'ioredis';
+import { keys } from '../redis/keys.js';
+import type { ChannelMessage } from './push-event.js';
+
+export type AccountEventHandler = (accountId: string, message: ChannelMessage) => void;
+
+export class AccountEvents {
+  private readonly accounts = new Map<string, string>();
+  private handler: AccountEventHandler | undefined;
+
+  /** Takes a connection of its own (it is put in subscriber mode) and closes it on close(). */
+  constructor(
+    private readonly subscriber: Redis,
+    onError: (error: unknown) => void,
+  ) {
+    subscriber.on('message', (channel: string, raw: string) => {
+      const accountId = this.accounts.get(channel);
+      if (accountId === undefined || !this.handler) return;
+      let message: ChannelMessage;
+      try {
+        message = JSON.parse(raw) as ChannelMessage;
+      } catch (error) {
+        onError(error);
+        return;
+      }
+      this.handler(accountId, message);
+    });
+  }
+
+  listen(handler: AccountEventHandler): void {
+    this.handler = handler;
+  }
+
+  /** Resolves once the subscription is in place: messages published from then on arrive. */
+  subscribe(accountId: string): Promise<unknown> {
+    const channel = keys.accountEvents(accountId);
+    this.accounts.set(channel, accountId);
+    return this.subscriber.subscribe(channel);
+  }
+
+  /** Commands on the connection run in order: a later subscribe of the same account wins. */
+  unsubscribe(accountId: string): Promise<unknown> {
+    const channel = keys.accountEvents(accountId);
+    this.accounts.delete(channel);
+    return this.subscriber.unsubscribe(channel);
+  }
+
+  async close(): Promise<void> {
+    await this.subscriber.quit().catch(() => this.subscriber.disconnect());
+  }
+}

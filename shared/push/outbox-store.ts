@@ -1,0 +1,68 @@
+/** The relay's Redis side: account outboxes, their leases, the scan for forgotten ones, and the account channels. */
+import type { Redis } from 'ioredis';
+import { runMarketScript } from '../market/lua/market-scripts.js';
+import { keys } from '../redis/keys.js';
+import { runPushScript } from './lua/push-scripts.js';
+import type { OutboxEntry } from './push-event.js';
+
+const OUTBOX_KEY = /^acct:\{([^}]+)\}:outbox$/;
+
+/** The account of an outbox key (what the scripts publish as a nudge), or null for anything else. */
+export function accountOfOutbox(key: string): string | null {
+  return OUTBOX_KEY.exec(key)?.[1] ?? null;
+}
+
+function fieldsOf(flat: string[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]] = flat[i + 1];
+  return fields;
+}
+
+export class OutboxStore {
+  constructor(private readonly redis: Redis) {}
+
+  /** Takes the outbox's lease: true when this relay now drains it alone. */
+  async acquire(accountId: string, owner: string, ttlMs: number): Promise<boolean> {
+    return (await this.redis.set(keys.outboxLease(accountId), owner, 'PX', ttlMs, 'NX')) === 'OK';
+  }
+
+  async release(accountId: string, owner: string): Promise<void> {
+    await runMarketScript(this.redis, 'mktLeaseRelease', [keys.outboxLease(accountId)], [owner]);
+  }
+
+  /** The oldest entries, in order: what the outbox still holds has not been relayed yet. */
+  async head(accountId: string, count: number): Promise<OutboxEntry[]> {
+    const rows = await this.redis.xrange(keys.accountOutbox(accountId), '-', '+', 'COUNT', count);
+    return rows.map(([id, flat]) => ({ id, fields: fieldsOf(flat) }));
+  }
+
+  /** Removes relayed entries and extends the lease; false (nothing removed) when the lease was lost meanwhile. */
+  async ack(accountId: string, owner: string, ids: string[], ttlMs: number): Promise<boolean> {
+    const reply = await runPushScript(this.redis, 'pdOutboxAck', [keys.outboxLease(accountId), keys.accountOutbox(accountId)], [owner, ttlMs, ...ids]);
+    return typeof reply === 'number' && reply >= 0;
+  }
+
+  /** Publishes an account's channel messages in order (one pipeline: Redis delivers them in this order). */
+  async publish(accountId: string, messages: string[]): Promise<void> {
+    if (messages.length === 0) return;
+    const pipeline = this.redis.pipeline();
+    for (const message of messages) pipeline.publish(keys.accountEvents(accountId), message);
+    await pipeline.exec();
+  }
+
+  /** The scan lease: one relay in the cluster scans per period. */
+  async acquireScan(owner: string, ttlMs: number): Promise<boolean> {
+    return (await this.redis.set(keys.outboxScanLease, owner, 'PX', ttlMs, 'NX')) === 'OK';
+  }
+
+  /** One SCAN step over the outboxes: the next cursor ('0' at the end) and the accounts whose outbox holds entries. */
+  async scanStep(cursor: string): Promise<{ cursor: string; accounts: string[] }> {
+    const [next, found] = await this.redis.scan(cursor, 'MATCH', keys.accountOutboxPattern, 'COUNT', 1000, 'TYPE', 'stream');
+    if (found.length === 0) return { cursor: next, accounts: [] };
+    const pipeline = this.redis.pipeline();
+    for (const key of found) pipeline.xlen(key);
+    const lengths = (await pipeline.exec()) ?? [];
+    const accounts = found.filter((_key, i) => Number(lengths[i]?.[1] ?? 0) > 0).map(accountOfOutbox).filter((a): a is string => a !== null);
+    return { cursor: next, accounts };
+  }
+}

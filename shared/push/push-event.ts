@@ -1,0 +1,132 @@
+/**
+ * What an account outbox entry becomes on its way out: webhook events (the spec's names and
+ * payloads) and the stream's position messages. Pure: no Redis, no clock.
+ */
+import type { Position } from '../paper/positions/position-types.js';
+import { closedView } from '../paper/positions/position-view.js';
+
+/** Every event a webhook can subscribe to; omitting events subscribes to all. */
+export const WEBHOOK_EVENTS = [
+  'position.opened',
+  'position.updated',
+  'position.closed',
+  'position.liquidated',
+  'order.filled',
+  'order.expired',
+  'order.cancelled',
+] as const;
+
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+export function isWebhookEvent(value: unknown): value is WebhookEvent {
+  return typeof value === 'string' && (WEBHOOK_EVENTS as readonly string[]).includes(value);
+}
+
+/** The stream's position events: a liquidation is a close there (the position says liquidated). */
+export type StreamPositionEvent = 'opened' | 'updated' | 'closed';
+
+/** One outbox entry as read from the stream. */
+export interface OutboxEntry {
+  id: string;
+  fields: Record<string, string>;
+}
+
+/** One thing that happened, as clients see it. */
+export interface PushItem {
+  /** The outbox entry id, with .1 for the second item of the same entry (a partial close's remaining part). */
+  itemId: string;
+  event: WebhookEvent;
+  data: Record<string, unknown>;
+  /** The stream's view of it, when a position the stream shows changed. */
+  stream?: { event: StreamPositionEvent; position: Record<string, unknown> };
+}
+
+export interface RelayEntry {
+  id: string;
+  book: string;
+  ts: number;
+  items: PushItem[];
+}
+
+/** A stream message: { type, data, ts }. */
+export interface StreamMessage {
+  type: string;
+  data: unknown;
+  ts: number;
+}
+
+/** What the relay publishes on an account's channel for each entry, in outbox order. */
+export interface ChannelMessage {
+  id: string;
+  book: string;
+  messages: StreamMessage[];
+}
+
+const STREAM_EVENT: Partial<Record<WebhookEvent, StreamPositionEvent>> = {
+  'position.opened': 'opened',
+  'position.updated': 'updated',
+  'position.closed': 'closed',
+  'position.liquidated': 'closed',
+};
+
+function parseObject(raw: string | undefined): Record<string, unknown> | null {
+  if (raw === undefined) return null;
+  const value: unknown = JSON.parse(raw);
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+/** The public fields of a stored position (the internal ones stripped), as the routes show it. */
+function positionData(raw: string | undefined): Record<string, unknown> | null {
+  const parsed = parseObject(raw);
+  return parsed === null ? null : (closedView(parsed as unknown as Position) as unknown as Record<string, unknown>);
+}
+
+function positionItems(entry: OutboxEntry, event: WebhookEvent): PushItem[] {
+  const position = positionData(entry.fields.position);
+  if (position === null) throw new Error(`outbox entry ${entry.id} (${event}) carries no position`);
+  const streamEvent = STREAM_EVENT[event];
+  const items: PushItem[] = [{ itemId: entry.id, event, data: position, ...(streamEvent ? { stream: { event: streamEvent, position } } : {}) }];
+  // a partial close keeps the position open with a smaller quantity: that is an update of it
+  const remaining = positionData(entry.fields.remaining);
+  if (remaining !== null) items.push({ itemId: `${entry.id}.1`, event: 'position.updated', data: remaining, stream: { event: 'updated', position: remaining } });
+  return items;
+}
+
+function orderItems(entry: OutboxEntry, event: WebhookEvent): PushItem[] {
+  const order = parseObject(entry.fields.order);
+  if (order === null) throw new Error(`outbox entry ${entry.id} (${event}) carries no order`);
+  // order.filled carries the position it created (the fill writes that position's own position.opened too,
+  // which is what the stream shows)
+  const position = positionData(entry.fields.position);
+  return [{ itemId: entry.id, event, data: position === null ? order : { ...order, position } }];
+}
+
+/**
+ * The items of one outbox entry. Entries no client subscribes to (book.reset) give none. A
+ * malformed entry throws: the relay logs it and moves on, rather than blocking the account's outbox.
+ */
+export function mapOutboxEntry(entry: OutboxEntry): RelayEntry {
+  const event = entry.fields.event;
+  const base = { id: entry.id, book: entry.fields.book || 'main', ts: Number(entry.fields.ts) || Number(entry.id.split('-')[0]) };
+  if (!isWebhookEvent(event)) return { ...base, items: [] };
+  const items = event.startsWith('order.') ? orderItems(entry, event) : positionItems(entry, event);
+  return { ...base, items };
+}
+
+/** The channel message of an entry: its stream messages (position events only), ready to fan out. */
+export function channelMessage(entry: RelayEntry): ChannelMessage {
+  const messages = entry.items.flatMap((item): StreamMessage[] => (item.stream ? [{ type: 'position', data: item.stream, ts: entry.ts }] : []));
+  return { id: entry.id, book: entry.book, messages };
+}
+
+/** The JSON body of a webhook delivery: { event, ts, hook_id, data }, plus account (the book) for a book's events. */
+export function webhookBody(entry: RelayEntry, item: PushItem, hookId: string): string {
+  return JSON.stringify({ event: item.event, ts: entry.ts, hook_id: hookId, data: item.data, ...(entry.book !== 'main' ? { account: entry.book } : {}) });
+}
+
+/** Orders stream ids (ms-seq): negative when a comes first. */
+export function compareStreamIds(a: string, b: string): number {
+  const [aMs, aSeq] = a.split('-').map(Number);
+  const [bMs, bSeq] = b.split('-').map(Number);
+  return aMs !== bMs ? aMs - bMs : (aSeq ?? 0) - (bSeq ?? 0);
+}

@@ -1,0 +1,20 @@
+/** What the API needs of push: the webhooks service and the whsink store. */
+import type { Redis } from 'ioredis';
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
+import { WebhookService } from './webhook-service.js';
+import { WebhookStore } from './webhook-store.js';
+import { WhsinkStore } from './whsink-store.js';
+
+export interface PushModule {
+  webhooks: WebhookService;
+  whsink: WhsinkStore;
+}
+
+export function createPushModule(redis: Redis, config: Config, clock: Clock): PushModule {
+  const policy = { allowPrivate: config.webhookAllowPrivate };
+  return {
+    webhooks: new WebhookService({ store: new WebhookStore(redis), policy, timeoutMs: config.push.webhookTimeoutMs, clock }),
+    whsink: new WhsinkStore(redis),
+  };
+}

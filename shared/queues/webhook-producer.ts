@@ -1,0 +1,37 @@
+/** The producer side of the webhook queue: the outbox relay adds one job per hook and event. */
+import { Queue } from 'bullmq';
+import { closeRedis, createBlockingRedis } from '../redis/connection.js';
+import { webhookJobId, webhookJobOptions, type WebhookJob } from './job-types.js';
+import { QUEUE_PREFIX, QUEUES } from './queue-names.js';
+
+export interface WebhookDelivery {
+  job: WebhookJob;
+  /** The outbox item it delivers (entry id, .1 for an entry's second item). */
+  itemId: string;
+}
+
+export interface WebhookProducer {
+  /** Adds the jobs with their deterministic ids in one round trip; ids already queued or kept are skipped. */
+  enqueue(deliveries: WebhookDelivery[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createWebhookProducer(redisUrl: string, retryBaseMs: number): WebhookProducer {
+  const connection = createBlockingRedis(redisUrl);
+  const queue = new Queue<WebhookJob, void, 'deliver'>(QUEUES.webhooks, { connection, prefix: QUEUE_PREFIX, defaultJobOptions: webhookJobOptions(retryBaseMs) });
+  let closing: Promise<void> | undefined;
+  return {
+    async enqueue(deliveries) {
+      if (deliveries.length === 0) return;
+      await queue.addBulk(deliveries.map(({ job, itemId }) => ({ name: 'deliver' as const, data: job, opts: { jobId: webhookJobId(job.hookId, itemId) } })));
+    },
+    close: () =>
+      (closing ??= (async () => {
+        try {
+          await queue.close();
+        } finally {
+          await closeRedis(connection);
+        }
+      })()),
+  };
+}

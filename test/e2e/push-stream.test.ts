@@ -1,0 +1,280 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Redis } from 'ioredis';
+import { attachStream, type StreamServer } from '../../api/ws/stream-server.js';
+import { systemClock } from '../../shared/core/clock.js';
+import { configWith } from '../../shared/core/config.js';
+import { createLogger } from '../../shared/core/logger.js';
+import type { AccountModule } from '../../shared/paper/accounts/account-service.js';
+import { StoredApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
+import type { BookRef } from '../../shared/paper/positions/position-types.js';
+import { createMarketStore } from '../../shared/market/market-store.js';
+import { createTradingServices } from '../../shared/paper/trading-services.js';
+import { SocketSlots } from '../../shared/push/socket-slots.js';
+import { closeRedis } from '../../shared/redis/connection.js';
+import type { RunningRole } from '../../workers/runtime.js';
+import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
+import { waitFor } from '../helpers/market-wait.js';
+import { connectStream, startTestRelay, type StreamMessage, type TestStream } from '../helpers/push.js';
+import { freshRedis, testRedisUrl } from '../helpers/redis.js';
+import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
+
+type Pos = Record<string, unknown> & { id: string; symbol: string };
+
+const positionEvents = (stream: TestStream, from = 0): { event: string; id: string }[] =>
+  stream.messages
+    .slice(from)
+    .filter((m) => m.type === 'position')
+    .map((m) => ({ event: String(m.data?.event), id: (m.data?.position as Pos).id }));
+
+const isType = (type: string) => (m: StreamMessage) => m.type === type;
+
+describe('push: the WebSocket stream', function () {
+  this.timeout(30_000);
+  const env = { PUBLIC_RATE_LIMIT: '1000000', STREAM_TICK_MS: '200' };
+  let redis: Redis;
+  let podA: TestApi;
+  let podB: TestApi;
+  let relay: RunningRole;
+  let mod: AccountModule;
+  let prices: TestPrices;
+  let trader: Trader;
+  const streams: TestStream[] = [];
+  const connect = (base: string, query: Record<string, string>): TestStream => {
+    const stream = connectStream(base, query);
+    streams.push(stream);
+    return stream;
+  };
+
+  before(async () => {
+    redis = await freshRedis();
+    podA = await startTestApi(redis, env);
+    podB = await startTestApi(redis, env);
+    relay = await startTestRelay(redis, { RELAY_SCAN_MS: '200' });
+    mod = accountModule(redis);
+    prices = new TestPrices(redis);
+  });
+  after(async () => {
+    for (const stream of streams) stream.ws.terminate();
+    await relay.stop();
+    await podA.close();
+    await podB.close();
+    await closeRedis(redis);
+  });
+  beforeEach(async () => {
+    await prices.set({ BTCUSDT: 60000, ETHUSDT: 3000 });
+    trader = await createTrader(mod, { plan: 'free' });
+  });
+
+  const call = (pod: TestApi, method: 'GET' | 'POST', path: string, body?: unknown, who: Trader = trader) =>
+    botCall<{ position: Pos; closed: Pos }>(pod.url, who, method, path, body);
+  const open = async (pod: TestApi, symbol: string, who: Trader = trader): Promise<Pos> => {
+    const r = await call(pod, 'POST', '/open', { symbol, side: 'long', margin_usd: 100, leverage: 10 }, who);
+    expect(r.status, JSON.stringify(r.body)).to.equal(200);
+    return r.body.position;
+  };
+
+  it('refuses a missing, bad or revoked key with close code 4401 and the code as reason; a plain GET answers 426', async () => {
+    const created = await mod.service.createKey({ email: `revoked-${Date.now()}@example.org` });
+    await mod.service.revokeKey(created.account.email, created.key.id);
+    const cases: [Record<string, string>, string][] = [
+      [{}, 'missing_api_key'],
+      [{ api_key: 'pd_notakey' }, 'bad_api_key'],
+      [{ token: created.apiKey }, 'revoked_key'],
+    ];
+    for (const [query, code] of cases) {
+      const stream = connect(podA.url, query);
+      expect(await stream.closed).to.deep.equal({ code: 4401, reason: code });
+      expect(stream.messages[0]).to.include({ type: 'error' });
+      expect(stream.messages[0].data).to.include({ code });
+    }
+    const plain = await getJson<{ ok: boolean; error: { code: string } }>(`${podA.url}/api/bot/v2/stream?api_key=${trader.apiKey}`);
+    expect(plain.status).to.equal(426);
+    expect(plain.body.error.code).to.equal('upgrade_required');
+  });
+
+  it('sends welcome and a snapshot, then changes made through another pod, in order, each within a second', async () => {
+    const btc = await open(podA, 'BTC');
+    const stream = connect(podB.url, { api_key: trader.apiKey });
+    const welcome = await stream.next(isType('welcome'));
+    expect(welcome.data).to.deep.include({ channels: ['positions', 'prices'], tick_ms: 200, account: 'main' });
+    const snapshot = await stream.next(isType('snapshot'));
+    expect(stream.messages.indexOf(snapshot)).to.equal(1);
+    expect((snapshot.data?.positions as Pos[]).map((p) => p.id)).to.deep.equal([btc.id]);
+
+    const from = stream.messages.length;
+    const eth = await open(podA, 'ETH');
+    let sent = Date.now();
+    await stream.next((m) => m.type === 'position' && m.data?.event === 'opened', 1_000, from);
+    expect(Date.now() - sent).to.be.below(1_000);
+    expect((await call(podA, 'POST', '/sltp', { id: eth.id, sl: 2500 })).status).to.equal(200);
+    const closed = await call(podA, 'POST', '/close', { id: btc.id });
+    sent = Date.now();
+    expect(closed.status).to.equal(200);
+    const event = await stream.next((m) => m.type === 'position' && m.data?.event === 'closed', 1_000, from);
+    expect(Date.now() - sent).to.be.below(1_000);
+    expect(event.data?.position).to.include({ id: btc.id, status: 'closed' });
+    expect(positionEvents(stream, from)).to.deep.equal([
+      { event: 'opened', id: eth.id },
+      { event: 'updated', id: eth.id },
+      { event: 'closed', id: btc.id },
+    ]);
+    const position = event.data?.position as Record<string, unknown>;
+    expect(position).to.not.have.any.keys('v', 'funding_carry_usd', 'funding_from_ts');
+  });
+
+  it('shows a partial close as the closed part and the updated remainder, and nothing of another book', async () => {
+    const bookTrader = await createTrader(mod, { plan: 'pro', book: 'alpha' });
+    const mainTrader = { ...bookTrader, apiKey: (await mod.service.createKey({ email: (await mod.accounts.get(bookTrader.accountId))!.email })).apiKey, book: 'main' };
+    const onBook = connect(podA.url, { api_key: bookTrader.apiKey });
+    const onMain = connect(podB.url, { api_key: mainTrader.apiKey });
+    await onBook.next(isType('snapshot'));
+    await onMain.next(isType('snapshot'));
+    const p = await open(podB, 'BTC', bookTrader);
+    expect((await call(podA, 'POST', '/close', { id: p.id, pct: 40 }, bookTrader)).status).to.equal(200);
+    await waitFor(() => positionEvents(onBook).length === 3, 2_000, 'three position events');
+    expect(positionEvents(onBook).map((e) => e.event)).to.deep.equal(['opened', 'closed', 'updated']);
+    expect(onBook.messages.filter(isType('position')).every((m) => (m.data?.position as Pos).account === 'alpha')).to.equal(true);
+    await open(podA, 'ETH', mainTrader);
+    await onMain.next(isType('position'), 2_000);
+    expect(positionEvents(onMain)).to.have.length(1);
+    expect(positionEvents(onBook)).to.have.length(3);
+  });
+
+  it('accepts key and token as aliases, answers ping with pong, sends prices of open symbols each tick, and subscribe chooses channels', async () => {
+    await open(podA, 'ETH');
+    const byKey = connect(podA.url, { key: trader.apiKey });
+    const byToken = connect(podB.url, { token: trader.apiKey });
+    await byKey.next(isType('snapshot'));
+    await byToken.next(isType('snapshot'));
+    byKey.send({ op: 'ping' });
+    expect(await byKey.next(isType('pong'))).to.have.property('ts');
+    const tick = await byToken.next(isType('prices'), 2_000);
+    expect(tick.data).to.deep.equal({ ETHUSDT: 3000 });
+    byToken.send({ op: 'subscribe', channels: ['positions'] });
+    const subscribed = await byToken.next(isType('subscribed'));
+    expect(subscribed.data).to.deep.equal({ channels: ['positions'] });
+    const after = byToken.messages.length;
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(byToken.messages.slice(after).filter(isType('prices'))).to.have.length(0);
+    expect(byKey.messages.slice(after).filter(isType('prices')).length).to.be.greaterThan(0);
+    byToken.send({ op: 'subscribe', channels: ['news'] });
+    expect((await byToken.next(isType('error'))).data).to.include({ code: 'invalid_param' });
+    byToken.ws.send('not json');
+    await waitFor(() => byToken.messages.some((m) => m.type === 'error' && m.data?.code === 'invalid_json'), 2_000, 'invalid_json');
+    expect(byToken.ws.readyState).to.equal(byToken.ws.OPEN);
+  });
+
+  it('caps streams at 3 per account across keys and pods; closing one frees its slot', async () => {
+    const email = (await mod.accounts.get(trader.accountId))!.email;
+    const second = (await mod.service.createKey({ email })).apiKey;
+    const held = [connect(podA.url, { api_key: trader.apiKey }), connect(podA.url, { api_key: second }), connect(podB.url, { api_key: trader.apiKey })];
+    for (const stream of held) await stream.next(isType('snapshot'));
+    const fourth = connect(podB.url, { api_key: second });
+    expect(await fourth.closed).to.deep.equal({ code: 4429, reason: 'too_many_sockets' });
+    held[0].ws.close();
+    await held[0].closed;
+    const fifth = await waitFor(async () => {
+      const stream = connect(podB.url, { api_key: second });
+      const first = await stream.next(() => true);
+      return first.type === 'welcome' ? stream : undefined;
+    }, 3_000, 'a freed slot');
+    await fifth.next(isType('snapshot'));
+  });
+
+  it('after a reconnect: a fresh snapshot, then the events after it, in order', async () => {
+    const first = connect(podA.url, { api_key: trader.apiKey });
+    await first.next(isType('snapshot'));
+    first.ws.close();
+    await first.closed;
+    const btc = await open(podB, 'BTC');
+    const again = connect(podA.url, { api_key: trader.apiKey });
+    const snapshot = await again.next(isType('snapshot'));
+    expect((snapshot.data?.positions as Pos[]).map((p) => p.id)).to.deep.equal([btc.id]);
+    const from = again.messages.length;
+    expect((await call(podB, 'POST', '/sltp', { id: btc.id, tp: 70000 })).status).to.equal(200);
+    expect((await call(podB, 'POST', '/close', { id: btc.id })).status).to.equal(200);
+    await waitFor(() => positionEvents(again, from).length === 2, 2_000, 'two events');
+    expect(positionEvents(again, from)).to.deep.equal([
+      { event: 'updated', id: btc.id },
+      { event: 'closed', id: btc.id },
+    ]);
+  });
+
+  it('recycles a socket after STREAM_MAX_AGE_MS with close code 4000', async () => {
+    const pod = await startTestApi(redis, { ...env, STREAM_MAX_AGE_MS: '1000' });
+    try {
+      const stream = connect(pod.url, { api_key: trader.apiKey });
+      await stream.next(isType('snapshot'));
+      expect(await stream.closed).to.deep.equal({ code: 4000, reason: 'recycled: reconnect' });
+    } finally {
+      await pod.close();
+    }
+  });
+
+  it("lets a dead pod's slots lapse: a slot not renewed within its TTL no longer counts", async () => {
+    const slots = new SocketSlots(redis, 1_000);
+    const now = Date.now();
+    for (const socketId of ['dead.1', 'dead.2', 'dead.3']) expect((await slots.claim({ accountId: 'lapse', socketId }, 3, now)).ok).to.equal(true);
+    expect(await slots.claim({ accountId: 'lapse', socketId: 'live.1' }, 3, now + 500)).to.deep.equal({ ok: false, held: 3 });
+    expect(await slots.claim({ accountId: 'lapse', socketId: 'live.1' }, 3, now + 1_001)).to.deep.equal({ ok: true, held: 1 });
+  });
+
+  it('drives the quick sweep of each connected book once per tick, on one pod however many hold its sockets', async () => {
+    const config = configWith({ REDIS_URL: testRedisUrl(), STREAM_TICK_MS: '200' });
+    const logger = createLogger(config);
+    const trading = createTradingServices({ redis, marketStore: createMarketStore(redis, config, systemClock), clock: systemClock, freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs } });
+    const swept: { ref: BookRef; at: number }[] = [];
+    const pods: { server: Server; stream: StreamServer; url: string }[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      const server = createServer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const apiKeys = new StoredApiKeyResolver({ accounts: mod.accounts, keys: mod.keys, clock: systemClock });
+      const stream = attachStream(server, { redis, config, logger, clock: systemClock, apiKeys, trading, quickSweep: async (ref) => void swept.push({ ref, at: Date.now() }) });
+      pods.push({ server, stream, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+    }
+    try {
+      await open(podA, 'ETH');
+      for (const pod of pods) await connect(pod.url, { api_key: trader.apiKey }).next(isType('snapshot'));
+      const started = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const ticks = swept.filter((s) => s.at >= started);
+      expect(ticks.every((s) => s.ref.accountId === trader.accountId && s.ref.book === 'main')).to.equal(true);
+      // about 5 ticks of 200 ms, one sweep each (not two: both pods hold a socket of the book)
+      expect(ticks.length).to.be.within(3, 6);
+    } finally {
+      for (const pod of pods) {
+        await pod.stream.close();
+        await new Promise((resolve) => pod.server.close(resolve));
+      }
+    }
+  });
+
+  it('closes a position whose stop the live price crossed, within a tick or two, while its book is connected (the quick sweep)', async () => {
+    const r = await call(podA, 'POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, sl: 59_000 });
+    expect(r.status, JSON.stringify(r.body)).to.equal(200);
+    const stream = connect(podB.url, { api_key: trader.apiKey });
+    await stream.next(isType('snapshot'));
+    const from = stream.messages.length;
+    await prices.set({ BTCUSDT: 58_500 });
+    const closed = await stream.next((m) => m.type === 'position' && m.data?.event === 'closed', 3_000, from);
+    expect(closed.data?.position).to.include({ id: r.body.position.id, status: 'closed' });
+  });
+
+  it('answers any frame a client sends without closing its socket; an oversized frame closes only that socket (1009)', async () => {
+    const stream = connect(podA.url, { api_key: trader.apiKey });
+    await stream.next(isType('snapshot'));
+    const frames = fc.sample(fc.oneof(fc.string({ maxLength: 60 }), fc.json(), fc.constantFrom('{"op":"subscribe"}', '{"op":"subscribe","channels":"prices"}', '{"op":null}', '[]', 'null', '{"op":"ping","x":1}')), 80);
+    const from = stream.messages.length;
+    for (const frame of frames) stream.ws.send(frame);
+    stream.ws.send(Buffer.from([0, 1, 2]), { binary: true });
+    await waitFor(() => stream.messages.slice(from).filter((m) => ['error', 'pong', 'subscribed'].includes(m.type)).length === frames.length + 1, 5_000, 'an answer to every frame');
+    expect(stream.ws.readyState).to.equal(stream.ws.OPEN);
+    stream.ws.send('x'.repeat(10_000));
+    expect((await stream.closed).code).to.equal(1009);
+    const after = connect(podA.url, { api_key: trader.apiKey });
+    await after.next(isType('snapshot'));
+  });
+});

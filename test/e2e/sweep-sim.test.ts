@@ -1,0 +1,171 @@
+import { expect } from 'chai';
+import type { Redis } from 'ioredis';
+import { startApiServer, type ApiServer } from '../../api/server.js';
+import { configWith } from '../../shared/core/config.js';
+import { createLogger } from '../../shared/core/logger.js';
+import { trailingStop } from '../../shared/engine/trailing.js';
+import { createMarketStore, type MarketStore } from '../../shared/market/market-store.js';
+import { computeClose } from '../../shared/paper/positions/close-service.js';
+import type { BookRef, Position } from '../../shared/paper/positions/position-types.js';
+import { QUEUES } from '../../shared/queues/queue-names.js';
+import { closeRedis } from '../../shared/redis/connection.js';
+import { keys } from '../../shared/redis/keys.js';
+import { startFeedRole } from '../../workers/feed-role.js';
+import { quickSweepProcessor } from '../../workers/processors/sweep/quick-sweep-processor.js';
+import { sweepProcessor } from '../../workers/processors/sweep/sweep-processor.js';
+import type { RunningRole } from '../../workers/runtime.js';
+import { SCHEDULES } from '../../workers/schedules.js';
+import { startWorkerRole } from '../../workers/worker-role.js';
+import { simControl, startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
+import { waitFor } from '../helpers/market-wait.js';
+import { freshRedis, testRedisUrl } from '../helpers/redis.js';
+import { closedPosition, eventsOf, MINUTE, openPosition } from '../helpers/sweep.js';
+import { accountModule, botCall, createTrader, type Trader } from '../helpers/trading.js';
+
+/**
+ * The sweep end to end: the simulated exchange publishes a closed candle, the feed stores it and
+ * enqueues the sweep job, a real worker settles. The API's clock runs an hour behind, so positions
+ * are opened before the past minutes the sim can still publish (a candle never applies to a
+ * position opened within or after its minute). Prices stay at the sim's own, so the minutes the sim
+ * closes by itself are flat and trigger nothing; each case has its own symbol.
+ */
+describe('the sweep end to end: sim candles and prices -> feed -> sweep jobs -> settlement', function () {
+  this.timeout(60_000);
+  let sim: SimHandle;
+  let redis: Redis;
+  let feed: RunningRole;
+  let worker: RunningRole;
+  let api: ApiServer;
+  let market: MarketStore;
+  let trader: Trader;
+  let ref: BookRef;
+  /** Minutes before the feed started: the feed never stored them, so a candle posted for one is its first close. */
+  let unusedMinute: number;
+
+  before(async () => {
+    sim = await startScriptedSim();
+    redis = await freshRedis();
+    const env = { REDIS_URL: testRedisUrl(), MARKET_SOURCE: 'sim', SIM_URL: sim.url, PRICE_FRESH_MS: '3000', QUOTE_CACHE_MS: '0', PUBLIC_RATE_LIMIT: '100000', FEED_LEASE_MS: '2000' };
+    const config = configWith(env);
+    const ctx = { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) };
+    unusedMinute = Math.floor(Date.now() / MINUTE) * MINUTE - 30 * MINUTE;
+    feed = await startFeedRole(ctx);
+    worker = await startWorkerRole(ctx, { processors: [sweepProcessor, quickSweepProcessor], schedules: SCHEDULES.filter((s) => s.queue === QUEUES.quickSweep), relay: false });
+    api = await startApiServer({ config: configWith({ ...env, PORT: '0', HOST: '127.0.0.1' }), redis, logger: ctx.logger, clock: { now: () => Date.now() - 60 * MINUTE } });
+    market = createMarketStore(redis, config);
+    trader = await createTrader(accountModule(redis));
+    ref = { accountId: trader.accountId, book: 'main' };
+    await waitFor(async () => (await market.getQuote('BCHUSDT')) !== null, 20_000, 'live prices');
+  });
+  after(async () => {
+    await api?.close();
+    await worker?.stop();
+    await feed?.stop();
+    await sim?.close();
+    await closeRedis(redis);
+  });
+
+  const priceOf = async (symbol: string): Promise<number> => (await waitFor(() => market.getQuote(symbol), 10_000, `a price for ${symbol}`)).price;
+  const open = async (body: Record<string, unknown>): Promise<Position> => {
+    const r = await botCall<{ position: Position }>(api.url, trader, 'POST', '/open', { margin_usd: 100, leverage: 10, ...body });
+    expect(r.status, JSON.stringify(r.body)).to.equal(200);
+    return r.body.position;
+  };
+  /** Publishes a closed candle of a past minute (open at the low, close at the high). */
+  const publish = async (symbol: string, low: number, high: number): Promise<void> => {
+    const minute = unusedMinute;
+    unusedMinute += MINUTE;
+    await simControl(sim, 'candle', { symbol, minute, open: low, high, low, close: high });
+  };
+  const settled = (id: string) => waitFor(() => closedPosition(redis, ref, id), 15_000, `position ${id} settled`);
+  const cents = (p: Position, exit: number) => computeClose(p, exit, 100, 0, 0, 'x').cents;
+
+  it("settles a long's stop, target and liquidation at their levels, and a short's", async () => {
+    const cases: { symbol: string; side: 'long' | 'short'; levels: (e: number) => Record<string, number>; range: (e: number) => [number, number]; reason: string; exit: (p: Position) => number }[] = [
+      { symbol: 'LINKUSDT', side: 'long', levels: (e) => ({ sl: e * 0.95, tp: e * 1.1 }), range: (e) => [e * 0.94, e * 1.01], reason: 'stop_loss', exit: (p) => p.sl! },
+      { symbol: 'DOTUSDT', side: 'long', levels: (e) => ({ sl: e * 0.95, tp: e * 1.03 }), range: (e) => [e * 0.99, e * 1.04], reason: 'take_profit', exit: (p) => p.tp! },
+      { symbol: 'LTCUSDT', side: 'long', levels: () => ({}), range: (e) => [e * 0.85, e], reason: 'liquidation', exit: (p) => p.liq_price },
+      { symbol: 'TONUSDT', side: 'short', levels: (e) => ({ sl: e * 1.05, tp: e * 0.9 }), range: (e) => [e * 0.99, e * 1.06], reason: 'stop_loss', exit: (p) => p.sl! },
+      { symbol: 'SUIUSDT', side: 'short', levels: (e) => ({ sl: e * 1.05, tp: e * 0.97 }), range: (e) => [e * 0.96, e * 1.01], reason: 'take_profit', exit: (p) => p.tp! },
+      { symbol: 'APTUSDT', side: 'short', levels: () => ({}), range: (e) => [e, e * 1.15], reason: 'liquidation', exit: (p) => p.liq_price },
+    ];
+    const opened = await Promise.all(
+      cases.map(async (c) => {
+        const e = await priceOf(c.symbol);
+        return { c, e, p: await open({ symbol: c.symbol, side: c.side, ...c.levels(e) }) };
+      }),
+    );
+    for (const { c, e } of opened) await publish(c.symbol, ...c.range(e));
+    for (const { c, p } of opened) {
+      const closed = await settled(p.id);
+      const exit = c.exit(p);
+      expect(closed, c.symbol).to.include({ close_reason: c.reason, exit, liquidated: c.reason === 'liquidation' });
+      expect(Math.round(closed.pnl_usd! * 100), c.symbol).to.equal(cents(p, exit));
+      expect(await eventsOf(redis, ref.accountId, p.id)).to.deep.equal(['position.opened', c.reason === 'liquidation' ? 'position.liquidated' : 'position.closed']);
+    }
+  });
+
+  it('takes the stop when a candle crosses both the stop and the target, and the level the price reaches first between stop and liquidation', async () => {
+    const [arb, op, near] = await Promise.all(['ARBUSDT', 'OPUSDT', 'NEARUSDT'].map(priceOf));
+    const both = await open({ symbol: 'ARBUSDT', side: 'long', sl: arb * 0.95, tp: arb * 1.05 });
+    const stopFirst = await open({ symbol: 'OPUSDT', side: 'long', sl: op * 0.92 });
+    const liqFirst = await open({ symbol: 'NEARUSDT', side: 'short', sl: near * 1.12 });
+    await publish('ARBUSDT', both.entry * 0.9, both.entry * 1.1);
+    await publish('OPUSDT', stopFirst.entry * 0.85, stopFirst.entry);
+    await publish('NEARUSDT', liqFirst.entry, liqFirst.entry * 1.15);
+    expect(await settled(both.id)).to.include({ close_reason: 'stop_loss', exit: both.sl });
+    // a long's stop above its liquidation price is reached first on the way down
+    expect(stopFirst.sl!).to.be.above(stopFirst.liq_price);
+    expect(await settled(stopFirst.id)).to.include({ close_reason: 'stop_loss', exit: stopFirst.sl, liquidated: false });
+    // a short's stop beyond its liquidation price never gets the chance
+    expect(liqFirst.sl!).to.be.above(liqFirst.liq_price);
+    expect(await settled(liqFirst.id)).to.include({ close_reason: 'liquidation', exit: liqFirst.liq_price, liquidated: true });
+  });
+
+  it('ratchets a trailing stop on the minute, never fires it at a level its own candle moved, fires it on the next', async () => {
+    const e = await priceOf('ATOMUSDT');
+    const p = await open({ symbol: 'ATOMUSDT', side: 'long', trail_pct: 5 });
+    expect(p).to.include({ trail_pct: 5, trail_hwm: e });
+    // checked at 0.95 e first, the low (0.97 e) holds; the high moves the stop to 0.988 e, above that low
+    await publish('ATOMUSDT', e * 0.97, e * 1.04);
+    const moved = await waitFor(async () => {
+      const now = await openPosition(redis, ref, p.id);
+      return now && now.trail_hwm !== e ? now : undefined;
+    }, 15_000, 'the ratchet');
+    expect(moved.trail_hwm).to.equal(e * 1.04);
+    const stop = trailingStop('long', e * 1.04, 5);
+    expect(stop).to.be.above(e * 0.97).and.below(e);
+    expect(Number(await redis.zscore(keys.triggerIndex('ATOMUSDT', 'sl', 'long'), `${ref.accountId}|main|${p.id}`))).to.equal(stop);
+    expect(await eventsOf(redis, ref.accountId, p.id)).to.deep.equal(['position.opened', 'position.updated']);
+    await publish('ATOMUSDT', e * 0.98, e);
+    expect(await settled(p.id)).to.include({ close_reason: 'trailing_stop', exit: stop });
+    expect(await eventsOf(redis, ref.accountId, p.id)).to.deep.equal(['position.opened', 'position.updated', 'position.closed']);
+  });
+
+  it('liquidates between candles from the live price (the quick sweep)', async () => {
+    const e = await priceOf('FILUSDT');
+    const p = await open({ symbol: 'FILUSDT', side: 'long' });
+    // far enough from the minute's end that the candle sweep cannot be the one that settles
+    await waitFor(() => Date.now() % MINUTE < 45_000, 20_000, 'the first 45 s of a minute');
+    const candleEnd = Math.ceil(Date.now() / MINUTE) * MINUTE;
+    await simControl(sim, 'price', { symbol: 'FILUSDT', price: e * 0.9 });
+    const closed = await settled(p.id);
+    expect(closed).to.include({ close_reason: 'liquidation', liquidated: true, exit: p.liq_price });
+    expect(closed.closed_ts!).to.be.below(candleEnd);
+    expect(await eventsOf(redis, ref.accountId, p.id)).to.deep.equal(['position.opened', 'position.liquidated']);
+  });
+
+  it('ratchets a trailing stop on a positions read (position.updated), once per new best price', async () => {
+    const e = await priceOf('BCHUSDT');
+    const p = await open({ symbol: 'BCHUSDT', side: 'long', trail_pct: 5 });
+    await simControl(sim, 'price', { symbol: 'BCHUSDT', price: e * 1.03 });
+    await waitFor(async () => (await market.getQuote('BCHUSDT'))?.price === e * 1.03, 10_000, 'the new price');
+    const read = await botCall<{ positions: Position[] }>(api.url, trader, 'GET', '/positions');
+    expect(read.body.positions.find((x) => x.id === p.id)).to.include({ trail_hwm: e * 1.03, mark_price: e * 1.03 });
+    await botCall(api.url, trader, 'GET', '/positions');
+    expect(await eventsOf(redis, ref.accountId, p.id)).to.deep.equal(['position.opened', 'position.updated']);
+    const member = `${ref.accountId}|main|${p.id}`;
+    expect(Number(await redis.zscore(keys.triggerIndex('BCHUSDT', 'sl', 'long'), member))).to.equal(trailingStop('long', e * 1.03, 5));
+    expect(Number(await redis.zscore(keys.triggerIndex('BCHUSDT', 'trail', 'long'), member))).to.equal(e * 1.03);
+  });
+});

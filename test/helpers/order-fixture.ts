@@ -1,0 +1,118 @@
+/**
+ * Resting-order tests: a real API server whose clock the test moves, and the minute sweep's order
+ * step and the expiry job on that same clock, all on the suite's Redis (emptied before each test).
+ */
+import type { Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { startApiServer, type ApiServer } from '../../api/server.js';
+import type { Clock } from '../../shared/core/clock.js';
+import { configWith, type Config } from '../../shared/core/config.js';
+import { createLogger } from '../../shared/core/logger.js';
+import { MINUTE_MS } from '../../shared/engine/order-rules.js';
+import type { AccountModule } from '../../shared/paper/accounts/account-service.js';
+import { createOrderSweep, type FillSummary, type OrderSweep } from '../../shared/paper/orders/order-sweep.js';
+import type { SweepJob } from '../../shared/queues/job-types.js';
+import { closeRedis } from '../../shared/redis/connection.js';
+import { keys } from '../../shared/redis/keys.js';
+import { orderExpiryProcessor } from '../../workers/processors/orders/order-expiry-processor.js';
+import { freshRedis, testRedisUrl } from './redis.js';
+import { accountModule, TestPrices } from './trading.js';
+
+/**
+ * Ten minutes behind the wall clock to start with: prices written now stay fresh for the API
+ * while the test moves its clock forward by minutes.
+ */
+export class MovableClock implements Clock {
+  shift = -10 * MINUTE_MS;
+  now(): number {
+    return Date.now() + this.shift;
+  }
+  advance(ms: number): void {
+    this.shift += ms;
+  }
+}
+
+export interface OutboxEvent {
+  event: string;
+  order?: Record<string, unknown>;
+  position?: Record<string, unknown>;
+}
+
+export interface OrderFixture {
+  readonly redis: Redis;
+  readonly api: ApiServer;
+  readonly clock: MovableClock;
+  readonly mod: AccountModule;
+  readonly prices: TestPrices;
+  /** The sweep step for one closed candle (open and close default to the middle of the range). */
+  candle(symbol: string, minute: number, low: number, high: number): Promise<FillSummary>;
+  /** Runs the orders queue's expiry job as the worker would, `ahead` ms after the API's clock. */
+  expire(ahead: number): Promise<unknown>;
+  events(accountId: string): Promise<OutboxEvent[]>;
+}
+
+export function useOrderFixture(): OrderFixture {
+  let redis: Redis | undefined;
+  let api: ApiServer | undefined;
+  let sweep: OrderSweep | undefined;
+  let mod: AccountModule | undefined;
+  let prices: TestPrices | undefined;
+  let config: Config | undefined;
+  const clock = new MovableClock();
+  const need = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('useOrderFixture: read it inside a test or a later hook');
+    return value;
+  };
+  before(async () => {
+    // the suite's Redis starts in a root hook, after describe blocks are built
+    config = configWith({ REDIS_URL: testRedisUrl(), PORT: '0', HOST: '127.0.0.1', PUBLIC_RATE_LIMIT: '100000000' });
+    redis = await freshRedis();
+    api = await startApiServer({ config, redis, logger: createLogger(config), clock });
+    sweep = createOrderSweep(redis, clock);
+    mod = accountModule(redis);
+  });
+  beforeEach(async () => {
+    // the order indexes are cross-account: each test starts from an empty Redis so no other test's orders fill
+    await need(redis).flushall();
+    prices = new TestPrices(need(redis));
+  });
+  after(async () => {
+    await api?.close();
+    if (redis) await closeRedis(redis);
+  });
+  return {
+    get redis() {
+      return need(redis);
+    },
+    get api() {
+      return need(api);
+    },
+    clock,
+    get mod() {
+      return need(mod);
+    },
+    get prices() {
+      return need(prices);
+    },
+    candle: (symbol, minute, low, high) => {
+      const mid = (low + high) / 2;
+      const job: SweepJob = { symbol, minute, open: mid, high, low, close: mid };
+      return need(sweep).fillCandle(job);
+    },
+    expire: async (ahead) => {
+      const later: Clock = { now: () => clock.now() + ahead };
+      const settings = need(config);
+      const processor = orderExpiryProcessor.create({ config: settings, redis: need(redis), redisUrl: testRedisUrl(), logger: createLogger(settings), clock: later });
+      // the expiry job carries no data: any job of the queue runs it
+      return processor.process({ name: 'expire', data: {} } as Job);
+    },
+    events: async (accountId) => {
+      const entries = await need(redis).xrange(keys.accountOutbox(accountId), '-', '+');
+      return entries.map(([, fields]) => {
+        const map = new Map(Array.from({ length: fields.length / 2 }, (_, i) => [fields[2 * i], fields[2 * i + 1]] as const));
+        const json = (name: string) => (map.has(name) ? (JSON.parse(map.get(name) ?? '') as Record<string, unknown>) : undefined);
+        return { event: map.get('event') ?? '', order: json('order'), position: json('position') };
+      });
+    },
+  };
+}

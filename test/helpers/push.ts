@@ -1,0 +1,126 @@
+/** Push tests: real WebSocket clients of the stream, a real loopback webhook receiver, and the relay in-process. */
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Redis } from 'ioredis';
+import { WebSocket } from 'ws';
+import { configWith, type Config } from '../../shared/core/config.js';
+import { createLogger } from '../../shared/core/logger.js';
+import type { RunningRole } from '../../workers/runtime.js';
+import { webhookProcessor } from '../../workers/processors/webhooks/webhook-processor.js';
+import { startOutboxRelay } from '../../workers/start-outbox-relay.js';
+import { startWorkerRole, type WorkerRoleOptions } from '../../workers/worker-role.js';
+import { testRedisUrl } from './redis.js';
+
+export interface StreamMessage {
+  type: string;
+  data?: Record<string, unknown>;
+  ts: number;
+}
+
+export interface TestStream {
+  ws: WebSocket;
+  messages: StreamMessage[];
+  /** The first message (from `from` on) that matches, waiting for it if needed. */
+  next(match: (message: StreamMessage) => boolean, timeoutMs?: number, from?: number): Promise<StreamMessage>;
+  closed: Promise<{ code: number; reason: string }>;
+  send(frame: unknown): void;
+}
+
+/** Connects to the stream of an API at `base` (http URL) with query parameters (api_key, key or token). */
+export function connectStream(base: string, query: Record<string, string>): TestStream {
+  const url = `${base.replace(/^http/, 'ws')}/api/bot/v2/stream?${new URLSearchParams(query).toString()}`;
+  const ws = new WebSocket(url);
+  const messages: StreamMessage[] = [];
+  const waiters = new Set<() => void>();
+  ws.on('message', (data) => {
+    messages.push(JSON.parse(data.toString()) as StreamMessage);
+    for (const wake of waiters) wake();
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  return {
+    ws,
+    messages,
+    closed,
+    send: (frame) => ws.send(JSON.stringify(frame)),
+    next(match, timeoutMs = 5_000, from = 0) {
+      return new Promise((resolve, reject) => {
+        const check = (): boolean => {
+          const found = messages.slice(from).find(match);
+          if (!found) return false;
+          clearTimeout(timer);
+          waiters.delete(wake);
+          resolve(found);
+          return true;
+        };
+        const wake = (): void => void check();
+        const timer = setTimeout(() => {
+          waiters.delete(wake);
+          reject(new Error(`no matching stream message within ${timeoutMs} ms; got ${JSON.stringify(messages.map((m) => m.type))}`));
+        }, timeoutMs);
+        if (!check()) waiters.add(wake);
+      });
+    },
+  };
+}
+
+export interface ReceivedDelivery {
+  headers: IncomingMessage['headers'];
+  body: string;
+  at: number;
+}
+
+export interface TestReceiver {
+  url: string;
+  received: ReceivedDelivery[];
+  /** What the next request is answered (status), or 'hang' to never answer it; default 200. */
+  answer: (delivery: ReceivedDelivery) => number | 'hang';
+  close(): Promise<void>;
+}
+
+/** A real HTTP server on loopback that records every request it gets. */
+export async function startReceiver(): Promise<TestReceiver> {
+  const hanging = new Set<ServerResponse>();
+  const receiver: TestReceiver = { url: '', received: [], answer: () => 200, close: async () => undefined };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const delivery = { headers: req.headers, body: Buffer.concat(chunks).toString(), at: Date.now() };
+      receiver.received.push(delivery);
+      const answer = receiver.answer(delivery);
+      if (answer === 'hang') {
+        hanging.add(res);
+        return;
+      }
+      res.writeHead(answer, answer >= 300 && answer < 400 ? { location: 'http://169.254.169.254/latest/meta-data/' } : {}).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  receiver.close = () =>
+    new Promise((resolve) => {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return receiver;
+}
+
+/** True when the delivery's X-PD-Signature is the HMAC-SHA256 of its raw body under the secret. */
+export function signatureVerifies(delivery: ReceivedDelivery, secret: string): boolean {
+  const expected = `sha256=${createHmac('sha256', secret).update(delivery.body).digest('hex')}`;
+  return delivery.headers['x-pd-signature'] === expected;
+}
+
+/** The outbox relay on the suite's Redis, as the worker role runs it. */
+export function startTestRelay(redis: Redis, env: Record<string, string> = {}): Promise<RunningRole> {
+  const config: Config = configWith({ REDIS_URL: testRedisUrl(), ...env });
+  return startOutboxRelay({ config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) });
+}
+
+/** A worker role running only the webhook processor (and the relay unless told otherwise), as a worker process would. */
+export function startWebhookWorker(redis: Redis, env: Record<string, string>, options: WorkerRoleOptions = {}): Promise<RunningRole> {
+  const config = configWith({ REDIS_URL: testRedisUrl(), ...env });
+  return startWorkerRole({ config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) }, { processors: [webhookProcessor], schedules: [], ...options });
+}

@@ -1,0 +1,107 @@
+/** Sweep tests: positions seeded through the open script, outbox and counter reads, candles as sweep jobs. */
+import type { Redis } from 'ioredis';
+import { systemClock, type Clock } from '../../shared/core/clock.js';
+import { configWith } from '../../shared/core/config.js';
+import { priceOpen } from '../../shared/engine/open-pricing.js';
+import type { Side } from '../../shared/engine/side.js';
+import { createMarketStore } from '../../shared/market/market-store.js';
+import { PositionStore } from '../../shared/paper/positions/position-store.js';
+import type { BookRef, Position } from '../../shared/paper/positions/position-types.js';
+import { createSweepService, type SweepService } from '../../shared/paper/sweep/sweep-service.js';
+import type { SweepJob } from '../../shared/queues/job-types.js';
+import { keys } from '../../shared/redis/keys.js';
+
+export const MINUTE = 60_000;
+
+let seq = 0;
+
+/** A realistic open position (priced like an open: 100 USD margin at 10x, the crypto fee) opened an hour ago. */
+export function testPosition(ref: BookRef, over: Partial<Position> & { symbol: string; side: Side; entry: number }): Position {
+  const { entry, side } = over;
+  const priced = priceOpen({ side, entry, margin: 100, leverage: 10, baseRatePct: 0.055 });
+  const opened = Date.now() - 60 * MINUTE;
+  return {
+    id: `bpsweep${(++seq).toString(36)}${Math.random().toString(36).slice(2, 8)}`,
+    v: 1,
+    account: ref.book,
+    asset_class: 'crypto',
+    status: 'open',
+    entry_price: entry,
+    qty: priced.qty,
+    margin: 100,
+    margin_usd: 100,
+    leverage: 10,
+    notional_usd: 1000,
+    liq_price: Number(priced.liqPrice.toPrecision(12)),
+    mmr_pct: priced.mmrPct,
+    sl: null,
+    tp: null,
+    trail_pct: null,
+    trail_hwm: null,
+    fee_rate_pct: priced.ratePct,
+    fee_venue: null,
+    feeOpen: priced.feeOpen,
+    fee_open_usd: priced.feeOpen,
+    fee_round_trip_usd: priced.feeRoundTrip,
+    opened_ts: opened,
+    client_order_id: null,
+    source: 'api',
+    funding_carry_usd: 0,
+    funding_from_ts: opened,
+    ...over,
+  };
+}
+
+/** Opens positions through the open script (their trigger indexes included). */
+export async function seedPositions(redis: Redis, ref: BookRef, positions: readonly Position[]): Promise<void> {
+  const store = new PositionStore(redis);
+  const outcomes = await Promise.all(positions.map((p) => store.open(ref, p, 1_000_000)));
+  if (outcomes.some((o) => o.kind !== 'opened')) throw new Error('a seeded position did not open');
+}
+
+export interface OutboxEvent {
+  id: string;
+  event: string;
+  position: Position;
+}
+
+/** The account's outbox, oldest first. */
+export async function outbox(redis: Redis, accountId: string): Promise<OutboxEvent[]> {
+  const entries = await redis.xrange(keys.accountOutbox(accountId), '-', '+');
+  return entries.map(([id, fields]) => {
+    const map = Object.fromEntries(Array.from({ length: fields.length / 2 }, (_, i) => [fields[2 * i], fields[2 * i + 1]]));
+    return { id, event: map.event, position: JSON.parse(map.position ?? '{}') as Position };
+  });
+}
+
+/** The events of one position, oldest first. */
+export async function eventsOf(redis: Redis, accountId: string, positionId: string): Promise<string[]> {
+  return (await outbox(redis, accountId)).filter((e) => e.position.id === positionId).map((e) => e.event);
+}
+
+export async function closedPosition(redis: Redis, ref: BookRef, id: string): Promise<Position | null> {
+  const raw = await redis.hget(keys.bookClosed(ref.accountId, ref.book), id);
+  return raw === null ? null : (JSON.parse(raw) as Position);
+}
+
+export async function openPosition(redis: Redis, ref: BookRef, id: string): Promise<Position | null> {
+  const raw = await redis.hget(keys.bookOpen(ref.accountId, ref.book), id);
+  return raw === null ? null : (JSON.parse(raw) as Position);
+}
+
+/** The book's closed count and realized cents (what the balance moves by). */
+export async function bookMoney(redis: Redis, ref: BookRef): Promise<{ closed: number; realizedCents: number; liquidations: number }> {
+  const h = await redis.hgetall(keys.bookStats(ref.accountId, ref.book));
+  return { closed: Number(h.closed ?? 0), realizedCents: Number(h.realized_cents ?? 0), liquidations: Number(h.liquidations ?? 0) };
+}
+
+/** A closed candle of a minute after the seeded positions opened. */
+export function candle(symbol: string, minute: number, low: number, high: number): SweepJob {
+  return { symbol, minute, open: low, high, low, close: high };
+}
+
+/** The sweep service on a connection, with the test config's freshness rules. */
+export function sweepService(redis: Redis, clock: Clock = systemClock): SweepService {
+  const config = configWith({});
+  return createSweepService({ redis, market: createMarketStore(redis, config, clock), freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs }, clock });
+}

@@ -1,0 +1,242 @@
+import { expect } from 'chai';
+import type { Redis } from 'ioredis';
+import { expiresAt, MINUTE_MS, watermarkAfter } from '../../shared/engine/order-rules.js';
+import { OrderExpiry } from '../../shared/paper/orders/order-expiry.js';
+import { OrderStore } from '../../shared/paper/orders/order-store.js';
+import { fillResult, OrderSweep } from '../../shared/paper/orders/order-sweep.js';
+import { ORDERS_DONE_KEPT, type Order } from '../../shared/paper/orders/order-types.js';
+import { PositionStore } from '../../shared/paper/positions/position-store.js';
+import type { BookRef } from '../../shared/paper/positions/position-types.js';
+import type { SweepJob } from '../../shared/queues/job-types.js';
+import { closeRedis, createRedis } from '../../shared/redis/connection.js';
+import { keys } from '../../shared/redis/keys.js';
+import { freshRedis, snapshotRedis, testRedisUrl } from '../helpers/redis.js';
+
+const T0 = Date.UTC(2026, 0, 5, 12, 0, 30);
+const W0 = watermarkAfter(T0);
+
+let seq = 0;
+function newOrder(ref: BookRef, over: Partial<Order> = {}): Order {
+  return {
+    order_id: `lotest${++seq}`,
+    type: 'limit',
+    account: ref.book,
+    symbol: 'ETHUSDT',
+    asset_class: 'crypto',
+    side: 'long',
+    limit_price: 95,
+    margin_usd: 50,
+    leverage: 5,
+    sl: 90,
+    tp: 120,
+    trail_pct: null,
+    fee_venue: null,
+    mmr_pct: null,
+    client_order_id: null,
+    status: 'resting',
+    placed_ts: T0,
+    expires_ts: expiresAt(T0),
+    fills_from_ts: W0,
+    ...over,
+  };
+}
+
+const candle = (over: Partial<SweepJob> = {}): SweepJob => ({ symbol: 'ETHUSDT', minute: W0, open: 100, high: 101, low: 94, close: 96, ...over });
+
+/** Each order script raced from two connections (two "pods"): the order's own state decides, once. */
+describe('order scripts under races (Lua, real Redis)', () => {
+  let redis: Redis;
+  let conns: Redis[];
+  let pods: [OrderStore, OrderStore];
+  let openCap = 50;
+  const clock = { now: () => T0 + 5 * MINUTE_MS };
+  const sweeps = () => pods.map((store) => new OrderSweep({ store, clock, openCap: async () => openCap }));
+  const ref: BookRef = { accountId: 'acct1', book: 'main' };
+
+  beforeEach(async () => {
+    redis = await freshRedis();
+    conns = [createRedis(testRedisUrl()), createRedis(testRedisUrl())];
+    pods = [new OrderStore(conns[0]), new OrderStore(conns[1])];
+    openCap = 50;
+  });
+  afterEach(async () => {
+    await closeRedis(redis, ...conns);
+  });
+
+  const events = async (accountId = ref.accountId) => (await redis.xrange(keys.accountOutbox(accountId), '-', '+')).map(([, f]) => f[1]);
+  const place = async (order: Order, cap = 20) => {
+    const outcome = await pods[0].place(ref, order, cap);
+    expect(outcome.kind).to.equal('placed');
+    return (await pods[0].get(ref, order.order_id))!;
+  };
+
+  it('place: one client_order_id places one order however many pods race; the others get it back as idempotent', async () => {
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => pods[i % 2].place(ref, newOrder(ref, { client_order_id: 'c-1' }), 20)));
+    const placed = results.filter((r) => r.kind === 'placed');
+    expect(placed).to.have.length(1);
+    const id = placed[0].kind === 'placed' ? placed[0].stored.order.order_id : '';
+    for (const r of results) expect(r.kind === 'cap' ? '' : r.stored?.order.order_id).to.equal(id);
+    expect(await redis.zcard(keys.bookOrders(ref.accountId, ref.book))).to.equal(1);
+    expect(await redis.ttl(keys.bookIdempotency(ref.accountId, ref.book, 'order', 'c-1'))).to.be.within(7 * 86_400 - 5, 7 * 86_400);
+    expect(await events()).to.deep.equal([]); // the spec names no event for a placed order
+  });
+
+  it('place: the cap of resting orders holds under a race, and a refusal writes nothing', async () => {
+    const results = await Promise.all(Array.from({ length: 26 }, (_, i) => pods[i % 2].place(ref, newOrder(ref), 20)));
+    expect(results.filter((r) => r.kind === 'placed')).to.have.length(20);
+    expect(results.filter((r) => r.kind === 'cap')).to.have.length(6);
+    const before = await snapshotRedis(redis);
+    expect(await pods[0].place(ref, newOrder(ref), 20)).to.deep.equal({ kind: 'cap', resting: 20 });
+    expect(await snapshotRedis(redis)).to.deep.equal(before);
+    expect(await redis.zcard(keys.orderIndex('ETHUSDT', 'down'))).to.equal(20);
+    expect(await redis.zcard(keys.orderExpiry())).to.equal(20);
+  });
+
+  it('fill: two pods sweeping the same candle fill once: one position, indexed like a market open; the order carries its id', async () => {
+    const read = await place(newOrder(ref, { trail_pct: 2 }));
+    const results = await Promise.all(sweeps().map((s) => s.fillCandle(candle())));
+    expect(results.map((r) => r.filled).sort()).to.deep.equal([0, 1]);
+    const positions = await new PositionStore(redis).listOpen(ref);
+    expect(positions).to.have.length(1);
+    const p = positions[0].position;
+    expect(p).to.include({ entry: 95, opened_ts: W0, status: 'open', sl: 90, tp: 120, trail_pct: 2, trail_hwm: 95, margin: 50, leverage: 5 });
+    const order = (await pods[0].get(ref, read.order.order_id))!.order;
+    expect(order).to.include({ status: 'filled', position_id: p.id, filled_ts: W0 });
+    const member = `${ref.accountId}|${ref.book}|${p.id}`;
+    expect(Number(await redis.zscore(keys.triggerIndex('ETHUSDT', 'liq', 'long'), member))).to.equal(p.liq_price);
+    expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'tp', 'long'), member)).to.equal('120');
+    expect(Number(await redis.zscore(keys.triggerIndex('ETHUSDT', 'sl', 'long'), member))).to.be.closeTo(95 * 0.98, 1e-9); // the trailing stop is the tighter
+    expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'trail', 'long'), member)).to.equal('95');
+    expect(await redis.sismember(keys.paperBooks(ref.accountId), 'main')).to.equal(1);
+    expect(await events()).to.deep.equal(['order.filled', 'position.opened']);
+    const [, fields] = (await redis.xrange(keys.accountOutbox(ref.accountId), '-', '+'))[0];
+    expect(JSON.parse(fields[fields.indexOf('order') + 1])).to.include({ status: 'filled', position_id: p.id });
+    expect(JSON.parse(fields[fields.indexOf('position') + 1])).to.include({ id: p.id });
+    expect(await redis.zcard(keys.orderIndex('ETHUSDT', 'down'))).to.equal(0);
+    expect(await redis.zcard(keys.orderExpiry())).to.equal(0);
+  });
+
+  it('fill racing a cancel settles once: either a position and order.filled, or order.cancelled and nothing else', async () => {
+    for (let i = 0; i < 12; i++) {
+      const r: BookRef = { accountId: `acct-fc-${i}`, book: 'main' };
+      const order = newOrder(r);
+      expect((await pods[0].place(r, order, 20)).kind).to.equal('placed');
+      const read = (await pods[0].get(r, order.order_id))!;
+      const now = clock.now();
+      const [fill, cancel] = await Promise.all([
+        new OrderSweep({ store: pods[0], clock, openCap: async () => 50 }).fillCandle(candle()),
+        pods[1].cancel(r, read, { ...read.order, status: 'cancelled', done_ts: now }, now),
+      ]);
+      const stored = (await pods[0].get(r, order.order_id))!.order;
+      const open = await redis.hlen(keys.bookOpen(r.accountId, r.book));
+      if (cancel === 'applied') {
+        expect(fill.filled).to.equal(0);
+        expect(stored.status).to.equal('cancelled');
+        expect(open).to.equal(0);
+        expect(await events(r.accountId)).to.deep.equal(['order.cancelled']);
+      } else {
+        expect(fill.filled).to.equal(1);
+        expect(stored.status).to.equal('filled');
+        expect(open).to.equal(1);
+        expect(await events(r.accountId)).to.deep.equal(['order.filled', 'position.opened']);
+      }
+    }
+  });
+
+  it('fill blocked by the open-position cap: the order is rejected with a note, no position opens, one event', async () => {
+    openCap = 0;
+    const read = await place(newOrder(ref));
+    const result = await sweeps()[0].fillCandle(candle());
+    expect(result).to.deep.equal({ filled: 0, blocked: 1 });
+    const order = (await pods[0].get(ref, read.order.order_id))!.order;
+    expect(order.status).to.equal('rejected');
+    expect(order.note).to.match(/cap of 0 open positions/);
+    expect(order).to.not.have.property('position_id');
+    expect(await redis.hlen(keys.bookOpen(ref.accountId, ref.book))).to.equal(0);
+    expect(await events()).to.deep.equal(['order.cancelled']);
+    expect(await redis.zcard(keys.orderIndex('ETHUSDT', 'down'))).to.equal(0);
+  });
+
+  it('modify: two changes from the same read apply once; the index holds the winner level; no event', async () => {
+    const read = await place(newOrder(ref));
+    const one = { ...read.order, limit_price: 93 };
+    const two = { ...read.order, limit_price: 92 };
+    const results = await Promise.all([pods[0].modify(ref, read, one), pods[1].modify(ref, read, two)]);
+    expect([...results].sort()).to.deep.equal(['applied', 'stale']);
+    const winner = results[0] === 'applied' ? one : two;
+    expect(await redis.zscore(keys.orderIndex('ETHUSDT', 'down'), `${ref.accountId}|main|${read.order.order_id}`)).to.equal(String(winner.limit_price));
+    expect((await pods[0].get(ref, read.order.order_id))!.order.limit_price).to.equal(winner.limit_price);
+    expect(await events()).to.deep.equal([]);
+  });
+
+  it('a fill that read the order before a modify does not fill the old terms: it judges the new ones (watermark restarted)', async () => {
+    const read = await place(newOrder(ref));
+    const modified = { ...read.order, limit_price: 96, fills_from_ts: W0 + 2 * MINUTE_MS };
+    expect(await pods[1].modify(ref, read, modified)).to.equal('applied');
+    // the candle at W0 reached the old and the new level, but it opened before the new watermark
+    expect(await pods[0].fill({ ref, read, ...fillResult(ref, read.order, W0, clock.now(), 'bpx', 50), openCap: 50, now: clock.now() })).to.deep.equal({ kind: 'stale' });
+    expect(await sweeps()[0].fillCandle(candle({ low: 90 }))).to.deep.equal({ filled: 0, blocked: 0 });
+    expect(await sweeps()[0].fillCandle(candle({ minute: W0 + 2 * MINUTE_MS, low: 95.5 }))).to.deep.equal({ filled: 1, blocked: 0 });
+    const p = (await new PositionStore(redis).listOpen(ref))[0].position;
+    expect(p).to.include({ entry: 96, opened_ts: W0 + 2 * MINUTE_MS });
+  });
+
+  it('expire racing a cancel settles once, with one event', async () => {
+    const read = await place(newOrder(ref));
+    const later = expiresAt(T0) + 1;
+    const expiry = new OrderExpiry(pods[0], { now: () => later });
+    const [expired, cancel] = await Promise.all([expiry.expireDue(), pods[1].cancel(ref, read, { ...read.order, status: 'cancelled', done_ts: later }, later)]);
+    const stored = (await pods[0].get(ref, read.order.order_id))!.order;
+    expect(expired.expired + (cancel === 'applied' ? 1 : 0)).to.equal(1);
+    expect(stored.status).to.equal(cancel === 'applied' ? 'cancelled' : 'expired');
+    expect(await events()).to.have.length(1);
+    expect(await redis.zcard(keys.orderExpiry())).to.equal(0);
+  });
+
+  it('expiry: only orders whose 30 days are up; two expiry jobs at once expire each order once', async () => {
+    const due = await place(newOrder(ref));
+    const young = await place(newOrder(ref, { placed_ts: T0 + 86_400_000, expires_ts: expiresAt(T0 + 86_400_000) }));
+    const at = { now: () => expiresAt(T0) };
+    const results = await Promise.all(pods.map((store) => new OrderExpiry(store, at).expireDue()));
+    expect(results.map((r) => r.expired).sort()).to.deep.equal([0, 1]);
+    expect((await pods[0].get(ref, due.order.order_id))!.order).to.include({ status: 'expired', done_ts: expiresAt(T0) });
+    expect((await pods[0].get(ref, young.order.order_id))!.order.status).to.equal('resting');
+    expect(await events()).to.deep.equal(['order.expired']);
+  });
+
+  it('reset cancels the resting orders in the same step (one order.cancelled each); their leftover hints are dropped when next met', async () => {
+    const a = await place(newOrder(ref));
+    const b = await place(newOrder(ref, { type: 'stop', limit_price: 105, sl: 100, tp: 130 }));
+    const filled = await place(newOrder(ref, { symbol: 'BTCUSDT', limit_price: 60000, sl: null, tp: null }));
+    await sweeps()[0].fillCandle({ symbol: 'BTCUSDT', minute: W0, open: 61000, high: 61000, low: 59000, close: 60500 });
+    const positions = new PositionStore(redis);
+    const open = (await positions.listOpen(ref))[0];
+    await redis.hdel(keys.bookOpen(ref.accountId, ref.book), open.position.id); // no open position may block the reset
+    const outcome = await positions.reset(ref, T0 + 10 * MINUTE_MS, 10_000);
+    expect(outcome).to.deep.equal({ kind: 'reset', archived: 0, cancelled: 2 });
+    for (const id of [a.order.order_id, b.order.order_id]) {
+      const o = (await pods[0].get(ref, id))!.order;
+      expect(o).to.include({ status: 'cancelled', note: 'book reset', done_ts: T0 + 10 * MINUTE_MS, limit_price: id === a.order.order_id ? 95 : 105 });
+      expect(o.placed_ts).to.equal(T0);
+    }
+    expect((await pods[0].get(ref, filled.order.order_id))!.order.status).to.equal('filled');
+    expect(await events()).to.deep.equal(['order.filled', 'position.opened', 'order.cancelled', 'order.cancelled', 'book.reset']);
+    expect(await redis.zcard(keys.orderIndex('ETHUSDT', 'down'))).to.equal(1);
+    expect(await sweeps()[0].fillCandle(candle({ low: 50, high: 200 }))).to.deep.equal({ filled: 0, blocked: 0 });
+    expect(await redis.zcard(keys.orderIndex('ETHUSDT', 'down'))).to.equal(0);
+    expect(await redis.zcard(keys.orderIndex('ETHUSDT', 'up'))).to.equal(0);
+    expect((await new OrderExpiry(pods[0], { now: () => expiresAt(T0) }).expireDue()).expired).to.equal(0);
+    expect(await redis.zcard(keys.orderExpiry())).to.equal(0);
+  });
+
+  it('keeps the last done orders of a book only; older ones are forgotten', async () => {
+    for (let i = 0; i < ORDERS_DONE_KEPT + 3; i++) {
+      const read = await place(newOrder(ref), 1000);
+      expect(await pods[0].cancel(ref, read, { ...read.order, status: 'cancelled', done_ts: T0 + i }, T0 + i)).to.equal('applied');
+    }
+    expect(await redis.hlen(keys.bookOrderData(ref.accountId, ref.book))).to.equal(ORDERS_DONE_KEPT);
+    expect(await redis.zcard(keys.bookOrdersDone(ref.accountId, ref.book))).to.equal(ORDERS_DONE_KEPT);
+    const recent = await pods[0].listRecent(ref, 20);
+    expect(recent.map((o) => o.done_ts)).to.deep.equal(Array.from({ length: 20 }, (_, i) => T0 + ORDERS_DONE_KEPT + 2 - i));
+  });
+});

@@ -1,0 +1,130 @@
+import { expect } from 'chai';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { ChannelMessage } from '../../shared/push/push-event.js';
+import { WebhookStore, type WebhookRecord } from '../../shared/push/webhook-store.js';
+import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
+import { createWebhookProducer } from '../../shared/queues/webhook-producer.js';
+import { closeRedis, createBlockingRedis, createRedis } from '../../shared/redis/connection.js';
+import { keys } from '../../shared/redis/keys.js';
+import type { RunningRole } from '../../workers/runtime.js';
+import { waitFor } from '../helpers/market-wait.js';
+import { startTestRelay } from '../helpers/push.js';
+import { freshRedis, testRedisUrl } from '../helpers/redis.js';
+import { accountModule, createTrader } from '../helpers/trading.js';
+
+const hook = (id: string, events: WebhookRecord['events'] = ['position.opened']): WebhookRecord => ({ id, url: 'http://127.0.0.1:9/x', secret: 'whs_x', events, book: null, created: Date.now() });
+
+describe('push: the outbox relay', function () {
+  this.timeout(30_000);
+  let redis: Redis;
+  let listener: Redis;
+  let queueConnection: Redis;
+  let queue: Queue;
+  const relays: RunningRole[] = [];
+  const heard = new Map<string, ChannelMessage[]>();
+
+  /** Appends position.opened entries the way the scripts do; nudge false skips the publish (a nudge nobody heard). */
+  const append = async (accountId: string, ids: string[], nudge = true): Promise<void> => {
+    const pipeline = redis.pipeline();
+    for (const id of ids) pipeline.xadd(keys.accountOutbox(accountId), '*', 'event', 'position.opened', 'book', 'main', 'ts', String(Date.now()), 'position', JSON.stringify({ id, status: 'open' }));
+    if (nudge) pipeline.publish(keys.outboxNudgeChannel, keys.accountOutbox(accountId));
+    await pipeline.exec();
+  };
+  const listen = async (accountId: string): Promise<ChannelMessage[]> => {
+    const messages: ChannelMessage[] = [];
+    heard.set(keys.accountEvents(accountId), messages);
+    await listener.subscribe(keys.accountEvents(accountId));
+    return messages;
+  };
+  const positionIds = (messages: ChannelMessage[]): string[] => messages.flatMap((m) => m.messages.map((s) => (s.data as { position: { id: string } }).position.id));
+
+  before(async () => {
+    redis = await freshRedis();
+    listener = createRedis(testRedisUrl());
+    listener.on('message', (channel: string, raw: string) => heard.get(channel)?.push(JSON.parse(raw) as ChannelMessage));
+    queueConnection = createBlockingRedis(testRedisUrl());
+    queue = new Queue(QUEUES.webhooks, { connection: queueConnection, prefix: QUEUE_PREFIX });
+    relays.push(await startTestRelay(redis, { RELAY_SCAN_MS: '200' }), await startTestRelay(redis, { RELAY_SCAN_MS: '200' }));
+  });
+  after(async () => {
+    for (const relay of relays) await relay.stop();
+    await queue.close();
+    await closeRedis(listener, queueConnection, redis);
+  });
+
+  it("moves each account's entries to its channel in order, once each, and empties the outbox (two relays sharing the work)", async () => {
+    const accounts = ['r1', 'r2', 'r3', 'r4'];
+    const heardBy = new Map<string, ChannelMessage[]>();
+    for (const account of accounts) heardBy.set(account, await listen(account));
+    const expected = Array.from({ length: 60 }, (_, i) => `p${i}`);
+    for (let i = 0; i < expected.length; i += 10) await Promise.all(accounts.map((account) => append(account, expected.slice(i, i + 10))));
+    for (const account of accounts) {
+      const messages = heardBy.get(account) ?? [];
+      await waitFor(() => messages.length >= expected.length, 5_000, `the entries of ${account}`);
+      expect(positionIds(messages)).to.deep.equal(expected);
+      const ids = messages.map((m) => m.id);
+      expect([...ids].sort((a, b) => Number(a.split('-')[0]) - Number(b.split('-')[0]) || Number(a.split('-')[1]) - Number(b.split('-')[1]))).to.deep.equal(ids);
+      expect(await redis.xlen(keys.accountOutbox(account))).to.equal(0);
+    }
+  });
+
+  it('finds an outbox whose nudge nobody heard (the periodic scan)', async () => {
+    const messages = await listen('quiet');
+    await append('quiet', ['q1'], false);
+    await waitFor(() => messages.length === 1, 3_000, 'the scan to relay it');
+    expect(positionIds(messages)).to.deep.equal(['q1']);
+  });
+
+  it('relays again what a relay that died mid-drain left, once its lease lapses', async () => {
+    const messages = await listen('orphan');
+    await redis.set(keys.outboxLease('orphan'), 'a-relay-that-died', 'PX', 800);
+    const started = Date.now();
+    await append('orphan', ['o1', 'o2']);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(messages).to.have.length(0);
+    await waitFor(() => messages.length === 2, 5_000, 'the entries after the lease lapsed');
+    expect(Date.now() - started).to.be.at.least(700);
+    expect(positionIds(messages)).to.deep.equal(['o1', 'o2']);
+  });
+
+  it('drops a malformed entry (logged) instead of blocking the outbox behind it', async () => {
+    const messages = await listen('broken');
+    await redis.xadd(keys.accountOutbox('broken'), '*', 'event', 'position.opened', 'book', 'main', 'ts', '1', 'position', '{not json');
+    await append('broken', ['b1']);
+    await waitFor(() => messages.length === 1, 3_000, 'the entry after the malformed one');
+    expect(positionIds(messages)).to.deep.equal(['b1']);
+    expect(await redis.xlen(keys.accountOutbox('broken'))).to.equal(0);
+  });
+
+  it('queues deliveries for the active hooks of paid accounts only', async () => {
+    const mod = accountModule(redis);
+    const free = await createTrader(mod, { plan: 'free' });
+    const pro = await createTrader(mod, { plan: 'pro' });
+    const store = new WebhookStore(redis);
+    await store.add(free.accountId, hook('whfree'), 3);
+    await store.add(pro.accountId, hook('whactive'), 3);
+    await store.add(pro.accountId, hook('whpaused'), 3);
+    await store.add(pro.accountId, hook('whclosed', ['position.closed']), 3);
+    await redis.sadd(keys.accountWebhooksPaused(pro.accountId), 'whpaused');
+    await append(free.accountId, ['f1']);
+    await append(pro.accountId, ['a1']);
+    await waitFor(async () => (await redis.xlen(keys.accountOutbox(free.accountId))) + (await redis.xlen(keys.accountOutbox(pro.accountId))) === 0, 3_000, 'both outboxes relayed');
+    const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed']);
+    expect(jobs.map((job) => job.data as { hookId: string }).map((data) => data.hookId)).to.deep.equal(['whactive']);
+    expect(jobs[0].opts).to.deep.include({ attempts: 6, backoff: { type: 'exponential', delay: 30_000 } });
+  });
+
+  it('queues one job per hook and item however often an item is handed over (deterministic job ids)', async () => {
+    const producer = createWebhookProducer(testRedisUrl(), 30_000);
+    try {
+      const delivery = { itemId: '1700000000000-0', job: { accountId: 'dup', hookId: 'whdup', event: 'position.opened', body: '{}' } };
+      await producer.enqueue([delivery]);
+      await producer.enqueue([delivery, delivery]);
+      const jobs = (await queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed'])).filter((job) => (job.data as { hookId: string }).hookId === 'whdup');
+      expect(jobs.map((job) => job.id)).to.deep.equal(['whdup.1700000000000-0']);
+    } finally {
+      await producer.close();
+    }
+  });
+});

@@ -1,0 +1,301 @@
+import { expect } from 'chai';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { configWith } from '../../shared/core/config.js';
+import { createLogger } from '../../shared/core/logger.js';
+import { computeClose } from '../../shared/paper/positions/close-service.js';
+import type { BookRef, Position } from '../../shared/paper/positions/position-types.js';
+import { SWEEP_JOB_OPTIONS, sweepJobId } from '../../shared/queues/job-types.js';
+import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
+import { createSweepProducer } from '../../shared/queues/sweep-producer.js';
+import { closeRedis, createBlockingRedis } from '../../shared/redis/connection.js';
+import { keys } from '../../shared/redis/keys.js';
+import { sweepProcessor } from '../../workers/processors/sweep/sweep-processor.js';
+import type { RunningRole } from '../../workers/runtime.js';
+import { startWorkerRole } from '../../workers/worker-role.js';
+import { waitFor } from '../helpers/market-wait.js';
+import { freshRedis, testRedisUrl } from '../helpers/redis.js';
+import { bookMoney, candle, closedPosition, eventsOf, MINUTE, openPosition, outbox, seedPositions, sweepService, testPosition } from '../helpers/sweep.js';
+import { startTestApi } from '../helpers/app.js';
+import { accountModule, botCall, createTrader, TestPrices } from '../helpers/trading.js';
+
+const A: BookRef = { accountId: 'acctsweep1', book: 'main' };
+const nextMinute = (): number => Math.ceil((Date.now() + 1) / MINUTE) * MINUTE;
+
+/** What a close at `exit` settles to, in cents (no funding recorded in these tests). */
+const cents = (p: Position, exit: number): number => computeClose(p, exit, 100, 0, Date.now(), 'x').cents;
+
+describe('the sweep of open positions (real Redis)', function () {
+  this.timeout(60_000);
+  let redis: Redis;
+  beforeEach(async () => {
+    redis = await freshRedis();
+  });
+  afterEach(async () => {
+    await closeRedis(redis);
+  });
+
+  it('settles what a candle crosses at the level (stop, target, liquidation, long and short), leaves the rest, one event each', async () => {
+    const at = (over: Partial<Position> & { side: 'long' | 'short' }, symbol = 'ETHUSDT') => testPosition(A, { symbol, entry: 100, ...over });
+    const p = {
+      longStop: at({ side: 'long', sl: 95, tp: 110 }),
+      longTarget: at({ side: 'long', tp: 103 }),
+      longBoth: at({ side: 'long', sl: 96, tp: 103 }),
+      longUntouched: at({ side: 'long', sl: 90, tp: 120 }),
+      shortStop: at({ side: 'short', sl: 104 }),
+      shortTarget: at({ side: 'short', tp: 95 }),
+      shortUntouched: at({ side: 'short', tp: 80 }),
+      longLiq: at({ side: 'long' }, 'SOLUSDT'),
+      longStopAboveLiq: at({ side: 'long', sl: 92 }, 'SOLUSDT'),
+      shortLiq: at({ side: 'short' }, 'SOLUSDT'),
+      shortStopBeyondLiq: at({ side: 'short', sl: 112 }, 'SOLUSDT'),
+    };
+    await seedPositions(redis, A, Object.values(p));
+    const minute = nextMinute();
+    const report = await sweepService(redis).sweepCandles([candle('ETHUSDT', minute, 94, 104), candle('SOLUSDT', minute, 85, 115)]);
+    expect(report).to.deep.include({ settled: 9, liquidated: 3, dropped: 0 });
+
+    const expected: [Position, string, number][] = [
+      [p.longStop, 'stop_loss', 95],
+      [p.longTarget, 'take_profit', 103],
+      [p.longBoth, 'stop_loss', 96],
+      [p.shortStop, 'stop_loss', 104],
+      [p.shortTarget, 'take_profit', 95],
+      [p.longLiq, 'liquidation', 90.5],
+      [p.longStopAboveLiq, 'stop_loss', 92],
+      [p.shortLiq, 'liquidation', 109.5],
+      [p.shortStopBeyondLiq, 'liquidation', 109.5],
+    ];
+    for (const [position, reason, exit] of expected) {
+      const closed = await closedPosition(redis, A, position.id);
+      expect(closed, reason).to.include({ status: 'closed', close_reason: reason, exit, exit_price: exit, liquidated: reason === 'liquidation' });
+      expect(Math.round(closed!.pnl_usd! * 100)).to.equal(cents(position, exit));
+      const event = reason === 'liquidation' ? 'position.liquidated' : 'position.closed';
+      expect(await eventsOf(redis, A.accountId, position.id)).to.deep.equal(['position.opened', event]);
+      const member = `${A.accountId}|main|${position.id}`;
+      for (const kind of ['sl', 'tp', 'liq', 'trail'] as const) expect(await redis.zscore(keys.triggerIndex(position.symbol, kind, position.side), member)).to.equal(null);
+    }
+    for (const untouched of [p.longUntouched, p.shortUntouched]) {
+      expect(await openPosition(redis, A, untouched.id)).to.deep.equal(untouched);
+      expect(await eventsOf(redis, A.accountId, untouched.id)).to.deep.equal(['position.opened']);
+    }
+    const money = await bookMoney(redis, A);
+    expect(money).to.deep.equal({ closed: 9, liquidations: 3, realizedCents: expected.reduce((sum, [position, , exit]) => sum + cents(position, exit), 0) });
+  });
+
+  it('ratchets a trailing stop on the minute, never fires it at a level its own candle moved, and fires it on the next', async () => {
+    const long = testPosition(A, { symbol: 'ETHUSDT', side: 'long', entry: 100, trail_pct: 5, trail_hwm: 100 });
+    const short = testPosition(A, { symbol: 'SOLUSDT', side: 'short', entry: 100, trail_pct: 2, trail_hwm: 100 });
+    await seedPositions(redis, A, [long, short]);
+    const member = `${A.accountId}|main|${long.id}`;
+    expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'sl', 'long'), member)).to.equal('95');
+    expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'trail', 'long'), member)).to.equal('100');
+    const sweep = sweepService(redis);
+    const minute = nextMinute();
+    // long: the high (105) puts the stop at 99.75, above the candle's own low (97); checked first at 95, it holds.
+    // short: the low (97) puts the stop at 98.94, below the candle's own high (101); checked first at 102, it holds.
+    const firstCandles = [candle('ETHUSDT', minute, 97, 105), candle('SOLUSDT', minute, 97, 101)];
+    expect(await sweep.sweepCandles(firstCandles)).to.deep.include({ settled: 0, ratcheted: 2 });
+    expect(await openPosition(redis, A, long.id)).to.include({ trail_hwm: 105, trail_ts: minute + MINUTE, v: 2 });
+    expect(await openPosition(redis, A, short.id)).to.include({ trail_hwm: 97, trail_ts: minute + MINUTE, v: 2 });
+    expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'sl', 'long'), member)).to.equal('99.75');
+    expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'trail', 'long'), member)).to.equal('105');
+    expect(await eventsOf(redis, A.accountId, long.id)).to.deep.equal(['position.opened', 'position.updated']);
+    // the same candles again (a retried job) change nothing
+    expect(await sweep.sweepCandles(firstCandles)).to.deep.include({ settled: 0, ratcheted: 0 });
+    // the next minute reaches the moved stops
+    const next = await sweep.sweepCandles([candle('ETHUSDT', minute + MINUTE, 99, 101), candle('SOLUSDT', minute + MINUTE, 98, 100)]);
+    expect(next).to.deep.include({ settled: 2 });
+    expect(await closedPosition(redis, A, long.id)).to.include({ close_reason: 'trailing_stop', exit: 99.75 });
+    expect(await closedPosition(redis, A, short.id)).to.include({ close_reason: 'trailing_stop', exit: 98.94 });
+    expect(await eventsOf(redis, A.accountId, long.id)).to.deep.equal(['position.opened', 'position.updated', 'position.closed']);
+    expect(await eventsOf(redis, A.accountId, short.id)).to.deep.equal(['position.opened', 'position.updated', 'position.closed']);
+    expect(await redis.zcard(keys.triggerIndex('ETHUSDT', 'trail', 'long'))).to.equal(0);
+  });
+
+  it('drops index entries whose position is gone, and never one of an open position', async () => {
+    const live = testPosition(A, { symbol: 'ETHUSDT', side: 'long', entry: 100, sl: 90 });
+    await seedPositions(redis, A, [live]);
+    const ghost = `${A.accountId}|main|bpghost`;
+    const liveMember = `${A.accountId}|main|${live.id}`;
+    await redis.zadd(keys.triggerIndex('ETHUSDT', 'sl', 'long'), 99, ghost);
+    await redis.zadd(keys.triggerIndex('ETHUSDT', 'liq', 'long'), 99, ghost);
+    // a hint that lies about the level: the position itself decides, and its entry is left alone
+    await redis.zadd(keys.triggerIndex('ETHUSDT', 'sl', 'long'), 97, liveMember);
+    const report = await sweepService(redis).sweepCandle(candle('ETHUSDT', nextMinute(), 96, 100));
+    expect(report).to.deep.include({ checked: 2, settled: 0, dropped: 1 });
+    expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'sl', 'long'), ghost)).to.equal(null);
+    expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'liq', 'long'), ghost)).to.equal(null);
+    expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'sl', 'long'), liveMember)).to.equal('97');
+    expect(await openPosition(redis, A, live.id)).to.deep.equal(live);
+    expect(await outbox(redis, A.accountId)).to.have.length(1);
+  });
+
+  it('sweeps one book against live prices (the stream tick) and leaves other books alone', async () => {
+    await new TestPrices(redis).set({ ETHUSDT: 100 });
+    const other: BookRef = { accountId: A.accountId, book: 'b2' };
+    const stop = testPosition(A, { symbol: 'ETHUSDT', side: 'long', entry: 105, sl: 101 });
+    const target = testPosition(A, { symbol: 'ETHUSDT', side: 'short', entry: 105, tp: 100.5 });
+    const untouched = testPosition(A, { symbol: 'ETHUSDT', side: 'long', entry: 105, sl: 99 });
+    const elsewhere = testPosition(other, { symbol: 'ETHUSDT', side: 'long', entry: 105, sl: 101 });
+    await seedPositions(redis, A, [stop, target, untouched]);
+    await seedPositions(redis, other, [elsewhere]);
+    const report = await sweepService(redis).sweepBook(A);
+    expect(report).to.deep.include({ checked: 3, settled: 2 });
+    expect(await closedPosition(redis, A, stop.id)).to.include({ close_reason: 'stop_loss', exit: 101 });
+    expect(await closedPosition(redis, A, target.id)).to.include({ close_reason: 'take_profit', exit: 100.5 });
+    expect(await openPosition(redis, A, untouched.id)).to.not.equal(null);
+    expect(await openPosition(redis, other, elsewhere.id)).to.not.equal(null);
+    // the quick sweep of every symbol finds the other book's stop through the index
+    expect(await sweepService(redis).sweepLive()).to.deep.include({ settled: 1 });
+    expect(await closedPosition(redis, other, elsewhere.id)).to.include({ close_reason: 'stop_loss', exit: 101 });
+  });
+
+  it('a manual close racing a sweep settles each position once; the balance moves once', async () => {
+    await new TestPrices(redis).set({ ETHUSDT: 100 });
+    const api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
+    try {
+      const trader = await createTrader(accountModule(redis));
+      const ref: BookRef = { accountId: trader.accountId, book: 'main' };
+      const opened = await Promise.all(
+        Array.from({ length: 40 }, () => botCall<{ position: Position }>(api.url, trader, 'POST', '/open', { symbol: 'ETH', side: 'long', margin_usd: 100, leverage: 10, sl: 95 })),
+      );
+      const ids = opened.map((r) => r.body.position.id);
+      const [closes, report] = await Promise.all([
+        Promise.all(ids.map((id) => botCall<{ error?: string }>(api.url, trader, 'POST', '/close', { id, symbol: 'ETHUSDT' }))),
+        sweepService(redis).sweepCandle(candle('ETHUSDT', nextMinute(), 90, 100)),
+      ]);
+      const manual = closes.filter((r) => r.status === 200).length;
+      expect(closes.every((r) => r.status === 200 || (r.status === 409 && r.body.error === 'already_closed'))).to.equal(true);
+      expect(manual + report.settled).to.equal(40);
+      let realized = 0;
+      for (const id of ids) {
+        const closed = await closedPosition(redis, ref, id);
+        expect(closed).to.include(closed?.close_reason === 'manual' ? { exit: 100 } : { close_reason: 'stop_loss', exit: 95 });
+        realized += Math.round(closed!.pnl_usd! * 100);
+        expect((await eventsOf(redis, ref.accountId, id)).filter((e) => e !== 'position.opened')).to.deep.equal(['position.closed']);
+      }
+      expect(await bookMoney(redis, ref)).to.deep.equal({ closed: 40, liquidations: 0, realizedCents: realized });
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('a stop or target set within a minute waits for the next candle (its low or high may predate it); the quick sweep and liquidation do not wait', async () => {
+    const prices = new TestPrices(redis);
+    await prices.set({ ETHUSDT: 99, SOLUSDT: 99, BNBUSDT: 99 });
+    const api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
+    try {
+      const trader = await createTrader(accountModule(redis));
+      const ref: BookRef = { accountId: trader.accountId, book: 'main' };
+      const at = (over: Partial<Position> & { side: 'long' | 'short' }, symbol = 'ETHUSDT') => testPosition(ref, { symbol, entry: 100, ...over });
+      // long at 100 (liquidation 90.5); the minute's low (95) and high (104) came before the client set sl 97 or tp 103 with the price at 99
+      const p = { late: at({ side: 'long' }), lateTarget: at({ side: 'long' }), early: at({ side: 'long', sl: 97 }), lateLiq: at({ side: 'long' }, 'SOLUSDT'), live: at({ side: 'long' }, 'BNBUSDT') };
+      await seedPositions(redis, ref, Object.values(p));
+      for (const [id, levels] of [[p.late.id, { sl: 97 }], [p.lateTarget.id, { tp: 103 }], [p.lateLiq.id, { sl: 92 }], [p.live.id, { sl: 97 }]] as const) {
+        const set = await botCall<{ position: Record<string, unknown> }>(api.url, trader, 'POST', '/sltp', { id, ...levels });
+        expect(set.status).to.equal(200);
+        expect(set.body.position).to.not.have.property('levels_ts');
+      }
+      const stamp = (await openPosition(redis, ref, p.late.id))!.levels_ts!;
+      expect(stamp).to.be.within(Date.now() - 10_000, Date.now());
+      // the candle of the minute the levels were set in (it started before them)
+      const minute = Math.floor((stamp - 1) / MINUTE) * MINUTE;
+      const sweep = sweepService(redis);
+      const first = await sweep.sweepCandles([candle('ETHUSDT', minute, 95, 104), candle('SOLUSDT', minute, 89, 99)]);
+      expect(first).to.deep.include({ settled: 2, liquidated: 1 });
+      expect(await openPosition(redis, ref, p.late.id)).to.include({ sl: 97, status: 'open' });
+      expect(await openPosition(redis, ref, p.lateTarget.id)).to.include({ tp: 103, status: 'open' });
+      // the stop set an hour ago (before the candle started) fires; the liquidation does not care when the stop was set
+      expect(await closedPosition(redis, ref, p.early.id)).to.include({ close_reason: 'stop_loss', exit: 97 });
+      expect(await closedPosition(redis, ref, p.lateLiq.id)).to.include({ close_reason: 'liquidation', exit: 90.5 });
+      expect(await eventsOf(redis, ref.accountId, p.late.id)).to.deep.equal(['position.opened', 'position.updated']);
+      // the quick sweep fires a level as soon as a live price crosses it
+      await prices.set({ BNBUSDT: 96.5 });
+      expect(await sweep.sweepLive()).to.deep.include({ settled: 1 });
+      expect(await closedPosition(redis, ref, p.live.id)).to.include({ close_reason: 'stop_loss', exit: 97 });
+      // the next minute's candle started after the levels were set: it fires them
+      const next = await sweep.sweepCandles([candle('ETHUSDT', minute + MINUTE, 96, 104)]);
+      expect(next).to.deep.include({ settled: 2 });
+      expect(await closedPosition(redis, ref, p.late.id)).to.include({ close_reason: 'stop_loss', exit: 97 });
+      expect(await closedPosition(redis, ref, p.lateTarget.id)).to.include({ close_reason: 'take_profit', exit: 103 });
+    } finally {
+      await api.close();
+    }
+  });
+
+  describe('through the sweep queue (BullMQ workers)', () => {
+    let roles: RunningRole[];
+    let inspect: Queue;
+    let inspectConnection: Redis;
+    const startWorkers = async (n: number): Promise<void> => {
+      const config = configWith({ REDIS_URL: testRedisUrl() });
+      const ctx = { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) };
+      for (let i = 0; i < n; i++) roles.push(await startWorkerRole(ctx, { processors: [sweepProcessor], schedules: [], relay: false }));
+    };
+    beforeEach(() => {
+      roles = [];
+      inspectConnection = createBlockingRedis(testRedisUrl());
+      inspect = new Queue(QUEUES.sweep, { connection: inspectConnection, prefix: QUEUE_PREFIX });
+    });
+    afterEach(async () => {
+      await Promise.all(roles.map((role) => role.stop()));
+      await inspect.close();
+      await closeRedis(inspectConnection);
+    });
+    const finished = (id: string, after = 0) =>
+      waitFor(async () => {
+        const job = await inspect.getJob(id);
+        return job && (await job.getState()) === 'completed' && (job.finishedOn ?? 0) > after ? job : undefined;
+      }, 20_000, `job ${id} completed`);
+
+    it('a duplicated or retried candle job changes nothing twice', async () => {
+      const stop = testPosition(A, { symbol: 'ETHUSDT', side: 'long', entry: 100, sl: 98 });
+      const trailing = testPosition(A, { symbol: 'ETHUSDT', side: 'long', entry: 100, trail_pct: 5, trail_hwm: 100 });
+      await seedPositions(redis, A, [stop, trailing]);
+      const producer = createSweepProducer(testRedisUrl());
+      const job = candle('ETHUSDT', nextMinute(), 97, 105);
+      try {
+        await producer.enqueue(job);
+        await producer.enqueue(job);
+      } finally {
+        await producer.close();
+      }
+      await startWorkers(1);
+      const id = sweepJobId('ETHUSDT', job.minute);
+      const first = await finished(id);
+      expect(first.returnvalue.positions).to.deep.equal({ checked: 2, settled: 1, liquidated: 0, ratcheted: 1, dropped: 0 });
+      const events = await outbox(redis, A.accountId);
+      const money = await bookMoney(redis, A);
+      await first.retry('completed');
+      const again = await finished(id, first.finishedOn);
+      // the trailing stop its own high moved (99.75) is above the candle's low (97): still not fired
+      expect(again.returnvalue.positions).to.deep.equal({ checked: 1, settled: 0, liquidated: 0, ratcheted: 0, dropped: 0 });
+      expect(await outbox(redis, A.accountId)).to.deep.equal(events);
+      expect(await bookMoney(redis, A)).to.deep.equal(money);
+      expect(await inspect.getJobs(['completed', 'waiting', 'active', 'delayed', 'failed'])).to.have.length(1);
+      expect(SWEEP_JOB_OPTIONS.attempts).to.be.greaterThan(1);
+    });
+
+    it('two workers on one queue settle each position once, even when two minutes of a symbol race for it', async () => {
+      const symbols = ['ETHUSDT', 'SOLUSDT', 'BNBUSDT'];
+      const positions = symbols.flatMap((symbol) => Array.from({ length: 100 }, (_, i) => testPosition(A, { symbol, side: i % 2 ? 'long' : 'short', entry: 100, ...(i % 2 ? { sl: 97 } : { sl: 103 }) })));
+      await seedPositions(redis, A, positions);
+      await startWorkers(2);
+      const minute = nextMinute();
+      const jobs = symbols.flatMap((symbol) => [candle(symbol, minute, 96, 104), candle(symbol, minute + MINUTE, 96, 104)]);
+      await Promise.all([...jobs, ...jobs].map((j) => inspect.add('sweep', j, { ...SWEEP_JOB_OPTIONS, jobId: sweepJobId(j.symbol, j.minute) })));
+      await Promise.all(jobs.map((j) => finished(sweepJobId(j.symbol, j.minute))));
+      const settledByJobs = (await Promise.all(jobs.map(async (j) => ((await inspect.getJob(sweepJobId(j.symbol, j.minute)))?.returnvalue as { positions: { settled: number } }).positions.settled))).reduce((a, b) => a + b, 0);
+      expect(settledByJobs).to.equal(300);
+      expect(await redis.hlen(keys.bookOpen(A.accountId, 'main'))).to.equal(0);
+      expect(await redis.hlen(keys.bookClosed(A.accountId, 'main'))).to.equal(300);
+      const closes = (await outbox(redis, A.accountId)).filter((e) => e.event === 'position.closed');
+      expect(closes).to.have.length(300);
+      expect(new Set(closes.map((e) => e.position.id)).size).to.equal(300);
+      const money = await bookMoney(redis, A);
+      expect(money.closed).to.equal(300);
+      expect(money.realizedCents).to.equal(positions.reduce((sum, p) => sum + cents(p, p.sl!), 0));
+    });
+  });
+});

@@ -1,0 +1,50 @@
+/**
+ * The sweep queue's processor: one job per symbol and closed minute (added by the feed, id
+ * sweep:<SYM>:<minute>). The candle runs through the steps below in order; each step is idempotent
+ * for a candle, so a retried or duplicated job changes nothing twice.
+ */
+import type { Job } from 'bullmq';
+import { createMarketStore } from '../../../shared/market/market-store.js';
+import { createOrderSweep } from '../../../shared/paper/orders/order-sweep.js';
+import { createSweepService } from '../../../shared/paper/sweep/sweep-service.js';
+import type { SweepJob } from '../../../shared/queues/job-types.js';
+import { QUEUES } from '../../../shared/queues/queue-names.js';
+import type { ProcessorDefinition } from '../registry.js';
+
+/** One step of a closed candle: what it does with the candle, and a name for the job's result. */
+export interface CandleStep {
+  name: string;
+  run(candle: SweepJob): Promise<unknown>;
+}
+
+/** Runs the steps in order; the job's result names what each did. */
+export async function runCandleSteps(steps: readonly CandleStep[], candle: SweepJob): Promise<Record<string, unknown>> {
+  const done: Record<string, unknown> = {};
+  for (const step of steps) done[step.name] = await step.run(candle);
+  return done;
+}
+
+/** Candles swept at once by one worker process: each job is a few pipelined round trips. */
+const SWEEP_CONCURRENCY = 8;
+
+export const sweepProcessor: ProcessorDefinition = {
+  queue: QUEUES.sweep,
+  concurrency: SWEEP_CONCURRENCY,
+  create: ({ config, redis, clock }) => {
+    const positions = createSweepService({
+      redis,
+      market: createMarketStore(redis, config, clock),
+      freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs },
+      clock,
+    });
+    const orders = createOrderSweep(redis, clock);
+    // The steps of a candle, in order. Resting-order fills (shared/paper/orders) go first, so that
+    // an order the candle fills exists before the triggers run; the new position is stamped with
+    // the candle's minute, and a candle never triggers a position opened within its own minute.
+    const steps: CandleStep[] = [
+      { name: 'orders', run: (candle) => orders.fillCandle(candle) },
+      { name: 'positions', run: (candle) => positions.sweepCandle(candle) },
+    ];
+    return { process: (job: Job<SweepJob>) => runCandleSteps(steps, job.data) };
+  },
+};

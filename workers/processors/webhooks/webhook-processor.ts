@@ -1,0 +1,42 @@
+/**
+ * The webhooks queue's processor: POSTs one delivery, signed with the hook's secret, and counts the
+ * attempt on the hook. A failed attempt throws, so BullMQ retries it with the job's backoff; a hook
+ * deleted or paused meanwhile ends its jobs without sending. A worker that dies mid-delivery loses
+ * its job's lock, and the job runs again elsewhere (the receiver sees the same X-PD-Delivery).
+ */
+import type { Job } from 'bullmq';
+import { deliveryHeaders } from '../../../shared/push/webhook-signing.js';
+import { WebhookSender } from '../../../shared/push/webhook-sender.js';
+import { WebhookStore } from '../../../shared/push/webhook-store.js';
+import type { WebhookJob } from '../../../shared/queues/job-types.js';
+import { QUEUES } from '../../../shared/queues/queue-names.js';
+import type { ProcessorDefinition } from '../registry.js';
+
+export const webhookProcessor: ProcessorDefinition = {
+  queue: QUEUES.webhooks,
+  // deliveries wait on receivers, not on this process
+  concurrency: 64,
+  workerOptions: (config) => ({ lockDuration: config.push.webhookLockMs, stalledInterval: config.push.webhookLockMs, maxStalledCount: 10 }),
+  create: ({ config, redis, logger, clock }) => {
+    const store = new WebhookStore(redis);
+    const sender = new WebhookSender({ allowPrivate: config.webhookAllowPrivate, timeoutMs: config.push.webhookTimeoutMs });
+    const log = logger.child({ queue: QUEUES.webhooks });
+    return {
+      process: async (job: Job<WebhookJob>) => {
+        const { accountId, hookId, event, body } = job.data;
+        const hook = await store.get(accountId, hookId);
+        if (!hook) return { skipped: 'deleted' };
+        if (!hook.active) return { skipped: 'paused' };
+        const now = clock.now();
+        const headers = deliveryHeaders({ event, deliveryId: String(job.id), timestamp: now, body, secret: hook.record.secret });
+        const result = await sender.send(hook.record.url, body, headers);
+        const recorded = await store.recordAttempt(accountId, hookId, result, now);
+        if (recorded === 'paused') log.warn({ accountId, hookId }, 'webhook paused after consecutive failures');
+        if (result.ok) return { status: result.status, ms: result.ms };
+        if (recorded !== 'recorded') return { skipped: recorded };
+        throw new Error(`delivery failed: ${result.error ?? 'unknown'}`);
+      },
+      close: () => sender.close(),
+    };
+  },
+};
