@@ -48,6 +48,11 @@ export class StreamClient {
     this.send(text);
   }
 
+  /** A new snapshot is coming: position events wait for it again. */
+  hold(): void {
+    this.held ??= [];
+  }
+
   /** The snapshot is out: what was held follows it, in order. */
   release(): void {
     const held = this.held ?? [];

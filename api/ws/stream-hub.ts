@@ -72,6 +72,14 @@ export class StreamHub {
     return this.groups().flatMap((group) => [...group.clients]);
   }
 
+  /** After a gap in the account channels (the pod's subscriber reconnected): every socket of the pod. */
+  onGap(handler: (clients: StreamClient[]) => void): void {
+    this.events.onGap(() => {
+      for (const entry of this.accounts.values()) entry.lastId = null;
+      handler(this.clients());
+    });
+  }
+
   close(): Promise<void> {
     return this.events.close();
   }

@@ -10,7 +10,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import type { Clock } from '../../shared/core/clock.js';
 import type { Config } from '../../shared/core/config.js';
 import type { Logger } from '../../shared/core/logger.js';
@@ -70,6 +70,17 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4096, perMessageDeflate: false });
   const events = new AccountEvents(deps.redis.duplicate(), (error) => logger.error({ err: error }, 'stream: unreadable channel message'));
   const hub = new StreamHub(events, logger);
+  // events published while the pod's subscriber was reconnecting are lost to it: each socket gets a
+  // fresh snapshot instead, so what it shows is right again
+  hub.onGap((clients) => {
+    for (const client of clients) {
+      client.hold();
+      sendSnapshot(client).catch((error: unknown) => {
+        logger.warn({ err: error }, 'stream: snapshot after a gap failed');
+        client.ws.close(CLOSE_CODES.internal, 'internal error');
+      });
+    }
+  });
   const slots = new SocketSlots(deps.redis, push.streamSlotTtlMs);
   // a socket that stopped answering pings is cut off; the others' slots are pushed forward, well within their TTL
   const heartbeat = (): void => {
@@ -96,6 +107,13 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
   let closing = false;
 
   const send = (ws: WebSocket, type: string, data: unknown): void => ws.send(JSON.stringify(streamMessage(type, data, clock.now())));
+
+  async function sendSnapshot(client: StreamClient): Promise<void> {
+    const snapshot = await deps.trading.reads.positions(client.ctx, {});
+    if (client.ws.readyState !== WebSocket.OPEN) return;
+    send(client.ws, 'snapshot', { positions: snapshot.positions });
+    client.release();
+  }
 
   const refuse = (ws: WebSocket, code: number, reason: string, message: string): void => {
     send(ws, 'error', { code: reason, message });
@@ -131,9 +149,7 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
     send(ws, 'welcome', { channels: [...client.channels], tick_ms: push.streamTickMs, account: ctx.book });
     await hub.add(client);
     if (gone) return;
-    const snapshot = await deps.trading.reads.positions(ctx, {});
-    send(ws, 'snapshot', { positions: snapshot.positions });
-    client.release();
+    await sendSnapshot(client);
   }
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {

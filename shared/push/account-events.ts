@@ -11,6 +11,8 @@ export type AccountEventHandler = (accountId: string, message: ChannelMessage) =
 export class AccountEvents {
   private readonly accounts = new Map<string, string>();
   private handler: AccountEventHandler | undefined;
+  private gapHandler: (() => void) | undefined;
+  private lost = false;
 
   /** Takes a connection of its own (it is put in subscriber mode) and closes it on close(). */
   constructor(
@@ -29,6 +31,20 @@ export class AccountEvents {
       }
       this.handler(accountId, message);
     });
+    // what was published while the connection was down never arrives: once the channels are heard
+    // again, the gap handler lets the pod re-send what it would have missed
+    subscriber.on('close', () => (this.lost = true));
+    subscriber.on('ready', () => {
+      if (!this.lost) return;
+      this.lost = false;
+      const channels = [...this.accounts.keys()];
+      (channels.length > 0 ? this.subscriber.subscribe(...channels) : Promise.resolve()).then(() => this.gapHandler?.(), onError);
+    });
+  }
+
+  /** Called after the connection came back (and its channels are heard again): events may have been missed. */
+  onGap(handler: () => void): void {
+    this.gapHandler = handler;
   }
 
   listen(handler: AccountEventHandler): void {

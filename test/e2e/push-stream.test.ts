@@ -203,6 +203,21 @@ describe('push: the WebSocket stream', function () {
     ]);
   });
 
+  it("re-sends a snapshot when the pod's channel subscription was cut (events of the gap are lost to it), then events again", async () => {
+    const stream = connect(podA.url, { api_key: trader.apiKey });
+    await stream.next(isType('snapshot'));
+    const eth = await open(podB, 'ETH');
+    await stream.next((m) => m.type === 'position' && m.data?.event === 'opened');
+    const from = stream.messages.length;
+    // every subscriber connection drops (the pods' and the relay's); ioredis reconnects them
+    await redis.client('KILL', 'TYPE', 'pubsub');
+    const again = await stream.next(isType('snapshot'), 5_000, from);
+    expect((again.data?.positions as Pos[]).map((p) => p.id)).to.include(eth.id);
+    expect((await call(podB, 'POST', '/close', { id: eth.id })).status).to.equal(200);
+    const closed = await stream.next((m) => m.type === 'position' && m.data?.event === 'closed', 5_000, from);
+    expect((closed.data?.position as Pos).id).to.equal(eth.id);
+  });
+
   it('recycles a socket after STREAM_MAX_AGE_MS with close code 4000', async () => {
     const pod = await startTestApi(redis, { ...env, STREAM_MAX_AGE_MS: '1000' });
     try {
