@@ -210,7 +210,7 @@ describe('push: the WebSocket stream', function () {
     await stream.next((m) => m.type === 'position' && m.data?.event === 'opened');
     const from = stream.messages.length;
     // every subscriber connection drops (the pods' and the relay's); ioredis reconnects them
-    await redis.client('KILL', 'TYPE', 'pubsub');
+    await redis.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
     const again = await stream.next(isType('snapshot'), 5_000, from);
     expect((again.data?.positions as Pos[]).map((p) => p.id)).to.include(eth.id);
     expect((await call(podB, 'POST', '/close', { id: eth.id })).status).to.equal(200);
