@@ -75,6 +75,7 @@ function position(id: string, book: string, symbol: string, side: Side, entry: n
     source: 'api',
     funding_carry_usd: 0,
     funding_from_ts: opened,
+    levels_ts: opened,
   };
 }
 

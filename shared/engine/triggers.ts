@@ -22,7 +22,7 @@
  *   extreme moves the stop only after that candle was checked against the stop in force, and a
  *   retried candle finds the mark newer than itself and does not fire on the stop it moved.
  */
-import { direction, type Side } from './side.js';
+import type { Side } from './side.js';
 import { ratchetTrail, trailingStop, type TrailState } from './trailing.js';
 
 /** Every close reason a closed position carries (close_reason; trades show it as via). */
@@ -75,23 +75,39 @@ export type SweepDecision = { kind: 'settle'; trigger: Trigger } | { kind: 'ratc
 
 const NONE: SweepDecision = { kind: 'none' };
 
-/** The level a range crosses first (see the rules above), or null. `trailing` false leaves the trailing stop out. */
+/** Whether a losing level is reached by the window's worst price (a long's low, a short's high). */
+const reachedLosing = (long: boolean, worst: number, level: number): boolean => (long ? worst <= level : worst >= level);
+
+/** Whether a losing level is strictly nearer the price than another (higher for a long), so reached first. */
+const nearer = (long: boolean, level: number, than: number): boolean => (long ? level > than : level < than);
+
+/**
+ * The level a range crosses first (see the rules above), or null. `trailing` false leaves the
+ * trailing stop out. No closures or arrays: the naive scan runs it on every open position.
+ */
 export function findTrigger(p: TriggerLevels, range: PriceRange, trailing: boolean): Trigger | null {
-  const dir = direction(p.side);
-  const reached = (level: number): boolean => (p.side === 'long' ? range.low <= level : range.high >= level);
-  // in tie order: the first listed wins a tie
-  const losing: Trigger[] = [];
-  if (p.sl !== null) losing.push({ reason: CLOSE_REASONS.stopLoss, price: p.sl });
+  const long = p.side === 'long';
+  const worst = long ? range.low : range.high;
+  // in tie order (stop-loss, trailing stop, liquidation): a later level replaces only a strictly farther one
+  let reason: TriggerReason | null = null;
+  let level = 0;
+  if (p.sl !== null && reachedLosing(long, worst, p.sl)) {
+    reason = CLOSE_REASONS.stopLoss;
+    level = p.sl;
+  }
   if (trailing && p.trail_pct !== null && p.trail_hwm !== null) {
-    losing.push({ reason: CLOSE_REASONS.trailingStop, price: trailingStop(p.side, p.trail_hwm, p.trail_pct) });
+    const stop = trailingStop(p.side, p.trail_hwm, p.trail_pct);
+    if (reachedLosing(long, worst, stop) && (reason === null || nearer(long, stop, level))) {
+      reason = CLOSE_REASONS.trailingStop;
+      level = stop;
+    }
   }
-  losing.push({ reason: CLOSE_REASONS.liquidation, price: p.liq_price });
-  let first: Trigger | null = null;
-  for (const t of losing) {
-    if (reached(t.price) && (first === null || (t.price - first.price) * dir > 0)) first = t;
+  if (reachedLosing(long, worst, p.liq_price) && (reason === null || nearer(long, p.liq_price, level))) {
+    reason = CLOSE_REASONS.liquidation;
+    level = p.liq_price;
   }
-  if (first) return first;
-  if (p.tp !== null && (p.side === 'long' ? range.high >= p.tp : range.low <= p.tp)) return { reason: CLOSE_REASONS.takeProfit, price: p.tp };
+  if (reason !== null) return { reason, price: level };
+  if (p.tp !== null && (long ? range.high >= p.tp : range.low <= p.tp)) return { reason: CLOSE_REASONS.takeProfit, price: p.tp };
   return null;
 }
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { priceOpen } from '../../shared/engine/open-pricing.js';
-import { computeClose } from '../../shared/paper/positions/close-service.js';
+import { closeWrite, computeClose } from '../../shared/paper/positions/close-service.js';
 import { PositionStore } from '../../shared/paper/positions/position-store.js';
 import type { BookRef, Position } from '../../shared/paper/positions/position-types.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
@@ -83,7 +83,7 @@ describe('position scripts under races (Lua, real Redis)', () => {
     const position = newPosition(ref, { client_order_id: 'archived-1' });
     await pods[0].open(ref, position, 50);
     const read = (await pods[0].getOpen(ref, position.id))!;
-    await pods[0].close({ ref, read, ...computeClose(read.position, 100, 100, 0, Date.now(), 'manual'), clientOrderId: null, event: 'position.closed' });
+    await pods[0].close(closeWrite(ref, read, computeClose(read.position, 100, 100, 0, Date.now(), 'manual'), null, 'position.closed'));
     expect((await pods[0].reset(ref, Date.now(), 10_000)).kind).to.equal('reset');
     const again = await pods[1].open(ref, newPosition(ref, { client_order_id: 'archived-1' }), 50);
     expect(again.kind).to.equal('idempotent');
@@ -106,13 +106,25 @@ describe('position scripts under races (Lua, real Redis)', () => {
     await pods[0].open(ref, position, 50);
     const read = (await pods[0].getOpen(ref, position.id))!;
     const settled = computeClose(read.position, 110, 100, 0, Date.now(), 'manual');
-    const results = await Promise.all(pods.map((pod) => pod.close({ ref, read, ...settled, clientOrderId: null, event: 'position.closed' })));
+    const results = await Promise.all(pods.map((pod) => pod.close(closeWrite(ref, read, settled, null, 'position.closed'))));
     expect(results.map((r) => r.kind).sort()).to.deep.equal(['already_closed', 'closed']);
     const stats = await redis.hgetall(keys.bookStats(ref.accountId, ref.book));
     expect(stats).to.include({ closed: '1', realized_cents: String(settled.cents), wins: '1' });
     expect(await outbox()).to.deep.equal(['position.opened', 'position.closed']);
     const member = `${ref.accountId}|${ref.book}|${position.id}`;
     for (const kind of ['sl', 'tp', 'liq'] as const) expect(await redis.zscore(keys.triggerIndex('ETHUSDT', kind, 'long'), member)).to.equal(null);
+  });
+
+  it('close, many in one pipeline: settles each once, and loads the script again when the server lost it', async () => {
+    const positions = [newPosition(ref), newPosition(ref), newPosition(ref)];
+    for (const p of positions) await pods[0].open(ref, p, 50);
+    const reads = await Promise.all(positions.map(async (p) => (await pods[0].getOpen(ref, p.id))!));
+    const writes = reads.map((read) => closeWrite(ref, read, computeClose(read.position, 110, 100, 0, Date.now(), 'manual'), null, 'position.closed'));
+    await redis.script('FLUSH');
+    expect((await pods[1].closeMany(writes.slice(0, 2))).map((o) => o.kind)).to.deep.equal(['closed', 'closed']);
+    expect((await pods[1].closeMany(writes)).map((o) => o.kind)).to.deep.equal(['already_closed', 'already_closed', 'closed']);
+    expect(await redis.hget(keys.bookStats(ref.accountId, ref.book), 'closed')).to.equal('3');
+    expect(await outbox()).to.deep.equal([...positions.map(() => 'position.opened'), 'position.closed', 'position.closed', 'position.closed']);
   });
 
   it('close: two partial closes from the same read apply once; the other is stale and writes nothing', async () => {
@@ -122,8 +134,8 @@ describe('position scripts under races (Lua, real Redis)', () => {
     const a = computeClose(read.position, 105, 40, 0, Date.now(), 'manual');
     const b = computeClose(read.position, 105, 25, 0, Date.now(), 'manual');
     const results = await Promise.all([
-      pods[0].close({ ref, read, ...a, clientOrderId: null, event: 'position.closed' }),
-      pods[1].close({ ref, read, ...b, clientOrderId: null, event: 'position.closed' }),
+      pods[0].close(closeWrite(ref, read, a, null, 'position.closed')),
+      pods[1].close(closeWrite(ref, read, b, null, 'position.closed')),
     ]);
     expect(results.map((r) => r.kind).sort()).to.deep.equal(['closed', 'stale']);
     expect(await redis.hlen(keys.bookClosed(ref.accountId, ref.book))).to.equal(1);
@@ -137,7 +149,7 @@ describe('position scripts under races (Lua, real Redis)', () => {
     await pods[0].open(ref, position, 50);
     const read = (await pods[0].getOpen(ref, position.id))!;
     const settled = computeClose(read.position, 95, 100, 0, Date.now(), 'manual');
-    const results = await Promise.all(pods.map((pod) => pod.close({ ref, read, ...settled, clientOrderId: 'c1', event: 'position.closed' })));
+    const results = await Promise.all(pods.map((pod) => pod.close(closeWrite(ref, read, settled, 'c1', 'position.closed'))));
     expect(results.map((r) => r.kind).sort()).to.deep.equal(['closed', 'idempotent']);
     const idem = results.find((r) => r.kind === 'idempotent');
     expect(idem?.kind === 'idempotent' ? idem.result : null).to.deep.equal({ closed_id: position.id, remaining_id: null });
@@ -165,7 +177,7 @@ describe('position scripts under races (Lua, real Redis)', () => {
     await pods[0].open(ref, position, 50);
     const read = (await pods[0].getOpen(ref, position.id))!;
     expect((await pods[1].reset(ref, Date.now(), 10_000)).kind).to.equal('open');
-    await pods[0].close({ ref, read, ...computeClose(read.position, 101, 100, 0, Date.now(), 'manual'), clientOrderId: null, event: 'position.closed' });
+    await pods[0].close(closeWrite(ref, read, computeClose(read.position, 101, 100, 0, Date.now(), 'manual'), null, 'position.closed'));
     const ts = Date.now();
     const results = await Promise.all(pods.map((pod) => pod.reset(ref, ts, 10_000)));
     expect(results.map((r) => r.kind).sort()).to.deep.equal(['busy', 'reset']);

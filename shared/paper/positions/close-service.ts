@@ -7,8 +7,9 @@ import type { KeyContext } from '../key-context.js';
 import type { LivePrice } from '../markets/live-prices.js';
 import { fundingOwed, MAX_ATTEMPTS, type PositionDeps } from './position-deps.js';
 import { refOf } from './position-service.js';
-import type { CloseRecord } from './position-store.js';
-import type { Position, StoredPosition } from './position-types.js';
+import { jsonAssigner, type JsonScalar } from './position-json.js';
+import type { CloseRecord, CloseWrite } from './position-store.js';
+import type { BookRef, Position, StoredPosition } from './position-types.js';
 import { closedView, openView, type PositionView } from './position-view.js';
 
 export interface CloseRequest {
@@ -40,25 +41,50 @@ export interface CloseAllResult {
 
 type Settled = { closed: Position; remaining: Position | null; cents: number };
 
+/** What a whole close sets on a position, in the order the closed record gets them. */
+const WHOLE_CLOSE_FIELDS = ['status', 'exit', 'exit_price', 'closed_ts', 'close_reason', 'liquidated', 'v', 'pnl_usd', 'roe_pct', 'fees_usd', 'fee_round_trip_usd', 'funding_usd'] as const;
+const assignWholeClose = jsonAssigner(WHOLE_CLOSE_FIELDS);
+
+/** The fields a whole close at `exit` sets, and its realized P&L in cents. */
+function wholeClose(p: Position, exit: number, fundingUsd: number, now: number, reason: string, liquidated: boolean) {
+  const s = settle({ side: p.side, qty: p.qty, entry: p.entry, exit, ratePct: p.fee_rate_pct, fundingUsd, margin: p.margin });
+  const cents = Math.round(s.pnl * 100);
+  const fields = {
+    status: 'closed' as const,
+    exit,
+    exit_price: exit,
+    closed_ts: now,
+    close_reason: reason,
+    liquidated,
+    v: p.v + 1,
+    pnl_usd: cents / 100,
+    roe_pct: trimNumber((cents / 100 / p.margin) * 100),
+    fees_usd: trimNumber(s.fees),
+    fee_round_trip_usd: trimNumber(s.fees),
+    funding_usd: roundUsd(s.funding),
+  } satisfies Record<(typeof WHOLE_CLOSE_FIELDS)[number], JsonScalar>;
+  return { fields, cents };
+}
+
+/**
+ * A whole close straight to the closed record's JSON: its fields spliced into the position's JSON
+ * as read, which gives what serializing computeClose's record gives, without building it (the
+ * sweep settles thousands a minute). Pure.
+ */
+export function wholeCloseJson(read: StoredPosition, exit: number, fundingUsd: number, now: number, reason: string, liquidated: boolean): { json: string; cents: number } {
+  const { fields, cents } = wholeClose(read.position, exit, fundingUsd, now, reason, liquidated);
+  return { json: assignWholeClose(read.raw, fields) ?? JSON.stringify(Object.assign({}, read.position, fields)), cents };
+}
+
 /** The closed record and, for a partial close, the remaining position. Pure. */
 export function computeClose(p: Position, exit: number, pct: number, fundingUsd: number, now: number, reason: string): Settled {
+  if (pct >= 100) {
+    const { fields, cents } = wholeClose(p, exit, fundingUsd, now, reason, false);
+    // Object.assign, not spreads: the same fields in the same order, several times faster on a parsed position
+    return { closed: Object.assign({}, p, fields), remaining: null, cents };
+  }
   const whole: SettleInput = { side: p.side, qty: p.qty, entry: p.entry, exit, ratePct: p.fee_rate_pct, fundingUsd, margin: p.margin };
   const closedFields = { status: 'closed' as const, exit, exit_price: exit, closed_ts: now, close_reason: reason, liquidated: false };
-  if (pct >= 100) {
-    const s = settle(whole);
-    const cents = Math.round(s.pnl * 100);
-    // Object.assign, not spreads: the same fields in the same order, several times faster on a
-    // parsed position (the sweep settles thousands of these a minute)
-    const closed: Position = Object.assign({}, p, closedFields, {
-      v: p.v + 1,
-      pnl_usd: cents / 100,
-      roe_pct: trimNumber(((cents / 100) / p.margin) * 100),
-      fees_usd: trimNumber(s.fees),
-      fee_round_trip_usd: trimNumber(s.fees),
-      funding_usd: roundUsd(s.funding),
-    });
-    return { closed, remaining: null, cents };
-  }
   const fraction = pct / 100;
   const part = settlePartial(whole, fraction);
   const { closed: c, remaining: r } = part.split;
@@ -98,6 +124,12 @@ export function computeClose(p: Position, exit: number, pct: number, fundingUsd:
   return { closed, remaining, cents: part.closedCents };
 }
 
+/** The script write of a computed close (computeClose). */
+export function closeWrite(ref: BookRef, read: StoredPosition, settled: Settled, clientOrderId: string | null, event: CloseWrite['event']): CloseWrite {
+  const { closed, remaining, cents } = settled;
+  return { ref, read, closed: { id: closed.id, closed_ts: closed.closed_ts ?? 0, json: JSON.stringify(closed) }, remaining: remaining && JSON.stringify(remaining), cents, clientOrderId, event };
+}
+
 export class CloseService {
   constructor(private readonly deps: PositionDeps) {}
 
@@ -119,7 +151,7 @@ export class CloseService {
       const live = hint && hint.symbol === p.symbol ? hint : await prices.fillPrice(p.symbol);
       const now = clock.now();
       const settled = computeClose(p, live.price, pct, await fundingOwed(this.deps.funding, p, now), now, reason);
-      const outcome = await store.close({ ref, read, ...settled, clientOrderId: coid, event: 'position.closed' });
+      const outcome = await store.close(closeWrite(ref, read, settled, coid, 'position.closed'));
       if (outcome.kind === 'closed') return this.result(settled, live.price, false);
       if (outcome.kind === 'idempotent') return this.replay(ctx, outcome.result);
       if (outcome.kind === 'already_closed') throw new AppError('already_closed', `position ${req.id} is already closed`, { id: req.id });

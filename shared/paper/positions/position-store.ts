@@ -1,10 +1,10 @@
 /** Redis reads and the money-moving scripts of positions and books. Only this file and its scripts touch position keys. */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { effectiveStop } from '../../engine/trailing.js';
 import { keys } from '../../redis/keys.js';
 import { ORDERS_DONE_KEPT } from '../orders/order-types.js';
-import { runPositionScript, runPositionScripts } from './lua/position-scripts.js';
+import { runPositionScript, runPositionScripts, type ScriptCall } from './lua/position-scripts.js';
 import { parsePosition, triggerMember, type BookRef, type Position, type StoredPosition } from './position-types.js';
 
 export const IDEMPOTENCY_TTL_S = 7 * 86_400;
@@ -25,8 +25,10 @@ export interface CloseRecord {
 export interface CloseWrite {
   ref: BookRef;
   read: StoredPosition;
-  closed: Position;
-  remaining: Position | null;
+  /** The closed record (the whole position, or the closed part of a partial close): its id, close time and JSON. */
+  closed: { id: string; closed_ts: number; json: string };
+  /** A partial close's remaining part as JSON (it keeps the position's id); null for a whole close. */
+  remaining: string | null;
   cents: number;
   clientOrderId: string | null;
   event: 'position.closed' | 'position.liquidated';
@@ -63,7 +65,7 @@ export type ResetOutcome = { kind: 'reset'; archived: number; cancelled: number 
 const unusedSlot = (ref: BookRef): string => keys.bookStats(ref.accountId, ref.book);
 
 /** What the scripts compare a position by: the SHA-1 of its JSON as read (Lua's redis.sha1hex). */
-const digest = (raw: string): string => createHash('sha1').update(raw).digest('hex');
+const digest = (raw: string): string => hash('sha1', raw);
 
 /**
  * The trigger-index scores of an open position ('' where it has none): the sl index holds the stop
@@ -72,8 +74,6 @@ const digest = (raw: string): string => createHash('sha1').update(raw).digest('h
 export function triggerScores(p: Position): { stop: number | ''; trail: number | '' } {
   return { stop: effectiveStop(p) ?? '', trail: p.trail_pct === null || p.trail_hwm === null ? '' : p.trail_hwm };
 }
-
-type ScriptCall = { keys: string[]; args: (string | number)[] };
 
 function closeOutcome([status, value]: [number, ...unknown[]]): CloseOutcome {
   if (status === 1) return { kind: 'closed' };
@@ -176,6 +176,7 @@ export class PositionStore {
       this.redis,
       'pdPositionOpen',
       [
+        // keys
         keys.bookOpen(ref.accountId, ref.book),
         keys.bookClosed(ref.accountId, ref.book),
         coid === null ? unusedSlot(ref) : keys.bookIdempotency(ref.accountId, ref.book, 'open', coid),
@@ -185,8 +186,7 @@ export class PositionStore {
         keys.triggerIndex(position.symbol, 'sl', position.side),
         keys.triggerIndex(position.symbol, 'tp', position.side),
         keys.triggerIndex(position.symbol, 'trail', position.side),
-      ],
-      [
+        // arguments
         position.id,
         raw,
         cap,
@@ -208,75 +208,83 @@ export class PositionStore {
   }
 
   async close(write: CloseWrite): Promise<CloseOutcome> {
-    const call = this.closeCall(write);
-    return closeOutcome(await runPositionScript(this.redis, 'pdPositionClose', call.keys, call.args));
+    return closeOutcome(await runPositionScript(this.redis, 'pdPositionClose', this.closeCall(write)));
   }
 
-  /** Many closes in one pipeline (the sweep settles a minute this way); outcomes in the order given. */
-  async closeMany(writes: readonly CloseWrite[]): Promise<CloseOutcome[]> {
-    return (await runPositionScripts(this.redis, 'pdPositionClose', writes.map((w) => this.closeCall(w)))).map(closeOutcome);
+  /**
+   * Many closes in one pipeline (the sweep settles a minute this way); outcomes in the order given.
+   * Not async: the writes (the positions as read) are not held while the scripts run.
+   */
+  closeMany(writes: readonly CloseWrite[]): Promise<CloseOutcome[]> {
+    return runPositionScripts(this.redis, 'pdPositionClose', writes.map((w) => this.closeCall(w))).then((replies) => replies.map(closeOutcome));
   }
 
   private closeCall(write: CloseWrite): ScriptCall {
-    const { ref, read, closed, remaining } = write;
+    const { ref, read, closed, remaining, clientOrderId } = write;
     const position = read.position;
-    const record: CloseRecord = { closed_id: closed.id, remaining_id: remaining ? remaining.id : null };
-    return {
-      keys: [
-        keys.bookOpen(ref.accountId, ref.book),
-        keys.bookClosed(ref.accountId, ref.book),
-        keys.bookClosedByTime(ref.accountId, ref.book),
-        keys.bookStats(ref.accountId, ref.book),
-        write.clientOrderId === null ? unusedSlot(ref) : keys.bookIdempotency(ref.accountId, ref.book, 'close', write.clientOrderId),
-        keys.accountOutbox(ref.accountId),
-        keys.triggerIndex(position.symbol, 'liq', position.side),
-        keys.triggerIndex(position.symbol, 'sl', position.side),
-        keys.triggerIndex(position.symbol, 'tp', position.side),
-        keys.triggerIndex(position.symbol, 'trail', position.side),
-      ],
-      args: [
-        position.id,
-        digest(read.raw),
-        JSON.stringify(closed),
-        closed.id,
-        remaining ? JSON.stringify(remaining) : '',
-        write.cents,
-        closed.closed_ts ?? 0,
-        write.clientOrderId === null ? 0 : 1,
-        IDEMPOTENCY_TTL_S,
-        JSON.stringify(record),
-        triggerMember(ref, position.id),
-        write.event,
-        ref.book,
-        write.event === 'position.liquidated' ? 1 : 0,
-      ],
-    };
+    // the idempotency record is stored only with a client_order_id (the sweep settles thousands without one)
+    const record: CloseRecord | null = clientOrderId === null ? null : { closed_id: closed.id, remaining_id: remaining === null ? null : position.id };
+    return [
+      // keys
+      keys.bookOpen(ref.accountId, ref.book),
+      keys.bookClosed(ref.accountId, ref.book),
+      keys.bookClosedByTime(ref.accountId, ref.book),
+      keys.bookStats(ref.accountId, ref.book),
+      clientOrderId === null ? unusedSlot(ref) : keys.bookIdempotency(ref.accountId, ref.book, 'close', clientOrderId),
+      keys.accountOutbox(ref.accountId),
+      keys.triggerIndex(position.symbol, 'liq', position.side),
+      keys.triggerIndex(position.symbol, 'sl', position.side),
+      keys.triggerIndex(position.symbol, 'tp', position.side),
+      keys.triggerIndex(position.symbol, 'trail', position.side),
+      // arguments
+      position.id,
+      digest(read.raw),
+      closed.json,
+      closed.id,
+      remaining ?? '',
+      write.cents,
+      closed.closed_ts,
+      record === null ? 0 : 1,
+      IDEMPOTENCY_TTL_S,
+      record === null ? '' : JSON.stringify(record),
+      triggerMember(ref, position.id),
+      write.event,
+      ref.book,
+      write.event === 'position.liquidated' ? 1 : 0,
+    ];
   }
 
   /** Applies new levels (sltp, a trailing stop's ratchet) if the position is still as read; position.updated on success. */
   async sltp(ref: BookRef, read: StoredPosition, updated: Position, now: number): Promise<LevelsOutcome> {
-    const call = this.levelsCall({ ref, read, updated, now });
-    return levelsOutcome(await runPositionScript(this.redis, 'pdPositionSltp', call.keys, call.args));
+    return levelsOutcome(await runPositionScript(this.redis, 'pdPositionSltp', this.levelsCall({ ref, read, updated, now })));
   }
 
   /** Many level changes in one pipeline (the minute sweep's ratchets); outcomes in the order given. */
-  async sltpMany(writes: readonly LevelsWrite[]): Promise<LevelsOutcome[]> {
-    return (await runPositionScripts(this.redis, 'pdPositionSltp', writes.map((w) => this.levelsCall(w)))).map(levelsOutcome);
+  sltpMany(writes: readonly LevelsWrite[]): Promise<LevelsOutcome[]> {
+    return runPositionScripts(this.redis, 'pdPositionSltp', writes.map((w) => this.levelsCall(w))).then((replies) => replies.map(levelsOutcome));
   }
 
   private levelsCall({ ref, read, updated, now }: LevelsWrite): ScriptCall {
     const p = read.position;
     const scores = triggerScores(updated);
-    return {
-      keys: [
-        keys.bookOpen(ref.accountId, ref.book),
-        keys.accountOutbox(ref.accountId),
-        keys.triggerIndex(p.symbol, 'sl', p.side),
-        keys.triggerIndex(p.symbol, 'tp', p.side),
-        keys.triggerIndex(p.symbol, 'trail', p.side),
-      ],
-      args: [p.id, digest(read.raw), JSON.stringify(updated), triggerMember(ref, p.id), scores.stop, updated.tp ?? '', ref.book, now, scores.trail],
-    };
+    return [
+      // keys
+      keys.bookOpen(ref.accountId, ref.book),
+      keys.accountOutbox(ref.accountId),
+      keys.triggerIndex(p.symbol, 'sl', p.side),
+      keys.triggerIndex(p.symbol, 'tp', p.side),
+      keys.triggerIndex(p.symbol, 'trail', p.side),
+      // arguments
+      p.id,
+      digest(read.raw),
+      JSON.stringify(updated),
+      triggerMember(ref, p.id),
+      scores.stop,
+      updated.tp ?? '',
+      ref.book,
+      now,
+      scores.trail,
+    ];
   }
 
   async reset(ref: BookRef, resetTs: number, startingBalance: number): Promise<ResetOutcome> {
@@ -285,6 +293,7 @@ export class PositionStore {
       this.redis,
       'pdBookReset',
       [
+        // keys
         keys.bookOpen(accountId, book),
         keys.bookClosed(accountId, book),
         keys.bookClosedByTime(accountId, book),
@@ -297,8 +306,12 @@ export class PositionStore {
         keys.paperBooks(accountId),
         keys.bookOrderData(accountId, book),
         keys.bookOrdersDone(accountId, book),
+        // arguments
+        resetTs,
+        startingBalance,
+        book,
+        ORDERS_DONE_KEPT,
       ],
-      [resetTs, startingBalance, book, ORDERS_DONE_KEPT],
     );
     if (status === 1) return { kind: 'reset', archived: Number(a), cancelled: Number(b) };
     if (status === -1) return { kind: 'open', open: Number(a) };

@@ -1,9 +1,12 @@
 /** Work on many items in pipelines of a bounded size, a few in flight: Redis runs one while the client builds the next. */
 
-/** Items per pipeline: large enough to save round trips, small enough that the client's garbage stays young. */
-export const BATCH_SIZE = 500;
-/** Pipelines in flight at once. */
-export const BATCH_LANES = 2;
+/**
+ * Items per pipeline: large enough to save round trips, small enough that what is in flight stays
+ * small (each young-generation collection copies it; 500 x 2 spent a fifth more on collections).
+ */
+export const BATCH_SIZE = 200;
+/** Pipelines in flight at once: Redis always has one to run while the client works on another. */
+export const BATCH_LANES = 4;
 
 /** Runs `run` on consecutive batches of the items, `lanes` at a time; the results in the order of the items. */
 export async function inBatches<T, R>(items: readonly T[], run: (batch: readonly T[]) => Promise<R[]>, size = BATCH_SIZE, lanes = BATCH_LANES): Promise<R[]> {

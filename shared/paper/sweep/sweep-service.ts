@@ -52,19 +52,21 @@ interface SymbolWindow {
 }
 
 /**
- * The index ranges a window crosses. Losing levels: a long's stop or liquidation at or above the
- * low (a short's at or below the high); targets: a long's at or below the high (a short's at or
- * above the low). Open-ended, so a level the price already passed is found too. For a candle,
- * the trailing positions whose mark the window improves (a long's below the high).
+ * The index ranges a window crosses, one per index of the symbol. Losing levels: a long's stop or
+ * liquidation at or above the low (a short's at or below the high); targets: a long's at or below
+ * the high (a short's at or above the low). Open-ended, so a level the price already passed is
+ * found too. For a candle, the trailing positions whose mark the window improves (a long's below
+ * the high); a live price asks the trail index for nothing.
  */
 function rangesOf(symbol: string, w: PriceWindow, candle: boolean): IndexRange[] {
   const ranges: IndexRange[] = [];
   for (const side of SIDES) {
     const long = side === 'long';
     const losing = long ? { min: w.low, max: '+inf' } : { min: '-inf', max: w.high };
+    const improving = !candle ? { min: '+inf', max: '-inf' } : long ? { min: '-inf', max: `(${w.high}` } : { min: `(${w.low}`, max: '+inf' };
     ranges.push({ symbol, side, kind: 'sl', ...losing }, { symbol, side, kind: 'liq', ...losing });
     ranges.push({ symbol, side, kind: 'tp', ...(long ? { min: '-inf', max: w.high } : { min: w.low, max: '+inf' }) });
-    if (candle) ranges.push({ symbol, side, kind: 'trail', ...(long ? { min: '-inf', max: `(${w.high}` } : { min: `(${w.low}`, max: '+inf' }) });
+    ranges.push({ symbol, side, kind: 'trail', ...improving });
   }
   return ranges;
 }
@@ -138,17 +140,17 @@ export class SweepService {
   /** One window per symbol: reads the crossed index ranges, then decides and settles each position once. */
   private async sweepWindows(windows: readonly SymbolWindow[]): Promise<SweepReport> {
     const ranges = windows.map((w) => rangesOf(w.symbol, w.window, w.candle));
-    const members = await this.deps.index.ranges(ranges.flat());
+    const members = await this.deps.index.ranges(ranges);
     const targets: SweepTarget[] = [];
-    let at = 0;
     windows.forEach((w, i) => {
       const seen = new Set<string>();
-      for (const range of ranges[i]) {
-        for (const member of members[at++]) {
+      const hints = { long: { symbol: w.symbol, side: 'long' as const }, short: { symbol: w.symbol, side: 'short' as const } };
+      for (const [k, range] of ranges[i].entries()) {
+        for (const member of members[i][k]) {
           if (seen.has(member)) continue;
           seen.add(member);
           const named = parseTriggerMember(member);
-          if (named) targets.push({ ...named, window: w.window, candle: w.candle, fundingTo: w.fundingTo, hint: { symbol: w.symbol, side: range.side } });
+          if (named) targets.push({ ref: named.ref, id: named.id, window: w.window, candle: w.candle, fundingTo: w.fundingTo, hint: hints[range.side] });
         }
       }
     });

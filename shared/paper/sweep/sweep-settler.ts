@@ -1,17 +1,17 @@
 /**
  * Settles what a window of prices triggers, through the same scripts as a manual close: each
- * position as read is decided in TypeScript (shared/engine/triggers.ts), settled with computeClose,
- * and written by position-close.lua only if it is still exactly as read (CAS on its JSON digest),
- * so a sweep racing a manual close, another sweep or a retried job settles it once. A position that
- * changed meanwhile is read again and decided again. Trailing-stop ratchets go through
- * position-sltp.lua the same way. Reads and scripts go in pipelines of up to 500, two in flight.
+ * position as read is decided in TypeScript (shared/engine/triggers.ts), settled with the same math
+ * as computeClose (wholeCloseJson), and written by position-close.lua only if it is still exactly as
+ * read (CAS on its JSON digest), so a sweep racing a manual close, another sweep or a retried job
+ * settles it once. A position that changed meanwhile is read again and decided again. Trailing-stop
+ * ratchets go through position-sltp.lua the same way. Reads and scripts go in pipelines (batches.ts).
  */
 import type { Clock } from '../../core/clock.js';
 import { fundingCost, type FundingRecord } from '../../engine/funding.js';
 import type { Side } from '../../engine/side.js';
 import { CLOSE_REASONS, decide, type PriceWindow, type Trigger } from '../../engine/triggers.js';
 import type { FundingStore } from '../funding/funding-store.js';
-import { computeClose } from '../positions/close-service.js';
+import { wholeCloseJson } from '../positions/close-service.js';
 import { MAX_ATTEMPTS } from '../positions/position-deps.js';
 import type { CloseOutcome, CloseWrite, LevelsOutcome, LevelsWrite, PositionStore } from '../positions/position-store.js';
 import { triggerMember, type Position, type StoredPosition } from '../positions/position-types.js';
@@ -65,6 +65,14 @@ interface Decided<T> {
 type Settle = { trigger: Trigger };
 type Ratchet = { trail_hwm: number; trail_ts: number };
 
+/** A batch decided: the writes, and what counting each one's outcome needs. */
+interface BatchWrites {
+  closes: CloseWrite[];
+  closing: { target: SweepTarget; liquidation: boolean }[];
+  ratchets: LevelsWrite[];
+  ratcheting: SweepTarget[];
+}
+
 export class SweepSettler {
   constructor(private readonly deps: SettlerDeps) {}
 
@@ -84,29 +92,49 @@ export class SweepSettler {
 
   /** One batch: answers the targets to decide again. */
   private async applyBatch(batch: readonly SweepTarget[], report: SweepReport, funding: FundingCache, first: boolean): Promise<SweepTarget[]> {
+    // the positions as read are not held while the scripts run (less for the young generation to copy)
+    const sent = this.send(await this.prepare(batch, report, funding, first));
+    const [closed, ratcheted] = await sent.outcomes;
+    return [...tally(report, sent.closing, closed), ...tallyRatchets(report, sent.ratcheting, ratcheted)];
+  }
+
+  /** Reads and decides a batch, drops the members of positions gone, and builds the writes. */
+  private async prepare(batch: readonly SweepTarget[], report: SweepReport, funding: FundingCache, first: boolean): Promise<BatchWrites> {
     const reads = await this.read(batch);
     const closes: Decided<Settle>[] = [];
     const ratchets: Decided<Ratchet>[] = [];
     const gone: SweepTarget[] = [];
-    batch.forEach((target, i) => {
+    for (let i = 0; i < batch.length; i++) {
+      const target = batch[i];
       const read = reads[i];
-      if (!read) return void gone.push(target);
+      if (!read) {
+        gone.push(target);
+        continue;
+      }
       // a member naming a position of another symbol or side is no hint for this window
-      if (target.hint && (read.position.symbol !== target.hint.symbol || read.position.side !== target.hint.side)) return;
+      if (target.hint && (read.position.symbol !== target.hint.symbol || read.position.side !== target.hint.side)) continue;
       const decision = decide(read.position, target.window, target.candle);
       if (decision.kind === 'settle') closes.push({ target, read, decision });
       else if (decision.kind === 'ratchet') ratchets.push({ target, read, decision });
-    });
+    }
     // awaited apart: batches run side by side, and `+= await` would add to a count read before the wait
     const dropped = first ? await this.dropGone(gone) : 0;
     report.dropped += dropped;
     const now = this.deps.clock.now();
-    const owed = await funding.owed(closes.map((d) => ({ p: d.read.position, to: Math.min(now, d.target.fundingTo) })));
-    const [closed, ratcheted] = await Promise.all([
-      this.deps.store.closeMany(closes.map((d, i) => settleWrite(d, owed[i], now))),
-      this.deps.store.sltpMany(ratchets.map((d) => ratchetWrite(d, now))),
-    ]);
-    return [...tally(report, closes, closed), ...tallyRatchets(report, ratchets, ratcheted)];
+    const owedTo = (d: Decided<Settle>): number => Math.min(now, d.target.fundingTo);
+    const records = await funding.recordsFor(closes.map((d) => ({ p: d.read.position, to: owedTo(d) })));
+    return {
+      closes: closes.map((d) => settleWrite(d, owedFunding(d.read.position, owedTo(d), records), now)),
+      closing: closes.map((d) => ({ target: d.target, liquidation: d.decision.trigger.reason === CLOSE_REASONS.liquidation })),
+      ratchets: ratchets.map((d) => ratchetWrite(d, now)),
+      ratcheting: ratchets.map((d) => d.target),
+    };
+  }
+
+  /** Sends a batch's writes; keeps only what counting their outcomes needs. */
+  private send(writes: BatchWrites): { outcomes: Promise<[CloseOutcome[], LevelsOutcome[]]>; closing: BatchWrites['closing']; ratcheting: SweepTarget[] } {
+    const outcomes = Promise.all([this.deps.store.closeMany(writes.closes), this.deps.store.sltpMany(writes.ratchets)]);
+    return { outcomes, closing: writes.closing, ratcheting: writes.ratcheting };
   }
 
   private read(targets: readonly SweepTarget[]): Promise<(StoredPosition | null)[]> {
@@ -123,16 +151,17 @@ export class SweepSettler {
 }
 
 /**
- * Funding owed at settlement. A symbol's records are read once per sweep for the span its first
- * batch needs, and again only when a later batch needs a wider one, never once per position.
+ * Funding records for settlements. A symbol's records are read once per sweep for the span its
+ * first batch needs, and again only when a later batch needs a wider one, never once per position.
  */
 class FundingCache {
+  /** Spans only ever widen, so a span found here covers every need it was read or widened for. */
   private readonly spans = new Map<string, { from: number; to: number; records: Promise<FundingRecord[]> }>();
 
   constructor(private readonly funding: FundingStore) {}
 
-  /** What each position owes up to its time. */
-  async owed(items: readonly { p: Position; to: number }[]): Promise<number[]> {
+  /** Each symbol's records covering what its positions owe up to their times. */
+  async recordsFor(items: readonly { p: Position; to: number }[]): Promise<Map<string, FundingRecord[]>> {
     const needed = new Map<string, { from: number; to: number }>();
     for (const { p, to } of items) {
       const n = needed.get(p.symbol);
@@ -145,43 +174,45 @@ class FundingCache {
       const to = Math.max(have?.to ?? n.to, n.to);
       this.spans.set(symbol, { from, to, records: this.funding.between(symbol, from, to) });
     }
-    return Promise.all(
-      items.map(async ({ p, to }) => {
-        const records = (await this.spans.get(p.symbol)?.records) ?? [];
-        return p.funding_carry_usd + fundingCost(p.side, p.qty, records.filter((r) => r.time > p.funding_from_ts && r.time <= to));
-      }),
-    );
+    const out = new Map<string, FundingRecord[]>();
+    for (const symbol of needed.keys()) out.set(symbol, await (this.spans.get(symbol)?.records ?? []));
+    return out;
   }
 }
 
+/** What a position owes up to `to`: its carry plus the funding times after funding_from_ts. */
+function owedFunding(p: Position, to: number, records: ReadonlyMap<string, readonly FundingRecord[]>): number {
+  const held = records.get(p.symbol) ?? [];
+  return p.funding_carry_usd + fundingCost(p.side, p.qty, held.filter((r) => r.time > p.funding_from_ts && r.time <= to));
+}
+
 /** Counts what settled; answers the targets to decide again (their position changed since it was read). */
-function tally(report: SweepReport, decided: readonly Decided<Settle>[], outcomes: readonly CloseOutcome[]): SweepTarget[] {
+function tally(report: SweepReport, closing: BatchWrites['closing'], outcomes: readonly CloseOutcome[]): SweepTarget[] {
   const again: SweepTarget[] = [];
   outcomes.forEach((outcome, i) => {
     if (outcome.kind === 'closed') {
       report.settled++;
-      if (decided[i].decision.trigger.reason === CLOSE_REASONS.liquidation) report.liquidated++;
-    } else if (outcome.kind === 'stale') again.push({ ...decided[i].target, read: undefined });
+      if (closing[i].liquidation) report.liquidated++;
+    } else if (outcome.kind === 'stale') again.push({ ...closing[i].target, read: undefined });
     // already closed or gone: another sweep or a manual close settled it first
   });
   return again;
 }
 
-function tallyRatchets(report: SweepReport, decided: readonly Decided<Ratchet>[], outcomes: readonly LevelsOutcome[]): SweepTarget[] {
+function tallyRatchets(report: SweepReport, ratcheting: readonly SweepTarget[], outcomes: readonly LevelsOutcome[]): SweepTarget[] {
   const again: SweepTarget[] = [];
   outcomes.forEach((outcome, i) => {
     if (outcome === 'updated') report.ratcheted++;
-    else if (outcome === 'stale') again.push({ ...decided[i].target, read: undefined });
+    else if (outcome === 'stale') again.push({ ...ratcheting[i], read: undefined });
   });
   return again;
 }
 
 /** The whole position closed at the level; a liquidation is marked and announced as one. */
 function settleWrite({ target, read, decision: { trigger } }: Decided<Settle>, fundingUsd: number, now: number): CloseWrite {
-  const settled = computeClose(read.position, trigger.price, 100, fundingUsd, now, trigger.reason);
   const liquidation = trigger.reason === CLOSE_REASONS.liquidation;
-  if (liquidation) settled.closed.liquidated = true;
-  return { ref: target.ref, read, ...settled, clientOrderId: null, event: liquidation ? 'position.liquidated' : 'position.closed' };
+  const { json, cents } = wholeCloseJson(read, trigger.price, fundingUsd, now, trigger.reason, liquidation);
+  return { ref: target.ref, read, closed: { id: read.position.id, closed_ts: now, json }, remaining: null, cents, clientOrderId: null, event: liquidation ? 'position.liquidated' : 'position.closed' };
 }
 
 function ratchetWrite({ target, read, decision }: Decided<Ratchet>, now: number): LevelsWrite {

@@ -6,13 +6,16 @@
 import type { Redis } from 'ioredis';
 import type { Side } from '../../engine/side.js';
 import { keys } from '../../redis/keys.js';
+import { runPositionScripts } from '../positions/lua/position-scripts.js';
 import { parsePosition, type BookRef, type StoredPosition } from '../positions/position-types.js';
 import { inBatches } from './batches.js';
 
 export type IndexKind = 'sl' | 'tp' | 'liq' | 'trail';
 const KINDS: readonly IndexKind[] = ['sl', 'tp', 'liq', 'trail'];
+/** Every index of a symbol: each kind, long and short. */
+export const RANGES_PER_SYMBOL = KINDS.length * 2;
 
-/** A score range of one index: numbers are inclusive, '(x' exclusive, '-inf' / '+inf' open. */
+/** A score range of one index: numbers are inclusive, '(x' exclusive, '-inf' / '+inf' open ('+inf' as min: nothing). */
 export interface IndexRange {
   symbol: string;
   kind: IndexKind;
@@ -30,15 +33,17 @@ export interface PositionRef {
 export class SweepStore {
   constructor(private readonly redis: Redis) {}
 
-  /** The members of each range, in the order asked. */
-  ranges(ranges: readonly IndexRange[]): Promise<string[][]> {
-    return inBatches(ranges, async (chunk) => {
-      const pipeline = this.redis.pipeline();
-      for (const r of chunk) pipeline.zrangebyscore(keys.triggerIndex(r.symbol, r.kind, r.side), r.min, r.max);
-      return ((await pipeline.exec()) ?? []).map(([error, members]) => {
-        if (error) throw error;
-        return members as string[];
+  /**
+   * The members of each range, in the order asked. Each entry holds the ranges of one symbol, one per
+   * index kind and side (RANGES_PER_SYMBOL), read in one script call: its indexes share a slot.
+   */
+  ranges(symbols: readonly (readonly IndexRange[])[]): Promise<string[][][]> {
+    return inBatches(symbols, async (chunk) => {
+      const calls = chunk.map((ranges) => {
+        if (ranges.length !== RANGES_PER_SYMBOL || ranges.some((r) => r.symbol !== ranges[0].symbol)) throw new Error('sweep: one symbol\'s eight index ranges per call');
+        return [...ranges.map((r) => keys.triggerIndex(r.symbol, r.kind, r.side)), ...ranges.flatMap((r) => [r.min, r.max])];
       });
+      return (await runPositionScripts(this.redis, 'pdTriggerRanges', calls)).map((reply) => reply.slice(1) as string[][]);
     });
   }
 

@@ -27,7 +27,7 @@ ARGV[6]  realized P&L of the closed record, integer cents
 ARGV[7]  close time, ms
 ARGV[8]  1 when a client_order_id was sent, else 0
 ARGV[9]  idempotency time to live, seconds
-ARGV[10] idempotency value: JSON {closed_id, remaining_id}
+ARGV[10] idempotency value: JSON {closed_id, remaining_id} ('' when ARGV[8] is 0: not stored)
 ARGV[11] trigger member: accountId|book|positionId
 ARGV[12] event: position.closed or position.liquidated
 ARGV[13] book name

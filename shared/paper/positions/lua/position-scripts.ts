@@ -1,4 +1,5 @@
-/** Loads the position .lua scripts beside this file into an ioredis client with defineCommand. */
+/** The position .lua scripts beside this file: defined on a client (defineCommand) for single calls, plain EVALSHA for pipelines. */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 
@@ -7,6 +8,7 @@ const SCRIPTS = {
   pdPositionClose: { file: 'position-close.lua', numberOfKeys: 10 },
   pdPositionSltp: { file: 'position-sltp.lua', numberOfKeys: 5 },
   pdBookReset: { file: 'book-reset.lua', numberOfKeys: 12 },
+  pdTriggerRanges: { file: 'trigger-ranges.lua', numberOfKeys: 8 },
 } as const;
 
 export type PositionScript = keyof typeof SCRIPTS;
@@ -41,13 +43,16 @@ export function definePositionScripts(redis: Redis): void {
   defined.add(redis);
 }
 
+/** A script call: its keys, then its arguments, in one array (the script's numberOfKeys splits them). */
+export type ScriptCall = readonly (string | number)[];
+
 /** Runs one script (EVALSHA, EVAL the first time) and answers its reply: an array whose first element is the status. */
-export async function runPositionScript(redis: Redis, name: PositionScript, keys: string[], args: (string | number)[]): Promise<[number, ...unknown[]]> {
-  if (keys.length !== SCRIPTS[name].numberOfKeys) throw new Error(`script ${name} takes ${SCRIPTS[name].numberOfKeys} keys, got ${keys.length}`);
+export async function runPositionScript(redis: Redis, name: PositionScript, call: ScriptCall): Promise<[number, ...unknown[]]> {
+  if (call.length < SCRIPTS[name].numberOfKeys) throw new Error(`script ${name} takes ${SCRIPTS[name].numberOfKeys} keys, got ${call.length} values`);
   definePositionScripts(redis);
   const command: unknown = Reflect.get(redis, name);
   if (typeof command !== 'function') throw new Error(`script ${name} is not defined on this connection`);
-  return statusReply(name, await command.call(redis, ...keys, ...args));
+  return statusReply(name, await Reflect.apply(command, redis, call));
 }
 
 function statusReply(name: PositionScript, reply: unknown): [number, ...unknown[]] {
@@ -55,21 +60,44 @@ function statusReply(name: PositionScript, reply: unknown): [number, ...unknown[
   return reply as [number, ...unknown[]];
 }
 
-/**
- * Runs one script many times in one pipeline (EVALSHA; ioredis loads the script first when needed);
- * replies in the order of the calls. Throws when any call failed.
- */
-export async function runPositionScripts(redis: Redis, name: PositionScript, calls: readonly { keys: string[]; args: (string | number)[] }[]): Promise<[number, ...unknown[]][]> {
-  if (calls.length === 0) return [];
-  definePositionScripts(redis);
-  const pipeline = redis.pipeline();
-  const command: unknown = Reflect.get(pipeline, name);
-  if (typeof command !== 'function') throw new Error(`script ${name} is not defined on this connection`);
-  for (const call of calls) {
-    if (call.keys.length !== SCRIPTS[name].numberOfKeys) throw new Error(`script ${name} takes ${SCRIPTS[name].numberOfKeys} keys, got ${call.keys.length}`);
-    command.call(pipeline, ...call.keys, ...call.args);
+/** The SHA-1 a script is cached under on the server. */
+const shas = new Map<PositionScript, string>();
+function scriptSha(name: PositionScript): string {
+  let sha = shas.get(name);
+  if (sha === undefined) {
+    sha = createHash('sha1').update(source(name)).digest('hex');
+    shas.set(name, sha);
   }
-  return ((await pipeline.exec()) ?? []).map(([error, reply]) => {
+  return sha;
+}
+
+/** Sends the calls as plain EVALSHA in one pipeline (cheaper per call than a defined command); each call's [error, reply]. */
+async function evalShaAll(redis: Redis, name: PositionScript, calls: readonly ScriptCall[]): Promise<[Error | null, unknown][]> {
+  const pipeline = redis.pipeline();
+  const sha = scriptSha(name);
+  const keyCount = SCRIPTS[name].numberOfKeys;
+  for (const call of calls) {
+    if (call.length < keyCount) throw new Error(`script ${name} takes ${keyCount} keys, got ${call.length} values`);
+    pipeline.evalsha(sha, keyCount, ...call);
+  }
+  return (await pipeline.exec()) ?? [];
+}
+
+/**
+ * Runs one script many times in one pipeline; replies in the order of the calls. Calls the server
+ * answered NOSCRIPT (its script cache was emptied: a restart, SCRIPT FLUSH) did not run: the script
+ * is loaded and they are sent again. Throws when any call failed otherwise.
+ */
+export async function runPositionScripts(redis: Redis, name: PositionScript, calls: readonly ScriptCall[]): Promise<[number, ...unknown[]][]> {
+  if (calls.length === 0) return [];
+  const results = await evalShaAll(redis, name, calls);
+  const unknown = results.flatMap(([error], i) => (error?.message.startsWith('NOSCRIPT') ? [i] : []));
+  if (unknown.length > 0) {
+    await redis.script('LOAD', source(name));
+    const again = await evalShaAll(redis, name, unknown.map((i) => calls[i]));
+    unknown.forEach((i, k) => (results[i] = again[k]));
+  }
+  return results.map(([error, reply]) => {
     if (error) throw error;
     return statusReply(name, reply);
   });
