@@ -18,7 +18,6 @@ import { parseOkxLiquidations, type OkxContractValue } from '../shared/derivativ
 import type { LiquidationFrame } from '../shared/derivatives/liquidations/liquidation-event.js';
 import { LiquidationStore } from '../shared/derivatives/liquidations/liquidation-store.js';
 import { LiquidationWriter } from '../shared/derivatives/liquidations/liquidation-writer.js';
-import { defineLiquidationScripts } from '../shared/derivatives/liquidations/lua/liquidation-scripts.js';
 import { closeRedis, createRedis } from '../shared/redis/connection.js';
 import { startEmbeddedRedis } from '../shared/redis/embedded.js';
 import { liquidationFrameHandler } from '../workers/streams/liquidations/liquidation-connector.js';
@@ -117,7 +116,6 @@ export async function measureLiquidationIngest(events = 100_000): Promise<Ingest
     });
     const config = configWith({ LOG_LEVEL: 'silent' });
     const logger = createLogger(config);
-    defineLiquidationScripts(redis);
     const store = new LiquidationStore(redis, { dedupMs: 600_000, rawMax: 1_000_000 });
     const writer = new LiquidationWriter({ store, logger, clock: { now: () => Date.now() }, flushMs: 20, maxBatch: BATCH });
     writer.setUniverse(coins.map((c) => `${c}USDT`));

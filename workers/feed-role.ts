@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { systemClock } from '../shared/core/clock.js';
 import { FeedLease } from '../shared/market/feed-lease.js';
-import { defineMarketScripts } from '../shared/market/lua/market-scripts.js';
 import { createVenueRests } from '../shared/market/market-store.js';
 import { MarketWriter } from '../shared/market/market-writer.js';
 import type { Venue } from '../shared/market/types.js';
@@ -25,10 +24,8 @@ const UNIVERSE_HTTP_ATTEMPTS = 3;
 export async function startFeedRole(ctx: RoleContext): Promise<RunningRole> {
   const { config, redisUrl } = ctx;
   const logger = ctx.logger.child({ role: 'feed' });
-  // its own connection: the feed's steady background writes stay off the API's connection, and
-  // its scripts are defined before any command is queued on it
+  // its own connection: the feed's steady background writes stay off the API's connection
   const redis = createRedis(redisUrl);
-  defineMarketScripts(redis);
   const clock = systemClock;
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 

@@ -8,12 +8,10 @@ import { FeeSettings } from './fees/fee-settings.js';
 import { FundingStore } from './funding/funding-store.js';
 import { LivePrices } from './markets/live-prices.js';
 import { MarketCatalog } from './markets/market-catalog.js';
-import { defineOrderScripts } from './orders/lua/order-scripts.js';
 import { OrderService } from './orders/order-service.js';
 import { OrderStore } from './orders/order-store.js';
 import { BookService } from './positions/book-service.js';
 import { CloseService } from './positions/close-service.js';
-import { definePositionScripts } from './positions/lua/position-scripts.js';
 import type { PositionDeps } from './positions/position-deps.js';
 import { PositionReads } from './positions/position-reads.js';
 import { PositionService } from './positions/position-service.js';
@@ -48,9 +46,6 @@ export interface TradingDeps {
 }
 
 export function createTradingServices(deps: TradingDeps): TradingServices {
-  // defined before any command is queued on the connection (see position-scripts.ts)
-  definePositionScripts(deps.redis);
-  defineOrderScripts(deps.redis);
   const store = new PositionStore(deps.redis);
   const prices = new LivePrices(deps.marketStore, deps.clock, deps.freshness);
   const funding = new FundingStore(deps.redis);

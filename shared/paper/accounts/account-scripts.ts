@@ -1,11 +1,6 @@
-/** Loads the account .lua scripts (lua/ beside this file) into an ioredis client with defineCommand. */
-import { readFileSync } from 'node:fs';
+/** The account .lua scripts (lua/ beside this file, run through shared/redis/lua-scripts.ts). */
 import type { Redis } from 'ioredis';
-
-interface ScriptSpec {
-  file: string;
-  numberOfKeys: number;
-}
+import { integerReply, LuaScripts, type ScriptSpec } from '../../redis/lua-scripts.js';
 
 const SCRIPTS = {
   acctKeyCreate: { file: 'lua/key-create.lua', numberOfKeys: 4 },
@@ -16,32 +11,9 @@ const SCRIPTS = {
 
 export type AccountScript = keyof typeof SCRIPTS;
 
-const defined = new WeakSet<Redis>();
-
-/**
- * Defines the scripts on a client once, before traffic, and keeps them out of auto-pipelining
- * (see shared/market/lua/market-scripts.ts for why: a pipeline built before defineCommand lacks
- * the new method).
- */
-export function defineAccountScripts(redis: Redis): void {
-  if (defined.has(redis)) return;
-  const names = Object.keys(SCRIPTS) as AccountScript[];
-  const ignored = redis.options.autoPipeliningIgnoredCommands ?? [];
-  for (const name of names) if (!ignored.includes(name)) ignored.push(name);
-  redis.options.autoPipeliningIgnoredCommands = ignored;
-  for (const name of names) {
-    const lua = readFileSync(new URL(SCRIPTS[name].file, import.meta.url), 'utf8');
-    redis.defineCommand(name, { numberOfKeys: SCRIPTS[name].numberOfKeys, lua });
-  }
-  defined.add(redis);
-}
+const scripts = new LuaScripts<AccountScript>(import.meta.url, SCRIPTS);
 
 /** Runs one account script and answers its integer reply. */
 export async function runAccountScript(redis: Redis, name: AccountScript, keys: string[], args: (string | number)[]): Promise<number> {
-  defineAccountScripts(redis);
-  const command: unknown = Reflect.get(redis, name);
-  if (typeof command !== 'function') throw new Error(`script ${name} is not defined on this connection`);
-  const reply: unknown = await command.call(redis, ...keys, ...args);
-  if (typeof reply !== 'number') throw new Error(`script ${name} answered ${String(reply)}`);
-  return reply;
+  return integerReply(name, await scripts.run(redis, name, scripts.check(name, { keys, args })));
 }

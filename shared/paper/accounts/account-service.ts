@@ -5,7 +5,6 @@ import { AppError } from '../../core/errors.js';
 import type { KeyContext } from '../key-context.js';
 import { effectivePlan, type PlanId } from '../plans.js';
 import { checkBookName, checkKeyName, normalizeEmail, printable } from './account-rules.js';
-import { defineAccountScripts } from './account-scripts.js';
 import { AccountStore, type Account } from './account-store.js';
 import { apiKeyDigest, generateApiKey, isKeyId, newKeyId, type RandomBytes } from './api-key-format.js';
 import { RedisBookRegistry, type BookRegistry } from './book-registry.js';
@@ -158,7 +157,6 @@ export interface AccountModule {
 }
 
 export function createAccountModule(redis: Redis, clock: Clock = systemClock, random?: RandomBytes): AccountModule {
-  defineAccountScripts(redis);
   const accounts = new AccountStore(redis, random);
   const keys = new KeyStore(redis);
   const books = new RedisBookRegistry(redis, keys);

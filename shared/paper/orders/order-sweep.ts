@@ -14,7 +14,6 @@ import { effectivePlan } from '../plans.js';
 import { buildPosition, priceEntry, type EntryTerms } from '../positions/position-builder.js';
 import { defaultPositionId, MAX_ATTEMPTS } from '../positions/position-deps.js';
 import type { BookRef, Position } from '../positions/position-types.js';
-import { defineOrderScripts } from './lua/order-scripts.js';
 import { OrderStore } from './order-store.js';
 import { parseOrderMember, type Order, type StoredOrder } from './order-types.js';
 
@@ -125,7 +124,6 @@ export class OrderSweep {
 
 /** The order step of the sweep on a connection, with the open cap read from the account's plan. */
 export function createOrderSweep(redis: Redis, clock: Clock): OrderSweep {
-  defineOrderScripts(redis);
   const plans = new PlanStore(redis);
   return new OrderSweep({
     store: new OrderStore(redis),

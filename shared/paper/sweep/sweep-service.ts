@@ -22,7 +22,6 @@ import type { MarketStore } from '../../market/market-store.js';
 import { classifyQuote, type FreshnessRules } from '../../market/quote-freshness.js';
 import type { SweepJob } from '../../queues/job-types.js';
 import { FundingStore } from '../funding/funding-store.js';
-import { definePositionScripts } from '../positions/lua/position-scripts.js';
 import { PositionStore } from '../positions/position-store.js';
 import { parseTriggerMember, type BookRef } from '../positions/position-types.js';
 import { addReports, emptyReport, SweepSettler, type SweepReport, type SweepTarget } from './sweep-settler.js';
@@ -158,9 +157,8 @@ export class SweepService {
   }
 }
 
-/** The sweep on a connection (its scripts defined before any command is queued on it, see position-scripts.ts). */
+/** The sweep on a connection. */
 export function createSweepService(deps: { redis: Redis; market: MarketStore; freshness: FreshnessRules; clock: Clock }): SweepService {
-  definePositionScripts(deps.redis);
   return new SweepService({
     store: new PositionStore(deps.redis),
     index: new SweepStore(deps.redis),

@@ -1,5 +1,4 @@
 /** The orders queue's processor: expires the resting orders whose 30 days are up (scheduled every minute, once per cluster). */
-import { defineOrderScripts } from '../../../shared/paper/orders/lua/order-scripts.js';
 import { OrderExpiry } from '../../../shared/paper/orders/order-expiry.js';
 import { OrderStore } from '../../../shared/paper/orders/order-store.js';
 import { QUEUES } from '../../../shared/queues/queue-names.js';
@@ -11,8 +10,6 @@ export const ORDER_EXPIRY_EVERY_MS = 60_000;
 export const orderExpiryProcessor: ProcessorDefinition = {
   queue: QUEUES.orders,
   create: ({ redis, clock, logger }) => {
-    // defined before any command is queued on the shared connection (see order-scripts.ts)
-    defineOrderScripts(redis);
     const expiry = new OrderExpiry(new OrderStore(redis), clock);
     const log = logger.child({ queue: QUEUES.orders });
     return {

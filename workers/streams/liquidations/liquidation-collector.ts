@@ -9,7 +9,6 @@ import type { Logger } from '../../../shared/core/logger.js';
 import type { LiqExchange } from '../../../shared/derivatives/liquidations/liquidation-event.js';
 import { LiquidationStore } from '../../../shared/derivatives/liquidations/liquidation-store.js';
 import { LiquidationWriter } from '../../../shared/derivatives/liquidations/liquidation-writer.js';
-import { defineLiquidationScripts } from '../../../shared/derivatives/liquidations/lua/liquidation-scripts.js';
 import { FeedLease } from '../../../shared/market/feed-lease.js';
 import { createLiquidationConnector } from './connectors.js';
 import type { LiquidationConnector } from './liquidation-connector.js';
@@ -40,8 +39,6 @@ export function liquidationUrls(config: Config, exchange: LiqExchange): VenueUrl
 
 export function startLiquidationCollector({ config, redis, logger: parent, clock, owner }: LiquidationCollectorOptions): LiquidationCollector {
   const logger = parent.child({ part: 'liquidations' });
-  // defined before any command is queued on the connection (see market-scripts.ts)
-  defineLiquidationScripts(redis);
   const store = new LiquidationStore(redis, { dedupMs: config.liqDedupMs, rawMax: config.liqRawMax });
   const writer = new LiquidationWriter({ store, logger, clock, flushMs: config.liqFlushMs });
   const http = { timeoutMs: config.restTimeoutMs, attempts: 2, baseDelayMs: 250, maxDelayMs: 5_000 };

@@ -1,0 +1,113 @@
+/**
+ * Runs the .lua scripts kept beside the code that uses them: every call is a plain EVALSHA, and a
+ * call the server answers NOSCRIPT (its script cache was emptied: a restart, SCRIPT FLUSH, a
+ * failover) loads the script and is sent again, which is what ioredis's defineCommand does.
+ * Scripts are not defined on the client: every pipeline ioredis builds (auto-pipelining builds
+ * one per event-loop turn) copies each defined command onto itself, which cost an API pod a
+ * tenth of what it allocates per keyed request; and a pipeline built before a script was
+ * defined lacks it. EVALSHA joins the auto-pipeline like any other command.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Redis } from 'ioredis';
+
+export interface ScriptSpec {
+  /** Path of the .lua file, relative to the module that declares the set. */
+  file: string;
+  /** Keys of one call; a script that takes a list of items takes this many per item. */
+  numberOfKeys: number;
+}
+
+/** A call as sent: its keys, then its arguments. */
+export interface ScriptCall {
+  keys: readonly string[];
+  args: readonly (string | number)[];
+}
+
+const isNoScript = (error: unknown): boolean => error instanceof Error && error.message.startsWith('NOSCRIPT');
+
+export class LuaScripts<Name extends string> {
+  private readonly sources = new Map<Name, { lua: string; sha: string }>();
+
+  /** `base`: the declaring module's import.meta.url (the files are read the first time they run). */
+  constructor(
+    private readonly base: string,
+    private readonly specs: Readonly<Record<Name, ScriptSpec>>,
+  ) {}
+
+  /** Keys of one call (of one item, for a script that takes a list). */
+  keysOf(name: Name): number {
+    return this.specs[name].numberOfKeys;
+  }
+
+  /** Runs one call and answers the script's raw reply. */
+  async run(redis: Redis, name: Name, call: ScriptCall): Promise<unknown> {
+    const { sha } = this.script(name);
+    try {
+      return await redis.evalsha(sha, call.keys.length, ...call.keys, ...call.args);
+    } catch (error) {
+      if (!isNoScript(error)) throw error;
+      await this.load(redis, name);
+      return redis.evalsha(sha, call.keys.length, ...call.keys, ...call.args);
+    }
+  }
+
+  /**
+   * Runs many calls in one pipeline; replies in the order of the calls. Throws when any call failed
+   * (other than NOSCRIPT: those did not run, and are sent again once the script is loaded).
+   */
+  async runMany(redis: Redis, name: Name, calls: readonly ScriptCall[]): Promise<unknown[]> {
+    if (calls.length === 0) return [];
+    const results = await this.pipelined(redis, name, calls);
+    const unknown = results.flatMap(([error], i) => (isNoScript(error) ? [i] : []));
+    if (unknown.length > 0) {
+      await this.load(redis, name);
+      const again = await this.pipelined(redis, name, unknown.map((i) => calls[i]));
+      unknown.forEach((i, k) => (results[i] = again[k]));
+    }
+    return results.map(([error, reply]) => {
+      if (error) throw error;
+      return reply;
+    });
+  }
+
+  /** Checks a call's key count against the script's (per item, for a list). */
+  check(name: Name, call: ScriptCall, items = 1): ScriptCall {
+    const expected = this.specs[name].numberOfKeys * items;
+    if (call.keys.length !== expected) throw new Error(`script ${name} takes ${expected} keys, got ${call.keys.length}`);
+    return call;
+  }
+
+  private async pipelined(redis: Redis, name: Name, calls: readonly ScriptCall[]): Promise<[Error | null, unknown][]> {
+    const { sha } = this.script(name);
+    const pipeline = redis.pipeline();
+    for (const call of calls) pipeline.evalsha(sha, call.keys.length, ...call.keys, ...call.args);
+    return (await pipeline.exec()) ?? [];
+  }
+
+  private async load(redis: Redis, name: Name): Promise<void> {
+    await redis.script('LOAD', this.script(name).lua);
+  }
+
+  private script(name: Name): { lua: string; sha: string } {
+    let script = this.sources.get(name);
+    if (script === undefined) {
+      const lua = readFileSync(new URL(this.specs[name].file, this.base), 'utf8');
+      script = { lua, sha: createHash('sha1').update(lua).digest('hex') };
+      this.sources.set(name, script);
+    }
+    return script;
+  }
+}
+
+/** A reply that must be an array led by a numeric status (most scripts' shape). */
+export function statusArray(name: string, reply: unknown): [number, ...unknown[]] {
+  if (!Array.isArray(reply) || typeof reply[0] !== 'number') throw new Error(`script ${name} answered ${JSON.stringify(reply)}`);
+  return reply as [number, ...unknown[]];
+}
+
+/** A reply that must be an integer. */
+export function integerReply(name: string, reply: unknown): number {
+  if (typeof reply !== 'number') throw new Error(`script ${name} answered ${String(reply)}`);
+  return reply;
+}

@@ -1,0 +1,62 @@
+import { expect } from 'chai';
+import type { Redis } from 'ioredis';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { LuaScripts } from '../../shared/redis/lua-scripts.js';
+import { closeRedis, createRedis } from '../../shared/redis/connection.js';
+import { freshRedis, testRedisUrl } from '../helpers/redis.js';
+
+/** A script set over a file of its own: INCRBY on its one key, answering the new value. */
+function counterScripts(): LuaScripts<'bump'> {
+  const dir = mkdtempSync(join(tmpdir(), 'pd-lua-'));
+  writeFileSync(join(dir, 'bump.lua'), "return redis.call('INCRBY', KEYS[1], ARGV[1])\n");
+  return new LuaScripts(pathToFileURL(join(dir, 'set.ts')).href, { bump: { file: 'bump.lua', numberOfKeys: 1 } });
+}
+
+describe('Lua scripts (EVALSHA, reloaded after NOSCRIPT)', () => {
+  let redis: Redis;
+  before(async () => {
+    await freshRedis();
+    redis = createRedis(testRedisUrl());
+  });
+  after(async () => closeRedis(redis));
+
+  it('runs a script the server has never seen, and again after its script cache was flushed', async () => {
+    const scripts = counterScripts();
+    expect(await scripts.run(redis, 'bump', { keys: ['lua:a'], args: [2] })).to.equal(2);
+    await redis.script('FLUSH');
+    expect(await scripts.run(redis, 'bump', { keys: ['lua:a'], args: [3] })).to.equal(5);
+  });
+
+  it('runs many calls in one pipeline, each once, in order, also after a flush', async () => {
+    const scripts = counterScripts();
+    await redis.script('FLUSH');
+    const calls = [1, 2, 3].map((n) => ({ keys: ['lua:b'], args: [n] }));
+    expect(await scripts.runMany(redis, 'bump', calls)).to.deep.equal([1, 3, 6]);
+    expect(await redis.get('lua:b')).to.equal('6');
+  });
+
+  it('joins the auto-pipeline with other commands sent in the same turn', async () => {
+    const scripts = counterScripts();
+    const [bumped, read] = await Promise.all([scripts.run(redis, 'bump', { keys: ['lua:c'], args: [7] }), redis.get('lua:c')]);
+    expect(bumped).to.equal(7);
+    expect(read).to.be.oneOf([null, '7']);
+    expect(await redis.get('lua:c')).to.equal('7');
+  });
+
+  it('refuses a call with the wrong number of keys before sending it', () => {
+    const scripts = counterScripts();
+    expect(() => scripts.check('bump', { keys: ['x', 'y'], args: [] })).to.throw(/takes 1 keys, got 2/);
+  });
+
+  it('passes a script error through without retrying it', async () => {
+    const scripts = counterScripts();
+    await redis.set('lua:d', 'not a number');
+    let error: unknown;
+    await scripts.run(redis, 'bump', { keys: ['lua:d'], args: [1] }).catch((e: unknown) => (error = e));
+    expect(String(error)).to.match(/not an integer/);
+    expect(await redis.get('lua:d')).to.equal('not a number');
+  });
+});
