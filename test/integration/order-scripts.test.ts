@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { expiresAt, MINUTE_MS, watermarkAfter } from '../../shared/engine/order-rules.js';
 import { OrderExpiry } from '../../shared/paper/orders/order-expiry.js';
-import { OrderStore } from '../../shared/paper/orders/order-store.js';
+import { runOrderScript } from '../../shared/paper/orders/lua/order-scripts.js';
+import { closeArgs, closeKeys, OrderStore } from '../../shared/paper/orders/order-store.js';
 import { fillResult, OrderSweep } from '../../shared/paper/orders/order-sweep.js';
 import { ORDERS_DONE_KEPT, type Order } from '../../shared/paper/orders/order-types.js';
 import { PositionStore } from '../../shared/paper/positions/position-store.js';
@@ -10,6 +11,7 @@ import type { BookRef } from '../../shared/paper/positions/position-types.js';
 import type { SweepJob } from '../../shared/queues/job-types.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
+import { waitFor } from '../helpers/market-wait.js';
 import { freshRedis, snapshotRedis, testRedisUrl } from '../helpers/redis.js';
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 30);
@@ -202,6 +204,42 @@ describe('order scripts under races (Lua, real Redis)', () => {
     expect((await pods[0].get(ref, due.order.order_id))!.order).to.include({ status: 'expired', done_ts: expiresAt(T0) });
     expect((await pods[0].get(ref, young.order.order_id))!.order.status).to.equal('resting');
     expect(await events()).to.deep.equal(['order.expired']);
+    const [, fields] = (await redis.xrange(keys.accountOutbox(ref.accountId), '-', '+'))[0];
+    const raw = (await pods[0].get(ref, due.order.order_id))!.raw;
+    expect(fields).to.deep.equal(['event', 'order.expired', 'book', 'main', 'ts', String(expiresAt(T0)), 'order', raw]);
+  });
+
+  it('close: a status other than cancelled or expired is refused by name; nothing is written or published', async () => {
+    const read = await place(newOrder(ref));
+    const other: BookRef = { accountId: 'acct-close-other', book: 'main' };
+    const control = newOrder(other);
+    expect((await pods[0].place(other, control, 20)).kind).to.equal('placed');
+    const controlRead = (await pods[0].get(other, control.order_id))!;
+    const sub = createRedis(testRedisUrl());
+    const nudges: string[] = [];
+    await sub.subscribe('pd:outbox');
+    sub.on('message', (_channel: string, outbox: string) => nudges.push(outbox));
+    try {
+      const before = await snapshotRedis(redis);
+      const now = clock.now();
+      const args = closeArgs(ref, read, { ...read.order, status: 'filled', done_ts: now }, now);
+      for (const status of ['filled', 'rejected', 'resting', '', 'CANCELLED']) {
+        expect(await runOrderScript(redis, 'pdOrderClose', closeKeys(ref, read.order), [...args, status]), status).to.deep.equal([-3, 'unknown_status']);
+      }
+      expect(await snapshotRedis(redis)).to.deep.equal(before);
+      expect(await redis.exists(keys.accountOutbox(ref.accountId))).to.equal(0); // the snapshot shows a stream only as its type
+      // a close of another account publishes after any nudge a refusal would have sent (one connection delivers in order)
+      expect(await pods[1].cancel(other, controlRead, { ...control, status: 'cancelled', done_ts: now }, now)).to.equal('applied');
+      await waitFor(() => nudges.length > 0, 2_000, 'the nudge of the control close');
+      expect(nudges).to.deep.equal([keys.accountOutbox(other.accountId)]);
+      // the refused order is still resting, and closes normally
+      const cancelled = { ...read.order, status: 'cancelled' as const, done_ts: now };
+      expect(await pods[0].cancel(ref, read, cancelled, now)).to.equal('applied');
+      const entries = await redis.xrange(keys.accountOutbox(ref.accountId), '-', '+');
+      expect(entries.map(([, f]) => f)).to.deep.equal([['event', 'order.cancelled', 'book', 'main', 'ts', String(now), 'order', JSON.stringify(cancelled)]]);
+    } finally {
+      await closeRedis(sub);
+    }
   });
 
   it('reset cancels the resting orders in the same step (one order.cancelled each); their leftover hints are dropped when next met', async () => {

@@ -44,6 +44,27 @@ const unusedSlot = (ref: BookRef): string => keys.bookOrders(ref.accountId, ref.
 
 const reachOfOrder = (o: Order): OrderReach => reachOf(o.type, o.side);
 
+/** The statuses a resting order leaves the book with through order-close.lua (which writes the event of each). */
+export type CloseStatus = 'cancelled' | 'expired';
+
+/** KEYS of order-close.lua for an order of the book. */
+export function closeKeys(ref: BookRef, o: Order): string[] {
+  return [
+    keys.bookOrders(ref.accountId, ref.book),
+    keys.bookOrderData(ref.accountId, ref.book),
+    keys.bookOrdersDone(ref.accountId, ref.book),
+    keys.accountOutbox(ref.accountId),
+    keys.orderIndex(o.symbol, reachOfOrder(o)),
+    keys.orderExpiry(),
+  ];
+}
+
+/** ARGV[1..8] of order-close.lua (the status follows). */
+export function closeArgs(ref: BookRef, read: StoredOrder, done: Order, now: number): (string | number)[] {
+  const o = read.order;
+  return [o.order_id, digest(read.raw), JSON.stringify(done), orderMember(ref, o.order_id), expiryMember(ref, o.order_id, o.symbol, reachOfOrder(o)), ref.book, now, ORDERS_DONE_KEPT];
+}
+
 export class OrderStore {
   constructor(private readonly redis: Redis) {}
 
@@ -119,31 +140,19 @@ export class OrderStore {
 
   /** Cancels (cancel_order) a resting order: event order.cancelled. */
   cancel(ref: BookRef, read: StoredOrder, cancelled: Order, now: number): Promise<ChangeOutcome> {
-    return this.finish('pdOrderCancel', ref, read, cancelled, now);
+    return this.close('cancelled', ref, read, cancelled, now);
   }
 
   /** Expires a resting order: event order.expired. */
   expire(ref: BookRef, read: StoredOrder, expired: Order, now: number): Promise<ChangeOutcome> {
-    return this.finish('pdOrderExpire', ref, read, expired, now);
+    return this.close('expired', ref, read, expired, now);
   }
 
-  private async finish(script: 'pdOrderCancel' | 'pdOrderExpire', ref: BookRef, read: StoredOrder, done: Order, now: number): Promise<ChangeOutcome> {
-    const o = read.order;
-    const reach = reachOfOrder(o);
-    const [status] = await runOrderScript(
-      this.redis,
-      script,
-      [
-        keys.bookOrders(ref.accountId, ref.book),
-        keys.bookOrderData(ref.accountId, ref.book),
-        keys.bookOrdersDone(ref.accountId, ref.book),
-        keys.accountOutbox(ref.accountId),
-        keys.orderIndex(o.symbol, reach),
-        keys.orderExpiry(),
-      ],
-      [o.order_id, digest(read.raw), JSON.stringify(done), orderMember(ref, o.order_id), expiryMember(ref, o.order_id, o.symbol, reach), ref.book, now, ORDERS_DONE_KEPT],
-    );
-    return status === 1 ? 'applied' : status === -1 ? 'stale' : 'gone';
+  /** A resting order leaves the book as `status` (order-close.lua), with that status's event. */
+  private async close(status: CloseStatus, ref: BookRef, read: StoredOrder, done: Order, now: number): Promise<ChangeOutcome> {
+    const [reply, refusal] = await runOrderScript(this.redis, 'pdOrderClose', closeKeys(ref, read.order), [...closeArgs(ref, read, done, now), status]);
+    if (reply === -3) throw new Error(`script pdOrderClose refused ${status}: ${String(refusal)}`);
+    return reply === 1 ? 'applied' : reply === -1 ? 'stale' : 'gone';
   }
 
   /** Fills a resting order and opens its position in one step, or rejects it when the book holds its open cap. */

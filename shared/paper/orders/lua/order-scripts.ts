@@ -6,8 +6,7 @@ const SCRIPTS = {
   pdOrderPlace: { file: 'order-place.lua', numberOfKeys: 5 },
   pdOrderFill: { file: 'order-fill.lua', numberOfKeys: 12 },
   pdOrderModify: { file: 'order-modify.lua', numberOfKeys: 3 },
-  pdOrderCancel: { file: 'order-cancel.lua', numberOfKeys: 6 },
-  pdOrderExpire: { file: 'order-expire.lua', numberOfKeys: 6 },
+  pdOrderClose: { file: 'order-close.lua', numberOfKeys: 6 },
 } as const satisfies Record<string, ScriptSpec>;
 
 export type OrderScript = keyof typeof SCRIPTS;
