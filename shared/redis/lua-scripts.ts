@@ -14,7 +14,7 @@ import type { Redis } from 'ioredis';
 export interface ScriptSpec {
   /** Path of the .lua file, relative to the module that declares the set. */
   file: string;
-  /** Keys of one call; a script that takes a list of items takes this many per item. */
+  /** Keys of one call. */
   numberOfKeys: number;
 }
 
@@ -35,13 +35,9 @@ export class LuaScripts<Name extends string> {
     private readonly specs: Readonly<Record<Name, ScriptSpec>>,
   ) {}
 
-  /** Keys of one call (of one item, for a script that takes a list). */
-  keysOf(name: Name): number {
-    return this.specs[name].numberOfKeys;
-  }
-
   /** Runs one call and answers the script's raw reply. */
   async run(redis: Redis, name: Name, call: ScriptCall): Promise<unknown> {
+    this.check(name, call);
     const { sha } = this.script(name);
     try {
       return await redis.evalsha(sha, call.keys.length, ...call.keys, ...call.args);
@@ -58,6 +54,7 @@ export class LuaScripts<Name extends string> {
    */
   async runMany(redis: Redis, name: Name, calls: readonly ScriptCall[]): Promise<unknown[]> {
     if (calls.length === 0) return [];
+    for (const call of calls) this.check(name, call);
     const results = await this.pipelined(redis, name, calls);
     const unknown = results.flatMap(([error], i) => (isNoScript(error) ? [i] : []));
     if (unknown.length > 0) {
@@ -71,11 +68,10 @@ export class LuaScripts<Name extends string> {
     });
   }
 
-  /** Checks a call's key count against the script's (per item, for a list). */
-  check(name: Name, call: ScriptCall, items = 1): ScriptCall {
-    const expected = this.specs[name].numberOfKeys * items;
+  /** A call with a wrong key count is refused before anything is sent. */
+  private check(name: Name, call: ScriptCall): void {
+    const expected = this.specs[name].numberOfKeys;
     if (call.keys.length !== expected) throw new Error(`script ${name} takes ${expected} keys, got ${call.keys.length}`);
-    return call;
   }
 
   private async pipelined(redis: Redis, name: Name, calls: readonly ScriptCall[]): Promise<[Error | null, unknown][]> {

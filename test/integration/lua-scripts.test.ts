@@ -46,9 +46,12 @@ describe('Lua scripts (EVALSHA, reloaded after NOSCRIPT)', () => {
     expect(await redis.get('lua:c')).to.equal('7');
   });
 
-  it('refuses a call with the wrong number of keys before sending it', () => {
+  it('refuses a call with the wrong number of keys before sending it', async () => {
     const scripts = counterScripts();
-    expect(() => scripts.check('bump', { keys: ['x', 'y'], args: [] })).to.throw(/takes 1 keys, got 2/);
+    const refusal = async (run: () => Promise<unknown>): Promise<string> => run().then(() => 'sent', (e: unknown) => String(e));
+    expect(await refusal(() => scripts.run(redis, 'bump', { keys: ['lua:e', 'lua:f'], args: [1] }))).to.match(/takes 1 keys, got 2/);
+    expect(await refusal(() => scripts.runMany(redis, 'bump', [{ keys: ['lua:e'], args: [1] }, { keys: [], args: [1] }]))).to.match(/takes 1 keys, got 0/);
+    expect(await redis.exists('lua:e', 'lua:f')).to.equal(0);
   });
 
   it('passes a script error through without retrying it', async () => {

@@ -14,5 +14,5 @@ const scripts = new LuaScripts<MarketScript>(import.meta.url, SCRIPTS);
 
 /** Runs one market script and answers its integer reply. */
 export async function runMarketScript(redis: Redis, name: MarketScript, keys: string[], args: (string | number)[]): Promise<number> {
-  return integerReply(name, await scripts.run(redis, name, scripts.check(name, { keys, args })));
+  return integerReply(name, await scripts.run(redis, name, { keys, args }));
 }

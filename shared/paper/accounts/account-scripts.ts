@@ -15,5 +15,5 @@ const scripts = new LuaScripts<AccountScript>(import.meta.url, SCRIPTS);
 
 /** Runs one account script and answers its integer reply. */
 export async function runAccountScript(redis: Redis, name: AccountScript, keys: string[], args: (string | number)[]): Promise<number> {
-  return integerReply(name, await scripts.run(redis, name, scripts.check(name, { keys, args })));
+  return integerReply(name, await scripts.run(redis, name, { keys, args }));
 }

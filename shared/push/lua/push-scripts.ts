@@ -15,7 +15,7 @@ const scripts = new LuaScripts<PushScript>(import.meta.url, SCRIPTS);
 
 /** Runs one script and answers its raw reply. */
 export function runPushScript(redis: Redis, name: PushScript, keys: string[], args: (string | number)[]): Promise<unknown> {
-  return scripts.run(redis, name, scripts.check(name, { keys, args }));
+  return scripts.run(redis, name, { keys, args });
 }
 
 /** A script's status-and-count reply, {status, count}. */

@@ -13,5 +13,5 @@ const scripts = new LuaScripts<LiquidationScript>(import.meta.url, SCRIPTS);
 
 /** Runs one script and answers its raw reply. */
 export function runLiquidationScript(redis: Redis, name: LiquidationScript, keys: string[], args: (string | number)[]): Promise<unknown> {
-  return scripts.run(redis, name, scripts.check(name, { keys, args }));
+  return scripts.run(redis, name, { keys, args });
 }

@@ -15,5 +15,5 @@ const scripts = new LuaScripts<OrderScript>(import.meta.url, SCRIPTS);
 
 /** Runs one script and answers its reply: an array whose first element is the status. */
 export async function runOrderScript(redis: Redis, name: OrderScript, keys: string[], args: (string | number)[]): Promise<[number, ...unknown[]]> {
-  return statusArray(name, await scripts.run(redis, name, scripts.check(name, { keys, args })));
+  return statusArray(name, await scripts.run(redis, name, { keys, args }));
 }

@@ -17,9 +17,9 @@ const scripts = new LuaScripts<PositionScript>(import.meta.url, SCRIPTS);
 /** A script call: its keys, then its arguments, in one array (the script's numberOfKeys splits them). */
 export type ScriptCall = readonly (string | number)[];
 
+/** Splits a call at the script's key count (a call too short to hold its keys is refused by the runner). */
 function split(name: PositionScript, call: ScriptCall): { keys: string[]; args: (string | number)[] } {
   const count = SCRIPTS[name].numberOfKeys;
-  if (call.length < count) throw new Error(`script ${name} takes ${count} keys, got ${call.length} values`);
   return { keys: call.slice(0, count).map(String), args: call.slice(count) };
 }
 
