@@ -1,8 +1,9 @@
 import { Redis, type RedisOptions } from 'ioredis';
 
 /**
- * One factory for every Redis connection. Auto-pipelining batches the commands that concurrent
- * requests issue in the same tick into one write, which is what keeps per-request Redis work cheap.
+ * One factory for every Redis connection. Auto-pipelining batches the commands issued in the same
+ * tick into one write (the feed and the workers issue many at once); the API role turns it off on
+ * its own connection (workers/api-role.ts).
  */
 export function createRedis(url: string, options: RedisOptions = {}): Redis {
   return new Redis(url, {

@@ -115,6 +115,50 @@ describe('position scripts under races (Lua, real Redis)', () => {
     for (const kind of ['sl', 'tp', 'liq'] as const) expect(await redis.zscore(keys.triggerIndex('ETHUSDT', kind, 'long'), member)).to.equal(null);
   });
 
+  it('close: the book counters add up over wins, losses and a liquidation, best trade included, and stay integers', async () => {
+    const stats = keys.bookStats(ref.accountId, ref.book);
+    await redis.hset(stats, 'life_realized_cents', String(2 ** 52));
+    const exits: [number, boolean][] = [[110, false], [95, false], [130, false], [80, true], [100.5, false]];
+    const cents: number[] = [];
+    for (const [exit, liquidation] of exits) {
+      const position = newPosition(ref, { sl: null, tp: null });
+      await pods[0].open(ref, position, 50);
+      const read = (await pods[0].getOpen(ref, position.id))!;
+      const settled = computeClose(read.position, exit, 100, 0, Date.now(), liquidation ? 'liquidation' : 'manual');
+      cents.push(settled.cents);
+      expect((await pods[1].close(closeWrite(ref, read, settled, null, liquidation ? 'position.liquidated' : 'position.closed'))).kind).to.equal('closed');
+    }
+    const total = cents.reduce((a, b) => a + b, 0);
+    const wins = cents.filter((c) => c > 0).length;
+    expect(await redis.hgetall(stats)).to.deep.equal({
+      realized_cents: String(total),
+      life_realized_cents: String(2 ** 52 + total),
+      closed: '5',
+      life_closed: '5',
+      wins: String(wins),
+      life_wins: String(wins),
+      losses: String(5 - wins),
+      life_losses: String(5 - wins),
+      liquidations: '1',
+      best_cents: String(Math.max(...cents)),
+    });
+  });
+
+  it('close: a whole close clears the member from every index it was in (trailing stop included)', async () => {
+    const trailing = newPosition(ref, { trail_pct: 2, trail_hwm: 100, tp: null });
+    const bare = newPosition(ref, { sl: null, tp: null });
+    for (const p of [trailing, bare]) await pods[0].open(ref, p, 50);
+    const indexes = (['liq', 'sl', 'tp', 'trail'] as const).map((kind) => keys.triggerIndex('ETHUSDT', kind, 'long'));
+    const members = async () => Promise.all(indexes.map((key) => redis.zrange(key, '0', '-1')));
+    const memberOf = (p: Position) => `${ref.accountId}|${ref.book}|${p.id}`;
+    expect(await members()).to.deep.equal([[memberOf(trailing), memberOf(bare)].sort(), [memberOf(trailing)], [], [memberOf(trailing)]]);
+    for (const p of [trailing, bare]) {
+      const read = (await pods[0].getOpen(ref, p.id))!;
+      await pods[1].close(closeWrite(ref, read, computeClose(read.position, 101, 100, 0, Date.now(), 'manual'), null, 'position.closed'));
+    }
+    expect(await members()).to.deep.equal([[], [], [], []]);
+  });
+
   it('close, many in one pipeline: settles each once, and loads the script again when the server lost it', async () => {
     const positions = [newPosition(ref), newPosition(ref), newPosition(ref)];
     for (const p of positions) await pods[0].open(ref, p, 50);
