@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
@@ -20,6 +21,21 @@ export interface Measurement {
   p99Ms: number;
   non2xx: number;
   errors: number;
+  /** Paced rows: CPU time the server process spent per request (user + system, all its threads), µs. */
+  serverCpuUsPerRequest?: number;
+}
+
+/**
+ * CPU time a process has used so far (user + system, all threads), ms, from /proc (Linux; its
+ * tick is USER_HZ, 100 per second); undefined where there is no /proc.
+ */
+export function processCpuMs(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface Child {

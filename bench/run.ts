@@ -54,11 +54,11 @@ function table(rows: Measurement[]): string {
   const express = rows.find((row) => row.name === 'bare express');
   const ratio = (value: number, base: Measurement | undefined): string => (base ? (value / base.requestsPerSecond).toFixed(2) : '-');
   return [
-    '| target | req/s | p50 ms | p99 ms | vs bare node | vs bare express | non-2xx |',
-    '|---|---:|---:|---:|---:|---:|---:|',
+    '| target | req/s | p50 ms | p99 ms | vs bare node | vs bare express | non-2xx | server CPU µs/req |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (row) =>
-        `| ${row.name} | ${Math.round(row.requestsPerSecond)} | ${row.p50Ms} | ${row.p99Ms} | ${ratio(row.requestsPerSecond, node)} | ${ratio(row.requestsPerSecond, express)} | ${row.non2xx + row.errors} |`,
+        `| ${row.name} | ${Math.round(row.requestsPerSecond)} | ${row.p50Ms} | ${row.p99Ms} | ${ratio(row.requestsPerSecond, node)} | ${ratio(row.requestsPerSecond, express)} | ${row.non2xx + row.errors} | ${row.serverCpuUsPerRequest ?? ''} |`,
     ),
   ].join('\n');
 }
@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     if (wants('derivatives')) ingest = await measureLiquidationIngest(Number(process.env.BENCH_LIQ_EVENTS ?? 100_000));
     if (wants('trading')) {
       const bursts = Number(process.env.BENCH_TRADING_BURSTS ?? 5);
-      rows.push(...(await measureTrading({ redisUrl: stack.redis.url, apiUrl: stack.api.url, connections, bursts, fixedSeconds: durationSeconds, fixedRate: 1000, fixedRounds: rounds, baselines: { node: stack.bareNode.url, express: stack.bareExpress.url } })));
+      rows.push(...(await measureTrading({ redisUrl: stack.redis.url, apiUrl: stack.api.url, apiPid: stack.api.process.pid, connections, bursts, fixedSeconds: durationSeconds, fixedRate: 1000, fixedRounds: rounds, baselines: { node: { url: stack.bareNode.url, pid: stack.bareNode.process.pid }, express: { url: stack.bareExpress.url, pid: stack.bareExpress.process.pid } } })));
     }
     if (wants('push')) push = await measurePush(stack, durationSeconds);
     if (wants('sweep')) sweep = await measureSweep({ positions: Number(process.env.BENCH_SWEEP_POSITIONS ?? 1_000_000), symbols: 500, rounds });

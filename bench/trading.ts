@@ -16,7 +16,7 @@
 import autocannon from 'autocannon';
 import { createAccountModule } from '../shared/paper/accounts/account-service.js';
 import { closeRedis, createRedis } from '../shared/redis/connection.js';
-import type { Measurement } from './harness.js';
+import { processCpuMs, type Measurement } from './harness.js';
 import { pacedLoad, type PacedOptions, type PacedResult } from './paced-load.js';
 
 const SYMBOLS = ['BTC', 'ETH', 'SOL', 'BNB', 'XRP', 'DOGE', 'ADA', 'AVAX'];
@@ -24,6 +24,8 @@ const SYMBOLS = ['BTC', 'ETH', 'SOL', 'BNB', 'XRP', 'DOGE', 'ADA', 'AVAX'];
 export interface TradingBenchOptions {
   redisUrl: string;
   apiUrl: string;
+  /** The API process, whose CPU per request the paced rows report. */
+  apiPid: number | undefined;
   connections: number;
   /** Bursts per saturation row. */
   bursts: number;
@@ -33,7 +35,12 @@ export interface TradingBenchOptions {
   /** Rounds of the paced fixed-load rows. */
   fixedRounds: number;
   /** The bare servers, measured at the same paced rate as the trading rows. */
-  baselines: { node: string; express: string };
+  baselines: { node: Server; express: Server };
+}
+
+interface Server {
+  url: string;
+  pid: number | undefined;
 }
 
 interface Population {
@@ -165,15 +172,24 @@ function tradingLoad(options: TradingBenchOptions, population: Population): Pace
   };
 }
 
+/** One paced run, with the CPU the server process spent on it per request sent. */
+async function pacedWithCpu(load: PacedOptions, pid: number | undefined): Promise<PacedResult & { cpuUs?: number }> {
+  const before = processCpuMs(pid);
+  const result = await pacedLoad(load);
+  const after = processCpuMs(pid);
+  return before === undefined || after === undefined ? result : { ...result, cpuUs: ((after - before) * 1000) / Math.max(1, result.sent) };
+}
+
 /** The median of each row's rounds (rows interleaved round by round, so background load hits them alike). */
-async function pacedRounds(rows: { name: string; kind: Measurement['kind']; load: () => PacedOptions }[], options: { rounds: number; rate: number }): Promise<Measurement[]> {
-  const results = new Map(rows.map((row) => [row.name, [] as PacedResult[]]));
+async function pacedRounds(rows: { name: string; kind: Measurement['kind']; pid: number | undefined; load: () => PacedOptions }[], options: { rounds: number; rate: number }): Promise<Measurement[]> {
+  const results = new Map(rows.map((row) => [row.name, [] as (PacedResult & { cpuUs?: number })[]]));
   for (let round = 0; round < options.rounds; round += 1) {
-    for (const row of rows) results.get(row.name)?.push(await pacedLoad(row.load()));
+    for (const row of rows) results.get(row.name)?.push(await pacedWithCpu(row.load(), row.pid));
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   return rows.map((row) => {
     const runs = results.get(row.name) ?? [];
+    const cpu = runs.flatMap((r) => (r.cpuUs === undefined ? [] : [r.cpuUs]));
     return {
       name: row.name,
       kind: row.kind,
@@ -182,6 +198,7 @@ async function pacedRounds(rows: { name: string; kind: Measurement['kind']; load
       p99Ms: Math.round(median(runs.map((r) => r.p99Ms)) * 10) / 10,
       non2xx: runs.reduce((sum, r) => sum + r.failed, 0),
       errors: 0,
+      ...(cpu.length > 0 ? { serverCpuUsPerRequest: Math.round(median(cpu)) } : {}),
     };
   });
 }
@@ -207,15 +224,16 @@ export async function measureTrading(options: TradingBenchOptions): Promise<Meas
     rows.push(summarize(`POST /open, ${population.label} (saturation)`, b.opens), summarize(`POST /close, ${population.label} (saturation)`, b.closes));
   }
   const rate = options.fixedRate;
-  const get = (url: string): PacedOptions => ({ url, rate, seconds: options.fixedSeconds, connections: options.connections, next: () => ({ path: '/', method: 'GET' }) });
+  const get = (server: Server): PacedOptions => ({ url: server.url, rate, seconds: options.fixedSeconds, connections: options.connections, next: () => ({ path: '/', method: 'GET' }) });
   rows.push(
     ...(await pacedRounds(
       [
-        { name: `bare node http at ${rate} req/s (paced)`, kind: 'baseline', load: () => get(options.baselines.node) },
-        { name: `bare express at ${rate} req/s (paced)`, kind: 'baseline', load: () => get(options.baselines.express) },
+        { name: `bare node http at ${rate} req/s (paced)`, kind: 'baseline', pid: options.baselines.node.pid, load: () => get(options.baselines.node) },
+        { name: `bare express at ${rate} req/s (paced)`, kind: 'baseline', pid: options.baselines.express.pid, load: () => get(options.baselines.express) },
         ...populations.map((population) => ({
           name: `POST /open + /close at ${rate} req/s (paced), ${population.label}`,
           kind: 'route' as const,
+          pid: options.apiPid,
           load: () => tradingLoad(options, population),
         })),
       ],
