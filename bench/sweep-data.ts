@@ -11,8 +11,8 @@ import type { Redis } from 'ioredis';
 import { CLASS_TAKER_PCT } from '../shared/engine/fees.js';
 import { priceOpen } from '../shared/engine/open-pricing.js';
 import { trimNumber, type Side } from '../shared/engine/side.js';
-import { triggerScores } from '../shared/paper/positions/position-store.js';
 import { triggerMember, type BookRef, type Position } from '../shared/paper/positions/position-types.js';
+import { TRIGGER_KINDS, triggerLevels } from '../shared/paper/positions/trigger-hints.js';
 import type { SweepJob } from '../shared/queues/job-types.js';
 import { keys } from '../shared/redis/keys.js';
 
@@ -79,14 +79,14 @@ function position(id: string, book: string, symbol: string, side: Side, entry: n
   };
 }
 
-/** Index entries of a position, as the open script writes them: [key, score, member]. */
+/** Index entries of a position, as an open leaves them: [key, score, member]. */
 function indexEntries(ref: BookRef, p: Position): [string, number, string][] {
   const member = triggerMember(ref, p.id);
-  const scores = triggerScores(p);
-  const out: [string, number, string][] = [[keys.triggerIndex(p.symbol, 'liq', p.side), p.liq_price, member]];
-  if (scores.stop !== '') out.push([keys.triggerIndex(p.symbol, 'sl', p.side), scores.stop, member]);
-  if (p.tp !== null) out.push([keys.triggerIndex(p.symbol, 'tp', p.side), p.tp, member]);
-  return out;
+  const levels = triggerLevels(p);
+  return TRIGGER_KINDS.flatMap((kind): [string, number, string][] => {
+    const level = levels[kind];
+    return level === null ? [] : [[keys.triggerIndex(p.symbol, kind, p.side), level, member]];
+  });
 }
 
 /** A position that this minute's candle triggers: a level within 0.3% of the anchor. */

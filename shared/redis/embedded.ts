@@ -53,7 +53,8 @@ export function ensureRedisServer(logger?: Logger): void {
   );
 }
 
-function waitForReady(child: ChildProcess): Promise<void> {
+/** Resolves once a redis-server child (stdout piped) says it accepts connections; rejects if it exits first. */
+export function waitForReady(child: ChildProcess): Promise<void> {
   return new Promise((resolveReady, reject) => {
     let output = '';
     const onData = (chunk: Buffer): void => {

@@ -104,7 +104,8 @@ export const keys = {
   whsink: (digest: string) => `whsink:{${digest}}`,
   /**
    * zset member accountId|book|positionId by trigger price: the cross-account trigger indexes the sweep
-   * reads (kind sl, tp or liq; side long or short). Hints: the settlement re-checks the position.
+   * reads (kind sl, tp or liq; side long or short). Hints, written around the account scripts
+   * (shared/paper/positions/trigger-hints.ts): the settlement re-checks the position.
    * The sl score is the stop in force (the tighter of the stop-loss and the trailing stop); kind
    * trail holds the trailing positions only, scored by their high-water mark, for the minute's ratchet.
    */

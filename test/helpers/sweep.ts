@@ -52,7 +52,7 @@ export function testPosition(ref: BookRef, over: Partial<Position> & { symbol: s
   };
 }
 
-/** Opens positions through the open script (their trigger indexes included). */
+/** Opens positions through PositionStore.open (their trigger index entries included). */
 export async function seedPositions(redis: Redis, ref: BookRef, positions: readonly Position[]): Promise<void> {
   const store = new PositionStore(redis);
   const outcomes = await Promise.all(positions.map((p) => store.open(ref, p, 1_000_000)));

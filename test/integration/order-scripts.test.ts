@@ -2,15 +2,18 @@ import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { expiresAt, MINUTE_MS, watermarkAfter } from '../../shared/engine/order-rules.js';
 import { OrderExpiry } from '../../shared/paper/orders/order-expiry.js';
+import { OrderHints } from '../../shared/paper/orders/order-hints.js';
+import { STORING_MS } from '../../shared/paper/timed-ids.js';
 import { runOrderScript } from '../../shared/paper/orders/lua/order-scripts.js';
 import { closeArgs, closeKeys, OrderStore } from '../../shared/paper/orders/order-store.js';
 import { fillResult, OrderSweep } from '../../shared/paper/orders/order-sweep.js';
-import { ORDERS_DONE_KEPT, type Order } from '../../shared/paper/orders/order-types.js';
+import { newOrderId, ORDERS_DONE_KEPT, type Order } from '../../shared/paper/orders/order-types.js';
 import { PositionStore } from '../../shared/paper/positions/position-store.js';
 import type { BookRef } from '../../shared/paper/positions/position-types.js';
 import type { SweepJob } from '../../shared/queues/job-types.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
+import { startClusterRedis, type ClusterRedis } from '../helpers/cluster-redis.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { freshRedis, snapshotRedis, testRedisUrl } from '../helpers/redis.js';
 
@@ -166,9 +169,14 @@ describe('order scripts under races (Lua, real Redis)', () => {
     const results = await Promise.all([pods[0].modify(ref, read, one), pods[1].modify(ref, read, two)]);
     expect([...results].sort()).to.deep.equal(['applied', 'stale']);
     const winner = results[0] === 'applied' ? one : two;
-    expect(await redis.zscore(keys.orderIndex('ETHUSDT', 'down'), `${ref.accountId}|main|${read.order.order_id}`)).to.equal(String(winner.limit_price));
+    // never later than the winner's level (the loser's widening may land after the winner's alignment: an early entry)
+    const member = `${ref.accountId}|main|${read.order.order_id}`;
+    expect(Number(await redis.zscore(keys.orderIndex('ETHUSDT', 'down'), member))).to.be.within(winner.limit_price, 93);
     expect((await pods[0].get(ref, read.order.order_id))!.order.limit_price).to.equal(winner.limit_price);
     expect(await events()).to.deep.equal([]);
+    // a candle the entry offers but the level does not reach sets it to the level
+    expect(await sweeps()[0].fillCandle(candle({ low: 92.5, minute: W0 + 2 * MINUTE_MS }))).to.deep.equal({ filled: winner.limit_price === 93 ? 1 : 0, blocked: 0 });
+    if (winner.limit_price === 92) expect(await redis.zscore(keys.orderIndex('ETHUSDT', 'down'), member)).to.equal('92');
   });
 
   it('a fill that read the order before a modify does not fill the old terms: it judges the new ones (watermark restarted)', async () => {
@@ -224,7 +232,7 @@ describe('order scripts under races (Lua, real Redis)', () => {
       const now = clock.now();
       const args = closeArgs(ref, read, { ...read.order, status: 'filled', done_ts: now }, now);
       for (const status of ['filled', 'rejected', 'resting', '', 'CANCELLED']) {
-        expect(await runOrderScript(redis, 'pdOrderClose', closeKeys(ref, read.order), [...args, status]), status).to.deep.equal([-3, 'unknown_status']);
+        expect(await runOrderScript(redis, 'pdOrderClose', closeKeys(ref), [...args, status]), status).to.deep.equal([-3, 'unknown_status']);
       }
       expect(await snapshotRedis(redis)).to.deep.equal(before);
       expect(await redis.exists(keys.accountOutbox(ref.accountId))).to.equal(0); // the snapshot shows a stream only as its type
@@ -276,5 +284,209 @@ describe('order scripts under races (Lua, real Redis)', () => {
     expect(await redis.zcard(keys.bookOrdersDone(ref.accountId, ref.book))).to.equal(ORDERS_DONE_KEPT);
     const recent = await pods[0].listRecent(ref, 20);
     expect(recent.map((o) => o.done_ts)).to.deep.equal(Array.from({ length: 20 }, (_, i) => T0 + ORDERS_DONE_KEPT + 2 - i));
+  });
+
+  describe('index hints written around the scripts (every script key is the account\'s)', () => {
+    const down = () => keys.orderIndex('ETHUSDT', 'down');
+    const up = () => keys.orderIndex('ETHUSDT', 'up');
+    const member = (o: Order, r: BookRef = ref) => `${r.accountId}|${r.book}|${o.order_id}`;
+    const expiry = (o: Order, reach: 'down' | 'up' = 'down', r: BookRef = ref) => `${member(o, r)}|${o.symbol}|${reach}`;
+    const entries = async (o: Order, reach: 'down' | 'up' = 'down') => [await redis.zscore(keys.orderIndex(o.symbol, reach), member(o)), await redis.zscore(keys.orderExpiry(), expiry(o, reach))];
+    const triggers = async (positionId: string) =>
+      Promise.all((['liq', 'sl', 'tp', 'trail'] as const).map((kind) => redis.zscore(keys.triggerIndex('ETHUSDT', kind, 'long'), `${ref.accountId}|${ref.book}|${positionId}`)));
+
+    it('place: a placed order is indexed at its level and expiry; a refused one (cap) leaves no entry', async () => {
+      const kept = newOrder(ref);
+      await place(kept, 1);
+      expect(await entries(kept)).to.deep.equal(['95', String(kept.expires_ts)]);
+      const refused = newOrder(ref, { limit_price: 94 });
+      expect(await pods[0].place(ref, refused, 1)).to.deep.equal({ kind: 'cap', resting: 1 });
+      expect(await entries(refused)).to.deep.equal([null, null]);
+      expect(await redis.zcard(down())).to.equal(1);
+      expect(await redis.zcard(keys.orderExpiry())).to.equal(1);
+    });
+
+    it('place: a reused client_order_id leaves no entry for the new order id; the same order sent again keeps its entries', async () => {
+      const first = newOrder(ref, { client_order_id: 'c-hint' });
+      await place(first);
+      const again = newOrder(ref, { client_order_id: 'c-hint', limit_price: 94 });
+      const outcome = await pods[1].place(ref, again, 20);
+      expect(outcome.kind === 'idempotent' && outcome.stored?.order.order_id).to.equal(first.order_id);
+      expect(await entries(again)).to.deep.equal([null, null]);
+      expect(await entries(first)).to.deep.equal(['95', String(first.expires_ts)]);
+      const same = await pods[1].place(ref, first, 20);
+      expect(same.kind === 'idempotent' && same.stored?.order.order_id).to.equal(first.order_id);
+      expect(await entries(first)).to.deep.equal(['95', String(first.expires_ts)]);
+      // done and no longer kept: a new id is refused its entries too
+      const read = (await pods[0].get(ref, first.order_id))!;
+      expect(await pods[0].cancel(ref, read, { ...read.order, status: 'cancelled', done_ts: T0 }, T0)).to.equal('applied');
+      await redis.hdel(keys.bookOrderData(ref.accountId, ref.book), first.order_id);
+      const late = newOrder(ref, { client_order_id: 'c-hint' });
+      expect(await pods[0].place(ref, late, 20)).to.deep.equal({ kind: 'idempotent', stored: null });
+      expect(await entries(late)).to.deep.equal([null, null]);
+      expect(await redis.zcard(down())).to.equal(0);
+      expect(await redis.zcard(keys.orderExpiry())).to.equal(0);
+    });
+
+    it('a cancelled, an expired and a filled order each leave no order index or expiry entry', async () => {
+      const cancelled = await place(newOrder(ref));
+      const expired = await place(newOrder(ref, { type: 'stop', limit_price: 105, sl: 100, tp: 130 }));
+      const filled = await place(newOrder(ref, { limit_price: 90, sl: 85, tp: 110, placed_ts: T0 + 1 }));
+      const now = clock.now();
+      expect(await pods[0].cancel(ref, cancelled, { ...cancelled.order, status: 'cancelled', done_ts: now }, now)).to.equal('applied');
+      expect(await entries(cancelled.order)).to.deep.equal([null, null]);
+      expect(await pods[0].expire(ref, expired, { ...expired.order, status: 'expired', done_ts: now }, now)).to.equal('applied');
+      expect(await entries(expired.order, 'up')).to.deep.equal([null, null]);
+      expect(await sweeps()[0].fillCandle(candle({ low: 89 }))).to.deep.equal({ filled: 1, blocked: 0 });
+      expect(await entries(filled.order)).to.deep.equal([null, null]);
+      expect((await pods[0].get(ref, filled.order.order_id))!.order.status).to.equal('filled');
+      for (const key of [down(), up(), keys.orderExpiry()]) expect(await redis.zcard(key), key).to.equal(0);
+      // a close or a modify that finds the order gone takes out entries left behind (a crash after the script)
+      await redis.zadd(down(), 95, member(cancelled.order));
+      await redis.zadd(keys.orderExpiry(), cancelled.order.expires_ts, expiry(cancelled.order));
+      expect(await pods[1].cancel(ref, cancelled, { ...cancelled.order, status: 'cancelled', done_ts: now }, now)).to.equal('gone');
+      expect(await entries(cancelled.order)).to.deep.equal([null, null]);
+      expect(await pods[1].modify(ref, cancelled, { ...cancelled.order, limit_price: 93 })).to.equal('gone');
+      expect(await entries(cancelled.order)).to.deep.equal([null, null]);
+    });
+
+    it('fill: a position that did not open (open cap, stale read) leaves no trigger entry', async () => {
+      const read = await place(newOrder(ref, { trail_pct: 2 }));
+      const now = clock.now();
+      const modified = { ...read.order, sl: 91 };
+      expect(await pods[1].modify(ref, read, modified)).to.equal('applied');
+      expect(await pods[0].fill({ ref, read, ...fillResult(ref, read.order, W0, now, 'bp-stale', 50), openCap: 50, now })).to.deep.equal({ kind: 'stale' });
+      expect(await triggers('bp-stale')).to.deep.equal([null, null, null, null]);
+      expect(await entries(read.order)).to.deep.equal(['95', String(read.order.expires_ts)]);
+      const fresh = (await pods[0].get(ref, read.order.order_id))!;
+      expect(await pods[0].fill({ ref, read: fresh, ...fillResult(ref, fresh.order, W0, now, 'bp-cap', 0), openCap: 0, now })).to.deep.equal({ kind: 'rejected', open: 0 });
+      expect(await triggers('bp-cap')).to.deep.equal([null, null, null, null]);
+      expect(await entries(read.order)).to.deep.equal([null, null]);
+      for (const kind of ['liq', 'sl', 'tp', 'trail'] as const) expect(await redis.zcard(keys.triggerIndex('ETHUSDT', kind, 'long')), kind).to.equal(0);
+    });
+
+    it('modify: a level moved later or sooner ends with its exact score; the expiry entry stays', async () => {
+      const read = await place(newOrder(ref));
+      const later = { ...read.order, limit_price: 90, sl: 85 };
+      expect(await pods[0].modify(ref, read, later)).to.equal('applied');
+      expect(await entries(later)).to.deep.equal(['90', String(read.order.expires_ts)]);
+      const sooner = { ...later, limit_price: 96.5 };
+      expect(await pods[0].modify(ref, (await pods[0].get(ref, read.order.order_id))!, sooner)).to.equal('applied');
+      expect(await entries(sooner)).to.deep.equal(['96.5', String(read.order.expires_ts)]);
+      // an up order: lower is sooner
+      const stop = await place(newOrder(ref, { type: 'stop', limit_price: 105, sl: 100, tp: 130 }));
+      const looser = { ...stop.order, limit_price: 110 };
+      expect(await pods[0].modify(ref, stop, looser)).to.equal('applied');
+      expect(await entries(looser, 'up')).to.deep.equal(['110', String(stop.order.expires_ts)]);
+    });
+
+    it('align: an entry set from an old read is widened to the order as it stands; one of an order no longer resting comes out', async () => {
+      const read = await place(newOrder(ref));
+      const now = (await pods[0].get(ref, read.order.order_id))!;
+      const moved = { ...now.order, limit_price: 96 };
+      expect(await pods[0].modify(ref, now, moved)).to.equal('applied');
+      // a writer that read the order before the modify aligns to its old level: the read-back finds the change
+      await new OrderHints(redis).align([{ ref, order: read.order, raw: read.raw }]);
+      expect(await redis.zscore(down(), member(read.order))).to.equal('96');
+      const gone = await place(newOrder(ref));
+      const t = clock.now();
+      expect(await pods[0].cancel(ref, gone, { ...gone.order, status: 'cancelled', done_ts: t }, t)).to.equal('applied');
+      await new OrderHints(redis).align([{ ref, order: gone.order, raw: gone.raw }]);
+      expect(await entries(gone.order)).to.deep.equal([null, null]);
+    });
+
+    it('a crash between a widening and its script leaves entries the sweep steps over without filling anything', async () => {
+      const hints = new OrderHints(redis);
+      const now = clock.now();
+      // places that crashed before their scripts: one just now (it may still be on its way), one long ago
+      const young = newOrder(ref, { order_id: newOrderId(now - 1000), limit_price: 97 });
+      const old = newOrder(ref, { order_id: newOrderId(now - STORING_MS - 1000), limit_price: 97 });
+      await hints.widen([{ ref, order: young }, { ref, order: old }], true);
+      // a modify that crashed before its script: the entry of a resting order at 95 moved early, to 97
+      const resting = await place(newOrder(ref));
+      await hints.widen([{ ref, order: { ...resting.order, limit_price: 97 } }], false);
+      expect(await redis.zscore(down(), member(resting.order))).to.equal('97');
+      // the candle reaches the entries, not the resting level
+      expect(await sweeps()[0].fillCandle(candle({ low: 96 }))).to.deep.equal({ filled: 0, blocked: 0 });
+      expect(await redis.hlen(keys.bookOpen(ref.accountId, ref.book))).to.equal(0);
+      expect(await events()).to.deep.equal([]);
+      expect(await redis.zscore(down(), member(young))).to.equal('97');
+      expect(await redis.zscore(down(), member(old))).to.equal(null);
+      expect(await redis.zscore(down(), member(resting.order))).to.equal('95');
+      expect((await pods[0].get(ref, resting.order.order_id))!.order.status).to.equal('resting');
+      // once its time is up, the young leftover drops too; the expiry job drops the expiry entries of orders not found
+      const sweepLater = new OrderSweep({ store: pods[0], clock: { now: () => now + STORING_MS }, openCap: async () => 50 });
+      expect(await sweepLater.fillCandle(candle({ low: 96 }))).to.deep.equal({ filled: 0, blocked: 0 });
+      expect(await redis.zrange(down(), '0', '-1')).to.deep.equal([member(resting.order)]);
+      expect((await new OrderExpiry(pods[0], { now: () => expiresAt(T0) }).expireDue()).expired).to.equal(1);
+      expect(await redis.zcard(keys.orderExpiry())).to.equal(0);
+      expect(await redis.zcard(down())).to.equal(0);
+    });
+  });
+});
+
+/** Under Redis Cluster every order script must stay in its account's slot (a script spanning two slots fails with CROSSSLOT). */
+describe('order scripts under Redis Cluster (one node owning every slot)', () => {
+  let cluster: ClusterRedis;
+  let redis: Redis;
+  const ref: BookRef = { accountId: 'acct-cluster', book: 'main' };
+  const clock = { now: () => T0 + 5 * MINUTE_MS };
+
+  before(async function () {
+    this.timeout(60_000);
+    cluster = await startClusterRedis();
+    redis = createRedis(cluster.url);
+  });
+  after(async () => {
+    if (redis) await closeRedis(redis);
+    await cluster?.stop();
+  });
+
+  it('place, modify, cancel, expire and fill run through OrderStore, the sweep and the expiry job', async () => {
+    const store = new OrderStore(redis);
+    // a script whose keys span two slots is refused here, as under a real cluster
+    let crossSlot: unknown;
+    try {
+      await redis.eval("return redis.call('GET', KEYS[1])", 2, keys.bookOrders(ref.accountId, ref.book), keys.orderIndex('ETHUSDT', 'down'));
+    } catch (error) {
+      crossSlot = error;
+    }
+    expect(String(crossSlot)).to.match(/CROSSSLOT/);
+
+    const placed = async (over: Partial<Order>) => {
+      const order = newOrder(ref, over);
+      expect((await store.place(ref, order, 20)).kind).to.equal('placed');
+      return (await store.get(ref, order.order_id))!;
+    };
+    const cancelled = await placed({ client_order_id: 'c-cluster' });
+    const again = await store.place(ref, newOrder(ref, { client_order_id: 'c-cluster' }), 20);
+    expect(again.kind === 'idempotent' && again.stored?.order.order_id).to.equal(cancelled.order.order_id);
+    expect(await store.place(ref, newOrder(ref), 1)).to.deep.equal({ kind: 'cap', resting: 1 });
+    const now = clock.now();
+    expect(await store.modify(ref, cancelled, { ...cancelled.order, limit_price: 93, sl: 88 })).to.equal('applied');
+    const modified = (await store.get(ref, cancelled.order.order_id))!;
+    expect(await store.cancel(ref, modified, { ...modified.order, status: 'cancelled', done_ts: now }, now)).to.equal('applied');
+    expect(await store.cancel(ref, modified, { ...modified.order, status: 'cancelled', done_ts: now }, now)).to.equal('gone');
+
+    const expiring = await placed({ type: 'stop', limit_price: 105, sl: 100, tp: 130 });
+    expect((await new OrderExpiry(store, { now: () => expiresAt(T0) }).expireDue()).expired).to.equal(1);
+    expect((await store.get(ref, expiring.order.order_id))!.order.status).to.equal('expired');
+
+    const filling = await placed({ trail_pct: 2 });
+    const stale = { ...filling, raw: `${filling.raw} ` };
+    expect(await store.fill({ ref, read: stale, ...fillResult(ref, filling.order, W0, now, 'bp-cluster', 50), openCap: 50, now })).to.deep.equal({ kind: 'stale' });
+    const sweep = new OrderSweep({ store, clock, openCap: async () => 50 });
+    expect(await sweep.fillCandle(candle({ low: 96 }))).to.deep.equal({ filled: 0, blocked: 0 });
+    expect(await sweep.fillCandle(candle())).to.deep.equal({ filled: 1, blocked: 0 });
+    const open = await new PositionStore(redis).listOpen(ref);
+    expect(open).to.have.length(1);
+    expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'tp', 'long'), `${ref.accountId}|main|${open[0].position.id}`)).to.equal('120');
+    const rejected = await placed({ limit_price: 94 });
+    const full = new OrderSweep({ store, clock, openCap: async () => 1 });
+    expect(await full.fillCandle(candle({ low: 93 }))).to.deep.equal({ filled: 0, blocked: 1 });
+    expect((await store.get(ref, rejected.order.order_id))!.order.status).to.equal('rejected');
+    const events = (await redis.xrange(keys.accountOutbox(ref.accountId), '-', '+')).map(([, f]) => f[1]);
+    expect(events).to.deep.equal(['order.cancelled', 'order.expired', 'order.filled', 'position.opened', 'order.cancelled']);
+    for (const key of [keys.orderIndex('ETHUSDT', 'down'), keys.orderIndex('ETHUSDT', 'up'), keys.orderExpiry()]) expect(await redis.zcard(key), key).to.equal(0);
   });
 });

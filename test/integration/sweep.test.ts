@@ -113,20 +113,20 @@ describe('the sweep of open positions (real Redis)', function () {
     expect(await redis.zcard(keys.triggerIndex('ETHUSDT', 'trail', 'long'))).to.equal(0);
   });
 
-  it('drops index entries whose position is gone, and never one of an open position', async () => {
+  it('drops index entries whose position is gone, and sets an early entry of an open position back to its level', async () => {
     const live = testPosition(A, { symbol: 'ETHUSDT', side: 'long', entry: 100, sl: 90 });
     await seedPositions(redis, A, [live]);
     const ghost = `${A.accountId}|main|bpghost`;
     const liveMember = `${A.accountId}|main|${live.id}`;
     await redis.zadd(keys.triggerIndex('ETHUSDT', 'sl', 'long'), 99, ghost);
     await redis.zadd(keys.triggerIndex('ETHUSDT', 'liq', 'long'), 99, ghost);
-    // a hint that lies about the level: the position itself decides, and its entry is left alone
+    // an entry earlier than the level (a stop loosened from 97 to 90): the position itself decides, nothing fires
     await redis.zadd(keys.triggerIndex('ETHUSDT', 'sl', 'long'), 97, liveMember);
     const report = await sweepService(redis).sweepCandle(candle('ETHUSDT', nextMinute(), 96, 100));
     expect(report).to.deep.include({ checked: 2, settled: 0, dropped: 1 });
     expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'sl', 'long'), ghost)).to.equal(null);
     expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'liq', 'long'), ghost)).to.equal(null);
-    expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'sl', 'long'), liveMember)).to.equal('97');
+    expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'sl', 'long'), liveMember)).to.equal('90');
     expect(await openPosition(redis, A, live.id)).to.deep.equal(live);
     expect(await outbox(redis, A.accountId)).to.have.length(1);
   });

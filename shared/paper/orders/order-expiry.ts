@@ -35,7 +35,7 @@ export class OrderExpiry {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const read = await this.store.get(hint.ref, hint.orderId);
       if (!read || read.order.status !== 'resting') {
-        await this.store.dropHints(hint.ref, hint.orderId, hint.symbol, hint.reach);
+        await this.store.dropHints([hint]);
         return 'dropped';
       }
       if (read.order.expires_ts > now) return 'skipped';

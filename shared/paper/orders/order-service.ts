@@ -1,5 +1,4 @@
 /** Limit and stop entries: placed through /open, listed, modified and cancelled by their book's keys. */
-import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import { findFeeVenue, type FeeVenue } from '../../engine/fees.js';
@@ -12,7 +11,9 @@ import { MAX_ATTEMPTS } from '../positions/position-deps.js';
 import { dryRunPosition, priceEntry } from '../positions/position-builder.js';
 import { entryTerms, explicitVenue, refOf, type OpenRequest, type OpenResult, type RestingOrderPlacer } from '../positions/position-service.js';
 import type { OrderStore } from './order-store.js';
-import type { Order, StoredOrder } from './order-types.js';
+import { newOrderId, type Order, type StoredOrder } from './order-types.js';
+
+export { newOrderId };
 
 /** How many done orders /orders shows besides the resting ones. */
 export const RECENT_ORDERS = 20;
@@ -39,12 +40,6 @@ export interface ModifyOrderRequest {
 export interface OrdersResult {
   orders: Order[];
   recent: Order[];
-}
-
-/** lo + the time in base 36 + 8 random base-36 characters (the original's order ids start with lo). */
-export function newOrderId(now: number): string {
-  const random = [...randomBytes(8)].map((b) => (b % 36).toString(36)).join('');
-  return `lo${now.toString(36)}${random}`;
 }
 
 const trimmed = (value: number | null | undefined): number | null => (value === null || value === undefined ? null : trimNumber(value));

@@ -1,12 +1,17 @@
-/** Redis reads and the state-changing scripts of resting orders. Only this file and its scripts touch order keys. */
+/**
+ * Redis reads and the state-changing scripts of resting orders. Only this file, its scripts and
+ * order-hints.ts (the cross-account order and expiry indexes, written around the scripts) touch order keys.
+ */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { reachOf, type OrderReach } from '../../engine/order-rules.js';
+import type { OrderReach } from '../../engine/order-rules.js';
 import { keys } from '../../redis/keys.js';
-import { IDEMPOTENCY_TTL_S, triggerScores } from '../positions/position-store.js';
-import { triggerMember, type BookRef, type Position } from '../positions/position-types.js';
+import { IDEMPOTENCY_TTL_S } from '../positions/position-store.js';
+import type { BookRef, Position } from '../positions/position-types.js';
+import { TriggerHints } from '../positions/trigger-hints.js';
 import { runOrderScript } from './lua/order-scripts.js';
-import { expiryMember, orderMember, ORDERS_DONE_KEPT, parseOrder, type Order, type StoredOrder } from './order-types.js';
+import { indexedOrder, OrderHints, type IndexedOrder, type OrderTarget } from './order-hints.js';
+import { ORDERS_DONE_KEPT, parseOrder, type Order, type StoredOrder } from './order-types.js';
 
 export type PlaceOutcome =
   | { kind: 'placed'; stored: StoredOrder }
@@ -42,31 +47,27 @@ const digest = (raw: string): string => createHash('sha1').update(raw).digest('h
 /** The key a script is given for an idempotency slot that is not used (any key of the account). */
 const unusedSlot = (ref: BookRef): string => keys.bookOrders(ref.accountId, ref.book);
 
-const reachOfOrder = (o: Order): OrderReach => reachOf(o.type, o.side);
-
 /** The statuses a resting order leaves the book with through order-close.lua (which writes the event of each). */
 export type CloseStatus = 'cancelled' | 'expired';
 
 /** KEYS of order-close.lua for an order of the book. */
-export function closeKeys(ref: BookRef, o: Order): string[] {
-  return [
-    keys.bookOrders(ref.accountId, ref.book),
-    keys.bookOrderData(ref.accountId, ref.book),
-    keys.bookOrdersDone(ref.accountId, ref.book),
-    keys.accountOutbox(ref.accountId),
-    keys.orderIndex(o.symbol, reachOfOrder(o)),
-    keys.orderExpiry(),
-  ];
+export function closeKeys(ref: BookRef): string[] {
+  return [keys.bookOrders(ref.accountId, ref.book), keys.bookOrderData(ref.accountId, ref.book), keys.bookOrdersDone(ref.accountId, ref.book), keys.accountOutbox(ref.accountId)];
 }
 
-/** ARGV[1..8] of order-close.lua (the status follows). */
+/** ARGV[1..6] of order-close.lua (the status follows). */
 export function closeArgs(ref: BookRef, read: StoredOrder, done: Order, now: number): (string | number)[] {
-  const o = read.order;
-  return [o.order_id, digest(read.raw), JSON.stringify(done), orderMember(ref, o.order_id), expiryMember(ref, o.order_id, o.symbol, reachOfOrder(o)), ref.book, now, ORDERS_DONE_KEPT];
+  return [read.order.order_id, digest(read.raw), JSON.stringify(done), ref.book, now, ORDERS_DONE_KEPT];
 }
 
 export class OrderStore {
-  constructor(private readonly redis: Redis) {}
+  private readonly hints: OrderHints;
+  private readonly triggers: TriggerHints;
+
+  constructor(private readonly redis: Redis) {
+    this.hints = new OrderHints(redis);
+    this.triggers = new TriggerHints(redis);
+  }
 
   async get(ref: BookRef, orderId: string): Promise<StoredOrder | null> {
     const raw = await this.redis.hget(keys.bookOrderData(ref.accountId, ref.book), orderId);
@@ -95,47 +96,47 @@ export class OrderStore {
     return raws.filter((raw): raw is string => raw !== null).map((raw) => parseOrder(raw).order);
   }
 
+  /**
+   * Places a resting order within the book's cap, once per client_order_id. Its index entries go in
+   * first, and come out again when the script stored another order (a reused client_order_id) or none.
+   */
   async place(ref: BookRef, order: Order, cap: number): Promise<PlaceOutcome> {
     const coid = order.client_order_id;
-    const reach = reachOfOrder(order);
+    const target = { ref, order };
+    await this.hints.widen([target], true);
     const [status, value] = await runOrderScript(
       this.redis,
       'pdOrderPlace',
-      [
-        keys.bookOrders(ref.accountId, ref.book),
-        keys.bookOrderData(ref.accountId, ref.book),
-        coid === null ? unusedSlot(ref) : keys.bookIdempotency(ref.accountId, ref.book, 'order', coid),
-        keys.orderIndex(order.symbol, reach),
-        keys.orderExpiry(),
-      ],
-      [
-        order.order_id,
-        JSON.stringify(order),
-        cap,
-        coid === null ? 0 : 1,
-        IDEMPOTENCY_TTL_S,
-        order.placed_ts,
-        orderMember(ref, order.order_id),
-        order.limit_price,
-        expiryMember(ref, order.order_id, order.symbol, reach),
-        order.expires_ts,
-      ],
+      [keys.bookOrders(ref.accountId, ref.book), keys.bookOrderData(ref.accountId, ref.book), coid === null ? unusedSlot(ref) : keys.bookIdempotency(ref.accountId, ref.book, 'order', coid)],
+      [order.order_id, JSON.stringify(order), cap, coid === null ? 0 : 1, IDEMPOTENCY_TTL_S, order.placed_ts],
     );
     if (status === 1) return { kind: 'placed', stored: parseOrder(String(value)) };
-    if (status === 2) return { kind: 'idempotent', stored: parseOrder(String(value)) };
-    if (status === 3) return { kind: 'idempotent', stored: null };
-    return { kind: 'cap', resting: Number(value) };
+    const outcome: PlaceOutcome =
+      status === 2 ? { kind: 'idempotent', stored: parseOrder(String(value)) } : status === 3 ? { kind: 'idempotent', stored: null } : { kind: 'cap', resting: Number(value) };
+    // only a reused client_order_id answering with this very order still resting (the same order sent again) keeps its entries
+    const live = outcome.kind === 'idempotent' && outcome.stored?.order.order_id === order.order_id && outcome.stored.order.status === 'resting';
+    if (!live) await this.hints.remove([indexedOrder(target)]);
+    return outcome;
   }
 
+  /**
+   * New terms for a resting order. Its order index entry is widened toward the new level first, and
+   * set to it once applied; when the order turned out not to be resting any more its entries come out.
+   */
   async modify(ref: BookRef, read: StoredOrder, updated: Order): Promise<ChangeOutcome> {
     const o = read.order;
-    const [status] = await runOrderScript(
-      this.redis,
-      'pdOrderModify',
-      [keys.bookOrders(ref.accountId, ref.book), keys.bookOrderData(ref.accountId, ref.book), keys.orderIndex(o.symbol, reachOfOrder(o))],
-      [o.order_id, digest(read.raw), JSON.stringify(updated), orderMember(ref, o.order_id), updated.limit_price],
-    );
-    return status === 1 ? 'applied' : status === -1 ? 'stale' : 'gone';
+    const raw = JSON.stringify(updated);
+    const target = { ref, order: updated };
+    await this.hints.widen([target], false);
+    const [status] = await runOrderScript(this.redis, 'pdOrderModify', [keys.bookOrders(ref.accountId, ref.book), keys.bookOrderData(ref.accountId, ref.book)], [o.order_id, digest(read.raw), raw]);
+    if (status === 1) {
+      await this.hints.align([{ ...target, raw }]);
+      return 'applied';
+    }
+    if (status === -1) return 'stale';
+    // done meanwhile: the widening above may have put back an entry its closer had taken out
+    await this.hints.remove([indexedOrder(target)]);
+    return 'gone';
   }
 
   /** Cancels (cancel_order) a resting order: event order.cancelled. */
@@ -148,20 +149,25 @@ export class OrderStore {
     return this.close('expired', ref, read, expired, now);
   }
 
-  /** A resting order leaves the book as `status` (order-close.lua), with that status's event. */
+  /** A resting order leaves the book as `status` (order-close.lua), with that status's event; then its index entries come out. */
   private async close(status: CloseStatus, ref: BookRef, read: StoredOrder, done: Order, now: number): Promise<ChangeOutcome> {
-    const [reply, refusal] = await runOrderScript(this.redis, 'pdOrderClose', closeKeys(ref, read.order), [...closeArgs(ref, read, done, now), status]);
+    const [reply, refusal] = await runOrderScript(this.redis, 'pdOrderClose', closeKeys(ref), [...closeArgs(ref, read, done, now), status]);
     if (reply === -3) throw new Error(`script pdOrderClose refused ${status}: ${String(refusal)}`);
-    return reply === 1 ? 'applied' : reply === -1 ? 'stale' : 'gone';
+    if (reply === -1) return 'stale';
+    await this.hints.remove([indexedOrder({ ref, order: read.order })]);
+    return reply === 1 ? 'applied' : 'gone';
   }
 
-  /** Fills a resting order and opens its position in one step, or rejects it when the book holds its open cap. */
+  /**
+   * Fills a resting order and opens its position in one step, or rejects it when the book holds its
+   * open cap. The position's trigger entries go in first and come out again unless it opened; the
+   * order's entries come out once it left the book.
+   */
   async fill(write: FillWrite): Promise<FillOutcome> {
     const { ref, read, position } = write;
     const o = read.order;
-    const reach = reachOfOrder(o);
-    // indexed exactly as position-open.lua indexes a market open
-    const scores = triggerScores(position);
+    const opened = { ref, position };
+    await this.triggers.widen([opened]);
     const [status, value] = await runOrderScript(
       this.redis,
       'pdOrderFill',
@@ -172,36 +178,19 @@ export class OrderStore {
         keys.bookOpen(ref.accountId, ref.book),
         keys.accountOutbox(ref.accountId),
         keys.paperBooks(ref.accountId),
-        keys.triggerIndex(position.symbol, 'liq', position.side),
-        keys.triggerIndex(position.symbol, 'sl', position.side),
-        keys.triggerIndex(position.symbol, 'tp', position.side),
-        keys.triggerIndex(position.symbol, 'trail', position.side),
-        keys.orderIndex(o.symbol, reach),
-        keys.orderExpiry(),
       ],
-      [
-        o.order_id,
-        digest(read.raw),
-        JSON.stringify(write.filled),
-        JSON.stringify(write.rejected),
-        position.id,
-        JSON.stringify(position),
-        write.openCap,
-        triggerMember(ref, position.id),
-        position.liq_price,
-        scores.stop,
-        position.tp ?? '',
-        scores.trail,
-        orderMember(ref, o.order_id),
-        expiryMember(ref, o.order_id, o.symbol, reach),
-        ref.book,
-        write.now,
-        ORDERS_DONE_KEPT,
-      ],
+      [o.order_id, digest(read.raw), JSON.stringify(write.filled), JSON.stringify(write.rejected), position.id, JSON.stringify(position), write.openCap, ref.book, write.now, ORDERS_DONE_KEPT],
     );
+    const left = status === -1 ? [] : [indexedOrder({ ref, order: o })];
+    await Promise.all([this.hints.remove(left), status === 1 ? undefined : this.triggers.remove([opened])]);
     if (status === 1) return { kind: 'filled' };
     if (status === 2) return { kind: 'rejected', open: Number(value) };
     return status === -1 ? { kind: 'stale' } : { kind: 'gone' };
+  }
+
+  /** Sets the order index entries of resting orders (as read: raw and order) to their exact levels, with a read-back (OrderHints.align). */
+  align(stored: readonly (OrderTarget & { raw: string })[]): Promise<void> {
+    return this.hints.align(stored);
   }
 
   /**
@@ -221,11 +210,8 @@ export class OrderStore {
     return this.redis.zrangebyscore(keys.orderExpiry(), '-inf', now, 'LIMIT', 0, limit);
   }
 
-  /** Drops the index entries of an order that is not resting any more (a reset leaves them behind). */
-  async dropHints(ref: BookRef, orderId: string, symbol: string, reach: OrderReach): Promise<void> {
-    await Promise.all([
-      this.redis.zrem(keys.orderIndex(symbol, reach), orderMember(ref, orderId)),
-      this.redis.zrem(keys.orderExpiry(), expiryMember(ref, orderId, symbol, reach)),
-    ]);
+  /** Drops the index entries of orders that are not resting any more (a reset leaves them behind). */
+  dropHints(orders: readonly IndexedOrder[]): Promise<void> {
+    return this.hints.remove(orders);
   }
 }

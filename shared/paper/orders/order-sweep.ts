@@ -7,13 +7,15 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../core/clock.js';
 import { findFeeVenue } from '../../engine/fees.js';
-import { candleFills, reachOf } from '../../engine/order-rules.js';
+import { candleFills, candleReaches, reachOf } from '../../engine/order-rules.js';
 import type { SweepJob } from '../../queues/job-types.js';
 import { PlanStore } from '../accounts/plan-store.js';
 import { effectivePlan } from '../plans.js';
 import { buildPosition, priceEntry, type EntryTerms } from '../positions/position-builder.js';
 import { defaultPositionId, MAX_ATTEMPTS } from '../positions/position-deps.js';
 import type { BookRef, Position } from '../positions/position-types.js';
+import { mayBeStoring } from '../timed-ids.js';
+import type { IndexedOrder, OrderTarget } from './order-hints.js';
 import { OrderStore } from './order-store.js';
 import { parseOrderMember, type Order, type StoredOrder } from './order-types.js';
 
@@ -71,7 +73,12 @@ export function fillResult(ref: BookRef, o: Order, minute: number, now: number, 
 export class OrderSweep {
   constructor(private readonly deps: OrderSweepDeps) {}
 
-  /** Fills (or rejects at the open cap) every resting order of the symbol this candle reached. */
+  /**
+   * Fills (or rejects at the open cap) every resting order of the symbol this candle reached. The
+   * index entries it was offered in vain are tidied, in one pipeline each: those of orders no longer
+   * resting come out; those of resting orders whose level the candle did not reach (early entries:
+   * a level moved away by a modify) are set to their levels (OrderHints.align).
+   */
   async fillCandle(job: SweepJob): Promise<FillSummary> {
     const { store } = this.deps;
     const hits = await store.candidates(job.symbol, job.low, job.high);
@@ -81,44 +88,54 @@ export class OrderSweep {
         return hint ? { ...hint, reach: hit.reach, read: await store.get(hint.ref, hint.orderId) } : null;
       }),
     );
+    const now = this.deps.clock.now();
     const resting: { ref: BookRef; read: StoredOrder }[] = [];
+    const left: IndexedOrder[] = [];
     for (const f of found) {
       if (!f) continue;
       if (f.read && f.read.order.status === 'resting') resting.push({ ref: f.ref, read: f.read });
-      else await store.dropHints(f.ref, f.orderId, job.symbol, f.reach);
+      // an order not found may be one being placed right now (its entries go in just before its script): it is left alone a while
+      else if (f.read || !mayBeStoring('lo', f.orderId, now)) left.push({ ref: f.ref, orderId: f.orderId, symbol: job.symbol, reach: f.reach });
     }
+    await store.dropHints(left);
     // oldest first: when a book's open cap runs out within one candle, the earlier orders fill
     resting.sort((a, b) => a.read.order.placed_ts - b.read.order.placed_ts || (a.read.order.order_id < b.read.order.order_id ? -1 : 1));
     const summary: FillSummary = { filled: 0, blocked: 0 };
+    const early: (OrderTarget & { raw: string })[] = [];
     const failures: unknown[] = [];
     for (const { ref, read } of resting) {
       try {
         const outcome = await this.fillOne(ref, read, job);
-        if (outcome === 'filled') summary.filled++;
-        if (outcome === 'rejected') summary.blocked++;
+        if (outcome.kind === 'filled') summary.filled++;
+        if (outcome.kind === 'rejected') summary.blocked++;
+        if (outcome.kind === 'unreached') early.push({ ref, order: outcome.read.order, raw: outcome.read.raw });
       } catch (error) {
         failures.push(error); // the other orders still fill; the job fails afterwards and is retried
       }
     }
+    await store.align(early);
     if (failures.length > 0) throw new AggregateError(failures, `${failures.length} orders of ${job.symbol} at ${job.minute} could not be filled`);
     return summary;
   }
 
-  private async fillOne(ref: BookRef, first: StoredOrder, job: SweepJob): Promise<'filled' | 'rejected' | 'skipped'> {
+  /** unreached: the order as last read, resting, with a level out of the candle's range. */
+  private async fillOne(ref: BookRef, first: StoredOrder, job: SweepJob): Promise<{ kind: 'filled' | 'rejected' | 'skipped' } | { kind: 'unreached'; read: StoredOrder }> {
     const { store, clock } = this.deps;
     let read: StoredOrder | null = first;
     for (let attempt = 0; attempt < MAX_ATTEMPTS && read && read.order.status === 'resting'; attempt++) {
       const o: Order = read.order;
-      if (!candleFills({ reach: reachOf(o.type, o.side), level: o.limit_price, watermark: o.fills_from_ts }, job)) return 'skipped';
+      const reach = reachOf(o.type, o.side);
+      if (!candleReaches(reach, o.limit_price, job)) return { kind: 'unreached', read };
+      if (!candleFills({ reach, level: o.limit_price, watermark: o.fills_from_ts }, job)) return { kind: 'skipped' };
       const now = clock.now();
       const openCap = await this.deps.openCap(ref.accountId);
       const id = defaultPositionId(now);
       const outcome = await store.fill({ ref, read, ...fillResult(ref, o, job.minute, now, id, openCap), openCap, now });
-      if (outcome.kind === 'filled' || outcome.kind === 'rejected') return outcome.kind;
+      if (outcome.kind === 'filled' || outcome.kind === 'rejected') return { kind: outcome.kind };
       // stale: modified since read (new level, new watermark), so judge it again; gone: cancelled meanwhile
       read = outcome.kind === 'stale' ? await store.get(ref, o.order_id) : null;
     }
-    return 'skipped';
+    return { kind: 'skipped' };
   }
 }
 

@@ -1,8 +1,9 @@
-/** A resting order (a limit or stop entry) as stored and shown, and the members of its index entries. */
+/** A resting order (a limit or stop entry) as stored and shown, its id, and the members of its index entries. */
 import type { AssetClass } from '../../engine/fees.js';
 import type { OrderReach, OrderType } from '../../engine/order-rules.js';
 import type { Side } from '../../engine/side.js';
 import type { BookRef } from '../positions/position-types.js';
+import { timedId } from '../timed-ids.js';
 
 /** Done orders a book keeps (for /orders recent and for already_done); older ones are forgotten (then not_found). */
 export const ORDERS_DONE_KEPT = 100;
@@ -54,6 +55,9 @@ export interface Order {
   /** Why it was cancelled or rejected. */
   note?: string;
 }
+
+/** lo + the time in base 36 + 8 random base-36 characters (the original's order ids start with lo). */
+export const newOrderId = (now: number): string => timedId('lo', now);
 
 /** An order with its JSON as read, so a change applies only if it is still that. */
 export interface StoredOrder {

@@ -1,5 +1,4 @@
 /** What the position services share: stores, prices, the clock and the id source. */
-import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
 import { fundingCost } from '../../engine/funding.js';
 import type { FeeSettings } from '../fees/fee-settings.js';
@@ -7,6 +6,7 @@ import type { FundingStore } from '../funding/funding-store.js';
 import type { LivePrices } from '../markets/live-prices.js';
 import type { PositionStore } from './position-store.js';
 import type { Position } from './position-types.js';
+import { timedId } from '../timed-ids.js';
 
 export interface PositionDeps {
   store: PositionStore;
@@ -18,11 +18,8 @@ export interface PositionDeps {
   newId?: () => string;
 }
 
-/** bp + the time in base 36 + 8 random base-36 characters: sortable by time, unguessable enough. */
-export function defaultPositionId(now: number): string {
-  const random = [...randomBytes(8)].map((b) => (b % 36).toString(36)).join('');
-  return `bp${now.toString(36)}${random}`;
-}
+/** bp + the time in base 36 + 8 random base-36 characters. */
+export const defaultPositionId = (now: number): string => timedId('bp', now);
 
 /** How many times a change is recomputed when the position moved underneath it. */
 export const MAX_ATTEMPTS = 8;

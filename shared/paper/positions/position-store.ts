@@ -5,7 +5,8 @@ import { effectiveStop } from '../../engine/trailing.js';
 import { keys } from '../../redis/keys.js';
 import { ORDERS_DONE_KEPT } from '../orders/order-types.js';
 import { runPositionScript, runPositionScripts, type ScriptCall } from './lua/position-scripts.js';
-import { parsePosition, triggerMember, type BookRef, type Position, type StoredPosition } from './position-types.js';
+import { parsePosition, type BookRef, type Position, type StoredPosition } from './position-types.js';
+import { TriggerHints, type HintTarget, type IndexedPosition } from './trigger-hints.js';
 
 export const IDEMPOTENCY_TTL_S = 7 * 86_400;
 
@@ -88,7 +89,11 @@ const levelsOutcome = ([status]: [number, ...unknown[]]): LevelsOutcome => (stat
 const num = (value: string | undefined, fallback = 0): number => (value === undefined || value === '' ? fallback : Number(value));
 
 export class PositionStore {
-  constructor(private readonly redis: Redis) {}
+  private readonly hints: TriggerHints;
+
+  constructor(private readonly redis: Redis) {
+    this.hints = new TriggerHints(redis);
+  }
 
   async getOpen(ref: BookRef, id: string): Promise<StoredPosition | null> {
     const raw = await this.redis.hget(keys.bookOpen(ref.accountId, ref.book), id);
@@ -168,55 +173,63 @@ export class PositionStore {
     return this.redis.smembers(keys.paperBooks(accountId));
   }
 
+  /** Opens a position within the book's cap; its trigger entries go in first and come out again when nothing was stored. */
   async open(ref: BookRef, position: Position, cap: number): Promise<OpenOutcome> {
     const raw = JSON.stringify(position);
     const coid = position.client_order_id;
-    const scores = triggerScores(position);
-    const [status, value] = await runPositionScript(
-      this.redis,
-      'pdPositionOpen',
-      [
-        // keys
-        keys.bookOpen(ref.accountId, ref.book),
-        keys.bookClosed(ref.accountId, ref.book),
-        coid === null ? unusedSlot(ref) : keys.bookIdempotency(ref.accountId, ref.book, 'open', coid),
-        keys.accountOutbox(ref.accountId),
-        keys.paperBooks(ref.accountId),
-        keys.triggerIndex(position.symbol, 'liq', position.side),
-        keys.triggerIndex(position.symbol, 'sl', position.side),
-        keys.triggerIndex(position.symbol, 'tp', position.side),
-        keys.triggerIndex(position.symbol, 'trail', position.side),
-        // arguments
-        position.id,
-        raw,
-        cap,
-        coid === null ? 0 : 1,
-        IDEMPOTENCY_TTL_S,
-        triggerMember(ref, position.id),
-        position.liq_price,
-        scores.stop,
-        position.tp ?? '',
-        ref.book,
-        position.opened_ts,
-        scores.trail,
-      ],
-    );
+    const target = { ref, position };
+    const call: ScriptCall = [
+      // keys
+      keys.bookOpen(ref.accountId, ref.book),
+      keys.bookClosed(ref.accountId, ref.book),
+      coid === null ? unusedSlot(ref) : keys.bookIdempotency(ref.accountId, ref.book, 'open', coid),
+      keys.accountOutbox(ref.accountId),
+      keys.paperBooks(ref.accountId),
+      // arguments
+      position.id,
+      raw,
+      cap,
+      coid === null ? 0 : 1,
+      IDEMPOTENCY_TTL_S,
+      ref.book,
+      position.opened_ts,
+    ];
+    // sent together, the entries first: on one connection Redis runs them in that order, with no round trip between
+    const [, [status, value]] = await Promise.all([this.hints.widen([target]), runPositionScript(this.redis, 'pdPositionOpen', call)]);
     if (status === 1) return { kind: 'opened', stored: parsePosition(String(value)) };
+    await this.hints.remove([target]);
     if (status === 2) return { kind: 'idempotent', stored: parsePosition(String(value)) };
     if (status === 3) return { kind: 'idempotent', stored: await this.getArchived(ref, String(value)) };
     return { kind: 'cap', open: Number(value) };
   }
 
   async close(write: CloseWrite): Promise<CloseOutcome> {
-    return closeOutcome(await runPositionScript(this.redis, 'pdPositionClose', this.closeCall(write)));
+    return (await this.closeMany([write]))[0];
   }
 
   /**
    * Many closes in one pipeline (the sweep settles a minute this way); outcomes in the order given.
-   * Not async: the writes (the positions as read) are not held while the scripts run.
+   * A whole close's trigger entries come out afterwards; a partial close's remaining part keeps its
+   * entries, aligned to its levels. Not async: only what the entries need is held while the scripts
+   * run, not the positions as read (less for the young generation to copy).
    */
   closeMany(writes: readonly CloseWrite[]): Promise<CloseOutcome[]> {
-    return runPositionScripts(this.redis, 'pdPositionClose', writes.map((w) => this.closeCall(w))).then((replies) => replies.map(closeOutcome));
+    const after = writes.map((w) => ({ ref: w.ref, position: { id: w.read.position.id, symbol: w.read.position.symbol, side: w.read.position.side }, remaining: w.remaining }));
+    return this.afterCloses(runPositionScripts(this.redis, 'pdPositionClose', writes.map((w) => this.closeCall(w))), after);
+  }
+
+  private async afterCloses(replies: Promise<[number, ...unknown[]][]>, after: (IndexedPosition & { remaining: string | null })[]): Promise<CloseOutcome[]> {
+    const outcomes = (await replies).map(closeOutcome);
+    const gone: IndexedPosition[] = [];
+    const remaining: (HintTarget & { raw: string })[] = [];
+    outcomes.forEach((outcome, i) => {
+      if (outcome.kind !== 'closed') return;
+      const { ref, position, remaining: rest } = after[i];
+      if (rest === null) gone.push({ ref, position });
+      else remaining.push({ ref, ...parsePosition(rest) });
+    });
+    await Promise.all([this.hints.remove(gone), this.hints.align(remaining)]);
+    return outcomes;
   }
 
   private closeCall(write: CloseWrite): ScriptCall {
@@ -232,10 +245,6 @@ export class PositionStore {
       keys.bookStats(ref.accountId, ref.book),
       clientOrderId === null ? unusedSlot(ref) : keys.bookIdempotency(ref.accountId, ref.book, 'close', clientOrderId),
       keys.accountOutbox(ref.accountId),
-      keys.triggerIndex(position.symbol, 'liq', position.side),
-      keys.triggerIndex(position.symbol, 'sl', position.side),
-      keys.triggerIndex(position.symbol, 'tp', position.side),
-      keys.triggerIndex(position.symbol, 'trail', position.side),
       // arguments
       position.id,
       digest(read.raw),
@@ -247,7 +256,6 @@ export class PositionStore {
       record === null ? 0 : 1,
       IDEMPOTENCY_TTL_S,
       record === null ? '' : JSON.stringify(record),
-      triggerMember(ref, position.id),
       write.event,
       ref.book,
       write.event === 'position.liquidated' ? 1 : 0,
@@ -256,34 +264,36 @@ export class PositionStore {
 
   /** Applies new levels (sltp, a trailing stop's ratchet) if the position is still as read; position.updated on success. */
   async sltp(ref: BookRef, read: StoredPosition, updated: Position, now: number): Promise<LevelsOutcome> {
-    return levelsOutcome(await runPositionScript(this.redis, 'pdPositionSltp', this.levelsCall({ ref, read, updated, now })));
+    return (await this.sltpMany([{ ref, read, updated, now }]))[0];
   }
 
-  /** Many level changes in one pipeline (the minute sweep's ratchets); outcomes in the order given. */
-  sltpMany(writes: readonly LevelsWrite[]): Promise<LevelsOutcome[]> {
-    return runPositionScripts(this.redis, 'pdPositionSltp', writes.map((w) => this.levelsCall(w))).then((replies) => replies.map(levelsOutcome));
+  /**
+   * Many level changes in one pipeline (the minute sweep's ratchets); outcomes in the order given.
+   * The trigger entries are widened toward the new levels first and set to them once applied.
+   */
+  async sltpMany(writes: readonly LevelsWrite[]): Promise<LevelsOutcome[]> {
+    const calls = writes.map((w) => {
+      const raw = JSON.stringify(w.updated);
+      return { call: this.levelsCall(w, raw), stored: { ref: w.ref, position: w.updated, raw } };
+    });
+    // sent together, the entries first (as for an open)
+    const [, replies] = await Promise.all([this.hints.widen(calls.map((c) => c.stored)), runPositionScripts(this.redis, 'pdPositionSltp', calls.map((c) => c.call))]);
+    const outcomes = replies.map(levelsOutcome);
+    await this.hints.align(calls.flatMap((c, i) => (outcomes[i] === 'updated' ? [c.stored] : [])));
+    return outcomes;
   }
 
-  private levelsCall({ ref, read, updated, now }: LevelsWrite): ScriptCall {
-    const p = read.position;
-    const scores = triggerScores(updated);
+  private levelsCall({ ref, read, now }: LevelsWrite, updatedRaw: string): ScriptCall {
     return [
       // keys
       keys.bookOpen(ref.accountId, ref.book),
       keys.accountOutbox(ref.accountId),
-      keys.triggerIndex(p.symbol, 'sl', p.side),
-      keys.triggerIndex(p.symbol, 'tp', p.side),
-      keys.triggerIndex(p.symbol, 'trail', p.side),
       // arguments
-      p.id,
+      read.position.id,
       digest(read.raw),
-      JSON.stringify(updated),
-      triggerMember(ref, p.id),
-      scores.stop,
-      updated.tp ?? '',
+      updatedRaw,
       ref.book,
       now,
-      scores.trail,
     ];
   }
 

@@ -14,7 +14,9 @@ import type { FundingStore } from '../funding/funding-store.js';
 import { wholeCloseJson } from '../positions/close-service.js';
 import { MAX_ATTEMPTS } from '../positions/position-deps.js';
 import type { CloseOutcome, CloseWrite, LevelsOutcome, LevelsWrite, PositionStore } from '../positions/position-store.js';
-import { triggerMember, type Position, type StoredPosition } from '../positions/position-types.js';
+import type { Position, StoredPosition } from '../positions/position-types.js';
+import type { HintTarget } from '../positions/trigger-hints.js';
+import { mayBeStoring } from '../timed-ids.js';
 import { inBatches } from './batches.js';
 import type { PositionRef, SweepStore } from './sweep-store.js';
 
@@ -39,7 +41,7 @@ export interface SweepReport {
   liquidated: number;
   /** Trailing stops this sweep tightened. */
   ratcheted: number;
-  /** Index members dropped because their position is no longer open. */
+  /** Index members dropped because their position is not open (and is not opening right now). */
   dropped: number;
 }
 
@@ -104,6 +106,7 @@ export class SweepSettler {
     const closes: Decided<Settle>[] = [];
     const ratchets: Decided<Ratchet>[] = [];
     const gone: SweepTarget[] = [];
+    const idle: (HintTarget & { raw: string })[] = [];
     for (let i = 0; i < batch.length; i++) {
       const target = batch[i];
       const read = reads[i];
@@ -116,9 +119,10 @@ export class SweepSettler {
       const decision = decide(read.position, target.window, target.candle);
       if (decision.kind === 'settle') closes.push({ target, read, decision });
       else if (decision.kind === 'ratchet') ratchets.push({ target, read, decision });
+      else if (target.hint) idle.push({ ref: target.ref, ...read });
     }
     // awaited apart: batches run side by side, and `+= await` would add to a count read before the wait
-    const dropped = first ? await this.dropGone(gone) : 0;
+    const [dropped] = await Promise.all([first ? this.dropGone(gone) : 0, this.deps.index.align(idle)]);
     report.dropped += dropped;
     const now = this.deps.clock.now();
     const owedTo = (d: Decided<Settle>): number => Math.min(now, d.target.fundingTo);
@@ -142,9 +146,13 @@ export class SweepSettler {
     return this.deps.index.positions(targets);
   }
 
-  /** Drops the index members of positions that are no longer open. */
+  /**
+   * Drops the index members of positions that are not open, except those of a position that may be
+   * opening right now (an open writes its entries just before its script).
+   */
   private async dropGone(gone: readonly SweepTarget[]): Promise<number> {
-    const stale = gone.flatMap((t) => (t.hint ? [{ ...t.hint, member: triggerMember(t.ref, t.id) }] : []));
+    const now = this.deps.clock.now();
+    const stale = gone.flatMap((t) => (t.hint && !mayBeStoring('bp', t.id, now) ? [{ ref: t.ref, position: { id: t.id, ...t.hint } }] : []));
     await this.deps.index.drop(stale);
     return stale.length;
   }

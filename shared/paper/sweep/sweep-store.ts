@@ -1,24 +1,24 @@
 /**
- * The sweep's reads: ranges of the per-symbol trigger indexes, the positions their members name,
- * and dropping members whose position is gone. Index entries are hints; the settlement scripts
- * (PositionStore) re-check the position itself.
+ * The sweep's reads: ranges of the per-symbol trigger indexes, the positions their members name;
+ * and its index upkeep: dropping members whose position is gone, aligning those that trigger
+ * nothing. Index entries are hints (trigger-hints.ts); the settlement scripts (PositionStore)
+ * re-check the position itself.
  */
 import type { Redis } from 'ioredis';
 import type { Side } from '../../engine/side.js';
 import { keys } from '../../redis/keys.js';
 import { runPositionScripts } from '../positions/lua/position-scripts.js';
 import { parsePosition, type BookRef, type StoredPosition } from '../positions/position-types.js';
+import { TRIGGER_KINDS, TriggerHints, type HintTarget, type IndexedPosition, type TriggerKind } from '../positions/trigger-hints.js';
 import { inBatches } from './batches.js';
 
-export type IndexKind = 'sl' | 'tp' | 'liq' | 'trail';
-const KINDS: readonly IndexKind[] = ['sl', 'tp', 'liq', 'trail'];
 /** Every index of a symbol: each kind, long and short. */
-export const RANGES_PER_SYMBOL = KINDS.length * 2;
+export const RANGES_PER_SYMBOL = TRIGGER_KINDS.length * 2;
 
 /** A score range of one index: numbers are inclusive, '(x' exclusive, '-inf' / '+inf' open ('+inf' as min: nothing). */
 export interface IndexRange {
   symbol: string;
-  kind: IndexKind;
+  kind: TriggerKind;
   side: Side;
   min: number | string;
   max: number | string;
@@ -31,7 +31,11 @@ export interface PositionRef {
 }
 
 export class SweepStore {
-  constructor(private readonly redis: Redis) {}
+  private readonly hints: TriggerHints;
+
+  constructor(private readonly redis: Redis) {
+    this.hints = new TriggerHints(redis);
+  }
 
   /**
    * The members of each range, in the order asked. Each entry holds the ranges of one symbol, one per
@@ -60,14 +64,15 @@ export class SweepStore {
   }
 
   /**
-   * Drops members from every index of their symbol and side. Only for positions that are no longer
-   * open: ids are never reused, so such a member can never be right again, whereas a member whose
-   * level merely looks wrong may be one a script is rewriting right now.
+   * Drops the members of positions that are no longer open: ids are never reused, so such a member
+   * can never be right again.
    */
-  async drop(stale: readonly { symbol: string; side: Side; member: string }[]): Promise<void> {
-    if (stale.length === 0) return;
-    const pipeline = this.redis.pipeline();
-    for (const s of stale) for (const kind of KINDS) pipeline.zrem(keys.triggerIndex(s.symbol, kind, s.side), s.member);
-    await pipeline.exec();
+  drop(gone: readonly IndexedPosition[]): Promise<void> {
+    return this.hints.remove(gone);
+  }
+
+  /** Sets the members of positions that triggered nothing to their levels as read (an early entry: a loosened or cleared level). */
+  align(read: readonly (HintTarget & { raw: string })[]): Promise<void> {
+    return this.hints.align(read);
   }
 }

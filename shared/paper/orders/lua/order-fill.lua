@@ -1,8 +1,8 @@
 --[[
 order-fill: a candle reached a resting order's level. If the order is still resting and unchanged
 since it was read, it fills: the position opens (priced at the level in TypeScript) in the same step,
-with its trigger indexes, exactly as position-open.lua does. When the book already holds its cap of
-open positions the order is closed as rejected, with a note, and no position opens.
+exactly as position-open.lua opens one. When the book already holds its cap of open positions the
+order is closed as rejected, with a note, and no position opens.
 
 KEYS[1]  book resting orders (zset order id by placed ms)
 KEYS[2]  book orders (hash order id -> order JSON)
@@ -10,12 +10,6 @@ KEYS[3]  book done orders (zset order id by done ms)
 KEYS[4]  book open positions (hash id -> position JSON)
 KEYS[5]  account outbox (stream)
 KEYS[6]  account paper books (set)
-KEYS[7]  trigger index: liquidation levels of the symbol and side (zset)
-KEYS[8]  trigger index: stop-loss levels of the symbol and side (zset)
-KEYS[9]  trigger index: take-profit levels of the symbol and side (zset)
-KEYS[10] trigger index: trailing positions of the symbol and side, by high-water mark (zset)
-KEYS[11] order index of the symbol and direction (zset)
-KEYS[12] order expiry index (zset)
 
 ARGV[1]  order id
 ARGV[2]  SHA-1 of the order JSON as read
@@ -24,29 +18,23 @@ ARGV[4]  rejected order JSON (status rejected, with a note), used when the open 
 ARGV[5]  position id
 ARGV[6]  position JSON (status open)
 ARGV[7]  open cap of the book
-ARGV[8]  trigger member of the position: accountId|book|positionId
-ARGV[9]  liquidation price
-ARGV[10] the stop in force (the tighter of stop-loss and trailing stop), or '' for none
-ARGV[11] take-profit price, or '' for none
-ARGV[12] trailing high-water mark, or '' when the position does not trail
-ARGV[13] order index member
-ARGV[14] expiry index member
-ARGV[15] book name
-ARGV[16] event time, ms
-ARGV[17] how many done orders the book keeps (the oldest are dropped)
+ARGV[8]  book name
+ARGV[9]  event time, ms
+ARGV[10] how many done orders the book keeps (the oldest are dropped)
 
 Returns  {1}              filled: the position is open
          {2, open count}  rejected: the book holds the cap of open positions
          {-1}             stale: the order changed since it was read (read it again)
-         {-2}             not resting any more; its index entries are dropped
+         {-2}             not resting any more
 Events:  order.filled with the order and the position, then position.opened, on 1;
          order.cancelled with the rejected order (status rejected, note), on 2.
+
+Every key is the account's (one hash tag, one cluster slot). Around this script (order-store.ts):
+the position's entries in the per-symbol trigger indexes go in before it (trigger-hints.ts) and
+come out again unless it returns 1; the order's entries in the order and expiry indexes come out
+after it on 1, 2 and -2 (order-hints.ts).
 ]]
-if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then
-  redis.call('ZREM', KEYS[11], ARGV[13])
-  redis.call('ZREM', KEYS[12], ARGV[14])
-  return {-2}
-end
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return {-2} end
 local current = redis.call('HGET', KEYS[2], ARGV[1])
 if not current or redis.sha1hex(current) ~= ARGV[2] then return {-1} end
 
@@ -56,29 +44,23 @@ local done = blocked and ARGV[4] or ARGV[3]
 
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], done)
-redis.call('ZADD', KEYS[3], ARGV[16], ARGV[1])
-local extra = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[17])
+redis.call('ZADD', KEYS[3], ARGV[9], ARGV[1])
+local extra = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[10])
 if extra > 0 then
   redis.call('HDEL', KEYS[2], unpack(redis.call('ZRANGE', KEYS[3], 0, extra - 1)))
   redis.call('ZREMRANGEBYRANK', KEYS[3], 0, extra - 1)
 end
-redis.call('ZREM', KEYS[11], ARGV[13])
-redis.call('ZREM', KEYS[12], ARGV[14])
 
 if blocked then
-  redis.call('XADD', KEYS[5], '*', 'event', 'order.cancelled', 'book', ARGV[15], 'ts', ARGV[16], 'order', done)
+  redis.call('XADD', KEYS[5], '*', 'event', 'order.cancelled', 'book', ARGV[8], 'ts', ARGV[9], 'order', done)
   -- wakes the outbox relay (shared/push); a nudge nobody hears is found by its periodic scan
   redis.call('PUBLISH', 'pd:outbox', KEYS[5])
   return {2, open}
 end
 
 redis.call('HSET', KEYS[4], ARGV[5], ARGV[6])
-redis.call('SADD', KEYS[6], ARGV[15])
-redis.call('ZADD', KEYS[7], ARGV[9], ARGV[8])
-if ARGV[10] ~= '' then redis.call('ZADD', KEYS[8], ARGV[10], ARGV[8]) end
-if ARGV[11] ~= '' then redis.call('ZADD', KEYS[9], ARGV[11], ARGV[8]) end
-if ARGV[12] ~= '' then redis.call('ZADD', KEYS[10], ARGV[12], ARGV[8]) end
-redis.call('XADD', KEYS[5], '*', 'event', 'order.filled', 'book', ARGV[15], 'ts', ARGV[16], 'order', done, 'position', ARGV[6])
-redis.call('XADD', KEYS[5], '*', 'event', 'position.opened', 'book', ARGV[15], 'ts', ARGV[16], 'position', ARGV[6])
+redis.call('SADD', KEYS[6], ARGV[8])
+redis.call('XADD', KEYS[5], '*', 'event', 'order.filled', 'book', ARGV[8], 'ts', ARGV[9], 'order', done, 'position', ARGV[6])
+redis.call('XADD', KEYS[5], '*', 'event', 'position.opened', 'book', ARGV[8], 'ts', ARGV[9], 'position', ARGV[6])
 redis.call('PUBLISH', 'pd:outbox', KEYS[5])
 return {1}

@@ -5,23 +5,23 @@ read. The new terms were validated against the market in TypeScript.
 
 KEYS[1]  book resting orders (zset order id by placed ms)
 KEYS[2]  book orders (hash order id -> order JSON)
-KEYS[3]  order index of the symbol and direction (zset; type and side, hence the direction, never change)
 
 ARGV[1]  order id
 ARGV[2]  SHA-1 of the order JSON as read
 ARGV[3]  new order JSON (status resting)
-ARGV[4]  order index member
-ARGV[5]  new limit price
 
 Returns  {1, order JSON}  modified
          {-1}             stale: the order changed since it was read (read it again)
          {-2}             not resting any more (filled, cancelled, expired or rejected)
 Events:  none (the spec names no event for a modified order).
+
+Every key is the account's (one hash tag, one cluster slot). The order's entry in the order index
+of its symbol follows the new level around this script (order-hints.ts): widened toward it before,
+set to it once applied.
 ]]
 if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return {-2} end
 local current = redis.call('HGET', KEYS[2], ARGV[1])
 if not current or redis.sha1hex(current) ~= ARGV[2] then return {-1} end
 
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
-redis.call('ZADD', KEYS[3], ARGV[5], ARGV[4])
 return {1, ARGV[3]}

@@ -7,8 +7,6 @@ KEYS[1]  book resting orders (zset order id by placed ms)
 KEYS[2]  book orders (hash order id -> order JSON: the resting ones and the last done ones)
 KEYS[3]  idempotency key of the client_order_id (string: the order id, TTL); with no
          client_order_id any key of the account (it is not read)
-KEYS[4]  order index of the symbol and direction (zset member accountId|book|orderId by limit price)
-KEYS[5]  order expiry index (zset member accountId|book|orderId|symbol|direction by expiry ms)
 
 ARGV[1]  order id
 ARGV[2]  order JSON (status resting)
@@ -16,10 +14,6 @@ ARGV[3]  cap of resting orders of the book
 ARGV[4]  1 when a client_order_id was sent, else 0
 ARGV[5]  idempotency time to live, seconds
 ARGV[6]  placed ms
-ARGV[7]  order index member
-ARGV[8]  limit price
-ARGV[9]  expiry index member
-ARGV[10] expiry ms
 
 Returns  {1, order JSON}  placed
          {2, order JSON}  idempotent: the order this client_order_id placed, as it stands now
@@ -27,8 +21,9 @@ Returns  {1, order JSON}  placed
          {-1, count}      refused: the book holds the cap of resting orders (too_many_orders)
 Events:  none (the spec names no event for a placed order).
 
-The order and expiry indexes are cross-account hints, like the trigger indexes (see
-position-open.lua): the fill and expiry scripts re-check the order itself.
+Every key is the account's (one hash tag, one cluster slot). The order's entries in the
+cross-account order and expiry indexes are written around this script (order-hints.ts): before it,
+and taken out again when it stores another order or none.
 ]]
 if ARGV[4] == '1' then
   local prior = redis.call('GET', KEYS[3])
@@ -49,6 +44,4 @@ redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 if ARGV[4] == '1' then
   redis.call('SET', KEYS[3], ARGV[1], 'EX', ARGV[5])
 end
-redis.call('ZADD', KEYS[4], ARGV[8], ARGV[7])
-redis.call('ZADD', KEYS[5], ARGV[10], ARGV[9])
 return {1, ARGV[2]}

@@ -3,10 +3,10 @@ import type { Redis } from 'ioredis';
 import { LuaScripts, type ScriptSpec, statusArray } from '../../../redis/lua-scripts.js';
 
 const SCRIPTS = {
-  pdOrderPlace: { file: 'order-place.lua', numberOfKeys: 5 },
-  pdOrderFill: { file: 'order-fill.lua', numberOfKeys: 12 },
-  pdOrderModify: { file: 'order-modify.lua', numberOfKeys: 3 },
-  pdOrderClose: { file: 'order-close.lua', numberOfKeys: 6 },
+  pdOrderPlace: { file: 'order-place.lua', numberOfKeys: 3 },
+  pdOrderFill: { file: 'order-fill.lua', numberOfKeys: 6 },
+  pdOrderModify: { file: 'order-modify.lua', numberOfKeys: 2 },
+  pdOrderClose: { file: 'order-close.lua', numberOfKeys: 4 },
 } as const satisfies Record<string, ScriptSpec>;
 
 export type OrderScript = keyof typeof SCRIPTS;

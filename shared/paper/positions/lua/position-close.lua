@@ -13,10 +13,6 @@ KEYS[4]  book counters (hash)
 KEYS[5]  idempotency key of the client_order_id (string JSON, TTL); with no client_order_id any
          key of the account (it is not read)
 KEYS[6]  account outbox (stream)
-KEYS[7]  trigger index: liquidation levels of the symbol and side (zset)
-KEYS[8]  trigger index: stop-loss levels of the symbol and side (zset)
-KEYS[9]  trigger index: take-profit levels of the symbol and side (zset)
-KEYS[10] trigger index: trailing positions of the symbol and side (zset)
 
 ARGV[1]  position id
 ARGV[2]  SHA-1 (hex) of the position JSON the settlement was computed from
@@ -28,23 +24,21 @@ ARGV[7]  close time, ms
 ARGV[8]  1 when a client_order_id was sent, else 0
 ARGV[9]  idempotency time to live, seconds
 ARGV[10] idempotency value: JSON {closed_id, remaining_id} ('' when ARGV[8] is 0: not stored)
-ARGV[11] trigger member: accountId|book|positionId
-ARGV[12] event: position.closed or position.liquidated
-ARGV[13] book name
-ARGV[14] 1 when this is a liquidation, else 0
+ARGV[11] event: position.closed or position.liquidated
+ARGV[12] book name
+ARGV[13] 1 when this is a liquidation, else 0
 
 Returns  {1}                 settled
          {2, idempotency}    idempotent: this client_order_id already closed; its stored result
          {-1}                stale: the position changed since it was read (read again, recompute)
          {-2}                already closed
          {-3}                no such position in this book
-Events:  one entry on 1 only: the event of ARGV[12] with the closed record, and for a partial
+Events:  one entry on 1 only: the event of ARGV[11] with the closed record, and for a partial
          close the remaining position under 'remaining'.
 
-The trigger indexes are cross-account keys under the symbol's hash tag ({SYMBOL}), not the
-account's: on one Redis they change atomically with the position; under Redis Cluster they sit in
-another slot and these index writes have to leave the script (they are hints: the sweep re-checks
-the position itself before it settles anything).
+Every key is the account's (one hash tag, one cluster slot). The position's entries in the
+per-symbol trigger indexes are taken out after a whole close (trigger-hints.ts); one left behind by
+a crash is dropped by the sweep, which re-checks the position itself before it settles anything.
 ]]
 if ARGV[8] == '1' then
   local prior = redis.call('GET', KEYS[5])
@@ -61,10 +55,6 @@ if redis.sha1hex(current) ~= ARGV[2] then return {-1} end
 local cents = tonumber(ARGV[6])
 if ARGV[5] == '' then
   redis.call('HDEL', KEYS[1], ARGV[1])
-  redis.call('ZREM', KEYS[7], ARGV[11])
-  redis.call('ZREM', KEYS[8], ARGV[11])
-  redis.call('ZREM', KEYS[9], ARGV[11])
-  redis.call('ZREM', KEYS[10], ARGV[11])
 else
   redis.call('HSET', KEYS[1], ARGV[1], ARGV[5])
 end
@@ -78,7 +68,7 @@ redis.call('HINCRBY', KEYS[4], 'closed', 1)
 redis.call('HINCRBY', KEYS[4], 'life_closed', 1)
 redis.call('HINCRBY', KEYS[4], outcome, 1)
 redis.call('HINCRBY', KEYS[4], 'life_' .. outcome, 1)
-if ARGV[14] == '1' then redis.call('HINCRBY', KEYS[4], 'liquidations', 1) end
+if ARGV[13] == '1' then redis.call('HINCRBY', KEYS[4], 'liquidations', 1) end
 local best = redis.call('HGET', KEYS[4], 'best_cents')
 if not best or cents > tonumber(best) then redis.call('HSET', KEYS[4], 'best_cents', cents) end
 
@@ -86,9 +76,9 @@ if ARGV[8] == '1' then
   redis.call('SET', KEYS[5], ARGV[10], 'EX', ARGV[9])
 end
 if ARGV[5] == '' then
-  redis.call('XADD', KEYS[6], '*', 'event', ARGV[12], 'book', ARGV[13], 'ts', ARGV[7], 'position', ARGV[3])
+  redis.call('XADD', KEYS[6], '*', 'event', ARGV[11], 'book', ARGV[12], 'ts', ARGV[7], 'position', ARGV[3])
 else
-  redis.call('XADD', KEYS[6], '*', 'event', ARGV[12], 'book', ARGV[13], 'ts', ARGV[7], 'position', ARGV[3], 'remaining', ARGV[5])
+  redis.call('XADD', KEYS[6], '*', 'event', ARGV[11], 'book', ARGV[12], 'ts', ARGV[7], 'position', ARGV[3], 'remaining', ARGV[5])
 end
 -- wakes the outbox relay (shared/push); a nudge nobody hears is found by its periodic scan
 redis.call('PUBLISH', 'pd:outbox', KEYS[6])

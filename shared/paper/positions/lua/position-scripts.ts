@@ -3,9 +3,9 @@ import type { Redis } from 'ioredis';
 import { LuaScripts, statusArray, type ScriptSpec } from '../../../redis/lua-scripts.js';
 
 const SCRIPTS = {
-  pdPositionOpen: { file: 'position-open.lua', numberOfKeys: 9 },
-  pdPositionClose: { file: 'position-close.lua', numberOfKeys: 10 },
-  pdPositionSltp: { file: 'position-sltp.lua', numberOfKeys: 5 },
+  pdPositionOpen: { file: 'position-open.lua', numberOfKeys: 5 },
+  pdPositionClose: { file: 'position-close.lua', numberOfKeys: 6 },
+  pdPositionSltp: { file: 'position-sltp.lua', numberOfKeys: 2 },
   pdBookReset: { file: 'book-reset.lua', numberOfKeys: 12 },
   pdTriggerRanges: { file: 'trigger-ranges.lua', numberOfKeys: 8 },
 } as const satisfies Record<string, ScriptSpec>;
