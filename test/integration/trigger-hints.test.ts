@@ -10,7 +10,7 @@ import { TRIGGER_KINDS, TriggerHints, triggerLevels, type TriggerKind } from '..
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import { startClusterRedis, type ClusterRedis } from '../helpers/cluster-redis.js';
-import { freshRedis } from '../helpers/redis.js';
+import { freshRedis, testRedisUrl } from '../helpers/redis.js';
 import { candle, closedPosition, MINUTE, sweepService, testPosition } from '../helpers/sweep.js';
 
 const A: BookRef = { accountId: 'acct-hints', book: 'main' };
@@ -114,6 +114,34 @@ describe('trigger index hints around the account scripts (real Redis)', () => {
     expect((await store.open(A, opening, 10)).kind).to.equal('opened');
     const later = await sweepService(redis).sweepCandle(candle('ETHUSDT', nextMinute() + MINUTE, 96, 100));
     expect(later).to.deep.include({ settled: 1 });
+  });
+
+  it('concurrent level changes and aligns from old reads never leave an entry later than the level', async () => {
+    const p = testPosition(A, { symbol: 'ETHUSDT', side: 'long', entry: 100, sl: 90, tp: 120 });
+    await store.open(A, p, 10);
+    const pods = [createRedis(testRedisUrl()), createRedis(testRedisUrl())];
+    const stores = pods.map((conn) => new PositionStore(conn));
+    const aligners = pods.map((conn) => new TriggerHints(conn));
+    let seed = 7;
+    const random = (): number => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    try {
+      for (let round = 0; round < 20; round++) {
+        const old = (await store.getOpen(A, p.id))!;
+        await Promise.all([
+          // three writers from the same read: one applies, the others are stale (their widened entries stay early)
+          ...[0, 1, 2].map((w) => stores[w % 2].sltp(A, old, { ...old.position, v: old.position.v + 1, sl: Math.round((85 + random() * 14) * 100) / 100, tp: Math.round((101 + random() * 30) * 100) / 100 }, Date.now())),
+          // a sweep aligning the position as it read it before the change
+          aligners[round % 2].align([{ ref: A, ...old }]),
+        ]);
+        const now = (await store.getOpen(A, p.id))!.position;
+        const entry = await entries(redis, A, p);
+        // a long's stop is found sooner the higher its entry, its target the lower
+        expect(entry.sl, `round ${round}`).to.be.at.least(now.sl!);
+        expect(entry.tp, `round ${round}`).to.be.at.most(now.tp!);
+      }
+    } finally {
+      await closeRedis(...pods);
+    }
   });
 
   it('an entry written before a script that never ran (a crash) neither fires nor hides anything, and the sweep aligns it', async () => {
