@@ -1,4 +1,4 @@
-/** Redis reads and the money-moving scripts of positions and books. Only this file and its scripts touch position keys. */
+/** Redis reads and the money-moving scripts of positions and books (besides these, a fill opens a position in order-fill.lua, the sweep reads open positions in bulk and trigger-hints.ts reads one back). */
 import { hash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { effectiveStop } from '../../engine/trailing.js';

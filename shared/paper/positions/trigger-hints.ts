@@ -9,14 +9,16 @@
  * - Once the script applied: align, the exact levels, then a read-back: when the position changed
  *   meanwhile, another writer's early entry may have been overwritten, so it is widened again.
  * - Once the position is gone (closed, or never stored): remove. Ids are never reused.
- * The sweep aligns the members it was offered that trigger nothing (a loosened or cleared level).
+ * The sweep aligns the members it was offered that trigger nothing (a loosened or cleared level),
+ * and drops those of positions not open, unless the id is young enough that its open may still be
+ * on its way (mayBeStoring in ../timed-ids.ts).
  */
 import type { Redis } from 'ioredis';
 import type { Side } from '../../engine/side.js';
 import { effectiveStop } from '../../engine/trailing.js';
 import { keys } from '../../redis/keys.js';
-import { triggerMember, type BookRef, type Position, type StoredPosition } from './position-types.js';
 import { execPipeline, type Pipeline } from '../../redis/pipeline.js';
+import { parsePosition, triggerMember, type BookRef, type Position } from './position-types.js';
 
 export type TriggerKind = 'liq' | 'sl' | 'tp' | 'trail';
 export const TRIGGER_KINDS: readonly TriggerKind[] = ['liq', 'sl', 'tp', 'trail'];
@@ -99,7 +101,7 @@ export class TriggerHints {
     stored.forEach((s, i) => {
       const raw = now[i];
       if (typeof raw !== 'string') gone.push(s);
-      else if (raw !== s.raw) changed.push({ ref: s.ref, position: (JSON.parse(raw) as StoredPosition['position']) });
+      else if (raw !== s.raw) changed.push({ ref: s.ref, position: parsePosition(raw).position });
     });
     await Promise.all([this.widen(changed), this.remove(gone)]);
   }
