@@ -148,9 +148,10 @@ export class CloseService {
       const [read, hint] = await Promise.all([store.getOpen(ref, req.id), hinted]);
       if (!read) throw await this.notOpen(ctx, req.id);
       const p = read.position;
-      const live = hint && hint.symbol === p.symbol ? hint : await prices.fillPrice(p.symbol);
       const now = clock.now();
-      const settled = computeClose(p, live.price, pct, await fundingOwed(this.deps.funding, p, now), now, reason);
+      // the price (unless the hint had it) and the funding owed, in one round trip
+      const [live, fundingUsd] = await Promise.all([hint && hint.symbol === p.symbol ? hint : prices.fillPrice(p.symbol), fundingOwed(this.deps.funding, p, now)]);
+      const settled = computeClose(p, live.price, pct, fundingUsd, now, reason);
       const outcome = await store.close(closeWrite(ref, read, settled, coid, 'position.closed'));
       if (outcome.kind === 'closed') return this.result(settled, live.price, false);
       if (outcome.kind === 'idempotent') return this.replay(ctx, outcome.result);
@@ -211,8 +212,8 @@ export class CloseService {
     const stored: StoredPosition | null = (await this.deps.store.getOpen(ref, id)) ?? (await this.deps.store.getClosed(ref, id));
     if (!stored) return undefined;
     if (stored.position.status !== 'open') return closedView(stored.position);
-    const mark = (await this.deps.prices.marks([stored.position.symbol])).get(stored.position.symbol);
-    return openView(stored.position, mark, await fundingOwed(this.deps.funding, stored.position, this.deps.clock.now()));
+    const [marks, fundingUsd] = await Promise.all([this.deps.prices.marks([stored.position.symbol]), fundingOwed(this.deps.funding, stored.position, this.deps.clock.now())]);
+    return openView(stored.position, marks.get(stored.position.symbol), fundingUsd);
   }
 
   private async notOpen(ctx: KeyContext, id: string): Promise<AppError> {

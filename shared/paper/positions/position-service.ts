@@ -161,8 +161,8 @@ export class PositionService {
       };
       const outcome = await store.sltp(ref, read, updated, now);
       if (outcome === 'updated') {
-        const mark = (await this.deps.prices.marks([p.symbol])).get(p.symbol);
-        return { ok: true, position: openView(updated, mark, await fundingOwed(this.deps.funding, updated, now)) };
+        const [marks, fundingUsd] = await Promise.all([this.deps.prices.marks([p.symbol]), fundingOwed(this.deps.funding, updated, now)]);
+        return { ok: true, position: openView(updated, marks.get(p.symbol), fundingUsd) };
       }
       if (outcome === 'gone') throw await this.notOpen(ctx, req.id);
     }
