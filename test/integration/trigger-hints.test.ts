@@ -45,6 +45,15 @@ describe('trigger index hints around the account scripts (real Redis)', () => {
     expect(await entries(redis, A, refused)).to.deep.equal({ liq: null, sl: null, tp: null, trail: null });
   });
 
+  it('a position with no stop or target: its liquidation entry goes in with the open and out with the close', async () => {
+    const bare = testPosition(A, { symbol: 'ETHUSDT', side: 'short', entry: 100, sl: null, tp: null });
+    await store.open(A, bare, 10);
+    expect(await entries(redis, A, bare)).to.deep.equal({ liq: bare.liq_price, sl: null, tp: null, trail: null });
+    const read = (await store.getOpen(A, bare.id))!;
+    expect((await store.close(closeWrite(A, read, computeClose(read.position, 99, 100, 0, Date.now(), 'manual'), null, 'position.closed'))).kind).to.equal('closed');
+    expect(await entries(redis, A, bare)).to.deep.equal({ liq: null, sl: null, tp: null, trail: null });
+  });
+
   it('level changes end on the exact new levels, loosened and cleared ones included', async () => {
     const p = testPosition(A, { symbol: 'ETHUSDT', side: 'short', entry: 100, sl: 104, tp: 90 });
     await store.open(A, p, 10);

@@ -6,7 +6,7 @@ import { keys } from '../../redis/keys.js';
 import { ORDERS_DONE_KEPT } from '../orders/order-types.js';
 import { runPositionScript, runPositionScripts, type ScriptCall } from './lua/position-scripts.js';
 import { parsePosition, type BookRef, type Position, type StoredPosition } from './position-types.js';
-import { TriggerHints, type HintTarget, type IndexedPosition } from './trigger-hints.js';
+import { heldKinds, TriggerHints, type HintTarget, type IndexedPosition } from './trigger-hints.js';
 
 export const IDEMPOTENCY_TTL_S = 7 * 86_400;
 
@@ -177,7 +177,7 @@ export class PositionStore {
   async open(ref: BookRef, position: Position, cap: number): Promise<OpenOutcome> {
     const raw = JSON.stringify(position);
     const coid = position.client_order_id;
-    const target = { ref, position };
+    const target = { ref, position, kinds: heldKinds(position) };
     const call: ScriptCall = [
       // keys
       keys.bookOpen(ref.accountId, ref.book),
@@ -214,7 +214,7 @@ export class PositionStore {
    * run, not the positions as read (less for the young generation to copy).
    */
   closeMany(writes: readonly CloseWrite[]): Promise<CloseOutcome[]> {
-    const after = writes.map((w) => ({ ref: w.ref, position: { id: w.read.position.id, symbol: w.read.position.symbol, side: w.read.position.side }, remaining: w.remaining }));
+    const after = writes.map(({ ref, read: { position: p }, remaining }) => ({ ref, position: { id: p.id, symbol: p.symbol, side: p.side }, kinds: heldKinds(p), remaining }));
     return this.afterCloses(runPositionScripts(this.redis, 'pdPositionClose', writes.map((w) => this.closeCall(w))), after);
   }
 
@@ -224,8 +224,8 @@ export class PositionStore {
     const remaining: (HintTarget & { raw: string })[] = [];
     outcomes.forEach((outcome, i) => {
       if (outcome.kind !== 'closed') return;
-      const { ref, position, remaining: rest } = after[i];
-      if (rest === null) gone.push({ ref, position });
+      const { ref, position, kinds, remaining: rest } = after[i];
+      if (rest === null) gone.push({ ref, position, kinds });
       else remaining.push({ ref, ...parsePosition(rest) });
     });
     await Promise.all([this.hints.remove(gone), this.hints.align(remaining)]);

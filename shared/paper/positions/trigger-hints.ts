@@ -47,6 +47,14 @@ export interface HintTarget {
 export interface IndexedPosition {
   ref: BookRef;
   position: Pick<Position, 'id' | 'symbol' | 'side'>;
+  /** The indexes that hold it, when known (its levels); every index otherwise. */
+  kinds?: readonly TriggerKind[];
+}
+
+/** The indexes a position's levels put it in. */
+export function heldKinds(p: Position): TriggerKind[] {
+  const levels = triggerLevels(p);
+  return TRIGGER_KINDS.filter((kind) => levels[kind] !== null);
 }
 
 export class TriggerHints {
@@ -65,11 +73,15 @@ export class TriggerHints {
     await adds.send(this.redis);
   }
 
-  /** Takes the positions' members out of every index of their symbol and side. */
+  /**
+   * Takes the positions' members out of the indexes that hold them (every index of their symbol and
+   * side when not known). An entry left elsewhere (a writer that lost a race widened it) is stale:
+   * the sweep drops it when it meets it.
+   */
   async remove(targets: readonly IndexedPosition[]): Promise<void> {
     const removes = new IndexWrites();
-    for (const { ref, position: p } of targets) {
-      for (const kind of TRIGGER_KINDS) removes.remove(keys.triggerIndex(p.symbol, kind, p.side), triggerMember(ref, p.id));
+    for (const { ref, position: p, kinds } of targets) {
+      for (const kind of kinds ?? TRIGGER_KINDS) removes.remove(keys.triggerIndex(p.symbol, kind, p.side), triggerMember(ref, p.id));
     }
     await removes.send(this.redis);
   }
@@ -139,7 +151,16 @@ class IndexWrites {
   }
 
   async send(redis: Redis): Promise<void> {
-    if (this.adds.size === 0 && this.removes.size === 0) return;
+    const commands = this.adds.size + this.removes.size;
+    if (commands === 0) return;
+    // one command (a market open without levels, its close): sent as it is, no pipeline to build
+    if (commands === 1) {
+      const [add] = this.adds.values();
+      const [remove] = this.removes;
+      if (add) await (add.flag ? redis.zadd(add.key, add.flag, ...add.pairs) : redis.zadd(add.key, ...add.pairs));
+      else if (remove) await redis.zrem(remove[0], ...remove[1]);
+      return;
+    }
     const pipeline = redis.pipeline();
     this.appendTo(pipeline);
     await execPipeline(pipeline);
