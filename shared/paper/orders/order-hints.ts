@@ -19,7 +19,8 @@ import { reachOf, type OrderReach } from '../../engine/order-rules.js';
 import { keys } from '../../redis/keys.js';
 import type { BookRef } from '../positions/position-types.js';
 import { expiryMember, orderMember, parseOrder, type Order } from './order-types.js';
-import { execPipeline, type Pipeline } from '../../redis/pipeline.js';
+import { execPipeline } from '../../redis/pipeline.js';
+import { ZsetWrites } from '../../redis/zset-writes.js';
 
 /**
  * Which way an entry moves to be found sooner (OrderStore.candidates and due): a down order is
@@ -50,21 +51,24 @@ export class OrderHints {
 
   /** Adds each order's level entry (and its expiry entry with `expiry`), or moves existing ones only toward sooner. */
   async widen(targets: readonly OrderTarget[], expiry: boolean): Promise<void> {
-    if (targets.length === 0) return;
-    const pipeline = this.redis.pipeline();
-    for (const target of targets) this.widenOn(pipeline, target, expiry);
-    await execPipeline(pipeline);
+    const writes = new ZsetWrites();
+    for (const target of targets) {
+      const { ref, order: o } = target;
+      const { symbol, reach } = indexedOrder(target);
+      writes.add(keys.orderIndex(symbol, reach), soonerFlag(reach), o.limit_price, orderMember(ref, o.order_id));
+      if (expiry) writes.add(keys.orderExpiry(), 'LT', o.expires_ts, expiryMember(ref, o.order_id, symbol, reach));
+    }
+    await writes.send(this.redis);
   }
 
   /** Takes the orders' members out of the order index of their symbol and out of the expiry index. */
   async remove(orders: readonly IndexedOrder[]): Promise<void> {
-    if (orders.length === 0) return;
-    const pipeline = this.redis.pipeline();
+    const writes = new ZsetWrites();
     for (const { ref, orderId, symbol, reach } of orders) {
-      pipeline.zrem(keys.orderIndex(symbol, reach), orderMember(ref, orderId));
-      pipeline.zrem(keys.orderExpiry(), expiryMember(ref, orderId, symbol, reach));
+      writes.remove(keys.orderIndex(symbol, reach), orderMember(ref, orderId));
+      writes.remove(keys.orderExpiry(), expiryMember(ref, orderId, symbol, reach));
     }
-    await execPipeline(pipeline);
+    await writes.send(this.redis);
   }
 
   /**
@@ -74,14 +78,16 @@ export class OrderHints {
    */
   async align(stored: readonly (OrderTarget & { raw: string })[]): Promise<void> {
     if (stored.length === 0) return;
-    const pipeline = this.redis.pipeline();
+    const exact = new ZsetWrites();
     for (const target of stored) {
       const { ref, order: o } = target;
       const { symbol, reach } = indexedOrder(target);
-      pipeline.zadd(keys.orderIndex(symbol, reach), o.limit_price, orderMember(ref, o.order_id));
+      exact.add(keys.orderIndex(symbol, reach), null, o.limit_price, orderMember(ref, o.order_id));
     }
+    const pipeline = this.redis.pipeline();
+    const writes = exact.appendTo(pipeline);
     for (const { ref, order } of stored) pipeline.hget(keys.bookOrderData(ref.accountId, ref.book), order.order_id);
-    const now = (await execPipeline(pipeline)).slice(stored.length);
+    const now = (await execPipeline(pipeline)).slice(writes);
     const changed: OrderTarget[] = [];
     const gone: IndexedOrder[] = [];
     stored.forEach((s, i) => {
@@ -92,12 +98,5 @@ export class OrderHints {
       else gone.push(indexedOrder(s));
     });
     await Promise.all([this.widen(changed, false), this.remove(gone)]);
-  }
-
-  private widenOn(pipeline: Pipeline, target: OrderTarget, expiry: boolean): void {
-    const { ref, order: o } = target;
-    const { symbol, reach } = indexedOrder(target);
-    pipeline.zadd(keys.orderIndex(symbol, reach), soonerFlag(reach), o.limit_price, orderMember(ref, o.order_id));
-    if (expiry) pipeline.zadd(keys.orderExpiry(), 'LT', o.expires_ts, expiryMember(ref, o.order_id, symbol, reach));
   }
 }

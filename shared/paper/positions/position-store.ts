@@ -1,7 +1,6 @@
 /** Redis reads and the money-moving scripts of positions and books (besides these, a fill opens a position in order-fill.lua, the sweep reads open positions in bulk and trigger-hints.ts reads one back). */
 import { hash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { effectiveStop } from '../../engine/trailing.js';
 import { keys } from '../../redis/keys.js';
 import { ORDERS_DONE_KEPT } from '../orders/order-types.js';
 import { runPositionScript, runPositionScripts, type ScriptCall } from './lua/position-scripts.js';
@@ -67,14 +66,6 @@ const unusedSlot = (ref: BookRef): string => keys.bookStats(ref.accountId, ref.b
 
 /** What the scripts compare a position by: the SHA-1 of its JSON as read (Lua's redis.sha1hex). */
 const digest = (raw: string): string => hash('sha1', raw);
-
-/**
- * The trigger-index scores of an open position ('' where it has none): the sl index holds the stop
- * in force (a trailing stop included), the trail index the high-water mark of a trailing position.
- */
-export function triggerScores(p: Position): { stop: number | ''; trail: number | '' } {
-  return { stop: effectiveStop(p) ?? '', trail: p.trail_pct === null || p.trail_hwm === null ? '' : p.trail_hwm };
-}
 
 function closeOutcome([status, value]: [number, ...unknown[]]): CloseOutcome {
   if (status === 1) return { kind: 'closed' };

@@ -17,7 +17,8 @@ import type { Redis } from 'ioredis';
 import type { Side } from '../../engine/side.js';
 import { effectiveStop } from '../../engine/trailing.js';
 import { keys } from '../../redis/keys.js';
-import { execPipeline, type Pipeline } from '../../redis/pipeline.js';
+import { execPipeline } from '../../redis/pipeline.js';
+import { ZsetWrites } from '../../redis/zset-writes.js';
 import { parsePosition, triggerMember, type BookRef, type Position } from './position-types.js';
 
 export type TriggerKind = 'liq' | 'sl' | 'tp' | 'trail';
@@ -62,7 +63,7 @@ export class TriggerHints {
 
   /** Adds each level, or moves an existing entry only toward sooner. */
   async widen(targets: readonly HintTarget[]): Promise<void> {
-    const adds = new IndexWrites();
+    const adds = new ZsetWrites();
     for (const { ref, position: p } of targets) {
       const levels = triggerLevels(p);
       for (const kind of TRIGGER_KINDS) {
@@ -79,7 +80,7 @@ export class TriggerHints {
    * the sweep drops it when it meets it.
    */
   async remove(targets: readonly IndexedPosition[]): Promise<void> {
-    const removes = new IndexWrites();
+    const removes = new ZsetWrites();
     for (const { ref, position: p, kinds } of targets) {
       for (const kind of kinds ?? TRIGGER_KINDS) removes.remove(keys.triggerIndex(p.symbol, kind, p.side), triggerMember(ref, p.id));
     }
@@ -93,7 +94,7 @@ export class TriggerHints {
    */
   async align(stored: readonly (HintTarget & { raw: string })[]): Promise<void> {
     if (stored.length === 0) return;
-    const exact = new IndexWrites();
+    const exact = new ZsetWrites();
     for (const { ref, position: p } of stored) {
       const member = triggerMember(ref, p.id);
       const levels = triggerLevels(p);
@@ -116,53 +117,5 @@ export class TriggerHints {
       else if (raw !== s.raw) changed.push({ ref: s.ref, position: parsePosition(raw).position });
     });
     await Promise.all([this.widen(changed), this.remove(gone)]);
-  }
-}
-
-/**
- * Index writes gathered per key and flag, so a batch sends one ZADD or ZREM per index, not one per
- * entry (a minute's sweep removes tens of thousands of entries over a few hundred indexes).
- */
-class IndexWrites {
-  private readonly adds = new Map<string, { key: string; flag: 'GT' | 'LT' | null; pairs: (number | string)[] }>();
-  private readonly removes = new Map<string, string[]>();
-
-  add(key: string, flag: 'GT' | 'LT' | null, score: number, member: string): void {
-    const id = `${flag ?? ''}|${key}`;
-    const entry = this.adds.get(id) ?? { key, flag, pairs: [] };
-    entry.pairs.push(score, member);
-    this.adds.set(id, entry);
-  }
-
-  remove(key: string, member: string): void {
-    const members = this.removes.get(key) ?? [];
-    members.push(member);
-    this.removes.set(key, members);
-  }
-
-  /** Queues the writes on a pipeline; answers how many commands that is. */
-  appendTo(pipeline: Pipeline): number {
-    for (const { key, flag, pairs } of this.adds.values()) {
-      if (flag) pipeline.zadd(key, flag, ...pairs);
-      else pipeline.zadd(key, ...pairs);
-    }
-    for (const [key, members] of this.removes) pipeline.zrem(key, ...members);
-    return this.adds.size + this.removes.size;
-  }
-
-  async send(redis: Redis): Promise<void> {
-    const commands = this.adds.size + this.removes.size;
-    if (commands === 0) return;
-    // one command (a market open without levels, its close): sent as it is, no pipeline to build
-    if (commands === 1) {
-      const [add] = this.adds.values();
-      const [remove] = this.removes;
-      if (add) await (add.flag ? redis.zadd(add.key, add.flag, ...add.pairs) : redis.zadd(add.key, ...add.pairs));
-      else if (remove) await redis.zrem(remove[0], ...remove[1]);
-      return;
-    }
-    const pipeline = redis.pipeline();
-    this.appendTo(pipeline);
-    await execPipeline(pipeline);
   }
 }

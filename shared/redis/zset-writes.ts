@@ -1,0 +1,56 @@
+/**
+ * Sorted-set writes gathered per key (and ZADD flag), so a batch sends one ZADD or ZREM per key,
+ * not one per member (a minute's sweep removes tens of thousands of index entries over a few
+ * hundred indexes). The index hints of positions and orders write through it.
+ */
+import type { Redis } from 'ioredis';
+import { execPipeline, type Pipeline } from './pipeline.js';
+
+type Command = [name: 'zadd' | 'zrem', key: string, ...args: (string | number)[]];
+
+export class ZsetWrites {
+  private readonly adds = new Map<string, { key: string; flag: 'GT' | 'LT' | null; pairs: (number | string)[] }>();
+  private readonly removes = new Map<string, string[]>();
+
+  /** ZADD, with GT or LT (only ever move the score that way) or none (set it). */
+  add(key: string, flag: 'GT' | 'LT' | null, score: number, member: string): void {
+    const id = `${flag ?? ''}|${key}`;
+    const entry = this.adds.get(id) ?? { key, flag, pairs: [] };
+    entry.pairs.push(score, member);
+    this.adds.set(id, entry);
+  }
+
+  remove(key: string, member: string): void {
+    const members = this.removes.get(key) ?? [];
+    members.push(member);
+    this.removes.set(key, members);
+  }
+
+  /** Queues the writes on a pipeline; answers how many commands that is. */
+  appendTo(pipeline: Pipeline): number {
+    const commands = this.commands();
+    for (const [name, ...args] of commands) pipeline.call(name, args);
+    return commands.length;
+  }
+
+  async send(redis: Redis): Promise<void> {
+    const commands = this.commands();
+    if (commands.length === 0) return;
+    // one command (a market open without stop or target, its close): sent as it is, no pipeline to build
+    if (commands.length === 1) {
+      const [name, ...args] = commands[0];
+      await redis.call(name, args);
+      return;
+    }
+    const pipeline = redis.pipeline();
+    for (const [name, ...args] of commands) pipeline.call(name, args);
+    await execPipeline(pipeline);
+  }
+
+  private commands(): Command[] {
+    return [
+      ...[...this.adds.values()].map(({ key, flag, pairs }): Command => (flag ? ['zadd', key, flag, ...pairs] : ['zadd', key, ...pairs])),
+      ...[...this.removes].map(([key, members]): Command => ['zrem', key, ...members]),
+    ];
+  }
+}
