@@ -2,6 +2,7 @@
 import type { Redis } from 'ioredis';
 import { keys } from '../redis/keys.js';
 import type { FundingQuote } from './rest/derivative-formats.js';
+import { execPipeline } from '../redis/pipeline.js';
 
 export type DerivativeVenue = 'binance' | 'bybit' | 'okx';
 
@@ -85,9 +86,7 @@ export class DerivativesStore {
       pipeline.zremrangebyscore(key, '-inf', ts - OI_HISTORY_MS);
       pipeline.pexpire(key, OI_HISTORY_MS + 3_600_000);
     }
-    const replies = (await pipeline.exec()) ?? [];
-    const failed = replies.find(([error]) => error);
-    if (failed?.[0]) throw failed[0];
+    await execPipeline(pipeline);
   }
 
   async openInterest(): Promise<OpenInterestSnapshot | null> {

@@ -4,6 +4,7 @@ import { keys } from '../../redis/keys.js';
 import { MAIN_BOOK } from './account-rules.js';
 import { runAccountScript } from './account-scripts.js';
 import { DAY_MS, utcDay } from './plan-terms.js';
+import { execPipeline } from '../../redis/pipeline.js';
 
 /** A key as listed: never the key itself nor its digest. */
 export interface KeySummary {
@@ -172,9 +173,7 @@ export class KeyStore {
       const day = keys.accountKeyDay(tally.accountId, tally.keyId, tally.day);
       pipeline.hincrby(record, 'calls', tally.calls).hset(record, 'last', String(tally.last)).incrby(day, tally.calls).pexpire(day, DAY_COUNTER_TTL_MS);
     }
-    const replies = await pipeline.exec();
-    const failed = replies?.find(([error]) => error !== null);
-    if (failed) throw failed[0];
+    await execPipeline(pipeline);
   }
 
   /** The key's calls per UTC day over the last `days` days, oldest first, today last (zero days included). */

@@ -11,6 +11,7 @@ import { runPositionScripts } from '../positions/lua/position-scripts.js';
 import { parsePosition, type BookRef, type StoredPosition } from '../positions/position-types.js';
 import { TRIGGER_KINDS, TriggerHints, type HintTarget, type IndexedPosition, type TriggerKind } from '../positions/trigger-hints.js';
 import { inBatches } from './batches.js';
+import { execPipeline } from '../../redis/pipeline.js';
 
 /** Every index of a symbol: each kind, long and short. */
 export const RANGES_PER_SYMBOL = TRIGGER_KINDS.length * 2;
@@ -56,10 +57,7 @@ export class SweepStore {
     return inBatches(targets, async (chunk) => {
       const pipeline = this.redis.pipeline();
       for (const t of chunk) pipeline.hget(keys.bookOpen(t.ref.accountId, t.ref.book), t.id);
-      return ((await pipeline.exec()) ?? []).map(([error, raw]) => {
-        if (error) throw error;
-        return typeof raw === 'string' ? parsePosition(raw) : null;
-      });
+      return (await execPipeline(pipeline)).map((raw) => (typeof raw === 'string' ? parsePosition(raw) : null));
     });
   }
 
