@@ -54,6 +54,8 @@ export class LuaScripts<Name extends string> {
    */
   async runMany(redis: Redis, name: Name, calls: readonly ScriptCall[]): Promise<unknown[]> {
     if (calls.length === 0) return [];
+    // one call needs no pipeline (a manual close or sltp goes through the same many-call path as the sweep)
+    if (calls.length === 1) return [await this.run(redis, name, calls[0])];
     for (const call of calls) this.check(name, call);
     const results = await this.pipelined(redis, name, calls);
     const unknown = results.flatMap(([error], i) => (isNoScript(error) ? [i] : []));
