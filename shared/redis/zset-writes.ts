@@ -26,11 +26,15 @@ export class ZsetWrites {
     this.removes.set(key, members);
   }
 
-  /** Queues the writes on a pipeline; answers how many commands that is. */
-  appendTo(pipeline: Pipeline): number {
-    const commands = this.commands();
-    for (const [name, ...args] of commands) pipeline.call(name, args);
-    return commands.length;
+  /**
+   * Sends the writes, then reads each hash field, in one pipeline: one connection runs it in order,
+   * so each read sees the writes (a hint set exactly, then its record read back). Answers the reads.
+   */
+  async sendThenRead(redis: Redis, reads: readonly { key: string; field: string }[]): Promise<unknown[]> {
+    const pipeline = redis.pipeline();
+    const writes = this.appendTo(pipeline);
+    for (const { key, field } of reads) pipeline.hget(key, field);
+    return (await execPipeline(pipeline)).slice(writes);
   }
 
   async send(redis: Redis): Promise<void> {
@@ -43,8 +47,14 @@ export class ZsetWrites {
       return;
     }
     const pipeline = redis.pipeline();
-    for (const [name, ...args] of commands) pipeline.call(name, args);
+    this.appendTo(pipeline, commands);
     await execPipeline(pipeline);
+  }
+
+  /** Queues the writes on a pipeline; answers how many commands that is. */
+  private appendTo(pipeline: Pipeline, commands = this.commands()): number {
+    for (const [name, ...args] of commands) pipeline.call(name, args);
+    return commands.length;
   }
 
   private commands(): Command[] {

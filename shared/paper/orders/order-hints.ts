@@ -19,7 +19,6 @@ import { reachOf, type OrderReach } from '../../engine/order-rules.js';
 import { keys } from '../../redis/keys.js';
 import type { BookRef } from '../positions/position-types.js';
 import { expiryMember, orderMember, parseOrder, type Order } from './order-types.js';
-import { execPipeline } from '../../redis/pipeline.js';
 import { ZsetWrites } from '../../redis/zset-writes.js';
 
 /**
@@ -84,10 +83,7 @@ export class OrderHints {
       const { symbol, reach } = indexedOrder(target);
       exact.add(keys.orderIndex(symbol, reach), null, o.limit_price, orderMember(ref, o.order_id));
     }
-    const pipeline = this.redis.pipeline();
-    const writes = exact.appendTo(pipeline);
-    for (const { ref, order } of stored) pipeline.hget(keys.bookOrderData(ref.accountId, ref.book), order.order_id);
-    const now = (await execPipeline(pipeline)).slice(writes);
+    const now = await exact.sendThenRead(this.redis, stored.map(({ ref, order }) => ({ key: keys.bookOrderData(ref.accountId, ref.book), field: order.order_id })));
     const changed: OrderTarget[] = [];
     const gone: IndexedOrder[] = [];
     stored.forEach((s, i) => {

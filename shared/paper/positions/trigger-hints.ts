@@ -17,7 +17,6 @@ import type { Redis } from 'ioredis';
 import type { Side } from '../../engine/side.js';
 import { effectiveStop } from '../../engine/trailing.js';
 import { keys } from '../../redis/keys.js';
-import { execPipeline } from '../../redis/pipeline.js';
 import { ZsetWrites } from '../../redis/zset-writes.js';
 import { parsePosition, triggerMember, type BookRef, type Position } from './position-types.js';
 
@@ -105,10 +104,7 @@ export class TriggerHints {
         else exact.add(key, null, level, member);
       }
     }
-    const pipeline = this.redis.pipeline();
-    const writes = exact.appendTo(pipeline);
-    for (const { ref, position } of stored) pipeline.hget(keys.bookOpen(ref.accountId, ref.book), position.id);
-    const now = (await execPipeline(pipeline)).slice(writes);
+    const now = await exact.sendThenRead(this.redis, stored.map(({ ref, position }) => ({ key: keys.bookOpen(ref.accountId, ref.book), field: position.id })));
     const changed: HintTarget[] = [];
     const gone: HintTarget[] = [];
     stored.forEach((s, i) => {
