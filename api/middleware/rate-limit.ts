@@ -2,7 +2,7 @@ import type { Request, Response, NextFunction } from 'express';
 import { AppError } from '../../shared/core/errors.js';
 import type { ApiKeyResolver, ResolvedKeyLocals } from '../../shared/paper/api-key-resolver.js';
 import { badApiKey, requestApiKey, revokedKey } from '../../shared/paper/key-context.js';
-import type { CoalescingLimiter, LimitDecision } from '../../shared/rate-limit/coalescing-limiter.js';
+import { RATE_WINDOW_MS, windowDecision, type CoalescingLimiter, type LimitDecision } from '../../shared/rate-limit/coalescing-limiter.js';
 
 export interface RateLimitOptions {
   limiter: CoalescingLimiter;
@@ -28,7 +28,8 @@ function setHeaders(res: Response, decision: LimitDecision, scope: RateScope): v
 
 /**
  * Meters a request against its API key's plan budget (the key from X-API-Key or ?api_key=, metered
- * per key id), or its client IP's keyless budget. The resolved key stays in res.locals.apiKey for
+ * per key id: counted by the key lookup itself when the resolver can, else by the limiter), or its
+ * client IP's keyless budget. The resolved key stays in res.locals.apiKey for
  * the keyed route's authenticate, so a request looks its key up once.
  */
 export function rateLimit(options: RateLimitOptions) {
@@ -38,8 +39,9 @@ export function rateLimit(options: RateLimitOptions) {
       let scope: RateScope = 'ip';
       let scopeKey = `ip:${req.ip ?? 'unknown'}`;
       let limit = options.publicLimit;
+      let decision: LimitDecision | undefined;
       if (apiKey !== null) {
-        const found = await options.keys.resolve(apiKey);
+        const found = await (options.keys.resolveMetered?.(apiKey, RATE_WINDOW_MS) ?? options.keys.resolve(apiKey));
         if (found === null) throw badApiKey();
         if ('revoked' in found) throw revokedKey();
         scope = 'key';
@@ -47,10 +49,11 @@ export function rateLimit(options: RateLimitOptions) {
         limit = found.requestsPerMinute;
         res.locals.apiKeyId = found.keyId;
         res.locals.apiKey = found;
+        if (found.window) decision = windowDecision(found.window.calls, limit, found.window.resetAt);
       }
       res.locals.rateScope = scope;
       res.locals.rateLimit = limit;
-      const decision = await options.limiter.consume(scopeKey, limit);
+      decision ??= await options.limiter.consume(scopeKey, limit);
       setHeaders(res, decision, scope);
       if (!decision.allowed) {
         const retryAfter = Math.max(1, Math.ceil((decision.resetAt - Date.now()) / 1000));

@@ -1,7 +1,7 @@
 import type { Clock } from '../core/clock.js';
-import type { AccountStore } from './accounts/account-store.js';
+import { accountFromProfile, type Account, type AccountStore } from './accounts/account-store.js';
 import { apiKeyDigest, looksLikeApiKey } from './accounts/api-key-format.js';
-import type { KeyStore } from './accounts/key-store.js';
+import type { KeyStore, KeyRef, KeySummary } from './accounts/key-store.js';
 import type { KeyContext } from './key-context.js';
 import { effectivePlan } from './plans.js';
 
@@ -15,6 +15,8 @@ export interface ResolvedApiKey {
    * resolver without it (a test double) makes keyed routes look the key up again themselves.
    */
   context?: KeyContext;
+  /** The call, already counted in the key's rate window (resolveMetered); absent, the rate limiter counts it. */
+  window?: { calls: number; resetAt: number };
 }
 
 export type ApiKeyLookup = ResolvedApiKey | { revoked: true } | null;
@@ -22,6 +24,11 @@ export type ApiKeyLookup = ResolvedApiKey | { revoked: true } | null;
 /** Looks an X-API-Key up. null: no such key. */
 export interface ApiKeyResolver {
   resolve(apiKey: string): Promise<ApiKeyLookup>;
+  /**
+   * resolve, with the call counted in the key's rate window of `windowMs` in the same round trip;
+   * a resolver without it (a test double) leaves the counting to the rate limiter.
+   */
+  resolveMetered?(apiKey: string, windowMs: number): Promise<ApiKeyLookup>;
 }
 
 /** Where the rate limiter leaves the key it resolved (res.locals), so a request looks its key up once. */
@@ -34,8 +41,9 @@ export const noApiKeys: ApiKeyResolver = { resolve: async () => null };
 
 /**
  * Resolves a key from Redis: the digest index (remembered in-process: it never changes) and then
- * the key's record and its account's profile together, in one round trip. The plan is the
- * effective one now: a paid plan that has ended is Free.
+ * the key's record and its account's profile together, in one round trip (with the call counted
+ * in the key's rate window too, for resolveMetered). The plan is the effective one now: a paid
+ * plan that has ended is Free.
  */
 export class StoredApiKeyResolver implements ApiKeyResolver {
   constructor(
@@ -43,10 +51,26 @@ export class StoredApiKeyResolver implements ApiKeyResolver {
   ) {}
 
   async resolve(apiKey: string): Promise<ApiKeyLookup> {
-    if (!looksLikeApiKey(apiKey)) return null;
-    const ref = await this.deps.keys.findByDigest(apiKeyDigest(apiKey));
+    const ref = await this.refOf(apiKey);
     if (!ref) return null;
     const [key, account] = await Promise.all([this.deps.keys.get(ref.accountId, ref.keyId), this.deps.accounts.get(ref.accountId)]);
+    return this.lookup(key, account);
+  }
+
+  async resolveMetered(apiKey: string, windowMs: number): Promise<ApiKeyLookup> {
+    const ref = await this.refOf(apiKey);
+    const gate = ref && (await this.deps.keys.gate(ref, windowMs));
+    if (!ref || !gate) return null;
+    const found = this.lookup(gate.key, accountFromProfile(ref.accountId, gate.profile));
+    if (found === null || 'revoked' in found) return found;
+    return { ...found, window: { calls: gate.calls, resetAt: this.deps.clock.now() + gate.msLeft } };
+  }
+
+  private refOf(apiKey: string): Promise<KeyRef | null> {
+    return looksLikeApiKey(apiKey) ? this.deps.keys.findByDigest(apiKeyDigest(apiKey)) : Promise.resolve(null);
+  }
+
+  private lookup(key: KeySummary | null, account: Account | null): ApiKeyLookup {
     if (!key || !account) return null;
     if (key.revokedAt !== null) return { revoked: true };
     const plan = effectivePlan(account.plan, this.deps.clock.now());

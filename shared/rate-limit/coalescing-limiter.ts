@@ -20,6 +20,13 @@ interface Batch {
 }
 
 const WINDOW_SECONDS = 60;
+/** Every budget is per minute: a fixed window that starts with the client's first call. */
+export const RATE_WINDOW_MS = WINDOW_SECONDS * 1000;
+
+/** The decision for the call with this ordinal (1 = first) in its window. */
+export function windowDecision(ordinal: number, limit: number, resetAt: number): LimitDecision {
+  return { allowed: ordinal <= limit, limit, remaining: Math.max(0, limit - ordinal), resetAt };
+}
 
 /**
  * A fixed one-minute window per client, counted in Redis by rate-limiter-flexible so every pod
@@ -99,10 +106,7 @@ export class CoalescingLimiter {
     }
     const resetAt = this.now() + result.msBeforeNext;
     const firstOrdinal = result.consumedPoints - count + 1;
-    batch.waiters.forEach((waiter, index) => {
-      const ordinal = firstOrdinal + index;
-      waiter.resolve({ allowed: ordinal <= limit, limit, remaining: Math.max(0, limit - ordinal), resetAt });
-    });
+    batch.waiters.forEach((waiter, index) => waiter.resolve(windowDecision(firstOrdinal + index, limit, resetAt)));
     if (result.consumedPoints >= limit) this.spentUntil.set(scopeKey, resetAt);
   }
 }

@@ -39,6 +39,8 @@ export const keys = {
   accountKey: (accountId: string, keyId: string) => `acct:{${accountId}}:key:${keyId}`,
   /** string count, expires after 31 days: one key's calls on one UTC day (YYYY-MM-DD). */
   accountKeyDay: (accountId: string, keyId: string, day: string) => `acct:{${accountId}}:key:${keyId}:day:${day}`,
+  /** Calls in the key's current rate window (key-gate.lua): rate state like the keyless rl: counters, in the account's slot. */
+  accountKeyRate: (accountId: string, keyId: string) => `rl:{${accountId}}:key:${keyId}`,
   /** zset book name by created ms: the account's named books ('main' is implicit, never stored). */
   accountBooks: (accountId: string) => `acct:{${accountId}}:books`,
 

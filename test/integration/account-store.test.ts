@@ -111,6 +111,50 @@ describe('accounts, keys, plans and books in Redis', () => {
     expect(await resolver.resolve(created.apiKey)).to.deep.equal({ revoked: true });
   });
 
+  it('resolves a key metered (key-gate.lua): the same context as resolve, the call counted in the key\'s own window, nothing counted for a revoked or unknown key', async () => {
+    const created = await mod.service.createKey({ email: 'gate@example.com', book: 'scalper', name: 'bot' });
+    const other = await mod.service.createKey({ email: 'gate@example.com', name: 'other' });
+    const plain = await resolver.resolve(created.apiKey);
+    const first = await resolver.resolveMetered(created.apiKey, 60_000);
+    if (first === null || 'revoked' in first || plain === null || 'revoked' in plain) throw new Error('expected a key');
+    const { window, ...rest } = first;
+    expect(rest).to.deep.equal(plain);
+    expect(window?.calls).to.equal(1);
+    expect(window?.resetAt).to.be.within(now + 59_000, now + 60_000);
+    const rateKey = keys.accountKeyRate(created.account.id, created.key.id);
+    expect(await redis.pttl(rateKey)).to.be.within(59_000, 60_000);
+    const second = await resolver.resolveMetered(created.apiKey, 60_000);
+    expect(second && 'window' in second ? second.window?.calls : null).to.equal(2);
+    // each key has its own window
+    const others = await resolver.resolveMetered(other.apiKey, 60_000);
+    expect(others && 'window' in others ? others.window?.calls : null).to.equal(1);
+    // a window that ended starts again at 1
+    await redis.pexpire(rateKey, 1);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const fresh = await resolver.resolveMetered(created.apiKey, 60_000);
+    expect(fresh && 'window' in fresh ? fresh.window?.calls : null).to.equal(1);
+    // a counter that lost its expiry gets a window again instead of never resetting
+    await redis.persist(rateKey);
+    const persisted = await resolver.resolveMetered(created.apiKey, 60_000);
+    expect(persisted && 'window' in persisted ? persisted.window?.resetAt : null).to.equal(now + 60_000);
+    expect(await redis.pttl(rateKey)).to.be.within(59_000, 60_000);
+
+    expect(await resolver.resolveMetered('pd_nothing', 60_000)).to.equal(null);
+    expect(await resolver.resolveMetered(`${created.apiKey.slice(0, -1)}${created.apiKey.endsWith('a') ? 'b' : 'a'}`, 60_000)).to.equal(null);
+    await mod.service.revokeKey('gate@example.com', created.key.id);
+    const before = await snapshotRedis(redis);
+    expect(await resolver.resolveMetered(created.apiKey, 60_000)).to.deep.equal({ revoked: true });
+    expect(await snapshotRedis(redis)).to.deep.equal(before);
+  });
+
+  it('gives concurrent metered calls of one key distinct counts, 1 to n, with no call lost', async () => {
+    const created = await mod.service.createKey({ email: 'gate-race@example.com' });
+    const found = await Promise.all(Array.from({ length: 40 }, () => resolver.resolveMetered(created.apiKey, 60_000)));
+    const calls = found.map((f) => (f && 'window' in f ? f.window?.calls : undefined));
+    expect([...calls].sort((a, b) => Number(a) - Number(b))).to.deep.equal(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(await redis.get(keys.accountKeyRate(created.account.id, created.key.id))).to.equal('40');
+  });
+
   it('adds days bought early to the running plan, atomically under concurrent purchases; an ended plan resolves as Free', async () => {
     const created = await mod.service.createKey({ email: 'plan@example.com' });
     await Promise.all(Array.from({ length: 5 }, () => mod.service.setPlan('plan@example.com', 'pro', 10)));
@@ -155,6 +199,16 @@ describe('accounts, keys, plans and books in Redis', () => {
     const listed = (await mod.service.listKeys('use@example.com')).keys.find((k) => k.id === a.key.id);
     expect(listed).to.include({ calls: 4, lastCallAt: now, revokedAt: now });
     expect((await mod.keys.dailyCalls(id, a.key.id, now)).at(-2)?.calls).to.equal(3);
+  });
+
+  it('adds concurrent usage flushes of one key (two pods flushing at once) without losing a call', async () => {
+    const created = await mod.service.createKey({ email: 'use-race@example.com' });
+    const { id: accountId } = created.account;
+    const day = '2026-01-10';
+    await Promise.all(Array.from({ length: 12 }, (_, i) => mod.keys.recordCalls([{ accountId, keyId: created.key.id, day, calls: i + 1, last: now + i }])));
+    const total = (12 * 13) / 2;
+    expect((await mod.keys.get(accountId, created.key.id))?.calls).to.equal(total);
+    expect((await mod.keys.dailyCalls(accountId, created.key.id, now)).at(-1)).to.deep.equal({ day, calls: total });
   });
 
   it('renames and revokes by id within the account only', async () => {

@@ -12,6 +12,15 @@ export interface Account {
   plan: StoredPlan;
 }
 
+/** The profile fields an Account is read from, in the order accountFromProfile takes them. */
+export const PROFILE_FIELDS = ['email', 'created', 'plan', 'plan_until'] as const;
+
+/** An account from its profile fields (PROFILE_FIELDS, as HMGET answers them); null without a profile. */
+export function accountFromProfile(accountId: string, [email, created, plan, until]: readonly (string | null | undefined)[]): Account | null {
+  if (email === null || email === undefined) return null;
+  return { id: accountId, email, created: Number(created ?? 0), plan: parseStoredPlan(plan, until) };
+}
+
 export class AccountStore {
   constructor(
     private readonly redis: Redis,
@@ -20,9 +29,7 @@ export class AccountStore {
 
   /** The account's profile; null when there is none. */
   async get(accountId: string): Promise<Account | null> {
-    const [email, created, plan, until] = await this.redis.hmget(keys.accountProfile(accountId), 'email', 'created', 'plan', 'plan_until');
-    if (email === null) return null;
-    return { id: accountId, email, created: Number(created ?? 0), plan: parseStoredPlan(plan, until) };
+    return accountFromProfile(accountId, await this.redis.hmget(keys.accountProfile(accountId), ...PROFILE_FIELDS));
   }
 
   /** The account of a normalized e-mail, or null. */

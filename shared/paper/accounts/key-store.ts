@@ -2,9 +2,9 @@
 import type { Redis } from 'ioredis';
 import { keys } from '../../redis/keys.js';
 import { MAIN_BOOK } from './account-rules.js';
-import { runAccountScript } from './account-scripts.js';
+import { PROFILE_FIELDS } from './account-store.js';
+import { runAccountScript, runAccountScriptRaw, runAccountScripts } from './account-scripts.js';
 import { DAY_MS, utcDay } from './plan-terms.js';
-import { execPipeline } from '../../redis/pipeline.js';
 
 /** A key as listed: never the key itself nor its digest. */
 export interface KeySummary {
@@ -55,6 +55,17 @@ export interface NewKey {
 }
 
 export type CreateOutcome = 'created' | 'id_taken' | 'max_keys' | 'max_books';
+
+/** What key-gate.lua read and counted for one keyed call. */
+export interface KeyGate {
+  key: KeySummary;
+  /** The account's profile fields (PROFILE_FIELDS; accountFromProfile reads them). */
+  profile: (string | null)[];
+  /** The key's calls in its current rate window, this one included; -1 for a revoked key (not counted). */
+  calls: number;
+  /** Until its window ends, ms. */
+  msLeft: number;
+}
 
 /** How many days of per-day counts are kept (usage_30d). */
 export const USAGE_DAYS = 30;
@@ -121,6 +132,21 @@ export class KeyStore {
     return ref;
   }
 
+  /**
+   * A keyed call's reads and its rate count in one script (key-gate.lua): the key, its account's
+   * profile, and the call counted in the key's window of `windowMs`. null: no such key or account.
+   */
+  async gate(ref: KeyRef, windowMs: number): Promise<KeyGate | null> {
+    const { accountId, keyId } = ref;
+    const reply = await runAccountScriptRaw(this.redis, 'acctKeyGate', [keys.accountKey(accountId, keyId), keys.accountProfile(accountId), keys.accountKeyRate(accountId, keyId)], [windowMs, ...PROFILE_FIELDS]);
+    if (!Array.isArray(reply) || reply.length === 0) return null;
+    const [flat, profile, calls, msLeft] = reply as [string[], (string | null)[], number, number];
+    const record: Record<string, string> = {};
+    for (let i = 0; i + 1 < flat.length; i += 2) record[flat[i]] = flat[i + 1];
+    const key = parseKeyRecord(record);
+    return key && { key, profile, calls, msLeft };
+  }
+
   async get(accountId: string, keyId: string): Promise<KeySummary | null> {
     return parseKeyRecord(await this.redis.hgetall(keys.accountKey(accountId, keyId)));
   }
@@ -164,16 +190,13 @@ export class KeyStore {
     return outcome === 1 ? 'revoked' : outcome === 0 ? 'already_revoked' : 'missing';
   }
 
-  /** Adds counted calls (total, last call time, the day's count) for any number of keys, in one round trip. */
+  /** Adds counted calls (total, last call time, the day's count) for any number of keys, one script call each (key-usage.lua), in one round trip. */
   async recordCalls(tallies: readonly UsageTally[]): Promise<void> {
-    if (tallies.length === 0) return;
-    const pipeline = this.redis.pipeline();
-    for (const tally of tallies) {
-      const record = keys.accountKey(tally.accountId, tally.keyId);
-      const day = keys.accountKeyDay(tally.accountId, tally.keyId, tally.day);
-      pipeline.hincrby(record, 'calls', tally.calls).hset(record, 'last', String(tally.last)).incrby(day, tally.calls).pexpire(day, DAY_COUNTER_TTL_MS);
-    }
-    await execPipeline(pipeline);
+    await runAccountScripts(
+      this.redis,
+      'acctKeyUsage',
+      tallies.map((t) => ({ keys: [keys.accountKey(t.accountId, t.keyId), keys.accountKeyDay(t.accountId, t.keyId, t.day)], args: [t.calls, t.last, DAY_COUNTER_TTL_MS] })),
+    );
   }
 
   /** The key's calls per UTC day over the last `days` days, oldest first, today last (zero days included). */
