@@ -7,6 +7,7 @@ import { measureTickToApi, type LatencySummary } from './tick-latency.js';
 import { measureTrading } from './trading.js';
 import { prepareMacroData } from './macro-data.js';
 import { measurePush, pushTable, type PushResults } from './push.js';
+import { measureRoundTrips, roundTripTable, type RoundTripRow } from './redis-round-trip.js';
 import { measureSweep, sweepTable, type SweepBenchSummary } from './sweep.js';
 
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 4);
@@ -78,26 +79,29 @@ async function main(): Promise<void> {
   let ingest: IngestSummary | undefined;
   let push: PushResults | undefined;
   let sweep: SweepBenchSummary | undefined;
+  let roundTrips: RoundTripRow[] | undefined;
   try {
     if (wants('macro')) await prepareMacroData(stack.redis.url, stack.sim.url);
     rows = await measureRounds(targetsFor(stack), { durationSeconds, connections, rounds });
     if (wants('market')) latency = await measureTickToApi(stack.sim.url, stack.api.url, 100);
     if (wants('derivatives')) ingest = await measureLiquidationIngest(Number(process.env.BENCH_LIQ_EVENTS ?? 100_000));
     if (wants('trading')) {
+      roundTrips = await measureRoundTrips(stack.redis.url, rounds);
       const bursts = Number(process.env.BENCH_TRADING_BURSTS ?? 5);
       rows.push(...(await measureTrading({ redisUrl: stack.redis.url, apiUrl: stack.api.url, apiPid: stack.api.process.pid, connections, bursts, fixedSeconds: durationSeconds, fixedRate: 1000, fixedRounds: rounds, baselines: { node: { url: stack.bareNode.url, pid: stack.bareNode.process.pid }, express: { url: stack.bareExpress.url, pid: stack.bareExpress.process.pid } } })));
     }
     if (wants('push')) push = await measurePush(stack, durationSeconds);
-    if (wants('sweep')) sweep = await measureSweep({ positions: Number(process.env.BENCH_SWEEP_POSITIONS ?? 1_000_000), symbols: 500, rounds });
   } finally {
     await stack.stop();
   }
-  const markdown = [table(rows), latency ? latencyTable(latency) : '', ingest ? ingestTable(ingest) : '', push ? pushTable(push) : '', sweep ? sweepTable(sweep) : ''].filter(Boolean).join('\n\n');
+  // on its own Redis, with the stack stopped: the sim, feed and idle API take no CPU from it then
+  if (wants('sweep')) sweep = await measureSweep({ positions: Number(process.env.BENCH_SWEEP_POSITIONS ?? 1_000_000), symbols: 500, rounds });
+  const markdown = [table(rows), roundTrips ? roundTripTable(roundTrips) : '', latency ? latencyTable(latency) : '', ingest ? ingestTable(ingest) : '', push ? pushTable(push) : '', sweep ? sweepTable(sweep) : ''].filter(Boolean).join('\n\n');
   process.stdout.write(`\n${markdown}\n`);
   const resultsDir = join(ROOT, 'bench/results');
   mkdirSync(resultsDir, { recursive: true });
   const stamp = new Date().toISOString();
-  writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: stamp, durationSeconds, rounds, connections, rows, latency, ingest, push, sweep }, null, 2));
+  writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: stamp, durationSeconds, rounds, connections, rows, roundTrips, latency, ingest, push, sweep }, null, 2));
   if (only.size > 0) return; // a partial run does not replace the published table
   const readmePath = join(ROOT, 'bench/README.md');
   const readme = readFileSync(readmePath, 'utf8');

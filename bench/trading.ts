@@ -16,7 +16,7 @@
 import autocannon from 'autocannon';
 import { createAccountModule } from '../shared/paper/accounts/account-service.js';
 import { closeRedis, createRedis } from '../shared/redis/connection.js';
-import { processCpuMs, type Measurement } from './harness.js';
+import { median, processCpuMs, type Measurement } from './harness.js';
 import { pacedLoad, type PacedOptions, type PacedResult } from './paced-load.js';
 
 const SYMBOLS = ['BTC', 'ETH', 'SOL', 'BNB', 'XRP', 'DOGE', 'ADA', 'AVAX'];
@@ -104,7 +104,6 @@ function summarize(name: string, bursts: Burst[]): Measurement {
   const ms = bursts.reduce((s, b) => s + b.ms, 0);
   const ok = bursts.reduce((s, b) => s + b.ok, 0);
   const total = bursts.reduce((s, b) => s + b.total, 0);
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   return {
     name,
     kind: 'route',
@@ -186,7 +185,6 @@ async function pacedRounds(rows: { name: string; kind: Measurement['kind']; pid:
   for (let round = 0; round < options.rounds; round += 1) {
     for (const row of rows) results.get(row.name)?.push(await pacedWithCpu(row.load(), row.pid));
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   return rows.map((row) => {
     const runs = results.get(row.name) ?? [];
     const cpu = runs.flatMap((r) => (r.cpuUs === undefined ? [] : [r.cpuUs]));
