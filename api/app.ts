@@ -117,9 +117,9 @@ export function createApp(deps: AppDeps): App {
 
   const services = createServices(deps);
   const limiter = new CoalescingLimiter(redis, [config.publicRateLimit, ...PLAN_IDS.map((id) => PLANS[id].requestsPerMinute)]);
-  app.use('/api', rateLimit({ limiter, keys: deps.apiKeys ?? services.apiKeys, publicLimit: config.publicRateLimit }));
   const catalog = new RouteCatalog();
   registerRouteGroups(catalog, services);
+  app.use('/api', rateLimit({ limiter, keys: deps.apiKeys ?? services.apiKeys, publicLimit: config.publicRateLimit, prefetch: catalog.prefetcher() }));
   app.use(catalog.dispatcher());
   // outside the catalog: a path parameter, and a body recorded as sent
   app.use(whsinkRouter(services.push.whsink, services.clock));

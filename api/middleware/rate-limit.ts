@@ -8,6 +8,8 @@ export interface RateLimitOptions {
   limiter: CoalescingLimiter;
   keys: ApiKeyResolver;
   publicLimit: number;
+  /** Starts the reads a keyed request's route will need, so they ride the key gate's round trip (RouteCatalog.prefetcher). */
+  prefetch?: (req: Request, res: Response) => void;
 }
 
 export type RateScope = 'ip' | 'key';
@@ -30,7 +32,8 @@ function setHeaders(res: Response, decision: LimitDecision, scope: RateScope): v
  * Meters a request against its API key's plan budget (the key from X-API-Key or ?api_key=, metered
  * per key id: counted by the key lookup itself when the resolver can, else by the limiter), or its
  * client IP's keyless budget. The resolved key stays in res.locals.apiKey for
- * the keyed route's authenticate, so a request looks its key up once.
+ * the keyed route's authenticate, so a request looks its key up once. While the key is looked up,
+ * the route's prefetch (if any) starts its own reads.
  */
 export function rateLimit(options: RateLimitOptions) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
@@ -41,7 +44,9 @@ export function rateLimit(options: RateLimitOptions) {
       let limit = options.publicLimit;
       let decision: LimitDecision | undefined;
       if (apiKey !== null) {
-        const found = await (options.keys.resolveMetered?.(apiKey, RATE_WINDOW_MS) ?? options.keys.resolve(apiKey));
+        const lookup = options.keys.resolveMetered?.(apiKey, RATE_WINDOW_MS) ?? options.keys.resolve(apiKey);
+        options.prefetch?.(req, res);
+        const found = await lookup;
         if (found === null) throw badApiKey();
         if ('revoked' in found) throw revokedKey();
         scope = 'key';

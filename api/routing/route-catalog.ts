@@ -18,6 +18,8 @@ export interface RouteContext<Q = Record<string, unknown>, B = Record<string, un
   res: Response;
   /** Set on keyed routes: the account, book and plan of the API key. */
   auth?: KeyContext;
+  /** What the route's prefetch started, when it has one and it ran (see RouteDefinition.prefetch). */
+  prefetched?: unknown;
 }
 
 export interface RouteDefinition {
@@ -35,6 +37,13 @@ export interface RouteDefinition {
   /** Codes beyond the validation ones that this route can answer, for the docs. */
   errors?: ErrorCode[];
   example?: { query?: Record<string, string>; body?: Record<string, unknown>; response: unknown };
+  /**
+   * Starts reads the handler will need from the parsed but not yet validated body, while the key
+   * gate runs (rateLimit calls it for keyed requests), so both ride one round trip to Redis. It must
+   * write nothing and never reject; the handler gets its result as `prefetched` and checks that it
+   * matches the validated body.
+   */
+  prefetch?(body: unknown): unknown;
   // The handler's input types are enforced by its schema at run time; callers narrow with their own types.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each handler declares its own validated query type
   handle(ctx: RouteContext<any, any>): unknown;
@@ -61,9 +70,37 @@ export interface RouteGroup {
 }
 
 const jsonBody = express.json({ limit: '64kb' });
+/** A request's body is read once, by whichever asks first: a prefetch or its route. */
+const parsedBodies = new WeakMap<Request, Promise<void>>();
+const prefetches = new WeakMap<Request, Promise<unknown>>();
 
 function parseJsonBody(req: Request, res: Response): Promise<void> {
-  return new Promise((resolve, reject) => jsonBody(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
+  let parsed = parsedBodies.get(req);
+  if (!parsed) {
+    parsed = new Promise((resolve, reject) => jsonBody(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
+    parsedBodies.set(req, parsed);
+  }
+  return parsed;
+}
+
+/** Runs a route's prefetch on the request's body; a body that does not parse, or a prefetch that throws, prefetches nothing. */
+function startPrefetch(route: RouteDefinition, req: Request, res: Response): void {
+  const { prefetch } = route;
+  if (!prefetch || prefetches.has(req)) return;
+  const body = parseJsonBody(req, res).then(() => req.body as unknown);
+  prefetches.set(
+    req,
+    body.then(
+      (parsed) => {
+        try {
+          return prefetch(parsed);
+        } catch {
+          return undefined;
+        }
+      },
+      () => undefined,
+    ),
+  );
 }
 
 /** Binds route definitions to handlers: authenticate, parse, validate, call, shape the response. */
@@ -77,7 +114,7 @@ export function defineRoutes(routes: RouteDefinition[], options: RouteGroupOptio
         const query = route.query ? validateInput(route.query, req.query) : {};
         if (route.body) await parseJsonBody(req, res);
         const body = route.body ? validateInput(route.body, req.body ?? {}) : {};
-        const data = await route.handle({ query, body, req, res, auth });
+        const data = await route.handle({ query, body, req, res, auth, prefetched: await prefetches.get(req) });
         respond(res, route.style, data);
       } catch (error) {
         next(error);
@@ -109,20 +146,38 @@ export class RouteCatalog {
   }
 
   dispatcher(): RequestHandler {
-    const table = new Map<string, RequestHandler>();
+    const table = this.staticTable();
     const dynamic = Router();
     for (const { route, handler } of this.groups.flatMap((group) => group.bound)) {
       if (route.path.includes(':')) dynamic[route.method](route.path, handler);
-      else table.set(staticKey(route.method, route.path), handler);
     }
     return (req, res, next) => {
-      const method = req.method === 'HEAD' ? 'GET' : req.method;
-      const handler = table.get(staticKey(method, req.path));
-      if (handler) return handler(req, res, next);
+      const bound = table.get(requestKey(req));
+      if (bound) return bound.handler(req, res, next);
       return dynamic(req, res, next);
     };
   }
+
+  /** For rateLimit: starts the prefetch of the request's route, if it has one (static paths only). */
+  prefetcher(): (req: Request, res: Response) => void {
+    const table = this.staticTable();
+    return (req, res) => {
+      const route = table.get(requestKey(req))?.route;
+      if (route?.prefetch) startPrefetch(route, req, res);
+    };
+  }
+
+  private staticTable(): Map<string, BoundRoute> {
+    const table = new Map<string, BoundRoute>();
+    for (const bound of this.groups.flatMap((group) => group.bound)) {
+      if (!bound.route.path.includes(':')) table.set(staticKey(bound.route.method, bound.route.path), bound);
+    }
+    return table;
+  }
 }
+
+/** The table key of a request, from its full path (a middleware mounted on /api sees the rest in req.path). */
+const requestKey = (req: Request): string => staticKey(req.method === 'HEAD' ? 'GET' : req.method, req.baseUrl + req.path);
 
 /**
  * One bot route in both versions: /api/bot/v1/<path> answers the bare body (frozen shapes) and

@@ -63,7 +63,11 @@ export class StoredApiKeyResolver implements ApiKeyResolver {
     if (!ref || !gate) return null;
     const found = this.lookup(gate.key, accountFromProfile(ref.accountId, gate.profile));
     if (found === null || 'revoked' in found) return found;
-    return { ...found, window: { calls: gate.calls, resetAt: this.deps.clock.now() + gate.msLeft } };
+    return {
+      ...found,
+      ...(found.context ? { context: { ...found.context, feeVenue: gate.feeVenue } } : {}),
+      window: { calls: gate.calls, resetAt: this.deps.clock.now() + gate.msLeft },
+    };
   }
 
   private refOf(apiKey: string): Promise<KeyRef | null> {

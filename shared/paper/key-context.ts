@@ -17,6 +17,11 @@ export interface KeyContext {
   /** True when the key was created bound to a book and may trade that book only. */
   bookBound: boolean;
   plan: EffectivePlan;
+  /**
+   * The account's fee venue setting as the key gate read it with this request (null: none set);
+   * absent when it was not read with the key, and whoever needs it reads the settings.
+   */
+  feeVenue?: string | null;
 }
 
 /** Turns a request's API key into its context, or throws 401 missing_api_key / bad_api_key / revoked_key. */

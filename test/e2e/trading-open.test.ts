@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import type { AccountModule } from '../../shared/paper/accounts/account-service.js';
 import { keys } from '../../shared/redis/keys.js';
-import { useApiFixture, type TestApi } from '../helpers/app.js';
+import { systemClock } from '../../shared/core/clock.js';
+import { StoredApiKeyResolver, type ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
+import { startTestApi, useApiFixture, type TestApi } from '../helpers/app.js';
 import { snapshotRedis } from '../helpers/redis.js';
 import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
@@ -157,6 +159,11 @@ describe('bot trading: /open, /markets, /fees', function () {
     await botCall(api.url, trader, 'POST', '/fees', { venue: 'deribit' });
     const list = await botCall<{ positions: Record<string, unknown>[] }>(api.url, trader, 'GET', '/positions');
     expect(list.body.positions.find((p) => p.id === btc.body.position!.id)).to.include({ fee_venue: 'okx', fee_rate_pct: 0.048 });
+    // the key gate reads the venue with every request: a change applies to the very next open
+    expect((await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 })).body.position).to.include({ fee_venue: 'deribit' });
+    await botCall(api.url, trader, 'POST', '/fees', { venue: null });
+    expect((await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 })).body.position).to.include({ fee_venue: null, fee_rate_pct: 0.055 });
+    await botCall(api.url, trader, 'POST', '/fees', { venue: 'deribit' });
     const fees = await botCall<Body>(api.url, trader, 'GET', '/fees');
     expect(fees.body.fee_venue).to.equal('deribit');
     expect((fees.body.venues as unknown[]).length).to.equal(9);
@@ -216,5 +223,61 @@ describe('bot trading: /open, /markets, /fees', function () {
     expect(results.filter((r) => r.body.idempotent === false)).to.have.length(1);
     expect(await redis.hlen(keys.bookOpen(racer.accountId, 'main'))).to.equal(1);
     expect(await redis.xlen(keys.accountOutbox(racer.accountId))).to.equal(1);
+  });
+
+  describe('the fill price read rides the key gate\'s round trip', () => {
+    let held: TestApi;
+    let release: () => void = () => undefined;
+    let gateCalled: () => void = () => undefined;
+    before(async () => {
+      const stored = new StoredApiKeyResolver({ accounts: mod.accounts, keys: mod.keys, clock: systemClock });
+      // a resolver that holds the key gate's answer until the test lets it go
+      const holding: ApiKeyResolver = {
+        resolve: (key) => stored.resolve(key),
+        resolveMetered: async (key, windowMs) => {
+          const answer = stored.resolveMetered(key, windowMs);
+          await new Promise<void>((resolve) => {
+            release = resolve;
+            gateCalled();
+          });
+          return answer;
+        },
+      };
+      held = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' }, { apiKeys: holding });
+    });
+    after(() => held.close());
+
+    it('sends an open\'s price read while its key is still being looked up, and fills at that price', async () => {
+      const monitor = await redis.monitor();
+      try {
+        const quoteKey = keys.marketQuote('BTCUSDT');
+        const quoteRead = new Promise<void>((resolve) => monitor.on('monitor', (_time: string, args: string[]) => args[0]?.toLowerCase() === 'get' && args[1] === quoteKey && resolve()));
+        const gate = new Promise<void>((resolve) => (gateCalled = resolve));
+        const response = botCall<Body>(held.url, trader, 'POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 });
+        await gate;
+        await quoteRead;
+        release();
+        const r = await response;
+        expect(r.status).to.equal(200);
+        expect(r.body.position).to.include({ symbol: 'BTCUSDT', entry: 65000 });
+      } finally {
+        monitor.disconnect();
+      }
+    });
+
+    it('keeps the order of answers: a bad key before a bad body, a bad body before the price', async () => {
+      const releasing = (): void => void new Promise<void>((resolve) => (gateCalled = resolve)).then(() => release());
+      releasing();
+      const badKey = await botCall<Body>(held.url, { ...trader, apiKey: `${trader.apiKey.slice(0, -1)}${trader.apiKey.endsWith('a') ? 'b' : 'a'}` }, 'POST', '/open', '{"symbol":');
+      expect(badKey.status).to.equal(401);
+      releasing();
+      const badBody = await botCall<Body>(held.url, trader, 'POST', '/open', '{"symbol":');
+      expect(badBody.status).to.equal(400);
+      expect(badBody.body.error).to.equal('invalid_json');
+      releasing();
+      const unknown = await botCall<Body>(held.url, trader, 'POST', '/open', { symbol: 'NOPE', side: 'long', margin_usd: 10, leverage: 2 });
+      expect(unknown.status).to.equal(404);
+      expect(unknown.body.error).to.equal('unknown_symbol');
+    });
   });
 });

@@ -118,13 +118,18 @@ describe('accounts, keys, plans and books in Redis', () => {
     const first = await resolver.resolveMetered(created.apiKey, 60_000);
     if (first === null || 'revoked' in first || plain === null || 'revoked' in plain) throw new Error('expected a key');
     const { window, ...rest } = first;
-    expect(rest).to.deep.equal(plain);
+    // the gate also reads the account's fee venue (none set yet)
+    expect(rest).to.deep.equal({ ...plain, context: { ...plain.context, feeVenue: null } });
     expect(window?.calls).to.equal(1);
     expect(window?.resetAt).to.be.within(now + 59_000, now + 60_000);
     const rateKey = keys.accountKeyRate(created.account.id, created.key.id);
     expect(await redis.pttl(rateKey)).to.be.within(59_000, 60_000);
     const second = await resolver.resolveMetered(created.apiKey, 60_000);
     expect(second && 'window' in second ? second.window?.calls : null).to.equal(2);
+    await redis.hset(keys.paperSettings(created.account.id), 'fee_venue', 'okx');
+    expect(second && 'context' in second ? second.context?.feeVenue : undefined).to.equal(null);
+    const withVenue = await resolver.resolveMetered(created.apiKey, 60_000);
+    expect(withVenue && 'context' in withVenue ? withVenue.context?.feeVenue : undefined).to.equal('okx');
     // each key has its own window
     const others = await resolver.resolveMetered(other.apiKey, 60_000);
     expect(others && 'window' in others ? others.window?.calls : null).to.equal(1);

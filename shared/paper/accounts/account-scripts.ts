@@ -7,7 +7,7 @@ const SCRIPTS = {
   acctKeyRevoke: { file: 'lua/key-revoke.lua', numberOfKeys: 2 },
   acctKeyRename: { file: 'lua/key-rename.lua', numberOfKeys: 1 },
   acctPlanSet: { file: 'lua/plan-set.lua', numberOfKeys: 1 },
-  acctKeyGate: { file: 'lua/key-gate.lua', numberOfKeys: 3 },
+  acctKeyGate: { file: 'lua/key-gate.lua', numberOfKeys: 4 },
   acctKeyUsage: { file: 'lua/key-usage.lua', numberOfKeys: 2 },
 } as const satisfies Record<string, ScriptSpec>;
 

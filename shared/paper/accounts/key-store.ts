@@ -65,6 +65,8 @@ export interface KeyGate {
   calls: number;
   /** Until its window ends, ms. */
   msLeft: number;
+  /** The account's fee venue setting, null when none is set (or the key is revoked). */
+  feeVenue: string | null;
 }
 
 /** How many days of per-day counts are kept (usage_30d). */
@@ -134,17 +136,17 @@ export class KeyStore {
 
   /**
    * A keyed call's reads and its rate count in one script (key-gate.lua): the key, its account's
-   * profile, and the call counted in the key's window of `windowMs`. null: no such key or account.
+   * profile and fee venue, and the call counted in the key's window of `windowMs`. null: no such key or account.
    */
   async gate(ref: KeyRef, windowMs: number): Promise<KeyGate | null> {
     const { accountId, keyId } = ref;
-    const reply = await runAccountScriptRaw(this.redis, 'acctKeyGate', [keys.accountKey(accountId, keyId), keys.accountProfile(accountId), keys.accountKeyRate(accountId, keyId)], [windowMs, ...PROFILE_FIELDS]);
+    const reply = await runAccountScriptRaw(this.redis, 'acctKeyGate', [keys.accountKey(accountId, keyId), keys.accountProfile(accountId), keys.accountKeyRate(accountId, keyId), keys.paperSettings(accountId)], [windowMs, ...PROFILE_FIELDS]);
     if (!Array.isArray(reply) || reply.length === 0) return null;
-    const [flat, profile, calls, msLeft] = reply as [string[], (string | null)[], number, number];
+    const [flat, profile, calls, msLeft, feeVenue] = reply as [string[], (string | null)[], number, number, string | null | undefined];
     const record: Record<string, string> = {};
     for (let i = 0; i + 1 < flat.length; i += 2) record[flat[i]] = flat[i + 1];
     const key = parseKeyRecord(record);
-    return key && { key, profile, calls, msLeft };
+    return key && { key, profile, calls, msLeft, feeVenue: feeVenue ?? null };
   }
 
   async get(accountId: string, keyId: string): Promise<KeySummary | null> {

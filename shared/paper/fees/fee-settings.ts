@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { AppError } from '../../core/errors.js';
 import { CLASS_TAKER_PCT, FEE_VENUES, findFeeVenue, venueEffectivePct, type FeeVenue } from '../../engine/fees.js';
 import { keys } from '../../redis/keys.js';
+import type { KeyContext } from '../key-context.js';
 
 /** The venue named by a request, or 400 unknown_fee_venue (matching is case-insensitive). */
 export function parseFeeVenue(name: string): FeeVenue {
@@ -36,6 +37,12 @@ export class FeeSettings {
   async venue(accountId: string): Promise<FeeVenue | undefined> {
     const name = await this.redis.hget(keys.paperSettings(accountId), 'fee_venue');
     return name ? findFeeVenue(name) : undefined;
+  }
+
+  /** The venue of a keyed request's account: as its key gate read it, else from the settings. */
+  async venueFor(ctx: Pick<KeyContext, 'accountId' | 'feeVenue'>): Promise<FeeVenue | undefined> {
+    if (ctx.feeVenue === undefined) return this.venue(ctx.accountId);
+    return ctx.feeVenue === null ? undefined : findFeeVenue(ctx.feeVenue);
   }
 
   /** Sets (or with null clears) the account's venue; open positions keep the rate they were stamped with. */

@@ -17,6 +17,17 @@ export interface LivePrice {
   ts: number;
 }
 
+/** A fill price read, its failure kept as a value (so a read started early never rejects unheard). */
+export type SettledFill = { value: LivePrice } | { error: unknown };
+
+/** A fill price read started before its request was validated (the open route's prefetch), for the symbol as sent. */
+export class PrefetchedFill {
+  constructor(
+    readonly symbol: string,
+    readonly fill: Promise<SettledFill>,
+  ) {}
+}
+
 export interface Mark {
   price: number;
   stale: boolean;
@@ -43,6 +54,13 @@ export class LivePrices {
       throw new AppError('no_price', `no live price for ${symbol}: no exchange sent one in the last ${Math.round(this.rules.freshMs / 1000)} s`, { symbol });
     }
     return { symbol, assetClass: assetClassOf(symbol), price: state.quote.price, ts: state.quote.ts };
+  }
+
+  settledFillPrice(input: string): Promise<SettledFill> {
+    return this.fillPrice(input).then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
   }
 
   /** Marks for reads: fresh or stale prices as the market routes serve them; symbols without one are absent. */

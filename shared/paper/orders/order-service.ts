@@ -83,7 +83,7 @@ export class OrderService implements RestingOrderPlacer {
         (value) => ({ value }),
         (error: unknown) => ({ error }),
       ),
-      named === undefined ? fees.venue(ctx.accountId) : undefined,
+      named === undefined ? fees.venueFor(ctx) : undefined,
     ]);
     try {
       if ('error' in live) throw live.error;

@@ -6,7 +6,7 @@ import type { OrderType } from '../../engine/order-rules.js';
 import type { Side } from '../../engine/side.js';
 import type { KeyContext } from '../key-context.js';
 import { parseFeeVenue } from '../fees/fee-settings.js';
-import type { LivePrice } from '../markets/live-prices.js';
+import { PrefetchedFill, type LivePrice } from '../markets/live-prices.js';
 import type { Order } from '../orders/order-types.js';
 import { buildPosition, dryRunPosition, priceEntry, type EntryTerms } from './position-builder.js';
 import { defaultPositionId, fundingOwed, MAX_ATTEMPTS, type PositionDeps } from './position-deps.js';
@@ -80,20 +80,29 @@ export class PositionService {
     private readonly orders: RestingOrderPlacer,
   ) {}
 
-  open(ctx: KeyContext, req: OpenRequest & { type?: 'market' }): Promise<MarketOpenResult>;
-  open(ctx: KeyContext, req: OpenRequest): Promise<OpenResult>;
-  async open(ctx: KeyContext, req: OpenRequest): Promise<OpenResult> {
+  /**
+   * The open route's prefetch: a market open's fill price, read from its body as sent while the key
+   * gate runs; undefined for anything else (open checks it against the validated request).
+   */
+  prefetchFill(body: unknown): PrefetchedFill | undefined {
+    if (body === null || typeof body !== 'object') return undefined;
+    const { symbol, type, limit_price: limitPrice, stop_price: stopPrice } = body as Record<string, unknown>;
+    if (typeof symbol !== 'string' || (type !== undefined && type !== 'market') || limitPrice !== undefined || stopPrice !== undefined) return undefined;
+    return new PrefetchedFill(symbol, this.deps.prices.settledFillPrice(symbol));
+  }
+
+  /** `prefetched`: what prefetchFill started for this request, if anything; used when it is for the same symbol. */
+  open(ctx: KeyContext, req: OpenRequest & { type?: 'market' }, prefetched?: unknown): Promise<MarketOpenResult>;
+  open(ctx: KeyContext, req: OpenRequest, prefetched?: unknown): Promise<OpenResult>;
+  async open(ctx: KeyContext, req: OpenRequest, prefetched?: unknown): Promise<OpenResult> {
     if (req.type === 'limit' || req.type === 'stop') return this.orders.place(ctx, { ...req, type: req.type });
     const { store, prices, fees } = this.deps;
     const ref = refOf(ctx);
     const coid = req.client_order_id ?? null;
     const named = explicitVenue(req);
     const [fill, accountVenue] = await Promise.all([
-      prices.fillPrice(req.symbol).then(
-        (value) => ({ value }),
-        (error: unknown) => ({ error }),
-      ),
-      named === undefined ? fees.venue(ctx.accountId) : undefined,
+      prefetched instanceof PrefetchedFill && prefetched.symbol === req.symbol ? prefetched.fill : prices.settledFillPrice(req.symbol),
+      named === undefined ? fees.venueFor(ctx) : undefined,
     ]);
     try {
       if ('error' in fill) throw fill.error;
