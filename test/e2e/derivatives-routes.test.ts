@@ -172,8 +172,18 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
       const now = await connections();
       return Object.entries(before).every(([name, n]) => (now[name] ?? 0) >= n);
     }, 20_000, 'every connection back');
-    // subscriptions go out right after the connection opens (Bybit's in batches)
+    // subscriptions go out right after the connection opens (Bybit's in batches): give them their time, then wait
+    // until each exchange streams a probe (another coin) to a subscriber again, however slow the machine is
     await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const resubscribed = new Set<string>();
+    await waitFor(async () => {
+      for (const exchange of EXCHANGES) {
+        if (resubscribed.has(exchange)) continue;
+        const probe = (await liquidate(exchange, 'LTCUSDT', 'long', 80, 1)) as { frames?: number };
+        if ((probe.frames ?? 0) > 0) resubscribed.add(exchange);
+      }
+      return resubscribed.size === EXCHANGES.length;
+    }, 20_000, 'every exchange subscribed again');
     // the replay a new subscriber gets, as BitMEX's partial and Bitfinex's snapshot carry it
     const probe = await WsProbe.open(`${toWsUrl(sim.url)}/bitmex/realtime`);
     probe.send({ op: 'subscribe', args: ['liquidation'] });
