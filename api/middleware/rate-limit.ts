@@ -32,8 +32,8 @@ function setHeaders(res: Response, decision: LimitDecision, scope: RateScope): v
  * Meters a request against its API key's plan budget (the key from X-API-Key or ?api_key=, metered
  * per key id: counted by the key lookup itself when the resolver can, else by the limiter), or its
  * client IP's keyless budget. The resolved key stays in res.locals.apiKey for
- * the keyed route's authenticate, so a request looks its key up once. While the key is looked up,
- * the route's prefetch (if any) starts its own reads.
+ * the keyed route's authenticate, so a request looks its key up once. While a key this process has
+ * found before is looked up, the route's prefetch (if any) starts its own reads.
  */
 export function rateLimit(options: RateLimitOptions) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
@@ -45,7 +45,7 @@ export function rateLimit(options: RateLimitOptions) {
       let decision: LimitDecision | undefined;
       if (apiKey !== null) {
         const lookup = options.keys.resolveMetered?.(apiKey, RATE_WINDOW_MS) ?? options.keys.resolve(apiKey);
-        options.prefetch?.(req, res);
+        if (options.keys.seenBefore?.(apiKey)) options.prefetch?.(req, res);
         const found = await lookup;
         if (found === null) throw badApiKey();
         if ('revoked' in found) throw revokedKey();

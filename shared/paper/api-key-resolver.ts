@@ -29,6 +29,11 @@ export interface ApiKeyResolver {
    * a resolver without it (a test double) leaves the counting to the rate limiter.
    */
   resolveMetered?(apiKey: string, windowMs: number): Promise<ApiKeyLookup>;
+  /**
+   * True when the key is one this process has found before (checked in memory). Only such requests
+   * start their route's reads before the key is checked, so made-up keys cost no more than a lookup.
+   */
+  seenBefore?(apiKey: string): boolean;
 }
 
 /** Where the rate limiter leaves the key it resolved (res.locals), so a request looks its key up once. */
@@ -68,6 +73,10 @@ export class StoredApiKeyResolver implements ApiKeyResolver {
       ...(found.context ? { context: { ...found.context, feeVenue: gate.feeVenue } } : {}),
       window: { calls: gate.calls, resetAt: this.deps.clock.now() + gate.msLeft },
     };
+  }
+
+  seenBefore(apiKey: string): boolean {
+    return looksLikeApiKey(apiKey) && this.deps.keys.hasCachedDigest(apiKeyDigest(apiKey));
   }
 
   private refOf(apiKey: string): Promise<KeyRef | null> {

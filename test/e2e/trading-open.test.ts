@@ -234,6 +234,7 @@ describe('bot trading: /open, /markets, /fees', function () {
       // a resolver that holds the key gate's answer until the test lets it go
       const holding: ApiKeyResolver = {
         resolve: (key) => stored.resolve(key),
+        seenBefore: (key) => stored.seenBefore(key),
         resolveMetered: async (key, windowMs) => {
           const answer = stored.resolveMetered(key, windowMs);
           await new Promise<void>((resolve) => {
@@ -247,7 +248,10 @@ describe('bot trading: /open, /markets, /fees', function () {
     });
     after(() => held.close());
 
-    it('sends an open\'s price read while its key is still being looked up, and fills at that price', async () => {
+    it('sends an open\'s price read while its key (one seen before) is still being looked up, and fills at that price', async () => {
+      // a first call makes the key one this process has found before
+      void new Promise<void>((resolve) => (gateCalled = resolve)).then(() => release());
+      expect((await botCall<Body>(held.url, trader, 'GET', '/usage')).status).to.equal(200);
       const monitor = await redis.monitor();
       try {
         const quoteKey = keys.marketQuote('BTCUSDT');
