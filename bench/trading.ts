@@ -197,6 +197,7 @@ async function pacedRounds(rows: { name: string; kind: Measurement['kind']; pid:
       non2xx: runs.reduce((sum, r) => sum + r.failed, 0),
       errors: 0,
       ...(cpu.length > 0 ? { serverCpuUsPerRequest: Math.round(median(cpu)) } : {}),
+      generatorDelayP99Ms: Math.round(median(runs.map((r) => r.generatorDelayP99Ms)) * 10) / 10,
     };
   });
 }
