@@ -157,9 +157,10 @@ describe('push: the WebSocket stream', function () {
     const subscribed = await byToken.next(isType('subscribed'));
     expect(subscribed.data).to.deep.equal({ channels: ['positions'] });
     const after = byToken.messages.length;
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    const keyFrom = byKey.messages.length;
+    // three ticks reach the socket still on prices; meanwhile the one that left the channel gets none
+    await waitFor(() => byKey.messages.slice(keyFrom).filter(isType('prices')).length >= 3, 5_000, 'three price ticks');
     expect(byToken.messages.slice(after).filter(isType('prices'))).to.have.length(0);
-    expect(byKey.messages.slice(after).filter(isType('prices')).length).to.be.greaterThan(0);
     byToken.send({ op: 'subscribe', channels: ['news'] });
     expect((await byToken.next(isType('error'))).data).to.include({ code: 'invalid_param' });
     byToken.ws.send('not json');
@@ -253,12 +254,16 @@ describe('push: the WebSocket stream', function () {
     try {
       await open(podA, 'ETH');
       for (const pod of pods) await connect(pod.url, { api_key: trader.apiKey }).next(isType('snapshot'));
-      const started = Date.now();
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
-      const ticks = swept.filter((s) => s.at >= started);
+      const started = swept.length;
+      // the book is swept tick after tick...
+      await waitFor(() => swept.length >= started + 5, 10_000, 'five quick sweeps');
+      const ticks = swept.slice(started);
       expect(ticks.every((s) => s.ref.accountId === trader.accountId && s.ref.book === 'main')).to.equal(true);
-      // about 5 ticks of 200 ms, one sweep each (not two: both pods hold a socket of the book)
-      expect(ticks.length).to.be.within(3, 6);
+      // ...once per tick of 200 ms, not by both pods that hold its sockets: a turn (180 ms) keeps any two
+      // sweeps of the book apart, where two pods sweeping every tick would leave a gap of 100 ms or less
+      // in every 200 ms (the bound leaves room for a late reply to one pod)
+      const gaps = ticks.slice(1).map((s, i) => s.at - ticks[i].at);
+      expect(Math.min(...gaps), gaps.join(' ')).to.be.above(120);
     } finally {
       for (const pod of pods) {
         await pod.stream.close();
