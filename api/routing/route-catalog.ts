@@ -114,7 +114,8 @@ export function defineRoutes(routes: RouteDefinition[], options: RouteGroupOptio
         const query = route.query ? validateInput(route.query, req.query) : {};
         if (route.body) await parseJsonBody(req, res);
         const body = route.body ? validateInput(route.body, req.body ?? {}) : {};
-        const data = await route.handle({ query, body, req, res, auth, prefetched: await prefetches.get(req) });
+        const prefetch = route.prefetch && prefetches.get(req);
+        const data = await route.handle({ query, body, req, res, auth, prefetched: prefetch ? await prefetch : undefined });
         respond(res, route.style, data);
       } catch (error) {
         next(error);

@@ -119,12 +119,12 @@ export class KeyStore {
     return 'created';
   }
 
-  /** The account and key id of a key digest, or null. */
   /** True when this process has looked the digest up before and found a key (no round trip). */
   hasCachedDigest(digest: string): boolean {
     return this.indexCache.has(digest);
   }
 
+  /** The account and key id of a key digest, or null. */
   async findByDigest(digest: string): Promise<KeyRef | null> {
     const cached = this.indexCache.get(digest);
     if (cached) return cached;

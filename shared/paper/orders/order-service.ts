@@ -79,10 +79,7 @@ export class OrderService implements RestingOrderPlacer {
     };
     const named = explicitVenue(req);
     const [live, accountVenue] = await Promise.all([
-      prices.fillPrice(req.symbol).then(
-        (value) => ({ value }),
-        (error: unknown) => ({ error }),
-      ),
+      prices.settledFillPrice(req.symbol),
       named === undefined ? fees.venueFor(ctx) : undefined,
     ]);
     try {
