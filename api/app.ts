@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import type { RequestListener } from 'node:http';
 import helmet from 'helmet';
 import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from '../shared/core/clock.js';
@@ -25,6 +26,8 @@ import { cors } from './middleware/cors.js';
 import { errorHandler, notFoundHandler } from './middleware/error-handler.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestLogger } from './middleware/request-logger.js';
+import type { Middleware } from './routing/http-types.js';
+import { createRequestListener } from './routing/request-listener.js';
 import { RouteCatalog } from './routing/route-catalog.js';
 import { registerRouteGroups } from './routes/index.js';
 import { whsinkRouter } from './routes/whsink/router.js';
@@ -88,6 +91,9 @@ function createServices(deps: AppDeps): AppServices {
 }
 
 export interface App {
+  /** The HTTP server's listener: catalog routes straight from Node's http objects, the rest through `app`. */
+  listener: RequestListener;
+  /** Express: serves everything the listener does not, and would serve the catalog the same way on its own. */
   app: Express;
   catalog: RouteCatalog;
   /** The services the routes call (the WebSocket stream uses them too). */
@@ -95,6 +101,10 @@ export interface App {
   /** Writes what the app holds in memory (usage counts); also the last step of a shutdown. */
   close(): Promise<void>;
 }
+
+const API_PREFIX = '/api';
+/** Where Express's app.use(API_PREFIX, ...) applies. */
+const underApi = (path: string): boolean => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
 
 /** The HTTP app of an API pod. It holds no state: everything it reads or writes is in Redis. */
 export function createApp(deps: AppDeps): App {
@@ -104,23 +114,28 @@ export function createApp(deps: AppDeps): App {
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
 
-  app.use(requestLogger(logger));
-  app.use(
+  // every request, then every request under /api: Express and the request listener run the same chain
+  const everyRequest: Middleware[] = [
+    requestLogger(logger),
     helmet({
       crossOriginResourcePolicy: { policy: 'cross-origin' },
       crossOriginEmbedderPolicy: false,
       // The API and docs are also served over plain http (demo, localhost); upgrading would break the docs script.
       contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
     }),
-  );
-  app.use(cors);
-
+    cors,
+  ];
   const services = createServices(deps);
   const limiter = new CoalescingLimiter(redis, [config.publicRateLimit, ...PLAN_IDS.map((id) => PLANS[id].requestsPerMinute)]);
   const catalog = new RouteCatalog();
   registerRouteGroups(catalog, services);
-  app.use('/api', rateLimit({ limiter, keys: deps.apiKeys ?? services.apiKeys, publicLimit: config.publicRateLimit, prefetch: catalog.prefetcher() }));
-  app.use(catalog.dispatcher());
+  const limit = rateLimit({ limiter, keys: deps.apiKeys ?? services.apiKeys, publicLimit: config.publicRateLimit, prefetch: catalog.prefetcher() });
+  const apiRequests = [...everyRequest, limit];
+  const onError = errorHandler(logger);
+
+  app.use(everyRequest);
+  app.use(API_PREFIX, limit);
+  app.use(catalog.expressHandler());
   // outside the catalog: a path parameter, and a body recorded as sent
   app.use(whsinkRouter(services.push.whsink, services.clock));
 
@@ -138,6 +153,7 @@ export function createApp(deps: AppDeps): App {
   app.use(docsRouter());
 
   app.use(notFoundHandler);
-  app.use(errorHandler(logger));
-  return { app, catalog, services, close: () => services.usage.flush() };
+  app.use(onError);
+  const listener = createRequestListener({ catalog, app, onError, chainFor: (path) => (underApi(path) ? apiRequests : everyRequest) });
+  return { listener, app, catalog, services, close: () => services.usage.flush() };
 }

@@ -15,8 +15,8 @@ export interface ApiServer {
 }
 
 export async function startApiServer(deps: AppDeps, port = deps.config.port, host = deps.config.host): Promise<ApiServer> {
-  const { app, close: flushApp, services } = createApp(deps);
-  const server = createServer(app);
+  const { listener, close: flushApp, services } = createApp(deps);
+  const server = createServer(listener);
   server.keepAliveTimeout = 65_000;
   // Responses still in flight when shutdown starts close their connection instead of keeping it alive.
   const inFlight = new Set<ServerResponse>();

@@ -1,4 +1,4 @@
-import type { Request, Response, NextFunction } from 'express';
+import type { Middleware } from '../routing/http-types.js';
 
 const EXPOSED = [
   'X-RateLimit-Limit',
@@ -14,18 +14,19 @@ const EXPOSED = [
 ].join(', ');
 
 /** The public API is meant to be called from any web page. */
-export function cors(req: Request, res: Response, next: NextFunction): void {
+export const cors: Middleware = (req, res, next) => {
   res.setHeader('Access-Control-Allow-Origin', '*');
   res.setHeader('Access-Control-Expose-Headers', EXPOSED);
   if (req.method === 'OPTIONS') {
     res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
     res.setHeader(
       'Access-Control-Allow-Headers',
-      req.header('Access-Control-Request-Headers') ?? 'Content-Type, X-API-Key, If-None-Match',
+      req.headers['access-control-request-headers'] ?? 'Content-Type, X-API-Key, If-None-Match',
     );
     res.setHeader('Access-Control-Max-Age', '86400');
-    res.status(204).end();
+    res.statusCode = 204;
+    res.end();
     return;
   }
   next();
-}
+};

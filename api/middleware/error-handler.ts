@@ -1,23 +1,23 @@
-import type { Request, Response, NextFunction } from 'express';
 import { AppError, isAppError } from '../../shared/core/errors.js';
 import type { Logger } from '../../shared/core/logger.js';
+import type { ApiRequest, ApiResponse, Next } from '../routing/http-types.js';
+import { sendJsonText } from '../routing/json-text.js';
 
 /** Bot v1 kept the original's flat error body; everything else answers in the envelope. */
 function isBotV1(path: string): boolean {
   return path.startsWith('/api/bot/v1/') || path === '/api/bot/v1';
 }
 
-export function sendError(req: Request, res: Response, error: AppError): void {
+export function sendError(req: ApiRequest, res: ApiResponse, error: AppError): void {
   if (res.headersSent) return;
-  res.status(error.status);
-  if (isBotV1(req.path)) {
-    res.json({ error: error.code, message: error.message, ...error.details });
-    return;
-  }
-  res.json({ ok: false, error: { code: error.code, message: error.message, ...error.details }, ts: Date.now() });
+  res.statusCode = error.status;
+  const body = isBotV1(req.baseUrl + req.path)
+    ? { error: error.code, message: error.message, ...error.details }
+    : { ok: false, error: { code: error.code, message: error.message, ...error.details }, ts: Date.now() };
+  sendJsonText(res, JSON.stringify(body));
 }
 
-export function notFoundHandler(req: Request, res: Response): void {
+export function notFoundHandler(req: ApiRequest, res: ApiResponse): void {
   sendError(req, res, new AppError('not_found', `no route for ${req.method} ${req.path}`));
 }
 
@@ -28,7 +28,7 @@ interface HttpLikeError {
 
 /** Turns anything thrown into a named error; an unexpected one is logged with its stack and answered 500 internal. */
 export function errorHandler(logger: Logger) {
-  return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
+  return (error: unknown, req: ApiRequest, res: ApiResponse, _next: Next): void => {
     if (isAppError(error)) return sendError(req, res, error);
     const httpError = error as HttpLikeError;
     if (httpError?.type === 'entity.parse.failed') {
@@ -40,7 +40,7 @@ export function errorHandler(logger: Logger) {
     if (typeof httpError?.status === 'number' && httpError.status >= 400 && httpError.status < 500) {
       return sendError(req, res, new AppError('invalid_param', 'the request could not be read'));
     }
-    logger.error({ err: error, reqId: res.locals.requestId, path: req.path }, 'unhandled error');
+    logger.error({ err: error, reqId: res.locals.requestId, path: req.baseUrl + req.path }, 'unhandled error');
     sendError(req, res, new AppError('internal', 'internal error'));
   };
 }

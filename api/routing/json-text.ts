@@ -4,21 +4,21 @@
  * of once per request is most of the cost of the request. The handler sends the text itself;
  * respond() then leaves the response alone (headers already sent).
  */
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { MicroCache } from './micro-cache.js';
 
 /**
  * Writes JSON text as the response body. Express' res.send would also look for an ETag and check
  * freshness; our routes set those themselves where they use them, so the answer is written directly.
  */
-export function sendJsonText(res: Response, json: string): void {
+export function sendJsonText(res: ServerResponse, json: string): void {
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(json));
   res.end(json);
 }
 
 /** { ok: true, data, ts } with data given as JSON text. */
-export function sendEnvelopeText(res: Response, dataJson: string, now: number = Date.now()): void {
+export function sendEnvelopeText(res: ServerResponse, dataJson: string, now: number = Date.now()): void {
   sendJsonText(res, `{"ok":true,"data":${dataJson},"ts":${now}}`);
 }
 

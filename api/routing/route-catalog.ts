@@ -1,9 +1,11 @@
-import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import express from 'express';
+import type { ServerResponse } from 'node:http';
 import type Joi from 'joi';
 import type { ErrorCode } from '../../shared/core/errors.js';
 import type { Authenticate, KeyContext } from '../../shared/paper/key-context.js';
-import { validateInput } from './validate.js';
+import type { ApiRequest, ApiResponse, Middleware, Next } from './http-types.js';
 import { sendJsonText } from './json-text.js';
+import { validateInput } from './validate.js';
 
 /**
  * envelope: { ok, data, ts }; bare: the data as is (calculators, passthroughs, bot v1).
@@ -14,8 +16,8 @@ export type ResponseStyle = 'envelope' | 'bare';
 export interface RouteContext<Q = Record<string, unknown>, B = Record<string, unknown>> {
   query: Q;
   body: B;
-  req: Request;
-  res: Response;
+  req: ApiRequest;
+  res: ApiResponse;
   /** Set on keyed routes: the account, book and plan of the API key. */
   auth?: KeyContext;
   /** What the route's prefetch started, when it has one and it ran (see RouteDefinition.prefetch). */
@@ -49,7 +51,7 @@ export interface RouteDefinition {
   handle(ctx: RouteContext<any, any>): unknown;
 }
 
-export function respond(res: Response, style: ResponseStyle, data: unknown, now: number = Date.now()): void {
+export function respond(res: ServerResponse, style: ResponseStyle, data: unknown, now: number = Date.now()): void {
   if (res.headersSent) return;
   sendJsonText(res, JSON.stringify(style === 'envelope' ? { ok: true, data, ts: now } : data));
 }
@@ -61,7 +63,7 @@ export interface RouteGroupOptions {
 
 export interface BoundRoute {
   route: RouteDefinition;
-  handler: RequestHandler;
+  handler: (req: ApiRequest, res: ApiResponse, next: Next) => Promise<void>;
 }
 
 export interface RouteGroup {
@@ -71,10 +73,10 @@ export interface RouteGroup {
 
 const jsonBody = express.json({ limit: '64kb' });
 /** A request's body is read once, by whichever asks first: a prefetch or its route. */
-const parsedBodies = new WeakMap<Request, Promise<void>>();
-const prefetches = new WeakMap<Request, Promise<unknown>>();
+const parsedBodies = new WeakMap<ApiRequest, Promise<void>>();
+const prefetches = new WeakMap<ApiRequest, Promise<unknown>>();
 
-function parseJsonBody(req: Request, res: Response): Promise<void> {
+function parseJsonBody(req: ApiRequest, res: ApiResponse): Promise<void> {
   let parsed = parsedBodies.get(req);
   if (!parsed) {
     parsed = new Promise((resolve, reject) => jsonBody(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
@@ -84,7 +86,7 @@ function parseJsonBody(req: Request, res: Response): Promise<void> {
 }
 
 /** Runs a route's prefetch on the request's body; a body that does not parse, or a prefetch that throws, prefetches nothing. */
-function startPrefetch(route: RouteDefinition, req: Request, res: Response): void {
+function startPrefetch(route: RouteDefinition, req: ApiRequest, res: ApiResponse): void {
   const { prefetch } = route;
   if (!prefetch || prefetches.has(req)) return;
   const body = parseJsonBody(req, res).then(() => req.body as unknown);
@@ -108,7 +110,7 @@ export function defineRoutes(routes: RouteDefinition[], options: RouteGroupOptio
   const bound = routes.map((route): BoundRoute => {
     const authenticate = route.keyed ? options.authenticate : undefined;
     if (route.keyed && !authenticate) throw new Error(`${route.path} is keyed but its group has no authenticate`);
-    const handler = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const handler = async (req: ApiRequest, res: ApiResponse, next: Next): Promise<void> => {
       try {
         const auth = authenticate ? await authenticate(req, res) : undefined;
         const query = route.query ? validateInput(route.query, req.query) : {};
@@ -126,18 +128,26 @@ export function defineRoutes(routes: RouteDefinition[], options: RouteGroupOptio
   return { routes, bound };
 }
 
-const staticKey = (method: string, path: string): string => `${method.toUpperCase()} ${path}`;
+const routeKey = (method: string, path: string): string => `${method.toUpperCase()} ${path}`;
 
 /**
  * All route groups of the app; the ping endpoint list and the OpenAPI document are read from it.
- * Requests reach their route through one table lookup by method and path (Express walks its
- * layers one by one, which costs more than the rest of a cheap request); paths with parameters
- * fall back to an Express router.
+ * Every catalog route has a fixed path (a path with parameters belongs in an Express router of its
+ * own, like /api/whsink/:token), so a request finds its route with one table lookup by method and
+ * path: the route front (request-listener.ts) serves it without Express's router.
  */
 export class RouteCatalog {
   private readonly groups: RouteGroup[] = [];
+  private readonly table = new Map<string, BoundRoute>();
 
   add(group: RouteGroup): RouteGroup {
+    for (const bound of group.bound) {
+      const { method, path } = bound.route;
+      if (path.includes(':')) throw new Error(`${path}: catalog routes have fixed paths`);
+      const key = routeKey(method, path);
+      if (this.table.has(key)) throw new Error(`${key} is defined twice`);
+      this.table.set(key, bound);
+    }
     this.groups.push(group);
     return group;
   }
@@ -146,39 +156,28 @@ export class RouteCatalog {
     return this.groups.flatMap((group) => group.routes);
   }
 
-  dispatcher(): RequestHandler {
-    const table = this.staticTable();
-    const dynamic = Router();
-    for (const { route, handler } of this.groups.flatMap((group) => group.bound)) {
-      if (route.path.includes(':')) dynamic[route.method](route.path, handler);
-    }
+  /** The route of a method (HEAD answers as GET) and a path without its query string, if the catalog has one. */
+  find(method: string | undefined, path: string): BoundRoute | undefined {
+    return this.table.get(routeKey(method === 'HEAD' ? 'GET' : (method ?? ''), path));
+  }
+
+  /** The catalog as Express middleware: a request that reaches Express anyway is served the same way. */
+  expressHandler(): Middleware {
     return (req, res, next) => {
-      const bound = table.get(requestKey(req));
-      if (bound) return bound.handler(req, res, next);
-      return dynamic(req, res, next);
+      const bound = this.find(req.method, req.baseUrl + req.path);
+      if (bound) void bound.handler(req, res, next);
+      else next();
     };
   }
 
-  /** For rateLimit: starts the prefetch of the request's route, if it has one (static paths only). */
-  prefetcher(): (req: Request, res: Response) => void {
-    const table = this.staticTable();
+  /** For rateLimit: starts the prefetch of the request's route, if it has one. */
+  prefetcher(): (req: ApiRequest, res: ApiResponse) => void {
     return (req, res) => {
-      const route = table.get(requestKey(req))?.route;
+      const route = this.find(req.method, req.baseUrl + req.path)?.route;
       if (route?.prefetch) startPrefetch(route, req, res);
     };
   }
-
-  private staticTable(): Map<string, BoundRoute> {
-    const table = new Map<string, BoundRoute>();
-    for (const bound of this.groups.flatMap((group) => group.bound)) {
-      if (!bound.route.path.includes(':')) table.set(staticKey(bound.route.method, bound.route.path), bound);
-    }
-    return table;
-  }
 }
-
-/** The table key of a request, from its full path (a middleware mounted on /api sees the rest in req.path). */
-const requestKey = (req: Request): string => staticKey(req.method === 'HEAD' ? 'GET' : req.method, req.baseUrl + req.path);
 
 /**
  * One bot route in both versions: /api/bot/v1/<path> answers the bare body (frozen shapes) and

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
@@ -24,19 +24,29 @@ export interface KeyContext {
   feeVenue?: string | null;
 }
 
+/** What reading a request's key needs of it: its headers and its parsed query (Express's req.query). */
+export interface KeyedRequest extends Pick<IncomingMessage, 'headers'> {
+  query: Record<string, unknown>;
+}
+
+/** What authenticating a request needs of its response: plan headers, the status it ends with, the rate limiter's findings. */
+export interface KeyedResponse extends Pick<ServerResponse, 'setHeader' | 'once' | 'statusCode'> {
+  locals: ResolvedKeyLocals;
+}
+
 /** Turns a request's API key into its context, or throws 401 missing_api_key / bad_api_key / revoked_key. */
-export type Authenticate = (req: Request, res: Response) => Promise<KeyContext>;
+export type Authenticate = (req: KeyedRequest, res: KeyedResponse) => Promise<KeyContext>;
 
 /**
  * The API key a request carries: the X-API-Key header, else the api_key query parameter; null when
  * neither (an empty value counts as none). A repeated parameter comes back joined, so it fails
  * lookup as a bad key instead of picking one of them.
  */
-export function requestApiKey(req: Request): string | null {
+export function requestApiKey(req: KeyedRequest): string | null {
   const header = req.headers['x-api-key'];
   const fromHeader = Array.isArray(header) ? header.join(',') : header;
   if (fromHeader !== undefined && fromHeader !== '') return fromHeader;
-  const query: unknown = (req.query as Record<string, unknown> | undefined)?.api_key;
+  const query: unknown = req.query.api_key;
   if (typeof query === 'string') return query === '' ? null : query;
   if (Array.isArray(query)) return query.map(String).join(',');
   return query === undefined || query === null ? null : String(query);
@@ -68,8 +78,7 @@ export interface AuthenticateDeps {
  */
 export function createAuthenticate(deps: AuthenticateDeps): Authenticate {
   return async (req, res) => {
-    const locals = res.locals as ResolvedKeyLocals;
-    let context = locals.apiKey?.context;
+    let context = res.locals.apiKey?.context;
     if (!context) {
       const apiKey = requestApiKey(req);
       if (apiKey === null) throw missingApiKey();

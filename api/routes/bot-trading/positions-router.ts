@@ -1,11 +1,11 @@
 /** Trading: open, close, close_all, sltp, and the positions and trades reads. */
-import type { Request, Response } from 'express';
 import { AppError } from '../../../shared/core/errors.js';
 import type { KeyContext, Authenticate } from '../../../shared/paper/key-context.js';
 import type { CloseRequest } from '../../../shared/paper/positions/close-service.js';
 import type { OpenRequest, SltpRequest } from '../../../shared/paper/positions/position-service.js';
 import type { TradingServices } from '../../../shared/paper/trading-services.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
+import type { ApiRequest, ApiResponse } from '../../routing/http-types.js';
 import { closeBody, openBody, positionsQuery, sltpBody, tradesQuery } from './schemas.js';
 import { parseSide, tradingRoute } from './trading-route.js';
 
@@ -52,7 +52,7 @@ function entryKind(body: OpenBody): Pick<OpenRequest, 'type' | 'limit_price'> {
 }
 
 /** True when If-None-Match names this ETag (or is *). */
-function notModified(req: Request, etag: string): boolean {
+function notModified(req: ApiRequest, etag: string): boolean {
   const header = req.headers['if-none-match'];
   if (!header) return false;
   const weak = (tag: string) => tag.trim().replace(/^W\//, '');
@@ -125,11 +125,12 @@ export function positionRoutes(trading: TradingServices, authenticate: Authentic
         tag: 'bot trading',
         summary: 'Open positions (or closed with status=closed), marked to the live price; at most 100 rows; ETag and 304',
         query: positionsQuery,
-        handle: async ({ query, auth, req, res }: { query: { status?: 'open' | 'closed'; since?: number }; auth: KeyContext; req: Request; res: Response }) => {
+        handle: async ({ query, auth, req, res }: { query: { status?: 'open' | 'closed'; since?: number }; auth: KeyContext; req: ApiRequest; res: ApiResponse }) => {
           const { positions, etag } = await trading.reads.positions(auth, query);
           res.setHeader('ETag', etag);
           if (notModified(req, etag)) {
-            res.status(304).end();
+            res.statusCode = 304;
+            res.end();
             return undefined;
           }
           return { positions, count: positions.length };

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { LatamService } from '../../../shared/quotes/latam-service.js';
 import { JsonTextCache, sendJsonText } from '../../routing/json-text.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
@@ -41,7 +41,7 @@ export function latamRoutes({ latam, cacheMs }: LatamRouteOptions): RouteGroup {
           hist: [{ t: 1767222000000, mid: 1200.5, ask: 1209, bid: 1191, blue: 1230, official: 1050 }],
         },
       },
-      handle: async ({ res }: { res: Response }) => sendJsonText(res, await cache.get('ar', () => latam.ar())),
+      handle: async ({ res }: { res: ServerResponse }) => sendJsonText(res, await cache.get('ar', () => latam.ar())),
     },
     {
       method: 'get',
@@ -74,7 +74,7 @@ export function latamRoutes({ latam, cacheMs }: LatamRouteOptions): RouteGroup {
           hist: [{ t: 1767222000000, btcMid: 351500, usdtMid: 5.41, usdbrl: 5.4, btcUsd: 65000, agioMid: 0.5 }],
         },
       },
-      handle: async ({ res }: { res: Response }) => sendJsonText(res, await cache.get('br', () => latam.br())),
+      handle: async ({ res }: { res: ServerResponse }) => sendJsonText(res, await cache.get('br', () => latam.br())),
     },
   ]);
 }

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { MacroService } from '../../../shared/macro/macro-service.js';
 import { JsonTextCache, sendEnvelopeText } from '../../routing/json-text.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
@@ -15,7 +15,7 @@ const staleNote = 'Served from the last refresh; when the provider is down, the 
 export function macroRoutes({ macro, cacheMs }: MacroRouteOptions): RouteGroup {
   const cache = new JsonTextCache(cacheMs);
   /** Serialized once per cache period for every request that shares it. */
-  const send = async (res: Response, key: string, load: () => unknown): Promise<void> => sendEnvelopeText(res, await cache.get(key, load));
+  const send = async (res: ServerResponse, key: string, load: () => unknown): Promise<void> => sendEnvelopeText(res, await cache.get(key, load));
   return defineRoutes([
     {
       method: 'get',
@@ -37,7 +37,7 @@ export function macroRoutes({ macro, cacheMs }: MacroRouteOptions): RouteGroup {
           gaps: [],
         },
       },
-      handle: ({ query, res }: { query: { year?: number }; res: Response }) => send(res, `calendar:${query.year ?? 'next'}`, () => macro.calendar(query.year)),
+      handle: ({ query, res }: { query: { year?: number }; res: ServerResponse }) => send(res, `calendar:${query.year ?? 'next'}`, () => macro.calendar(query.year)),
     },
     {
       method: 'get',
@@ -50,7 +50,7 @@ export function macroRoutes({ macro, cacheMs }: MacroRouteOptions): RouteGroup {
       example: {
         response: { value: 25, classification: 'Extreme Fear', ts: 1767225600000, history: [{ v: 25, c: 'Extreme Fear', ts: 1767225600000 }], updatedAt: 1767225600000, stale: false },
       },
-      handle: ({ res }: { res: Response }) => send(res, 'fear-greed', () => macro.fearGreed()),
+      handle: ({ res }: { res: ServerResponse }) => send(res, 'fear-greed', () => macro.fearGreed()),
     },
     {
       method: 'get',
@@ -70,7 +70,7 @@ export function macroRoutes({ macro, cacheMs }: MacroRouteOptions): RouteGroup {
           stale: false,
         },
       },
-      handle: ({ query, res }: { query: { cat?: string }; res: Response }) => send(res, `coins:${query.cat ?? ''}`, () => macro.coins(query.cat || undefined)),
+      handle: ({ query, res }: { query: { cat?: string }; res: ServerResponse }) => send(res, `coins:${query.cat ?? ''}`, () => macro.coins(query.cat || undefined)),
     },
     {
       method: 'get',
@@ -83,7 +83,7 @@ export function macroRoutes({ macro, cacheMs }: MacroRouteOptions): RouteGroup {
       example: {
         response: { totalMarketCapUsd: 2621040321355, totalVolume24hUsd: 95133256404, btcDominance: 57.95, ethDominance: 9.58, marketCapChange24hPct: -1.61, activeCryptocurrencies: 17397, markets: 1476, providerUpdatedAt: 1767225500000, updatedAt: 1767225600000, stale: false },
       },
-      handle: ({ res }: { res: Response }) => send(res, 'global', () => macro.global()),
+      handle: ({ res }: { res: ServerResponse }) => send(res, 'global', () => macro.global()),
     },
     {
       method: 'get',
@@ -96,7 +96,7 @@ export function macroRoutes({ macro, cacheMs }: MacroRouteOptions): RouteGroup {
       example: {
         response: { coins: [{ id: 'bonk', name: 'Bonk', symbol: 'BONK', rank: 103, priceUsd: 0.0000059, change24hPct: -3.27, marketCapUsd: 521967819, thumb: null, score: 0 }], categories: [], updatedAt: 1767225600000, stale: false },
       },
-      handle: ({ res }: { res: Response }) => send(res, 'trending', () => macro.trending()),
+      handle: ({ res }: { res: ServerResponse }) => send(res, 'trending', () => macro.trending()),
     },
     {
       method: 'get',
@@ -117,7 +117,7 @@ export function macroRoutes({ macro, cacheMs }: MacroRouteOptions): RouteGroup {
           stale: false,
         },
       },
-      handle: ({ res }: { res: Response }) => send(res, 'defi', () => macro.defi()),
+      handle: ({ res }: { res: ServerResponse }) => send(res, 'defi', () => macro.defi()),
     },
   ]);
 }

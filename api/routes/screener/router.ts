@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { ScreenerService } from '../../../shared/screener/screener-service.js';
 import { JsonTextCache, sendEnvelopeText } from '../../routing/json-text.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
@@ -49,7 +49,7 @@ export function screenerRoutes({ screener, cacheMs }: ScreenerRouteOptions): Rou
           stale: false,
         },
       },
-      handle: async ({ res }: { res: Response }) => sendEnvelopeText(res, await cache.get('latest', () => screener.latest())),
+      handle: async ({ res }: { res: ServerResponse }) => sendEnvelopeText(res, await cache.get('latest', () => screener.latest())),
     },
   ]);
 }
