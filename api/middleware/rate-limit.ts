@@ -1,5 +1,5 @@
 import { AppError } from '../../shared/core/errors.js';
-import type { ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
+import type { ApiKeyResolver, KnownKey } from '../../shared/paper/api-key-resolver.js';
 import { badApiKey, requestApiKey, revokedKey } from '../../shared/paper/key-context.js';
 import { RATE_WINDOW_MS, windowDecision, type CoalescingLimiter, type LimitDecision } from '../../shared/rate-limit/coalescing-limiter.js';
 import type { ApiRequest, ApiResponse, Middleware, RateScope } from '../routing/http-types.js';
@@ -9,7 +9,7 @@ export interface RateLimitOptions {
   keys: ApiKeyResolver;
   publicLimit: number;
   /** Starts the reads a keyed request's route will need, so they ride the key gate's round trip (RouteCatalog.prefetcher). */
-  prefetch?: (req: ApiRequest, res: ApiResponse) => void;
+  prefetch?: (req: ApiRequest, res: ApiResponse, key: KnownKey) => void;
 }
 
 function setHeaders(res: ApiResponse, decision: LimitDecision, scope: RateScope): void {
@@ -37,7 +37,8 @@ export function rateLimit(options: RateLimitOptions): Middleware {
       scopeKey = `ip:${req.ip ?? 'unknown'}`;
     } else {
       const lookup = options.keys.resolveMetered?.(apiKey, RATE_WINDOW_MS) ?? options.keys.resolve(apiKey);
-      if (options.keys.seenBefore?.(apiKey)) options.prefetch?.(req, res);
+      const known = options.keys.known?.(apiKey);
+      if (known) options.prefetch?.(req, res, known);
       const found = await lookup;
       if (found === null) throw badApiKey();
       if ('revoked' in found) throw revokedKey();

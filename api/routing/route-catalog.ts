@@ -2,6 +2,7 @@ import express from 'express';
 import type { ServerResponse } from 'node:http';
 import type Joi from 'joi';
 import type { ErrorCode } from '../../shared/core/errors.js';
+import type { KnownKey } from '../../shared/paper/api-key-resolver.js';
 import type { Authenticate, KeyContext } from '../../shared/paper/key-context.js';
 import type { ApiRequest, ApiResponse, Middleware, Next } from './http-types.js';
 import { sendJsonText } from './json-text.js';
@@ -41,11 +42,11 @@ export interface RouteDefinition {
   example?: { query?: Record<string, string>; body?: Record<string, unknown>; response: unknown };
   /**
    * Starts reads the handler will need from the parsed but not yet validated body, while the key
-   * gate runs (rateLimit calls it for keyed requests), so both ride one round trip to Redis. It must
-   * write nothing and never reject; the handler gets its result as `prefetched` and checks that it
-   * matches the validated body.
+   * gate runs (rateLimit calls it for a key this process has found before, with what it knows of
+   * that key), so both ride one round trip to Redis. It must write nothing and never reject; the
+   * handler gets its result as `prefetched` and checks that it matches the validated body and key.
    */
-  prefetch?(body: unknown): unknown;
+  prefetch?(body: unknown, key: KnownKey): unknown;
   // The handler's input types are enforced by its schema at run time; callers narrow with their own types.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each handler declares its own validated query type
   handle(ctx: RouteContext<any, any>): unknown;
@@ -86,7 +87,7 @@ function parseJsonBody(req: ApiRequest, res: ApiResponse): Promise<void> {
 }
 
 /** Runs a route's prefetch on the request's body; a body that does not parse, or a prefetch that throws, prefetches nothing. */
-function startPrefetch(route: RouteDefinition, req: ApiRequest, res: ApiResponse): void {
+function startPrefetch(route: RouteDefinition, req: ApiRequest, res: ApiResponse, key: KnownKey): void {
   const { prefetch } = route;
   if (!prefetch || prefetches.has(req)) return;
   const body = parseJsonBody(req, res).then(() => req.body as unknown);
@@ -95,7 +96,7 @@ function startPrefetch(route: RouteDefinition, req: ApiRequest, res: ApiResponse
     body.then(
       (parsed) => {
         try {
-          return prefetch(parsed);
+          return prefetch(parsed, key);
         } catch {
           return undefined;
         }
@@ -171,10 +172,10 @@ export class RouteCatalog {
   }
 
   /** For rateLimit: starts the prefetch of the request's route, if it has one. */
-  prefetcher(): (req: ApiRequest, res: ApiResponse) => void {
-    return (req, res) => {
+  prefetcher(): (req: ApiRequest, res: ApiResponse, key: KnownKey) => void {
+    return (req, res, key) => {
       const route = this.find(req.method, req.baseUrl + req.path)?.route;
-      if (route?.prefetch) startPrefetch(route, req, res);
+      if (route?.prefetch) startPrefetch(route, req, res, key);
     };
   }
 }

@@ -1,7 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import { accountFromProfile, type Account, type AccountStore } from './accounts/account-store.js';
 import { apiKeyDigest, looksLikeApiKey } from './accounts/api-key-format.js';
-import type { KeyStore, KeyRef, KeySummary } from './accounts/key-store.js';
+import type { KeyStore, KeySummary } from './accounts/key-store.js';
 import type { KeyContext } from './key-context.js';
 import { effectivePlan } from './plans.js';
 
@@ -30,16 +30,26 @@ export interface ApiKeyResolver {
    */
   resolveMetered?(apiKey: string, windowMs: number): Promise<ApiKeyLookup>;
   /**
-   * True when the key is one this process has found before (checked in memory). Only such requests
-   * start their route's reads before the key is checked, so made-up keys cost no more than a lookup.
+   * What this process already knows of a key it has found before (checked in memory), undefined
+   * for any other. Only such requests start their route's reads before the key is checked, so
+   * made-up keys cost no more than a lookup.
    */
-  seenBefore?(apiKey: string): boolean;
+  known?(apiKey: string): KnownKey | undefined;
+}
+
+/** A key found before: its account, and its book once a lookup has read its record. */
+export interface KnownKey {
+  accountId: string;
+  book?: string;
 }
 
 /** Where the rate limiter leaves the key it resolved (res.locals), so a request looks its key up once. */
 export interface ResolvedKeyLocals {
   apiKey?: ResolvedApiKey;
 }
+
+/** The digest a key is indexed by; null for text that cannot be a key (never looked up). */
+const digestOf = (apiKey: string): string | null => (looksLikeApiKey(apiKey) ? apiKeyDigest(apiKey) : null);
 
 /** No key is valid (a pod without accounts, and tests). */
 export const noApiKeys: ApiKeyResolver = { resolve: async () => null };
@@ -56,16 +66,20 @@ export class StoredApiKeyResolver implements ApiKeyResolver {
   ) {}
 
   async resolve(apiKey: string): Promise<ApiKeyLookup> {
-    const ref = await this.refOf(apiKey);
-    if (!ref) return null;
+    const digest = digestOf(apiKey);
+    const ref = digest && (await this.deps.keys.findByDigest(digest));
+    if (!digest || !ref) return null;
     const [key, account] = await Promise.all([this.deps.keys.get(ref.accountId, ref.keyId), this.deps.accounts.get(ref.accountId)]);
+    if (key) this.deps.keys.rememberBook(digest, key.book);
     return this.lookup(key, account);
   }
 
   async resolveMetered(apiKey: string, windowMs: number): Promise<ApiKeyLookup> {
-    const ref = await this.refOf(apiKey);
+    const digest = digestOf(apiKey);
+    const ref = digest && (await this.deps.keys.findByDigest(digest));
     const gate = ref && (await this.deps.keys.gate(ref, windowMs));
-    if (!ref || !gate) return null;
+    if (!digest || !ref || !gate) return null;
+    this.deps.keys.rememberBook(digest, gate.key.book);
     const found = this.lookup(gate.key, accountFromProfile(ref.accountId, gate.profile));
     if (found === null || 'revoked' in found) return found;
     return {
@@ -75,12 +89,10 @@ export class StoredApiKeyResolver implements ApiKeyResolver {
     };
   }
 
-  seenBefore(apiKey: string): boolean {
-    return looksLikeApiKey(apiKey) && this.deps.keys.hasCachedDigest(apiKeyDigest(apiKey));
-  }
-
-  private refOf(apiKey: string): Promise<KeyRef | null> {
-    return looksLikeApiKey(apiKey) ? this.deps.keys.findByDigest(apiKeyDigest(apiKey)) : Promise.resolve(null);
+  known(apiKey: string): KnownKey | undefined {
+    const digest = digestOf(apiKey);
+    const cached = digest ? this.deps.keys.cachedRef(digest) : undefined;
+    return cached && { accountId: cached.accountId, book: cached.book };
   }
 
   private lookup(key: KeySummary | null, account: Account | null): ApiKeyLookup {

@@ -1,8 +1,10 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import type { AccountModule } from '../../shared/paper/accounts/account-service.js';
+import { systemClock } from '../../shared/core/clock.js';
+import { StoredApiKeyResolver, type ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
 import { keys } from '../../shared/redis/keys.js';
-import { useApiFixture, type TestApi } from '../helpers/app.js';
+import { startTestApi, useApiFixture, type TestApi } from '../helpers/app.js';
 import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 type Pos = Record<string, unknown> & { id: string };
@@ -235,5 +237,81 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
     });
     const account = await call('GET', '/account', undefined, trader, 'v2');
     expect(account.body.data).to.include({ open_positions: 2, margin_in_use_usd: 150, closed_trades: 0, win_rate_pct: null });
+  });
+
+  describe('a close\'s reads ride the key gate\'s round trip', () => {
+    let held: TestApi;
+    let release: () => void = () => undefined;
+    let gateCalled: () => void = () => undefined;
+    const releaseNextGate = (): void => void new Promise<void>((resolve) => (gateCalled = resolve)).then(() => release());
+    before(async () => {
+      const stored = new StoredApiKeyResolver({ accounts: mod.accounts, keys: mod.keys, clock: systemClock });
+      // a resolver that holds the key gate's answer until the test lets it go
+      const holding: ApiKeyResolver = {
+        resolve: (key) => stored.resolve(key),
+        known: (key) => stored.known(key),
+        resolveMetered: async (key, windowMs) => {
+          const answer = stored.resolveMetered(key, windowMs);
+          await new Promise<void>((resolve) => {
+            release = resolve;
+            gateCalled();
+          });
+          return answer;
+        },
+      };
+      held = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' }, { apiKeys: holding });
+    });
+    after(() => held.close());
+
+    /** Commands seen by Redis while the next close's key gate is held, then that close's answer. */
+    async function closeWhileHeld(who: Trader, body: Record<string, unknown>, meanwhile: () => Promise<void> = async () => undefined): Promise<{ commands: string[][]; status: number; body: Body }> {
+      const monitor = await redis.monitor();
+      const commands: string[][] = [];
+      monitor.on('monitor', (_time: string, args: string[]) => commands.push(args));
+      try {
+        const gate = new Promise<void>((resolve) => (gateCalled = resolve));
+        const response = botCall<Body>(held.url, who, 'POST', '/close', body);
+        await gate;
+        // the reads are sent once the body is parsed (a close that waited for the gate would never send them here)
+        const quote = keys.marketQuote('ETHUSDT');
+        while (!commands.some((args) => args[0]?.toLowerCase() === 'get' && args[1] === quote)) await new Promise((resolve) => setImmediate(resolve));
+        const whileHeld = [...commands];
+        await meanwhile();
+        release();
+        const r = await response;
+        return { commands: whileHeld, status: r.status, body: r.body };
+      } finally {
+        monitor.disconnect();
+      }
+    }
+
+    it('reads the position of a key\'s own book and then its price while the key (one seen before) is being looked up', async () => {
+      const bound = await createTrader(mod, { book: 'swing' });
+      const p = await open({ symbol: 'ETH', side: 'long' }, bound);
+      // a first call through this pod makes the key one it has found before, book included
+      releaseNextGate();
+      expect((await botCall<Body>(held.url, bound, 'GET', '/usage')).status).to.equal(200);
+      await prices.set({ ETHUSDT: 3100 });
+      const { commands, status, body } = await closeWhileHeld(bound, { id: p.id });
+      expect(commands.some((args) => args[0]?.toLowerCase() === 'hget' && args[1] === keys.bookOpen(bound.accountId, 'swing') && args[2] === p.id)).to.equal(true);
+      // nothing was written before the key was checked: the close script (it names the closed book) waits for the gate
+      expect(commands.some((args) => args.includes(keys.bookClosed(bound.accountId, 'swing')))).to.equal(false);
+      expect(status).to.equal(200);
+      expect(body.closed).to.include({ id: p.id, exit: 3100, status: 'closed', account: 'swing' });
+    });
+
+    it('settles once when the position closes between its early read and the close script: 409, the balance moved once', async () => {
+      const p = await open({ symbol: 'ETH', side: 'short' });
+      releaseNextGate();
+      expect((await botCall<Body>(held.url, trader, 'GET', '/usage')).status).to.equal(200);
+      const { status, body } = await closeWhileHeld(trader, { id: p.id }, async () => {
+        expect((await call('POST', '/close', { id: p.id })).status).to.equal(200);
+      });
+      expect(status).to.equal(409);
+      expect(body.error).to.equal('already_closed');
+      const account = await call('GET', '/account');
+      expect(account.body.closed_trades).to.equal(1);
+      expect((await events()).filter((e) => e.event === 'position.closed')).to.have.length(1);
+    });
   });
 });

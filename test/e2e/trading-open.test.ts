@@ -234,7 +234,7 @@ describe('bot trading: /open, /markets, /fees', function () {
       // a resolver that holds the key gate's answer until the test lets it go
       const holding: ApiKeyResolver = {
         resolve: (key) => stored.resolve(key),
-        seenBefore: (key) => stored.seenBefore(key),
+        known: (key) => stored.known(key),
         resolveMetered: async (key, windowMs) => {
           const answer = stored.resolveMetered(key, windowMs);
           await new Promise<void>((resolve) => {

@@ -114,7 +114,7 @@ describe('accounts, keys, plans and books in Redis', () => {
   it('resolves a key metered (key-gate.lua): the same context as resolve, the call counted in the key\'s own window, nothing counted for a revoked or unknown key', async () => {
     const created = await mod.service.createKey({ email: 'gate@example.com', book: 'scalper', name: 'bot' });
     const other = await mod.service.createKey({ email: 'gate@example.com', name: 'other' });
-    expect(resolver.seenBefore(created.apiKey)).to.equal(false);
+    expect(resolver.known(created.apiKey)).to.equal(undefined);
     const plain = await resolver.resolve(created.apiKey);
     const first = await resolver.resolveMetered(created.apiKey, 60_000);
     if (first === null || 'revoked' in first || plain === null || 'revoked' in plain) throw new Error('expected a key');
@@ -145,10 +145,10 @@ describe('accounts, keys, plans and books in Redis', () => {
     expect(persisted && 'window' in persisted ? persisted.window?.resetAt : null).to.equal(now + 60_000);
     expect(await redis.pttl(rateKey)).to.be.within(59_000, 60_000);
 
-    // a key this process has found counts as seen before; a made-up one never does
-    expect(resolver.seenBefore(created.apiKey)).to.equal(true);
-    expect(resolver.seenBefore(`${created.apiKey.slice(0, -1)}${created.apiKey.endsWith('a') ? 'b' : 'a'}`)).to.equal(false);
-    expect(resolver.seenBefore('pd_nothing')).to.equal(false);
+    // a key this process has found is known, with its account and book; a made-up one never is
+    expect(resolver.known(created.apiKey)).to.deep.equal({ accountId: created.account.id, book: 'scalper' });
+    expect(resolver.known(`${created.apiKey.slice(0, -1)}${created.apiKey.endsWith('a') ? 'b' : 'a'}`)).to.equal(undefined);
+    expect(resolver.known('pd_nothing')).to.equal(undefined);
     expect(await resolver.resolveMetered('pd_nothing', 60_000)).to.equal(null);
     expect(await resolver.resolveMetered(`${created.apiKey.slice(0, -1)}${created.apiKey.endsWith('a') ? 'b' : 'a'}`, 60_000)).to.equal(null);
     await mod.service.revokeKey('gate@example.com', created.key.id);

@@ -104,7 +104,8 @@ export function positionRoutes(trading: TradingServices, authenticate: Authentic
         body: closeBody,
         errors: ['id_required', 'position_not_found', 'already_closed', 'no_price'],
         example: { body: { id: 'bpmb3x0k2a1b2c3d4', pct: 50 }, response: { ok: true, closed: { id: 'bpmb3x0k2a1b2c3d4-1', status: 'closed', pnl_usd: 3.21 }, remaining: { id: 'bpmb3x0k2a1b2c3d4', status: 'open' } } },
-        handle: ({ body, auth }: { body: CloseRequest; auth: KeyContext }) => trading.closes.close(auth, body),
+        prefetch: (body, key) => trading.closes.prefetch(body, key),
+        handle: ({ body, auth, prefetched }: { body: CloseRequest; auth: KeyContext; prefetched?: unknown }) => trading.closes.close(auth, body, undefined, prefetched),
       }),
       ...tradingRoute('/close_all', {
         method: 'post',

@@ -28,6 +28,11 @@ export interface KeyRef {
   keyId: string;
 }
 
+/** A key ref this process holds in memory, with the key's book once a lookup has read it (it never changes). */
+export interface CachedKeyRef extends KeyRef {
+  book?: string;
+}
+
 export interface DayCount {
   day: string;
   calls: number;
@@ -98,7 +103,7 @@ export function parseKeyRecord(record: Record<string, string>): KeySummary | nul
 }
 
 export class KeyStore {
-  private readonly indexCache = new Map<string, KeyRef>();
+  private readonly indexCache = new Map<string, CachedKeyRef>();
 
   constructor(private readonly redis: Redis) {}
 
@@ -119,9 +124,15 @@ export class KeyStore {
     return 'created';
   }
 
-  /** True when this process has looked the digest up before and found a key (no round trip). */
-  hasCachedDigest(digest: string): boolean {
-    return this.indexCache.has(digest);
+  /** The ref of a digest this process has looked up before and found (no round trip). */
+  cachedRef(digest: string): CachedKeyRef | undefined {
+    return this.indexCache.get(digest);
+  }
+
+  /** Notes the book of a cached key (a key is bound to its book when it is created, for good). */
+  rememberBook(digest: string, book: string): void {
+    const cached = this.indexCache.get(digest);
+    if (cached) cached.book = book;
   }
 
   /** The account and key id of a key digest, or null. */
@@ -130,7 +141,7 @@ export class KeyStore {
     if (cached) return cached;
     const [accountId, keyId] = await this.redis.hmget(keys.apiKeyByDigest(digest), 'accountId', 'keyId');
     if (accountId === null || keyId === null) return null;
-    const ref = { accountId, keyId };
+    const ref: CachedKeyRef = { accountId, keyId };
     if (this.indexCache.size >= INDEX_CACHE_SIZE) {
       const oldest = this.indexCache.keys().next();
       if (!oldest.done) this.indexCache.delete(oldest.value);

@@ -3,6 +3,7 @@ import { AppError } from '../../core/errors.js';
 import { settle, settlePartial, type SettleInput } from '../../engine/settlement.js';
 import { roundUsd, trimNumber } from '../../engine/side.js';
 import { CLOSE_REASONS } from '../../engine/triggers.js';
+import type { KnownKey } from '../api-key-resolver.js';
 import type { KeyContext } from '../key-context.js';
 import type { LivePrice } from '../markets/live-prices.js';
 import { fundingOwed, MAX_ATTEMPTS, type PositionDeps } from './position-deps.js';
@@ -40,6 +41,23 @@ export interface CloseAllResult {
 }
 
 type Settled = { closed: Position; remaining: Position | null; cents: number };
+
+/** What a close settles from: the position as read (null: not open), its price, and the funding it owes `now`. */
+type CloseReads = { read: null } | { read: StoredPosition; live: LivePrice; fundingUsd: number; now: number };
+
+/** A close's reads started from its body as sent, while the key gate runs (the close route's prefetch). */
+export class PrefetchedClose {
+  constructor(
+    readonly ref: BookRef,
+    readonly id: string,
+    /** undefined when a read failed: the close reads again, and meets the error itself. */
+    readonly reads: Promise<CloseReads | undefined>,
+  ) {}
+
+  isFor(ref: BookRef, id: string): boolean {
+    return this.id === id && this.ref.accountId === ref.accountId && this.ref.book === ref.book;
+  }
+}
 
 /** What a whole close sets on a position, in the order the closed record gets them. */
 const WHOLE_CLOSE_FIELDS = ['status', 'exit', 'exit_price', 'closed_ts', 'close_reason', 'liquidated', 'v', 'pnl_usd', 'roe_pct', 'fees_usd', 'fee_round_trip_usd', 'funding_usd'] as const;
@@ -133,8 +151,22 @@ export function closeWrite(ref: BookRef, read: StoredPosition, settled: Settled,
 export class CloseService {
   constructor(private readonly deps: PositionDeps) {}
 
-  async close(ctx: KeyContext, req: CloseRequest, reason: string = CLOSE_REASONS.manual): Promise<CloseResult> {
-    const { store, prices, clock } = this.deps;
+  /**
+   * The close route's prefetch: the position named in the body as sent, then its price and funding,
+   * read while the key gate runs, for a key whose book this process knows; undefined otherwise
+   * (close checks it against the validated request and the key's context).
+   */
+  prefetch(body: unknown, key: KnownKey): PrefetchedClose | undefined {
+    if (key.book === undefined || body === null || typeof body !== 'object') return undefined;
+    const { id } = body as Record<string, unknown>;
+    if (typeof id !== 'string') return undefined;
+    const ref: BookRef = { accountId: key.accountId, book: key.book };
+    return new PrefetchedClose(ref, id, this.readForClose(ref, id).catch(() => undefined));
+  }
+
+  /** `prefetched`: what prefetch started for this request, if anything; its reads stand in for the first ones when they are for this position. */
+  async close(ctx: KeyContext, req: CloseRequest, reason: string = CLOSE_REASONS.manual, prefetched?: unknown): Promise<CloseResult> {
+    const { store, prices } = this.deps;
     const ref = refOf(ctx);
     const coid = req.client_order_id ?? null;
     const pct = req.pct ?? 100;
@@ -142,16 +174,15 @@ export class CloseService {
       const prior = await store.findIdempotentClose(ref, coid);
       if (prior) return this.replay(ctx, prior);
     }
+    let early = prefetched instanceof PrefetchedClose && prefetched.isFor(ref, req.id) ? await prefetched.reads : undefined;
     // the hint's price is read alongside the position; a wrong hint costs nothing but a second read
-    let hinted: Promise<LivePrice | undefined> | undefined = req.symbol ? prices.fillPrice(req.symbol).catch(() => undefined) : undefined;
+    let hinted: Promise<LivePrice | undefined> | undefined = !early && req.symbol ? prices.fillPrice(req.symbol).catch(() => undefined) : undefined;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const [read, hint] = await Promise.all([store.getOpen(ref, req.id), hinted]);
-      if (!read) throw await this.notOpen(ctx, req.id);
-      const p = read.position;
-      const now = clock.now();
-      // the price (unless the hint had it) and the funding owed, in one round trip
-      const [live, fundingUsd] = await Promise.all([hint && hint.symbol === p.symbol ? hint : prices.fillPrice(p.symbol), fundingOwed(this.deps.funding, p, now)]);
-      const settled = computeClose(p, live.price, pct, fundingUsd, now, reason);
+      const reads = early ?? (await this.readForClose(ref, req.id, hinted));
+      early = undefined;
+      if (reads.read === null) throw await this.notOpen(ctx, req.id);
+      const { read, live, fundingUsd, now } = reads;
+      const settled = computeClose(read.position, live.price, pct, fundingUsd, now, reason);
       const outcome = await store.close(closeWrite(ref, read, settled, coid, 'position.closed'));
       if (outcome.kind === 'closed') return this.result(settled, live.price, false);
       if (outcome.kind === 'idempotent') return this.replay(ctx, outcome.result);
@@ -160,6 +191,17 @@ export class CloseService {
       hinted = undefined; // stale: read again (the price too: the next attempt should not settle at an old one)
     }
     throw new AppError('internal', 'the position kept changing; try again');
+  }
+
+  /** The position, then its price (unless the hint has it) and the funding it owes, in one round trip. */
+  private async readForClose(ref: BookRef, id: string, hinted?: Promise<LivePrice | undefined>): Promise<CloseReads> {
+    const { store, prices, clock, funding } = this.deps;
+    const [read, hint] = await Promise.all([store.getOpen(ref, id), hinted]);
+    if (!read) return { read: null };
+    const p = read.position;
+    const now = clock.now();
+    const [live, fundingUsd] = await Promise.all([hint && hint.symbol === p.symbol ? hint : prices.fillPrice(p.symbol), fundingOwed(funding, p, now)]);
+    return { read, live, fundingUsd, now };
   }
 
   /** Closes every open position of the book, each in its own step; those without a live price stay open. */
