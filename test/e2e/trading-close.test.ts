@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import type { AccountModule } from '../../shared/paper/accounts/account-service.js';
-import { systemClock } from '../../shared/core/clock.js';
-import { StoredApiKeyResolver, type ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
 import { keys } from '../../shared/redis/keys.js';
-import { startTestApi, useApiFixture, type TestApi } from '../helpers/app.js';
+import { useApiFixture, type TestApi } from '../helpers/app.js';
+import { useHeldGateApi, type HeldGate } from '../helpers/held-gate.js';
 import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 type Pos = Record<string, unknown> & { id: string };
@@ -240,28 +239,12 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
   });
 
   describe('a close\'s reads ride the key gate\'s round trip', () => {
+    const fixture = useHeldGateApi(() => ({ redis, accounts: mod }));
     let held: TestApi;
-    let release: () => void = () => undefined;
-    let gateCalled: () => void = () => undefined;
-    const releaseNextGate = (): void => void new Promise<void>((resolve) => (gateCalled = resolve)).then(() => release());
-    before(async () => {
-      const stored = new StoredApiKeyResolver({ accounts: mod.accounts, keys: mod.keys, clock: systemClock });
-      // a resolver that holds the key gate's answer until the test lets it go
-      const holding: ApiKeyResolver = {
-        resolve: (key) => stored.resolve(key),
-        known: (key) => stored.known(key),
-        resolveMetered: async (key, windowMs) => {
-          const answer = stored.resolveMetered(key, windowMs);
-          await new Promise<void>((resolve) => {
-            release = resolve;
-            gateCalled();
-          });
-          return answer;
-        },
-      };
-      held = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' }, { apiKeys: holding });
+    let gate: HeldGate;
+    before(() => {
+      ({ api: held, gate } = fixture);
     });
-    after(() => held.close());
 
     /** Commands seen by Redis while the next close's key gate is held, then that close's answer. */
     async function closeWhileHeld(who: Trader, body: Record<string, unknown>, meanwhile: () => Promise<void> = async () => undefined): Promise<{ commands: string[][]; status: number; body: Body }> {
@@ -269,15 +252,15 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
       const commands: string[][] = [];
       monitor.on('monitor', (_time: string, args: string[]) => commands.push(args));
       try {
-        const gate = new Promise<void>((resolve) => (gateCalled = resolve));
+        const called = gate.nextCall();
         const response = botCall<Body>(held.url, who, 'POST', '/close', body);
-        await gate;
+        await called;
         // the reads are sent once the body is parsed (a close that waited for the gate would never send them here)
         const quote = keys.marketQuote('ETHUSDT');
         while (!commands.some((args) => args[0]?.toLowerCase() === 'get' && args[1] === quote)) await new Promise((resolve) => setImmediate(resolve));
         const whileHeld = [...commands];
         await meanwhile();
-        release();
+        gate.release();
         const r = await response;
         return { commands: whileHeld, status: r.status, body: r.body };
       } finally {
@@ -289,7 +272,7 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
       const bound = await createTrader(mod, { book: 'swing' });
       const p = await open({ symbol: 'ETH', side: 'long' }, bound);
       // a first call through this pod makes the key one it has found before, book included
-      releaseNextGate();
+      gate.releaseNext();
       expect((await botCall<Body>(held.url, bound, 'GET', '/usage')).status).to.equal(200);
       await prices.set({ ETHUSDT: 3100 });
       const { commands, status, body } = await closeWhileHeld(bound, { id: p.id });
@@ -302,7 +285,7 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
 
     it('settles once when the position closes between its early read and the close script: 409, the balance moved once', async () => {
       const p = await open({ symbol: 'ETH', side: 'short' });
-      releaseNextGate();
+      gate.releaseNext();
       expect((await botCall<Body>(held.url, trader, 'GET', '/usage')).status).to.equal(200);
       const { status, body } = await closeWhileHeld(trader, { id: p.id }, async () => {
         expect((await call('POST', '/close', { id: p.id })).status).to.equal(200);

@@ -2,9 +2,8 @@ import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import type { AccountModule } from '../../shared/paper/accounts/account-service.js';
 import { keys } from '../../shared/redis/keys.js';
-import { systemClock } from '../../shared/core/clock.js';
-import { StoredApiKeyResolver, type ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
-import { startTestApi, useApiFixture, type TestApi } from '../helpers/app.js';
+import { useApiFixture, type TestApi } from '../helpers/app.js';
+import { useHeldGateApi, type HeldGate } from '../helpers/held-gate.js';
 import { snapshotRedis } from '../helpers/redis.js';
 import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
@@ -226,41 +225,26 @@ describe('bot trading: /open, /markets, /fees', function () {
   });
 
   describe('the fill price read rides the key gate\'s round trip', () => {
+    const fixture = useHeldGateApi(() => ({ redis, accounts: mod }));
     let held: TestApi;
-    let release: () => void = () => undefined;
-    let gateCalled: () => void = () => undefined;
-    before(async () => {
-      const stored = new StoredApiKeyResolver({ accounts: mod.accounts, keys: mod.keys, clock: systemClock });
-      // a resolver that holds the key gate's answer until the test lets it go
-      const holding: ApiKeyResolver = {
-        resolve: (key) => stored.resolve(key),
-        known: (key) => stored.known(key),
-        resolveMetered: async (key, windowMs) => {
-          const answer = stored.resolveMetered(key, windowMs);
-          await new Promise<void>((resolve) => {
-            release = resolve;
-            gateCalled();
-          });
-          return answer;
-        },
-      };
-      held = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' }, { apiKeys: holding });
+    let gate: HeldGate;
+    before(() => {
+      ({ api: held, gate } = fixture);
     });
-    after(() => held.close());
 
     it('sends an open\'s price read while its key (one seen before) is still being looked up, and fills at that price', async () => {
       // a first call makes the key one this process has found before
-      void new Promise<void>((resolve) => (gateCalled = resolve)).then(() => release());
+      gate.releaseNext();
       expect((await botCall<Body>(held.url, trader, 'GET', '/usage')).status).to.equal(200);
       const monitor = await redis.monitor();
       try {
         const quoteKey = keys.marketQuote('BTCUSDT');
         const quoteRead = new Promise<void>((resolve) => monitor.on('monitor', (_time: string, args: string[]) => args[0]?.toLowerCase() === 'get' && args[1] === quoteKey && resolve()));
-        const gate = new Promise<void>((resolve) => (gateCalled = resolve));
+        const called = gate.nextCall();
         const response = botCall<Body>(held.url, trader, 'POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 });
-        await gate;
+        await called;
         await quoteRead;
-        release();
+        gate.release();
         const r = await response;
         expect(r.status).to.equal(200);
         expect(r.body.position).to.include({ symbol: 'BTCUSDT', entry: 65000 });
@@ -270,15 +254,14 @@ describe('bot trading: /open, /markets, /fees', function () {
     });
 
     it('keeps the order of answers: a bad key before a bad body, a bad body before the price', async () => {
-      const releasing = (): void => void new Promise<void>((resolve) => (gateCalled = resolve)).then(() => release());
-      releasing();
+      gate.releaseNext();
       const badKey = await botCall<Body>(held.url, { ...trader, apiKey: `${trader.apiKey.slice(0, -1)}${trader.apiKey.endsWith('a') ? 'b' : 'a'}` }, 'POST', '/open', '{"symbol":');
       expect(badKey.status).to.equal(401);
-      releasing();
+      gate.releaseNext();
       const badBody = await botCall<Body>(held.url, trader, 'POST', '/open', '{"symbol":');
       expect(badBody.status).to.equal(400);
       expect(badBody.body.error).to.equal('invalid_json');
-      releasing();
+      gate.releaseNext();
       const unknown = await botCall<Body>(held.url, trader, 'POST', '/open', { symbol: 'NOPE', side: 'long', margin_usd: 10, leverage: 2 });
       expect(unknown.status).to.equal(404);
       expect(unknown.body.error).to.equal('unknown_symbol');

@@ -1,0 +1,71 @@
+import type { Redis } from 'ioredis';
+import { systemClock } from '../../shared/core/clock.js';
+import type { AccountModule } from '../../shared/paper/accounts/account-service.js';
+import { StoredApiKeyResolver, type ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
+import { startTestApi, type TestApi } from './app.js';
+
+/**
+ * A key resolver that holds each key gate's answer until the test lets it go: what a route sends
+ * to Redis while its key is still being looked up shows up in between.
+ */
+export class HeldGate {
+  readonly resolver: ApiKeyResolver;
+  private releaseHeld: () => void = () => undefined;
+  private onCall: () => void = () => undefined;
+
+  constructor(stored: StoredApiKeyResolver) {
+    this.resolver = {
+      resolve: (key) => stored.resolve(key),
+      known: (key) => stored.known(key),
+      resolveMetered: async (key, windowMs) => {
+        // the gate itself is sent at once; only its answer is held
+        const answer = stored.resolveMetered(key, windowMs);
+        await new Promise<void>((resolve) => {
+          this.releaseHeld = resolve;
+          this.onCall();
+        });
+        return answer;
+      },
+    };
+  }
+
+  /** Settles once the next gate has been sent and is held. */
+  nextCall(): Promise<void> {
+    return new Promise<void>((resolve) => (this.onCall = resolve));
+  }
+
+  /** Lets the held gate answer. */
+  release(): void {
+    this.releaseHeld();
+  }
+
+  /** Lets the next gate answer as soon as it is sent. */
+  releaseNext(): void {
+    void this.nextCall().then(() => this.release());
+  }
+}
+
+/**
+ * Registers before/after hooks for a describe block: an API server on the suite's Redis whose key
+ * gates are held (HeldGate). Read the fields inside tests (they are set once `before` ran).
+ */
+export function useHeldGateApi(deps: () => { redis: Redis; accounts: AccountModule }): { readonly api: TestApi; readonly gate: HeldGate } {
+  let api: TestApi | undefined;
+  let gate: HeldGate | undefined;
+  before(async () => {
+    const { redis, accounts } = deps();
+    gate = new HeldGate(new StoredApiKeyResolver({ accounts: accounts.accounts, keys: accounts.keys, clock: systemClock }));
+    api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' }, { apiKeys: gate.resolver });
+  });
+  after(() => api?.close());
+  return {
+    get api() {
+      if (!api) throw new Error('useHeldGateApi: read api inside a test');
+      return api;
+    },
+    get gate() {
+      if (!gate) throw new Error('useHeldGateApi: read gate inside a test');
+      return gate;
+    },
+  };
+}
