@@ -1,6 +1,6 @@
 /**
  * What our middleware and routes use of a request and its response. Express's objects have all of
- * it, and so do the plain Node ones that the route front prepares for a catalog route
+ * it, and so do the plain Node ones that the request listener prepares for a catalog route
  * (request-listener.ts). Express-only helpers (res.json, res.status, req.header) are not part of
  * it, so the compiler keeps them out of code that both paths run.
  */
@@ -40,5 +40,5 @@ export interface ApiResponse extends ServerResponse {
 
 export type Next = (error?: unknown) => void;
 
-/** A connect-style middleware that runs the same under Express and in the route front. */
+/** A connect-style middleware that runs the same under Express and in the request listener. */
 export type Middleware = (req: ApiRequest, res: ApiResponse, next: Next) => void;

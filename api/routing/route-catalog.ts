@@ -135,7 +135,7 @@ const routeKey = (method: string, path: string): string => `${method.toUpperCase
  * All route groups of the app; the ping endpoint list and the OpenAPI document are read from it.
  * Every catalog route has a fixed path (a path with parameters belongs in an Express router of its
  * own, like /api/whsink/:token), so a request finds its route with one table lookup by method and
- * path: the route front (request-listener.ts) serves it without Express's router.
+ * path: the request listener (request-listener.ts) serves it without Express's router.
  */
 export class RouteCatalog {
   private readonly groups: RouteGroup[] = [];
