@@ -46,6 +46,15 @@ export interface Child {
   stop(): Promise<void>;
 }
 
+/** The URL of a child's JSON ready line ({"url": ...}), the bench servers' way to say they are up. */
+export function jsonUrl(line: string): string | undefined {
+  try {
+    return (JSON.parse(line) as { url?: string }).url;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Starts a server script as a child process and waits for the line that carries its URL. */
 export async function startChild(script: string, env: Record<string, string>, urlFromLine: (line: string) => string | undefined): Promise<Child> {
   return spawnChild(script, env, (child) =>

@@ -1,5 +1,5 @@
 import { freePort, startEmbeddedRedis, type EmbeddedRedis } from '../shared/redis/embedded.js';
-import { startChild, startChildAt, type Child } from './harness.js';
+import { jsonUrl, startChild, startChildAt, type Child } from './harness.js';
 
 /** Everything a benchmark run needs, started once: Redis, the two baselines, the sim, a feed and one API process. */
 export interface BenchStack {
@@ -11,14 +11,6 @@ export interface BenchStack {
   api: Child;
   stop(): Promise<void>;
 }
-
-const jsonUrl = (line: string): string | undefined => {
-  try {
-    return (JSON.parse(line) as { url?: string }).url;
-  } catch {
-    return undefined;
-  }
-};
 
 const simUrl = (line: string): string | undefined => /^sim listening on (\S+)/.exec(line)?.[1];
 

@@ -6,7 +6,9 @@
  * - indexed: SweepService.sweepCandles, the code the sweep jobs run (index ranges, pipelined reads,
  *   settlement scripts pipelined);
  * - naive: scan every book's open positions and decide each one, then settle what triggers through
- *   the same settler and scripts.
+ *   the same settler and scripts;
+ * - queued: as production runs it, one job per candle through the sweep queue to the worker role's
+ *   sweep worker (bench/sweep-queue.ts), from the first add to the last completion.
  */
 import type { Redis } from 'ioredis';
 import { setFlagsFromString } from 'node:v8';
@@ -25,6 +27,7 @@ import { closeRedis, createRedis } from '../shared/redis/connection.js';
 import { startEmbeddedRedis } from '../shared/redis/embedded.js';
 import { median } from './harness.js';
 import { restoreTriggered, seedSweepData, type SweepData } from './sweep-data.js';
+import { startQueuedSweeper, type QueuedSweeper } from './sweep-queue.js';
 
 export interface SweepBenchSummary {
   positions: number;
@@ -36,6 +39,8 @@ export interface SweepBenchSummary {
   indexedMs: number;
   naiveMs: number;
   ratio: number;
+  /** Median of the same minute through the sweep queue and its worker, ms (the production path). */
+  queuedMs: number;
   /** Of the naive run: finding what triggers (scan and decide) and settling it; the settling is the same work in both. */
   naiveFindMs: number;
   settleMs: number;
@@ -45,11 +50,13 @@ export interface SweepBenchSummary {
   /** The untimed-in-the-median first sweep of each kind, ms: code not yet compiled, as in a worker's first minute. */
   coldIndexedMs: number;
   coldNaiveMs: number;
+  coldQueuedMs: number;
   /** Per indexed sweep (median), ms: this process's CPU and Redis's CPU (mostly the 10,000 settlement scripts). */
   indexedNodeCpuMs: number;
   indexedRedisCpuMs: number;
   indexedRuns: number[];
   naiveRuns: number[];
+  queuedRuns: number[];
 }
 
 const MINUTE_MS = 60_000;
@@ -105,7 +112,10 @@ async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; value: T }
 export async function measureSweep(opts: SweepBenchOptions): Promise<SweepBenchSummary> {
   const server = await startEmbeddedRedis();
   const redis = createRedis(server.url);
+  let queued: QueuedSweeper | undefined;
   try {
+    queued = await startQueuedSweeper(server.url);
+    const viaQueue = queued;
     const config = configWith({});
     const service = createSweepService({ redis, market: createMarketStore(redis, config), freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs }, clock: systemClock });
     const settler = new SweepSettler({ store: new PositionStore(redis), index: new SweepStore(redis), funding: new FundingStore(redis), clock: systemClock });
@@ -118,9 +128,10 @@ export async function measureSweep(opts: SweepBenchOptions): Promise<SweepBenchS
     const quiet = data.candles.map((c) => ({ ...c, low: c.open * 0.999, high: c.open * 1.001 }));
     const quietWindows = new Map(quiet.map((c) => [c.symbol, candleWindow(c)]));
     const expected = data.triggered.length;
-    const check = (report: SweepReport, settled: number, how: string): void => {
-      if (report.settled !== settled) throw new Error(`${how} sweep settled ${report.settled} of ${settled}`);
+    const checkCount = (settled: number, expectedCount: number, how: string): void => {
+      if (settled !== expectedCount) throw new Error(`${how} sweep settled ${settled} of ${expectedCount}`);
     };
+    const check = (report: SweepReport, settled: number, how: string): void => checkCount(report.settled, settled, how);
     // A sweep worker is a long-lived process: every minute but its first runs compiled code. So one
     // round of each kind runs first, reported apart as the cold figure, and the median is of the
     // rounds after it.
@@ -130,7 +141,11 @@ export async function measureSweep(opts: SweepBenchOptions): Promise<SweepBenchS
     const coldNaive = await timed(async () => settler.apply(await naiveFind(redis, windows)));
     check(coldNaive.value, expected, 'cold naive');
     await restoreTriggered(redis, data);
-    const runs = { indexed: [] as number[], naive: [] as number[], naiveFind: [] as number[], settle: [] as number[], quietIndexed: [] as number[], quietNaive: [] as number[], nodeCpu: [] as number[], redisCpu: [] as number[] };
+    const coldQueued = await timed(() => viaQueue.sweep(data.candles));
+    checkCount(coldQueued.value, expected, 'cold queued');
+    await viaQueue.clear();
+    await restoreTriggered(redis, data);
+    const runs = { queued: [] as number[], indexed: [] as number[], naive: [] as number[], naiveFind: [] as number[], settle: [] as number[], quietIndexed: [] as number[], quietNaive: [] as number[], nodeCpu: [] as number[], redisCpu: [] as number[] };
     for (let round = 0; round < opts.rounds; round++) {
       const redisBefore = await redisCpuMs(redis);
       let cpuBefore = process.cpuUsage();
@@ -153,6 +168,12 @@ export async function measureSweep(opts: SweepBenchOptions): Promise<SweepBenchS
       runs.naive.push(found.ms + settled.ms);
       await restoreTriggered(redis, data);
 
+      const throughQueue = await timed(() => viaQueue.sweep(data.candles));
+      checkCount(throughQueue.value, expected, 'queued');
+      runs.queued.push(throughQueue.ms);
+      await viaQueue.clear();
+      await restoreTriggered(redis, data);
+
       const quietIndexed = await timed(() => service.sweepCandles(quiet));
       check(quietIndexed.value, 0, 'quiet indexed');
       runs.quietIndexed.push(quietIndexed.ms);
@@ -171,18 +192,22 @@ export async function measureSweep(opts: SweepBenchOptions): Promise<SweepBenchS
       indexedMs,
       naiveMs,
       ratio: naiveMs / indexedMs,
+      queuedMs: median(runs.queued),
       naiveFindMs: median(runs.naiveFind),
       settleMs: median(runs.settle),
       quietIndexedMs: median(runs.quietIndexed),
       quietNaiveMs: median(runs.quietNaive),
       coldIndexedMs: coldIndexed.ms,
       coldNaiveMs: coldNaive.ms,
+      coldQueuedMs: coldQueued.ms,
       indexedNodeCpuMs: median(runs.nodeCpu),
       indexedRedisCpuMs: median(runs.redisCpu),
       indexedRuns: runs.indexed,
       naiveRuns: runs.naive,
+      queuedRuns: runs.queued,
     };
   } finally {
+    await queued?.stop();
     await closeRedis(redis);
     await server.stop();
   }
@@ -201,9 +226,10 @@ export function sweepTable(s: SweepBenchSummary): string {
     `| minute sweep: ${n(s.positions)} open positions, ${s.symbols} symbols (median of ${s.rounds}) | through the indexes ms | naive scan ms | naive / indexed |`,
     '|---|---:|---:|---:|',
     `| 1% triggered: ${n(s.settlementsPerRun)} settlements | ${ms(s.indexedMs)} | ${ms(s.naiveMs)} | ${s.ratio.toFixed(1)} |`,
+    `| 1% triggered, through the sweep queue (${s.symbols} jobs, the worker role's sweep worker) | ${ms(s.queuedMs)} | ${ms(s.naiveMs)} | ${(s.naiveMs / s.queuedMs).toFixed(1)} |`,
     `| quiet minute: nothing triggered | ${ms(s.quietIndexedMs)} | ${ms(s.quietNaiveMs)} | ${(s.quietNaiveMs / s.quietIndexedMs).toFixed(0)} |`,
     '',
-    `Indexed runs (ms): ${s.indexedRuns.map(ms).join(', ')}; naive runs: ${s.naiveRuns.map(ms).join(', ')}; before them, the first (cold) run of each: indexed ${ms(s.coldIndexedMs)}, naive ${ms(s.coldNaiveMs)}. Of a naive run, finding what triggers took ${ms(s.naiveFindMs)} ms and settling it ${ms(s.settleMs)} ms (the same settlement as the indexed sweep's).`,
+    `Indexed runs (ms): ${s.indexedRuns.map(ms).join(', ')}; through the queue: ${s.queuedRuns.map(ms).join(', ')}; naive runs: ${s.naiveRuns.map(ms).join(', ')}; before them, the first (cold) run of each: indexed ${ms(s.coldIndexedMs)}, queued ${ms(s.coldQueuedMs)}, naive ${ms(s.coldNaiveMs)}. Of a naive run, finding what triggers took ${ms(s.naiveFindMs)} ms and settling it ${ms(s.settleMs)} ms (the same settlement as the indexed sweep's).`,
     `Per indexed sweep: ${ms(s.indexedNodeCpuMs)} ms of this process's CPU, ${ms(s.indexedRedisCpuMs)} ms of Redis CPU. Seeding took ${s.seedSeconds.toFixed(1)} s.`,
   ].join('\n');
 }
