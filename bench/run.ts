@@ -95,7 +95,7 @@ async function main(): Promise<void> {
     await stack.stop();
   }
   // on its own Redis, with the stack stopped: the sim, feed and idle API take no CPU from it then
-  if (wants('sweep')) sweep = await measureSweep({ positions: Number(process.env.BENCH_SWEEP_POSITIONS ?? 1_000_000), symbols: 500, rounds });
+  if (wants('sweep')) sweep = await measureSweep({ positions: Number(process.env.BENCH_SWEEP_POSITIONS ?? 1_000_000), symbols: 500, rounds, workers: Number(process.env.BENCH_SWEEP_WORKERS ?? 1) });
   const markdown = [table(rows), roundTrips ? roundTripTable(roundTrips) : '', latency ? latencyTable(latency) : '', ingest ? ingestTable(ingest) : '', push ? pushTable(push) : '', sweep ? sweepTable(sweep) : ''].filter(Boolean).join('\n\n');
   process.stdout.write(`\n${markdown}\n`);
   const resultsDir = join(ROOT, 'bench/results');

@@ -24,8 +24,8 @@ interface SweepResult {
   positions: { settled: number };
 }
 
-export async function startQueuedSweeper(redisUrl: string): Promise<QueuedSweeper> {
-  const worker = await startChild('bench/servers/sweep-worker.ts', { REDIS_URL: redisUrl, LOG_LEVEL: 'warn' }, jsonUrl);
+export async function startQueuedSweeper(redisUrl: string, workerCount: number): Promise<QueuedSweeper> {
+  const workers = await Promise.all(Array.from({ length: workerCount }, () => startChild('bench/servers/sweep-worker.ts', { REDIS_URL: redisUrl, LOG_LEVEL: 'warn' }, jsonUrl)));
   const producer = createSweepProducer(redisUrl);
   const queueConnection = createBlockingRedis(redisUrl);
   const eventsConnection = createBlockingRedis(redisUrl);
@@ -63,7 +63,7 @@ export async function startQueuedSweeper(redisUrl: string): Promise<QueuedSweepe
       await queue.clean(0, 0, 'completed');
     },
     async stop() {
-      await worker.stop();
+      await Promise.all(workers.map((worker) => worker.stop()));
       await Promise.allSettled([producer.close(), queue.close(), events.close()]);
       await closeRedis(queueConnection, eventsConnection);
     },

@@ -39,8 +39,9 @@ export interface SweepBenchSummary {
   indexedMs: number;
   naiveMs: number;
   ratio: number;
-  /** Median of the same minute through the sweep queue and its worker, ms (the production path). */
+  /** Median of the same minute through the sweep queue and its worker processes, ms (the production path). */
   queuedMs: number;
+  workers: number;
   /** Of the naive run: finding what triggers (scan and decide) and settling it; the settling is the same work in both. */
   naiveFindMs: number;
   settleMs: number;
@@ -114,7 +115,7 @@ export async function measureSweep(opts: SweepBenchOptions): Promise<SweepBenchS
   const redis = createRedis(server.url);
   let queued: QueuedSweeper | undefined;
   try {
-    queued = await startQueuedSweeper(server.url);
+    queued = await startQueuedSweeper(server.url, opts.workers);
     const viaQueue = queued;
     const config = configWith({});
     const service = createSweepService({ redis, market: createMarketStore(redis, config), freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs }, clock: systemClock });
@@ -193,6 +194,7 @@ export async function measureSweep(opts: SweepBenchOptions): Promise<SweepBenchS
       naiveMs,
       ratio: naiveMs / indexedMs,
       queuedMs: median(runs.queued),
+      workers: opts.workers,
       naiveFindMs: median(runs.naiveFind),
       settleMs: median(runs.settle),
       quietIndexedMs: median(runs.quietIndexed),
@@ -217,6 +219,8 @@ export interface SweepBenchOptions {
   positions: number;
   symbols: number;
   rounds: number;
+  /** Worker processes taking the sweep queue's jobs. */
+  workers: number;
 }
 
 export function sweepTable(s: SweepBenchSummary): string {
@@ -226,7 +230,7 @@ export function sweepTable(s: SweepBenchSummary): string {
     `| minute sweep: ${n(s.positions)} open positions, ${s.symbols} symbols (median of ${s.rounds}) | through the indexes ms | naive scan ms | naive / indexed |`,
     '|---|---:|---:|---:|',
     `| 1% triggered: ${n(s.settlementsPerRun)} settlements | ${ms(s.indexedMs)} | ${ms(s.naiveMs)} | ${s.ratio.toFixed(1)} |`,
-    `| 1% triggered, through the sweep queue (${s.symbols} jobs, the worker role's sweep worker) | ${ms(s.queuedMs)} | ${ms(s.naiveMs)} | ${(s.naiveMs / s.queuedMs).toFixed(1)} |`,
+    `| 1% triggered, through the sweep queue (${s.symbols} jobs, ${s.workers === 1 ? 'one worker process' : `${s.workers} worker processes`}) | ${ms(s.queuedMs)} | ${ms(s.naiveMs)} | ${(s.naiveMs / s.queuedMs).toFixed(1)} |`,
     `| quiet minute: nothing triggered | ${ms(s.quietIndexedMs)} | ${ms(s.quietNaiveMs)} | ${(s.quietNaiveMs / s.quietIndexedMs).toFixed(0)} |`,
     '',
     `Indexed runs (ms): ${s.indexedRuns.map(ms).join(', ')}; through the queue: ${s.queuedRuns.map(ms).join(', ')}; naive runs: ${s.naiveRuns.map(ms).join(', ')}; before them, the first (cold) run of each: indexed ${ms(s.coldIndexedMs)}, queued ${ms(s.coldQueuedMs)}, naive ${ms(s.coldNaiveMs)}. Of a naive run, finding what triggers took ${ms(s.naiveFindMs)} ms and settling it ${ms(s.settleMs)} ms (the same settlement as the indexed sweep's).`,
