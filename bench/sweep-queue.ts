@@ -37,20 +37,21 @@ export async function startQueuedSweeper(redisUrl: string, workerCount: number):
       let pending = candles.length;
       let settled = 0;
       const done = new Promise<void>((resolve, reject) => {
+        const detach = (): void => {
+          events.off('completed', completed);
+          events.off('failed', failed);
+        };
         const completed = ({ returnvalue }: { returnvalue: unknown }): void => {
           // QueueEvents hands the return value over as it was stored: JSON text
           const result = (typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue) as SweepResult;
           settled += result.positions.settled;
-          if (--pending === 0) finish();
+          if (--pending > 0) return;
+          detach();
+          resolve();
         };
         const failed = ({ jobId, failedReason }: { jobId: string; failedReason: string }): void => {
-          finish();
+          detach();
           reject(new Error(`sweep job ${jobId} failed: ${failedReason}`));
-        };
-        const finish = (): void => {
-          events.off('completed', completed);
-          events.off('failed', failed);
-          resolve();
         };
         events.on('completed', completed);
         events.on('failed', failed);

@@ -113,10 +113,9 @@ async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; value: T }
 export async function measureSweep(opts: SweepBenchOptions): Promise<SweepBenchSummary> {
   const server = await startEmbeddedRedis();
   const redis = createRedis(server.url);
-  let queued: QueuedSweeper | undefined;
+  let started: QueuedSweeper | undefined;
   try {
-    queued = await startQueuedSweeper(server.url, opts.workers);
-    const viaQueue = queued;
+    const queued = (started = await startQueuedSweeper(server.url, opts.workers));
     const config = configWith({});
     const service = createSweepService({ redis, market: createMarketStore(redis, config), freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs }, clock: systemClock });
     const settler = new SweepSettler({ store: new PositionStore(redis), index: new SweepStore(redis), funding: new FundingStore(redis), clock: systemClock });
@@ -142,9 +141,9 @@ export async function measureSweep(opts: SweepBenchOptions): Promise<SweepBenchS
     const coldNaive = await timed(async () => settler.apply(await naiveFind(redis, windows)));
     check(coldNaive.value, expected, 'cold naive');
     await restoreTriggered(redis, data);
-    const coldQueued = await timed(() => viaQueue.sweep(data.candles));
+    const coldQueued = await timed(() => queued.sweep(data.candles));
     checkCount(coldQueued.value, expected, 'cold queued');
-    await viaQueue.clear();
+    await queued.clear();
     await restoreTriggered(redis, data);
     const runs = { queued: [] as number[], indexed: [] as number[], naive: [] as number[], naiveFind: [] as number[], settle: [] as number[], quietIndexed: [] as number[], quietNaive: [] as number[], nodeCpu: [] as number[], redisCpu: [] as number[] };
     for (let round = 0; round < opts.rounds; round++) {
@@ -169,10 +168,10 @@ export async function measureSweep(opts: SweepBenchOptions): Promise<SweepBenchS
       runs.naive.push(found.ms + settled.ms);
       await restoreTriggered(redis, data);
 
-      const throughQueue = await timed(() => viaQueue.sweep(data.candles));
+      const throughQueue = await timed(() => queued.sweep(data.candles));
       checkCount(throughQueue.value, expected, 'queued');
       runs.queued.push(throughQueue.ms);
-      await viaQueue.clear();
+      await queued.clear();
       await restoreTriggered(redis, data);
 
       const quietIndexed = await timed(() => service.sweepCandles(quiet));
@@ -209,7 +208,7 @@ export async function measureSweep(opts: SweepBenchOptions): Promise<SweepBenchS
       queuedRuns: runs.queued,
     };
   } finally {
-    await queued?.stop();
+    await started?.stop();
     await closeRedis(redis);
     await server.stop();
   }
