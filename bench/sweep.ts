@@ -21,7 +21,7 @@ import { FundingStore } from '../shared/paper/funding/funding-store.js';
 import { PositionStore } from '../shared/paper/positions/position-store.js';
 import { parsePosition } from '../shared/paper/positions/position-types.js';
 import { candleWindow, createSweepService } from '../shared/paper/sweep/sweep-service.js';
-import { SweepSettler, type SweepReport, type SweepTarget } from '../shared/paper/sweep/sweep-settler.js';
+import { SweepSettler, type SweepTarget } from '../shared/paper/sweep/sweep-settler.js';
 import { SweepStore } from '../shared/paper/sweep/sweep-store.js';
 import { closeRedis, createRedis } from '../shared/redis/connection.js';
 import { startEmbeddedRedis } from '../shared/redis/embedded.js';
@@ -128,21 +128,20 @@ export async function measureSweep(opts: SweepBenchOptions): Promise<SweepBenchS
     const quiet = data.candles.map((c) => ({ ...c, low: c.open * 0.999, high: c.open * 1.001 }));
     const quietWindows = new Map(quiet.map((c) => [c.symbol, candleWindow(c)]));
     const expected = data.triggered.length;
-    const checkCount = (settled: number, expectedCount: number, how: string): void => {
-      if (settled !== expectedCount) throw new Error(`${how} sweep settled ${settled} of ${expectedCount}`);
+    const check = (settled: number, wanted: number, how: string): void => {
+      if (settled !== wanted) throw new Error(`${how} sweep settled ${settled} of ${wanted}`);
     };
-    const check = (report: SweepReport, settled: number, how: string): void => checkCount(report.settled, settled, how);
     // A sweep worker is a long-lived process: every minute but its first runs compiled code. So one
     // round of each kind runs first, reported apart as the cold figure, and the median is of the
     // rounds after it.
     const coldIndexed = await timed(() => service.sweepCandles(data.candles));
-    check(coldIndexed.value, expected, 'cold indexed');
+    check(coldIndexed.value.settled, expected, 'cold indexed');
     await restoreTriggered(redis, data);
     const coldNaive = await timed(async () => settler.apply(await naiveFind(redis, windows)));
-    check(coldNaive.value, expected, 'cold naive');
+    check(coldNaive.value.settled, expected, 'cold naive');
     await restoreTriggered(redis, data);
     const coldQueued = await timed(() => queued.sweep(data.candles));
-    checkCount(coldQueued.value, expected, 'cold queued');
+    check(coldQueued.value, expected, 'cold queued');
     await queued.clear();
     await restoreTriggered(redis, data);
     const runs = { queued: [] as number[], indexed: [] as number[], naive: [] as number[], naiveFind: [] as number[], settle: [] as number[], quietIndexed: [] as number[], quietNaive: [] as number[], nodeCpu: [] as number[], redisCpu: [] as number[] };
@@ -156,29 +155,29 @@ export async function measureSweep(opts: SweepBenchOptions): Promise<SweepBenchS
       const cpu = process.cpuUsage(cpuBefore);
       runs.nodeCpu.push((cpu.user + cpu.system) / 1000);
       runs.redisCpu.push((await redisCpuMs(redis)) - redisBefore);
-      check(indexed.value, expected, 'indexed');
+      check(indexed.value.settled, expected, 'indexed');
       runs.indexed.push(indexed.ms);
       await restoreTriggered(redis, data);
 
       const found = await timed(() => naiveFind(redis, windows));
       const settled = await timed(() => settler.apply(found.value));
-      check(settled.value, expected, 'naive');
+      check(settled.value.settled, expected, 'naive');
       runs.naiveFind.push(found.ms);
       runs.settle.push(settled.ms);
       runs.naive.push(found.ms + settled.ms);
       await restoreTriggered(redis, data);
 
       const throughQueue = await timed(() => queued.sweep(data.candles));
-      checkCount(throughQueue.value, expected, 'queued');
+      check(throughQueue.value, expected, 'queued');
       runs.queued.push(throughQueue.ms);
       await queued.clear();
       await restoreTriggered(redis, data);
 
       const quietIndexed = await timed(() => service.sweepCandles(quiet));
-      check(quietIndexed.value, 0, 'quiet indexed');
+      check(quietIndexed.value.settled, 0, 'quiet indexed');
       runs.quietIndexed.push(quietIndexed.ms);
       const quietNaive = await timed(async () => settler.apply(await naiveFind(redis, quietWindows)));
-      check(quietNaive.value, 0, 'quiet naive');
+      check(quietNaive.value.settled, 0, 'quiet naive');
       runs.quietNaive.push(quietNaive.ms);
     }
     const indexedMs = median(runs.indexed);

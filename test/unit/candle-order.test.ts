@@ -3,7 +3,7 @@ import { InOrderByKey } from '../../shared/core/in-order-by-key.js';
 import type { SweepJob } from '../../shared/queues/job-types.js';
 import { candleRunner, type CandleStep } from '../../workers/processors/sweep/sweep-processor.js';
 
-/** A promise settled from outside, and whether its task has started. */
+/** A promise settled from outside. */
 function gate<T = void>(): { promise: Promise<T>; open(value: T): void; fail(error: Error): void } {
   let open!: (value: T) => void;
   let fail!: (error: Error) => void;
