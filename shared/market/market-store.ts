@@ -8,6 +8,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import { AppError } from '../core/errors.js';
 import { keys } from '../redis/keys.js';
+import { inOneWrite } from '../redis/pipeline.js';
 import { canonicalSymbol } from './canonical-symbol.js';
 import { decodeCandle } from './candle-codec.js';
 import { fetchCandleHistory, MAX_HISTORY_LIMIT } from './candle-history.js';
@@ -72,13 +73,8 @@ export class MarketStore {
   /** Quotes for many symbols in one round trip, in the order asked. */
   async getQuotes(symbols: readonly string[]): Promise<(Quote | null)[]> {
     if (symbols.length === 0) return [];
-    const pipeline = this.redis.pipeline();
-    for (const s of symbols) pipeline.get(keys.marketQuote(normalize(s)));
-    const replies = (await pipeline.exec()) ?? [];
-    return symbols.map((_, i) => {
-      const [error, value] = replies[i] ?? [];
-      return error || typeof value !== 'string' ? null : decodeQuote(value);
-    });
+    const replies = await Promise.allSettled(inOneWrite(this.redis, () => symbols.map((s) => this.redis.get(keys.marketQuote(normalize(s))))));
+    return replies.map((reply) => (reply.status === 'fulfilled' && typeof reply.value === 'string' ? decodeQuote(reply.value) : null));
   }
 
   /** Whether the symbol is in the current universe. */

@@ -30,12 +30,39 @@ describe('Lua scripts (EVALSHA, reloaded after NOSCRIPT)', () => {
     expect(await scripts.run(redis, 'bump', { keys: ['lua:a'], args: [3] })).to.equal(5);
   });
 
-  it('runs many calls in one pipeline, each once, in order, also after a flush', async () => {
+  for (const transport of ['pipeline', 'one-write'] as const) {
+    it(`runs many calls in one batch (${transport}), each once, in order, also after a flush`, async () => {
+      const scripts = counterScripts();
+      await redis.script('FLUSH');
+      const calls = [1, 2, 3].map((n) => ({ keys: [`lua:b:${transport}`], args: [n] }));
+      expect(await scripts.runMany(redis, 'bump', calls, transport)).to.deep.equal([1, 3, 6]);
+      expect(await redis.get(`lua:b:${transport}`)).to.equal('6');
+    });
+  }
+
+  it('sends a one-write batch in one write on a connection without auto-pipelining (the API\'s): the server reads the 50 calls at once', async () => {
     const scripts = counterScripts();
-    await redis.script('FLUSH');
-    const calls = [1, 2, 3].map((n) => ({ keys: ['lua:b'], args: [n] }));
-    expect(await scripts.runMany(redis, 'bump', calls)).to.deep.equal([1, 3, 6]);
-    expect(await redis.get('lua:b')).to.equal('6');
+    const direct = createRedis(testRedisUrl(), { enableAutoPipelining: false });
+    try {
+      await scripts.run(direct, 'bump', { keys: ['lua:g'], args: [0] });
+      const reads = async (): Promise<number> => Number(/total_reads_processed:(\d+)/.exec(await direct.info('stats'))?.[1]);
+      const before = await reads();
+      await scripts.runMany(direct, 'bump', Array.from({ length: 50 }, () => ({ keys: ['lua:g'], args: [1] })), 'one-write');
+      // one read for the batch, one for the INFO that reads the counter (uncorked, the first call goes out alone)
+      expect((await reads()) - before).to.equal(2);
+      expect(await direct.get('lua:g')).to.equal('50');
+    } finally {
+      await closeRedis(direct);
+    }
+  });
+
+  it('a failing call of a one-write batch fails the batch; the others still ran, each once', async () => {
+    const scripts = counterScripts();
+    await redis.set('lua:h:bad', 'not a number');
+    const calls = [{ keys: ['lua:h:ok'], args: [1] }, { keys: ['lua:h:bad'], args: [1] }, { keys: ['lua:h:ok'], args: [1] }];
+    const error = await scripts.runMany(redis, 'bump', calls, 'one-write').then(() => undefined, (e: unknown) => e);
+    expect(String(error)).to.match(/not an integer/);
+    expect(await redis.get('lua:h:ok')).to.equal('2');
   });
 
   it('joins the auto-pipeline with other commands sent in the same turn', async () => {

@@ -1,6 +1,6 @@
 /** The account .lua scripts (lua/ beside this file, run through shared/redis/lua-scripts.ts). */
 import type { Redis } from 'ioredis';
-import { integerReply, LuaScripts, type ScriptCall, type ScriptSpec } from '../../redis/lua-scripts.js';
+import { integerReply, LuaScripts, type BatchTransport, type ScriptCall, type ScriptSpec } from '../../redis/lua-scripts.js';
 
 const SCRIPTS = {
   acctKeyCreate: { file: 'lua/key-create.lua', numberOfKeys: 4 },
@@ -25,7 +25,7 @@ export async function runAccountScript(redis: Redis, name: AccountScript, keys: 
   return integerReply(name, await runAccountScriptRaw(redis, name, keys, args));
 }
 
-/** Runs many calls of one account script in one pipeline; the raw replies in the order given. */
-export function runAccountScripts(redis: Redis, name: AccountScript, calls: readonly ScriptCall[]): Promise<unknown[]> {
-  return scripts.runMany(redis, name, calls);
+/** Runs many calls of one account script in one batch; the raw replies in the order given. */
+export function runAccountScripts(redis: Redis, name: AccountScript, calls: readonly ScriptCall[], transport?: BatchTransport): Promise<unknown[]> {
+  return scripts.runMany(redis, name, calls, transport);
 }

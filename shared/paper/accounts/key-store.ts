@@ -214,6 +214,8 @@ export class KeyStore {
       this.redis,
       'acctKeyUsage',
       tallies.map((t) => ({ keys: [keys.accountKey(t.accountId, t.keyId), keys.accountKeyDay(t.accountId, t.keyId, t.day)], args: [t.calls, t.last, DAY_COUNTER_TTL_MS] })),
+      // a small batch every 100 ms from every API pod (usage-batcher.ts)
+      'one-write',
     );
   }
 
