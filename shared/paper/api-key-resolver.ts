@@ -80,13 +80,10 @@ export class StoredApiKeyResolver implements ApiKeyResolver {
     const gate = ref && (await this.deps.keys.gate(ref, windowMs));
     if (!digest || !ref || !gate) return null;
     this.deps.keys.rememberBook(digest, gate.key.book);
-    const found = this.lookup(gate.key, accountFromProfile(ref.accountId, gate.profile));
-    if (found === null || 'revoked' in found) return found;
-    return {
-      ...found,
-      ...(found.context ? { context: { ...found.context, feeVenue: gate.feeVenue } } : {}),
+    return this.lookup(gate.key, accountFromProfile(ref.accountId, gate.profile), {
+      feeVenue: gate.feeVenue,
       window: { calls: gate.calls, resetAt: this.deps.clock.now() + gate.msLeft },
-    };
+    });
   }
 
   known(apiKey: string): KnownKey | undefined {
@@ -95,23 +92,21 @@ export class StoredApiKeyResolver implements ApiKeyResolver {
     return cached && { accountId: cached.accountId, book: cached.book };
   }
 
-  private lookup(key: KeySummary | null, account: Account | null): ApiKeyLookup {
+  /**
+   * `gated`: what the key gate read with the key (resolveMetered), set on the answer as built:
+   * spreading the answer into a copy with them left garbage in the old generation on every
+   * keyed request (bench/README.md, the trading rows).
+   */
+  private lookup(key: KeySummary | null, account: Account | null, gated?: { feeVenue: string | null; window: ResolvedApiKey['window'] }): ApiKeyLookup {
     if (!key || !account) return null;
     if (key.revokedAt !== null) return { revoked: true };
     const plan = effectivePlan(account.plan, this.deps.clock.now());
-    return {
-      keyId: key.id,
-      plan: plan.limits.id,
-      requestsPerMinute: plan.limits.requestsPerMinute,
-      context: {
-        keyId: key.id,
-        keyName: key.name,
-        accountId: account.id,
-        email: account.email,
-        book: key.book,
-        bookBound: key.bound,
-        plan,
-      },
-    };
+    const context: KeyContext = { keyId: key.id, keyName: key.name, accountId: account.id, email: account.email, book: key.book, bookBound: key.bound, plan };
+    const found: ResolvedApiKey = { keyId: key.id, plan: plan.limits.id, requestsPerMinute: plan.limits.requestsPerMinute, context };
+    if (gated) {
+      context.feeVenue = gated.feeVenue;
+      found.window = gated.window;
+    }
+    return found;
   }
 }
