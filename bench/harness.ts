@@ -23,6 +23,8 @@ export interface Measurement {
   errors: number;
   /** Paced rows: CPU time the server process spent per request (user + system, all its threads), µs. */
   serverCpuUsPerRequest?: number;
+  /** Paced rows: each measured round's own p99, ms (the row's p99 is pooled over all of them). */
+  roundP99Ms?: number[];
   /** Paced rows: the load generator's own event-loop delay p99, ms (PacedResult.generatorDelayP99Ms). */
   generatorDelayP99Ms?: number;
 }

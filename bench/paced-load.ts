@@ -17,6 +17,8 @@ export interface PacedRequest {
 
 export interface PacedResult {
   sent: number;
+  /** Every request's latency, ms, ascending (for a p99 pooled over several runs). */
+  latenciesMs: number[];
   ok: number;
   failed: number;
   p50Ms: number;
@@ -40,7 +42,8 @@ export interface PacedOptions {
   onAnswer?(i: number, status: number, body: string): void;
 }
 
-const quantile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+/** The q-quantile of ascending values (the value at rank floor(q x n)). */
+export const quantile = (sorted: readonly number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
 export async function pacedLoad(options: PacedOptions): Promise<PacedResult> {
   const pool = new Pool(options.url, { connections: options.connections });
@@ -81,5 +84,5 @@ export async function pacedLoad(options: PacedOptions): Promise<PacedResult> {
   delay.disable();
   await pool.close();
   latencies.sort((a, b) => a - b);
-  return { sent, ok, failed, p50Ms: quantile(latencies, 0.5), p99Ms: quantile(latencies, 0.99), maxMs: latencies.at(-1) ?? 0, generatorDelayP99Ms: delay.percentile(99) / 1e6 };
+  return { sent, latenciesMs: latencies, ok, failed, p50Ms: quantile(latencies, 0.5), p99Ms: quantile(latencies, 0.99), maxMs: latencies.at(-1) ?? 0, generatorDelayP99Ms: delay.percentile(99) / 1e6 };
 }

@@ -55,11 +55,11 @@ function table(rows: Measurement[]): string {
   const express = rows.find((row) => row.name === 'bare express');
   const ratio = (value: number, base: Measurement | undefined): string => (base ? (value / base.requestsPerSecond).toFixed(2) : '-');
   return [
-    '| target | req/s | p50 ms | p99 ms | vs bare node | vs bare express | non-2xx | server CPU µs/req | load generator delay p99 ms |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| target | req/s | p50 ms | p99 ms | vs bare node | vs bare express | non-2xx | server CPU µs/req | load generator delay p99 ms | p99 of each round ms |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (row) =>
-        `| ${row.name} | ${Math.round(row.requestsPerSecond)} | ${row.p50Ms} | ${row.p99Ms} | ${ratio(row.requestsPerSecond, node)} | ${ratio(row.requestsPerSecond, express)} | ${row.non2xx + row.errors} | ${row.serverCpuUsPerRequest ?? ''} | ${row.generatorDelayP99Ms ?? ''} |`,
+        `| ${row.name} | ${Math.round(row.requestsPerSecond)} | ${row.p50Ms} | ${row.p99Ms} | ${ratio(row.requestsPerSecond, node)} | ${ratio(row.requestsPerSecond, express)} | ${row.non2xx + row.errors} | ${row.serverCpuUsPerRequest ?? ''} | ${row.generatorDelayP99Ms ?? ''} | ${row.roundP99Ms?.join(', ') ?? ''} |`,
     ),
   ].join('\n');
 }

@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from '../shared/core/config.js';
+import { applyHeapSettings } from '../shared/core/heap-settings.js';
 import { RedisMissingError } from '../shared/redis/embedded.js';
 import { startService } from './service.js';
 
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  applyHeapSettings(config);
   let service;
   try {
     service = await startService(config);

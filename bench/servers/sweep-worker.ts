@@ -3,12 +3,14 @@
  * (bench/sweep-queue.ts feeds it the minute's jobs). Prints {"url": REDIS_URL} once it takes jobs.
  */
 import { loadConfig } from '../../shared/core/config.js';
+import { applyHeapSettings } from '../../shared/core/heap-settings.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { sweepProcessor } from '../../workers/processors/sweep/sweep-processor.js';
 import { startWorkerRole } from '../../workers/worker-role.js';
 
 const config = loadConfig(process.env);
+applyHeapSettings(config);
 const redisUrl = config.redisUrl;
 if (!redisUrl) throw new Error('sweep-worker: REDIS_URL is required');
 const redis = createRedis(redisUrl);

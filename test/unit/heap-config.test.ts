@@ -1,0 +1,16 @@
+import { expect } from 'chai';
+import { ConfigError, configWith } from '../../shared/core/config.js';
+
+describe('config: HEAP_GROWING_PERCENT', () => {
+  it('lets the old generation grow 300% past a full collection by default, and takes 0 (V8 decides) to 1000', () => {
+    expect(configWith().heapGrowingPercent).to.equal(300);
+    expect(configWith({ HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent).to.equal(0);
+    expect(configWith({ HEAP_GROWING_PERCENT: '1000' }).heapGrowingPercent).to.equal(1000);
+  });
+
+  it('refuses a negative, fractional, too large or non-numeric value by name', () => {
+    for (const bad of ['-1', '1.5', '1001', 'lots']) {
+      expect(() => configWith({ HEAP_GROWING_PERCENT: bad }), bad).to.throw(ConfigError, /^HEAP_GROWING_PERCENT/);
+    }
+  });
+});
