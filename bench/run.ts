@@ -105,7 +105,7 @@ async function main(): Promise<void> {
   if (only.size > 0) return; // a partial run does not replace the published table
   const readmePath = join(ROOT, 'bench/README.md');
   const readme = readFileSync(readmePath, 'utf8');
-  const section = `<!-- bench:start -->\nLatest run: ${stamp}; median of ${rounds} interleaved rounds of ${durationSeconds} s per target, ${connections} connections.\n\n${markdown}\n<!-- bench:end -->`;
+  const section = `<!-- bench:start -->\nLatest run: ${stamp}; median of ${rounds} interleaved rounds of ${durationSeconds} s per target (the paced rows: every request of the rounds), ${connections} connections.\n\n${markdown}\n<!-- bench:end -->`;
   writeFileSync(readmePath, readme.replace(/<!-- bench:start -->[\s\S]*<!-- bench:end -->/, section));
 }
 
