@@ -14,3 +14,13 @@ describe('config: HEAP_GROWING_PERCENT', () => {
     }
   });
 });
+
+describe('config: HEAP_PRETENURING', () => {
+  it('is off by default and reads 1, 0, true and false', () => {
+    expect(configWith().heapPretenuring).to.equal(false);
+    expect(configWith({ HEAP_PRETENURING: '1' }).heapPretenuring).to.equal(true);
+    expect(configWith({ HEAP_PRETENURING: 'true' }).heapPretenuring).to.equal(true);
+    expect(configWith({ HEAP_PRETENURING: '0' }).heapPretenuring).to.equal(false);
+    expect(() => configWith({ HEAP_PRETENURING: 'maybe' })).to.throw(ConfigError, /^HEAP_PRETENURING/);
+  });
+});
