@@ -1,7 +1,7 @@
 /**
  * The sweep benchmark's data: open positions as the open script stores them (position JSON in each
  * book's open hash, members in the per-symbol trigger indexes), written with pipelines, and the
- * closed candles of one minute. Deterministic: the same seed gives the same book.
+ * closed candles of one minute (and of the minute before, kept as the feed keeps it). Deterministic: the same seed gives the same book.
  *
  * Every symbol has an anchor price. Its candle is [0.995, 1.005] x anchor. One position in a
  * hundred has a level inside that range (a stop, a target, or a 200x liquidation price), every
@@ -15,6 +15,8 @@ import { triggerMember, type BookRef, type Position } from '../shared/paper/posi
 import { TRIGGER_KINDS, triggerLevels } from '../shared/paper/positions/trigger-hints.js';
 import type { SweepJob } from '../shared/queues/job-types.js';
 import { keys } from '../shared/redis/keys.js';
+
+const MINUTE_MS = 60_000;
 
 export interface SweepData {
   symbols: string[];
@@ -150,8 +152,10 @@ export async function seedSweepData(redis: Redis, opts: { total: number; symbolC
     for (let i = 0; i < entries.length; i += 2_000) pipeline.zadd(key, ...entries.slice(i, i + 2_000));
     if (pipeline.length >= 200) await flush();
   }
-  await flush();
   const candles = symbols.map((symbol, i) => ({ symbol, minute: opts.minute, open: anchors[i], high: trimNumber(anchors[i] * 1.005), low: trimNumber(anchors[i] * 0.995), close: anchors[i] }));
+  // the minute before, as the feed keeps it: each sweep job looks for that minute's job (minute-order.ts)
+  for (const c of candles) pipeline.zadd(keys.marketCandles1m(c.symbol), c.minute - MINUTE_MS, JSON.stringify({ ...c, minute: c.minute - MINUTE_MS }));
+  await flush();
   return { symbols, perBook: opts.perBook, books, triggered, candles, total: n };
 }
 

@@ -46,7 +46,7 @@ export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptio
     for (const definition of processors) {
       const processor = definition.create({ config: ctx.config, redis: ctx.redis, redisUrl: ctx.redisUrl, logger, clock: systemClock });
       built.push(processor);
-      const worker = new Worker(definition.queue, (job) => processor.process(job), {
+      const worker = new Worker(definition.queue, (job, token) => processor.process(job, token), {
         connection: connection(),
         prefix: QUEUE_PREFIX,
         concurrency: definition.concurrency ?? 1,

@@ -115,6 +115,12 @@ export class MarketStore {
     return out.slice(-limit);
   }
 
+  /** Open time of the newest closed candle before `minute`, or null when none is kept. */
+  async closedMinuteBefore(symbol: string, minute: number): Promise<number | null> {
+    const reply = await this.redis.zrevrangebyscore(keys.marketCandles1m(normalize(symbol)), `(${minute}`, '-inf', 'WITHSCORES', 'LIMIT', 0, 1);
+    return reply.length === 2 ? Number(reply[1]) : null;
+  }
+
   /** The newest candle in progress across venues (priority breaks ties), if recent and after the last closed one. */
   private pickCurrent(hash: unknown, lastClosedOpen: number): Candle | undefined {
     if (!isRecord(hash)) return undefined;

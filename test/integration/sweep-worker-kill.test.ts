@@ -11,6 +11,7 @@ import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { createSweepProducer } from '../../shared/queues/sweep-producer.js';
 import { closeRedis, createBlockingRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
+import type { Processor } from '../../workers/processors/registry.js';
 import { sweepProcessor } from '../../workers/processors/sweep/sweep-processor.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { spawnService, type ServiceProcess } from '../helpers/process.js';
@@ -26,6 +27,7 @@ describe('a worker process killed in the middle of a sweep', function () {
   let child: ServiceProcess | undefined;
   let worker: Worker | undefined;
   let connection: Redis | undefined;
+  let processor: Processor | undefined;
 
   before(async () => {
     redis = await freshRedis();
@@ -33,6 +35,7 @@ describe('a worker process killed in the middle of a sweep', function () {
   after(async () => {
     if (child && child.child.exitCode === null) child.child.kill('SIGKILL');
     await worker?.close();
+    await processor?.close?.();
     if (connection) await closeRedis(connection);
     await closeRedis(redis);
   });
@@ -62,9 +65,10 @@ describe('a worker process killed in the middle of a sweep', function () {
     const id = sweepJobId(job.symbol, job.minute);
     await redis.del(`${QUEUE_PREFIX}:${QUEUES.sweep}:${id}:lock`, `${QUEUE_PREFIX}:${QUEUES.sweep}:stalled-check`);
     const config = configWith({ REDIS_URL: testRedisUrl() });
-    const processor = sweepProcessor.create({ config, redis, redisUrl: testRedisUrl(), logger: createLogger(config), clock: systemClock });
+    const retrying = sweepProcessor.create({ config, redis, redisUrl: testRedisUrl(), logger: createLogger(config), clock: systemClock });
+    processor = retrying;
     connection = createBlockingRedis(testRedisUrl());
-    worker = new Worker(QUEUES.sweep, (j) => processor.process(j), { connection, prefix: QUEUE_PREFIX, stalledInterval: 200 });
+    worker = new Worker(QUEUES.sweep, (j, token) => retrying.process(j, token), { connection, prefix: QUEUE_PREFIX, stalledInterval: 200 });
     // a job's result is written when it completes (the dead worker never completed it)
     const done = await waitFor(() => redis.hget(`${QUEUE_PREFIX}:${QUEUES.sweep}:${id}`, 'returnvalue'), 60_000, 'the retried job to finish');
     const retried = (JSON.parse(done) as { positions: { settled: number } }).positions.settled;

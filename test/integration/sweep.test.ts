@@ -1,11 +1,13 @@
 import { expect } from 'chai';
-import { Queue } from 'bullmq';
+import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { systemClock } from '../../shared/core/clock.js';
 import { configWith } from '../../shared/core/config.js';
 import { createLogger } from '../../shared/core/logger.js';
+import { MarketWriter } from '../../shared/market/market-writer.js';
 import { computeClose } from '../../shared/paper/positions/close-service.js';
 import type { BookRef, Position } from '../../shared/paper/positions/position-types.js';
-import { SWEEP_JOB_OPTIONS, sweepJobId } from '../../shared/queues/job-types.js';
+import { SWEEP_JOB_OPTIONS, sweepJobId, type SweepJob } from '../../shared/queues/job-types.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { createSweepProducer } from '../../shared/queues/sweep-producer.js';
 import { closeRedis, createBlockingRedis } from '../../shared/redis/connection.js';
@@ -249,6 +251,34 @@ describe('the sweep of open positions (real Redis)', function () {
         return job && (await job.getState()) === 'completed' && (job.finishedOn ?? 0) > after ? job : undefined;
       }, 20_000, `job ${id} completed`);
 
+    /**
+     * The feed's path (a minute's first closed candle stored, then its sweep job added) and another
+     * worker process driven by hand, which takes jobs and holds them.
+     */
+    const feedAndElsewhere = () => {
+      const config = configWith({ REDIS_URL: testRedisUrl() });
+      const producer = createSweepProducer(testRedisUrl());
+      const writer = new MarketWriter({
+        redis,
+        logger: createLogger(config),
+        clock: systemClock,
+        priceFreshMs: config.priceFreshMs,
+        flushIntervalMs: 1_000,
+        onFirstClose: (c) => producer.enqueue({ symbol: c.symbol, minute: c.openTime, open: c.open, high: c.high, low: c.low, close: c.close }),
+      });
+      const close = (minute: number, low: number, high: number) => writer.storeClosed({ venue: 'binance', symbol: 'ETHUSDT', openTime: minute, open: low, high, low, close: high, volume: 1, closed: true });
+      const elsewhereConnection = createBlockingRedis(testRedisUrl());
+      const elsewhere = new Worker<SweepJob>(QUEUES.sweep, null, { connection: elsewhereConnection, prefix: QUEUE_PREFIX });
+      const elsewhereProcessor = sweepProcessor.create({ config, redis, redisUrl: testRedisUrl(), logger: createLogger(config), clock: systemClock });
+      const stop = async (): Promise<void> => {
+        await elsewhere.close();
+        await elsewhereProcessor.close?.();
+        await producer.close();
+        await closeRedis(elsewhereConnection);
+      };
+      return { close, elsewhere, elsewhereProcessor, stop };
+    };
+
     it('a duplicated or retried candle job changes nothing twice', async () => {
       const stop = testPosition(A, { symbol: 'ETHUSDT', side: 'long', entry: 100, sl: 98 });
       const trailing = testPosition(A, { symbol: 'ETHUSDT', side: 'long', entry: 100, trail_pct: 5, trail_hwm: 100 });
@@ -277,6 +307,54 @@ describe('the sweep of open positions (real Redis)', function () {
       expect(SWEEP_JOB_OPTIONS.attempts).to.be.greaterThan(1);
     });
 
+    it('sweeps a symbol\'s next minute only after its previous minute, even when another worker process holds that one', async () => {
+      // a trailing stop at 95 that the first minute's low fires and the second minute's high would move to 104.5
+      const trailing = testPosition(A, { symbol: 'ETHUSDT', side: 'long', entry: 100, trail_pct: 5, trail_hwm: 100 });
+      await seedPositions(redis, A, [trailing]);
+      const { close, elsewhere, elsewhereProcessor, stop } = feedAndElsewhere();
+      const minute = Math.floor(Date.now() / MINUTE) * MINUTE - 10 * MINUTE;
+      try {
+        expect(await close(minute, 94, 101)).to.equal('first');
+        const held: Job<SweepJob> = await elsewhere.getNextJob('held-token');
+        expect(held.id).to.equal(sweepJobId('ETHUSDT', minute));
+        expect(await close(minute + MINUTE, 99, 110)).to.equal('first');
+        await startWorkers(1);
+        const nextId = sweepJobId('ETHUSDT', minute + MINUTE);
+        await waitFor(async () => (await (await inspect.getJob(nextId))?.getState()) === 'delayed', 20_000, 'the next minute to wait');
+        expect(await openPosition(redis, A, trailing.id)).to.deep.equal(trailing);
+
+        const first = (await elsewhereProcessor.process(held, 'held-token')) as { positions: { settled: number } };
+        await held.moveToCompleted(first, 'held-token', false);
+        const next = await finished(nextId);
+        expect(first.positions).to.deep.include({ settled: 1, ratcheted: 0 });
+        expect(next.returnvalue.positions).to.deep.include({ settled: 0, ratcheted: 0 });
+        expect(await closedPosition(redis, A, trailing.id)).to.include({ close_reason: 'trailing_stop', exit: 95 });
+        expect(await eventsOf(redis, A.accountId, trailing.id)).to.deep.equal(['position.opened', 'position.closed']);
+      } finally {
+        await stop();
+      }
+    });
+
+    it('does not hold a minute back for a previous minute whose job failed for good', async () => {
+      const stop97 = testPosition(A, { symbol: 'ETHUSDT', side: 'long', entry: 100, sl: 97 });
+      await seedPositions(redis, A, [stop97]);
+      const { close, elsewhere, stop } = feedAndElsewhere();
+      const minute = Math.floor(Date.now() / MINUTE) * MINUTE - 10 * MINUTE;
+      try {
+        await close(minute, 99, 101);
+        const held: Job<SweepJob> = await elsewhere.getNextJob('held-token');
+        await held.moveToFailed(new UnrecoverableError('given up'), 'held-token', false);
+        expect(await held.getState()).to.equal('failed');
+        await close(minute + MINUTE, 96, 101);
+        await startWorkers(1);
+        const next = await finished(sweepJobId('ETHUSDT', minute + MINUTE));
+        expect(next.returnvalue.positions).to.deep.include({ settled: 1 });
+        expect(await closedPosition(redis, A, stop97.id)).to.include({ close_reason: 'stop_loss', exit: 97 });
+      } finally {
+        await stop();
+      }
+    });
+
     it('two workers on one queue settle each position once, even when two minutes of a symbol race for it', async () => {
       const symbols = ['ETHUSDT', 'SOLUSDT', 'BNBUSDT'];
       const positions = symbols.flatMap((symbol) => Array.from({ length: 100 }, (_, i) => testPosition(A, { symbol, side: i % 2 ? 'long' : 'short', entry: 100, ...(i % 2 ? { sl: 97 } : { sl: 103 }) })));
@@ -284,6 +362,8 @@ describe('the sweep of open positions (real Redis)', function () {
       await startWorkers(2);
       const minute = nextMinute();
       const jobs = symbols.flatMap((symbol) => [candle(symbol, minute, 96, 104), candle(symbol, minute + MINUTE, 96, 104)]);
+      // the candles are kept as the feed keeps them, so each minute finds the one before it
+      await Promise.all(jobs.map((j) => redis.zadd(keys.marketCandles1m(j.symbol), j.minute, JSON.stringify(j))));
       await Promise.all([...jobs, ...jobs].map((j) => inspect.add('sweep', j, { ...SWEEP_JOB_OPTIONS, jobId: sweepJobId(j.symbol, j.minute) })));
       await Promise.all(jobs.map((j) => finished(sweepJobId(j.symbol, j.minute))));
       const settledByJobs = (await Promise.all(jobs.map(async (j) => ((await inspect.getJob(sweepJobId(j.symbol, j.minute)))?.returnvalue as { positions: { settled: number } }).positions.settled))).reduce((a, b) => a + b, 0);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { InOrderByKey } from '../../shared/core/in-order-by-key.js';
 import type { SweepJob } from '../../shared/queues/job-types.js';
-import { candleRunner, type CandleStep } from '../../workers/processors/sweep/sweep-processor.js';
+import { candleRunner, EarlierMinutePending, type CandleStep } from '../../workers/processors/sweep/sweep-processor.js';
 
 /** A promise settled from outside. */
 function gate<T = void>(): { promise: Promise<T>; open(value: T): void; fail(error: Error): void } {
@@ -85,5 +85,35 @@ describe('the sweep processor\'s candle runner', () => {
     expect(await earlier).to.deep.equal({ orders: 'orders of 0', positions: 'positions of 0' });
     expect(await later).to.deep.equal({ orders: 'orders of 60000', positions: 'positions of 60000' });
     expect(events.slice(3)).to.deep.equal(['positions BTCUSDT 0', 'orders BTCUSDT 60000', 'positions BTCUSDT 60000']);
+  });
+
+  it('asks the gate before a candle\'s steps and tells it only of a candle swept to the end', async () => {
+    const events: string[] = [];
+    const waiting = new Set(['BTCUSDT 60000']);
+    const gate = {
+      mustWait: async (c: SweepJob) => (events.push(`asked ${c.symbol} ${c.minute}`), waiting.has(`${c.symbol} ${c.minute}`)),
+      swept: (c: SweepJob) => void events.push(`swept ${c.symbol} ${c.minute}`),
+    };
+    const steps: CandleStep[] = [
+      {
+        name: 'positions',
+        run: async (c) => {
+          events.push(`positions ${c.symbol} ${c.minute}`);
+          if (c.symbol === 'SOLUSDT') throw new Error('down');
+          return 'done';
+        },
+      },
+    ];
+    const run = candleRunner(steps, gate);
+    let held: unknown;
+    await run(candle('BTCUSDT', 60_000)).catch((e: unknown) => (held = e));
+    expect(held).to.be.instanceOf(EarlierMinutePending);
+    expect(events).to.deep.equal(['asked BTCUSDT 60000']);
+    let failed: unknown;
+    await run(candle('SOLUSDT', 0)).catch((e: unknown) => (failed = e));
+    expect(failed).to.be.an('error').with.property('message', 'down');
+    waiting.clear();
+    expect(await run(candle('BTCUSDT', 60_000))).to.deep.equal({ positions: 'done' });
+    expect(events.slice(1)).to.deep.equal(['asked SOLUSDT 0', 'positions SOLUSDT 0', 'asked BTCUSDT 60000', 'positions BTCUSDT 60000', 'swept BTCUSDT 60000']);
   });
 });

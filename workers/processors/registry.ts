@@ -15,7 +15,8 @@ export interface ProcessorContext {
 }
 
 export interface Processor {
-  process(job: Job): Promise<unknown>;
+  /** `token`: the worker's lock on the job, for a processor that moves it (to delayed, say). */
+  process(job: Job, token?: string): Promise<unknown>;
   /** Releases what the processor opened (connections, clients). */
   close?(): Promise<void>;
 }

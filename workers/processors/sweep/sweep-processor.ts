@@ -3,14 +3,15 @@
  * sweep:<SYM>:<minute>). The candle runs through the steps below in order; each step is idempotent
  * for a candle, so a retried or duplicated job changes nothing twice.
  */
-import type { Job } from 'bullmq';
+import { DelayedError, Queue, type Job } from 'bullmq';
 import { InOrderByKey } from '../../../shared/core/in-order-by-key.js';
 import { createMarketStore } from '../../../shared/market/market-store.js';
 import { createOrderSweep } from '../../../shared/paper/orders/order-sweep.js';
 import { createSweepService } from '../../../shared/paper/sweep/sweep-service.js';
 import type { SweepJob } from '../../../shared/queues/job-types.js';
-import { QUEUES } from '../../../shared/queues/queue-names.js';
+import { QUEUE_PREFIX, QUEUES } from '../../../shared/queues/queue-names.js';
 import type { ProcessorDefinition } from '../registry.js';
+import { MinuteOrder, type MinuteGate } from './minute-order.js';
 
 /** One step of a closed candle: what it does with the candle, and a name for the job's result. */
 export interface CandleStep {
@@ -25,15 +26,29 @@ export async function runCandleSteps(steps: readonly CandleStep[], candle: Sweep
   return done;
 }
 
+/** Thrown by a candleRunner run whose candle must wait for an earlier minute of its symbol. */
+export class EarlierMinutePending extends Error {
+  constructor(candle: SweepJob) {
+    super(`sweep: an earlier minute of ${candle.symbol} than ${candle.minute} is still to be swept`);
+  }
+}
+
 /**
  * Runs each candle's steps, a symbol's candles one after another in the order given (the queue
  * gives them oldest first): a minute is decided on what the one before it left (a trailing stop
  * that minute moved is not checked against it, a resting order it filled is stamped with it).
- * Different symbols' candles run side by side.
+ * Different symbols' candles run side by side. The gate orders them across processes
+ * (minute-order.ts): a candle it holds back fails with EarlierMinutePending before any step ran.
  */
-export function candleRunner(steps: readonly CandleStep[]): (candle: SweepJob) => Promise<Record<string, unknown>> {
+export function candleRunner(steps: readonly CandleStep[], gate?: MinuteGate): (candle: SweepJob) => Promise<Record<string, unknown>> {
   const bySymbol = new InOrderByKey();
-  return (candle) => bySymbol.run(candle.symbol, () => runCandleSteps(steps, candle));
+  return (candle) =>
+    bySymbol.run(candle.symbol, async () => {
+      if (gate && (await gate.mustWait(candle))) throw new EarlierMinutePending(candle);
+      const done = await runCandleSteps(steps, candle);
+      gate?.swept(candle);
+      return done;
+    });
 }
 
 /**
@@ -44,13 +59,17 @@ export function candleRunner(steps: readonly CandleStep[]): (candle: SweepJob) =
  */
 const SWEEP_CONCURRENCY = 64;
 
+/** How long a candle held back by an earlier minute of its symbol waits before it asks again. */
+const EARLIER_MINUTE_WAIT_MS = 200;
+
 export const sweepProcessor: ProcessorDefinition = {
   queue: QUEUES.sweep,
   concurrency: SWEEP_CONCURRENCY,
   create: ({ config, redis, clock }) => {
+    const market = createMarketStore(redis, config, clock);
     const positions = createSweepService({
       redis,
-      market: createMarketStore(redis, config, clock),
+      market,
       freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs },
       clock,
     });
@@ -62,7 +81,20 @@ export const sweepProcessor: ProcessorDefinition = {
       { name: 'orders', run: (candle) => orders.fillCandle(candle) },
       { name: 'positions', run: (candle) => positions.sweepCandle(candle) },
     ];
-    const run = candleRunner(steps);
-    return { process: (job: Job<SweepJob>) => run(job.data) };
+    const jobs = new Queue<SweepJob>(QUEUES.sweep, { connection: redis, prefix: QUEUE_PREFIX });
+    const run = candleRunner(steps, new MinuteOrder(market, jobs));
+    return {
+      process: async (job: Job<SweepJob>, token?: string) => {
+        try {
+          return await run(job.data);
+        } catch (error) {
+          if (!(error instanceof EarlierMinutePending)) throw error;
+          // BullMQ's way to retry later without spending an attempt
+          await job.moveToDelayed(Date.now() + EARLIER_MINUTE_WAIT_MS, token);
+          throw new DelayedError();
+        }
+      },
+      close: () => jobs.close(),
+    };
   },
 };
