@@ -20,10 +20,13 @@
  *   liquidation price is no client level and is always checked.
  * - The trailing stop is checked only against prices newer than its high-water mark: a candle's
  *   extreme moves the stop only after that candle was checked against the stop in force, and a
- *   retried candle finds the mark newer than itself and does not fire on the stop it moved.
+ *   retried candle finds the mark newer than itself and does not fire on the stop it moved. When a
+ *   positions read moved the mark within the candle's minute, the candle is checked against the
+ *   stop the minute began with (looser, as a trailing stop only tightens): a low below it crossed
+ *   whichever stop was in force at the time, and settles at that older level, the conservative one.
  */
 import type { Side } from './side.js';
-import { ratchetTrail, trailingStop, type TrailState } from './trailing.js';
+import { markBefore, ratchetTrail, trailingStop, type TrailMove, type TrailState } from './trailing.js';
 
 /** Every close reason a closed position carries (close_reason; trades show it as via). */
 export const CLOSE_REASONS = {
@@ -71,7 +74,7 @@ export interface SweepState extends TriggerLevels {
   levels_ts?: number;
 }
 
-export type SweepDecision = { kind: 'settle'; trigger: Trigger } | { kind: 'ratchet'; trail_hwm: number; trail_ts: number } | { kind: 'none' };
+export type SweepDecision = { kind: 'settle'; trigger: Trigger } | ({ kind: 'ratchet' } & TrailMove) | { kind: 'none' };
 
 const NONE: SweepDecision = { kind: 'none' };
 
@@ -126,8 +129,9 @@ export function levelsInForce(p: Pick<SweepState, 'opened_ts' | 'levels_ts'>, w:
 export function decide(p: SweepState, w: PriceWindow, candle: boolean): SweepDecision {
   if (p.opened_ts >= w.from) return NONE;
   const levels = levelsInForce(p, w, candle);
-  const trailing = levels && (p.trail_ts ?? p.opened_ts) <= w.from;
-  const trigger = findTrigger(levels ? p : { ...p, sl: null, tp: null }, w, trailing);
+  const mark = levels ? markBefore(p, w.from, p.opened_ts) : null;
+  const checked = !levels ? { ...p, sl: null, tp: null } : mark !== null && mark !== p.trail_hwm ? { ...p, trail_hwm: mark } : p;
+  const trigger = findTrigger(checked, w, mark !== null);
   if (trigger) return { kind: 'settle', trigger };
   if (!candle) return NONE;
   const moved = ratchetTrail(p, p.side === 'long' ? w.high : w.low, w.to);

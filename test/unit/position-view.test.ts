@@ -6,7 +6,7 @@ import { computeClose } from '../../shared/paper/positions/close-service.js';
 import type { Position } from '../../shared/paper/positions/position-types.js';
 import { closedView, openView } from '../../shared/paper/positions/position-view.js';
 
-const INTERNAL = ['v', 'funding_carry_usd', 'funding_from_ts', 'trail_ts', 'levels_ts'];
+const INTERNAL = ['v', 'funding_carry_usd', 'funding_from_ts', 'trail_ts', 'trail_prev_hwm', 'trail_prev_ts', 'levels_ts'];
 
 /** What a client must see of a record: every stored field but the internal ones, as stored. */
 const publicPart = (p: Position): Record<string, unknown> => Object.fromEntries(Object.entries(p).filter(([key]) => !INTERNAL.includes(key)));
@@ -65,7 +65,7 @@ const openPosition: fc.Arbitrary<Position> = fc
       funding_carry_usd: r.funding_carry_usd,
       funding_from_ts: r.opened_ts,
     };
-    return r.trail_ts === undefined ? position : { ...position, trail_ts: r.trail_ts };
+    return r.trail_ts === undefined ? position : { ...position, trail_ts: r.trail_ts, trail_prev_hwm: r.entry, trail_prev_ts: r.opened_ts };
   });
 
 describe('position views: what clients see of a position', () => {

@@ -55,8 +55,8 @@ describe('sweep triggers and trailing stops (pure)', () => {
       const p = { side: 'long' as const, trail_pct: 5, trail_hwm: 100 };
       expect(ratchetTrail(p, 99, 5)).to.equal(null);
       expect(ratchetTrail(p, 100, 5)).to.equal(null);
-      expect(ratchetTrail(p, 104, 7)).to.deep.equal({ trail_hwm: 104, trail_ts: 7 });
-      expect(ratchetTrail({ ...p, trail_ts: 9 }, 104, 7)).to.deep.equal({ trail_hwm: 104, trail_ts: 9 });
+      expect(ratchetTrail(p, 104, 7)).to.deep.equal({ trail_hwm: 104, trail_ts: 7, trail_prev_hwm: 100, trail_prev_ts: 0 });
+      expect(ratchetTrail({ ...p, trail_ts: 9 }, 104, 7)).to.deep.equal({ trail_hwm: 104, trail_ts: 9, trail_prev_hwm: 100, trail_prev_ts: 9 });
       expect(ratchetTrail({ side: 'long', trail_pct: null, trail_hwm: null }, 200, 1)).to.equal(null);
     });
 
@@ -148,8 +148,8 @@ describe('sweep triggers and trailing stops (pure)', () => {
       // entry 100, 5%: stop 95. The candle's own high (110) would put the stop at 104.5, above its low (97)
       const p = position({ trail_pct: 5, trail_hwm: 100 });
       const first = decide(p, candle(97, 110), true);
-      expect(first).to.deep.equal({ kind: 'ratchet', trail_hwm: 110, trail_ts: 11 * MINUTE });
-      const moved = { ...p, trail_hwm: 110, trail_ts: 11 * MINUTE };
+      expect(first).to.deep.equal({ kind: 'ratchet', trail_hwm: 110, trail_ts: 11 * MINUTE, trail_prev_hwm: 100, trail_prev_ts: 0 });
+      const moved = { ...p, trail_hwm: 110, trail_ts: 11 * MINUTE, trail_prev_hwm: 100, trail_prev_ts: 0 };
       // the same candle again (a retried job): nothing, the stop it moved is newer than it
       expect(decide(moved, candle(97, 110), true).kind).to.equal('none');
       // the next candle is checked against the moved stop
@@ -167,7 +167,52 @@ describe('sweep triggers and trailing stops (pure)', () => {
           const d = decide(pos, w, true);
           if (d.kind === 'settle') return d.trigger.price === trailingStop(s, entry, p);
           if (d.kind === 'none') return true;
-          return decide({ ...pos, trail_hwm: d.trail_hwm, trail_ts: d.trail_ts }, w, true).kind === 'none';
+          return decide({ ...pos, trail_hwm: d.trail_hwm, trail_ts: d.trail_ts, trail_prev_hwm: d.trail_prev_hwm, trail_prev_ts: d.trail_prev_ts }, w, true).kind === 'none';
+        }),
+      );
+    });
+
+    it('keeps the mark a minute began with while reads move it within that minute', () => {
+      const p = { side: 'long' as const, trail_pct: 5, trail_hwm: 100, trail_ts: 9 * MINUTE };
+      const first = ratchetTrail(p, 104, 10 * MINUTE + 20_000)!;
+      expect(first).to.deep.equal({ trail_hwm: 104, trail_ts: 10 * MINUTE + 20_000, trail_prev_hwm: 100, trail_prev_ts: 9 * MINUTE });
+      const second = ratchetTrail({ ...p, ...first }, 106, 10 * MINUTE + 40_000)!;
+      expect(second).to.deep.equal({ trail_hwm: 106, trail_ts: 10 * MINUTE + 40_000, trail_prev_hwm: 100, trail_prev_ts: 9 * MINUTE });
+      // the next minute began with 106
+      expect(ratchetTrail({ ...p, ...second }, 107, 11 * MINUTE + 5_000)).to.deep.equal({ trail_hwm: 107, trail_ts: 11 * MINUTE + 5_000, trail_prev_hwm: 106, trail_prev_ts: 10 * MINUTE + 40_000 });
+    });
+
+    it('checks the candle of a minute whose mark a read moved against the stop that minute began with', () => {
+      // long at 100, 5%: the minute began with the stop at 95; a read at :20 moved the mark to 110 (stop 104.5)
+      const long = position({ trail_pct: 5, trail_hwm: 110, trail_ts: 10 * MINUTE + 20_000, trail_prev_hwm: 100, trail_prev_ts: 9 * MINUTE });
+      expect(decide(long, candle(94, 110), true)).to.deep.equal({ kind: 'settle', trigger: { reason: 'trailing_stop', price: 95 } });
+      // a low between the two stops may have come before the move: not fired by this candle, fired by the next one
+      expect(decide(long, candle(100, 110), true).kind).to.equal('none');
+      expect(decide(long, candle(104, 108, 11 * MINUTE), true)).to.deep.equal({ kind: 'settle', trigger: { reason: 'trailing_stop', price: 104.5 } });
+      const short = position({ side: 'short', liq_price: 109.5, trail_pct: 5, trail_hwm: 90, trail_ts: 10 * MINUTE + 20_000, trail_prev_hwm: 100, trail_prev_ts: 9 * MINUTE });
+      expect(decide(short, candle(90, 106), true)).to.deep.equal({ kind: 'settle', trigger: { reason: 'trailing_stop', price: 105 } });
+      expect(decide(short, candle(90, 100), true).kind).to.equal('none');
+      // a previous mark from within the candle's minute is no older than the candle: no trailing check at all
+      const twice = position({ trail_pct: 5, trail_hwm: 110, trail_ts: 11 * MINUTE + 5_000, trail_prev_hwm: 106, trail_prev_ts: 10 * MINUTE + 40_000 });
+      expect(decide(twice, candle(99, 105), true).kind).to.equal('none');
+    });
+
+    it('in general: after reads moved the mark within a minute, its candle fires the trailing stop exactly when it crosses the stop the minute began with, at that stop', () => {
+      fc.assert(
+        fc.property(side, price, pct, fc.array(price, { minLength: 1, maxLength: 5 }), price, price, (s, entry, p, reads, a, b) => {
+          const start = 10 * MINUTE;
+          let pos: SweepState = position({ side: s, liq_price: s === 'long' ? 0 : Infinity, trail_pct: p, trail_hwm: entry, trail_ts: start - MINUTE });
+          reads.forEach((px, i) => {
+            const moved = ratchetTrail(pos, px, start + 1 + i);
+            if (moved) pos = { ...pos, ...moved };
+          });
+          // the reads' prices are within the minute's range
+          const low = Math.min(a, ...reads);
+          const high = Math.max(b, ...reads);
+          const began = trailingStop(s, entry, p);
+          const crossed = s === 'long' ? low <= began : high >= began;
+          const d = decide(pos, candle(low, high, start), true);
+          return crossed ? d.kind === 'settle' && d.trigger.reason === 'trailing_stop' && d.trigger.price === began : d.kind !== 'settle';
         }),
       );
     });
@@ -210,7 +255,7 @@ describe('sweep triggers and trailing stops (pure)', () => {
 
     it('still ratchets a trailing stop it holds off (the mark is the best price since entry)', () => {
       const p = position({ trail_pct: 5, trail_hwm: 100, levels_ts: start + 30_000 });
-      expect(decide(p, candle(90.6, 110), true)).to.deep.equal({ kind: 'ratchet', trail_hwm: 110, trail_ts: start + MINUTE });
+      expect(decide(p, candle(90.6, 110), true)).to.deep.equal({ kind: 'ratchet', trail_hwm: 110, trail_ts: start + MINUTE, trail_prev_hwm: 100, trail_prev_ts: 0 });
     });
 
     it('in general: a candle that started before the stamp settles only what it would with no stop, target or trail (a liquidation)', () => {

@@ -39,6 +39,9 @@ export interface Position {
   trail_hwm: number | null;
   /** Time of the newest price folded into trail_hwm (ms); absent until it first moves. Internal. */
   trail_ts?: number;
+  /** The mark the minute of trail_ts began with, and its time (shared/engine/trailing.ts); absent until the mark first moves. Internal. */
+  trail_prev_hwm?: number;
+  trail_prev_ts?: number;
   /** When sl, tp or trail_pct last changed (ms): set at open and by sltp; a candle that started before it does not fire them. Internal. */
   levels_ts?: number;
   /** Per-side fee rate stamped at open, percent. */

@@ -9,6 +9,7 @@
 import type { Clock } from '../../core/clock.js';
 import { fundingCost, type FundingRecord } from '../../engine/funding.js';
 import type { Side } from '../../engine/side.js';
+import type { TrailMove } from '../../engine/trailing.js';
 import { CLOSE_REASONS, decide, type PriceWindow, type Trigger } from '../../engine/triggers.js';
 import type { FundingStore } from '../funding/funding-store.js';
 import { wholeCloseJson } from '../positions/close-service.js';
@@ -65,7 +66,7 @@ interface Decided<T> {
 }
 
 type Settle = { trigger: Trigger };
-type Ratchet = { trail_hwm: number; trail_ts: number };
+type Ratchet = TrailMove;
 
 /** A batch decided: the writes, and what counting each one's outcome needs. */
 interface BatchWrites {
@@ -225,6 +226,6 @@ function settleWrite({ target, read, decision: { trigger } }: Decided<Settle>, f
 
 function ratchetWrite({ target, read, decision }: Decided<Ratchet>, now: number): LevelsWrite {
   const p = read.position;
-  const updated: Position = Object.assign({}, p, { v: p.v + 1, trail_hwm: decision.trail_hwm, trail_ts: decision.trail_ts });
+  const updated: Position = Object.assign({}, p, { v: p.v + 1, trail_hwm: decision.trail_hwm, trail_ts: decision.trail_ts, trail_prev_hwm: decision.trail_prev_hwm, trail_prev_ts: decision.trail_prev_ts });
   return { ref: target.ref, read, updated, now };
 }
