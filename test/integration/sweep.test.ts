@@ -228,7 +228,7 @@ describe('the sweep of open positions (real Redis)', function () {
 
   it('a trailing stop a positions read moved within a minute: that minute\'s candle is checked against the stop the minute began with', async () => {
     const prices = new TestPrices(redis);
-    await prices.set({ ETHUSDT: 110, SOLUSDT: 90 });
+    await prices.set({ ETHUSDT: 110, SOLUSDT: 90, BNBUSDT: 110 });
     const api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
     try {
       const trader = await createTrader(accountModule(redis));
@@ -237,6 +237,7 @@ describe('the sweep of open positions (real Redis)', function () {
       const p = {
         long: testPosition(ref, { symbol: 'ETHUSDT', side: 'long', entry: 100, trail_pct: 5, trail_hwm: 100 }),
         short: testPosition(ref, { symbol: 'SOLUSDT', side: 'short', entry: 100, trail_pct: 5, trail_hwm: 100 }),
+        held: testPosition(ref, { symbol: 'BNBUSDT', side: 'long', entry: 100, trail_pct: 5, trail_hwm: 100 }),
       };
       await seedPositions(redis, ref, Object.values(p));
       // the read moves the marks to the live prices: stops 104.5 and 94.5
@@ -246,36 +247,19 @@ describe('the sweep of open positions (real Redis)', function () {
       expect(read.body.positions.find((v) => v.id === p.long.id)).to.include({ trail_hwm: 110 });
       const moved = (await openPosition(redis, ref, p.long.id))!;
       expect(moved).to.include({ trail_hwm: 110, trail_prev_hwm: 100 });
-      // the candle of the minute of the read: the lows below 95 (and the high above 105) crossed whichever stop was in force
+      // the candle of the minute of the read: the low below 95 (and the high above 105) crossed whichever stop was in force;
+      // BNB's low (100) is below its moved stop (104.5) but above the one the minute began with: it may have come before the read
       const minute = Math.floor((moved.trail_ts! - 1) / MINUTE) * MINUTE;
       const sweep = sweepService(redis);
-      const report = await sweep.sweepCandles([candle('ETHUSDT', minute, 94, 110), candle('SOLUSDT', minute, 90, 106)]);
+      const report = await sweep.sweepCandles([candle('ETHUSDT', minute, 94, 110), candle('SOLUSDT', minute, 90, 106), candle('BNBUSDT', minute, 100, 110)]);
       expect(report).to.deep.include({ settled: 2 });
       expect(await closedPosition(redis, ref, p.long.id)).to.include({ close_reason: 'trailing_stop', exit: 95 });
       expect(await closedPosition(redis, ref, p.short.id)).to.include({ close_reason: 'trailing_stop', exit: 105 });
+      expect(await openPosition(redis, ref, p.held.id)).to.include({ trail_hwm: 110, status: 'open' });
+      // the next candle is checked against the moved stop
+      expect(await sweep.sweepCandles([candle('BNBUSDT', minute + MINUTE, 104, 109)])).to.deep.include({ settled: 1 });
+      expect(await closedPosition(redis, ref, p.held.id)).to.include({ close_reason: 'trailing_stop', exit: 104.5 });
       for (const position of Object.values(p)) expect(await eventsOf(redis, ref.accountId, position.id)).to.deep.equal(['position.opened', 'position.updated', 'position.closed']);
-    } finally {
-      await api.close();
-    }
-  });
-
-  it('a low between the stop a minute began with and the one a read moved it to waits for the next candle', async () => {
-    await new TestPrices(redis).set({ ETHUSDT: 110 });
-    const api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
-    try {
-      const trader = await createTrader(accountModule(redis));
-      const ref: BookRef = { accountId: trader.accountId, book: 'main' };
-      const long = testPosition(ref, { symbol: 'ETHUSDT', side: 'long', entry: 100, trail_pct: 5, trail_hwm: 100 });
-      await seedPositions(redis, ref, [long]);
-      expect((await botCall(api.url, trader, 'GET', '/positions')).status).to.equal(200);
-      const moved = (await openPosition(redis, ref, long.id))!;
-      const minute = Math.floor((moved.trail_ts! - 1) / MINUTE) * MINUTE;
-      const sweep = sweepService(redis);
-      // 100 is below the moved stop (104.5) but above the one the minute began with (95): it may have come before the read
-      expect(await sweep.sweepCandles([candle('ETHUSDT', minute, 100, 110)])).to.deep.include({ settled: 0 });
-      expect(await openPosition(redis, ref, long.id)).to.include({ trail_hwm: 110, status: 'open' });
-      expect(await sweep.sweepCandles([candle('ETHUSDT', minute + MINUTE, 104, 109)])).to.deep.include({ settled: 1 });
-      expect(await closedPosition(redis, ref, long.id)).to.include({ close_reason: 'trailing_stop', exit: 104.5 });
     } finally {
       await api.close();
     }
