@@ -13,4 +13,9 @@ export default tseslint.config(
     files: ['shared/core/config.ts', 'workers/main.ts', 'ops/**/main.ts', 'bench/**', 'test/helpers/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
+  {
+    // mocha reads its config with require()
+    files: ['.mocharc.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off', 'no-restricted-properties': 'off' },
+  },
 );

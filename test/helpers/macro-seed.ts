@@ -3,7 +3,7 @@ import { MACRO_RESOURCES } from '../../shared/macro/macro-resources.js';
 import { parseMarkets } from '../../shared/macro/providers/coingecko-format.js';
 import { SnapshotStore } from '../../shared/macro/snapshot-store.js';
 import { keys } from '../../shared/redis/keys.js';
-import { fixture } from './market-fixtures.js';
+import { fixture } from './fixtures.js';
 
 /**
  * Stores what the CoinGecko refresh job would have stored (the fixture's coins), for tests that run

@@ -1,7 +1,4 @@
 /** Test-side helpers for the simulated exchange: JSON over HTTP, WebSocket probes, shape checks. */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { WebSocket, type RawData } from 'ws';
 
 export interface HttpJson {
@@ -175,14 +172,3 @@ export function shapeDiff(expected: unknown, actual: unknown, path = '$'): strin
   return [];
 }
 
-const here = dirname(fileURLToPath(import.meta.url));
-/** The repo's test/fixtures when present, else the shared reference set. */
-const FIXTURE_DIRS = [join(here, '..', 'fixtures'), join(here, '..', '..', '..', 'shared', 'fixtures')];
-
-export function fixture(rel: string): unknown {
-  for (const dir of FIXTURE_DIRS) {
-    const file = join(dir, rel);
-    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as unknown;
-  }
-  throw new Error(`fixture ${rel} not found in ${FIXTURE_DIRS.join(', ')}`);
-}

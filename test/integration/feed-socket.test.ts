@@ -6,7 +6,7 @@ import type { VenueTick } from '../../shared/market/types.js';
 import { createBybitTickerState, parseBybitMessage } from '../../shared/market/venues/bybit-format.js';
 import { ReconnectingSocket, type SocketProtocol } from '../../workers/streams/reconnecting-socket.js';
 import { frameHandler } from '../../workers/streams/venue-connector.js';
-import { fixture } from '../helpers/market-fixtures.js';
+import { fixture } from '../helpers/fixtures.js';
 import { waitFor } from '../helpers/market-wait.js';
 
 const logger = createLogger({ logLevel: 'silent' });

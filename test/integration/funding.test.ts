@@ -12,7 +12,7 @@ import { effectivePlan } from '../../shared/paper/plans.js';
 import { createTradingServices, type TradingServices } from '../../shared/paper/trading-services.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
-import { fixture } from '../helpers/sim-client.js';
+import { fixture } from '../helpers/fixtures.js';
 import { startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
 import { freshRedis } from '../helpers/redis.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { getJson, shapeDiff } from '../helpers/sim-client.js';
-import { fixture } from '../helpers/market-fixtures.js';
+import { fixture } from '../helpers/fixtures.js';
 import { simControl, startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
 
 /** The simulated regional-quote providers answer in the wire formats of fixtures/, and fail on the switch. */

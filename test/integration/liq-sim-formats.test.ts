@@ -12,7 +12,8 @@ import { parseOkxContractValues, parseOkxLiquidations } from '../../shared/deriv
 import { publicEvent, type LiquidationFrame } from '../../shared/derivatives/liquidations/liquidation-event.js';
 import { startSim } from '../../ops/sim/sim-server.js';
 import { simControl, startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
-import { at, fixture, getJson, shapeDiff, toWsUrl, WsProbe } from '../helpers/sim-client.js';
+import { at, getJson, shapeDiff, toWsUrl, WsProbe } from '../helpers/sim-client.js';
+import { fixture } from '../helpers/fixtures.js';
 
 const BTC_LONG = { symbol: 'BTCUSDT', side: 'long', price: 50_000, qty: 0.5 };
 const expected = (exchange: string) => ({ exchange, symbol: 'BTCUSDT', side: 'long_liquidated', price: 50_000, qty: 0.5, notional: 25_000 });

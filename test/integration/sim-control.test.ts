@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { startSim, type SimHandle } from '../../ops/sim/sim-server.js';
 import { TRADFI } from '../../ops/sim/symbols.js';
-import { at, fixture, getJson, postJson, shapeDiff, toWsUrl, WsProbe } from '../helpers/sim-client.js';
+import { at, getJson, postJson, shapeDiff, toWsUrl, WsProbe } from '../helpers/sim-client.js';
+import { fixture } from '../helpers/fixtures.js';
 
 const MINUTE = 60_000;
 

@@ -8,7 +8,7 @@ import {
   parseOkxFundingRates,
   parseOkxOpenInterest,
 } from '../../shared/derivatives/rest/derivative-formats.js';
-import { fixture } from '../helpers/market-fixtures.js';
+import { fixture } from '../helpers/fixtures.js';
 
 describe('derivatives REST formats (fixtures)', () => {
   it('binance premiumIndex: USDT perpetuals only (no dated contract, no USDC), rate and next funding time', () => {

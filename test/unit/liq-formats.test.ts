@@ -9,7 +9,7 @@ import { parseGateLiquidations, parseGateMultipliers } from '../../shared/deriva
 import { htxPong, parseHtxLiquidations } from '../../shared/derivatives/liquidations/formats/htx.js';
 import { parseOkxContractValues, parseOkxLiquidations } from '../../shared/derivatives/liquidations/formats/okx.js';
 import { publicEvent, type LiquidationEvent } from '../../shared/derivatives/liquidations/liquidation-event.js';
-import { fixture } from '../helpers/market-fixtures.js';
+import { fixture } from '../helpers/fixtures.js';
 
 const frames = (path: string): unknown[] => {
   const body = fixture(path);

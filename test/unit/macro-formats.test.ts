@@ -3,7 +3,7 @@ import { downsample, parseCategoryIds, parseGlobal, parseMarkets, parseMoneyText
 import { buildDefiOverview, parseChains, parseProtocols, parseStablecoins } from '../../shared/macro/providers/defillama-format.js';
 import { parseFearGreed } from '../../shared/macro/providers/fear-greed-format.js';
 import { ProviderFormatError } from '../../shared/macro/providers/provider-http.js';
-import { fixture } from '../helpers/market-fixtures.js';
+import { fixture } from '../helpers/fixtures.js';
 
 describe('macro provider formats (fixtures)', () => {
   it('reads alternative.me fear and greed: strings, seconds', () => {

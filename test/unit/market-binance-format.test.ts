@@ -8,7 +8,7 @@ import {
   parseBinanceKlines,
   parseBinanceMessage,
 } from '../../shared/market/venues/binance-format.js';
-import { fixture } from '../helpers/market-fixtures.js';
+import { fixture } from '../helpers/fixtures.js';
 import { SIM_NOW, simModel } from '../helpers/market-sim-model.js';
 
 describe('market: Binance USDⓈ-M parsers', () => {

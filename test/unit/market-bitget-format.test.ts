@@ -9,7 +9,7 @@ import {
   parseBitgetMessage,
 } from '../../shared/market/venues/bitget-format.js';
 import { BITGET_CANDLES, BITGET_CONTRACTS, BITGET_TICKERS, BITGET_WS_CANDLE, BITGET_WS_TICKER } from '../helpers/sim-shapes.js';
-import { fixture } from '../helpers/market-fixtures.js';
+import { fixture } from '../helpers/fixtures.js';
 import { SIM_NOW, simModel } from '../helpers/market-sim-model.js';
 
 const row = (t: number, close: string): string[] => [String(t), '100', '110', '90', close, '1.5', '150', '150'];

@@ -9,7 +9,7 @@ import {
   parseBybitKlines,
   parseBybitMessage,
 } from '../../shared/market/venues/bybit-format.js';
-import { fixture } from '../helpers/market-fixtures.js';
+import { fixture } from '../helpers/fixtures.js';
 import { SIM_NOW, simModel } from '../helpers/market-sim-model.js';
 
 describe('market: Bybit v5 linear parsers', () => {

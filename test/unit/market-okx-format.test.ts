@@ -10,7 +10,7 @@ import {
   parseOkxInstruments,
   parseOkxMessage,
 } from '../../shared/market/venues/okx-format.js';
-import { fixture } from '../helpers/market-fixtures.js';
+import { fixture } from '../helpers/fixtures.js';
 import { simModel } from '../helpers/market-sim-model.js';
 
 describe('market: OKX v5 SWAP parsers', () => {
