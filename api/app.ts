@@ -21,7 +21,7 @@ import { PLAN_IDS, PLANS } from '../shared/paper/plans.js';
 import { createTradingServices, type TradingServices } from '../shared/paper/trading-services.js';
 import { createPushModule, type PushModule } from '../shared/push/push-module.js';
 import { CoalescingLimiter } from '../shared/rate-limit/coalescing-limiter.js';
-import { docsRouter } from './docs/docs-page.js';
+import { DOCS_PATH, docsRouter } from './docs/docs-page.js';
 import { cors } from './middleware/cors.js';
 import { errorHandler, notFoundHandler } from './middleware/error-handler.js';
 import { rateLimit } from './middleware/rate-limit.js';
@@ -30,7 +30,7 @@ import type { Middleware } from './routing/http-types.js';
 import { createRequestListener } from './routing/request-listener.js';
 import { RouteCatalog } from './routing/route-catalog.js';
 import { registerRouteGroups } from './routes/index.js';
-import { whsinkRouter } from './routes/whsink/router.js';
+import { WHSINK_PATH, whsinkRouter } from './routes/whsink/router.js';
 
 export interface AppDeps {
   config: Config;
@@ -103,6 +103,10 @@ export interface App {
 }
 
 const API_PREFIX = '/api';
+const HEALTH_PATH = '/healthz';
+const READY_PATH = '/readyz';
+/** What Express serves outside the catalog, as ping lists it (GET bare, other methods named). */
+const OUTSIDE_CATALOG = [HEALTH_PATH, READY_PATH, DOCS_PATH, WHSINK_PATH, `POST ${WHSINK_PATH}`];
 /** Where Express's app.use(API_PREFIX, ...) applies. */
 const underApi = (path: string): boolean => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
 
@@ -128,7 +132,7 @@ export function createApp(deps: AppDeps): App {
   const services = createServices(deps);
   const limiter = new CoalescingLimiter(redis, [config.publicRateLimit, ...PLAN_IDS.map((id) => PLANS[id].requestsPerMinute)]);
   const catalog = new RouteCatalog();
-  registerRouteGroups(catalog, services);
+  registerRouteGroups(catalog, services, OUTSIDE_CATALOG);
   const limit = rateLimit({ limiter, keys: deps.apiKeys ?? services.apiKeys, publicLimit: config.publicRateLimit, prefetch: catalog.prefetcher() });
   const apiRequests = [...everyRequest, limit];
   const onError = errorHandler(logger);
@@ -139,10 +143,10 @@ export function createApp(deps: AppDeps): App {
   // outside the catalog: a path parameter, and a body recorded as sent
   app.use(whsinkRouter(services.push.whsink, services.clock));
 
-  app.get('/healthz', (_req, res) => {
+  app.get(HEALTH_PATH, (_req, res) => {
     res.json({ ok: true, ts: Date.now() });
   });
-  app.get('/readyz', async (_req, res) => {
+  app.get(READY_PATH, async (_req, res) => {
     try {
       await redis.ping();
       res.json({ ok: true, redis: 'up', ts: Date.now() });

@@ -18,10 +18,10 @@ import { webhookRoutes } from './webhooks/router.js';
 /** Screener, macro and regional answers change every minute at most: hot requests share one Redis read per second. */
 const SNAPSHOT_CACHE_MS = 1_000;
 
-/** Every route group of the API, in one list. */
-export function registerRouteGroups(catalog: RouteCatalog, services: AppServices): void {
+/** Every route group of the API, in one list; `outsideCatalog` names the routes Express serves beside them (for ping). */
+export function registerRouteGroups(catalog: RouteCatalog, services: AppServices, outsideCatalog: readonly string[]): void {
   const { config, clock, market, accounts, authenticate, trading } = services;
-  catalog.add(pingRoutes(catalog, config.publicRateLimit));
+  catalog.add(pingRoutes(catalog, config.publicRateLimit, outsideCatalog));
   const quotes = new CachedQuotes(market, config.quoteCacheMs);
   catalog.add(marketRoutes({ market, quotes, cacheMs: config.quoteCacheMs }));
   catalog.add(botMarketRoutes({ market, clock, quotes }));

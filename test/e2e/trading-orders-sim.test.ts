@@ -27,7 +27,7 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
   let worker: RunningRole;
   let api: ApiServer;
   let trader: Trader;
-  // behind the wall clock, so the orders placed now may fill from the sim's current minute on
+  // behind the wall clock: the test sets it so the orders placed may fill from the minute it scripts on
   const clock = new MovableClock();
 
   before(async () => {
@@ -55,6 +55,12 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
       const r = await botCall<Body>(api.url, trader, 'POST', '/open', { symbol: 'ETH', side: 'long', margin_usd: 10, leverage: 2, dry_run: true });
       return r.body.position?.entry === 3500;
     }, 10_000, 'the sim price on the open path');
+    // not in the last seconds of a minute: the candle set below must close as this minute's first
+    if (Date.now() % MINUTE_MS > MINUTE_MS - 5_000) await new Promise((resolve) => setTimeout(resolve, MINUTE_MS - (Date.now() % MINUTE_MS) + 100));
+    const minute = Date.now() - (Date.now() % MINUTE_MS);
+    // the API's clock half a minute before it: the orders may fill from this minute on, not from an earlier
+    // candle the sim closes meanwhile (its low holds the price before 3500)
+    clock.shift = minute - MINUTE_MS / 2 - Date.now();
     const place = async (body: Record<string, unknown>): Promise<Order> => {
       const r = await botCall<Body>(api.url, trader, 'POST', '/open', { symbol: 'ETH', margin_usd: 100, leverage: 10, ...body });
       expect(r.status, JSON.stringify(r.body)).to.equal(200);
@@ -64,10 +70,7 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
     const stop = await place({ side: 'short', type: 'stop', limit_price: 3420, sl: 3600 });
     const untouched = await place({ side: 'long', type: 'limit', limit_price: 3300 });
 
-    // not in the last seconds of a minute: the candle set now must close as this minute's first
-    if (Date.now() % MINUTE_MS > MINUTE_MS - 5_000) await new Promise((resolve) => setTimeout(resolve, MINUTE_MS - (Date.now() % MINUTE_MS) + 100));
-    const minute = Date.now() - (Date.now() % MINUTE_MS);
-    expect(limit.fills_from_ts).to.be.at.most(minute);
+    expect([limit.fills_from_ts, stop.fills_from_ts]).to.deep.equal([minute, minute]);
     await simControl(sim, 'candle', { symbol: 'ETHUSDT', minute, open: 3500, high: 3510, low: 3400, close: 3480 });
 
     const done = await waitFor(async () => {

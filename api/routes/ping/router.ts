@@ -1,8 +1,11 @@
 import { SERVICE_NAME, SERVICE_VERSION } from '../../../shared/core/service.js';
 import { defineRoutes, type RouteCatalog, type RouteGroup } from '../../routing/route-catalog.js';
 
-/** The endpoint list is read from the route catalog, so a route added later shows up by itself. */
-export function pingRoutes(catalog: RouteCatalog, publicLimit: number): RouteGroup {
+/**
+ * The endpoint list is read from the route catalog, so a route added later shows up by itself, followed by
+ * the routes Express serves outside it (health checks, docs, whsink).
+ */
+export function pingRoutes(catalog: RouteCatalog, publicLimit: number, outsideCatalog: readonly string[]): RouteGroup {
   return defineRoutes([
     {
       method: 'get',
@@ -20,7 +23,7 @@ export function pingRoutes(catalog: RouteCatalog, publicLimit: number): RouteGro
         },
       },
       handle: ({ res }) => {
-        const endpoints = [...new Set(catalog.routes.map((r) => (r.method === 'get' ? r.path : `${r.method.toUpperCase()} ${r.path}`)))];
+        const endpoints = [...new Set([...catalog.routes.map((r) => (r.method === 'get' ? r.path : `${r.method.toUpperCase()} ${r.path}`)), ...outsideCatalog])];
         return {
           service: SERVICE_NAME,
           status: 'ok',

@@ -9,7 +9,7 @@ import { AppError } from '../../../shared/core/errors.js';
 import { WHSINK_KEEP, WHSINK_MAX_BODY, WHSINK_TOKEN, WHSINK_TTL_MS, type WhsinkStore } from '../../../shared/push/whsink-store.js';
 import { respond } from '../../routing/route-catalog.js';
 
-const PATH = '/api/whsink/:token';
+export const WHSINK_PATH = '/api/whsink/:token';
 const KEPT_HEADERS = /^(content-type|user-agent|x-pd-.*)$/;
 
 function token(req: Request): string {
@@ -23,7 +23,7 @@ function token(req: Request): string {
 export function whsinkRouter(store: WhsinkStore, clock: Clock): Router {
   const router = Router();
   const rawBody = express.text({ type: () => true, limit: '64kb' });
-  router.post(PATH, rawBody, async (req, res, next) => {
+  router.post(WHSINK_PATH, rawBody, async (req, res, next) => {
     try {
       const sinkToken = token(req);
       const text = typeof req.body === 'string' ? req.body : '';
@@ -34,7 +34,7 @@ export function whsinkRouter(store: WhsinkStore, clock: Clock): Router {
       next(error);
     }
   });
-  router.get(PATH, async (req, res, next) => {
+  router.get(WHSINK_PATH, async (req, res, next) => {
     try {
       const { deliveries, expiresInMs } = await store.list(token(req));
       respond(res, 'envelope', { deliveries, count: deliveries.length, keeps: WHSINK_KEEP, ttl_s: WHSINK_TTL_MS / 1000, expires_in_s: Math.ceil(expiresInMs / 1000) });
