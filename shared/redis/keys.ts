@@ -11,9 +11,8 @@ export const keys = {
   marketCandles1m: (symbol: string) => `mkt:{${symbol}}:c1m`,
   /** hash venue -> JSON candle: each venue's 1m candle in progress. */
   marketCurrentCandle: (symbol: string) => `mkt:{${symbol}}:c1m:cur`,
-  /** string JSON Candle[]: REST history cached for the API (short TTL). */
-  marketHistory: (symbol: string, intervalMinutes: number, endMs: number, limit: number) =>
-    `mkt:{${symbol}}:hist:${intervalMinutes}:${endMs}:${limit}`,
+  /** string JSON {end, limit, candles}: the newest REST history of one interval, cached for the API (short TTL); one per symbol and interval. */
+  marketHistory: (symbol: string, intervalMinutes: number) => `mkt:{${symbol}}:hist:${intervalMinutes}`,
   /** string JSON {updatedAt, symbols: UniverseEntry[]}: the symbol universe, largest volume first. */
   marketUniverseList: () => 'mkt:{universe}:list',
   /** set of the universe's symbols, for membership checks. */
