@@ -126,10 +126,10 @@ export function createApp(deps: AppDeps): App {
     cors,
   ];
   const services = createServices(deps);
-  const limiter = new CoalescingLimiter(redis, [config.publicRateLimit, ...PLAN_IDS.map((id) => PLANS[id].requestsPerMinute)]);
+  const limiter = new CoalescingLimiter(redis, [config.publicRateLimit, config.badKeyRateLimit, ...PLAN_IDS.map((id) => PLANS[id].requestsPerMinute)]);
   const catalog = new RouteCatalog();
   registerRouteGroups(catalog, services);
-  const limit = rateLimit({ limiter, keys: deps.apiKeys ?? services.apiKeys, publicLimit: config.publicRateLimit, prefetch: catalog.prefetcher() });
+  const limit = rateLimit({ limiter, keys: deps.apiKeys ?? services.apiKeys, publicLimit: config.publicRateLimit, badKeyLimit: config.badKeyRateLimit, prefetch: catalog.prefetcher() });
   const apiRequests = [...everyRequest, limit];
   const onError = errorHandler(logger);
 
