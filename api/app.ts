@@ -30,7 +30,7 @@ import type { Middleware } from './routing/http-types.js';
 import { createRequestListener } from './routing/request-listener.js';
 import { RouteCatalog } from './routing/route-catalog.js';
 import { registerRouteGroups } from './routes/index.js';
-import { whsinkRouter } from './routes/whsink/router.js';
+import { whsinkRouters } from './routes/whsink/router.js';
 
 export interface AppDeps {
   config: Config;
@@ -133,11 +133,14 @@ export function createApp(deps: AppDeps): App {
   const apiRequests = [...everyRequest, limit];
   const onError = errorHandler(logger);
 
+  // outside the catalog: a path parameter, and a body recorded as sent; a delivery is metered by its address's budget
+  const whsink = whsinkRouters(services.push.whsink, services.clock);
+
   app.use(everyRequest);
+  app.use(whsink.deliveries);
   app.use(API_PREFIX, limit);
   app.use(catalog.expressHandler());
-  // outside the catalog: a path parameter, and a body recorded as sent
-  app.use(whsinkRouter(services.push.whsink, services.clock));
+  app.use(whsink.echo);
 
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true, ts: Date.now() });
