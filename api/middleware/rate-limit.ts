@@ -32,9 +32,10 @@ function refuse(res: ApiResponse, decision: LimitDecision, message: string): App
  * per key id: counted by the key lookup itself when the resolver can, else by the limiter), or its
  * client IP's keyless budget. A refused key (unknown or revoked) is charged to the client IP's
  * bad-key budget, so guessing keys or flooding with one costs the caller: past the budget it
- * answers 429 instead of 401. Only refused keys pay that count; a valid key's path is unchanged. The resolved key stays in res.locals.apiKey for
- * the keyed route's authenticate, so a request looks its key up once. While a key this process has
- * found before is looked up, the route's prefetch (if any) starts its own reads.
+ * answers 429 instead of 401. Only refused keys pay that count; a valid key's path is unchanged.
+ * The resolved key stays in res.locals.apiKey for the keyed route's authenticate, so a request
+ * looks its key up once. While a key this process has found before is looked up, the route's
+ * prefetch (if any) starts its own reads.
  */
 export function rateLimit(options: RateLimitOptions): Middleware {
   const meter = async (req: ApiRequest, res: ApiResponse): Promise<void> => {
