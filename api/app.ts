@@ -30,7 +30,7 @@ import type { Middleware } from './routing/http-types.js';
 import { createRequestListener } from './routing/request-listener.js';
 import { RouteCatalog } from './routing/route-catalog.js';
 import { registerRouteGroups } from './routes/index.js';
-import { WHSINK_PATH, whsinkRouter } from './routes/whsink/router.js';
+import { WHSINK_PATH, whsinkRouters } from './routes/whsink/router.js';
 
 export interface AppDeps {
   config: Config;
@@ -130,18 +130,21 @@ export function createApp(deps: AppDeps): App {
     cors,
   ];
   const services = createServices(deps);
-  const limiter = new CoalescingLimiter(redis, [config.publicRateLimit, ...PLAN_IDS.map((id) => PLANS[id].requestsPerMinute)]);
+  const limiter = new CoalescingLimiter(redis, [config.publicRateLimit, config.badKeyRateLimit, ...PLAN_IDS.map((id) => PLANS[id].requestsPerMinute)]);
   const catalog = new RouteCatalog();
   registerRouteGroups(catalog, services, OUTSIDE_CATALOG);
-  const limit = rateLimit({ limiter, keys: deps.apiKeys ?? services.apiKeys, publicLimit: config.publicRateLimit, prefetch: catalog.prefetcher() });
+  const limit = rateLimit({ limiter, keys: deps.apiKeys ?? services.apiKeys, publicLimit: config.publicRateLimit, badKeyLimit: config.badKeyRateLimit, prefetch: catalog.prefetcher() });
   const apiRequests = [...everyRequest, limit];
   const onError = errorHandler(logger);
 
+  // outside the catalog: a path parameter, and a body recorded as sent; a delivery is metered by its address's budget
+  const whsink = whsinkRouters(services.push.whsink, services.clock);
+
   app.use(everyRequest);
+  app.use(whsink.deliveries);
   app.use(API_PREFIX, limit);
   app.use(catalog.expressHandler());
-  // outside the catalog: a path parameter, and a body recorded as sent
-  app.use(whsinkRouter(services.push.whsink, services.clock));
+  app.use(whsink.echo);
 
   app.get(HEALTH_PATH, (_req, res) => {
     res.json({ ok: true, ts: Date.now() });

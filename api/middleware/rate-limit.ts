@@ -8,6 +8,8 @@ export interface RateLimitOptions {
   limiter: CoalescingLimiter;
   keys: ApiKeyResolver;
   publicLimit: number;
+  /** Requests with an unknown or revoked key per minute per client IP (a budget of its own); past it they answer 429. */
+  badKeyLimit: number;
   /** Starts the reads a keyed request's route will need, so they ride the key gate's round trip (RouteCatalog.prefetcher). */
   prefetch?: (req: ApiRequest, res: ApiResponse, key: KnownKey) => void;
 }
@@ -19,12 +21,21 @@ function setHeaders(res: ApiResponse, decision: LimitDecision, scope: RateScope)
   res.setHeader('X-RateLimit-Scope', scope);
 }
 
+function refuse(res: ApiResponse, decision: LimitDecision, message: string): AppError {
+  const retryAfter = Math.max(1, Math.ceil((decision.resetAt - Date.now()) / 1000));
+  res.setHeader('Retry-After', String(retryAfter));
+  return new AppError('rate_limited', `${message}; retry in ${retryAfter} s`, { limit: decision.limit, retry_after: retryAfter });
+}
+
 /**
  * Meters a request against its API key's plan budget (the key from X-API-Key or ?api_key=, metered
  * per key id: counted by the key lookup itself when the resolver can, else by the limiter), or its
- * client IP's keyless budget. The resolved key stays in res.locals.apiKey for
- * the keyed route's authenticate, so a request looks its key up once. While a key this process has
- * found before is looked up, the route's prefetch (if any) starts its own reads.
+ * client IP's keyless budget. A refused key (unknown or revoked) is charged to the client IP's
+ * bad-key budget, so guessing keys or flooding with one costs the caller: past the budget it
+ * answers 429 instead of 401. Only refused keys pay that count; a valid key's path is unchanged.
+ * The resolved key stays in res.locals.apiKey for the keyed route's authenticate, so a request
+ * looks its key up once. While a key this process has found before is looked up, the route's
+ * prefetch (if any) starts its own reads.
  */
 export function rateLimit(options: RateLimitOptions): Middleware {
   const meter = async (req: ApiRequest, res: ApiResponse): Promise<void> => {
@@ -40,8 +51,14 @@ export function rateLimit(options: RateLimitOptions): Middleware {
       const known = options.keys.known?.(apiKey);
       if (known) options.prefetch?.(req, res, known);
       const found = await lookup;
-      if (found === null) throw badApiKey();
-      if ('revoked' in found) throw revokedKey();
+      if (found === null || 'revoked' in found) {
+        const charged = await options.limiter.consume(`badkey:ip:${req.ip ?? 'unknown'}`, options.badKeyLimit);
+        if (!charged.allowed) {
+          setHeaders(res, charged, 'bad_key');
+          throw refuse(res, charged, `over the budget of ${options.badKeyLimit} requests per minute with a refused API key from this address`);
+        }
+        throw found === null ? badApiKey() : revokedKey();
+      }
       scope = 'key';
       scopeKey = `key:${found.keyId}`;
       limit = found.requestsPerMinute;
@@ -53,14 +70,7 @@ export function rateLimit(options: RateLimitOptions): Middleware {
     res.locals.rateLimit = limit;
     decision ??= await options.limiter.consume(scopeKey, limit);
     setHeaders(res, decision, scope);
-    if (!decision.allowed) {
-      const retryAfter = Math.max(1, Math.ceil((decision.resetAt - Date.now()) / 1000));
-      res.setHeader('Retry-After', String(retryAfter));
-      throw new AppError('rate_limited', `over the budget of ${limit} requests per minute; retry in ${retryAfter} s`, {
-        limit,
-        retry_after: retryAfter,
-      });
-    }
+    if (!decision.allowed) throw refuse(res, decision, `over the budget of ${limit} requests per minute`);
   };
   return (req, res, next) => {
     meter(req, res).then(() => next(), next);

@@ -7,7 +7,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResolvedKeyLocals } from '../../shared/paper/api-key-resolver.js';
 
-export type RateScope = 'ip' | 'key';
+/** Which budget a request was metered against: its IP's keyless one, its key's, or its IP's for refused keys. */
+export type RateScope = 'ip' | 'key' | 'bad_key';
 
 /** What one request's middleware leaves for the next (Express's res.locals). */
 export interface ApiLocals extends ResolvedKeyLocals {

@@ -32,6 +32,12 @@ export interface Config extends LiquidationSettings {
   simUrl: string | undefined;
   simPort: number;
   publicRateLimit: number;
+  /** Requests with an unknown or revoked API key per minute per client IP; past it, 429 instead of 401. */
+  badKeyRateLimit: number;
+  /** Deliveries per minute per whsink token (its own budget, not the sender's IP's). */
+  whsinkRateLimit: number;
+  /** whsink addresses holding deliveries at once, across all tokens; a new one past it is refused (429 whsink_full). */
+  whsinkMaxSinks: number;
   trustProxy: TrustProxy;
   webhookAllowPrivate: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -114,6 +120,9 @@ const schema = Joi.object({
   SIM_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   SIM_PORT: Joi.number().integer().min(0).max(65535).default(8090),
   PUBLIC_RATE_LIMIT: Joi.number().integer().min(1).default(60),
+  BAD_KEY_RATE_LIMIT: Joi.number().integer().min(1).default(20),
+  WHSINK_RATE_LIMIT: Joi.number().integer().min(1).default(60),
+  WHSINK_MAX_SINKS: Joi.number().integer().min(1).default(200),
   TRUST_PROXY: Joi.string().default('false'),
   WEBHOOK_ALLOW_PRIVATE: Joi.boolean().truthy('1').falsy('0').default(false),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
@@ -229,6 +238,9 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     simUrl: value.SIM_URL,
     simPort: value.SIM_PORT,
     publicRateLimit: value.PUBLIC_RATE_LIMIT,
+    badKeyRateLimit: value.BAD_KEY_RATE_LIMIT,
+    whsinkRateLimit: value.WHSINK_RATE_LIMIT,
+    whsinkMaxSinks: value.WHSINK_MAX_SINKS,
     trustProxy: parseTrustProxy(value.TRUST_PROXY),
     webhookAllowPrivate: value.WEBHOOK_ALLOW_PRIVATE,
     logLevel: value.LOG_LEVEL,

@@ -60,6 +60,8 @@ export const ERROR_CODES = {
   too_many_webhooks: 409,
   webhook_not_found: 404,
   upgrade_required: 426,
+  whsink_rate_limited: 429,
+  whsink_full: 429,
   // resources
   not_found: 404,
   unknown_symbol: 404,

@@ -138,8 +138,11 @@ export class MarketStore {
 
   /**
    * `limit` candles of `intervalMinutes` ending with the one containing endMs, oldest first, from
-   * the REST API of the highest-priority venue that answers; cached in Redis for historyCacheMs.
-   * Throws AppError bad_interval, invalid_param or upstream_unavailable.
+   * the REST API of the highest-priority venue that answers. Only the newest candles (endMs in the
+   * interval's current candle) are cached, for historyCacheMs, in one key per symbol and interval
+   * holding the largest limit asked: those are what many callers ask for again, while a past
+   * `end` is a page one caller turns, and caching each would let callers store as many copies as
+   * they send calls. Throws AppError bad_interval, invalid_param or upstream_unavailable.
    */
   async fetchHistory(symbol: string, intervalMinutes: number, endMs: number, limit: number): Promise<Candle[]> {
     const canonical = normalize(symbol);
@@ -152,24 +155,34 @@ export class MarketStore {
     }
     const size = intervalMinutes * MINUTE_MS;
     const alignedEnd = Math.floor(endMs / size) * size;
-    const cacheKey = keys.marketHistory(canonical, intervalMinutes, alignedEnd, limit);
-    if (this.options.historyCacheMs > 0) {
-      const cached = await this.redis.get(cacheKey);
-      const parsed = cached ? parseCandleList(cached) : null;
-      if (parsed) return parsed;
+    const hot = this.options.historyCacheMs > 0 && alignedEnd === Math.floor(this.clock.now() / size) * size;
+    const cacheKey = keys.marketHistory(canonical, intervalMinutes);
+    if (hot) {
+      const cached = parseCachedHistory(await this.redis.get(cacheKey));
+      if (cached && cached.end === alignedEnd && cached.limit >= limit) return cached.candles.slice(-limit);
     }
     const candles = await fetchCandleHistory(this.options.rests, canonical, intervalMinutes, alignedEnd, limit);
-    if (this.options.historyCacheMs > 0 && candles.length > 0) {
-      await this.redis.set(cacheKey, JSON.stringify(candles), 'PX', this.options.historyCacheMs);
+    if (hot && candles.length > 0) {
+      const entry: CachedHistory = { end: alignedEnd, limit, candles };
+      await this.redis.set(cacheKey, JSON.stringify(entry), 'PX', this.options.historyCacheMs);
     }
     return candles;
   }
 }
 
-function parseCandleList(text: string): Candle[] | null {
+/** The cached newest history of a symbol and interval: the candles of `limit` asked, ending with the candle at `end`. */
+interface CachedHistory {
+  end: number;
+  limit: number;
+  candles: Candle[];
+}
+
+function parseCachedHistory(text: string | null): CachedHistory | null {
+  if (!text) return null;
   try {
     const raw: unknown = JSON.parse(text);
-    return Array.isArray(raw) ? (raw as Candle[]) : null;
+    if (!isRecord(raw) || typeof raw.end !== 'number' || typeof raw.limit !== 'number' || !Array.isArray(raw.candles)) return null;
+    return { end: raw.end, limit: raw.limit, candles: raw.candles as Candle[] };
   } catch {
     return null;
   }

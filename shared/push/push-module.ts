@@ -15,6 +15,6 @@ export function createPushModule(redis: Redis, config: Config, clock: Clock): Pu
   const policy = { allowPrivate: config.webhookAllowPrivate };
   return {
     webhooks: new WebhookService({ store: new WebhookStore(redis), policy, timeoutMs: config.push.webhookTimeoutMs, clock }),
-    whsink: new WhsinkStore(redis),
+    whsink: new WhsinkStore(redis, clock, { perMinute: config.whsinkRateLimit, maxSinks: config.whsinkMaxSinks }),
   };
 }

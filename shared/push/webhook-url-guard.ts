@@ -1,13 +1,20 @@
 /**
  * Where a webhook may point. https only (http too with WEBHOOK_ALLOW_PRIVATE), no credentials in
- * the URL, and never to an address inside: loopback, private, shared, documentation, link-local,
- * multicast or a cloud metadata address. Names are checked after DNS resolution, when the hook is
- * added and again at every connection (the delivery connects through guardedLookup, so a name
- * that resolves elsewhere later is refused before a byte is sent). WEBHOOK_ALLOW_PRIVATE lets
- * loopback and private addresses through for tests and the demo; link-local and metadata never.
+ * the URL, and only to a public unicast address: ipaddr.js classifies each address against the IANA
+ * special-purpose ranges (v4 and v6), and every one of those is refused. An IPv6 address that
+ * carries an IPv4 one by a translation meant for real traffic (IPv4-mapped ::ffff:0:0/96, the NAT64
+ * well-known prefix 64:ff9b::/96, which DNS64 hands an IPv6-only pod for every IPv4-only host) is
+ * judged by the IPv4 address it carries; the other embeddings (IPv4-compatible ::/96, 6to4
+ * 2002::/16, Teredo 2001::/32, local NAT64 64:ff9b:1::/48, IPv4-translated) are refused whatever
+ * they carry. Names are checked after DNS resolution, when the hook is added and again at every
+ * connection (the delivery connects through guardedLookup, so a name that resolves elsewhere later
+ * is refused before a byte is sent). WEBHOOK_ALLOW_PRIVATE lets loopback, private (RFC 1918, CGNAT)
+ * and unique-local addresses through for tests and the demo; nothing else special, and no cloud
+ * metadata address, ever.
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
@@ -23,67 +30,58 @@ export interface UrlPolicy {
 /** A URL or address the policy refuses; the message says why. */
 export class UrlRefused extends Error {}
 
-function blockList(v4: [string, number][], v6: [string, number][]): BlockList {
-  const list = new BlockList();
-  for (const [net, prefix] of v4) list.addSubnet(net, prefix, 'ipv4');
-  for (const [net, prefix] of v6) list.addSubnet(net, prefix, 'ipv6');
-  return list;
+/** The ipaddr.js ranges WEBHOOK_ALLOW_PRIVATE admits. */
+const PRIVATE_RANGES = new Set(['loopback', 'private', 'carrierGradeNat', 'uniqueLocal']);
+
+/** Cloud metadata services that live at ordinary-looking addresses (Alibaba's in CGNAT space, AWS's IPv6 one in fd00::/8). */
+const METADATA = new Set(['100.100.100.200', 'fd00:ec2::254']);
+
+const cidr = (text: string): [ipaddr.IPv6, number] => ipaddr.IPv6.parseCIDR(text);
+const NAT64_WELL_KNOWN = cidr('64:ff9b::/96');
+/** IANA special-purpose IPv6 ranges ipaddr.js 2.5.0 does not name: IPv4-compatible (RFC 4291, deprecated) and the dummy prefix (RFC 9780). */
+const UNNAMED_V6: Record<string, [ipaddr.IPv6, number]> = { ipv4Compatible: cidr('::/96'), dummyPrefix: cidr('100:0:0:1::/64') };
+
+type AddressClass = { kind: 'public' } | { kind: 'private' } | { kind: 'special'; range: string };
+
+function classifyV4(address: ipaddr.IPv4): AddressClass {
+  if (METADATA.has(address.toString())) return { kind: 'special', range: 'cloud metadata' };
+  const range = address.range();
+  if (range === 'unicast') return { kind: 'public' };
+  return PRIVATE_RANGES.has(range) ? { kind: 'private' } : { kind: 'special', range };
 }
 
-/** Refused whatever the policy: this network, link-local (cloud metadata lives there), multicast, reserved, metadata hosts. */
-const NEVER = blockList(
-  [['0.0.0.0', 8], ['169.254.0.0', 16], ['224.0.0.0', 4], ['240.0.0.0', 4], ['100.100.100.200', 32]],
-  [['::', 128], ['fe80::', 10], ['ff00::', 8], ['fd00:ec2::254', 128]],
-);
-
-/** Refused unless WEBHOOK_ALLOW_PRIVATE: loopback, private, shared (CGNAT), benchmarking and documentation ranges. */
-const INSIDE = blockList(
-  [
-    ['127.0.0.0', 8], ['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], ['100.64.0.0', 10],
-    ['192.0.0.0', 24], ['192.0.2.0', 24], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
-  ],
-  [['::1', 128], ['fc00::', 7], ['2001:db8::', 32]],
-);
-
-/** The 16 bytes of an IPv6 address. */
-function ipv6Bytes(address: string): number[] {
-  let text = address;
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted[1].split('.').map(Number);
-    text = `${text.slice(0, -dotted[1].length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+function classifyV6(address: ipaddr.IPv6): AddressClass {
+  if (METADATA.has(address.toString())) return { kind: 'special', range: 'cloud metadata' };
+  const range = address.range();
+  if (range === 'ipv4Mapped') return classifyV4(address.toIPv4Address());
+  if (range === 'rfc6052' && address.match(NAT64_WELL_KNOWN)) return classifyV4(new ipaddr.IPv4(address.toByteArray().slice(12)));
+  if (range === 'unicast') {
+    const unnamed = ipaddr.subnetMatch(address, UNNAMED_V6, 'unicast');
+    return unnamed === 'unicast' ? { kind: 'public' } : { kind: 'special', range: unnamed };
   }
-  const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
-  const groups = (part: string | undefined): string[] => (part ? part.split(':') : []);
-  const left = groups(head);
-  const right = groups(tail);
-  const middle = tail === undefined ? [] : Array<string>(8 - left.length - right.length).fill('0');
-  return [...left, ...middle, ...right].flatMap((group) => {
-    const value = parseInt(group, 16);
-    return [value >> 8, value & 0xff];
-  });
+  return PRIVATE_RANGES.has(range) ? { kind: 'private' } : { kind: 'special', range };
 }
 
-/** The IPv4 address an IPv6 one carries (mapped ::ffff:a.b.c.d, or NAT64 64:ff9b::a.b.c.d), else null. */
-function embeddedIpv4(address: string): string | null {
-  const bytes = ipv6Bytes(address);
-  const zeros = (from: number, to: number): boolean => bytes.slice(from, to).every((b) => b === 0);
-  const mapped = zeros(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff;
-  const nat64 = bytes[0] === 0 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zeros(4, 12);
-  return mapped || nat64 ? bytes.slice(12).join('.') : null;
+/**
+ * An IPv6 literal in the WHATWG URL parser's canonical form: ipaddr.js reads '::127.0.0.1'
+ * (IPv4-compatible) as '::ffff:127.0.0.1', so its text goes through the URL parser first.
+ */
+function parseV6(address: string): ipaddr.IPv6 | null {
+  try {
+    return ipaddr.IPv6.parse(new URL(`http://[${address}]/`).hostname.slice(1, -1));
+  } catch {
+    return null;
+  }
 }
 
 /** Why an address is refused, or null when a webhook may connect to it. */
 export function addressRefusal(address: string, allowPrivate: boolean): string | null {
   const family = isIP(address);
-  if (family === 0) return `${address} is not an IP address`;
-  if (family === 6) {
-    const v4 = embeddedIpv4(address);
-    if (v4 !== null) return addressRefusal(v4, allowPrivate);
-  }
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  if (NEVER.check(address, type)) return `${address} is a link-local, metadata or reserved address`;
-  if (!allowPrivate && INSIDE.check(address, type)) return `${address} is a loopback or private address`;
+  const v6 = family === 6 ? parseV6(address) : null;
+  if (family === 0 || (family === 6 && v6 === null)) return `${address} is not an IP address`;
+  const found = v6 ? classifyV6(v6) : classifyV4(ipaddr.IPv4.parse(address));
+  if (found.kind === 'special') return `${address} is a special-purpose address (${found.range})`;
+  if (found.kind === 'private' && !allowPrivate) return `${address} is a loopback or private address`;
   return null;
 }
 

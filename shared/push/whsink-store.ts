@@ -1,15 +1,25 @@
 /**
  * whsink: an address anyone can point a webhook at while trying webhooks out. It keeps the last 20
  * deliveries for 15 minutes; the token in its path is the secret, so only its digest names the key.
+ * What it may hold is bounded whatever callers send: each delivery at most WHSINK_MAX_RECORD bytes
+ * (else 413), each address its own budget of deliveries a minute (else 429 whsink_rate_limited),
+ * and at most a configured number of addresses at once (else 429 whsink_full).
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { Clock } from '../core/clock.js';
+import { AppError } from '../core/errors.js';
 import { keys } from '../redis/keys.js';
+import { statusArray } from '../redis/lua-scripts.js';
+import { RATE_WINDOW_MS } from '../rate-limit/coalescing-limiter.js';
+import { runPushScript } from './lua/push-scripts.js';
 
 export const WHSINK_KEEP = 20;
 export const WHSINK_TTL_MS = 15 * 60_000;
-/** Bytes of a body kept; the rest is cut (and said so). */
+/** Characters of a body kept; the rest is cut (and said so). */
 export const WHSINK_MAX_BODY = 16 * 1024;
+/** Bytes of one stored delivery (body, kept headers, escaping): with WHSINK_KEEP, what one address can hold. */
+export const WHSINK_MAX_RECORD = 24 * 1024;
 /** What a token looks like: long enough to be a secret, plain enough for a path. */
 export const WHSINK_TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
 
@@ -21,14 +31,47 @@ export interface SinkDelivery {
   truncated: boolean;
 }
 
+export interface WhsinkLimits {
+  /** Deliveries per minute per address. */
+  perMinute: number;
+  /** Addresses holding deliveries at once. */
+  maxSinks: number;
+}
+
+/** A refusal of a whsink delivery: its code and when to retry, in seconds. */
+export class WhsinkRefused extends AppError {
+  constructor(
+    code: 'whsink_rate_limited' | 'whsink_full',
+    message: string,
+    readonly retryAfter: number,
+  ) {
+    super(code, `${message}; retry in ${retryAfter} s`, { retry_after: retryAfter });
+  }
+}
+
 const digest = (token: string): string => createHash('sha256').update(token).digest('hex');
+const seconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
 
 export class WhsinkStore {
-  constructor(private readonly redis: Redis) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly clock: Clock,
+    private readonly limits: WhsinkLimits,
+  ) {}
 
+  /** Keeps a delivery; throws 413 payload_too_large, or WhsinkRefused for a spent budget or a full cap. */
   async record(token: string, delivery: SinkDelivery): Promise<void> {
-    const key = keys.whsink(digest(token));
-    await this.redis.multi().lpush(key, JSON.stringify(delivery)).ltrim(key, 0, WHSINK_KEEP - 1).pexpire(key, WHSINK_TTL_MS).exec();
+    const json = JSON.stringify(delivery);
+    if (Buffer.byteLength(json) > WHSINK_MAX_RECORD) {
+      throw new AppError('payload_too_large', `a delivery is kept up to ${WHSINK_MAX_RECORD} bytes with its headers; this one takes more`, { max_bytes: WHSINK_MAX_RECORD });
+    }
+    const id = digest(token);
+    const reply = await runPushScript(this.redis, 'pdWhsinkRecord', [keys.whsink(id), keys.whsinkRate(id), keys.whsinkLive()], [
+      this.clock.now(), WHSINK_TTL_MS, WHSINK_KEEP, this.limits.perMinute, RATE_WINDOW_MS, this.limits.maxSinks, id, json,
+    ]);
+    const [status, value] = statusArray('pdWhsinkRecord', reply);
+    if (status === 0) throw new WhsinkRefused('whsink_rate_limited', `this address takes ${this.limits.perMinute} deliveries a minute`, seconds(Number(value)));
+    if (status === -1) throw new WhsinkRefused('whsink_full', `${this.limits.maxSinks} whsink addresses hold deliveries already`, seconds(Number(value)));
   }
 
   /** The last deliveries, newest first, and how long until the address forgets them (ms, 0 when empty). */

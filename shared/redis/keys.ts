@@ -11,9 +11,8 @@ export const keys = {
   marketCandles1m: (symbol: string) => `mkt:{${symbol}}:c1m`,
   /** hash venue -> JSON candle: each venue's 1m candle in progress. */
   marketCurrentCandle: (symbol: string) => `mkt:{${symbol}}:c1m:cur`,
-  /** string JSON Candle[]: REST history cached for the API (short TTL). */
-  marketHistory: (symbol: string, intervalMinutes: number, endMs: number, limit: number) =>
-    `mkt:{${symbol}}:hist:${intervalMinutes}:${endMs}:${limit}`,
+  /** string JSON {end, limit, candles}: the newest REST history of one interval, cached for the API (short TTL); one per symbol and interval. */
+  marketHistory: (symbol: string, intervalMinutes: number) => `mkt:{${symbol}}:hist:${intervalMinutes}`,
   /** string JSON {updatedAt, symbols: UniverseEntry[]}: the symbol universe, largest volume first. */
   marketUniverseList: () => 'mkt:{universe}:list',
   /** set of the universe's symbols, for membership checks. */
@@ -102,8 +101,15 @@ export const keys = {
   accountWebhooksPaused: (accountId: string) => `acct:{${accountId}}:hooks:paused`,
   /** hash {deliveries, failures, consecutive_failures, last_error, last_status, last_attempt_ts, last_success_ts}: one webhook's counters. */
   webhookStats: (accountId: string, hookId: string) => `acct:{${accountId}}:hook:${hookId}`,
-  /** list of JSON deliveries, newest first, last 20, 15-minute TTL: what a whsink address received (digest = SHA-256 of its token). */
-  whsink: (digest: string) => `whsink:{${digest}}`,
+  /**
+   * list of JSON deliveries, newest first, last 20, 15-minute TTL: what a whsink address received (digest = SHA-256 of
+   * its token). Every address shares the {sinks} slot, so one script enforces the cap on addresses (whsink-record.lua).
+   */
+  whsink: (digest: string) => `whsink:{sinks}:${digest}`,
+  /** integer, expires with its window: deliveries a whsink address took in its current minute. */
+  whsinkRate: (digest: string) => `whsink:{sinks}:${digest}:rate`,
+  /** zset digest by the ms its deliveries lapse: the whsink addresses holding deliveries. */
+  whsinkLive: () => 'whsink:{sinks}:live',
   /**
    * zset member accountId|book|positionId by trigger price: the cross-account trigger indexes the sweep
    * reads (kind sl, tp or liq; side long or short). Hints, written around the account scripts

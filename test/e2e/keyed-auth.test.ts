@@ -33,7 +33,8 @@ describe('keyed routes: API keys, plan headers, per-key budgets and /usage', () 
 
   before(async () => {
     redis = await freshRedis();
-    api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
+    // the refused-key budget is tested in rate-limit.test.ts; here hostile keys get their 401s
+    api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000', BAD_KEY_RATE_LIMIT: '1000000' });
     mod = createAccountModule(redis);
   });
   after(async () => {

@@ -135,6 +135,34 @@ describe('market data end to end: sim -> connectors -> Redis -> API', function (
     expect(paged.body.map((c) => c.time)).to.deep.equal(daily.body.data.slice(6, 11).map((c) => c.time));
   });
 
+  it('caches only the newest history, one entry per symbol and interval, whatever `end` and `limit` callers send', async () => {
+    const DAY = 86_400_000;
+    const key = 'mkt:{BTCUSDT}:hist:1440';
+    const historyKeys = async () => (await redis.keys('mkt:{BTCUSDT}:hist:1440*')).sort();
+    for (let back = 1; back <= 40; back++) {
+      const r = await getJson<Envelope<CandleRow[]>>(`${api.url}/api/v1/klines?symbol=BTC&interval=1d&limit=1000&end=${Date.now() - back * DAY}`);
+      expect(r.status).to.equal(200);
+    }
+    for (const limit of [10, 1000, 200, 999, 1]) {
+      const r = await getJson<Envelope<CandleRow[]>>(`${api.url}/api/v1/klines?symbol=BTC&interval=1d&limit=${limit}&end=${Date.now()}`);
+      expect(r.body.data).to.have.length(limit);
+    }
+    expect(await historyKeys()).to.deep.equal([key]);
+    // one entry holds at most 1000 candles of under 250 bytes (JSON) each, whatever was asked
+    const bytes = await redis.strlen(key);
+    expect(bytes).to.be.below(1000 * 250);
+    expect(await redis.memory('USAGE', key)).to.be.below(bytes * 1.5);
+    for (const name of VENUES) await simControl(sim, 'provider', { name, down: true });
+    try {
+      const cached = await getJson<Envelope<CandleRow[]>>(`${api.url}/api/v1/klines?symbol=BTC&interval=1d&limit=500`);
+      expect(cached.body.data, 'the newest candles, from the cache').to.have.length(500);
+      const past = await getJson<Envelope<CandleRow[]>>(`${api.url}/api/v1/klines?symbol=BTC&interval=1d&limit=5&end=${Date.now() - DAY}`);
+      expect([past.status, past.body.error?.code], 'a past page is not cached').to.deep.equal([503, 'upstream_unavailable']);
+    } finally {
+      for (const name of VENUES) await simControl(sim, 'provider', { name, down: false });
+    }
+  });
+
   it('answers bad input with named codes', async () => {
     expect((await price('NOPECOIN')).body.error?.code).to.equal('unknown_symbol');
     expect((await price('NOPECOIN')).status).to.equal(404);

@@ -47,6 +47,10 @@ describe('push: where a webhook may point (SSRF guard)', function () {
       'https://[::1]/hook',
       'https://[::ffff:127.0.0.1]/hook',
       'https://[::ffff:a9fe:a9fe]/hook',
+      'https://[::127.0.0.1]/hook',
+      'https://[2002:7f00:1::1]/hook',
+      'https://[64:ff9b::7f00:1]/hook',
+      'https://[2001:0:7f00:1::1]/hook',
       'https://[fd00::1]/hook',
       'https://[fe80::1]/hook',
       'https://2130706433/hook',
@@ -69,9 +73,9 @@ describe('push: where a webhook may point (SSRF guard)', function () {
     expect(list.body.webhooks).to.have.length(0);
   });
 
-  it('with WEBHOOK_ALLOW_PRIVATE: http and loopback are allowed, link-local and metadata never', async () => {
+  it('with WEBHOOK_ALLOW_PRIVATE: http and loopback are allowed; link-local, metadata and 6to4 or IPv4-compatible forms never', async () => {
     expect((await add(lenient, `${receiver.url}/hook`)).status).to.equal(200);
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fe80::1]/', 'http://[::ffff:169.254.169.254]/', 'http://100.100.100.200/', 'http://0.0.0.0:80/']) {
+    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fe80::1]/', 'http://[::ffff:169.254.169.254]/', 'http://100.100.100.200/', 'http://0.0.0.0:80/', 'http://[::127.0.0.1]/', 'http://[2002:7f00:1::1]/']) {
       const r = await add(lenient, url);
       expect(r.body.error, url).to.equal('bad_url');
     }

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
 import { freshRedis } from '../helpers/redis.js';
+import { accountModule, createTrader } from '../helpers/trading.js';
 
 describe('keyless rate limit shared by two API pods', () => {
   let redis: Redis;
@@ -69,6 +70,32 @@ describe('keyless rate limit shared by two API pods', () => {
     } finally {
       await trusting.close();
     }
+  });
+
+  it('charges refused keys to the caller IP: 300 bad-key calls get 20 x 401, then 429 with Retry-After; a valid key is unaffected', async () => {
+    const mod = accountModule(redis);
+    const trader = await createTrader(mod, { plan: 'free' });
+    const email = `revoked-${Date.now()}@example.org`;
+    const revoked = await createTrader(mod, { plan: 'free', email });
+    await mod.service.revokeKey(email, (await mod.service.listKeys(email)).keys[0].id);
+    const call = async (key: string, pod: TestApi) => {
+      const response = await fetch(`${pod.url}/api/v1/ping`, { headers: { 'x-api-key': key } });
+      const body = (await response.json()) as { error?: { code: string } };
+      return { status: response.status, code: body.error?.code, retryAfter: response.headers.get('retry-after'), scope: response.headers.get('x-ratelimit-scope') };
+    };
+    const guesses = await Promise.all(Array.from({ length: 300 }, (_, i) => call(i % 10 === 0 ? revoked.apiKey : `pd_guess_${i}`, i % 2 === 0 ? podA : podB)));
+    expect(guesses.filter((r) => r.status === 401)).to.have.length(20);
+    const throttled = guesses.filter((r) => r.status === 429);
+    expect(throttled).to.have.length(280);
+    for (const r of throttled) {
+      expect(r).to.include({ code: 'rate_limited', scope: 'bad_key' });
+      expect(Number(r.retryAfter)).to.be.within(1, 60);
+    }
+    const valid = await call(trader.apiKey, podB);
+    expect(valid).to.include({ status: 200, scope: 'key' });
+    const keyless = await fetch(`${podA.url}/api/v1/ping`);
+    await keyless.arrayBuffer();
+    expect([keyless.status, keyless.headers.get('x-ratelimit-remaining')], 'the keyless budget is its own').to.deep.equal([200, '59']);
   });
 
   it('answers an unknown X-API-Key with 401 bad_api_key', async () => {

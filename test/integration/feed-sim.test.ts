@@ -170,7 +170,7 @@ describe('feed role against the simulated exchange', function () {
     }, 5_000, 'prices after the reconnect');
   });
 
-  it('fetches REST history from the first venue that answers, aggregating 1m when the interval is not served, and caches it', async () => {
+  it('fetches REST history from the first venue that answers, aggregating 1m when the interval is not served, and caches the newest', async () => {
     const end = Math.floor(Date.now() / MINUTE) * MINUTE - 10 * MINUTE;
     const ones = await store.fetchHistory('BTCUSDT', 1, end, 30);
     expect(ones).to.have.length(30);
@@ -179,11 +179,14 @@ describe('feed role against the simulated exchange', function () {
     const fives = await store.fetchHistory('BTCUSDT', 5, end, 4);
     expect(fives).to.have.length(4);
     expect(fives.every((c) => c.openTime % (5 * MINUTE) === 0)).to.equal(true);
-    expect(await redis.keys('mkt:{BTCUSDT}:hist:*')).to.have.length(2);
+    expect(await redis.keys('mkt:{BTCUSDT}:hist:*'), 'past pages are not cached').to.have.length(0);
+    const newest = await store.fetchHistory('BTCUSDT', 1440, Date.now(), 30);
+    expect(newest).to.have.length(30);
+    expect(await redis.keys('mkt:{BTCUSDT}:hist:*')).to.deep.equal(['mkt:{BTCUSDT}:hist:1440']);
     for (const name of VENUES) await simControl(sim, 'provider', { name, down: true });
     try {
-      expect(await store.fetchHistory('BTCUSDT', 1, end, 30), 'served from the cache').to.deep.equal(ones);
-      const error = await store.fetchHistory('BTCUSDT', 1, end - MINUTE, 30).then(
+      expect(await store.fetchHistory('BTCUSDT', 1440, Date.now(), 20), 'served from the cache').to.deep.equal(newest.slice(-20));
+      const error = await store.fetchHistory('BTCUSDT', 1, end, 30).then(
         () => undefined,
         (e: unknown) => e,
       );

@@ -1,12 +1,15 @@
 /**
  * /api/whsink/<token>: POST records a delivery as received (the body as sent, the X-PD-* headers),
  * GET echoes the last 20 for 15 minutes. No key: the token is the secret. A plain Express router,
- * outside the route catalog, because the path carries the token and POST takes any body.
+ * outside the route catalog, because the path carries the token and POST takes any body. A POST is
+ * metered by its address's own budget (the store), not the sender's keyless IP budget: the sender
+ * is usually this service's webhook worker, whose IP a user calling the API may share; a GET is
+ * metered like any keyless call. So `deliveries` goes before the /api rate limit, `echo` after it.
  */
 import express, { Router, type Request } from 'express';
 import type { Clock } from '../../../shared/core/clock.js';
 import { AppError } from '../../../shared/core/errors.js';
-import { WHSINK_KEEP, WHSINK_MAX_BODY, WHSINK_TOKEN, WHSINK_TTL_MS, type WhsinkStore } from '../../../shared/push/whsink-store.js';
+import { WHSINK_KEEP, WHSINK_MAX_BODY, WHSINK_TOKEN, WHSINK_TTL_MS, WhsinkRefused, type WhsinkStore } from '../../../shared/push/whsink-store.js';
 import { respond } from '../../routing/route-catalog.js';
 
 export const WHSINK_PATH = '/api/whsink/:token';
@@ -20,10 +23,11 @@ function token(req: Request): string {
   return value;
 }
 
-export function whsinkRouter(store: WhsinkStore, clock: Clock): Router {
-  const router = Router();
+export function whsinkRouters(store: WhsinkStore, clock: Clock): { deliveries: Router; echo: Router } {
+  const deliveries = Router();
+  const echo = Router();
   const rawBody = express.text({ type: () => true, limit: '64kb' });
-  router.post(WHSINK_PATH, rawBody, async (req, res, next) => {
+  deliveries.post(WHSINK_PATH, rawBody, async (req, res, next) => {
     try {
       const sinkToken = token(req);
       const text = typeof req.body === 'string' ? req.body : '';
@@ -31,10 +35,11 @@ export function whsinkRouter(store: WhsinkStore, clock: Clock): Router {
       await store.record(sinkToken, { received_ts: clock.now(), headers, body: text.slice(0, WHSINK_MAX_BODY), truncated: text.length > WHSINK_MAX_BODY });
       respond(res, 'envelope', { received: true });
     } catch (error) {
+      if (error instanceof WhsinkRefused) res.setHeader('Retry-After', String(error.retryAfter));
       next(error);
     }
   });
-  router.get(WHSINK_PATH, async (req, res, next) => {
+  echo.get(WHSINK_PATH, async (req, res, next) => {
     try {
       const { deliveries, expiresInMs } = await store.list(token(req));
       respond(res, 'envelope', { deliveries, count: deliveries.length, keeps: WHSINK_KEEP, ttl_s: WHSINK_TTL_MS / 1000, expires_in_s: Math.ceil(expiresInMs / 1000) });
@@ -42,5 +47,5 @@ export function whsinkRouter(store: WhsinkStore, clock: Clock): Router {
       next(error);
     }
   });
-  return router;
+  return { deliveries, echo };
 }

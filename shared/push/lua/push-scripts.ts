@@ -7,6 +7,7 @@ const SCRIPTS = {
   pdSocketClaim: { file: 'socket-claim.lua', numberOfKeys: 1 },
   pdWebhookAdd: { file: 'webhook-add.lua', numberOfKeys: 1 },
   pdWebhookOutcome: { file: 'webhook-outcome.lua', numberOfKeys: 3 },
+  pdWhsinkRecord: { file: 'whsink-record.lua', numberOfKeys: 3 },
 } as const satisfies Record<string, ScriptSpec>;
 
 export type PushScript = keyof typeof SCRIPTS;
