@@ -159,7 +159,7 @@ describe('the sweep end to end: sim candles and prices -> feed -> sweep jobs -> 
     const e = await priceOf('BCHUSDT');
     const p = await open({ symbol: 'BCHUSDT', side: 'long', trail_pct: 5 });
     await simControl(sim, 'price', { symbol: 'BCHUSDT', price: e * 1.03 });
-    await waitFor(async () => (await market.getQuote('BCHUSDT'))?.price === e * 1.03, 20_000, 'the new price as the venues'\'' median');
+    await waitFor(async () => (await market.getQuote('BCHUSDT'))?.price === e * 1.03, 20_000, "the new price as the venues' median");
     const read = await botCall<{ positions: Position[] }>(api.url, trader, 'GET', '/positions');
     expect(read.body.positions.find((x) => x.id === p.id)).to.include({ trail_hwm: e * 1.03, mark_price: e * 1.03 });
     await botCall(api.url, trader, 'GET', '/positions');
