@@ -130,14 +130,14 @@ describe('bot trading: /open, /markets, /fees', function () {
     expect(p).to.not.have.property('id');
     expect(p).to.include({ entry: 65000, leverage: 500, leverage_max: 1000, fee_venue: 'binance', margin_usd: 200 });
     expect(p.qty as number).to.be.closeTo((200 * 500) / 65000, 1e-9);
-    // 500x: the binance rate 0.044% is capped at 10 / 500 = 0.02%
+    // 500x: the binance rate 0.040% is capped at 10 / 500 = 0.02%
     expect(p.taker_fee_pct).to.equal(0.02);
     expect(p.fee_round_trip_usd as number).to.be.closeTo(0.2 * 200, 1e-9);
     expect(p.liq_price as number).to.be.above(65000);
     expect(p.liq_distance_pct as number).to.be.above(0);
-    expect(p.fee_vs_default_usd).to.equal(0); // both capped at this leverage
+    expect(p).to.include({ fee_vs_marginpad_default_usd: 0, fee_vs_default_usd: 0 }); // both capped at this leverage
     const low = await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, dry_run: true, fee_venue: 'binance' });
-    expect(low.body.position!.fee_vs_default_usd as number).to.be.closeTo(2 * 1000 * (0.044 - 0.055) / 100, 1e-9);
+    expect(low.body.position!.fee_vs_marginpad_default_usd as number).to.be.closeTo(2 * 1000 * (0.04 - 0.055) / 100, 1e-9);
     const after = await snapshotRedis(redis);
     for (const key of [...after.keys()].filter((k) => !k.startsWith('rl:') && !k.includes(':key:'))) expect(after.get(key), key).to.equal(before.get(key));
   });
@@ -147,31 +147,73 @@ describe('bot trading: /open, /markets, /fees', function () {
     expect(xau.body.position).to.include({ symbol: 'XAUUSDT', asset_class: 'metal', fee_rate_pct: 0.015 });
     const eur = await open({ symbol: 'EUR', side: 'short', margin_usd: 100, leverage: 50 });
     expect(eur.body.position).to.include({ asset_class: 'forex', fee_rate_pct: 0.008 });
-    const set = await botCall<Body>(api.url, trader, 'POST', '/fees', { venue: 'OKX' });
-    expect(set.body).to.deep.equal({ ok: true, fee_venue: 'okx' });
+    const set = await botCall<Body>(api.url, trader, 'POST', '/fees', { venue: 'Bitget' });
+    expect(set.body).to.deep.equal({ ok: true, fee_venue: 'bitget' });
     const btc = await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 });
-    expect(btc.body.position).to.include({ fee_venue: 'okx', fee_rate_pct: 0.048 });
+    expect(btc.body.position).to.include({ fee_venue: 'bitget', fee_rate_pct: 0.048 });
     const gold = await open({ symbol: 'XAU', side: 'long', margin_usd: 100, leverage: 10 });
     expect(gold.body.position).to.include({ fee_venue: null, fee_rate_pct: 0.015 });
     const explicit = await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, fee_venue: null });
     expect(explicit.body.position).to.include({ fee_venue: null, fee_rate_pct: 0.055 });
-    await botCall(api.url, trader, 'POST', '/fees', { venue: 'deribit' });
+    await botCall(api.url, trader, 'POST', '/fees', { venue: 'mexc' });
     const list = await botCall<{ positions: Record<string, unknown>[] }>(api.url, trader, 'GET', '/positions');
-    expect(list.body.positions.find((p) => p.id === btc.body.position!.id)).to.include({ fee_venue: 'okx', fee_rate_pct: 0.048 });
+    expect(list.body.positions.find((p) => p.id === btc.body.position!.id)).to.include({ fee_venue: 'bitget', fee_rate_pct: 0.048 });
     // the key gate reads the venue with every request: a change applies to the very next open
-    expect((await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 })).body.position).to.include({ fee_venue: 'deribit' });
+    expect((await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 })).body.position).to.include({ fee_venue: 'mexc', fee_rate_pct: 0.02 });
     await botCall(api.url, trader, 'POST', '/fees', { venue: null });
     expect((await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 })).body.position).to.include({ fee_venue: null, fee_rate_pct: 0.055 });
-    await botCall(api.url, trader, 'POST', '/fees', { venue: 'deribit' });
+    await botCall(api.url, trader, 'POST', '/fees', { venue: 'mexc' });
     const fees = await botCall<Body>(api.url, trader, 'GET', '/fees');
-    expect(fees.body.fee_venue).to.equal('deribit');
-    expect((fees.body.venues as unknown[]).length).to.equal(9);
-    expect((fees.body.venues as Record<string, unknown>[])[0]).to.include({ venue: 'binance', taker_pct: 0.055, referral_discount_pct: 20, effective_taker_pct: 0.044 });
+    expect(fees.body.fee_venue).to.equal('mexc');
     const bad = await botCall<Body>(api.url, trader, 'POST', '/fees', { venue: 'ftx' });
     expect(bad.status).to.equal(400);
     expect(bad.body.error).to.equal('unknown_fee_venue');
     const cleared = await botCall<Body>(api.url, trader, 'POST', '/fees', { venue: null }, 'v2');
     expect(cleared.body.data).to.deep.equal({ fee_venue: null });
+  });
+
+  it("lists the original's nine fee venues (names, rates, discounts, maker rates, code) and stamps their effective rates", async () => {
+    const fees = await botCall<{ venues: Record<string, unknown>[] }>(api.url, trader, 'GET', '/fees');
+    const table = fees.body.venues.map((v) => [v.venue, v.taker_pct, v.referral_discount_pct, v.effective_taker_pct, v.maker_pct, v.code]);
+    expect(table).to.deep.equal([
+      ['bybit', 0.055, 20, 0.044, 0.02, null],
+      ['binance', 0.05, 20, 0.04, 0.02, null],
+      ['bitget', 0.06, 20, 0.048, 0.02, null],
+      ['gate', 0.05, 20, 0.04, 0.02, null],
+      ['hyperliquid', 0.045, 4, 0.0432, 0.015, 'MARGINPAD'],
+      ['okx', 0.05, 0, 0.05, 0.02, null],
+      ['kraken', 0.05, 0, 0.05, 0.02, null],
+      ['mexc', 0.02, 0, 0.02, 0, null],
+      ['kucoin', 0.06, 0, 0.06, 0.02, null],
+    ]);
+    for (const [venue, rate] of [['hyperliquid', 0.0432], ['bybit', 0.044], ['gate', 0.04], ['kucoin', 0.06]] as const) {
+      const r = await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, fee_venue: venue });
+      expect(r.body.position, venue).to.include({ fee_venue: venue, fee_rate_pct: rate });
+    }
+  });
+
+  it('answers the venue difference of a dry run under the spec name and the original one; fee_venue null without a venue', async () => {
+    const hl = await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, dry_run: true, fee_venue: 'hyperliquid' });
+    const p = hl.body.position!;
+    expect(p).to.include({ fee_venue: 'hyperliquid', taker_fee_pct: 0.0432 });
+    expect(p.fee_vs_marginpad_default_usd as number).to.be.closeTo((2 * 1000 * (0.0432 - 0.055)) / 100, 1e-9);
+    expect(p.fee_vs_default_usd).to.equal(p.fee_vs_marginpad_default_usd);
+    const plain = await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, dry_run: true }, trader, 'v2');
+    const data = (plain.body.data as Body).position!;
+    expect(data).to.have.property('fee_venue', null);
+    expect(data).to.not.have.any.keys('fee_vs_marginpad_default_usd', 'fee_vs_default_usd');
+  });
+
+  it('goes back to the class rates on POST /fees with an empty venue, as with null', async () => {
+    await botCall(api.url, trader, 'POST', '/fees', { venue: 'hyperliquid' });
+    for (const venue of ['', '  ']) {
+      const r = await botCall<Body>(api.url, trader, 'POST', '/fees', { venue });
+      expect(r.status, JSON.stringify(venue)).to.equal(200);
+      expect(r.body).to.deep.equal({ ok: true, fee_venue: null });
+      expect((await botCall<Body>(api.url, trader, 'GET', '/fees')).body.fee_venue).to.equal(null);
+      expect((await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 })).body.position).to.include({ fee_venue: null, fee_rate_pct: 0.055 });
+      await botCall(api.url, trader, 'POST', '/fees', { venue: 'bybit' });
+    }
   });
 
   it('lists markets with class, leverage cap and taker fee; filters by class', async () => {

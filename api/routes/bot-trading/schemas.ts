@@ -88,7 +88,12 @@ export const resetBody = Joi.object({
 });
 
 export const feesBody = Joi.object({
-  venue: Joi.string().trim().max(40).allow(null).required().description('A venue name (binance, bybit, okx, bitget, gate, htx, bitmex, deribit, kraken) or null to clear'),
+  venue: Joi.string()
+    .trim()
+    .max(40)
+    .allow(null, '')
+    .required()
+    .description('A venue name (bybit, binance, bitget, gate, hyperliquid, okx, kraken, mexc, kucoin), or null or "" to go back to the class rates'),
 });
 
 export const positionsQuery = Joi.object({

@@ -66,6 +66,8 @@ export function priceEntry(terms: EntryTerms, entry: number, entryName?: string)
 export function dryRunPosition(terms: EntryTerms, entry: PricedEntry): Record<string, unknown> {
   const { priced, venue } = entry;
   const defaultRate = cappedRatePct(CLASS_TAKER_PCT[terms.assetClass], terms.leverage);
+  // what the venue saves (negative) or costs over the class rate on the round trip
+  const vsDefault = trimNumber(priced.feeRoundTrip - (2 * priced.notional * defaultRate) / 100);
   return {
     symbol: terms.symbol,
     asset_class: terms.assetClass,
@@ -88,12 +90,9 @@ export function dryRunPosition(terms: EntryTerms, entry: PricedEntry): Record<st
     taker_fee_pct: trimNumber(priced.ratePct),
     sl: terms.sl,
     tp: terms.tp,
-    ...(venue
-      ? {
-          fee_venue: venue.venue,
-          fee_vs_default_usd: trimNumber(priced.feeRoundTrip - (2 * priced.notional * defaultRate) / 100),
-        }
-      : {}),
+    fee_venue: venue?.venue ?? null,
+    // the spec's name and the original's
+    ...(venue ? { fee_vs_marginpad_default_usd: vsDefault, fee_vs_default_usd: vsDefault } : {}),
   };
 }
 
