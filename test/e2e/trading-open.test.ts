@@ -234,6 +234,49 @@ describe('bot trading: /open, /markets, /fees', function () {
     expect((v2.body.data as { count: number }).count).to.equal(1);
   });
 
+  it('caps smaller alts below 1000x: 999x on ADA, LINK, SUI, ORDI or ARB is refused with the cap /markets lists', async () => {
+    const live: Record<string, number> = { ADAUSDT: 0.45, LINKUSDT: 15, SUIUSDT: 1.1, ORDIUSDT: 40, ARBUSDT: 0.9 };
+    await prices.set(live);
+    const markets = await botCall<{ markets: { symbol: string; max_leverage: number }[] }>(api.url, trader, 'GET', '/markets?class=crypto');
+    const caps = Object.fromEntries(markets.body.markets.map((m) => [m.symbol, m.max_leverage]));
+    for (const coin of ['ADA', 'LINK', 'SUI', 'ORDI', 'ARB']) {
+      const symbol = `${coin}USDT`;
+      expect(caps[symbol], coin).to.be.within(100, 200);
+      const r = await open({ symbol: coin, side: 'long', margin_usd: 10, leverage: 999, dry_run: true });
+      expect(r.status, coin).to.equal(400);
+      expect(r.body, coin).to.include({ error: 'leverage_max', symbol, max: caps[symbol], requested: 999 });
+      const limit = await open({ symbol: coin, side: 'long', margin_usd: 10, leverage: 999, type: 'limit', limit_price: live[symbol] * 0.99, dry_run: true });
+      expect(limit.body, coin).to.include({ error: 'leverage_max', max: caps[symbol] });
+      const atCap = await open({ symbol: coin, side: 'long', margin_usd: 10, leverage: caps[symbol], dry_run: true });
+      expect(atCap.status, coin).to.equal(200);
+      expect(atCap.body.position, coin).to.include({ leverage_max: caps[symbol] });
+    }
+    const placed = await open({ symbol: 'ADA', side: 'long', margin_usd: 10, leverage: 10, type: 'limit', limit_price: 0.44 });
+    const order = placed.body.order as { order_id: string };
+    const modified = await botCall<Body>(api.url, trader, 'POST', '/modify_order', { order_id: order.order_id, leverage: 999 });
+    expect(modified.body).to.include({ error: 'leverage_max', max: caps.ADAUSDT, requested: 999 });
+  });
+
+  it('caps crypto by the majors list and 24 h volume tiers; a symbol without volume data gets the most conservative tier', async () => {
+    await prices.set({ AVAXUSDT: 35, DOTUSDT: 7.2, NEARUSDT: 5.5, WIFUSDT: 2.5, HYPEUSDT: 40, '1000PEPEUSDT': 0.01, SOLUSDT: 150 });
+    await prices.setVolumes({ AVAXUSDT: 2e9, DOTUSDT: 3e8, NEARUSDT: 5e7, HYPEUSDT: 8e8, '1000PEPEUSDT': 6e7, WIFUSDT: null, SOLUSDT: null });
+    const markets = await botCall<{ markets: { symbol: string; max_leverage: number }[] }>(api.url, trader, 'GET', '/markets');
+    const caps = Object.fromEntries(markets.body.markets.map((m) => [m.symbol, m.max_leverage]));
+    expect(caps).to.include({ BTCUSDT: 1000, HYPEUSDT: 1000, '1000PEPEUSDT': 1000, AVAXUSDT: 200, DOTUSDT: 150, NEARUSDT: 100, XAUUSDT: 20, TSLAUSDT: 50 });
+    // listed by the feed no longer (no volume data), priced still: tradable at the lowest tier, a major too
+    expect(caps).to.not.have.any.keys('WIFUSDT', 'SOLUSDT');
+    for (const coin of ['WIF', 'SOL']) {
+      const r = await open({ symbol: coin, side: 'short', margin_usd: 10, leverage: 101, dry_run: true });
+      expect(r.body, coin).to.include({ error: 'leverage_max', max: 100, requested: 101 });
+      expect((await open({ symbol: coin, side: 'short', margin_usd: 10, leverage: 100 })).status, coin).to.equal(200);
+    }
+    expect((await open({ symbol: 'DOT', side: 'long', margin_usd: 10, leverage: 151, dry_run: true })).body).to.include({ error: 'leverage_max', max: 150 });
+    expect((await open({ symbol: 'HYPE', side: 'long', margin_usd: 10, leverage: 1000, dry_run: true })).body.position).to.include({ leverage_max: 1000 });
+    // the universe moves with the feed's refresh: the next open reads the new volume
+    await prices.setVolumes({ DOTUSDT: 1.5e9 });
+    expect((await open({ symbol: 'DOT', side: 'long', margin_usd: 10, leverage: 151, dry_run: true })).body.position).to.include({ leverage_max: 200 });
+  });
+
   it('enforces the plan cap of open positions per book with 409 too_many_open', async () => {
     const free = await createTrader(mod, { plan: 'free' });
     const results = await Promise.all(Array.from({ length: 55 }, () => open({ symbol: 'ETH', side: 'long', margin_usd: 1, leverage: 1 }, free)));
