@@ -272,6 +272,15 @@ describe('bot trading: /open, /markets, /fees', function () {
     }
     expect((await open({ symbol: 'DOT', side: 'long', margin_usd: 10, leverage: 151, dry_run: true })).body).to.include({ error: 'leverage_max', max: 150 });
     expect((await open({ symbol: 'HYPE', side: 'long', margin_usd: 10, leverage: 1000, dry_run: true })).body.position).to.include({ leverage_max: 1000 });
+    // an order accepted at 150x keeps it when the cap falls; only a new leverage meets the new cap
+    const placed = await open({ symbol: 'DOT', side: 'long', margin_usd: 10, leverage: 150, type: 'limit', limit_price: 7 });
+    const orderId = (placed.body.order as { order_id: string }).order_id;
+    await prices.setVolumes({ DOTUSDT: 5e7 });
+    const moved = await botCall<Body>(api.url, trader, 'POST', '/modify_order', { order_id: orderId, sl: 6 });
+    expect(moved.status).to.equal(200);
+    expect(moved.body.order).to.include({ leverage: 150, sl: 6 });
+    const raised = await botCall<Body>(api.url, trader, 'POST', '/modify_order', { order_id: orderId, leverage: 120 });
+    expect(raised.body).to.include({ error: 'leverage_max', max: 100, requested: 120 });
     // the universe moves with the feed's refresh: the next open reads the new volume
     await prices.setVolumes({ DOTUSDT: 1.5e9 });
     expect((await open({ symbol: 'DOT', side: 'long', margin_usd: 10, leverage: 151, dry_run: true })).body.position).to.include({ leverage_max: 200 });

@@ -169,7 +169,8 @@ export class OrderService implements RestingOrderPlacer {
         mmrPct: o.mmr_pct ?? undefined,
       };
       refusePlacement(o.type, o.side, level, live);
-      checkLeverage(o.symbol, terms.leverage, live.maxLeverage);
+      // a new leverage meets the cap of the moment; the one the order was accepted with stands (the cap moves with volume)
+      if (req.leverage !== undefined) checkLeverage(o.symbol, terms.leverage, live.maxLeverage);
       priceEntry(terms, level, 'the limit_price');
       const now = this.deps.clock.now();
       const updated: Order = {
