@@ -27,7 +27,7 @@ export function cappedRatePct(baseRatePct: number, leverage: number): number {
   return Math.min(baseRatePct, cap);
 }
 
-export type FeeVenueId = 'binance' | 'bybit' | 'okx' | 'bitget' | 'gate' | 'htx' | 'bitmex' | 'deribit' | 'kraken';
+export type FeeVenueId = 'bybit' | 'binance' | 'bitget' | 'gate' | 'hyperliquid' | 'okx' | 'kraken' | 'mexc' | 'kucoin';
 
 export interface FeeVenue {
   venue: FeeVenueId;
@@ -35,24 +35,27 @@ export interface FeeVenue {
   takerPct: number;
   /** Referral discount on the taker rate, percent. */
   referralDiscountPct: number;
+  /** Published maker rate at the base tier, percent (informational: both legs pay the taker rate). */
+  makerPct: number;
+  /** The referral code the discount comes with, when the venue has one. */
+  code: string | null;
 }
 
 /**
- * The spec's nine published schedules, assigned in the order the spec lists the rates to the
- * venues in the order binance, bybit, okx, bitget, gate, htx, bitmex, deribit, kraken:
- * four at 0.055/0.050/0.060/0.050 with 20% off, one at 0.045 with 4% off, four at
- * 0.050/0.050/0.020/0.060 without discount.
+ * The nine published schedules, in the order and with the numbers the original service lists
+ * (its trading-API page): four with a 20% referral discount, hyperliquid with 4% through its code,
+ * four without discount.
  */
 export const FEE_VENUES: readonly FeeVenue[] = [
-  { venue: 'binance', takerPct: 0.055, referralDiscountPct: 20 },
-  { venue: 'bybit', takerPct: 0.05, referralDiscountPct: 20 },
-  { venue: 'okx', takerPct: 0.06, referralDiscountPct: 20 },
-  { venue: 'bitget', takerPct: 0.05, referralDiscountPct: 20 },
-  { venue: 'gate', takerPct: 0.045, referralDiscountPct: 4 },
-  { venue: 'htx', takerPct: 0.05, referralDiscountPct: 0 },
-  { venue: 'bitmex', takerPct: 0.05, referralDiscountPct: 0 },
-  { venue: 'deribit', takerPct: 0.02, referralDiscountPct: 0 },
-  { venue: 'kraken', takerPct: 0.06, referralDiscountPct: 0 },
+  { venue: 'bybit', takerPct: 0.055, referralDiscountPct: 20, makerPct: 0.02, code: null },
+  { venue: 'binance', takerPct: 0.05, referralDiscountPct: 20, makerPct: 0.02, code: null },
+  { venue: 'bitget', takerPct: 0.06, referralDiscountPct: 20, makerPct: 0.02, code: null },
+  { venue: 'gate', takerPct: 0.05, referralDiscountPct: 20, makerPct: 0.02, code: null },
+  { venue: 'hyperliquid', takerPct: 0.045, referralDiscountPct: 4, makerPct: 0.015, code: 'MARGINPAD' },
+  { venue: 'okx', takerPct: 0.05, referralDiscountPct: 0, makerPct: 0.02, code: null },
+  { venue: 'kraken', takerPct: 0.05, referralDiscountPct: 0, makerPct: 0.02, code: null },
+  { venue: 'mexc', takerPct: 0.02, referralDiscountPct: 0, makerPct: 0, code: null },
+  { venue: 'kucoin', takerPct: 0.06, referralDiscountPct: 0, makerPct: 0.02, code: null },
 ];
 
 export function findFeeVenue(name: string): FeeVenue | undefined {

@@ -59,6 +59,7 @@ export function decodeQuote(text: string | null): Quote | null {
 export class MarketStore {
   private readonly redis: Redis;
   private readonly clock: Clock;
+  private volumes: { text: string; bySymbol: Map<string, number> } | undefined;
 
   constructor(private readonly options: MarketStoreOptions) {
     this.redis = options.redis;
@@ -87,6 +88,20 @@ export class MarketStore {
   /** The universe, largest 24h quote volume first. */
   async listSymbols(): Promise<UniverseEntry[]> {
     return decodeUniverse(await this.redis.get(keys.marketUniverseList()))?.symbols ?? [];
+  }
+
+  /**
+   * A symbol's 24h quote volume summed over the venues, as the universe holds it; undefined when
+   * the universe does not list it. The decoded universe is kept while the stored text is unchanged
+   * (it changes with each refresh, minutes apart), so a read costs the GET, not a parse.
+   */
+  async quoteVolume24h(symbol: string): Promise<number | undefined> {
+    const text = await this.redis.get(keys.marketUniverseList());
+    if (text === null) return undefined;
+    if (this.volumes?.text !== text) {
+      this.volumes = { text, bySymbol: new Map(decodeUniverse(text)?.symbols.map((s) => [s.symbol, s.quoteVolume24h])) };
+    }
+    return this.volumes.bySymbol.get(normalize(symbol));
   }
 
   /**

@@ -19,6 +19,8 @@ interface PriceData {
   symbol: string;
   pair: string;
   price: number;
+  changePct24h: number | null;
+  change_24h_pct?: number | null;
   venues: number;
   stale: boolean;
   ageMs?: number;
@@ -76,6 +78,9 @@ describe('market data end to end: sim -> connectors -> Redis -> API', function (
     }, 2_000, 'the new BTC price');
     expect(Date.now() - started).to.be.below(2_000);
     expect(served).to.include({ symbol: 'BTC', pair: 'BTCUSDT', venues: 4, stale: false });
+    // the 24h change under our name and the original's
+    expect(served.changePct24h).to.be.a('number');
+    expect(served).to.have.property('change_24h_pct', served.changePct24h);
     const byPair = await price('BTCUSDT');
     expect(byPair.body.data.price).to.equal(70123.5);
   });

@@ -130,14 +130,14 @@ describe('bot trading: /open, /markets, /fees', function () {
     expect(p).to.not.have.property('id');
     expect(p).to.include({ entry: 65000, leverage: 500, leverage_max: 1000, fee_venue: 'binance', margin_usd: 200 });
     expect(p.qty as number).to.be.closeTo((200 * 500) / 65000, 1e-9);
-    // 500x: the binance rate 0.044% is capped at 10 / 500 = 0.02%
+    // 500x: the binance rate 0.040% is capped at 10 / 500 = 0.02%
     expect(p.taker_fee_pct).to.equal(0.02);
     expect(p.fee_round_trip_usd as number).to.be.closeTo(0.2 * 200, 1e-9);
     expect(p.liq_price as number).to.be.above(65000);
     expect(p.liq_distance_pct as number).to.be.above(0);
-    expect(p.fee_vs_default_usd).to.equal(0); // both capped at this leverage
+    expect(p).to.include({ fee_vs_marginpad_default_usd: 0, fee_vs_default_usd: 0 }); // both capped at this leverage
     const low = await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, dry_run: true, fee_venue: 'binance' });
-    expect(low.body.position!.fee_vs_default_usd as number).to.be.closeTo(2 * 1000 * (0.044 - 0.055) / 100, 1e-9);
+    expect(low.body.position!.fee_vs_marginpad_default_usd as number).to.be.closeTo(2 * 1000 * (0.04 - 0.055) / 100, 1e-9);
     const after = await snapshotRedis(redis);
     for (const key of [...after.keys()].filter((k) => !k.startsWith('rl:') && !k.includes(':key:'))) expect(after.get(key), key).to.equal(before.get(key));
   });
@@ -147,31 +147,73 @@ describe('bot trading: /open, /markets, /fees', function () {
     expect(xau.body.position).to.include({ symbol: 'XAUUSDT', asset_class: 'metal', fee_rate_pct: 0.015 });
     const eur = await open({ symbol: 'EUR', side: 'short', margin_usd: 100, leverage: 50 });
     expect(eur.body.position).to.include({ asset_class: 'forex', fee_rate_pct: 0.008 });
-    const set = await botCall<Body>(api.url, trader, 'POST', '/fees', { venue: 'OKX' });
-    expect(set.body).to.deep.equal({ ok: true, fee_venue: 'okx' });
+    const set = await botCall<Body>(api.url, trader, 'POST', '/fees', { venue: 'Bitget' });
+    expect(set.body).to.deep.equal({ ok: true, fee_venue: 'bitget' });
     const btc = await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 });
-    expect(btc.body.position).to.include({ fee_venue: 'okx', fee_rate_pct: 0.048 });
+    expect(btc.body.position).to.include({ fee_venue: 'bitget', fee_rate_pct: 0.048 });
     const gold = await open({ symbol: 'XAU', side: 'long', margin_usd: 100, leverage: 10 });
     expect(gold.body.position).to.include({ fee_venue: null, fee_rate_pct: 0.015 });
     const explicit = await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, fee_venue: null });
     expect(explicit.body.position).to.include({ fee_venue: null, fee_rate_pct: 0.055 });
-    await botCall(api.url, trader, 'POST', '/fees', { venue: 'deribit' });
+    await botCall(api.url, trader, 'POST', '/fees', { venue: 'mexc' });
     const list = await botCall<{ positions: Record<string, unknown>[] }>(api.url, trader, 'GET', '/positions');
-    expect(list.body.positions.find((p) => p.id === btc.body.position!.id)).to.include({ fee_venue: 'okx', fee_rate_pct: 0.048 });
+    expect(list.body.positions.find((p) => p.id === btc.body.position!.id)).to.include({ fee_venue: 'bitget', fee_rate_pct: 0.048 });
     // the key gate reads the venue with every request: a change applies to the very next open
-    expect((await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 })).body.position).to.include({ fee_venue: 'deribit' });
+    expect((await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 })).body.position).to.include({ fee_venue: 'mexc', fee_rate_pct: 0.02 });
     await botCall(api.url, trader, 'POST', '/fees', { venue: null });
     expect((await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 })).body.position).to.include({ fee_venue: null, fee_rate_pct: 0.055 });
-    await botCall(api.url, trader, 'POST', '/fees', { venue: 'deribit' });
+    await botCall(api.url, trader, 'POST', '/fees', { venue: 'mexc' });
     const fees = await botCall<Body>(api.url, trader, 'GET', '/fees');
-    expect(fees.body.fee_venue).to.equal('deribit');
-    expect((fees.body.venues as unknown[]).length).to.equal(9);
-    expect((fees.body.venues as Record<string, unknown>[])[0]).to.include({ venue: 'binance', taker_pct: 0.055, referral_discount_pct: 20, effective_taker_pct: 0.044 });
+    expect(fees.body.fee_venue).to.equal('mexc');
     const bad = await botCall<Body>(api.url, trader, 'POST', '/fees', { venue: 'ftx' });
     expect(bad.status).to.equal(400);
     expect(bad.body.error).to.equal('unknown_fee_venue');
     const cleared = await botCall<Body>(api.url, trader, 'POST', '/fees', { venue: null }, 'v2');
     expect(cleared.body.data).to.deep.equal({ fee_venue: null });
+  });
+
+  it("lists the original's nine fee venues (names, rates, discounts, maker rates, code) and stamps their effective rates", async () => {
+    const fees = await botCall<{ venues: Record<string, unknown>[] }>(api.url, trader, 'GET', '/fees');
+    const table = fees.body.venues.map((v) => [v.venue, v.taker_pct, v.referral_discount_pct, v.effective_taker_pct, v.maker_pct, v.code]);
+    expect(table).to.deep.equal([
+      ['bybit', 0.055, 20, 0.044, 0.02, null],
+      ['binance', 0.05, 20, 0.04, 0.02, null],
+      ['bitget', 0.06, 20, 0.048, 0.02, null],
+      ['gate', 0.05, 20, 0.04, 0.02, null],
+      ['hyperliquid', 0.045, 4, 0.0432, 0.015, 'MARGINPAD'],
+      ['okx', 0.05, 0, 0.05, 0.02, null],
+      ['kraken', 0.05, 0, 0.05, 0.02, null],
+      ['mexc', 0.02, 0, 0.02, 0, null],
+      ['kucoin', 0.06, 0, 0.06, 0.02, null],
+    ]);
+    for (const [venue, rate] of [['hyperliquid', 0.0432], ['bybit', 0.044], ['gate', 0.04], ['kucoin', 0.06]] as const) {
+      const r = await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, fee_venue: venue });
+      expect(r.body.position, venue).to.include({ fee_venue: venue, fee_rate_pct: rate });
+    }
+  });
+
+  it('answers the venue difference of a dry run under the spec name and the original one; fee_venue null without a venue', async () => {
+    const hl = await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, dry_run: true, fee_venue: 'hyperliquid' });
+    const p = hl.body.position!;
+    expect(p).to.include({ fee_venue: 'hyperliquid', taker_fee_pct: 0.0432 });
+    expect(p.fee_vs_marginpad_default_usd as number).to.be.closeTo((2 * 1000 * (0.0432 - 0.055)) / 100, 1e-9);
+    expect(p.fee_vs_default_usd).to.equal(p.fee_vs_marginpad_default_usd);
+    const plain = await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, dry_run: true }, trader, 'v2');
+    const data = (plain.body.data as Body).position!;
+    expect(data).to.have.property('fee_venue', null);
+    expect(data).to.not.have.any.keys('fee_vs_marginpad_default_usd', 'fee_vs_default_usd');
+  });
+
+  it('goes back to the class rates on POST /fees with an empty venue, as with null', async () => {
+    await botCall(api.url, trader, 'POST', '/fees', { venue: 'hyperliquid' });
+    for (const venue of ['', '  ']) {
+      const r = await botCall<Body>(api.url, trader, 'POST', '/fees', { venue });
+      expect(r.status, JSON.stringify(venue)).to.equal(200);
+      expect(r.body).to.deep.equal({ ok: true, fee_venue: null });
+      expect((await botCall<Body>(api.url, trader, 'GET', '/fees')).body.fee_venue).to.equal(null);
+      expect((await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 })).body.position).to.include({ fee_venue: null, fee_rate_pct: 0.055 });
+      await botCall(api.url, trader, 'POST', '/fees', { venue: 'bybit' });
+    }
   });
 
   it('lists markets with class, leverage cap and taker fee; filters by class', async () => {
@@ -190,6 +232,58 @@ describe('bot trading: /open, /markets, /fees', function () {
     expect(bad.status).to.equal(400);
     const v2 = await botCall<Body>(api.url, trader, 'GET', '/markets?class=forex', undefined, 'v2');
     expect((v2.body.data as { count: number }).count).to.equal(1);
+  });
+
+  it('caps smaller alts below 1000x: 999x on ADA, LINK, SUI, ORDI or ARB is refused with the cap /markets lists', async () => {
+    const live: Record<string, number> = { ADAUSDT: 0.45, LINKUSDT: 15, SUIUSDT: 1.1, ORDIUSDT: 40, ARBUSDT: 0.9 };
+    await prices.set(live);
+    const markets = await botCall<{ markets: { symbol: string; max_leverage: number }[] }>(api.url, trader, 'GET', '/markets?class=crypto');
+    const caps = Object.fromEntries(markets.body.markets.map((m) => [m.symbol, m.max_leverage]));
+    for (const coin of ['ADA', 'LINK', 'SUI', 'ORDI', 'ARB']) {
+      const symbol = `${coin}USDT`;
+      expect(caps[symbol], coin).to.be.within(100, 200);
+      const r = await open({ symbol: coin, side: 'long', margin_usd: 10, leverage: 999, dry_run: true });
+      expect(r.status, coin).to.equal(400);
+      expect(r.body, coin).to.include({ error: 'leverage_max', symbol, max: caps[symbol], requested: 999 });
+      const limit = await open({ symbol: coin, side: 'long', margin_usd: 10, leverage: 999, type: 'limit', limit_price: live[symbol] * 0.99, dry_run: true });
+      expect(limit.body, coin).to.include({ error: 'leverage_max', max: caps[symbol] });
+      const atCap = await open({ symbol: coin, side: 'long', margin_usd: 10, leverage: caps[symbol], dry_run: true });
+      expect(atCap.status, coin).to.equal(200);
+      expect(atCap.body.position, coin).to.include({ leverage_max: caps[symbol] });
+    }
+    const placed = await open({ symbol: 'ADA', side: 'long', margin_usd: 10, leverage: 10, type: 'limit', limit_price: 0.44 });
+    const order = placed.body.order as { order_id: string };
+    const modified = await botCall<Body>(api.url, trader, 'POST', '/modify_order', { order_id: order.order_id, leverage: 999 });
+    expect(modified.body).to.include({ error: 'leverage_max', max: caps.ADAUSDT, requested: 999 });
+  });
+
+  it('caps crypto by the majors list and 24 h volume tiers; a symbol without volume data gets the most conservative tier', async () => {
+    await prices.set({ AVAXUSDT: 35, DOTUSDT: 7.2, NEARUSDT: 5.5, WIFUSDT: 2.5, HYPEUSDT: 40, '1000PEPEUSDT': 0.01, SOLUSDT: 150 });
+    await prices.setVolumes({ AVAXUSDT: 2e9, DOTUSDT: 3e8, NEARUSDT: 5e7, HYPEUSDT: 8e8, '1000PEPEUSDT': 6e7, WIFUSDT: null, SOLUSDT: null });
+    const markets = await botCall<{ markets: { symbol: string; max_leverage: number }[] }>(api.url, trader, 'GET', '/markets');
+    const caps = Object.fromEntries(markets.body.markets.map((m) => [m.symbol, m.max_leverage]));
+    expect(caps).to.include({ BTCUSDT: 1000, HYPEUSDT: 1000, '1000PEPEUSDT': 1000, AVAXUSDT: 200, DOTUSDT: 150, NEARUSDT: 100, XAUUSDT: 20, TSLAUSDT: 50 });
+    // listed by the feed no longer (no volume data), priced still: tradable at the lowest tier, a major too
+    expect(caps).to.not.have.any.keys('WIFUSDT', 'SOLUSDT');
+    for (const coin of ['WIF', 'SOL']) {
+      const r = await open({ symbol: coin, side: 'short', margin_usd: 10, leverage: 101, dry_run: true });
+      expect(r.body, coin).to.include({ error: 'leverage_max', max: 100, requested: 101 });
+      expect((await open({ symbol: coin, side: 'short', margin_usd: 10, leverage: 100 })).status, coin).to.equal(200);
+    }
+    expect((await open({ symbol: 'DOT', side: 'long', margin_usd: 10, leverage: 151, dry_run: true })).body).to.include({ error: 'leverage_max', max: 150 });
+    expect((await open({ symbol: 'HYPE', side: 'long', margin_usd: 10, leverage: 1000, dry_run: true })).body.position).to.include({ leverage_max: 1000 });
+    // an order accepted at 150x keeps it when the cap falls; only a new leverage meets the new cap
+    const placed = await open({ symbol: 'DOT', side: 'long', margin_usd: 10, leverage: 150, type: 'limit', limit_price: 7 });
+    const orderId = (placed.body.order as { order_id: string }).order_id;
+    await prices.setVolumes({ DOTUSDT: 5e7 });
+    const moved = await botCall<Body>(api.url, trader, 'POST', '/modify_order', { order_id: orderId, sl: 6 });
+    expect(moved.status).to.equal(200);
+    expect(moved.body.order).to.include({ leverage: 150, sl: 6 });
+    const raised = await botCall<Body>(api.url, trader, 'POST', '/modify_order', { order_id: orderId, leverage: 120 });
+    expect(raised.body).to.include({ error: 'leverage_max', max: 100, requested: 120 });
+    // the universe moves with the feed's refresh: the next open reads the new volume
+    await prices.setVolumes({ DOTUSDT: 1.5e9 });
+    expect((await open({ symbol: 'DOT', side: 'long', margin_usd: 10, leverage: 151, dry_run: true })).body.position).to.include({ leverage_max: 200 });
   });
 
   it('enforces the plan cap of open positions per book with 409 too_many_open', async () => {

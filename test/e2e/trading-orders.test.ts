@@ -68,6 +68,17 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
     });
   }
 
+  it('fills an order at the leverage it was accepted with after the symbol\'s cap fell below it', async () => {
+    await fx.prices.set({ DOTUSDT: 7.2 });
+    await fx.prices.setVolumes({ DOTUSDT: 3e8 }); // 150x
+    const order = await place({ symbol: 'DOT', side: 'long', type: 'limit', limit_price: 7, leverage: 150 });
+    await fx.prices.setVolumes({ DOTUSDT: null }); // out of the universe: 100x
+    expect((await call('POST', '/open', { symbol: 'DOT', side: 'long', margin_usd: 10, leverage: 150, dry_run: true })).body).to.include({ error: 'leverage_max', max: 100 });
+    expect(await fx.candle('DOTUSDT', order.fills_from_ts, 6.9, 7.1)).to.deep.equal({ filled: 1, blocked: 0 });
+    const positions = (await call('GET', '/positions')).body.positions as Record<string, unknown>[];
+    expect(positions.map((p) => [p.symbol, p.leverage, p.entry])).to.deep.equal([['DOTUSDT', 150, 7]]);
+  });
+
   it('refuses a level on the side the market already reached (limit_marketable, stop_wrong_side): never a market fill, nothing written', async () => {
     await place({ side: 'long', type: 'limit', limit_price: 60000 }); // the book exists
     const before = await snapshotRedis(fx.redis);

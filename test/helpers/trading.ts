@@ -14,6 +14,8 @@ import { getJson, type JsonResponse } from './app.js';
 export class TestPrices {
   private readonly writer: MarketWriter;
   private readonly universe = new Set<string>();
+  /** The stored universe: 24h quote volume per listed symbol (1e9 unless set). */
+  private readonly listed = new Map<string, number>();
 
   constructor(private readonly redis: Redis) {
     const config = configWith({});
@@ -30,14 +32,29 @@ export class TestPrices {
   /** Sets the live price of symbols (canonical names), as every venue's last price now; adds them to the universe. */
   async set(prices: Record<string, number>, venues: readonly Venue[] = ['binance', 'bybit']): Promise<void> {
     const fresh = Object.keys(prices).filter((s) => !this.universe.has(s));
-    for (const s of fresh) this.universe.add(s);
-    if (fresh.length > 0) {
-      await saveUniverse(this.redis, { updatedAt: Date.now(), symbols: [...this.universe].map((symbol) => ({ symbol, quoteVolume24h: 1e9, venues: ['binance'] })) });
+    for (const s of fresh) {
+      this.universe.add(s);
+      this.listed.set(s, 1e9);
     }
+    if (fresh.length > 0) await this.saveUniverse();
     this.writer.setUniverse(this.universe);
     const ts = Date.now();
     this.writer.recordTicks(Object.entries(prices).flatMap(([symbol, price]) => venues.map((venue) => ({ venue, symbol, price, ts }))));
     await this.writer.flush();
+  }
+
+  /** Sets the 24h quote volume the stored universe lists for symbols; null takes a symbol out of it (no volume data, its price stays). */
+  async setVolumes(volumes: Record<string, number | null>): Promise<void> {
+    for (const [symbol, volume] of Object.entries(volumes)) {
+      if (volume === null) this.listed.delete(symbol);
+      else this.listed.set(symbol, volume);
+    }
+    await this.saveUniverse();
+  }
+
+  private saveUniverse(): Promise<void> {
+    const symbols = [...this.listed].map(([symbol, quoteVolume24h]) => ({ symbol, quoteVolume24h, venues: ['binance' as const] }));
+    return saveUniverse(this.redis, { updatedAt: Date.now(), symbols });
   }
 }
 

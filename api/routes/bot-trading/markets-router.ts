@@ -13,8 +13,21 @@ export function marketRoutes(trading: TradingServices, authenticate: Authenticat
         method: 'get',
         tag: 'bot markets',
         summary: 'Tradable symbols with asset_class, max_leverage and taker_fee_pct; class filters',
+        description:
+          'max_leverage: 1000 on BTC, ETH, SOL, XRP, DOGE, HYPE and PEPE; other coins by 24 h quote volume summed over the exchanges, 200 from $1B, 150 from $100M, else 100 ' +
+          '(100 too for a symbol without volume data, a major included); stocks and forex 50, metals and indices 20.',
         query: marketsQuery,
-        example: { query: { class: 'metal' }, response: { markets: [{ symbol: 'XAUUSDT', asset_class: 'metal', max_leverage: 20, taker_fee_pct: 0.015 }], count: 1 } },
+        example: {
+          query: { class: 'crypto' },
+          response: {
+            markets: [
+              { symbol: 'BTCUSDT', asset_class: 'crypto', max_leverage: 1000, taker_fee_pct: 0.055 },
+              { symbol: 'ADAUSDT', asset_class: 'crypto', max_leverage: 200, taker_fee_pct: 0.055 },
+              { symbol: 'ORDIUSDT', asset_class: 'crypto', max_leverage: 150, taker_fee_pct: 0.055 },
+            ],
+            count: 3,
+          },
+        },
         handle: async ({ query }: { query: { class?: AssetClass } }) => {
           const markets = await trading.markets.list(query.class);
           return { markets, count: markets.length };
@@ -24,13 +37,25 @@ export function marketRoutes(trading: TradingServices, authenticate: Authenticat
         method: 'get',
         tag: 'bot markets',
         summary: 'The nine fee-venue schedules, the class rates, and this account fee_venue',
+        example: {
+          response: {
+            fee_venue: 'hyperliquid',
+            venues: [
+              { venue: 'bybit', taker_pct: 0.055, maker_pct: 0.02, referral_discount_pct: 20, effective_taker_pct: 0.044, code: null, signup_url: null, source: "the exchange's published base tier" },
+              { venue: 'hyperliquid', taker_pct: 0.045, maker_pct: 0.015, referral_discount_pct: 4, effective_taker_pct: 0.0432, code: 'MARGINPAD', signup_url: null, source: "the exchange's published base tier" },
+            ],
+            defaults: { crypto: 0.055, stock: 0.02, metal: 0.015, index: 0.015, forex: 0.008 },
+            applies_to: 'crypto',
+          },
+        },
         handle: ({ auth }: { auth: KeyContext }) => trading.fees.view(auth.accountId),
       }),
       ...tradingRoute('/fees', {
         method: 'post',
         tag: 'bot markets',
-        summary: "Set the account's fee venue (crypto perpetuals only); null clears it; open positions keep their rate",
+        summary: "Set the account's fee venue (crypto perpetuals only); null or an empty venue clears it; open positions keep their rate",
         body: feesBody,
+        example: { body: { venue: 'hyperliquid' }, response: { ok: true, fee_venue: 'hyperliquid' } },
         errors: ['unknown_fee_venue'],
         handle: async ({ body, auth }: { body: { venue: string | null }; auth: KeyContext }) => ({
           ok: true,

@@ -43,7 +43,7 @@ export const openBody = Joi.object({
     .required()
     .min(1)
     .meta(codes({ 'number.min': 'leverage_min' }))
-    .description("Multiple, 1 up to the symbol's max_leverage (above it: leverage_max with max and requested)"),
+    .description("Multiple, 1 up to the symbol's max_leverage from /markets: 1000 on BTC, ETH, SOL, XRP, DOGE, HYPE, PEPE, 100 to 200 on other coins by 24 h volume (above it: leverage_max with max and requested)"),
   sl: price().allow(null).description('Stop-loss price: below the entry for a long, above for a short'),
   tp: price().allow(null).description('Take-profit price: above the entry for a long, below for a short'),
   trail_pct: trailPct(),
@@ -51,7 +51,7 @@ export const openBody = Joi.object({
   limit_price: price().description('Level of a limit or stop entry (required with them): limit long below the market, short above; stop long above, short below'),
   stop_price: price().description('Alias of limit_price'),
   client_order_id: clientOrderId(),
-  dry_run: Joi.boolean().description('Price and validate, write nothing'),
+  dry_run: Joi.boolean().description('Price and validate, write nothing: answers leverage_max, fee_venue (null without one) and, with a venue, fee_vs_marginpad_default_usd (also as fee_vs_default_usd)'),
   fee_venue: Joi.string().trim().max(40).allow(null).description('Fee venue for this position (crypto only); null: the class rates; absent: the account venue'),
   mmr_pct: Joi.number().greater(0).max(10).description('Maintenance margin override, percent (default 0.5)'),
   slippage: Joi.boolean().description('Realism override: only false is available yet'),
@@ -88,7 +88,12 @@ export const resetBody = Joi.object({
 });
 
 export const feesBody = Joi.object({
-  venue: Joi.string().trim().max(40).allow(null).required().description('A venue name (binance, bybit, okx, bitget, gate, htx, bitmex, deribit, kraken) or null to clear'),
+  venue: Joi.string()
+    .trim()
+    .max(40)
+    .allow(null, '')
+    .required()
+    .description('A venue name (bybit, binance, bitget, gate, hyperliquid, okx, kraken, mexc, kucoin), or null or "" to go back to the class rates'),
 });
 
 export const positionsQuery = Joi.object({

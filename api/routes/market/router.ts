@@ -23,6 +23,8 @@ function priceView(quote: ServedQuote): Record<string, unknown> {
     pair: quote.pair,
     price: quote.price,
     changePct24h: quote.changePct24h,
+    // the original's name for it (its bot price route's), beside ours
+    change_24h_pct: quote.changePct24h,
     venues: quote.venues,
     stale: quote.stale,
     ...(quote.ageMs !== undefined ? { ageMs: quote.ageMs } : {}),
@@ -45,7 +47,7 @@ export function marketRoutes({ market, quotes, cacheMs }: MarketRouteOptions): R
       errors: ['unknown_symbol', 'upstream_unavailable'],
       example: {
         query: { symbol: 'BTC' },
-        response: { symbol: 'BTC', pair: 'BTCUSDT', price: 65012.5, changePct24h: 1.42, venues: 4, stale: false, ts: 1767225600000 },
+        response: { symbol: 'BTC', pair: 'BTCUSDT', price: 65012.5, changePct24h: 1.42, change_24h_pct: 1.42, venues: 4, stale: false, ts: 1767225600000 },
       },
       handle: async ({ query }: { query: { symbol: string } }) =>
         priceView(await quotes.get(query.symbol)),

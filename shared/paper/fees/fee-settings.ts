@@ -19,10 +19,10 @@ export interface FeesView {
   venues: {
     venue: string;
     taker_pct: number;
-    maker_pct: null;
+    maker_pct: number;
     referral_discount_pct: number;
     effective_taker_pct: number;
-    code: null;
+    code: string | null;
     signup_url: null;
     source: string;
   }[];
@@ -45,9 +45,12 @@ export class FeeSettings {
     return ctx.feeVenue === null ? undefined : findFeeVenue(ctx.feeVenue);
   }
 
-  /** Sets (or with null clears) the account's venue; open positions keep the rate they were stamped with. */
+  /**
+   * Sets (or with null or an empty name, as the original's clients send to reset, clears) the
+   * account's venue; open positions keep the rate they were stamped with.
+   */
   async setVenue(accountId: string, name: string | null): Promise<string | null> {
-    if (name === null) {
+    if (name === null || name.trim() === '') {
       await this.redis.hdel(keys.paperSettings(accountId), 'fee_venue');
       return null;
     }
@@ -63,12 +66,12 @@ export class FeeSettings {
       venues: FEE_VENUES.map((v) => ({
         venue: v.venue,
         taker_pct: v.takerPct,
-        maker_pct: null,
+        maker_pct: v.makerPct,
         referral_discount_pct: v.referralDiscountPct,
         effective_taker_pct: venueEffectivePct(v),
-        code: null,
+        code: v.code,
         signup_url: null,
-        source: 'published schedule (spec, Fee venues)',
+        source: "the exchange's published base tier",
       })),
       defaults: CLASS_TAKER_PCT,
       applies_to: 'crypto',

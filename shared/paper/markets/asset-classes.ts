@@ -1,5 +1,5 @@
 /**
- * Which asset class a canonical symbol belongs to, and what the class allows. Pure data.
+ * Which asset class a canonical symbol belongs to. Pure data (the leverage caps: leverage-caps.ts).
  *
  * The non-crypto markets are the TradFi USDT perpetuals that the connected exchanges list (Binance
  * USDⓈ-M and Bybit list gold and silver, Binance lists stock perpetuals; the simulated exchange
@@ -22,15 +22,6 @@ export const TRADFI_CLASSES: Readonly<Record<string, Exclude<AssetClass, 'crypto
   GBPUSDT: 'forex',
   JPYUSDT: 'forex',
   AUDUSDT: 'forex',
-};
-
-/** Highest leverage per class: crypto 1000 (with a live price), stocks and forex 50, metals and indices 20. */
-export const MAX_LEVERAGE: Readonly<Record<AssetClass, number>> = {
-  crypto: 1000,
-  stock: 50,
-  forex: 50,
-  metal: 20,
-  index: 20,
 };
 
 export function assetClassOf(symbol: string): AssetClass {

@@ -9,6 +9,7 @@ import type { MarketStore } from '../../market/market-store.js';
 import { classifyQuote, type FreshnessRules } from '../../market/quote-freshness.js';
 import type { AssetClass } from '../../engine/fees.js';
 import { assetClassOf } from './asset-classes.js';
+import { maxLeverage } from './leverage-caps.js';
 
 export interface LivePrice {
   symbol: string;
@@ -17,8 +18,13 @@ export interface LivePrice {
   ts: number;
 }
 
-/** A fill price read, its failure kept as a value (so a read started early never rejects unheard). */
-export type SettledFill = { value: LivePrice } | { error: unknown };
+/** A price to enter at, with the symbol's leverage cap. */
+export interface EntryPrice extends LivePrice {
+  maxLeverage: number;
+}
+
+/** An entry price read, its failure kept as a value (so a read started early never rejects unheard). */
+export type SettledFill = { value: EntryPrice } | { error: unknown };
 
 /** A fill price read started before its request was validated (the open route's prefetch), for the symbol as sent. */
 export class PrefetchedFill {
@@ -56,8 +62,14 @@ export class LivePrices {
     return { symbol, assetClass: assetClassOf(symbol), price: state.quote.price, ts: state.quote.ts };
   }
 
-  settledFillPrice(input: string): Promise<SettledFill> {
-    return this.fillPrice(input).then(
+  /** A fresh price to enter at (as fillPrice) and the symbol's leverage cap, from its 24h volume, read alongside. */
+  async entryPrice(input: string): Promise<EntryPrice> {
+    const [live, volume] = await Promise.all([this.fillPrice(input), this.store.quoteVolume24h(input)]);
+    return { ...live, maxLeverage: maxLeverage(live.symbol, live.assetClass, volume) };
+  }
+
+  settledEntryPrice(input: string): Promise<SettledFill> {
+    return this.entryPrice(input).then(
       (value) => ({ value }),
       (error: unknown) => ({ error }),
     );

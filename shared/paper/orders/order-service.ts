@@ -6,9 +6,9 @@ import { checkPlacement, expiresAt, reachOf, watermarkAfter, type OrderType } fr
 import { trimNumber, type Side } from '../../engine/side.js';
 import type { FeeSettings } from '../fees/fee-settings.js';
 import type { KeyContext } from '../key-context.js';
-import type { LivePrice, LivePrices } from '../markets/live-prices.js';
+import type { EntryPrice, LivePrice, LivePrices } from '../markets/live-prices.js';
 import { MAX_ATTEMPTS } from '../positions/position-deps.js';
-import { dryRunPosition, priceEntry } from '../positions/position-builder.js';
+import { checkLeverage, dryRunPosition, priceEntry } from '../positions/position-builder.js';
 import { entryTerms, explicitVenue, refOf, type OpenRequest, type OpenResult, type RestingOrderPlacer } from '../positions/position-service.js';
 import type { OrderStore } from './order-store.js';
 import { newOrderId, type Order, type StoredOrder } from './order-types.js';
@@ -79,7 +79,7 @@ export class OrderService implements RestingOrderPlacer {
     };
     const named = explicitVenue(req);
     const [live, accountVenue] = await Promise.all([
-      prices.settledFillPrice(req.symbol),
+      prices.settledEntryPrice(req.symbol),
       named === undefined ? fees.venueFor(ctx) : undefined,
     ]);
     try {
@@ -93,12 +93,13 @@ export class OrderService implements RestingOrderPlacer {
     }
   }
 
-  private async rest(ctx: KeyContext, req: OpenRequest & { type: OrderType; limit_price: number }, live: LivePrice, venue: FeeVenue | undefined): Promise<OpenResult> {
+  private async rest(ctx: KeyContext, req: OpenRequest & { type: OrderType; limit_price: number }, live: EntryPrice, venue: FeeVenue | undefined): Promise<OpenResult> {
     const level = req.limit_price;
     const terms = entryTerms(req, live, venue);
     refusePlacement(req.type, req.side, level, live);
+    checkLeverage(live.symbol, terms.leverage, live.maxLeverage);
     const entry = priceEntry(terms, level, 'the limit_price');
-    if (req.dry_run) return { ok: true, dry_run: true, position: { ...dryRunPosition(terms, entry), type: req.type, limit_price: level } };
+    if (req.dry_run) return { ok: true, dry_run: true, position: { ...dryRunPosition(terms, entry, live.maxLeverage), type: req.type, limit_price: level } };
 
     const now = this.deps.clock.now();
     const coid = req.client_order_id ?? null;
@@ -152,7 +153,7 @@ export class OrderService implements RestingOrderPlacer {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const read = await this.resting(ctx, req.order_id);
       const o = read.order;
-      const live = await this.deps.prices.fillPrice(o.symbol);
+      const live = await this.deps.prices.entryPrice(o.symbol);
       const level = req.limit_price === undefined ? o.limit_price : trimNumber(req.limit_price);
       const trail = req.trail_pct === undefined ? o.trail_pct : req.trail_pct === null || req.trail_pct === 0 ? null : trimNumber(req.trail_pct);
       const terms = {
@@ -168,6 +169,8 @@ export class OrderService implements RestingOrderPlacer {
         mmrPct: o.mmr_pct ?? undefined,
       };
       refusePlacement(o.type, o.side, level, live);
+      // a new leverage meets the cap of the moment; the one the order was accepted with stands (the cap moves with volume)
+      if (req.leverage !== undefined) checkLeverage(o.symbol, terms.leverage, live.maxLeverage);
       priceEntry(terms, level, 'the limit_price');
       const now = this.deps.clock.now();
       const updated: Order = {

@@ -3,7 +3,6 @@ import { AppError } from '../../core/errors.js';
 import { baseTakerPct, cappedRatePct, CLASS_TAKER_PCT, type AssetClass, type FeeVenue } from '../../engine/fees.js';
 import { checkLevels, priceOpen, type PricedOpen } from '../../engine/open-pricing.js';
 import { roundUsd, trimNumber, type Side } from '../../engine/side.js';
-import { MAX_LEVERAGE } from '../markets/asset-classes.js';
 import type { Position } from './position-types.js';
 
 /** The terms of an entry, whatever fills it. */
@@ -26,13 +25,14 @@ export interface PricedEntry {
   priced: PricedOpen;
   /** The venue that set the rate (undefined when the class rate applies). */
   venue: FeeVenue | undefined;
-  /** The symbol's leverage cap. */
-  maxLeverage: number;
 }
 
-/** 400 leverage_max (with max and requested) above the symbol's cap. */
-export function checkLeverage(symbol: string, assetClass: AssetClass, leverage: number): number {
-  const max = MAX_LEVERAGE[assetClass];
+/**
+ * 400 leverage_max (with max and requested) above the symbol's cap. Checked where an entry is
+ * requested (open, placement, modify), not where a resting order fills: the cap moves with the
+ * symbol's volume, and an order accepted under it fills as accepted.
+ */
+export function checkLeverage(symbol: string, leverage: number, max: number): void {
   if (leverage > max) {
     throw new AppError('leverage_max', `leverage ${leverage} is above the ${max}x cap of ${symbol}`, {
       symbol,
@@ -41,7 +41,6 @@ export function checkLeverage(symbol: string, assetClass: AssetClass, leverage: 
       hint: `send leverage between 1 and ${max}`,
     });
   }
-  return max;
 }
 
 /** 400 sl_wrong_side / tp_wrong_side when a level is on the wrong side of the entry (`live` names the entry). */
@@ -53,19 +52,20 @@ export function checkEntryLevels(side: Side, entry: number, sl: number | null | 
   throw new AppError(wrong, `the ${level} of a ${side} must be ${where} ${entryName} (${entry})`, { live: entry });
 }
 
-/** Checks the leverage and the levels against `entry`, and prices the entry there. */
+/** Checks the levels against `entry`, and prices the entry there. */
 export function priceEntry(terms: EntryTerms, entry: number, entryName?: string): PricedEntry {
-  const maxLeverage = checkLeverage(terms.symbol, terms.assetClass, terms.leverage);
   const base = baseTakerPct(terms.assetClass, terms.venue);
   const priced = priceOpen({ side: terms.side, entry, margin: terms.margin, leverage: terms.leverage, baseRatePct: base.ratePct, flatMmrPct: terms.mmrPct });
   checkEntryLevels(terms.side, priced.entry, terms.sl, terms.tp, entryName);
-  return { priced, venue: base.venue, maxLeverage };
+  return { priced, venue: base.venue };
 }
 
-/** The priced trade a dry run answers (no id: nothing is written). */
-export function dryRunPosition(terms: EntryTerms, entry: PricedEntry): Record<string, unknown> {
+/** The priced trade a dry run answers (no id: nothing is written); `maxLeverage`: the symbol's cap. */
+export function dryRunPosition(terms: EntryTerms, entry: PricedEntry, maxLeverage: number): Record<string, unknown> {
   const { priced, venue } = entry;
   const defaultRate = cappedRatePct(CLASS_TAKER_PCT[terms.assetClass], terms.leverage);
+  // what the venue saves (negative) or costs over the class rate on the round trip
+  const vsDefault = trimNumber(priced.feeRoundTrip - (2 * priced.notional * defaultRate) / 100);
   return {
     symbol: terms.symbol,
     asset_class: terms.assetClass,
@@ -77,7 +77,7 @@ export function dryRunPosition(terms: EntryTerms, entry: PricedEntry): Record<st
     margin: terms.margin,
     margin_usd: terms.margin,
     leverage: terms.leverage,
-    leverage_max: entry.maxLeverage,
+    leverage_max: maxLeverage,
     notional_usd: roundUsd(priced.notional),
     liq_price: trimNumber(priced.liqPrice),
     liq_distance_pct: trimNumber(priced.liqDistancePct),
@@ -88,12 +88,9 @@ export function dryRunPosition(terms: EntryTerms, entry: PricedEntry): Record<st
     taker_fee_pct: trimNumber(priced.ratePct),
     sl: terms.sl,
     tp: terms.tp,
-    ...(venue
-      ? {
-          fee_venue: venue.venue,
-          fee_vs_default_usd: trimNumber(priced.feeRoundTrip - (2 * priced.notional * defaultRate) / 100),
-        }
-      : {}),
+    fee_venue: venue?.venue ?? null,
+    // the spec's name and the original's
+    ...(venue ? { fee_vs_marginpad_default_usd: vsDefault, fee_vs_default_usd: vsDefault } : {}),
   };
 }
 

@@ -6,9 +6,9 @@ import type { OrderType } from '../../engine/order-rules.js';
 import type { Side } from '../../engine/side.js';
 import type { KeyContext } from '../key-context.js';
 import { parseFeeVenue } from '../fees/fee-settings.js';
-import { PrefetchedFill, type LivePrice } from '../markets/live-prices.js';
+import { PrefetchedFill, type EntryPrice, type LivePrice } from '../markets/live-prices.js';
 import type { Order } from '../orders/order-types.js';
-import { buildPosition, dryRunPosition, priceEntry, type EntryTerms } from './position-builder.js';
+import { buildPosition, checkLeverage, dryRunPosition, priceEntry, type EntryTerms } from './position-builder.js';
 import { defaultPositionId, fundingOwed, MAX_ATTEMPTS, type PositionDeps } from './position-deps.js';
 import type { Position, StoredPosition } from './position-types.js';
 import { closedView, openView, type PositionView } from './position-view.js';
@@ -88,7 +88,7 @@ export class PositionService {
     if (body === null || typeof body !== 'object') return undefined;
     const { symbol, type, limit_price: limitPrice, stop_price: stopPrice } = body as Record<string, unknown>;
     if (typeof symbol !== 'string' || (type !== undefined && type !== 'market') || limitPrice !== undefined || stopPrice !== undefined) return undefined;
-    return new PrefetchedFill(symbol, this.deps.prices.settledFillPrice(symbol));
+    return new PrefetchedFill(symbol, this.deps.prices.settledEntryPrice(symbol));
   }
 
   /** `prefetched`: what prefetchFill started for this request, if anything; used when it is for the same symbol. */
@@ -101,7 +101,7 @@ export class PositionService {
     const coid = req.client_order_id ?? null;
     const named = explicitVenue(req);
     const [fill, accountVenue] = await Promise.all([
-      prefetched instanceof PrefetchedFill && prefetched.symbol === req.symbol ? prefetched.fill : prices.settledFillPrice(req.symbol),
+      prefetched instanceof PrefetchedFill && prefetched.symbol === req.symbol ? prefetched.fill : prices.settledEntryPrice(req.symbol),
       named === undefined ? fees.venueFor(ctx) : undefined,
     ]);
     try {
@@ -116,11 +116,12 @@ export class PositionService {
     }
   }
 
-  private async fill(ctx: KeyContext, req: OpenRequest, live: LivePrice, venue: FeeVenue | undefined): Promise<MarketOpenResult> {
+  private async fill(ctx: KeyContext, req: OpenRequest, live: EntryPrice, venue: FeeVenue | undefined): Promise<MarketOpenResult> {
     const { store, clock } = this.deps;
     const terms = entryTerms(req, live, venue);
+    checkLeverage(live.symbol, terms.leverage, live.maxLeverage);
     const entry = priceEntry(terms, live.price);
-    if (req.dry_run) return { ok: true, dry_run: true, position: dryRunPosition(terms, entry) };
+    if (req.dry_run) return { ok: true, dry_run: true, position: dryRunPosition(terms, entry, live.maxLeverage) };
 
     const now = clock.now();
     const id = (this.deps.newId ?? (() => defaultPositionId(now)))();
