@@ -25,6 +25,7 @@ import { docsRouter } from './docs/docs-page.js';
 import { cors } from './middleware/cors.js';
 import { errorHandler, notFoundHandler } from './middleware/error-handler.js';
 import { rateLimit } from './middleware/rate-limit.js';
+import { isRedisDown, redisGate, redisUnavailable } from './middleware/redis-gate.js';
 import { requestLogger } from './middleware/request-logger.js';
 import type { Middleware } from './routing/http-types.js';
 import { createRequestListener } from './routing/request-listener.js';
@@ -130,11 +131,13 @@ export function createApp(deps: AppDeps): App {
   const catalog = new RouteCatalog();
   registerRouteGroups(catalog, services);
   const limit = rateLimit({ limiter, keys: deps.apiKeys ?? services.apiKeys, publicLimit: config.publicRateLimit, prefetch: catalog.prefetcher() });
-  const apiRequests = [...everyRequest, limit];
+  // before the limiter: with Redis down even a key lookup would wait for a reconnect
+  const gate = redisGate(redis);
+  const apiRequests = [...everyRequest, gate, limit];
   const onError = errorHandler(logger);
 
   app.use(everyRequest);
-  app.use(API_PREFIX, limit);
+  app.use(API_PREFIX, gate, limit);
   app.use(catalog.expressHandler());
   // outside the catalog: a path parameter, and a body recorded as sent
   app.use(whsinkRouter(services.push.whsink, services.clock));
@@ -144,6 +147,8 @@ export function createApp(deps: AppDeps): App {
   });
   app.get('/readyz', async (_req, res) => {
     try {
+      // a connection that is down answers at once rather than after its reconnect attempts
+      if (isRedisDown(redis)) throw redisUnavailable();
       await redis.ping();
       res.json({ ok: true, redis: 'up', ts: Date.now() });
     } catch {

@@ -102,7 +102,7 @@ export function positionRoutes(trading: TradingServices, authenticate: Authentic
         tag: 'bot trading',
         summary: 'Close a position (pct below 100 splits it and records the closed part) at the live price',
         body: closeBody,
-        errors: ['id_required', 'position_not_found', 'already_closed', 'no_price'],
+        errors: ['id_required', 'position_not_found', 'already_closed', 'no_price', 'busy'],
         example: { body: { id: 'bpmb3x0k2a1b2c3d4', pct: 50 }, response: { ok: true, closed: { id: 'bpmb3x0k2a1b2c3d4-1', status: 'closed', pnl_usd: 3.21 }, remaining: { id: 'bpmb3x0k2a1b2c3d4', status: 'open' } } },
         prefetch: (body, key) => trading.closes.prefetch(body, key),
         handle: ({ body, auth, prefetched }: { body: CloseRequest; auth: KeyContext; prefetched?: unknown }) => trading.closes.close(auth, body, undefined, prefetched),
@@ -118,7 +118,7 @@ export function positionRoutes(trading: TradingServices, authenticate: Authentic
         tag: 'bot trading',
         summary: 'Set (number), clear (null) or keep (absent) stop-loss, take-profit and trailing stop',
         body: sltpBody,
-        errors: ['id_required', 'sl_or_tp_required', 'sl_wrong_side', 'tp_wrong_side', 'position_not_found', 'already_closed'],
+        errors: ['id_required', 'sl_or_tp_required', 'sl_wrong_side', 'tp_wrong_side', 'position_not_found', 'already_closed', 'busy'],
         handle: ({ body, auth }: { body: SltpRequest; auth: KeyContext }) => trading.positions.sltp(auth, body),
       }),
       ...tradingRoute('/positions', {
