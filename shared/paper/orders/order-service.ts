@@ -11,7 +11,7 @@ import type { LivePrice, LivePrices } from '../markets/live-prices.js';
 import { dryRunPosition, priceEntry } from '../positions/position-builder.js';
 import { entryTerms, explicitVenue, refOf, type OpenRequest, type OpenResult, type RestingOrderPlacer } from '../positions/position-service.js';
 import type { OrderStore } from './order-store.js';
-import { newOrderId, type Order, type StoredOrder } from './order-types.js';
+import { newOrderId, type Order, type OrderStatus, type StoredOrder } from './order-types.js';
 
 export { newOrderId };
 
@@ -59,7 +59,7 @@ function refusePlacement(type: OrderType, side: Side, level: number, live: LiveP
 }
 
 const notFound = (ctx: KeyContext, orderId: string): AppError => new AppError('not_found', `no order ${orderId} in book ${ctx.book}`, { order_id: orderId });
-const alreadyDone = (o: Order): AppError => new AppError('already_done', `order ${o.order_id} is already ${o.status}`, { order_id: o.order_id, status: o.status });
+const alreadyDone = (orderId: string, status: OrderStatus): AppError => new AppError('already_done', `order ${orderId} is already ${status}`, { order_id: orderId, status });
 
 export class OrderService implements RestingOrderPlacer {
   constructor(private readonly deps: OrderDeps) {}
@@ -198,11 +198,16 @@ export class OrderService implements RestingOrderPlacer {
     });
   }
 
-  /** The order if it is resting in this book; else 404 not_found, or 409 already_done once it is done. */
+  /** The order if it is resting in this book; else 409 already_done once it is done (for 30 days), or 404 not_found. */
   private async resting(ctx: KeyContext, orderId: string): Promise<StoredOrder> {
-    const read = await this.deps.store.get(refOf(ctx), orderId);
-    if (!read) throw notFound(ctx, orderId);
-    if (read.order.status !== 'resting') throw alreadyDone(read.order);
+    const ref = refOf(ctx);
+    const read = await this.deps.store.get(ref, orderId);
+    if (!read) {
+      // done long enough ago to have left the book: its tombstone still knows how it ended
+      const status = await this.deps.store.tombstone(ref, orderId);
+      throw status ? alreadyDone(orderId, status) : notFound(ctx, orderId);
+    }
+    if (read.order.status !== 'resting') throw alreadyDone(orderId, read.order.status);
     return read;
   }
 }
