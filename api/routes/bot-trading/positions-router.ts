@@ -142,7 +142,7 @@ export function positionRoutes(trading: TradingServices, authenticate: Authentic
         tag: 'bot trading',
         summary: 'Closed trades, newest first; page with before = next_before',
         query: tradesQuery,
-        handle: ({ query, auth }: { query: { limit: number; before?: number }; auth: KeyContext }) => trading.reads.trades(auth, query),
+        handle: ({ query, auth }: { query: { limit: number; before?: string }; auth: KeyContext }) => trading.reads.trades(auth, query),
       }),
     ],
     { authenticate },

@@ -98,7 +98,10 @@ export const positionsQuery = Joi.object({
 
 export const tradesQuery = Joi.object({
   limit: Joi.number().integer().min(1).max(500).default(100).description('Rows, 1-500 (default 100)'),
-  before: Joi.number().integer().min(0).max(8.64e15).description('Unix ms cursor (next_before of the previous page)'),
+  before: Joi.string()
+    .trim()
+    .pattern(/^\d{1,16}(:[0-9a-z-]{1,64})?$/)
+    .description('Cursor: next_before of the previous page, as given (unix ms, or ms:id when the page ended inside a millisecond)'),
 });
 
 export const marketsQuery = Joi.object({
