@@ -25,6 +25,7 @@ import { DOCS_PATH, docsRouter } from './docs/docs-page.js';
 import { cors } from './middleware/cors.js';
 import { errorHandler, notFoundHandler } from './middleware/error-handler.js';
 import { rateLimit } from './middleware/rate-limit.js';
+import { isRedisDown, redisGate, redisUnavailable } from './middleware/redis-gate.js';
 import { requestLogger } from './middleware/request-logger.js';
 import type { Middleware } from './routing/http-types.js';
 import { createRequestListener } from './routing/request-listener.js';
@@ -134,13 +135,16 @@ export function createApp(deps: AppDeps): App {
   const catalog = new RouteCatalog();
   registerRouteGroups(catalog, services, OUTSIDE_CATALOG);
   const limit = rateLimit({ limiter, keys: deps.apiKeys ?? services.apiKeys, publicLimit: config.publicRateLimit, badKeyLimit: config.badKeyRateLimit, prefetch: catalog.prefetcher() });
-  const apiRequests = [...everyRequest, limit];
+  // before the limiter: with Redis down even a key lookup would wait for a reconnect
+  const gate = redisGate(redis);
+  const apiRequests = [...everyRequest, gate, limit];
   const onError = errorHandler(logger);
 
   // outside the catalog: a path parameter, and a body recorded as sent; a delivery is metered by its address's budget
   const whsink = whsinkRouters(services.push.whsink, services.clock);
 
   app.use(everyRequest);
+  app.use(API_PREFIX, gate);
   app.use(whsink.deliveries);
   app.use(API_PREFIX, limit);
   app.use(catalog.expressHandler());
@@ -151,6 +155,8 @@ export function createApp(deps: AppDeps): App {
   });
   app.get(READY_PATH, async (_req, res) => {
     try {
+      // a connection that is down answers at once rather than after its reconnect attempts
+      if (isRedisDown(redis)) throw redisUnavailable();
       await redis.ping();
       res.json({ ok: true, redis: 'up', ts: Date.now() });
     } catch {

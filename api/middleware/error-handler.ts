@@ -1,7 +1,9 @@
 import { AppError, isAppError } from '../../shared/core/errors.js';
 import type { Logger } from '../../shared/core/logger.js';
+import { isRedisUnreachable } from '../../shared/redis/connection.js';
 import type { ApiRequest, ApiResponse, Next } from '../routing/http-types.js';
 import { sendJsonText } from '../routing/json-text.js';
+import { redisUnavailable } from './redis-gate.js';
 
 /** Bot v1 kept the original's flat error body; everything else answers in the envelope. */
 function isBotV1(path: string): boolean {
@@ -11,6 +13,8 @@ function isBotV1(path: string): boolean {
 export function sendError(req: ApiRequest, res: ApiResponse, error: AppError): void {
   if (res.headersSent) return;
   res.statusCode = error.status;
+  // a retryable error says when (busy, unavailable, rate_limited)
+  if (typeof error.details.retry_after === 'number') res.setHeader('Retry-After', String(error.details.retry_after));
   const body = isBotV1(req.baseUrl + req.path)
     ? { error: error.code, message: error.message, ...error.details }
     : { ok: false, error: { code: error.code, message: error.message, ...error.details }, ts: Date.now() };
@@ -26,7 +30,7 @@ interface HttpLikeError {
   type?: string;
 }
 
-/** Turns anything thrown into a named error; an unexpected one is logged with its stack and answered 500 internal. */
+/** Turns anything thrown into a named error: Redis unreachable 503 unavailable; an unexpected one is logged with its stack and answered 500 internal. */
 export function errorHandler(logger: Logger) {
   return (error: unknown, req: ApiRequest, res: ApiResponse, _next: Next): void => {
     if (isAppError(error)) return sendError(req, res, error);
@@ -39,6 +43,10 @@ export function errorHandler(logger: Logger) {
     }
     if (typeof httpError?.status === 'number' && httpError.status >= 400 && httpError.status < 500) {
       return sendError(req, res, new AppError('invalid_param', 'the request could not be read'));
+    }
+    // the connection logs the outage itself; each request it fails answers 503 and is retried by its client
+    if (isRedisUnreachable(error)) {
+      return sendError(req, res, redisUnavailable());
     }
     logger.error({ err: error, reqId: res.locals.requestId, path: req.baseUrl + req.path }, 'unhandled error');
     sendError(req, res, new AppError('internal', 'internal error'));

@@ -20,6 +20,8 @@ export const ERROR_CODES = {
   bad_api_key: 401,
   revoked_key: 401,
   rate_limited: 429,
+  // contention: a change that lost its race for a position or order every time it was tried (Retry-After)
+  busy: 409,
   // accounts, keys and books
   max_keys: 409,
   max_books: 400,
@@ -69,6 +71,8 @@ export const ERROR_CODES = {
   unknown_category: 400,
   // upstream and internals
   upstream_unavailable: 503,
+  /** Redis (all state) is unreachable: nothing can be read or written until it is back (Retry-After). */
+  unavailable: 503,
   internal: 500,
 } as const;
 

@@ -4,6 +4,7 @@ import type { Clock } from '../core/clock.js';
 import type { MarketStore } from '../market/market-store.js';
 import type { FreshnessRules } from '../market/quote-freshness.js';
 import type { BookRegistry } from './accounts/book-registry.js';
+import { ChangeGate } from './change-gate.js';
 import { FeeSettings } from './fees/fee-settings.js';
 import { FundingStore } from './funding/funding-store.js';
 import { LivePrices } from './markets/live-prices.js';
@@ -50,8 +51,10 @@ export function createTradingServices(deps: TradingDeps): TradingServices {
   const prices = new LivePrices(deps.marketStore, deps.clock, deps.freshness);
   const funding = new FundingStore(deps.redis);
   const fees = new FeeSettings(deps.redis);
-  const positionDeps: PositionDeps = { store, prices, funding, fees, clock: deps.clock, newId: deps.newId };
-  const orders = new OrderService({ store: new OrderStore(deps.redis), prices, fees, clock: deps.clock });
+  // one gate for positions and orders: their keys differ
+  const changes = new ChangeGate();
+  const positionDeps: PositionDeps = { store, prices, funding, fees, clock: deps.clock, changes, newId: deps.newId };
+  const orders = new OrderService({ store: new OrderStore(deps.redis), prices, fees, clock: deps.clock, changes });
   return {
     positions: new PositionService(positionDeps, orders),
     orders,

@@ -13,6 +13,8 @@ export interface EmbeddedRedisOptions {
   /** Directory for the append-only file; undefined keeps nothing on disk (tests). */
   dataDir?: string;
   logger?: Logger;
+  /** A port to listen on (a restart on the port clients know); undefined picks a free one. */
+  port?: number;
 }
 
 export class RedisMissingError extends Error {}
@@ -72,7 +74,7 @@ export function waitForReady(child: ChildProcess): Promise<void> {
 /** Starts a private redis-server on a free loopback port, stopped with the service. */
 export async function startEmbeddedRedis(options: EmbeddedRedisOptions = {}): Promise<EmbeddedRedis> {
   ensureRedisServer(options.logger);
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--protected-mode', 'yes'];
   if (options.dataDir) {
     const dir = resolve(options.dataDir);

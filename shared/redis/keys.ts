@@ -65,6 +65,12 @@ export const keys = {
   bookOrderData: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:orders:data`,
   /** zset orderId by done ms: orders that filled, expired, were cancelled or rejected; the oldest beyond a cap leave bookOrderData. */
   bookOrdersDone: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:orders:done`,
+  /**
+   * zset orderId by done ms, and hash orderId -> final status: a tombstone of each done order that left
+   * bookOrderData, so it still answers already_done (kept ORDER_TOMBSTONE_MS, at most ORDER_TOMBSTONES_KEPT).
+   */
+  bookOrdersGone: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:orders:gone`,
+  bookOrdersGoneStatus: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:orders:gone:status`,
   /** hash and zset like bookClosed/bookClosedByTime: the closed positions a reset archived. */
   bookArchiveClosed: (accountId: string, book: string, resetTs: number) => `acct:{${accountId}}:b:${book}:archive:${resetTs}:closed`,
   bookArchiveClosedByTime: (accountId: string, book: string, resetTs: number) => `acct:{${accountId}}:b:${book}:archive:${resetTs}:closed:ts`,

@@ -73,6 +73,13 @@ describe('calculator routes over HTTP', () => {
     });
   }
 
+  it('says which rule failed: a stop at the entry is named as such, not as an invalid value', async () => {
+    for (const path of ['/api/v1/calc/risk-reward?entry=100&stop=100&tp=120', '/api/v1/calc/position-size?balance=1000&risk=1&entry=50&stop=50']) {
+      const response = await getJson<Envelope<never>>(`${api.url}${path}`);
+      expect(response.body.error).to.include({ code: 'entry_equals_stop', message: 'stop must differ from entry: a stop at the entry risks nothing', param: 'stop' });
+    }
+  });
+
   it('names the parameter in the message of a validation error', async () => {
     const response = await getJson<Envelope<never>>(`${api.url}/api/v1/calc/position-size?balance=1000&entry=50&stop=45`);
     expect(response.body.error?.code).to.equal('missing_param');

@@ -194,28 +194,30 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
     expect(r.body.positions).to.have.length(100);
   });
 
-  it('pages trades newest first with before/next_before, never splitting trades of the same millisecond', async () => {
+  it('pages trades newest first with before/next_before, at most limit rows a page, each trade once', async () => {
     await Promise.all(Array.from({ length: 7 }, () => open({ symbol: 'ETH', side: 'long', margin_usd: 1, leverage: 1 })));
     await call('POST', '/close_all', {});
     for (let i = 0; i < 3; i++) await call('POST', '/close', { id: (await open({ symbol: 'BTC', side: 'short', margin_usd: 1, leverage: 1 })).id });
     const seen: string[] = [];
-    let before: number | null | undefined;
+    let before: number | string | null | undefined;
     let pages = 0;
     do {
       const r = await call('GET', `/trades?limit=3${before ? `&before=${before}` : ''}`);
       expect(r.status).to.equal(200);
       const rows = r.body.trades as Pos[];
       expect(r.body.count).to.equal(rows.length);
+      expect(rows.length).to.be.at.most(3);
       expect(r.body.retention_days).to.equal(90);
       for (let i = 1; i < rows.length; i++) expect(rows[i].closed_ts as number).to.be.at.most(rows[i - 1].closed_ts as number);
       seen.push(...rows.map((t) => t.id));
-      before = r.body.next_before as number | null;
+      before = r.body.next_before as number | string | null;
       pages++;
     } while (before && pages < 20);
     expect(seen).to.have.length(10);
     expect(new Set(seen).size).to.equal(10);
     expect((await call('GET', '/trades?limit=0')).status).to.equal(400);
     expect((await call('GET', '/trades?limit=501')).status).to.equal(400);
+    for (const bad of ['-1', 'abc', '1.5', '12:', '12:BP', `1:${'a'.repeat(65)}`]) expect((await call('GET', `/trades?before=${bad}`)).status, bad).to.equal(400);
   });
 
   it('sums open positions into account and balance: margin in use, unrealized, equity, free margin', async () => {

@@ -114,6 +114,23 @@ describe('bot trading: /open, /markets, /fees', function () {
     for (const key of [...after.keys()].filter((k) => !k.startsWith('rl:') && !k.includes(':key:'))) expect(after.get(key), key).to.equal(before.get(key));
   });
 
+  it('says in each refusal which rule failed, in words', async () => {
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ trail_pct: 0.01 }, 'trail_pct_invalid', 'trail_pct must be 0 (off) or a distance from 0.05 to 50 percent'],
+      [{ margin_usd: 0.5 }, 'margin_usd_min_1', 'margin_usd must be at least 1 USD'],
+      [{ margin_usd: 100_001 }, 'margin_usd_max_100000', 'margin_usd must be at most 100000 USD'],
+      [{ leverage: 0.5 }, 'leverage_min', 'leverage must be at least 1 (1x: no leverage)'],
+      [{ client_order_id: 'has space' }, 'invalid_param', 'client_order_id must be printable characters without spaces (1-64)'],
+    ];
+    for (const [change, code, message] of cases) {
+      const r = await open({ symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, ...change });
+      expect(r.status, code).to.equal(400);
+      expect(r.body).to.include({ error: code, message, param: Object.keys(change)[0] });
+    }
+    const pct = await botCall<Body>(api.url, trader, 'POST', '/close', { id: 'bpx', pct: 0 });
+    expect(pct.body).to.include({ error: 'invalid_param', message: 'pct is the percent of the position to close: from 1 to 100' });
+  });
+
   it('refuses to fill without a fresh price (400 no_price)', async () => {
     await redis.set(keys.marketQuote('ETHUSDT'), JSON.stringify({ symbol: 'ETHUSDT', price: 3500, venues: 1, changePct24h: null, ts: Date.now() - 60_000 }));
     const r = await open({ symbol: 'ETH', side: 'long', margin_usd: 10, leverage: 2 });

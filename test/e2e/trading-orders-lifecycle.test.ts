@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import { MINUTE_MS, ORDER_TTL_MS } from '../../shared/engine/order-rules.js';
+import { ORDERS_DONE_KEPT } from '../../shared/paper/orders/order-types.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { closeRedis, createBlockingRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
@@ -119,6 +120,34 @@ describe('bot trading: resting orders over their life (modify, cancel, expiry, r
       expect(r.status, path).to.equal(409);
       expect(r.body).to.include({ error: 'already_done', status: 'filled', order_id: order.order_id });
     }
+  });
+
+  it('answers 409 already_done for orders done before the last 100 the book keeps, whichever step pushed them out (fill, reset, cancel)', async () => {
+    const cancel = async (o: Order) => expect((await call('POST', '/cancel_order', { order_id: o.order_id })).status).to.equal(200);
+    const filled = await place();
+    await fx.candle('BTCUSDT', filled.fills_from_ts, 63000, 65000);
+    const cancelled: Order[] = [];
+    for (let i = 0; i < ORDERS_DONE_KEPT - 1; i++) {
+      cancelled.push(await place({ limit_price: 60000 - i }));
+      await cancel(cancelled[i]);
+    }
+    // 100 done: a fill pushes the filled one out, a reset and a cancel the two oldest cancelled ones
+    const second = await place();
+    await fx.candle('BTCUSDT', second.fills_from_ts, 63000, 65000);
+    await place({ limit_price: 50000 });
+    expect((await call('POST', '/close_all', {})).body.closed).to.equal(2);
+    expect((await call('POST', '/reset', { confirm: true })).body).to.include({ cancelled_orders: 1 });
+    await cancel(await place({ limit_price: 50000 }));
+    const recent = new Set(await fx.redis.zrange(keys.bookOrdersDone(trader.accountId, 'main'), '0', '-1'));
+    for (const [o, status] of [[filled, 'filled'], [cancelled[0], 'cancelled'], [cancelled[1], 'cancelled']] as const) {
+      expect(recent.has(o.order_id)).to.equal(false);
+      for (const path of ['/modify_order', '/cancel_order']) {
+        const r = await call('POST', path, { order_id: o.order_id, limit_price: 63000 });
+        expect(r.status, `${path} ${status}`).to.equal(409);
+        expect(r.body).to.include({ error: 'already_done', status, order_id: o.order_id });
+      }
+    }
+    expect((await call('POST', '/cancel_order', { order_id: 'lonever1' })).body).to.include({ error: 'not_found' });
   });
 
   it('expires resting orders 30 days after placement through the orders job, once, with one order.expired each', async () => {

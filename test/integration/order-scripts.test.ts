@@ -7,7 +7,7 @@ import { STORING_MS } from '../../shared/paper/timed-ids.js';
 import { runOrderScript } from '../../shared/paper/orders/lua/order-scripts.js';
 import { closeArgs, closeKeys, OrderStore } from '../../shared/paper/orders/order-store.js';
 import { fillResult, OrderSweep } from '../../shared/paper/orders/order-sweep.js';
-import { newOrderId, ORDERS_DONE_KEPT, type Order } from '../../shared/paper/orders/order-types.js';
+import { newOrderId, ORDER_TOMBSTONE_MS, ORDER_TOMBSTONES_KEPT, ORDERS_DONE_KEPT, type Order } from '../../shared/paper/orders/order-types.js';
 import { PositionStore } from '../../shared/paper/positions/position-store.js';
 import type { BookRef } from '../../shared/paper/positions/position-types.js';
 import type { SweepJob } from '../../shared/queues/job-types.js';
@@ -275,7 +275,7 @@ describe('order scripts under races (Lua, real Redis)', () => {
     expect(await redis.zcard(keys.orderExpiry())).to.equal(0);
   });
 
-  it('keeps the last done orders of a book only; older ones are forgotten', async () => {
+  it('keeps the last done orders of a book whole; older ones leave its order data', async () => {
     for (let i = 0; i < ORDERS_DONE_KEPT + 3; i++) {
       const read = await place(newOrder(ref), 1000);
       expect(await pods[0].cancel(ref, read, { ...read.order, status: 'cancelled', done_ts: T0 + i }, T0 + i)).to.equal('applied');
@@ -284,6 +284,37 @@ describe('order scripts under races (Lua, real Redis)', () => {
     expect(await redis.zcard(keys.bookOrdersDone(ref.accountId, ref.book))).to.equal(ORDERS_DONE_KEPT);
     const recent = await pods[0].listRecent(ref, 20);
     expect(recent.map((o) => o.done_ts)).to.deep.equal(Array.from({ length: 20 }, (_, i) => T0 + ORDERS_DONE_KEPT + 2 - i));
+  });
+
+  it('leaves a tombstone (the final status) of each forgotten order; drops tombstones past their 30 days and the oldest beyond the cap', async () => {
+    const gone = keys.bookOrdersGone(ref.accountId, ref.book);
+    const statuses = keys.bookOrdersGoneStatus(ref.accountId, ref.book);
+    /** Cancels a new order done at `at`, through order-close.lua with a tombstone cap of `cap`. */
+    const cancelAt = async (at: number, cap = ORDER_TOMBSTONES_KEPT) => {
+      const read = await place(newOrder(ref), 1000);
+      const args = closeArgs(ref, read, { ...read.order, status: 'cancelled', done_ts: at }, at);
+      args[args.length - 1] = cap;
+      expect(await runOrderScript(redis, 'pdOrderClose', closeKeys(ref), [...args, 'cancelled'])).to.have.property('0', 1);
+    };
+    for (let i = 0; i < ORDERS_DONE_KEPT + 3; i++) await cancelAt(T0 + i);
+    const firstIds = await redis.zrange(gone, '0', '-1');
+    expect(await redis.zrange(gone, '0', '-1', 'WITHSCORES')).to.deep.equal(firstIds.flatMap((id, i) => [id, String(T0 + i)]));
+    expect(await redis.hmget(statuses, ...firstIds)).to.deep.equal(['cancelled', 'cancelled', 'cancelled']);
+    expect(await pods[0].tombstone(ref, firstIds[0])).to.equal('cancelled');
+    expect(await pods[0].get(ref, firstIds[0])).to.equal(null);
+
+    // 30 days after the second one was done: the first two are past their time
+    await cancelAt(T0 + 1 + ORDER_TOMBSTONE_MS);
+    expect(await redis.zcard(gone)).to.equal(2);
+    expect(await redis.hlen(statuses)).to.equal(2);
+    expect(await pods[0].tombstone(ref, firstIds[0])).to.equal(null);
+    expect(await pods[0].tombstone(ref, firstIds[2])).to.equal('cancelled');
+
+    // a cap of 2: the oldest goes, whatever its age
+    await cancelAt(T0 + 2 + ORDER_TOMBSTONE_MS, 2);
+    expect(await redis.zcard(gone)).to.equal(2);
+    expect(await redis.hlen(statuses)).to.equal(2);
+    expect(await pods[0].tombstone(ref, firstIds[2])).to.equal(null);
   });
 
   describe('index hints written around the scripts (every script key is the account\'s)', () => {

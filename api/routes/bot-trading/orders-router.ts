@@ -43,7 +43,7 @@ export function orderRoutes(trading: TradingServices, authenticate: Authenticate
         description:
           'The level is checked against the market now, as at placement, and sl and tp against the level. Candles before the next minute no longer fill the order (fills_from_ts moves).',
         body: modifyOrderBody,
-        errors: ['order_id_required', 'nothing_to_modify', 'limit_marketable', 'stop_wrong_side', 'sl_wrong_side', 'tp_wrong_side', 'leverage_max', 'no_price', 'not_found', 'already_done'],
+        errors: ['order_id_required', 'nothing_to_modify', 'limit_marketable', 'stop_wrong_side', 'sl_wrong_side', 'tp_wrong_side', 'leverage_max', 'no_price', 'not_found', 'already_done', 'busy'],
         example: { body: { order_id: 'lomb3x0k2a1b2c3d4', limit_price: 61500, sl: null }, response: { ok: true, order: { ...exampleOrder, limit_price: 61500, sl: null } } },
         handle: ({ body, auth }: { body: ModifyOrderRequest; auth: KeyContext }) => trading.orders.modify(auth, body),
       }),
@@ -52,7 +52,7 @@ export function orderRoutes(trading: TradingServices, authenticate: Authenticate
         tag: 'bot trading',
         summary: 'Cancel a resting order (409 already_done once it filled, expired or was cancelled)',
         body: cancelOrderBody,
-        errors: ['order_id_required', 'not_found', 'already_done'],
+        errors: ['order_id_required', 'not_found', 'already_done', 'busy'],
         example: { body: { order_id: 'lomb3x0k2a1b2c3d4' }, response: { ok: true, order_id: 'lomb3x0k2a1b2c3d4', status: 'cancelled', order: { ...exampleOrder, status: 'cancelled' } } },
         handle: ({ body, auth }: { body: { order_id: string }; auth: KeyContext }) => trading.orders.cancel(auth, body),
       }),

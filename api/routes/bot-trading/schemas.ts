@@ -12,9 +12,14 @@ const clientOrderId = () =>
     .min(1)
     .max(64)
     .pattern(/^[\x21-\x7e]+$/)
+    .messages({ 'string.pattern.base': '{#label} must be printable characters without spaces (1-64)' })
     .description('Idempotency key (1-64 printable characters), remembered 7 days: a reuse answers with the same result and idempotent true');
 
+const MARGIN_MESSAGES = { 'number.min': '{#label} must be at least 1 USD', 'number.max': '{#label} must be at most 100000 USD' };
+
 const price = () => Joi.number().positive().max(1e12);
+
+const TRAIL_RULE = '{#label} must be 0 (off) or a distance from 0.05 to 50 percent';
 
 /** 0 or absent: off; else 0.05 to 50 percent. */
 const trailPct = () =>
@@ -23,6 +28,7 @@ const trailPct = () =>
     .max(50)
     .custom((value: number, helpers) => (value === 0 || value >= 0.05 ? value : helpers.error('any.invalid')))
     .meta(codes({ 'number.base': 'trail_pct_invalid', 'number.min': 'trail_pct_invalid', 'number.max': 'trail_pct_invalid', 'any.invalid': 'trail_pct_invalid', 'number.infinity': 'trail_pct_invalid' }))
+    .messages({ 'any.invalid': TRAIL_RULE, 'number.min': TRAIL_RULE, 'number.max': TRAIL_RULE })
     .description('Trailing-stop distance in percent, 0.05-50 (0 = off)');
 
 export const openBody = Joi.object({
@@ -38,11 +44,13 @@ export const openBody = Joi.object({
     .min(1)
     .max(100_000)
     .meta(codes({ 'number.min': 'margin_usd_min_1', 'number.max': 'margin_usd_max_100000' }))
+    .messages(MARGIN_MESSAGES)
     .description('Margin in USD, 1 to 100000 (not debited: margin_enforced is false)'),
   leverage: Joi.number()
     .required()
     .min(1)
     .meta(codes({ 'number.min': 'leverage_min' }))
+    .messages({ 'number.min': '{#label} must be at least 1 (1x: no leverage)' })
     .description("Multiple, 1 up to the symbol's max_leverage from /markets: 1000 on BTC, ETH, SOL, XRP, DOGE, HYPE, PEPE, 100 to 200 on other coins by 24 h volume (above it: leverage_max with max and requested)"),
   sl: price().allow(null).description('Stop-loss price: below the entry for a long, above for a short'),
   tp: price().allow(null).description('Take-profit price: above the entry for a long, below for a short'),
@@ -69,9 +77,11 @@ const positionId = () =>
     .meta(codes({ 'any.required': 'id_required', 'string.empty': 'id_required', 'string.base': 'id_required' }))
     .description('Position id');
 
+const PCT_RULE = '{#label} is the percent of the position to close: from 1 to 100';
+
 export const closeBody = Joi.object({
   id: positionId(),
-  pct: Joi.number().min(1).max(100).description('Percent to close, 1-100 (default 100); below 100 splits the position'),
+  pct: Joi.number().min(1).max(100).messages({ 'number.min': PCT_RULE, 'number.max': PCT_RULE }).description('Percent to close, 1-100 (default 100); below 100 splits the position'),
   symbol: Joi.string().trim().max(40).description("The position's symbol, if known: the close reads its price alongside the position"),
   client_order_id: clientOrderId(),
 });
@@ -103,7 +113,11 @@ export const positionsQuery = Joi.object({
 
 export const tradesQuery = Joi.object({
   limit: Joi.number().integer().min(1).max(500).default(100).description('Rows, 1-500 (default 100)'),
-  before: Joi.number().integer().min(0).max(8.64e15).description('Unix ms cursor (next_before of the previous page)'),
+  before: Joi.string()
+    .trim()
+    .pattern(/^\d{1,16}(:[0-9a-z-]{1,64})?$/)
+    .messages({ 'string.pattern.base': '{#label} must be the next_before of a previous page, as given (unix ms, or ms:id)' })
+    .description('Cursor: next_before of the previous page, as given (unix ms, or ms:id when the page ended inside a millisecond)'),
 });
 
 export const marketsQuery = Joi.object({
@@ -131,10 +145,12 @@ export const modifyOrderBody = Joi.object({
     .min(1)
     .max(100_000)
     .meta(codes({ 'number.min': 'margin_usd_min_1', 'number.max': 'margin_usd_max_100000' }))
+    .messages(MARGIN_MESSAGES)
     .description('New margin in USD, 1 to 100000'),
   leverage: Joi.number()
     .min(1)
     .meta(codes({ 'number.min': 'leverage_min' }))
+    .messages({ 'number.min': '{#label} must be at least 1 (1x: no leverage)' })
     .description("New leverage, 1 up to the symbol's max_leverage"),
   trail_pct: trailPct().allow(null),
 });

@@ -6,6 +6,8 @@ const MAX_MAGNITUDE = 1e15;
 
 const codes = (map: FieldMeta['codes']): FieldMeta => ({ codes: map });
 
+const STOP_AT_ENTRY = '{#label} must differ from entry: a stop at the entry risks nothing';
+
 const finite = () => Joi.number().min(-MAX_MAGNITUDE).max(MAX_MAGNITUDE);
 const positive = () => Joi.number().greater(0).max(MAX_MAGNITUDE);
 const entry = () => positive().required().meta(codes({ 'number.greater': 'entry_min' })).description('Entry price, > 0');
@@ -37,6 +39,7 @@ export const positionSizeQuery = Joi.object({
     .required()
     .invalid(Joi.ref('entry'))
     .meta(codes({ 'any.invalid': 'entry_equals_stop' }))
+    .messages({ 'any.invalid': STOP_AT_ENTRY })
     .description('Stop-loss price; must differ from entry'),
   leverage: leverage(),
 });
@@ -55,6 +58,7 @@ export const riskRewardQuery = Joi.object({
     .required()
     .invalid(Joi.ref('entry'))
     .meta(codes({ 'any.invalid': 'entry_equals_stop' }))
+    .messages({ 'any.invalid': STOP_AT_ENTRY })
     .description('Stop-loss price; must differ from entry'),
   tp: positive().required().description('Take-profit price'),
 });

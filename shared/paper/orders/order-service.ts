@@ -4,14 +4,14 @@ import { AppError } from '../../core/errors.js';
 import { findFeeVenue, type FeeVenue } from '../../engine/fees.js';
 import { checkPlacement, expiresAt, reachOf, watermarkAfter, type OrderType } from '../../engine/order-rules.js';
 import { trimNumber, type Side } from '../../engine/side.js';
+import { changeKey, STALE, type ChangeGate } from '../change-gate.js';
 import type { FeeSettings } from '../fees/fee-settings.js';
 import type { KeyContext } from '../key-context.js';
 import type { EntryPrice, LivePrice, LivePrices } from '../markets/live-prices.js';
-import { MAX_ATTEMPTS } from '../positions/position-deps.js';
 import { checkLeverage, dryRunPosition, priceEntry } from '../positions/position-builder.js';
 import { entryTerms, explicitVenue, refOf, type OpenRequest, type OpenResult, type RestingOrderPlacer } from '../positions/position-service.js';
 import type { OrderStore } from './order-store.js';
-import { newOrderId, type Order, type StoredOrder } from './order-types.js';
+import { newOrderId, type Order, type OrderStatus, type StoredOrder } from './order-types.js';
 
 export { newOrderId };
 
@@ -23,6 +23,8 @@ export interface OrderDeps {
   prices: LivePrices;
   fees: FeeSettings;
   clock: Clock;
+  /** Where a client's changes of one order meet (one at a time per pod, bounded retries across pods). */
+  changes: ChangeGate;
 }
 
 export interface ModifyOrderRequest {
@@ -57,7 +59,7 @@ function refusePlacement(type: OrderType, side: Side, level: number, live: LiveP
 }
 
 const notFound = (ctx: KeyContext, orderId: string): AppError => new AppError('not_found', `no order ${orderId} in book ${ctx.book}`, { order_id: orderId });
-const alreadyDone = (o: Order): AppError => new AppError('already_done', `order ${o.order_id} is already ${o.status}`, { order_id: o.order_id, status: o.status });
+const alreadyDone = (orderId: string, status: OrderStatus): AppError => new AppError('already_done', `order ${orderId} is already ${status}`, { order_id: orderId, status });
 
 export class OrderService implements RestingOrderPlacer {
   constructor(private readonly deps: OrderDeps) {}
@@ -150,7 +152,7 @@ export class OrderService implements RestingOrderPlacer {
       throw new AppError('nothing_to_modify', `send at least one of ${fields.join(', ')}`);
     }
     const ref = refOf(ctx);
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    return this.deps.changes.run(changeKey('order', ref, req.order_id), `order ${req.order_id}`, async () => {
       const read = await this.resting(ctx, req.order_id);
       const o = read.order;
       const live = await this.deps.prices.entryPrice(o.symbol);
@@ -184,29 +186,31 @@ export class OrderService implements RestingOrderPlacer {
         modified_ts: now,
         fills_from_ts: watermarkAfter(now),
       };
-      if ((await this.deps.store.modify(ref, read, updated)) === 'applied') return { ok: true, order: updated };
-    }
-    throw new AppError('internal', 'the order kept changing; try again');
+      return (await this.deps.store.modify(ref, read, updated)) === 'applied' ? { ok: true as const, order: updated } : STALE;
+    });
   }
 
   async cancel(ctx: KeyContext, req: { order_id: string }): Promise<{ ok: true; order_id: string; status: 'cancelled'; order: Order }> {
     const ref = refOf(ctx);
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    return this.deps.changes.run(changeKey('order', ref, req.order_id), `order ${req.order_id}`, async () => {
       const read = await this.resting(ctx, req.order_id);
       const now = this.deps.clock.now();
       const cancelled: Order = { ...read.order, status: 'cancelled', done_ts: now };
-      if ((await this.deps.store.cancel(ref, read, cancelled, now)) === 'applied') {
-        return { ok: true, order_id: cancelled.order_id, status: 'cancelled', order: cancelled };
-      }
-    }
-    throw new AppError('internal', 'the order kept changing; try again');
+      if ((await this.deps.store.cancel(ref, read, cancelled, now)) !== 'applied') return STALE;
+      return { ok: true as const, order_id: cancelled.order_id, status: 'cancelled' as const, order: cancelled };
+    });
   }
 
-  /** The order if it is resting in this book; else 404 not_found, or 409 already_done once it is done. */
+  /** The order if it is resting in this book; else 409 already_done once it is done (for 30 days), or 404 not_found. */
   private async resting(ctx: KeyContext, orderId: string): Promise<StoredOrder> {
-    const read = await this.deps.store.get(refOf(ctx), orderId);
-    if (!read) throw notFound(ctx, orderId);
-    if (read.order.status !== 'resting') throw alreadyDone(read.order);
+    const ref = refOf(ctx);
+    const read = await this.deps.store.get(ref, orderId);
+    if (!read) {
+      // done long enough ago to have left the book: its tombstone still knows how it ended
+      const status = await this.deps.store.tombstone(ref, orderId);
+      throw status ? alreadyDone(orderId, status) : notFound(ctx, orderId);
+    }
+    if (read.order.status !== 'resting') throw alreadyDone(orderId, read.order.status);
     return read;
   }
 }

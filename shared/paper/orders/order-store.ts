@@ -11,7 +11,7 @@ import type { BookRef, Position } from '../positions/position-types.js';
 import { TriggerHints } from '../positions/trigger-hints.js';
 import { runOrderScript } from './lua/order-scripts.js';
 import { indexedOrder, OrderHints, type IndexedOrder, type OrderTarget } from './order-hints.js';
-import { ORDERS_DONE_KEPT, parseOrder, type Order, type StoredOrder } from './order-types.js';
+import { DONE_ORDER_RETENTION, parseOrder, tombstoneKeys, type Order, type OrderStatus, type StoredOrder } from './order-types.js';
 
 export type PlaceOutcome =
   | { kind: 'placed'; stored: StoredOrder }
@@ -52,12 +52,12 @@ export type CloseStatus = 'cancelled' | 'expired';
 
 /** KEYS of order-close.lua for an order of the book. */
 export function closeKeys(ref: BookRef): string[] {
-  return [keys.bookOrders(ref.accountId, ref.book), keys.bookOrderData(ref.accountId, ref.book), keys.bookOrdersDone(ref.accountId, ref.book), keys.accountOutbox(ref.accountId)];
+  return [keys.bookOrders(ref.accountId, ref.book), keys.bookOrderData(ref.accountId, ref.book), keys.bookOrdersDone(ref.accountId, ref.book), keys.accountOutbox(ref.accountId), ...tombstoneKeys(ref)];
 }
 
-/** ARGV[1..6] of order-close.lua (the status follows). */
+/** ARGV[1..8] of order-close.lua (the status follows). */
 export function closeArgs(ref: BookRef, read: StoredOrder, done: Order, now: number): (string | number)[] {
-  return [read.order.order_id, digest(read.raw), JSON.stringify(done), ref.book, now, ORDERS_DONE_KEPT];
+  return [read.order.order_id, digest(read.raw), JSON.stringify(done), ref.book, now, ...DONE_ORDER_RETENTION];
 }
 
 export class OrderStore {
@@ -72,6 +72,11 @@ export class OrderStore {
   async get(ref: BookRef, orderId: string): Promise<StoredOrder | null> {
     const raw = await this.redis.hget(keys.bookOrderData(ref.accountId, ref.book), orderId);
     return raw === null ? null : parseOrder(raw);
+  }
+
+  /** The final status of a done order that only its tombstone remembers; null when none does. */
+  async tombstone(ref: BookRef, orderId: string): Promise<OrderStatus | null> {
+    return (await this.redis.hget(keys.bookOrdersGoneStatus(ref.accountId, ref.book), orderId)) as OrderStatus | null;
   }
 
   /** The order a client_order_id placed, as it stands now; null when unused (or no longer kept). */
@@ -178,8 +183,9 @@ export class OrderStore {
         keys.bookOpen(ref.accountId, ref.book),
         keys.accountOutbox(ref.accountId),
         keys.paperBooks(ref.accountId),
+        ...tombstoneKeys(ref),
       ],
-      [o.order_id, digest(read.raw), JSON.stringify(write.filled), JSON.stringify(write.rejected), position.id, JSON.stringify(position), write.openCap, ref.book, write.now, ORDERS_DONE_KEPT],
+      [o.order_id, digest(read.raw), JSON.stringify(write.filled), JSON.stringify(write.rejected), position.id, JSON.stringify(position), write.openCap, ref.book, write.now, ...DONE_ORDER_RETENTION],
     );
     const left = status === -1 ? [] : [indexedOrder({ ref, order: o })];
     await Promise.all([this.hints.remove(left), status === 1 ? undefined : this.triggers.remove([opened])]);

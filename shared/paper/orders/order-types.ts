@@ -3,10 +3,23 @@ import type { AssetClass } from '../../engine/fees.js';
 import type { OrderReach, OrderType } from '../../engine/order-rules.js';
 import type { Side } from '../../engine/side.js';
 import type { BookRef } from '../positions/position-types.js';
+import { keys } from '../../redis/keys.js';
 import { timedId } from '../timed-ids.js';
 
-/** Done orders a book keeps (for /orders recent and for already_done); older ones are forgotten (then not_found). */
+/** Done orders a book keeps whole (for /orders recent); older ones leave a tombstone (their status). */
 export const ORDERS_DONE_KEPT = 100;
+
+/** How long a done order's tombstone answers already_done: as long as its client could refer to it (an order rests 30 days at most). */
+export const ORDER_TOMBSTONE_MS = 30 * 86_400_000;
+
+/** Tombstones a book keeps at most (the oldest go first): bounds its memory whatever the client does. */
+export const ORDER_TOMBSTONES_KEPT = 10_000;
+
+/** The ARGV of a script that drops done orders (how many it keeps, then how long and how many tombstones), in that order. */
+export const DONE_ORDER_RETENTION = [ORDERS_DONE_KEPT, ORDER_TOMBSTONE_MS, ORDER_TOMBSTONES_KEPT] as const;
+
+/** KEYS of the tombstones of a book's done orders, in the order the scripts take them. */
+export const tombstoneKeys = (ref: BookRef): string[] => [keys.bookOrdersGone(ref.accountId, ref.book), keys.bookOrdersGoneStatus(ref.accountId, ref.book)];
 
 /**
  * resting: waits for the market; filled: a candle reached the level and the position opened

@@ -4,9 +4,10 @@ import { settle, settlePartial, type SettleInput } from '../../engine/settlement
 import { roundUsd, trimNumber } from '../../engine/side.js';
 import { CLOSE_REASONS } from '../../engine/triggers.js';
 import type { KnownKey } from '../api-key-resolver.js';
+import { changeKey, STALE } from '../change-gate.js';
 import type { KeyContext } from '../key-context.js';
 import type { LivePrice } from '../markets/live-prices.js';
-import { fundingOwed, MAX_ATTEMPTS, type PositionDeps } from './position-deps.js';
+import { fundingOwed, type PositionDeps } from './position-deps.js';
 import { refOf } from './position-service.js';
 import { jsonAssigner, type JsonScalar } from './position-json.js';
 import type { CloseRecord, CloseWrite } from './position-store.js';
@@ -177,7 +178,7 @@ export class CloseService {
     let early = prefetched instanceof PrefetchedClose && prefetched.isFor(ref, req.id) ? await prefetched.reads : undefined;
     // the hint's price is read alongside the position; a wrong hint costs nothing but a second read
     let hinted: Promise<LivePrice | undefined> | undefined = !early && req.symbol ? prices.fillPrice(req.symbol).catch(() => undefined) : undefined;
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    return this.deps.changes.run(changeKey('position', ref, req.id), `position ${req.id}`, async () => {
       const reads = early ?? (await this.readForClose(ref, req.id, hinted));
       early = undefined;
       if (reads.read === null) throw await this.notOpen(ctx, req.id);
@@ -189,8 +190,8 @@ export class CloseService {
       if (outcome.kind === 'already_closed') throw new AppError('already_closed', `position ${req.id} is already closed`, { id: req.id });
       if (outcome.kind === 'missing') throw new AppError('position_not_found', `no open position ${req.id} in book ${ctx.book}`, { id: req.id });
       hinted = undefined; // stale: read again (the price too: the next attempt should not settle at an old one)
-    }
-    throw new AppError('internal', 'the position kept changing; try again');
+      return STALE;
+    });
   }
 
   /** The position, then its price (unless the hint has it) and the funding it owes, in one round trip. */

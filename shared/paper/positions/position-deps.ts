@@ -1,6 +1,7 @@
 /** What the position services share: stores, prices, the clock and the id source. */
 import type { Clock } from '../../core/clock.js';
 import { fundingCost } from '../../engine/funding.js';
+import type { ChangeGate } from '../change-gate.js';
 import type { FeeSettings } from '../fees/fee-settings.js';
 import type { FundingStore } from '../funding/funding-store.js';
 import type { LivePrices } from '../markets/live-prices.js';
@@ -14,6 +15,8 @@ export interface PositionDeps {
   funding: FundingStore;
   fees: FeeSettings;
   clock: Clock;
+  /** Where a client's changes of one position meet (one at a time per pod, bounded retries across pods). */
+  changes: ChangeGate;
   /** New position ids; defaults to bp<ms base36><random>. */
   newId?: () => string;
 }
@@ -21,7 +24,7 @@ export interface PositionDeps {
 /** bp + the time in base 36 + 8 random base-36 characters. */
 export const defaultPositionId = (now: number): string => timedId('bp', now);
 
-/** How many times a change is recomputed when the position moved underneath it. */
+/** How many times the sweep recomputes a change when the position moved underneath it. */
 export const MAX_ATTEMPTS = 8;
 
 /** Funding a position owes at `now`: what it carried over plus the funding times since funding_from_ts. */

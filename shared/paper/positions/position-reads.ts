@@ -13,6 +13,27 @@ import { closedView, etagMaterial, openView, type PositionView } from './positio
 export const POSITIONS_CAP = 100;
 export const STARTING_BALANCE_USD = 10_000;
 const DAY_MS = 86_400_000;
+/** More trades than one millisecond can hold (a close_all of a book at its cap settles 1000 at once). */
+const MILLISECOND_MAX = 100_000;
+
+/**
+ * Where the next page of trades starts: the close time (ms) of the last row, exclusive, when the
+ * next row closed earlier (the spec's unix ms cursor); `<ms>:<id>` when the page ends inside a
+ * millisecond, so the next page starts at the row after that id. Clients pass it back as before.
+ */
+export type TradesCursor = number | `${number}:${string}`;
+
+/** The before parameter: `<ms>` or `<ms>:<id>` (the route checks the shape). */
+export function parseTradesCursor(text: string): { ts: number; id?: string } {
+  const mark = text.indexOf(':');
+  return mark < 0 ? { ts: Number(text) } : { ts: Number(text.slice(0, mark)), id: text.slice(mark + 1) };
+}
+
+/** The cursor after `last` when `next` is the row that follows it. Pure. */
+export function tradesCursor(last: Pick<Position, 'closed_ts' | 'id'>, next: Pick<Position, 'closed_ts'>): TradesCursor {
+  const ts = last.closed_ts ?? 0;
+  return next.closed_ts === ts ? `${ts}:${last.id}` : ts;
+}
 
 export interface PositionsQuery {
   status?: 'open' | 'closed';
@@ -49,7 +70,8 @@ export interface TradeRow {
 export interface TradesResult {
   trades: TradeRow[];
   count: number;
-  next_before: number | null;
+  /** The before of the next page (tradesCursor); null at the end. */
+  next_before: TradesCursor | null;
   retention_days: number;
 }
 
@@ -135,31 +157,27 @@ export class PositionReads {
   }
 
   /**
-   * Closed trades newest first, closed before `before` and within the plan's history window.
-   * A page never splits trades that closed in the same millisecond (next_before is exclusive): it
-   * ends before such a group, or takes the whole group when the group alone fills the page.
+   * Closed trades newest first (by close time, then id, descending: the order of the book's
+   * close-time index), before the cursor and within the plan's history window; at most `limit`.
    */
-  async trades(ctx: KeyContext, query: { limit: number; before?: number }): Promise<TradesResult> {
+  async trades(ctx: KeyContext, query: { limit: number; before?: string }): Promise<TradesResult> {
     const { store, clock } = this.deps;
     const ref = refOf(ctx);
     const days = ctx.plan.limits.tradeHistoryDays;
     const minTs = clock.now() - days * DAY_MS;
-    const maxTs = query.before ?? Infinity;
-    let rows = await store.listClosed(ref, { minTs, maxTs, limit: query.limit + 1 });
-    let more = rows.length > query.limit;
-    if (more) {
-      const boundary = rows[query.limit].closed_ts;
-      const page = rows.slice(0, query.limit);
-      const whole = page.filter((r) => r.closed_ts !== boundary);
-      if (whole.length > 0) rows = whole;
-      else {
-        // one millisecond holds more trades than a page: take all of them
-        rows = await store.listClosed(ref, { minTs: boundary ?? 0, maxTs: (boundary ?? 0) + 1, limit: 100_000 });
-        more = (await store.listClosed(ref, { minTs, maxTs: boundary ?? 0, limit: 1 })).length > 0;
-      }
-    }
-    const trades = rows.map(tradeRow);
-    return { trades, count: trades.length, next_before: more && trades.length > 0 ? trades[trades.length - 1].closed_ts : null, retention_days: days };
+    const cursor = query.before === undefined ? { ts: Infinity } : parseTradesCursor(query.before);
+    const want = query.limit + 1;
+    // the rest of the cursor's millisecond first (ids below the cursor's), then older milliseconds
+    const afterId = cursor.id;
+    const rows =
+      afterId === undefined || cursor.ts < minTs
+        ? []
+        : (await store.listClosed(ref, { minTs: cursor.ts, maxTs: cursor.ts + 1, limit: MILLISECOND_MAX })).filter((p) => p.id < afterId);
+    if (rows.length < want) rows.push(...(await store.listClosed(ref, { minTs, maxTs: cursor.ts, limit: want - rows.length })));
+    const page = rows.slice(0, query.limit);
+    const next = rows[query.limit];
+    const trades = page.map(tradeRow);
+    return { trades, count: trades.length, next_before: next === undefined ? null : tradesCursor(page[page.length - 1], next), retention_days: days };
   }
 
   async account(ctx: KeyContext): Promise<Record<string, unknown>> {

@@ -4,12 +4,13 @@ import type { FeeVenue } from '../../engine/fees.js';
 import { checkLevels } from '../../engine/open-pricing.js';
 import type { OrderType } from '../../engine/order-rules.js';
 import type { Side } from '../../engine/side.js';
+import { changeKey, STALE } from '../change-gate.js';
 import type { KeyContext } from '../key-context.js';
 import { parseFeeVenue } from '../fees/fee-settings.js';
 import { PrefetchedFill, type EntryPrice, type LivePrice } from '../markets/live-prices.js';
 import type { Order } from '../orders/order-types.js';
 import { buildPosition, checkLeverage, dryRunPosition, priceEntry, type EntryTerms } from './position-builder.js';
-import { defaultPositionId, fundingOwed, MAX_ATTEMPTS, type PositionDeps } from './position-deps.js';
+import { defaultPositionId, fundingOwed, type PositionDeps } from './position-deps.js';
 import type { Position, StoredPosition } from './position-types.js';
 import { closedView, openView, type PositionView } from './position-view.js';
 
@@ -146,7 +147,7 @@ export class PositionService {
       throw new AppError('sl_or_tp_required', 'send sl, tp or trail_pct (a number sets it, null clears it)');
     }
     const ref = refOf(ctx);
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    return this.deps.changes.run(changeKey('position', ref, req.id), `position ${req.id}`, async () => {
       const read = await store.getOpen(ref, req.id);
       if (!read) throw await this.notOpen(ctx, req.id);
       const p = read.position;
@@ -175,8 +176,8 @@ export class PositionService {
         return { ok: true, position: openView(updated, marks.get(p.symbol), fundingUsd) };
       }
       if (outcome === 'gone') throw await this.notOpen(ctx, req.id);
-    }
-    throw new AppError('internal', 'the position kept changing; try again');
+      return STALE;
+    });
   }
 
   /** 409 already_closed when the id is a closed position of this book, else 404 position_not_found. */

@@ -2,7 +2,7 @@
 import { hash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { keys } from '../../redis/keys.js';
-import { ORDERS_DONE_KEPT } from '../orders/order-types.js';
+import { DONE_ORDER_RETENTION, tombstoneKeys } from '../orders/order-types.js';
 import { runPositionScript, runPositionScripts, type ScriptCall } from './lua/position-scripts.js';
 import { parsePosition, type BookRef, type Position, type StoredPosition } from './position-types.js';
 import { heldKinds, TriggerHints, type HintTarget, type IndexedPosition } from './trigger-hints.js';
@@ -307,11 +307,12 @@ export class PositionStore {
         keys.paperBooks(accountId),
         keys.bookOrderData(accountId, book),
         keys.bookOrdersDone(accountId, book),
+        ...tombstoneKeys(ref),
         // arguments
         resetTs,
         startingBalance,
         book,
-        ORDERS_DONE_KEPT,
+        ...DONE_ORDER_RETENTION,
       ],
     );
     if (status === 1) return { kind: 'reset', archived: Number(a), cancelled: Number(b) };

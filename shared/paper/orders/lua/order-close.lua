@@ -7,19 +7,23 @@ KEYS[1]  book resting orders (zset order id by placed ms)
 KEYS[2]  book orders (hash order id -> order JSON)
 KEYS[3]  book done orders (zset order id by done ms)
 KEYS[4]  account outbox (stream)
+KEYS[5]  book order tombstones (zset order id by done ms)
+KEYS[6]  book order tombstone statuses (hash order id -> final status)
 
 ARGV[1]  order id
 ARGV[2]  SHA-1 of the order JSON as read
-ARGV[3]  done order JSON (status ARGV[6])
+ARGV[3]  done order JSON (status ARGV[9])
 ARGV[4]  book name
 ARGV[5]  event time, ms
 ARGV[6]  how many done orders the book keeps (the oldest are dropped)
-ARGV[7]  final status: cancelled (event order.cancelled) or expired (event order.expired)
+ARGV[7]  how long a tombstone is kept, ms
+ARGV[8]  how many tombstones the book keeps
+ARGV[9]  final status: cancelled (event order.cancelled) or expired (event order.expired)
 
 Returns  {1, order JSON}         closed (cancelled or expired, as ARGV[7] says)
          {-1}                    stale: the order changed since it was read (read it again)
          {-2}                    not resting any more
-         {-3, 'unknown_status'}  refused: ARGV[7] is not cancelled or expired; nothing written
+         {-3, 'unknown_status'}  refused: ARGV[9] is not cancelled or expired; nothing written
 Events:  the event of the status (order.cancelled or order.expired) with the order, on 1 only.
 
 Every key is the account's (one hash tag, one cluster slot). The order's entries in the
@@ -27,7 +31,7 @@ cross-account order and expiry indexes are taken out after this script, on 1 and
 (order-hints.ts).
 ]]
 local EVENT_OF = { cancelled = 'order.cancelled', expired = 'order.expired' }
-local event = EVENT_OF[ARGV[7]]
+local event = EVENT_OF[ARGV[9]]
 if not event then return {-3, 'unknown_status'} end
 
 if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return {-2} end
@@ -37,10 +41,34 @@ if not current or redis.sha1hex(current) ~= ARGV[2] then return {-1} end
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 redis.call('ZADD', KEYS[3], ARGV[5], ARGV[1])
+-- the oldest done orders beyond the kept ones leave the book; each leaves a tombstone (its status, by
+-- done time) so cancel_order and modify_order still answer 409 already_done; tombstones older than
+-- ARGV[7] ms, and the oldest beyond ARGV[8], are dropped here
 local extra = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[6])
 if extra > 0 then
-  redis.call('HDEL', KEYS[2], unpack(redis.call('ZRANGE', KEYS[3], 0, extra - 1)))
+  local dropped = redis.call('ZRANGE', KEYS[3], 0, extra - 1, 'WITHSCORES')
+  local ids = {}
+  for i = 1, #dropped, 2 do
+    local id = dropped[i]
+    local raw = redis.call('HGET', KEYS[2], id)
+    if raw then
+      redis.call('HSET', KEYS[6], id, cjson.decode(raw).status)
+      redis.call('ZADD', KEYS[5], dropped[i + 1], id)
+    end
+    ids[#ids + 1] = id
+  end
+  redis.call('HDEL', KEYS[2], unpack(ids))
   redis.call('ZREMRANGEBYRANK', KEYS[3], 0, extra - 1)
+  -- lazily, a bounded batch at a time
+  local old = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', tonumber(ARGV[5]) - tonumber(ARGV[7]), 'LIMIT', 0, 100)
+  local over = redis.call('ZCARD', KEYS[5]) - #old - tonumber(ARGV[8])
+  if over > 0 then
+    for _, id in ipairs(redis.call('ZRANGE', KEYS[5], #old, #old + math.min(over, 100) - 1)) do old[#old + 1] = id end
+  end
+  if #old > 0 then
+    redis.call('HDEL', KEYS[6], unpack(old))
+    redis.call('ZREM', KEYS[5], unpack(old))
+  end
 end
 redis.call('XADD', KEYS[4], '*', 'event', event, 'book', ARGV[4], 'ts', ARGV[5], 'order', ARGV[3])
 -- wakes the outbox relay (shared/push); a nudge nobody hears is found by its periodic scan

@@ -10,6 +10,8 @@ KEYS[3]  book done orders (zset order id by done ms)
 KEYS[4]  book open positions (hash id -> position JSON)
 KEYS[5]  account outbox (stream)
 KEYS[6]  account paper books (set)
+KEYS[7]  book order tombstones (zset order id by done ms)
+KEYS[8]  book order tombstone statuses (hash order id -> final status)
 
 ARGV[1]  order id
 ARGV[2]  SHA-1 of the order JSON as read
@@ -21,6 +23,8 @@ ARGV[7]  open cap of the book
 ARGV[8]  book name
 ARGV[9]  event time, ms
 ARGV[10] how many done orders the book keeps (the oldest are dropped)
+ARGV[11] how long a tombstone is kept, ms
+ARGV[12] how many tombstones the book keeps
 
 Returns  {1}              filled: the position is open
          {2, open count}  rejected: the book holds the cap of open positions
@@ -45,10 +49,34 @@ local done = blocked and ARGV[4] or ARGV[3]
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], done)
 redis.call('ZADD', KEYS[3], ARGV[9], ARGV[1])
+-- the oldest done orders beyond the kept ones leave the book; each leaves a tombstone (its status, by
+-- done time) so cancel_order and modify_order still answer 409 already_done; tombstones older than
+-- ARGV[11] ms, and the oldest beyond ARGV[12], are dropped here
 local extra = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[10])
 if extra > 0 then
-  redis.call('HDEL', KEYS[2], unpack(redis.call('ZRANGE', KEYS[3], 0, extra - 1)))
+  local dropped = redis.call('ZRANGE', KEYS[3], 0, extra - 1, 'WITHSCORES')
+  local ids = {}
+  for i = 1, #dropped, 2 do
+    local id = dropped[i]
+    local raw = redis.call('HGET', KEYS[2], id)
+    if raw then
+      redis.call('HSET', KEYS[8], id, cjson.decode(raw).status)
+      redis.call('ZADD', KEYS[7], dropped[i + 1], id)
+    end
+    ids[#ids + 1] = id
+  end
+  redis.call('HDEL', KEYS[2], unpack(ids))
   redis.call('ZREMRANGEBYRANK', KEYS[3], 0, extra - 1)
+  -- lazily, a bounded batch at a time
+  local old = redis.call('ZRANGEBYSCORE', KEYS[7], '-inf', tonumber(ARGV[9]) - tonumber(ARGV[11]), 'LIMIT', 0, 100)
+  local over = redis.call('ZCARD', KEYS[7]) - #old - tonumber(ARGV[12])
+  if over > 0 then
+    for _, id in ipairs(redis.call('ZRANGE', KEYS[7], #old, #old + math.min(over, 100) - 1)) do old[#old + 1] = id end
+  end
+  if #old > 0 then
+    redis.call('HDEL', KEYS[8], unpack(old))
+    redis.call('ZREM', KEYS[7], unpack(old))
+  end
 end
 
 if blocked then

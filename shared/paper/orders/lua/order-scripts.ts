@@ -4,9 +4,9 @@ import { LuaScripts, type ScriptSpec, statusArray } from '../../../redis/lua-scr
 
 const SCRIPTS = {
   pdOrderPlace: { file: 'order-place.lua', numberOfKeys: 3 },
-  pdOrderFill: { file: 'order-fill.lua', numberOfKeys: 6 },
+  pdOrderFill: { file: 'order-fill.lua', numberOfKeys: 8 },
   pdOrderModify: { file: 'order-modify.lua', numberOfKeys: 2 },
-  pdOrderClose: { file: 'order-close.lua', numberOfKeys: 4 },
+  pdOrderClose: { file: 'order-close.lua', numberOfKeys: 6 },
 } as const satisfies Record<string, ScriptSpec>;
 
 export type OrderScript = keyof typeof SCRIPTS;
