@@ -222,7 +222,7 @@ describe('operator CLI (npm run cli), end to end', function () {
   it('property: any arguments end in exit 0, 1 or 2 with one line on failure, never a crash', async () => {
     const word = fc.oneof(
       fc.string({ maxLength: 40 }),
-      fc.constantFrom('keys', 'plans', 'create', 'list', 'rename', 'revoke', 'set', '--email', '--plan', '--book', '--name', '--id', '--days', '--json', 'a@b.co', 'pro', 'main', '💥', '\u0000', '-'.repeat(3), 'key_AAAAAAAAAAAAAAAA'),
+      fc.constantFrom('keys', 'plans', 'create', 'list', 'rename', 'revoke', 'set', '--email', '--plan', '--book', '--name', '--id', '--days', '--source', 'trial', '--json', 'a@b.co', 'pro', 'main', '💥', '\u0000', '-'.repeat(3), 'key_AAAAAAAAAAAAAAAA'),
     );
     const argv = fc.oneof(
       fc.array(word, { maxLength: 8 }),
