@@ -1,13 +1,15 @@
 /** The operator CLI's command line, parsed with node:util parseArgs into one command. Pure. */
 import { parseArgs } from 'node:util';
-import { isPlanId, PLAN_IDS, type PlanId } from '../../shared/paper/plans.js';
+import { isPlanId, isPlanSource, PLAN_IDS, PLAN_SOURCES, type PlanId, type PlanSource } from '../../shared/paper/plans.js';
 
 export const USAGE = `usage: npm run cli -- <command> [options]
   keys create --email E [--plan ${PLAN_IDS.join('|')}] [--book NAME] [--name N]   create a key (and the account); prints the key once
   keys list   --email E                          id, name, book, created, revoked, calls, last (never the key)
   keys rename --email E --id KEY_ID --name N
   keys revoke --email E --id KEY_ID
-  plans set   --email E --plan P --days N        P for N days; added to the end of the same running paid plan
+  plans set   --email E --plan P --days N [--source ${PLAN_SOURCES.join('|')}]
+                                                 P for N days; added to the end of the same running paid plan;
+                                                 --source trial grants the free month /usage counts down (default paid)
 options: --json prints JSON; --help prints this. Needs REDIS_URL (the service's Redis).`;
 
 export type CliCommand =
@@ -16,12 +18,12 @@ export type CliCommand =
   | { kind: 'keys-list'; email: string; json: boolean }
   | { kind: 'keys-rename'; email: string; id: string; name: string; json: boolean }
   | { kind: 'keys-revoke'; email: string; id: string; json: boolean }
-  | { kind: 'plans-set'; email: string; plan: PlanId; days: number; json: boolean };
+  | { kind: 'plans-set'; email: string; plan: PlanId; days: number; source: PlanSource; json: boolean };
 
 /** A command line the CLI cannot run: one line for the operator, exit code 2. */
 export class UsageError extends Error {}
 
-const STRING_OPTIONS = ['email', 'plan', 'book', 'name', 'id', 'days'] as const;
+const STRING_OPTIONS = ['email', 'plan', 'book', 'name', 'id', 'days', 'source'] as const;
 type StringOption = (typeof STRING_OPTIONS)[number];
 
 const ALLOWED: Record<string, { required: StringOption[]; optional: StringOption[] }> = {
@@ -29,7 +31,7 @@ const ALLOWED: Record<string, { required: StringOption[]; optional: StringOption
   'keys list': { required: ['email'], optional: [] },
   'keys rename': { required: ['email', 'id', 'name'], optional: [] },
   'keys revoke': { required: ['email', 'id'], optional: [] },
-  'plans set': { required: ['email', 'plan', 'days'], optional: [] },
+  'plans set': { required: ['email', 'plan', 'days'], optional: ['source'] },
 };
 
 function visible(text: string): string {
@@ -39,6 +41,11 @@ function visible(text: string): string {
 
 function parsePlan(raw: string): PlanId {
   if (!isPlanId(raw)) throw new UsageError(`--plan must be one of ${PLAN_IDS.join(', ')} (got "${visible(raw)}")`);
+  return raw;
+}
+
+function parseSource(raw: string): PlanSource {
+  if (!isPlanSource(raw)) throw new UsageError(`--source must be one of ${PLAN_SOURCES.join(', ')} (got "${visible(raw)}")`);
   return raw;
 }
 
@@ -101,6 +108,6 @@ export function parseCliArgs(argv: string[]): CliCommand {
     case 'keys revoke':
       return { kind: 'keys-revoke', email, id: one.id ?? '', json };
     default:
-      return { kind: 'plans-set', email, plan: parsePlan(one.plan ?? ''), days: parseDays(one.days ?? ''), json };
+      return { kind: 'plans-set', email, plan: parsePlan(one.plan ?? ''), days: parseDays(one.days ?? ''), source: parseSource(one.source ?? 'paid'), json };
   }
 }

@@ -34,7 +34,8 @@ export function keyTable(keys: KeySummary[]): string {
 function planLine(plan: StoredPlan, now: number): string {
   if (plan.until === null) return 'free';
   const days = Math.ceil((plan.until - now) / DAY_MS);
-  return days > 0 ? `${plan.plan} until ${isoTime(plan.until)} (${days} days left)` : `free (${plan.plan} ended ${isoTime(plan.until)})`;
+  const source = plan.source === undefined ? '' : `, ${plan.source}`;
+  return days > 0 ? `${plan.plan} until ${isoTime(plan.until)} (${days} days left${source})` : `free (${plan.plan} ended ${isoTime(plan.until)})`;
 }
 
 const json = (value: unknown): string => JSON.stringify(value, null, 2);
@@ -71,8 +72,10 @@ export async function runCommand(command: CliCommand, accounts: AccountService, 
       return alreadyRevoked ? `${key.id} (${key.name}) was already revoked at ${isoTime(key.revokedAt)}` : `revoked ${key.id} (${key.name}); its usage history is kept`;
     }
     case 'plans-set': {
-      const { account, plan } = await accounts.setPlan(command.email, command.plan, command.days);
-      if (command.json) return json({ account: { id: account.id, email: account.email }, plan: plan.plan, plan_until: plan.until === null ? null : isoTime(plan.until) });
+      const { account, plan } = await accounts.setPlan(command.email, command.plan, command.days, { source: command.source });
+      if (command.json) {
+        return json({ account: { id: account.id, email: account.email }, plan: plan.plan, plan_until: plan.until === null ? null : isoTime(plan.until), plan_source: plan.source ?? null });
+      }
       return `${account.email}: ${planLine(plan, now())}`;
     }
   }

@@ -1,6 +1,6 @@
 /** The two regional quotes built from their sources' data. Pure: numbers in, numbers out. */
 import type { BookTop, UsdBrlRate } from './providers/brl-formats.js';
-import type { CriptoyaQuote, ReferenceDollars } from './providers/criptoya-format.js';
+import type { CriptoyaQuote, DollarName, ReferenceDollars } from './providers/criptoya-format.js';
 import { agio, bestVenues, brecha, dropOutliers, median, midOf, roundMoney, roundPct, spreadPct, type TwoSided } from './latam-math.js';
 import { DIRECT_BRL_VENUES, venueName, withFee } from './venues.js';
 
@@ -15,19 +15,52 @@ export interface VenueRow {
   spread: number;
 }
 
+/** The best venue to buy at; price is ask under the original's name. */
 export interface BestBuy {
   id: string;
   name: string;
   ask: number;
+  price: number;
 }
 
+/** The best venue to sell at; price is bid under the original's name. */
 export interface BestSell {
   id: string;
   name: string;
   bid: number;
+  price: number;
 }
 
-export type Brecha = Record<keyof ReferenceDollars, number | null>;
+/** The reference dollars by the original's Spanish names, and by this service's earlier English ones (official, card). */
+export type DollarKey = 'oficial' | 'blue' | 'mep' | 'ccl' | 'tarjeta' | 'official' | 'card';
+
+/** A reference dollar: what a buyer pays (ask), and what a seller gets (bid) where the source quotes it. */
+export interface DollarView {
+  ask: number;
+  bid?: number;
+}
+
+export type DolarView = Record<DollarKey, DollarView | null>;
+export type Brecha = Record<DollarKey, number | null>;
+
+const byBothNames = <T>(value: (name: DollarName) => T): Record<DollarKey, T> => ({
+  oficial: value('official'),
+  blue: value('blue'),
+  mep: value('mep'),
+  ccl: value('ccl'),
+  tarjeta: value('card'),
+  official: value('official'),
+  card: value('card'),
+});
+
+function dolarView(dolar: ReferenceDollars): DolarView {
+  return byBothNames((name) => {
+    const ask = dolar[name];
+    const bid = dolar.bids?.[name];
+    if (ask === null) return null;
+    return bid === undefined ? { ask } : { ask, bid };
+  });
+}
 
 export interface ArQuote {
   n: number;
@@ -39,7 +72,7 @@ export interface ArQuote {
   rows: VenueRow[];
   /** Venues left out for being more than 20 % away from the median. */
   dropped: string[];
-  dolar: ReferenceDollars | null;
+  dolar: DolarView | null;
   brecha: Brecha | null;
 }
 
@@ -73,8 +106,8 @@ const byAsk = (a: TwoSided, b: TwoSided): number => a.ask - b.ask || a.id.locale
 function best(kept: readonly TwoSided[]): { buy: BestBuy | null; sell: BestSell | null } {
   const { buy, sell } = bestVenues(kept);
   return {
-    buy: buy ? { id: buy.id, name: venueName(buy.id), ask: roundMoney(buy.ask) } : null,
-    sell: sell ? { id: sell.id, name: venueName(sell.id), bid: roundMoney(sell.bid) } : null,
+    buy: buy ? { id: buy.id, name: venueName(buy.id), ask: roundMoney(buy.ask), price: roundMoney(buy.ask) } : null,
+    sell: sell ? { id: sell.id, name: venueName(sell.id), bid: roundMoney(sell.bid), price: roundMoney(sell.bid) } : null,
   };
 }
 
@@ -91,16 +124,8 @@ export function buildArQuote(quotes: readonly CriptoyaQuote[] | null, dolar: Ref
     bestSell: sell,
     rows: [...kept].sort(byAsk).map(row),
     dropped: dropped.map((q) => q.id),
-    dolar,
-    brecha: dolar
-      ? {
-          official: roundPct(brecha(mid, dolar.official)),
-          blue: roundPct(brecha(mid, dolar.blue)),
-          mep: roundPct(brecha(mid, dolar.mep)),
-          ccl: roundPct(brecha(mid, dolar.ccl)),
-          card: roundPct(brecha(mid, dolar.card)),
-        }
-      : null,
+    dolar: dolar ? dolarView(dolar) : null,
+    brecha: dolar ? byBothNames((name) => roundPct(brecha(mid, dolar[name]))) : null,
   };
 }
 

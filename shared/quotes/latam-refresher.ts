@@ -94,20 +94,29 @@ export class LatamRefresher {
     return { n: quote.n, sourcesDown };
   }
 
-  /** Appends the hour's point of each region whose quote is fresh. */
+  /**
+   * Appends the hour's point of each region whose quote is fresh. A Brazilian quote built before the
+   * feed had a BTC/USD price (the first minutes after a start) has no agio: it is left out rather
+   * than kept for the hour with btcUsd null.
+   */
   async recordHistory(): Promise<Record<Region, boolean>> {
     const now = this.deps.clock.now();
-    const ar = await this.historyPoint<ArQuote>('ar', now, (q) => ({ mid: q.mid, ask: q.bestBuy?.ask ?? null, bid: q.bestSell?.bid ?? null, blue: q.dolar?.blue ?? null, official: q.dolar?.official ?? null }));
-    const br = await this.historyPoint<BrQuote>('br', now, (q) => ({ btcMid: q.btcMid, usdtMid: q.usdtMid, usdbrl: q.usdbrl, btcUsd: q.btcUsd, agioMid: q.agioMid }));
+    const ar = await this.historyPoint<ArQuote>('ar', now, (q) => ({ mid: q.mid, ask: q.bestBuy?.ask ?? null, bid: q.bestSell?.bid ?? null, blue: q.dolar?.blue?.ask ?? null, official: q.dolar?.official?.ask ?? null }));
+    const br = await this.historyPoint<BrQuote>('br', now, (q) =>
+      q.btcUsd === null ? null : { btc: q.btcMid, btcMid: q.btcMid, usdtMid: q.usdtMid, usdbrl: q.usdbrl, btcUsd: q.btcUsd, agioMid: q.agioMid },
+    );
     return { ar, br };
   }
 
-  private async historyPoint<Q>(region: Region, now: number, fields: (quote: Q) => Record<string, number | null>): Promise<boolean> {
+  /** `fields`: the point's numbers, or null when the quote is not fit for the history. */
+  private async historyPoint<Q>(region: Region, now: number, fields: (quote: Q) => Record<string, number | null> | null): Promise<boolean> {
     const { store } = this.deps;
     const snapshot = await store.readQuote<Q>(region);
     const state = classifySnapshot(snapshot, now, LATAM_MAX_AGE_MS);
     if (state.kind !== 'fresh' || state.data.sourcesDown.length > 0) return false;
-    const point: HistoryPoint = { t: hourOf(now), ...fields(state.data.quote) };
+    const numbers = fields(state.data.quote);
+    if (numbers === null) return false;
+    const point: HistoryPoint = { t: hourOf(now), ...numbers };
     await store.appendHistory(region, point, now);
     return true;
   }

@@ -43,6 +43,15 @@ const EMPTY_BR: BrQuote = {
   dropped: { btc: [], usdt: [] },
 };
 
+/**
+ * A Brazilian history point as served: points kept before the history skipped quotes without a
+ * BTC/USD price are left out, and points kept before btc was written get it from btcMid.
+ */
+function brHistoryRow(point: HistoryPoint): HistoryPoint[] {
+  if (point.btcUsd === null || point.btcUsd === undefined) return [];
+  return [point.btc === undefined ? { ...point, btc: point.btcMid ?? null } : point];
+}
+
 export class LatamService {
   private readonly store: LatamStore;
 
@@ -54,8 +63,9 @@ export class LatamService {
     return this.read<ArQuote>('ar', EMPTY_AR);
   }
 
-  br(): Promise<BrResponse> {
-    return this.read<BrQuote>('br', EMPTY_BR);
+  async br(): Promise<BrResponse> {
+    const response = await this.read<BrQuote>('br', EMPTY_BR);
+    return { ...response, hist: response.hist.flatMap(brHistoryRow) };
   }
 
   private async read<Q extends object>(region: Region, empty: Q): Promise<LatamEnvelope & Q> {

@@ -28,7 +28,7 @@ export const keys = {
   accountByEmail: (email: string) => `idx:email:${email}`,
   /** hash {accountId, keyId}: the global API-key index by the key's SHA-256 digest (hex); kept after revoke. */
   apiKeyByDigest: (digest: string) => `idx:apikey:${digest}`,
-  /** hash {email, created, plan, plan_until}: the account; plan_until (ms) only for a paid plan. */
+  /** hash {email, created, plan, plan_until, plan_source}: the account; plan_until (ms) and plan_source only for a paid plan. */
   accountProfile: (accountId: string) => `acct:{${accountId}}:profile`,
   /** zset keyId by created ms: every key of the account, revoked ones included. */
   accountKeys: (accountId: string) => `acct:{${accountId}}:keys`,

@@ -154,28 +154,36 @@ describe('keyed routes: API keys, plan headers, per-key budgets and /usage', () 
 
   it('answers /usage in v1 bare and v2 envelope; a key sees its own account and calls only', async () => {
     const a1 = await mod.service.createKey({ email: 'iso-a@example.com', name: 'a-main' });
-    await mod.service.createKey({ email: 'iso-a@example.com', name: 'a-book', book: 'swing' });
+    const a2 = await mod.service.createKey({ email: 'iso-a@example.com', name: 'a-book', book: 'swing' });
     const b: CreatedKey = await mod.service.createKey({ email: 'iso-b@example.com', name: 'b-main', plan: 'max' });
     for (let i = 0; i < 5; i += 1) await (await fetch(usageV1(), withKey(b.apiKey))).arrayBuffer();
     for (let i = 0; i < 2; i += 1) await (await fetch(usageV1(), withKey(a1.apiKey))).arrayBuffer();
     await api.flush();
     const v1 = await getJson<UsageBody>(usageV1(), withKey(a1.apiKey));
     expect(v1.status).to.equal(200);
-    expect(Object.keys(v1.body)).to.have.members(['key_name', 'plan', 'plan_until', 'limits', 'features', 'used', 'plans', 'free_month', 'usage_30d']);
-    expect(v1.body).to.include({ key_name: 'a-main', plan: 'free', plan_until: null });
+    expect(Object.keys(v1.body)).to.have.members([
+      'key_name', 'account', 'plan', 'plan_source', 'plan_until', 'plan_days_left', 'plan_price_usd', 'limits', 'features', 'used', 'plans', 'free_month', 'usage_30d',
+    ]);
+    expect(v1.body).to.include({ key_name: 'a-main', account: 'main', plan: 'free', plan_source: null, plan_until: null, plan_days_left: null, plan_price_usd: 0 });
     expect(v1.body.used).to.deep.equal({ keys: 2, books: 1, calls_today: 2 });
     expect(v1.body.limits).to.deep.equal({
       requests_per_minute: 120, max_keys: 3, max_open_positions: 50, max_books: 1, max_resting_orders: 20, trade_history_days: 30, report_max_days: 30, websocket: 3,
+      data_api_requests_per_minute: 120,
     });
-    expect(v1.body.plans.map((p) => p.plan)).to.deep.equal(['free', 'pro', 'max', 'business']);
-    expect(v1.body.free_month).to.deep.equal({ days_left: 0 });
+    expect(v1.body.features).to.include({ webhooks: 0, trailing_stops: true, modify_order: true, dry_run: true, fee_venues: true });
+    expect(v1.body.plans.map((p) => [p.plan, p.price_usd, p.features.webhooks])).to.deep.equal([['free', 0, 0], ['pro', 29, 3], ['max', 79, 15], ['business', 159, 50]]);
+    // Free without a trial: no free month (the original's null, not a zero count)
+    expect(v1.body.free_month).to.equal(null);
+    expect((await getJson<UsageBody>(usageV1(), withKey(a2.apiKey))).body.account).to.equal('swing');
     expect(v1.body.usage_30d).to.have.length(30);
     expect(v1.body.usage_30d.at(-1)).to.deep.equal({ day: utcDay(Date.now()), calls: 2 });
     expect(v1.body.usage_30d[0].day).to.equal(utcDay(Date.now() - 29 * DAY_MS));
     expect(JSON.stringify(v1.body)).to.not.contain('iso-b').and.not.contain(b.key.id).and.not.contain(a1.apiKey);
     const v2 = await getJson<{ ok: boolean; data: UsageBody; ts: number }>(usageV2(), withKey(b.apiKey));
     expect(v2.body.ok).to.equal(true);
-    expect(v2.body.data).to.include({ key_name: 'b-main', plan: 'max' });
+    expect(v2.body.data).to.include({ key_name: 'b-main', account: 'main', plan: 'max', plan_source: 'grant', plan_days_left: 30, plan_price_usd: 79, free_month: null });
+    expect(v2.body.data.features.webhooks).to.equal(15);
+    expect(v2.body.data.limits.data_api_requests_per_minute).to.equal(2000);
     expect(v2.body.data.used).to.deep.equal({ keys: 1, books: 0, calls_today: 5 });
   });
 

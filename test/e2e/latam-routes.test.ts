@@ -1,10 +1,12 @@
+import { Queue, QueueEvents } from 'bullmq';
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { configWith } from '../../shared/core/config.js';
 import { createLogger } from '../../shared/core/logger.js';
-import { QUEUES } from '../../shared/queues/queue-names.js';
-import { closeRedis } from '../../shared/redis/connection.js';
+import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
+import { closeRedis, createBlockingRedis } from '../../shared/redis/connection.js';
 import { startFeedRole } from '../../workers/feed-role.js';
+import { hourOf, LatamStore } from '../../shared/quotes/latam-store.js';
 import { LATAM_JOBS, latamProcessor } from '../../workers/processors/latam/latam-processor.js';
 import type { RunningRole } from '../../workers/runtime.js';
 import { startWorkerRole } from '../../workers/worker-role.js';
@@ -32,11 +34,11 @@ interface Common {
 }
 interface Ar extends Common {
   mid: number | null;
-  bestBuy: { id: string; ask: number } | null;
-  bestSell: { id: string; bid: number } | null;
+  bestBuy: { id: string; ask: number; price: number } | null;
+  bestSell: { id: string; bid: number; price: number } | null;
   rows: Row[];
   dropped: string[];
-  dolar: Record<string, number | null> | null;
+  dolar: Record<string, { ask: number; bid?: number } | null> | null;
   brecha: Record<string, number | null> | null;
 }
 interface Br extends Common {
@@ -130,11 +132,15 @@ describe('regional quotes end to end: sim providers -> latam jobs -> Redis -> AP
     expect(q.rows.find((r) => r.id === 'ripio')).to.include({ ask: 1214.54, bid: 1181.07, name: 'Ripio' });
     // (1206 - 1186) / 1196 = 1.672 %
     expect(q.rows[0]).to.deep.equal({ id: 'fiwind', name: 'Fiwind', ask: 1206, bid: 1186, spread: 1.67 });
-    expect(q.bestBuy).to.deep.include({ id: 'fiwind', ask: 1206 });
-    expect(q.bestSell).to.deep.include({ id: 'binancep2p', bid: 1199 });
-    expect(q.dolar).to.deep.equal({ official: 1050, blue: 1230, mep: 1180, ccl: 1200, card: 1365 });
+    // the original's price beside ask and bid
+    expect(q.bestBuy).to.deep.include({ id: 'fiwind', ask: 1206, price: 1206 });
+    expect(q.bestSell).to.deep.include({ id: 'binancep2p', bid: 1199, price: 1199 });
+    // each dollar an object with its ask (and the blue's bid), by the original's Spanish names and the earlier English ones
+    expect(q.dolar).to.deep.equal({
+      oficial: { ask: 1050 }, blue: { ask: 1230, bid: 1210 }, mep: { ask: 1180 }, ccl: { ask: 1200 }, tarjeta: { ask: 1365 }, official: { ask: 1050 }, card: { ask: 1365 },
+    });
     // 1199/1050 - 1 = 14.19 %, 1199/1230 - 1 = -2.52 %, 1199/1180 - 1 = 1.61 %, 1199/1200 - 1 = -0.08 %, 1199/1365 - 1 = -12.16 %
-    expect(q.brecha).to.deep.equal({ official: 14.19, blue: -2.52, mep: 1.61, ccl: -0.08, card: -12.16 });
+    expect(q.brecha).to.deep.equal({ oficial: 14.19, blue: -2.52, mep: 1.61, ccl: -0.08, tarjeta: -12.16, official: 14.19, card: -12.16 });
     expect(q.sourcesDown).to.deep.equal([]);
   });
 
@@ -205,6 +211,82 @@ describe('regional quotes end to end: sim providers -> latam jobs -> Redis -> AP
     expect(a.hist[a.hist.length - 1]).to.deep.include({ mid: 1199, ask: 1206, bid: 1199, blue: 1230, official: 1050 });
     expect(a.hist[a.hist.length - 1].t).to.be.within(hour - 3_600_000, hour);
     const b = await until(br, (x) => x.hist.length > 0, 'a Brazilian history point');
-    expect(b.hist[0]).to.include({ btcUsd: 60_000 });
+    expect(b.hist[0]).to.include({ btcUsd: 60_000, btc: 325_135.14, btcMid: 325_135.14 });
+  });
+});
+
+describe('regional quotes: the Brazilian history before the feed has a BTC/USD price', function () {
+  this.timeout(90_000);
+  let sim: SimHandle;
+  let redis: Redis;
+  let api: TestApi;
+  let worker: RunningRole | undefined;
+  let feed: RunningRole | undefined;
+  let queueConnection: Redis;
+  let queue: Queue;
+  let events: QueueEvents;
+  const env = (): Record<string, string> => ({ REDIS_URL: testRedisUrl(), MARKET_SOURCE: 'sim', SIM_URL: sim.url, PUBLIC_RATE_LIMIT: '1000000', REST_TIMEOUT_MS: '2000', FEED_LEASE_MS: '2000' });
+  const br = () => getJson<Br>(`${api.url}/api/latam/br`);
+  /** The answer built after `t` (the route caches its answer for a second). */
+  const brAfter = (t: number): Promise<Br> =>
+    waitFor(async () => {
+      const body = (await br()).body;
+      return body.ts > t ? body : undefined;
+    }, 5_000, 'an answer built after the history job', 100);
+  /** Runs the history job once, as its schedule would, and answers what it recorded per region. */
+  const recordHistory = async (): Promise<{ ar: boolean; br: boolean }> => {
+    const job = await queue.add(LATAM_JOBS.history, {});
+    return (await job.waitUntilFinished(events, 20_000)) as { ar: boolean; br: boolean };
+  };
+
+  before(async () => {
+    sim = await startScriptedSim();
+    redis = await freshRedis();
+    await simControl(sim, 'price', { symbol: 'BTCUSDT', price: 60_000 });
+    api = await startTestApi(redis, env());
+    queueConnection = createBlockingRedis(testRedisUrl());
+    queue = new Queue(QUEUES.latam, { connection: queueConnection, prefix: QUEUE_PREFIX });
+    events = new QueueEvents(QUEUES.latam, { connection: { url: testRedisUrl() }, prefix: QUEUE_PREFIX });
+    await events.waitUntilReady();
+    // the quotes refresh on their own; the feed is not started, so BTC/USD has no price yet
+    const config = configWith(env());
+    worker = await startWorkerRole(
+      { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) },
+      { processors: [latamProcessor], schedules: [{ id: 'test-latam-refresh', queue: QUEUES.latam, repeat: { every: 300 }, job: { name: LATAM_JOBS.refresh } }] },
+    );
+  });
+  after(async () => {
+    await events?.close();
+    await queue?.close();
+    await worker?.stop();
+    await feed?.stop();
+    await api?.close();
+    await sim?.close();
+    await closeRedis(queueConnection, redis);
+  });
+
+  it('keeps no point with btcUsd null (the first minutes after a start), and the first point with a price carries btc', async () => {
+    const early = await waitFor(async () => {
+      const r = (await br()).body;
+      return r.n > 0 && !r.stale ? r : undefined;
+    }, 20_000, 'a fresh Brazilian quote without BTC/USD', 100);
+    expect(early).to.include({ btcUsd: null, agioMid: null });
+    // two points an earlier version kept: one without BTC/USD, one without btc
+    const store = new LatamStore(redis);
+    const hour = hourOf(Date.now());
+    const older = { t: hour - 2 * 3_600_000, btcMid: 320_000, usdtMid: 5.4, usdbrl: 5.4, btcUsd: null, agioMid: null };
+    const old = { t: hour - 3_600_000, btcMid: 321_000, usdtMid: 5.4, usdbrl: 5.4, btcUsd: 59_000, agioMid: 0.7 };
+    for (const point of [older, old]) await store.appendHistory('br', point, Date.now());
+    const recorded = await recordHistory();
+    expect((await brAfter(Date.now())).hist).to.deep.equal([{ ...old, btc: 321_000 }]);
+    expect(recorded).to.deep.equal({ ar: true, br: false });
+
+    const config = configWith(env());
+    feed = await startFeedRole({ config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) });
+    await waitFor(async () => ((await br()).body.btcUsd === 60_000 ? true : undefined), 20_000, 'the Brazilian quote with BTC/USD from the feed', 100);
+    expect(await recordHistory()).to.deep.equal({ ar: true, br: true });
+    const { hist } = await brAfter(Date.now());
+    expect(hist).to.have.length(2);
+    expect(hist[1]).to.include({ t: hour, btcUsd: 60_000, btc: 325_135.14 });
   });
 });

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { runCli } from '../../ops/cli/cli-run.js';
 import type { UsageBody } from '../../shared/paper/accounts/usage-view.js';
 import { closeRedis } from '../../shared/redis/connection.js';
+import { keys } from '../../shared/redis/keys.js';
 import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
 import { runCliProcess, type CliRun } from '../helpers/cli.js';
 import { waitFor } from '../helpers/market-wait.js';
@@ -118,6 +119,30 @@ describe('operator CLI (npm run cli), end to end', function () {
     expect(bigUsage.body.used).to.deep.include({ keys: 1, books: 1 });
   });
 
+  it('grants a trial with plans set --source trial: /usage shows the free month counting down, and a paid month after it ends the trial', async () => {
+    const apiKey = keyOf(await cli('keys', 'create', '--email', 'trial@example.com'));
+    const before = await usage(apiKey);
+    expect(before.body).to.include({ plan: 'free', plan_source: null, free_month: null, plan_days_left: null, plan_price_usd: 0 });
+    const trial = await cli('plans', 'set', '--email', 'trial@example.com', '--plan', 'pro', '--days', '7', '--source', 'trial', '--json');
+    expect(trial.code, trial.stderr).to.equal(0);
+    expect(JSON.parse(trial.stdout)).to.include({ plan: 'pro', plan_source: 'trial' });
+    const granted = await usage(apiKey, 'v2');
+    const body = (granted.body as unknown as { data: UsageBody }).data;
+    expect(body).to.include({ plan: 'pro', plan_source: 'trial', plan_days_left: 7, plan_price_usd: 29 });
+    expect(body.free_month).to.deep.equal({ days_left: 7, until: body.plan_until });
+    expect(body.limits.requests_per_minute).to.equal(600);
+    expect(body.features.webhooks).to.equal(3);
+    expect(granted.headers.get('x-pd-plan')).to.equal('pro');
+    // two days and a bit later, the free month has five days left
+    const account = (JSON.parse(trial.stdout) as { account: { id: string } }).account.id;
+    await redis.hset(keys.accountProfile(account), 'plan_until', String(Date.now() + 4.5 * 86_400_000));
+    expect((await usage(apiKey)).body.free_month?.days_left).to.equal(5);
+    const human = await cli('plans', 'set', '--email', 'trial@example.com', '--plan', 'pro', '--days', '30');
+    expect(human.stdout).to.match(/pro until .*\(35 days left, paid\)/);
+    const paid = await usage(apiKey);
+    expect(paid.body).to.include({ plan: 'pro', plan_source: 'paid', plan_days_left: 35, free_month: null });
+  });
+
   it('refuses a fourth Free key with max_keys (409) and a second Free book with max_books, exit 1', async () => {
     for (let i = 0; i < 3; i += 1) keyOf(await cli('keys', 'create', '--email', 'full@example.com', ...(i === 0 ? ['--book', 'b1'] : [])));
     const fourth = await cli('keys', 'create', '--email', 'full@example.com');
@@ -162,6 +187,8 @@ describe('operator CLI (npm run cli), end to end', function () {
       ['plans', 'set', '--email', 'exists@example.com', '--plan', 'pro', '--days', '0'],
       ['plans', 'set', '--email', 'exists@example.com', '--plan', 'pro', '--days', '99999'],
       ['plans', 'set', '--email', 'exists@example.com', '--plan', 'pro', '--days', '1e3'],
+      ['plans', 'set', '--email', 'exists@example.com', '--plan', 'pro', '--days', '3', '--source', 'gift'],
+      ['keys', 'create', '--email', 'a@b.co', '--source', 'trial'],
     ];
     // A few through the real process (exit code and streams), all through runCli, which is what ops/cli/main.ts runs.
     const spawned = [0, 5, 7, 14, 21];
@@ -195,7 +222,7 @@ describe('operator CLI (npm run cli), end to end', function () {
   it('property: any arguments end in exit 0, 1 or 2 with one line on failure, never a crash', async () => {
     const word = fc.oneof(
       fc.string({ maxLength: 40 }),
-      fc.constantFrom('keys', 'plans', 'create', 'list', 'rename', 'revoke', 'set', '--email', '--plan', '--book', '--name', '--id', '--days', '--json', 'a@b.co', 'pro', 'main', '💥', '\u0000', '-'.repeat(3), 'key_AAAAAAAAAAAAAAAA'),
+      fc.constantFrom('keys', 'plans', 'create', 'list', 'rename', 'revoke', 'set', '--email', '--plan', '--book', '--name', '--id', '--days', '--source', 'trial', '--json', 'a@b.co', 'pro', 'main', '💥', '\u0000', '-'.repeat(3), 'key_AAAAAAAAAAAAAAAA'),
     );
     const argv = fc.oneof(
       fc.array(word, { maxLength: 8 }),

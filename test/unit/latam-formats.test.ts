@@ -13,7 +13,7 @@ describe('regional quote provider formats (fixtures)', () => {
     expect(() => parseCriptoyaQuotes({})).to.throw(ProviderFormatError);
   });
 
-  it('reads CriptoYa /api/dolar as documented in the fixtures README (oficial.price, blue.ask, mep.al30.ci.price)', () => {
+  it('reads CriptoYa /api/dolar as documented in the fixtures README (oficial.price, blue.ask and blue.bid, mep.al30.ci.price)', () => {
     const body = {
       oficial: { price: 1010.5, variation: 0.1 },
       blue: { ask: 1230, bid: 1210, variation: -0.2 },
@@ -21,7 +21,8 @@ describe('regional quote provider formats (fixtures)', () => {
       ccl: { gd30: { '24hs': { price: 1201 } } },
       cripto: { ccb: { ask: 1, bid: 1 }, usdc: { ask: 1, bid: 1 }, usdt: { ask: 1, bid: 1 } },
     };
-    expect(parseDolar(body)).to.deep.equal({ official: 1010.5, blue: 1230, mep: 1180, ccl: 1201, card: null });
+    expect(parseDolar(body)).to.deep.equal({ official: 1010.5, blue: 1230, mep: 1180, ccl: 1201, card: null, bids: { blue: 1210 } });
+    expect(parseDolar({ oficial: { price: 1010.5 } }).bids).to.deep.equal({});
     expect(() => parseDolar({ cripto: {} })).to.throw(ProviderFormatError);
   });
 

@@ -30,7 +30,7 @@ describe('regional quote math (pure)', () => {
       { id: 'd', ask: 130, bid: 128, time: null },
       { id: 'e', ask: 0, bid: 95, time: null },
     ];
-    const dolar = { official: 90, blue: 110, mep: 99, ccl: 100, card: 144 };
+    const dolar = { official: 90, blue: 110, mep: 99, ccl: 100, card: 144, bids: { blue: 108 } };
     const q = buildArQuote(quotes, dolar);
 
     it('drops the venue 29 % off the median of 100 and the one-sided venue; mid is the median of the rest', () => {
@@ -42,13 +42,20 @@ describe('regional quote math (pure)', () => {
     it('sorts rows by buy price and names the best venues', () => {
       expect(q.rows.map((r) => r.id)).to.deep.equal(['a', 'c', 'b']);
       expect(q.rows.map((r) => r.spread)).to.deep.equal([2.02, 4.04, 1.98]);
-      expect(q.bestBuy).to.deep.equal({ id: 'a', name: 'A', ask: 100 });
-      expect(q.bestSell).to.deep.equal({ id: 'b', name: 'B', bid: 100 });
+      expect(q.bestBuy).to.deep.equal({ id: 'a', name: 'A', ask: 100, price: 100 });
+      expect(q.bestSell).to.deep.equal({ id: 'b', name: 'B', bid: 100, price: 100 });
     });
 
-    it('computes the brecha against every reference dollar', () => {
+    it('computes the brecha against every reference dollar, by the original\'s Spanish names and the earlier English ones', () => {
       // 99/90 - 1 = 10 %, 99/110 - 1 = -10 %, 99/99 - 1 = 0, 99/100 - 1 = -1 %, 99/144 - 1 = -31.25 %
-      expect(q.brecha).to.deep.equal({ official: 10, blue: -10, mep: 0, ccl: -1, card: -31.25 });
+      expect(q.brecha).to.deep.equal({ oficial: 10, blue: -10, mep: 0, ccl: -1, tarjeta: -31.25, official: 10, card: -31.25 });
+    });
+
+    it('names each reference dollar an object with its ask, and its bid where the source quotes one', () => {
+      expect(q.dolar).to.deep.equal({
+        oficial: { ask: 90 }, blue: { ask: 110, bid: 108 }, mep: { ask: 99 }, ccl: { ask: 100 }, tarjeta: { ask: 144 }, official: { ask: 90 }, card: { ask: 144 },
+      });
+      expect(buildArQuote(quotes, { official: null, blue: 110, mep: null, ccl: null, card: null }).dolar).to.deep.include({ oficial: null, blue: { ask: 110 } });
     });
 
     it('answers an empty quote with no venues', () => {
@@ -104,8 +111,8 @@ describe('regional quote math (pure)', () => {
         ['foxbit', 0.9],
       ]);
       expect(q.usdtAgioMid).to.equal(0.7);
-      expect(q.bestBuy.btc).to.deep.equal({ id: 'binance', name: 'Binance', ask: 251_000 });
-      expect(q.bestSell.btc).to.deep.equal({ id: 'binance', name: 'Binance', bid: 250_500 });
+      expect(q.bestBuy.btc).to.deep.equal({ id: 'binance', name: 'Binance', ask: 251_000, price: 251_000 });
+      expect(q.bestSell.btc).to.deep.equal({ id: 'binance', name: 'Binance', bid: 250_500, price: 250_500 });
       expect(q).to.include({ usdbrl: 5, usdbrlSource: 'awesomeapi', btcUsd: 50_000 });
     });
 

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import type { KeyContext } from '../key-context.js';
-import { effectivePlan, type PlanId } from '../plans.js';
+import { effectivePlan, type PlanId, type PlanSource } from '../plans.js';
 import { checkBookName, checkKeyName, normalizeEmail, printable } from './account-rules.js';
 import { AccountStore, type Account } from './account-store.js';
 import { apiKeyDigest, generateApiKey, isKeyId, newKeyId, type RandomBytes } from './api-key-format.js';
@@ -22,6 +22,11 @@ export interface CreateKeyInput {
   /** A named book to bind the key to; omitted: the main account. */
   book?: string;
   name?: string;
+}
+
+export interface SetPlanOptions {
+  /** How the days are granted: paid (default) or trial, or grant (an operator gift). */
+  source?: PlanSource;
 }
 
 export interface CreatedKey {
@@ -103,14 +108,17 @@ export class AccountService {
     return { key: await this.requireKey(account.id, id), alreadyRevoked: outcome === 'already_revoked' };
   }
 
-  /** Sets plan P for N days; days bought while the same paid plan runs are added to its end. */
-  async setPlan(email: string, plan: PlanId, days: number): Promise<{ account: Account; plan: StoredPlan }> {
+  /**
+   * Sets plan P for N days; days granted while the same paid plan runs are added to its end.
+   * `options.source` says how (default paid; trial is the free month /usage counts down).
+   */
+  async setPlan(email: string, plan: PlanId, days: number, options: SetPlanOptions = {}): Promise<{ account: Account; plan: StoredPlan }> {
     if (!Number.isInteger(days) || days < 1 || days > MAX_PLAN_DAYS) {
       throw new AppError('invalid_param', `days: a whole number from 1 to ${MAX_PLAN_DAYS}`, { param: 'days' });
     }
     const account = await this.requireAccount(email);
     const now = this.deps.clock.now();
-    const term = await this.deps.plans.update(account.id, (current) => nextPlanTerm(current, plan, days, now));
+    const term = await this.deps.plans.update(account.id, (current) => nextPlanTerm(current, plan, days, now, options.source));
     return { account: { ...account, plan: term }, plan: term };
   }
 
@@ -122,7 +130,7 @@ export class AccountService {
       keys.countActive(ctx.accountId),
       books.countNamedBooks(ctx.accountId),
     ]);
-    return usageBody({ keyName: ctx.keyName, plan: ctx.plan, activeKeys, namedBooks, days });
+    return usageBody({ keyName: ctx.keyName, account: ctx.book, plan: ctx.plan, activeKeys, namedBooks, days });
   }
 
   private async requireAccount(rawEmail: string): Promise<Account> {

@@ -1,15 +1,19 @@
-/** An account's plan term in Redis (fields plan and plan_until of its profile hash). */
+/** An account's plan term in Redis (fields plan, plan_until and plan_source of its profile hash). */
 import type { Redis } from 'ioredis';
 import { keys } from '../../redis/keys.js';
-import { isPlanId } from '../plans.js';
+import { isPlanId, isPlanSource } from '../plans.js';
 import { runAccountScript } from './account-scripts.js';
 import { FREE_PLAN, type StoredPlan } from './plan-terms.js';
 
-/** Reads the stored fields; anything missing or unreadable is Free. */
-export function parseStoredPlan(plan: string | null | undefined, until: string | null | undefined): StoredPlan {
+/**
+ * Reads the stored fields; anything missing or unreadable is Free. A paid term without a readable
+ * source was bought (terms stored before sources were kept were all set by `plans set`).
+ */
+export function parseStoredPlan(plan: string | null | undefined, until: string | null | undefined, source?: string | null): StoredPlan {
   if (!isPlanId(plan) || plan === 'free') return FREE_PLAN;
   const ms = Number(until);
-  return Number.isFinite(ms) && until !== null && until !== undefined && until !== '' ? { plan, until: ms } : FREE_PLAN;
+  if (!Number.isFinite(ms) || until === null || until === undefined || until === '') return FREE_PLAN;
+  return { plan, until: ms, source: isPlanSource(source) ? source : 'paid' };
 }
 
 const MAX_ATTEMPTS = 8;
@@ -18,8 +22,8 @@ export class PlanStore {
   constructor(private readonly redis: Redis) {}
 
   async get(accountId: string): Promise<StoredPlan> {
-    const [plan, until] = await this.redis.hmget(keys.accountProfile(accountId), 'plan', 'plan_until');
-    return parseStoredPlan(plan, until);
+    const [plan, until, source] = await this.redis.hmget(keys.accountProfile(accountId), 'plan', 'plan_until', 'plan_source');
+    return parseStoredPlan(plan, until, source);
   }
 
   /**
@@ -29,13 +33,15 @@ export class PlanStore {
   async update(accountId: string, next: (current: StoredPlan) => StoredPlan): Promise<StoredPlan> {
     const key = keys.accountProfile(accountId);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-      const [rawPlan, rawUntil] = await this.redis.hmget(key, 'plan', 'plan_until');
-      const term = next(parseStoredPlan(rawPlan, rawUntil));
+      const [rawPlan, rawUntil, rawSource] = await this.redis.hmget(key, 'plan', 'plan_until', 'plan_source');
+      const term = next(parseStoredPlan(rawPlan, rawUntil, rawSource));
       const set = await runAccountScript(this.redis, 'acctPlanSet', [key], [
         rawPlan ?? '',
         rawUntil ?? '',
+        rawSource ?? '',
         term.plan,
         term.until === null ? '' : String(term.until),
+        term.until === null ? '' : (term.source ?? 'paid'),
       ]);
       if (set === 1) return term;
     }

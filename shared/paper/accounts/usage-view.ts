@@ -1,5 +1,5 @@
 /** The body of GET /usage and the plan catalogue, built from plain inputs. Pure. */
-import { PLAN_IDS, PLANS, type EffectivePlan, type PlanLimits } from '../plans.js';
+import { PLAN_IDS, PLANS, type EffectivePlan, type PlanLimits, type PlanSource } from '../plans.js';
 import type { DayCount } from './key-store.js';
 
 export interface PlanLimitsView {
@@ -12,10 +12,13 @@ export interface PlanLimitsView {
   report_max_days: number;
   /** Concurrent WebSocket streams per account (the stream is free on every plan). */
   websocket: number;
+  /** The keyed /api/v1 data budget: the key's own per-minute budget. */
+  data_api_requests_per_minute: number;
 }
 
 export interface PlanFeaturesView {
-  webhooks: boolean;
+  /** How many webhooks the plan allows (0 on Free), as the original reports it; max_webhooks is the same number. */
+  webhooks: number;
   max_webhooks: number;
   ai: boolean;
   ai_reads_per_day: number;
@@ -23,26 +26,47 @@ export interface PlanFeaturesView {
   websocket: boolean;
   books: boolean;
   replay: boolean;
+  trailing_stops: boolean;
+  modify_order: boolean;
+  dry_run: boolean;
+  fee_venues: boolean;
 }
 
 export interface PlanView {
   plan: string;
   tier: number;
   label: string;
+  price_usd: number;
   limits: PlanLimitsView;
   features: PlanFeaturesView;
 }
 
+/** The free month: a trial term (plan_source trial) and the whole days it has left. */
+export interface FreeMonthView {
+  days_left: number;
+  /** When it ends, epoch ms. */
+  until: number;
+}
+
 export interface UsageBody {
   key_name: string;
+  /** The book this key trades ('main' or its book). */
+  account: string;
   plan: string;
+  /** How the running paid term was granted (paid, trial, grant); null on Free. */
+  plan_source: PlanSource | null;
   /** When the paid plan ends (epoch ms); null on Free. */
   plan_until: number | null;
+  /** Whole days left of the paid plan, rounded up; null on Free. */
+  plan_days_left: number | null;
+  /** The monthly price of the plan the key is on (0 on Free). */
+  plan_price_usd: number;
   limits: PlanLimitsView;
   features: PlanFeaturesView;
   used: { keys: number; books: number; calls_today: number };
   plans: PlanView[];
-  free_month: { days_left: number };
+  /** null unless the running term is a trial. */
+  free_month: FreeMonthView | null;
   /** This key's successful calls per UTC day, oldest first, today last. */
   usage_30d: DayCount[];
 }
@@ -57,12 +81,13 @@ export function limitsView(limits: PlanLimits): PlanLimitsView {
     trade_history_days: limits.tradeHistoryDays,
     report_max_days: limits.reportMaxDays,
     websocket: limits.websocketSockets,
+    data_api_requests_per_minute: limits.requestsPerMinute,
   };
 }
 
 export function featuresView(limits: PlanLimits): PlanFeaturesView {
   return {
-    webhooks: limits.maxWebhooks > 0,
+    webhooks: limits.maxWebhooks,
     max_webhooks: limits.maxWebhooks,
     ai: limits.aiReadsPerDay > 0,
     ai_reads_per_day: limits.aiReadsPerDay,
@@ -70,6 +95,10 @@ export function featuresView(limits: PlanLimits): PlanFeaturesView {
     websocket: true,
     books: true,
     replay: true,
+    trailing_stops: true,
+    modify_order: true,
+    dry_run: true,
+    fee_venues: true,
   };
 }
 
@@ -77,12 +106,14 @@ export function featuresView(limits: PlanLimits): PlanFeaturesView {
 export function planCatalogue(): PlanView[] {
   return PLAN_IDS.map((id) => {
     const limits = PLANS[id];
-    return { plan: id, tier: limits.tier, label: limits.label, limits: limitsView(limits), features: featuresView(limits) };
+    return { plan: id, tier: limits.tier, label: limits.label, price_usd: limits.priceUsd, limits: limitsView(limits), features: featuresView(limits) };
   });
 }
 
 export interface UsageInput {
   keyName: string;
+  /** The key's book. */
+  account: string;
   plan: EffectivePlan;
   activeKeys: number;
   namedBooks: number;
@@ -90,17 +121,20 @@ export interface UsageInput {
 }
 
 export function usageBody(input: UsageInput): UsageBody {
-  const { limits } = input.plan;
+  const { limits, until, daysLeft, source } = input.plan;
   return {
     key_name: input.keyName,
+    account: input.account,
     plan: limits.id,
-    plan_until: input.plan.until,
+    plan_source: source,
+    plan_until: until,
+    plan_days_left: daysLeft,
+    plan_price_usd: limits.priceUsd,
     limits: limitsView(limits),
     features: featuresView(limits),
     used: { keys: input.activeKeys, books: input.namedBooks, calls_today: input.days.at(-1)?.calls ?? 0 },
     plans: planCatalogue(),
-    // The original's grant (accounts building before its 2.8.0 kept Pro for a while) predates this service.
-    free_month: { days_left: 0 },
+    free_month: source === 'trial' && until !== null && daysLeft !== null ? { days_left: daysLeft, until } : null,
     usage_30d: input.days,
   };
 }

@@ -12,13 +12,20 @@ export interface CriptoyaQuote {
   time: number | null;
 }
 
+/** The five reference dollars by the price a buyer pays (pesos per dollar). */
 export interface ReferenceDollars {
   official: number | null;
   blue: number | null;
   mep: number | null;
   ccl: number | null;
   card: number | null;
+  /** The buying price, for the dollars the source quotes both ways (the blue); absent in answers stored before it was read. */
+  bids?: Partial<Record<DollarName, number>>;
 }
+
+export type DollarName = 'official' | 'blue' | 'mep' | 'ccl' | 'card';
+
+export const DOLLAR_NAMES: readonly DollarName[] = ['official', 'blue', 'mep', 'ccl', 'card'];
 
 /** Every venue entry with totalAsk/totalBid (falling back to ask/bid); throws when there is none. */
 export function parseCriptoyaQuotes(body: unknown): CriptoyaQuote[] {
@@ -60,18 +67,20 @@ function bondDollar(body: unknown, kind: 'mep' | 'ccl'): number | null {
 }
 
 /**
- * /api/dolar: official = oficial.price, blue = blue.ask (the selling price, what a buyer pays),
- * MEP and CCL from the AL30 bond, card = tarjeta.price. Throws when no dollar at all can be read.
+ * /api/dolar: official = oficial.price, blue = blue.ask (the selling price, what a buyer pays) with
+ * blue.bid as its buying price, MEP and CCL from the AL30 bond, card = tarjeta.price. Throws when no
+ * dollar at all can be read.
  */
 export function parseDolar(body: unknown): ReferenceDollars {
   if (!isRecord(body)) throw new ProviderFormatError('criptoya /api/dolar: the answer is not an object');
-  const dollars: ReferenceDollars = {
+  const asks = {
     official: price(body, 'oficial', 'price') ?? price(body, 'oficial', 'ask'),
     blue: price(body, 'blue', 'ask') ?? price(body, 'blue', 'price'),
     mep: bondDollar(body, 'mep'),
     ccl: bondDollar(body, 'ccl'),
     card: price(body, 'tarjeta', 'price') ?? price(body, 'tarjeta', 'ask'),
   };
-  if (Object.values(dollars).every((v) => v === null)) throw new ProviderFormatError('criptoya /api/dolar: no reference dollar in the answer');
-  return dollars;
+  if (Object.values(asks).every((v) => v === null)) throw new ProviderFormatError('criptoya /api/dolar: no reference dollar in the answer');
+  const blueBid = price(body, 'blue', 'bid');
+  return { ...asks, bids: blueBid === null ? {} : { blue: blueBid } };
 }

@@ -11,7 +11,7 @@ KEYS[3]  rl:{id}:key:<keyId>           calls in the key's current window (intege
 KEYS[4]  acct:{id}:paper:settings     hash of the account's trading settings (fee_venue)
 
 ARGV[1]  window length, ms
-ARGV[2...]  the profile fields to read (email, created, plan, plan_until)
+ARGV[2...]  the profile fields to read (email, created, plan, plan_until, plan_source)
 
 Returns  {}                                         no such key or account
          {record, profile, calls, ms left, venue}   record: the key's hash as field, value, ...;
