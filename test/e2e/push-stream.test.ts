@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
+import { runCli } from '../../ops/cli/cli-run.js';
 import { attachStream, type StreamServer } from '../../api/ws/stream-server.js';
 import { systemClock } from '../../shared/core/clock.js';
 import { configWith } from '../../shared/core/config.js';
@@ -12,12 +13,14 @@ import { StoredApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
 import type { BookRef } from '../../shared/paper/positions/position-types.js';
 import { createMarketStore } from '../../shared/market/market-store.js';
 import { createTradingServices } from '../../shared/paper/trading-services.js';
+import { SocketCap } from '../../shared/push/socket-notices.js';
 import { SocketSlots } from '../../shared/push/socket-slots.js';
+import { keys } from '../../shared/redis/keys.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import type { RunningRole } from '../../workers/runtime.js';
 import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
 import { waitFor } from '../helpers/market-wait.js';
-import { connectStream, startTestRelay, type StreamMessage, type TestStream } from '../helpers/push.js';
+import { closedWithin, connectStream, startTestRelay, type StreamMessage, type TestStream } from '../helpers/push.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
 import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
@@ -183,6 +186,79 @@ describe('push: the WebSocket stream', function () {
       return first.type === 'welcome' ? stream : undefined;
     }, 3_000, 'a freed slot');
     await fifth.next(isType('snapshot'));
+  });
+
+  const emailOf = async (who: Trader): Promise<string> => (await mod.accounts.get(who.accountId))!.email;
+  const keyIdOf = async (who: Trader): Promise<string> => (await mod.service.listKeys(await emailOf(who))).keys.find((k) => k.revokedAt === null)!.id;
+  const cli = (...args: string[]) => runCli(args, { REDIS_URL: testRedisUrl() });
+  const stillOpen = async (stream: TestStream): Promise<void> => {
+    const from = stream.messages.length;
+    stream.send({ op: 'ping' });
+    await stream.next(isType('pong'), 2_000, from);
+  };
+
+  it('closes the open streams of a key revoked with the CLI on every pod, 4401 revoked_key, within a second; nothing else is touched', async () => {
+    const email = await emailOf(trader);
+    const keyId = await keyIdOf(trader);
+    const sibling = { ...trader, apiKey: (await mod.service.createKey({ email })).apiKey };
+    const stranger = await createTrader(mod, { plan: 'free' });
+    const revoked = [connect(podA.url, { api_key: trader.apiKey }), connect(podB.url, { token: trader.apiKey })];
+    const untouched = [connect(podA.url, { api_key: sibling.apiKey }), connect(podB.url, { api_key: stranger.apiKey })];
+    for (const stream of [...revoked, ...untouched]) await stream.next(isType('snapshot'));
+
+    const run = await cli('keys', 'revoke', '--email', email, '--id', keyId);
+    expect(run.code, run.stderr).to.equal(0);
+    for (const stream of revoked) {
+      expect(await closedWithin(stream, 1_000)).to.deep.equal({ code: 4401, reason: 'revoked_key' });
+      expect(stream.messages.at(-1)?.data).to.include({ code: 'revoked_key' });
+    }
+    expect(await connect(podB.url, { api_key: trader.apiKey }).closed).to.deep.equal({ code: 4401, reason: 'revoked_key' });
+    // the account's other key and another account keep their streams, and their events
+    for (const stream of untouched) await stillOpen(stream);
+    const from = untouched[0].messages.length;
+    await open(podA, 'ETH', sibling);
+    await untouched[0].next((m) => m.type === 'position' && m.data?.event === 'opened', 2_000, from);
+  });
+
+  it('closes a stream whose key was revoked while its pod was not hearing the channel, once it hears it again', async () => {
+    const stream = connect(podA.url, { api_key: trader.apiKey });
+    await stream.next(isType('snapshot'));
+    const from = stream.messages.length;
+    // the revoke's notice cannot reach a pod whose subscriber is down: here it never goes out at all
+    await redis.hset(keys.accountKey(trader.accountId, await keyIdOf(trader)), 'revoked', String(Date.now()));
+    await redis.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+    expect(await stream.closed).to.deep.equal({ code: 4401, reason: 'revoked_key' });
+    expect(stream.messages.slice(from).filter(isType('snapshot'))).to.have.length(0);
+  });
+
+  it("closes the streams beyond the account's cap when a plan change lowers it, on every pod (4429 too_many_sockets), and keeps the rest", async () => {
+    const stranger = await createTrader(mod, { plan: 'free' });
+    const other = connect(podB.url, { api_key: stranger.apiKey });
+    const held = [connect(podA.url, { api_key: trader.apiKey }), connect(podA.url, { api_key: trader.apiKey }), connect(podB.url, { api_key: trader.apiKey })];
+    for (const stream of [other, ...held]) await stream.next(isType('snapshot'));
+    // every plan allows 3 today: here the cap falls to 1 (what a plan change runs with the new plan's cap)
+    expect(await new SocketCap(redis).enforce(trader.accountId, 1, Date.now())).to.equal(2);
+    const cut: TestStream[] = [];
+    for (const stream of held) void stream.closed.then(() => cut.push(stream));
+    await waitFor(() => cut.length === 2, 1_000, 'two streams closed');
+    for (const stream of cut) expect(await stream.closed).to.deep.equal({ code: 4429, reason: 'too_many_sockets' });
+    const kept = held.find((stream) => !cut.includes(stream))!;
+    await stillOpen(kept);
+    await stillOpen(other);
+    expect(await redis.zcard(keys.accountSockets(trader.accountId))).to.equal(1);
+    const from = kept.messages.length;
+    await open(podA, 'BTC');
+    await kept.next((m) => m.type === 'position' && m.data?.event === 'opened', 2_000, from);
+
+    // through the CLI: slots held beyond the plan's 3 (as a plan with a higher cap would leave them) that
+    // lapse later than the open stream's, so the stream is the one cut
+    const granted = new SocketSlots(redis, 120_000);
+    for (const socketId of ['older.1', 'older.2', 'older.3']) expect((await granted.claim({ accountId: trader.accountId, socketId }, 10, Date.now())).ok).to.equal(true);
+    const run = await cli('plans', 'set', '--email', await emailOf(trader), '--plan', 'pro', '--days', '30');
+    expect(run.code, run.stderr).to.equal(0);
+    expect(await closedWithin(kept, 1_000)).to.deep.equal({ code: 4429, reason: 'too_many_sockets' });
+    expect(await redis.zrange(keys.accountSockets(trader.accountId), '0', '-1')).to.have.members(['older.1', 'older.2', 'older.3']);
+    await stillOpen(other);
   });
 
   it('after a reconnect: a fresh snapshot, then the events after it, in order', async () => {

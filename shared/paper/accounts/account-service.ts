@@ -2,6 +2,7 @@
 import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
+import { SocketCap } from '../../push/socket-notices.js';
 import type { KeyContext } from '../key-context.js';
 import { effectivePlan, type PlanId } from '../plans.js';
 import { checkBookName, checkKeyName, normalizeEmail, printable } from './account-rules.js';
@@ -37,6 +38,8 @@ export interface AccountServiceDeps {
   keys: KeyStore;
   plans: PlanStore;
   books: BookRegistry;
+  /** The account's WebSocket cap: a plan change holds its open streams to the new plan's. */
+  sockets: SocketCap;
   clock: Clock;
   random?: RandomBytes;
 }
@@ -94,7 +97,7 @@ export class AccountService {
     return this.requireKey(account.id, id);
   }
 
-  /** Revokes a key; its record and usage history stay. */
+  /** Revokes a key (its open streams close, on every pod); its record and usage history stay. */
   async revokeKey(email: string, keyId: string): Promise<{ key: KeySummary; alreadyRevoked: boolean }> {
     const id = checkKeyId(keyId);
     const account = await this.requireAccount(email);
@@ -111,6 +114,8 @@ export class AccountService {
     const account = await this.requireAccount(email);
     const now = this.deps.clock.now();
     const term = await this.deps.plans.update(account.id, (current) => nextPlanTerm(current, plan, days, now));
+    // streams beyond a lower cap close now rather than at their recycling, hours later
+    await this.deps.sockets.enforce(account.id, effectivePlan(term, now).limits.websocketSockets, now);
     return { account: { ...account, plan: term }, plan: term };
   }
 
@@ -160,6 +165,6 @@ export function createAccountModule(redis: Redis, clock: Clock = systemClock, ra
   const accounts = new AccountStore(redis, random);
   const keys = new KeyStore(redis);
   const books = new RedisBookRegistry(redis, keys);
-  const service = new AccountService({ accounts, keys, plans: new PlanStore(redis), books, clock, random });
+  const service = new AccountService({ accounts, keys, plans: new PlanStore(redis), books, sockets: new SocketCap(redis), clock, random });
   return { service, accounts, keys, books };
 }
