@@ -175,7 +175,12 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
-      ws.once('close', () => sockets.delete(ws));
+      const opened = clock.now();
+      // one line per stream, like the request log's per request (the key in its URL is redacted as it is written)
+      ws.once('close', (code, reason) => {
+        sockets.delete(ws);
+        logger.info({ url: req.url, code, reason: reason.toString(), ms: clock.now() - opened }, 'stream closed');
+      });
       // a bad frame (too large, malformed) closes that socket (1009, 1002); unheard, the error would end the process
       ws.on('error', (error) => logger.debug({ err: error }, 'stream: socket error'));
       open(ws, streamKey(url)).catch((error: unknown) => {
