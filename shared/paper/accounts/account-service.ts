@@ -49,7 +49,7 @@ export class AccountService {
 
   /** Creates a key (and the account when the e-mail is new); the plan, when given, runs at least 30 days. */
   async createKey(input: CreateKeyInput): Promise<CreatedKey> {
-    const { accounts, keys, plans, clock, random } = this.deps;
+    const { accounts, keys, clock, random } = this.deps;
     // Everything is checked before anything is written.
     const email = normalizeEmail(input.email);
     const book = input.book === undefined ? null : checkBookName(input.book);
@@ -57,7 +57,7 @@ export class AccountService {
     const now = clock.now();
     const { account, created: accountCreated } = await accounts.ensure(email, now);
     const plan = input.plan;
-    if (plan !== undefined) account.plan = await plans.update(account.id, (current) => atLeastPlanTerm(current, plan, CREATE_PLAN_DAYS, now));
+    if (plan !== undefined) account.plan = await this.changePlan(account.id, (current) => atLeastPlanTerm(current, plan, CREATE_PLAN_DAYS, now), now);
     const { limits } = effectivePlan(account.plan, now);
     const name = wantedName ?? `key-${(await keys.countAll(account.id)) + 1}`;
     for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -113,9 +113,7 @@ export class AccountService {
     }
     const account = await this.requireAccount(email);
     const now = this.deps.clock.now();
-    const term = await this.deps.plans.update(account.id, (current) => nextPlanTerm(current, plan, days, now));
-    // streams beyond a lower cap close now rather than at their recycling, hours later
-    await this.deps.sockets.enforce(account.id, effectivePlan(term, now).limits.websocketSockets, now);
+    const term = await this.changePlan(account.id, (current) => nextPlanTerm(current, plan, days, now), now);
     return { account: { ...account, plan: term }, plan: term };
   }
 
@@ -128,6 +126,14 @@ export class AccountService {
       books.countNamedBooks(ctx.accountId),
     ]);
     return usageBody({ keyName: ctx.keyName, plan: ctx.plan, activeKeys, namedBooks, days });
+  }
+
+  /** Moves the plan term, then holds the account's open streams to the new plan's cap. */
+  private async changePlan(accountId: string, next: (current: StoredPlan) => StoredPlan, now: number): Promise<StoredPlan> {
+    const term = await this.deps.plans.update(accountId, next);
+    // streams beyond a lower cap close now rather than at their recycling, hours later
+    await this.deps.sockets.enforce(accountId, effectivePlan(term, now).limits.websocketSockets, now);
+    return term;
   }
 
   private async requireAccount(rawEmail: string): Promise<Account> {
