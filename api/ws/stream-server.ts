@@ -22,7 +22,7 @@ import type { ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
 import type { TradingServices } from '../../shared/paper/trading-services.js';
 import { AccountEvents } from '../../shared/push/account-events.js';
 import { QuickSweepTurns, type QuickSweep } from '../../shared/push/quick-sweep.js';
-import { STREAM_CLOSE_CODES } from '../../shared/push/socket-notices.js';
+import { STREAM_CLOSE_CODES as CLOSE_CODES } from '../../shared/push/socket-notices.js';
 import { SocketSlots } from '../../shared/push/socket-slots.js';
 import { StreamClient, type KeyCheck } from './stream-client.js';
 import { StreamHub } from './stream-hub.js';
@@ -31,7 +31,6 @@ import { StreamTicker } from './stream-ticker.js';
 
 export const STREAM_PATH = '/api/bot/v2/stream';
 
-const CLOSE_CODES = STREAM_CLOSE_CODES;
 const KEY_HINT = 'connect with ?api_key=<API_KEY> (or key=, token=) of an active key';
 /** What a socket cut by a notice is told, by the notice's reason. */
 const NOTICE_MESSAGES: Record<string, string> = {
