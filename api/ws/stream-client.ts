@@ -6,6 +6,9 @@ import type { BookRef } from '../../shared/paper/positions/position-types.js';
 export const STREAM_CHANNELS = ['positions', 'prices'] as const;
 export type StreamChannel = (typeof STREAM_CHANNELS)[number];
 
+/** A stream's key looked up: its context, or why it is refused. */
+export type KeyCheck = { context: KeyContext } | { code: 'missing_api_key' | 'bad_api_key' | 'revoked_key' };
+
 /** A socket this far behind skips price ticks (the next one supersedes them anyway). */
 const SKIP_TICKS_ABOVE_BYTES = 256 * 1024;
 /** A socket this far behind is not reading at all: it is cut off rather than held in memory. */
@@ -23,6 +26,8 @@ export class StreamClient {
     readonly ws: WebSocket,
     readonly ctx: KeyContext,
     readonly socketId: string,
+    /** Looks the socket's key up again (the key itself stays in this closure, out of anything logged). */
+    readonly checkKey: () => Promise<KeyCheck>,
   ) {
     this.ref = { accountId: ctx.accountId, book: ctx.book };
   }

@@ -7,6 +7,7 @@ import type { Logger } from '../../shared/core/logger.js';
 import type { BookRef } from '../../shared/paper/positions/position-types.js';
 import type { AccountEvents } from '../../shared/push/account-events.js';
 import { compareStreamIds, type ChannelMessage } from '../../shared/push/push-event.js';
+import { noticeNames, type SocketNotice } from '../../shared/push/socket-notices.js';
 import type { StreamClient } from './stream-client.js';
 
 export interface BookGroup {
@@ -70,6 +71,15 @@ export class StreamHub {
 
   clients(): StreamClient[] {
     return this.groups().flatMap((group) => [...group.clients]);
+  }
+
+  /** A notice to cut sockets (a revoked key, a lowered cap): the pod's sockets it names, none of any other account. */
+  onNotice(handler: (clients: StreamClient[], notice: SocketNotice) => void): void {
+    this.events.listenNotices((accountId, notice) => {
+      const books = this.accounts.get(accountId)?.books.values() ?? [];
+      const named = [...books].flatMap((group) => [...group.clients].filter((client) => noticeNames(notice, { keyId: client.ctx.keyId, socketId: client.socketId })));
+      if (named.length > 0) handler(named, notice);
+    });
   }
 
   /** After a gap in the account channels (the pod's subscriber reconnected): every socket of the pod. */

@@ -5,6 +5,10 @@
  * across keys and pods; recycled after STREAM_MAX_AGE_MS. While connected, its book is swept on
  * every tick (the quick sweep). Close codes: 4401 key refused (reason: the error code), 4429
  * too many sockets, 4000 recycled (reconnect), 1001 the pod is shutting down, 1011 internal error.
+ * Open sockets are cut the same way when their key is revoked (4401 revoked_key) or the account's
+ * cap falls below the sockets it holds (4429 too_many_sockets): a notice on the account's channel
+ * (socket-notices.ts) reaches every pod holding them. The key is looked up again whenever a notice
+ * may have been missed: once the pod hears the account's channel, and after a gap in it.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -15,19 +19,24 @@ import type { Clock } from '../../shared/core/clock.js';
 import type { Config } from '../../shared/core/config.js';
 import type { Logger } from '../../shared/core/logger.js';
 import type { ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
-import type { KeyContext } from '../../shared/paper/key-context.js';
 import type { TradingServices } from '../../shared/paper/trading-services.js';
 import { AccountEvents } from '../../shared/push/account-events.js';
 import { QuickSweepTurns, type QuickSweep } from '../../shared/push/quick-sweep.js';
+import { STREAM_CLOSE_CODES as CLOSE_CODES } from '../../shared/push/socket-notices.js';
 import { SocketSlots } from '../../shared/push/socket-slots.js';
-import { StreamClient } from './stream-client.js';
+import { StreamClient, type KeyCheck } from './stream-client.js';
 import { StreamHub } from './stream-hub.js';
 import { handleClientMessage, streamMessage } from './stream-messages.js';
 import { StreamTicker } from './stream-ticker.js';
 
 export const STREAM_PATH = '/api/bot/v2/stream';
 
-const CLOSE_CODES = { keyRefused: 4401, tooManySockets: 4429, recycled: 4000, goingAway: 1001, internal: 1011 } as const;
+const KEY_HINT = 'connect with ?api_key=<API_KEY> (or key=, token=) of an active key';
+/** What a socket cut by a notice is told, by the notice's reason. */
+const NOTICE_MESSAGES: Record<string, string> = {
+  revoked_key: 'this key was revoked',
+  too_many_sockets: "the account's plan now allows fewer streams: this one was closed",
+};
 
 export interface StreamDeps {
   redis: Redis;
@@ -44,8 +53,6 @@ export interface StreamServer {
   /** Closes every socket (1001), frees their slots and stops the ticks. */
   close(): Promise<void>;
 }
-
-type KeyCheck = { context: KeyContext } | { code: 'missing_api_key' | 'bad_api_key' | 'revoked_key' };
 
 /** The key of a stream request: api_key, or its aliases key and token. */
 function streamKey(url: URL): string | null {
@@ -71,15 +78,18 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
   const events = new AccountEvents(deps.redis.duplicate(), (error) => logger.error({ err: error }, 'stream: unreadable channel message'));
   const hub = new StreamHub(events, logger);
   // events published while the pod's subscriber was reconnecting are lost to it: each socket gets a
-  // fresh snapshot instead, so what it shows is right again
+  // fresh snapshot instead, so what it shows is right again (and its key, the notices it missed)
   hub.onGap((clients) => {
     for (const client of clients) {
       client.hold();
-      sendSnapshot(client).catch((error: unknown) => {
+      refresh(client).catch((error: unknown) => {
         logger.warn({ err: error }, 'stream: snapshot after a gap failed');
         client.ws.close(CLOSE_CODES.internal, 'internal error');
       });
     }
+  });
+  hub.onNotice((clients, notice) => {
+    for (const client of clients) refuse(client.ws, notice.code, notice.reason, NOTICE_MESSAGES[notice.reason] ?? 'closed by the service');
   });
   const slots = new SocketSlots(deps.redis, push.streamSlotTtlMs);
   // a socket that stopped answering pings is cut off; the others' slots are pushed forward, well within their TTL
@@ -108,7 +118,10 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
 
   const send = (ws: WebSocket, type: string, data: unknown): void => ws.send(JSON.stringify(streamMessage(type, data, clock.now())));
 
-  async function sendSnapshot(client: StreamClient): Promise<void> {
+  /** The key again, then a snapshot: what a socket needs once its account's notices and events may have been missed. */
+  async function refresh(client: StreamClient): Promise<void> {
+    const checked = await client.checkKey();
+    if ('code' in checked) return refuse(client.ws, CLOSE_CODES.keyRefused, checked.code, KEY_HINT);
     const snapshot = await deps.trading.reads.positions(client.ctx, {});
     if (client.ws.readyState !== WebSocket.OPEN) return;
     send(client.ws, 'snapshot', { positions: snapshot.positions });
@@ -128,9 +141,9 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
     let gone = false;
     ws.once('close', () => (gone = true));
     const checked = await checkKey(deps.apiKeys, key);
-    if ('code' in checked) return refuse(ws, CLOSE_CODES.keyRefused, checked.code, 'connect with ?api_key=<API_KEY> (or key=, token=) of an active key');
+    if ('code' in checked) return refuse(ws, CLOSE_CODES.keyRefused, checked.code, KEY_HINT);
     const ctx = checked.context;
-    const client = new StreamClient(ws, ctx, `${podId}.${++counter}`);
+    const client = new StreamClient(ws, ctx, `${podId}.${++counter}`, () => checkKey(deps.apiKeys, key));
     const slot = { accountId: ctx.accountId, socketId: client.socketId };
     const cap = ctx.plan.limits.websocketSockets;
     const claim = await slots.claim(slot, cap, clock.now());
@@ -149,7 +162,8 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
     send(ws, 'welcome', { channels: [...client.channels], tick_ms: push.streamTickMs, account: ctx.book });
     await hub.add(client);
     if (gone) return;
-    await sendSnapshot(client);
+    // a revoke between the first look and the subscription went unheard: the second look sees it
+    await refresh(client);
   }
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -160,7 +174,12 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
-      ws.once('close', () => sockets.delete(ws));
+      const opened = clock.now();
+      // one line per stream, like the request log's per request (the key in its URL is redacted as it is written)
+      ws.once('close', (code, reason) => {
+        sockets.delete(ws);
+        logger.info({ url: req.url, code, reason: reason.toString(), ms: clock.now() - opened }, 'stream closed');
+      });
       // a bad frame (too large, malformed) closes that socket (1009, 1002); unheard, the error would end the process
       ws.on('error', (error) => logger.debug({ err: error }, 'stream: socket error'));
       open(ws, streamKey(url)).catch((error: unknown) => {

@@ -1,8 +1,15 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import type { Config } from './config.js';
+import { redactSecrets } from './log-redact.js';
 
 export type { Logger };
 
-export function createLogger(config: Pick<Config, 'logLevel'>, name = 'perpdesk'): Logger {
-  return pino({ name, level: config.logLevel, base: { name } });
+/**
+ * The service's pino logger (stdout unless a destination is given). Every line passes through
+ * redactSecrets as it is written, whatever logged it: keys and tokens in URLs, paths, messages and
+ * serialized errors never reach the output.
+ */
+export function createLogger(config: Pick<Config, 'logLevel'>, name = 'perpdesk', destination?: DestinationStream): Logger {
+  const options = { name, level: config.logLevel, base: { name }, hooks: { streamWrite: redactSecrets } };
+  return destination ? pino(options, destination) : pino(options);
 }

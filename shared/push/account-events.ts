@@ -1,16 +1,20 @@
 /**
- * An API pod's side of the account channels the relay publishes on: one subscriber connection,
- * subscribed to the accounts the pod holds sockets of, handing on each message parsed.
+ * An API pod's side of the account channels: one subscriber connection, subscribed to the
+ * accounts the pod holds sockets of, handing on each message parsed: the relay's entries, and
+ * the notices that cut sockets (socket-notices.ts).
  */
 import type { Redis } from 'ioredis';
 import { keys } from '../redis/keys.js';
 import type { ChannelMessage } from './push-event.js';
+import { isSocketNotice, type SocketNotice } from './socket-notices.js';
 
 export type AccountEventHandler = (accountId: string, message: ChannelMessage) => void;
+export type SocketNoticeHandler = (accountId: string, notice: SocketNotice) => void;
 
 export class AccountEvents {
   private readonly accounts = new Map<string, string>();
   private handler: AccountEventHandler | undefined;
+  private noticeHandler: SocketNoticeHandler | undefined;
   private gapHandler: (() => void) | undefined;
   private lost = false;
 
@@ -22,14 +26,15 @@ export class AccountEvents {
     subscriber.on('message', (channel: string, raw: string) => {
       const accountId = this.accounts.get(channel);
       if (accountId === undefined || !this.handler) return;
-      let message: ChannelMessage;
+      let message: unknown;
       try {
-        message = JSON.parse(raw) as ChannelMessage;
+        message = JSON.parse(raw);
       } catch (error) {
         onError(error);
         return;
       }
-      this.handler(accountId, message);
+      if (isSocketNotice(message)) this.noticeHandler?.(accountId, message);
+      else this.handler(accountId, message as ChannelMessage);
     });
     // what was published while the connection was down never arrives: once the channels are heard
     // again, the gap handler lets the pod re-send what it would have missed
@@ -49,6 +54,10 @@ export class AccountEvents {
 
   listen(handler: AccountEventHandler): void {
     this.handler = handler;
+  }
+
+  listenNotices(handler: SocketNoticeHandler): void {
+    this.noticeHandler = handler;
   }
 
   /** Resolves once the subscription is in place: messages published from then on arrive. */

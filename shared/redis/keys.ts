@@ -95,7 +95,7 @@ export const keys = {
   outboxLease: (accountId: string) => `acct:{${accountId}}:outbox:lease`,
   /** string relay id, PX lease: the relay that scans for outboxes nobody drained, once per scan period in the cluster. */
   outboxScanLease: 'push:scan:lease',
-  /** pub/sub channel: JSON {id, book, messages} per outbox entry relayed; API pods with the account's sockets subscribe. */
+  /** pub/sub channel: JSON {id, book, messages} per outbox entry relayed, and {cut, code, reason} notices that close sockets (socket-notices.ts); API pods with the account's sockets subscribe. */
   accountEvents: (accountId: string) => `acct:{${accountId}}:events`,
   /** zset socket id by the ms its slot lapses: the account's open WebSocket streams on every pod (the cap of 3). */
   accountSockets: (accountId: string) => `acct:{${accountId}}:sockets`,

@@ -1,23 +1,28 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
-import { attachStream, type StreamServer } from '../../api/ws/stream-server.js';
+import { runCli } from '../../ops/cli/cli-run.js';
+import { attachStream } from '../../api/ws/stream-server.js';
 import { systemClock } from '../../shared/core/clock.js';
 import { configWith } from '../../shared/core/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import type { AccountModule } from '../../shared/paper/accounts/account-service.js';
-import { StoredApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
+import { StoredApiKeyResolver, type ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
 import type { BookRef } from '../../shared/paper/positions/position-types.js';
 import { createMarketStore } from '../../shared/market/market-store.js';
 import { createTradingServices } from '../../shared/paper/trading-services.js';
+import type { QuickSweep } from '../../shared/push/quick-sweep.js';
+import { SocketCap } from '../../shared/push/socket-notices.js';
 import { SocketSlots } from '../../shared/push/socket-slots.js';
+import { keys } from '../../shared/redis/keys.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import type { RunningRole } from '../../workers/runtime.js';
 import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
+import { HeldGate } from '../helpers/held-gate.js';
 import { waitFor } from '../helpers/market-wait.js';
-import { connectStream, startTestRelay, type StreamMessage, type TestStream } from '../helpers/push.js';
+import { closedWithin, connectStream, startTestRelay, type StreamMessage, type TestStream } from '../helpers/push.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
 import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
@@ -75,6 +80,23 @@ describe('push: the WebSocket stream', function () {
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
     return r.body.position;
   };
+
+  /** A bare HTTP server with only the stream attached, on its own key resolver and quick sweep. */
+  const streamPod = async (apiKeys: ApiKeyResolver, quickSweep: QuickSweep = async () => undefined): Promise<{ url: string; close(): Promise<void> }> => {
+    const config = configWith({ REDIS_URL: testRedisUrl(), STREAM_TICK_MS: '200' });
+    const trading = createTradingServices({ redis, marketStore: createMarketStore(redis, config, systemClock), clock: systemClock, freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs } });
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const stream = attachStream(server, { redis, config, logger: createLogger(config), clock: systemClock, apiKeys, trading, quickSweep });
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      close: async () => {
+        await stream.close();
+        await new Promise((resolve) => server.close(resolve));
+      },
+    };
+  };
+  const storedKeys = (): StoredApiKeyResolver => new StoredApiKeyResolver({ accounts: mod.accounts, keys: mod.keys, clock: systemClock });
 
   it('refuses a missing, bad or revoked key with close code 4401 and the code as reason; a plain GET answers 426', async () => {
     const created = await mod.service.createKey({ email: `revoked-${Date.now()}@example.org` });
@@ -185,6 +207,97 @@ describe('push: the WebSocket stream', function () {
     await fifth.next(isType('snapshot'));
   });
 
+  const emailOf = async (who: Trader): Promise<string> => (await mod.accounts.get(who.accountId))!.email;
+  const keyIdOf = async (who: Trader): Promise<string> => (await mod.service.listKeys(await emailOf(who))).keys.find((k) => k.revokedAt === null)!.id;
+  const cli = (...args: string[]) => runCli(args, { REDIS_URL: testRedisUrl() });
+  const stillOpen = async (stream: TestStream): Promise<void> => {
+    const from = stream.messages.length;
+    stream.send({ op: 'ping' });
+    await stream.next(isType('pong'), 2_000, from);
+  };
+
+  it('closes the open streams of a key revoked with the CLI on every pod, 4401 revoked_key, within a second; nothing else is touched', async () => {
+    const email = await emailOf(trader);
+    const keyId = await keyIdOf(trader);
+    const sibling = { ...trader, apiKey: (await mod.service.createKey({ email })).apiKey };
+    const stranger = await createTrader(mod, { plan: 'free' });
+    const revoked = [connect(podA.url, { api_key: trader.apiKey }), connect(podB.url, { token: trader.apiKey })];
+    const untouched = [connect(podA.url, { api_key: sibling.apiKey }), connect(podB.url, { api_key: stranger.apiKey })];
+    for (const stream of [...revoked, ...untouched]) await stream.next(isType('snapshot'));
+
+    const run = await cli('keys', 'revoke', '--email', email, '--id', keyId);
+    expect(run.code, run.stderr).to.equal(0);
+    for (const stream of revoked) {
+      expect(await closedWithin(stream, 1_000)).to.deep.equal({ code: 4401, reason: 'revoked_key' });
+      expect(stream.messages.at(-1)?.data).to.include({ code: 'revoked_key' });
+    }
+    expect(await connect(podB.url, { api_key: trader.apiKey }).closed).to.deep.equal({ code: 4401, reason: 'revoked_key' });
+    // the account's other key and another account keep their streams, and their events
+    for (const stream of untouched) await stillOpen(stream);
+    const from = untouched[0].messages.length;
+    await open(podA, 'ETH', sibling);
+    await untouched[0].next((m) => m.type === 'position' && m.data?.event === 'opened', 2_000, from);
+  });
+
+  it('closes a stream whose key was revoked after its lookup and before its pod heard the account (4401 revoked_key)', async () => {
+    const gate = new HeldGate(storedKeys(), 'lookup');
+    const pod = await streamPod(gate.resolver);
+    try {
+      const looked = gate.nextCall();
+      const stream = connect(pod.url, { api_key: trader.apiKey });
+      await looked;
+      // the key was active when it was read; its revoke's notice goes out before the pod listens to the account
+      await mod.service.revokeKey(await emailOf(trader), await keyIdOf(trader));
+      gate.releaseNext();
+      gate.release();
+      expect(await closedWithin(stream, 2_000)).to.deep.equal({ code: 4401, reason: 'revoked_key' });
+      expect(stream.messages.filter(isType('snapshot'))).to.have.length(0);
+    } finally {
+      await pod.close();
+    }
+  });
+
+  it('closes a stream whose key was revoked while its pod was not hearing the channel, once it hears it again', async () => {
+    const stream = connect(podA.url, { api_key: trader.apiKey });
+    await stream.next(isType('snapshot'));
+    const from = stream.messages.length;
+    // the revoke's notice cannot reach a pod whose subscriber is down: here it never goes out at all
+    await redis.hset(keys.accountKey(trader.accountId, await keyIdOf(trader)), 'revoked', String(Date.now()));
+    await redis.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+    expect(await closedWithin(stream, 5_000)).to.deep.equal({ code: 4401, reason: 'revoked_key' });
+    expect(stream.messages.slice(from).filter(isType('snapshot'))).to.have.length(0);
+  });
+
+  it("closes the streams beyond the account's cap when a plan change lowers it, on every pod (4429 too_many_sockets), and keeps the rest", async () => {
+    const stranger = await createTrader(mod, { plan: 'free' });
+    const other = connect(podB.url, { api_key: stranger.apiKey });
+    const held = [connect(podA.url, { api_key: trader.apiKey }), connect(podA.url, { api_key: trader.apiKey }), connect(podB.url, { api_key: trader.apiKey })];
+    for (const stream of [other, ...held]) await stream.next(isType('snapshot'));
+    // every plan allows 3 today: here the cap falls to 1 (what a plan change runs with the new plan's cap)
+    expect(await new SocketCap(redis).enforce(trader.accountId, 1, Date.now())).to.equal(2);
+    const cut: TestStream[] = [];
+    for (const stream of held) void stream.closed.then(() => cut.push(stream));
+    await waitFor(() => cut.length === 2, 1_000, 'two streams closed');
+    for (const stream of cut) expect(await stream.closed).to.deep.equal({ code: 4429, reason: 'too_many_sockets' });
+    const kept = held.find((stream) => !cut.includes(stream))!;
+    await stillOpen(kept);
+    await stillOpen(other);
+    expect(await redis.zcard(keys.accountSockets(trader.accountId))).to.equal(1);
+    const from = kept.messages.length;
+    await open(podA, 'BTC');
+    await kept.next((m) => m.type === 'position' && m.data?.event === 'opened', 2_000, from);
+
+    // through the CLI: slots held beyond the plan's 3 (as a plan with a higher cap would leave them) that
+    // lapse later than the open stream's, so the stream is the one cut
+    const granted = new SocketSlots(redis, 120_000);
+    for (const socketId of ['older.1', 'older.2', 'older.3']) expect((await granted.claim({ accountId: trader.accountId, socketId }, 10, Date.now())).ok).to.equal(true);
+    const run = await cli('plans', 'set', '--email', await emailOf(trader), '--plan', 'pro', '--days', '30');
+    expect(run.code, run.stderr).to.equal(0);
+    expect(await closedWithin(kept, 1_000)).to.deep.equal({ code: 4429, reason: 'too_many_sockets' });
+    expect(await redis.zrange(keys.accountSockets(trader.accountId), '0', '-1')).to.have.members(['older.1', 'older.2', 'older.3']);
+    await stillOpen(other);
+  });
+
   it('after a reconnect: a fresh snapshot, then the events after it, in order', async () => {
     const first = connect(podA.url, { api_key: trader.apiKey });
     await first.next(isType('snapshot'));
@@ -239,18 +352,9 @@ describe('push: the WebSocket stream', function () {
   });
 
   it('drives the quick sweep of each connected book once per tick, on one pod however many hold its sockets', async () => {
-    const config = configWith({ REDIS_URL: testRedisUrl(), STREAM_TICK_MS: '200' });
-    const logger = createLogger(config);
-    const trading = createTradingServices({ redis, marketStore: createMarketStore(redis, config, systemClock), clock: systemClock, freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs } });
     const swept: { ref: BookRef; at: number }[] = [];
-    const pods: { server: Server; stream: StreamServer; url: string }[] = [];
-    for (let i = 0; i < 2; i += 1) {
-      const server = createServer();
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const apiKeys = new StoredApiKeyResolver({ accounts: mod.accounts, keys: mod.keys, clock: systemClock });
-      const stream = attachStream(server, { redis, config, logger, clock: systemClock, apiKeys, trading, quickSweep: async (ref) => void swept.push({ ref, at: Date.now() }) });
-      pods.push({ server, stream, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
-    }
+    const sweep: QuickSweep = async (ref) => void swept.push({ ref, at: Date.now() });
+    const pods = [await streamPod(storedKeys(), sweep), await streamPod(storedKeys(), sweep)];
     try {
       await open(podA, 'ETH');
       for (const pod of pods) await connect(pod.url, { api_key: trader.apiKey }).next(isType('snapshot'));
@@ -265,10 +369,7 @@ describe('push: the WebSocket stream', function () {
       const gaps = ticks.slice(1).map((s, i) => s.at - ticks[i].at);
       expect(Math.min(...gaps), gaps.join(' ')).to.be.above(120);
     } finally {
-      for (const pod of pods) {
-        await pod.stream.close();
-        await new Promise((resolve) => pod.server.close(resolve));
-      }
+      for (const pod of pods) await pod.close();
     }
   });
 

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { startApiServer, type ApiServer } from '../../api/server.js';
 import type { Clock } from '../../shared/core/clock.js';
 import { configWith, type Config } from '../../shared/core/config.js';
-import { createLogger } from '../../shared/core/logger.js';
+import { createLogger, type Logger } from '../../shared/core/logger.js';
 import type { ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { freshRedis, testRedisUrl } from './redis.js';
@@ -15,10 +15,10 @@ export interface TestApi extends ApiServer {
 export async function startTestApi(
   redis: Redis,
   env: Record<string, string> = {},
-  extra: { apiKeys?: ApiKeyResolver; clock?: Clock } = {},
+  extra: { apiKeys?: ApiKeyResolver; clock?: Clock; logger?: Logger } = {},
 ): Promise<TestApi> {
   const config = configWith({ REDIS_URL: testRedisUrl(), PORT: '0', HOST: '127.0.0.1', ...env });
-  const server = await startApiServer({ config, redis, logger: createLogger(config), ...extra });
+  const server = await startApiServer({ config, redis, ...extra, logger: extra.logger ?? createLogger(config) });
   return { ...server, config };
 }
 

@@ -6,27 +6,37 @@ import { startTestApi, type TestApi } from './app.js';
 
 /**
  * A key resolver that holds each key gate's answer until the test lets it go: what a route sends
- * to Redis while its key is still being looked up shows up in between.
+ * to Redis while its key is still being looked up shows up in between. With `holds: 'lookup'` it
+ * holds the plain lookups (resolve, what the stream calls) instead, each once it has read
+ * everything: what changes meanwhile is not in its answer.
  */
 export class HeldGate {
   readonly resolver: ApiKeyResolver;
   private releaseHeld: () => void = () => undefined;
   private onCall: () => void = () => undefined;
 
-  constructor(stored: StoredApiKeyResolver) {
+  constructor(stored: StoredApiKeyResolver, holds: 'gate' | 'lookup' = 'gate') {
     this.resolver = {
-      resolve: (key) => stored.resolve(key),
+      resolve: async (key) => {
+        const answer = await stored.resolve(key);
+        if (holds === 'lookup') await this.hold();
+        return answer;
+      },
       known: (key) => stored.known(key),
       resolveMetered: async (key, windowMs) => {
         // the gate itself is sent at once; only its answer is held
         const answer = stored.resolveMetered(key, windowMs);
-        await new Promise<void>((resolve) => {
-          this.releaseHeld = resolve;
-          this.onCall();
-        });
+        if (holds === 'gate') await this.hold();
         return answer;
       },
     };
+  }
+
+  private hold(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.releaseHeld = resolve;
+      this.onCall();
+    });
   }
 
   /** Settles once the next gate has been sent and is held. */

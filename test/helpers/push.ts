@@ -64,6 +64,17 @@ export function connectStream(base: string, query: Record<string, string>): Test
   };
 }
 
+/** The stream's close, which must come within `ms` from now (the test fails otherwise). */
+export async function closedWithin(stream: TestStream, ms: number): Promise<{ code: number; reason: string }> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`the stream was not closed within ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([stream.closed, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export interface ReceivedDelivery {
   headers: IncomingMessage['headers'];
   body: string;

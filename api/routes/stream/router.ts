@@ -14,7 +14,8 @@ export function streamRoutes(tickMs: number): RouteGroup {
         `Server: { type: welcome, data: { channels, tick_ms: ${tickMs} } }, { type: snapshot, data: { positions } } on connect, ` +
         '{ type: position, data: { event: opened|updated|closed, position } } on every change, { type: prices, data: { SYMBOL: price } } each tick ' +
         'for open symbols. Client: { op: subscribe, channels: [positions, prices] }, { op: ping } (answered pong). At most 3 sockets per account; ' +
-        'recycled after 6 h. Close codes: 4401 key refused (reason: missing_api_key, bad_api_key or revoked_key), 4429 too_many_sockets, 4000 recycled, 1001 server shutting down.',
+        'recycled after 6 h. Close codes: 4401 key refused (reason: missing_api_key, bad_api_key or revoked_key; an open socket too, within a second of ' +
+        'its key being revoked), 4429 too_many_sockets (also the sockets beyond a lowered cap), 4000 recycled, 1001 server shutting down.',
       style: 'envelope',
       errors: ['upgrade_required'],
       handle: ({ res }) => {

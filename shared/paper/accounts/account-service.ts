@@ -2,6 +2,7 @@
 import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
+import { SocketCap } from '../../push/socket-notices.js';
 import type { KeyContext } from '../key-context.js';
 import { effectivePlan, type PlanId, type PlanSource } from '../plans.js';
 import { checkBookName, checkKeyName, normalizeEmail, printable } from './account-rules.js';
@@ -42,6 +43,8 @@ export interface AccountServiceDeps {
   keys: KeyStore;
   plans: PlanStore;
   books: BookRegistry;
+  /** The account's WebSocket cap: a plan change holds its open streams to the new plan's. */
+  sockets: SocketCap;
   clock: Clock;
   random?: RandomBytes;
 }
@@ -51,7 +54,7 @@ export class AccountService {
 
   /** Creates a key (and the account when the e-mail is new); the plan, when given, runs at least 30 days. */
   async createKey(input: CreateKeyInput): Promise<CreatedKey> {
-    const { accounts, keys, plans, clock, random } = this.deps;
+    const { accounts, keys, clock, random } = this.deps;
     // Everything is checked before anything is written.
     const email = normalizeEmail(input.email);
     const book = input.book === undefined ? null : checkBookName(input.book);
@@ -59,7 +62,7 @@ export class AccountService {
     const now = clock.now();
     const { account, created: accountCreated } = await accounts.ensure(email, now);
     const plan = input.plan;
-    if (plan !== undefined) account.plan = await plans.update(account.id, (current) => atLeastPlanTerm(current, plan, CREATE_PLAN_DAYS, now));
+    if (plan !== undefined) account.plan = await this.changePlan(account.id, (current) => atLeastPlanTerm(current, plan, CREATE_PLAN_DAYS, now), now);
     const { limits } = effectivePlan(account.plan, now);
     const name = wantedName ?? `key-${(await keys.countAll(account.id)) + 1}`;
     for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -99,7 +102,7 @@ export class AccountService {
     return this.requireKey(account.id, id);
   }
 
-  /** Revokes a key; its record and usage history stay. */
+  /** Revokes a key (its open streams close, on every pod); its record and usage history stay. */
   async revokeKey(email: string, keyId: string): Promise<{ key: KeySummary; alreadyRevoked: boolean }> {
     const id = checkKeyId(keyId);
     const account = await this.requireAccount(email);
@@ -118,7 +121,7 @@ export class AccountService {
     }
     const account = await this.requireAccount(email);
     const now = this.deps.clock.now();
-    const term = await this.deps.plans.update(account.id, (current) => nextPlanTerm(current, plan, days, now, options.source));
+    const term = await this.changePlan(account.id, (current) => nextPlanTerm(current, plan, days, now, options.source), now);
     return { account: { ...account, plan: term }, plan: term };
   }
 
@@ -131,6 +134,14 @@ export class AccountService {
       books.countNamedBooks(ctx.accountId),
     ]);
     return usageBody({ keyName: ctx.keyName, account: ctx.book, plan: ctx.plan, activeKeys, namedBooks, days });
+  }
+
+  /** Moves the plan term, then holds the account's open streams to the new plan's cap. */
+  private async changePlan(accountId: string, next: (current: StoredPlan) => StoredPlan, now: number): Promise<StoredPlan> {
+    const term = await this.deps.plans.update(accountId, next);
+    // streams beyond a lower cap close now rather than at their recycling, hours later
+    await this.deps.sockets.enforce(accountId, effectivePlan(term, now).limits.websocketSockets, now);
+    return term;
   }
 
   private async requireAccount(rawEmail: string): Promise<Account> {
@@ -168,6 +179,6 @@ export function createAccountModule(redis: Redis, clock: Clock = systemClock, ra
   const accounts = new AccountStore(redis, random);
   const keys = new KeyStore(redis);
   const books = new RedisBookRegistry(redis, keys);
-  const service = new AccountService({ accounts, keys, plans: new PlanStore(redis), books, clock, random });
+  const service = new AccountService({ accounts, keys, plans: new PlanStore(redis), books, sockets: new SocketCap(redis), clock, random });
   return { service, accounts, keys, books };
 }

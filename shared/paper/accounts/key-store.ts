@@ -1,5 +1,6 @@
 /** API keys in Redis: the digest index, each key's record, its usage counters and per-day counts. */
 import type { Redis } from 'ioredis';
+import { revokedKeyNotice } from '../../push/socket-notices.js';
 import { keys } from '../../redis/keys.js';
 import { MAIN_BOOK } from './account-rules.js';
 import { PROFILE_FIELDS } from './account-store.js';
@@ -198,12 +199,13 @@ export class KeyStore {
     return (await runAccountScript(this.redis, 'acctKeyRename', [keys.accountKey(accountId, keyId)], [name])) === 1;
   }
 
+  /** Revokes the key and, in the same script, tells the pods to close its WebSocket streams. */
   async revoke(accountId: string, keyId: string, now: number): Promise<'revoked' | 'already_revoked' | 'missing'> {
     const outcome = await runAccountScript(
       this.redis,
       'acctKeyRevoke',
       [keys.accountKey(accountId, keyId), keys.accountActiveKeys(accountId)],
-      [keyId, now],
+      [keyId, now, keys.accountEvents(accountId), revokedKeyNotice(keyId)],
     );
     return outcome === 1 ? 'revoked' : outcome === 0 ? 'already_revoked' : 'missing';
   }

@@ -5,6 +5,7 @@ import { LuaScripts, type ScriptSpec } from '../../redis/lua-scripts.js';
 const SCRIPTS = {
   pdOutboxAck: { file: 'outbox-ack.lua', numberOfKeys: 2 },
   pdSocketClaim: { file: 'socket-claim.lua', numberOfKeys: 1 },
+  pdSocketTrim: { file: 'socket-trim.lua', numberOfKeys: 1 },
   pdWebhookAdd: { file: 'webhook-add.lua', numberOfKeys: 1 },
   pdWebhookOutcome: { file: 'webhook-outcome.lua', numberOfKeys: 3 },
   pdWhsinkRecord: { file: 'whsink-record.lua', numberOfKeys: 3 },

@@ -1,0 +1,69 @@
+import { expect } from 'chai';
+import { createHash, randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { closeRedis } from '../../shared/redis/connection.js';
+import { keys } from '../../shared/redis/keys.js';
+import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
+import { captureLog, type CapturedLog } from '../helpers/log-capture.js';
+import { connectStream } from '../helpers/push.js';
+import { freshRedis } from '../helpers/redis.js';
+import { accountModule, createTrader, type Trader } from '../helpers/trading.js';
+
+describe('secrets never reach the logs (the API at the default log level)', function () {
+  this.timeout(30_000);
+  let redis: Redis;
+  let api: TestApi;
+  let log: CapturedLog;
+  let trader: Trader;
+  before(async () => {
+    redis = await freshRedis();
+    log = captureLog();
+    api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000', LOG_LEVEL: 'info' }, { logger: log.logger });
+    trader = await createTrader(accountModule(redis), { plan: 'free' });
+  });
+  after(async () => {
+    await api.close();
+    await closeRedis(redis);
+  });
+
+  const requestLine = (status: number, url: (text: string) => boolean) => (line: Record<string, unknown>) =>
+    line.msg === 'request completed' && line.statusCode === status && typeof line.url === 'string' && url(line.url);
+
+  it('logs every request, error and stream, with API keys (api_key, key, token, in any spelling) and whsink tokens redacted', async () => {
+    const madeUp = `pd_${randomBytes(30).toString('base64url').replace(/[-_]/g, 'x').slice(0, 40)}`;
+    const sinkToken = randomBytes(24).toString('hex');
+    const brokenSink = randomBytes(24).toString('hex');
+    const secrets = [trader.apiKey, madeUp, sinkToken, brokenSink];
+
+    expect((await getJson(`${api.url}/api/bot/v1/usage?api_key=${trader.apiKey}`)).status).to.equal(200);
+    expect((await getJson(`${api.url}/api/bot/v2/usage?api%5Fkey=${trader.apiKey}&x=1`)).status).to.equal(200);
+    expect((await getJson(`${api.url}/api/bot/v1/usage?api_key=${madeUp}`)).status).to.equal(401);
+    expect((await getJson(`${api.url}/api/v1/price?symbol=BTC&key=${trader.apiKey}&token=${madeUp}`)).status).to.be.a('number');
+    expect((await getJson(`${api.url}/api/whsink/${sinkToken}`, { method: 'POST', body: '{"ping":1}' })).status).to.equal(200);
+    expect((await getJson(`${api.url}/api/whsink/${sinkToken}?token=${madeUp}`)).status).to.equal(200);
+    // an unexpected error (the sink's list is not a list) is logged with the path it failed on
+    await redis.set(keys.whsink(createHash('sha256').update(brokenSink).digest('hex')), 'not a list');
+    expect((await getJson(`${api.url}/api/whsink/${brokenSink}`)).status).to.equal(500);
+
+    const stream = connectStream(api.url, { api_key: trader.apiKey });
+    await stream.next((m) => m.type === 'snapshot');
+    stream.ws.close();
+    await stream.closed;
+    const refused = connectStream(api.url, { token: madeUp });
+    expect((await refused.closed).code).to.equal(4401);
+
+    // every request and stream has its line...
+    await log.next(requestLine(200, (url) => url === '/api/bot/v1/usage?api_key=[redacted]'));
+    await log.next(requestLine(200, (url) => url === '/api/bot/v2/usage?api%5Fkey=[redacted]&x=1'));
+    await log.next(requestLine(401, (url) => url === '/api/bot/v1/usage?api_key=[redacted]'));
+    await log.next((line) => line.msg === 'request completed' && line.url === '/api/v1/price?symbol=BTC&key=[redacted]&token=[redacted]');
+    await log.next(requestLine(200, (url) => url === '/api/whsink/[redacted]?token=[redacted]'));
+    await log.next(requestLine(500, (url) => url === '/api/whsink/[redacted]'));
+    await log.next((line) => line.msg === 'unhandled error' && line.path === '/api/whsink/[redacted]');
+    await log.next((line) => line.msg === 'stream closed' && line.url === '/api/bot/v2/stream?api_key=[redacted]' && line.code === 1005);
+    await log.next((line) => line.msg === 'stream closed' && line.url === '/api/bot/v2/stream?token=[redacted]' && line.code === 4401);
+    // ...and no secret in any of them, whole or in part
+    const text = log.text();
+    for (const value of secrets) expect(text).to.not.contain(value).and.not.contain(value.slice(3, 19));
+  });
+});
