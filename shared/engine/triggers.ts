@@ -62,6 +62,11 @@ export interface PriceWindow extends PriceRange {
   to: number;
 }
 
+/** One live price as a window: from and to are its time. */
+export function liveWindow(price: number, ts: number): PriceWindow {
+  return { low: price, high: price, from: ts, to: ts };
+}
+
 export interface Trigger {
   reason: TriggerReason;
   /** The level, which is also the exit price. */
