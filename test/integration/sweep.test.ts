@@ -265,6 +265,45 @@ describe('the sweep of open positions (real Redis)', function () {
     }
   });
 
+  it('levels changed through /sltp within a minute: that minute\'s candle fires a stop the change kept, not one it removed', async () => {
+    await new TestPrices(redis).set({ ETHUSDT: 100, SOLUSDT: 100, BNBUSDT: 100 });
+    const api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
+    try {
+      const trader = await createTrader(accountModule(redis));
+      const ref: BookRef = { accountId: trader.accountId, book: 'main' };
+      // each stop (95, 105) was in force long before the minute of the change
+      const p = {
+        kept: testPosition(ref, { symbol: 'ETHUSDT', side: 'long', entry: 100, sl: 95 }),
+        keptShort: testPosition(ref, { symbol: 'SOLUSDT', side: 'short', entry: 100, sl: 105 }),
+        removed: testPosition(ref, { symbol: 'BNBUSDT', side: 'long', entry: 100, sl: 95 }),
+      };
+      await seedPositions(redis, ref, Object.values(p));
+      for (const [id, body] of [[p.kept.id, { tp: 110 }], [p.keptShort.id, { tp: 90 }], [p.removed.id, { sl: null }]] as const) {
+        const r = await botCall<{ position: Record<string, unknown> }>(api.url, trader, 'POST', '/sltp', { id, ...body });
+        expect(r.status, JSON.stringify(r.body)).to.equal(200);
+        expect(r.body.position).to.not.have.any.keys('levels_ts', 'levels_prev');
+      }
+      const changed = (await openPosition(redis, ref, p.kept.id))!;
+      // the candle of the minute of the change: lows (highs) past the stops that may have come before it
+      const minute = Math.floor(changed.levels_ts! / MINUTE) * MINUTE;
+      const report = await sweepService(redis).sweepCandles([candle('ETHUSDT', minute, 94, 101), candle('SOLUSDT', minute, 99, 106), candle('BNBUSDT', minute, 94, 101)]);
+      expect(report).to.deep.include({ settled: 2 });
+      const closed = (await closedPosition(redis, ref, p.kept.id))!;
+      expect(closed).to.include({ close_reason: 'stop_loss', exit: 95, status: 'closed', liquidated: false, tp: 110 });
+      expect(await closedPosition(redis, ref, p.keptShort.id)).to.include({ close_reason: 'stop_loss', exit: 105 });
+      expect(changed.levels_prev).to.deep.equal({ sl: 95, tp: null, trail_pct: null, ts: p.kept.opened_ts });
+      // the low may have come after the stop was removed: it waits for the next candle
+      expect(await openPosition(redis, ref, p.removed.id)).to.include({ status: 'open', sl: null });
+      const events = (await outbox(redis, ref.accountId)).filter((e) => e.position.id === p.kept.id);
+      expect(events.map((e) => e.event)).to.deep.equal(['position.opened', 'position.updated', 'position.closed']);
+      expect(events[2].position).to.deep.equal(closed);
+      expect(events[2].position).to.include({ id: p.kept.id, symbol: 'ETHUSDT', side: 'long', exit_price: 95, pnl_usd: cents(p.kept, 95) / 100 });
+      expect(await eventsOf(redis, ref.accountId, p.removed.id)).to.deep.equal(['position.opened', 'position.updated']);
+    } finally {
+      await api.close();
+    }
+  });
+
   describe('through the sweep queue (BullMQ workers)', () => {
     let roles: RunningRole[];
     let inspect: Queue;
