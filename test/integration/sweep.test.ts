@@ -17,7 +17,7 @@ import type { RunningRole } from '../../workers/runtime.js';
 import { startWorkerRole } from '../../workers/worker-role.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
-import { bookMoney, candle, closedPosition, eventsOf, MINUTE, openPosition, outbox, seedPositions, sweepService, testPosition } from '../helpers/sweep.js';
+import { bookMoney, candle, closedPosition, eventsOf, MINUTE, openPosition, outbox, positionEvents, seedPositions, sweepService, testPosition } from '../helpers/sweep.js';
 import { startTestApi } from '../helpers/app.js';
 import { accountModule, botCall, createTrader, TestPrices } from '../helpers/trading.js';
 
@@ -73,7 +73,10 @@ describe('the sweep of open positions (real Redis)', function () {
       expect(closed, reason).to.include({ status: 'closed', close_reason: reason, exit, exit_price: exit, liquidated: reason === 'liquidation' });
       expect(Math.round(closed!.pnl_usd! * 100)).to.equal(cents(position, exit));
       const event = reason === 'liquidation' ? 'position.liquidated' : 'position.closed';
-      expect(await eventsOf(redis, A.accountId, position.id)).to.deep.equal(['position.opened', event]);
+      const events = await positionEvents(redis, A.accountId, position.id);
+      expect(events.map((e) => e.event)).to.deep.equal(['position.opened', event]);
+      // the event carries the closed record as stored, of its book, at its close time
+      expect(events[1]).to.deep.include({ book: 'main', ts: closed!.closed_ts, position: closed });
       const member = `${A.accountId}|main|${position.id}`;
       for (const kind of ['sl', 'tp', 'liq', 'trail'] as const) expect(await redis.zscore(keys.triggerIndex(position.symbol, kind, position.side), member)).to.equal(null);
     }
@@ -102,7 +105,14 @@ describe('the sweep of open positions (real Redis)', function () {
     expect(await openPosition(redis, A, short.id)).to.include({ trail_hwm: 97, trail_ts: minute + MINUTE, v: 2 });
     expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'sl', 'long'), member)).to.equal('99.75');
     expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'trail', 'long'), member)).to.equal('105');
-    expect(await eventsOf(redis, A.accountId, long.id)).to.deep.equal(['position.opened', 'position.updated']);
+    const ratchets = await Promise.all([long, short].map(async (p) => (await positionEvents(redis, A.accountId, p.id)).slice(1)));
+    for (const [i, p] of [long, short].entries()) {
+      const moved = (await openPosition(redis, A, p.id))!;
+      expect(ratchets[i].map((e) => e.event)).to.deep.equal(['position.updated']);
+      // the position as it stands after the ratchet: only the mark (and its bookkeeping) moved
+      expect(ratchets[i][0]).to.deep.include({ book: 'main', position: moved });
+      expect(moved).to.deep.equal({ ...p, v: 2, trail_hwm: moved.trail_hwm, trail_ts: minute + MINUTE, trail_prev_hwm: 100, trail_prev_ts: 0 });
+    }
     // the same candles again (a retried job) change nothing
     expect(await sweep.sweepCandles(firstCandles)).to.deep.include({ settled: 0, ratcheted: 0 });
     // the next minute reaches the moved stops
