@@ -168,7 +168,8 @@ const triggerAt = (p: SweepState, w: PriceWindow, price: number): Trigger | null
  * A candle of a minute within which the client changed the levels (see the rules above): each
  * order of its low and high around the change, the part before under the levels the minute began
  * with, the part after under the new ones; a trigger only when every order has one, the worst.
- * With no levels known from the minute's start, the liquidation alone.
+ * With no levels known from the minute's start, the liquidation alone. A trailing stop the change
+ * cleared has no mark left to check, so the part before it counts as without one.
  */
 function acrossChange(p: SweepState, w: PriceWindow): Trigger | null {
   const prior = p.levels_prev;
