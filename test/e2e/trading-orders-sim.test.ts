@@ -90,31 +90,31 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
   });
 
   it('fills a limit short and a stop long, and rejects a fill the open-position cap blocks, from a past candle the sim publishes', async () => {
-    await simControl(sim, 'price', { symbol: 'SOLUSDT', price: 200 });
-    await simControl(sim, 'price', { symbol: 'BNBUSDT', price: 600 });
     const bot = await createTrader(accountModule(redis));
     const free = await createTrader(accountModule(redis), { plan: 'free' });
     const call = (who: Trader, method: 'GET' | 'POST', path: string, body?: Record<string, unknown>) => botCall<Body>(api.url, who, method, path, body);
-    for (const [symbol, price] of [['SOL', 200], ['BNB', 600]] as const) {
-      await waitFor(async () => (await call(bot, 'POST', '/open', { symbol, side: 'long', margin_usd: 10, leverage: 2, dry_run: true })).body.position?.entry === price, 10_000, `the sim price of ${symbol} on the open path`);
-    }
+    // the sim's own prices, left alone: the minutes it closes by itself stay flat and reach no level below
+    const priceOf = async (symbol: string): Promise<number> =>
+      waitFor(async () => (await call(bot, 'POST', '/open', { symbol, side: 'long', margin_usd: 10, leverage: 2, dry_run: true })).body.position?.entry as number | undefined, 10_000, `the sim price of ${symbol}`);
+    const [sol, bnb] = [await priceOf('SOL'), await priceOf('BNB')];
+    const at = (price: number, factor: number): number => Number((price * factor).toPrecision(6));
     const place = async (who: Trader, body: Record<string, unknown>): Promise<Order> => {
       const r = await call(who, 'POST', '/open', { margin_usd: 100, leverage: 10, ...body });
       expect(r.status, JSON.stringify(r.body)).to.equal(200);
       return r.body.order!;
     };
     // a limit short rests above the market, a stop long above it too
-    const limitShort = await place(bot, { symbol: 'SOL', side: 'short', type: 'limit', limit_price: 205, sl: 215 });
-    const stopLong = await place(bot, { symbol: 'SOL', side: 'long', type: 'stop', limit_price: 204, tp: 230 });
-    const missed = await place(bot, { symbol: 'SOL', side: 'short', type: 'limit', limit_price: 220 });
-    const blocked = await place(free, { symbol: 'BNB', side: 'long', type: 'limit', limit_price: 590 });
+    const limitShort = await place(bot, { symbol: 'SOL', side: 'short', type: 'limit', limit_price: at(sol, 1.025), sl: at(sol, 1.1) });
+    const stopLong = await place(bot, { symbol: 'SOL', side: 'long', type: 'stop', limit_price: at(sol, 1.02), tp: at(sol, 1.2) });
+    const missed = await place(bot, { symbol: 'SOL', side: 'short', type: 'limit', limit_price: at(sol, 1.1) });
+    const blocked = await place(free, { symbol: 'BNB', side: 'long', type: 'limit', limit_price: at(bnb, 0.98) });
     const opens = await Promise.all(Array.from({ length: 50 }, () => call(free, 'POST', '/open', { symbol: 'BNB', side: 'short', margin_usd: 1, leverage: 1 })));
     expect(opens.every((r) => r.status === 200)).to.equal(true);
 
     const minute = unstoredMinute;
     for (const o of [limitShort, stopLong, blocked]) expect(o.fills_from_ts).to.be.at.most(minute);
-    await simControl(sim, 'candle', { symbol: 'SOLUSDT', minute, open: 200, high: 206, low: 199, close: 203 });
-    await simControl(sim, 'candle', { symbol: 'BNBUSDT', minute, open: 600, high: 601, low: 585, close: 595 });
+    await simControl(sim, 'candle', { symbol: 'SOLUSDT', minute, open: sol, high: at(sol, 1.03), low: at(sol, 0.995), close: sol });
+    await simControl(sim, 'candle', { symbol: 'BNBUSDT', minute, open: bnb, high: at(bnb, 1.005), low: at(bnb, 0.975), close: bnb });
 
     const done = async (who: Trader, count: number) =>
       waitFor(async () => {
@@ -128,8 +128,8 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
     expect(mine.orders!.map((o) => o.order_id)).to.deep.equal([missed.order_id]);
     const positions = (await call(bot, 'GET', '/positions')).body.positions as Record<string, unknown>[];
     const byPosition = new Map(positions.map((p) => [p.id, p]));
-    expect(byPosition.get(byId.get(limitShort.order_id)!.position_id)).to.include({ symbol: 'SOLUSDT', side: 'short', entry: 205, opened_ts: minute, sl: 215, status: 'open' });
-    expect(byPosition.get(byId.get(stopLong.order_id)!.position_id)).to.include({ symbol: 'SOLUSDT', side: 'long', entry: 204, opened_ts: minute, tp: 230, status: 'open' });
+    expect(byPosition.get(byId.get(limitShort.order_id)!.position_id)).to.include({ symbol: 'SOLUSDT', side: 'short', entry: limitShort.limit_price, opened_ts: minute, sl: limitShort.sl, status: 'open' });
+    expect(byPosition.get(byId.get(stopLong.order_id)!.position_id)).to.include({ symbol: 'SOLUSDT', side: 'long', entry: stopLong.limit_price, opened_ts: minute, tp: stopLong.tp, status: 'open' });
     // each fill announced with the order as it ended and the position it opened
     const fills = (await outbox(redis, bot.accountId)).filter((e) => e.event === 'order.filled');
     for (const o of [limitShort, stopLong]) {
