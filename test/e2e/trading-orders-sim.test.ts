@@ -120,7 +120,7 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
       waitFor(async () => {
         const r = await call(who, 'GET', '/orders');
         return r.body.recent?.length === count ? r.body : undefined;
-      }, 20_000, 'the orders the candle reached');
+      }, 60_000, 'the orders the candle reached');
     const mine = await done(bot, 2);
     const byId = new Map(mine.recent!.map((o) => [o.order_id, o]));
     expect(byId.get(limitShort.order_id)).to.include({ status: 'filled', filled_ts: minute });
