@@ -46,6 +46,7 @@ export const ERROR_CODES = {
   position_not_found: 404,
   too_many_open: 409,
   already_closed: 409,
+  remaining_margin_min_1: 400,
   open_positions_exist: 409,
   // resting orders: limit and stop entries, modify_order, cancel_order
   limit_price_required: 400,

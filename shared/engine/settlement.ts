@@ -3,7 +3,7 @@
  * floored at minus the margin. Partial closes are computed so that the parts add up to the cent to
  * what one close at the same price would settle. Pure.
  */
-import { direction, toCents, type Side } from './side.js';
+import { direction, toCents, trimNumber, type Side } from './side.js';
 
 /** What settles: a whole position, or the part of it that stays open. */
 export interface SettleInput {
@@ -88,4 +88,32 @@ export function settlePartial(whole: SettleInput, fraction: number): PartialSett
   const closedCents = settleCents(whole) - settleCents(remainingInput);
   const closed = settle({ ...whole, qty: split.closed.qty, margin: split.closed.margin, fundingUsd: split.closed.fundingUsd });
   return { split, closedCents, closed };
+}
+
+/** The smallest margin a position holds: the open's minimum (margin_usd 1 to 100000), which a partial close's remainder keeps. */
+export const MIN_MARGIN_USD = 1;
+
+/**
+ * The margin a close of `pct` percent leaves open, as splitPosition computes it, to 12 significant
+ * digits (so 90% of 10 leaves 1, not 0.9999999999999998); 0 for a whole close.
+ */
+export function marginLeft(margin: number, pct: number): number {
+  return pct >= 100 ? 0 : trimNumber(margin * (1 - pct / 100));
+}
+
+/** Whether a close of `pct` percent leaves nothing or at least the minimum margin open. */
+export function leavesValidRemainder(margin: number, pct: number): boolean {
+  const left = marginLeft(margin, pct);
+  return left === 0 || left >= MIN_MARGIN_USD;
+}
+
+/**
+ * The largest partial close, in hundredths of a percent, that leaves at least the minimum margin
+ * open; null when none of 1-99.99% does (only a whole close is possible).
+ */
+export function largestPartialPct(margin: number): number | null {
+  for (let hundredths = Math.min(9999, Math.floor((1 - MIN_MARGIN_USD / margin) * 10_000)); hundredths >= 100; hundredths--) {
+    if (leavesValidRemainder(margin, hundredths / 100)) return hundredths / 100;
+  }
+  return null;
 }

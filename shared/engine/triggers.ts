@@ -14,10 +14,15 @@
  * - A window that starts at or before the open does not apply: its extremes may predate the
  *   position (a position opened during a minute waits for the next candle; live prices cover it
  *   meanwhile).
- * - A candle fires the client's levels (stop-loss, take-profit, trailing stop) only when its minute
- *   started at or after they were last set (levels_ts): its extremes may predate them (a stop set at
- *   :30 must not fire on a low at :10). A live price is the price now and fires them at once. The
- *   liquidation price is no client level and is always checked.
+ * - A candle fires the client's levels (stop-loss, take-profit, trailing stop) as they were when its
+ *   minute started. When the client changed them within the minute (levels_ts), the bar does not say
+ *   whether its low and high came before or after the change: it settles only when every order of
+ *   them around the change triggers something (the levels the minute began with over the part
+ *   before, the new ones over the part after), at the worst of those outcomes for the trader. So a
+ *   stop that stayed through the change fires (a target set at :30 does not hide the old stop's low
+ *   at :10), and neither a level set at :30 on a low at :10 nor one removed at :30 on a low at :50
+ *   does. A live price is the price now and fires the levels at once. The liquidation price is no
+ *   client level and is always checked.
  * - The trailing stop is checked only against prices newer than its high-water mark: a candle's
  *   extreme moves the stop only after that candle was checked against the stop in force, and a
  *   retried candle finds the mark newer than itself and does not fire on the stop it moved. When a
@@ -25,6 +30,7 @@
  *   stop the minute began with (looser, as a trailing stop only tightens): a low below it crossed
  *   whichever stop was in force at the time, and settles at that older level, the conservative one.
  */
+import { MINUTE_MS } from './order-rules.js';
 import type { Side } from './side.js';
 import { markBefore, ratchetTrail, trailingStop, type TrailMove, type TrailState } from './trailing.js';
 
@@ -62,16 +68,31 @@ export interface PriceWindow extends PriceRange {
   to: number;
 }
 
+/** One live price as a window: from and to are its time. */
+export function liveWindow(price: number, ts: number): PriceWindow {
+  return { low: price, high: price, from: ts, to: ts };
+}
+
 export interface Trigger {
   reason: TriggerReason;
   /** The level, which is also the exit price. */
   price: number;
 }
 
+/** The client's levels a position had before a change, and when they had been set (ms). */
+export interface PriorLevels {
+  sl: number | null;
+  tp: number | null;
+  trail_pct: number | null;
+  ts: number;
+}
+
 export interface SweepState extends TriggerLevels {
   opened_ts: number;
   /** When the client last changed sl, tp or trail_pct (ms; the open sets it); absent on older positions, whose opened_ts stands in. */
   levels_ts?: number;
+  /** The levels the minute of levels_ts began with (absent until a change, or when the position opened within that minute). */
+  levels_prev?: PriorLevels;
 }
 
 export type SweepDecision = { kind: 'settle'; trigger: Trigger } | ({ kind: 'ratchet' } & TrailMove) | { kind: 'none' };
@@ -115,11 +136,57 @@ export function findTrigger(p: TriggerLevels, range: PriceRange, trailing: boole
 }
 
 /**
- * Whether a window may fire the client's levels: a live price always (it is the price now), a
- * candle only when its minute started at or after they were last set.
+ * Whether a window may fire the client's levels as they stand: a live price always (it is the price
+ * now), a candle only when its minute started at or after they were last set.
  */
 export function levelsInForce(p: Pick<SweepState, 'opened_ts' | 'levels_ts'>, w: PriceWindow, candle: boolean): boolean {
   return !candle || (p.levels_ts ?? p.opened_ts) <= w.from;
+}
+
+/**
+ * What sltp stamps when it changes the levels at `now`: the time, and the levels the minute of
+ * `now` began with: the current ones when they were set before that minute, else (a change
+ * within the minute already) the ones that change kept. Pure.
+ */
+export function levelsChange(p: Pick<SweepState, 'sl' | 'tp' | 'trail_pct' | 'opened_ts' | 'levels_ts' | 'levels_prev'>, now: number): Pick<SweepState, 'levels_ts' | 'levels_prev'> {
+  const since = p.levels_ts ?? p.opened_ts;
+  if (since > now - (now % MINUTE_MS)) return p.levels_prev === undefined ? { levels_ts: now } : { levels_ts: now, levels_prev: p.levels_prev };
+  return { levels_ts: now, levels_prev: { sl: p.sl, tp: p.tp, trail_pct: p.trail_pct, ts: since } };
+}
+
+/** The trigger of levels over a window, the trailing stop as it stood before the window (markBefore). */
+function triggerOf(p: SweepState, w: PriceWindow): Trigger | null {
+  const mark = markBefore(p, w.from, p.opened_ts);
+  const checked = mark !== null && mark !== p.trail_hwm ? { ...p, trail_hwm: mark } : p;
+  return findTrigger(checked, w, mark !== null);
+}
+
+/** The trigger of levels at one price of a window. */
+const triggerAt = (p: SweepState, w: PriceWindow, price: number): Trigger | null => triggerOf(p, { ...w, low: price, high: price });
+
+/**
+ * A candle of a minute within which the client changed the levels (see the rules above): each
+ * order of its low and high around the change, the part before under the levels the minute began
+ * with, the part after under the new ones; a trigger only when every order has one, the worst.
+ * With no levels known from the minute's start, the liquidation alone. A trailing stop the change
+ * cleared has no mark left to check, so the part before it counts as without one.
+ */
+function acrossChange(p: SweepState, w: PriceWindow): Trigger | null {
+  const prior = p.levels_prev;
+  if (prior === undefined || prior.ts > w.from) return findTrigger({ ...p, sl: null, tp: null }, w, false);
+  const before: SweepState = { ...p, sl: prior.sl, tp: prior.tp, trail_pct: prior.trail_pct };
+  const orders = [
+    triggerOf(before, w),
+    triggerOf(p, w),
+    triggerAt(before, w, w.low) ?? triggerAt(p, w, w.high),
+    triggerAt(before, w, w.high) ?? triggerAt(p, w, w.low),
+  ];
+  let worst: Trigger | null = null;
+  for (const t of orders) {
+    if (t === null) return null;
+    if (worst === null || (p.side === 'long' ? t.price < worst.price : t.price > worst.price)) worst = t;
+  }
+  return worst;
 }
 
 /**
@@ -128,10 +195,7 @@ export function levelsInForce(p: Pick<SweepState, 'opened_ts' | 'levels_ts'>, w:
  */
 export function decide(p: SweepState, w: PriceWindow, candle: boolean): SweepDecision {
   if (p.opened_ts >= w.from) return NONE;
-  const levels = levelsInForce(p, w, candle);
-  const mark = levels ? markBefore(p, w.from, p.opened_ts) : null;
-  const checked = !levels ? { ...p, sl: null, tp: null } : mark !== null && mark !== p.trail_hwm ? { ...p, trail_hwm: mark } : p;
-  const trigger = findTrigger(checked, w, mark !== null);
+  const trigger = levelsInForce(p, w, candle) ? triggerOf(p, w) : acrossChange(p, w);
   if (trigger) return { kind: 'settle', trigger };
   if (!candle) return NONE;
   const moved = ratchetTrail(p, p.side === 'long' ? w.high : w.low, w.to);

@@ -19,7 +19,7 @@ import { startWorkerRole } from '../../workers/worker-role.js';
 import { simControl, startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
-import { closedPosition, eventsOf, MINUTE, openPosition } from '../helpers/sweep.js';
+import { closedPosition, MINUTE, openPosition, positionEvents } from '../helpers/sweep.js';
 import { accountModule, botCall, createTrader, type Trader } from '../helpers/trading.js';
 
 /**
@@ -79,6 +79,14 @@ describe('the sweep end to end: sim candles and prices -> feed -> sweep jobs -> 
   };
   const settled = (id: string) => waitFor(() => closedPosition(redis, ref, id), 15_000, `position ${id} settled`);
   const cents = (p: Position, exit: number) => computeClose(p, exit, 100, 0, 0, 'x').cents;
+  /** The position's events: names as listed; the last one carries the record as stored, of the book, at its close time. */
+  const expectSettledEvent = async (closed: Position, names: string[]): Promise<void> => {
+    const events = await positionEvents(redis, ref.accountId, closed.id);
+    expect(events.map((e) => e.event), closed.symbol).to.deep.equal(names);
+    const last = events[events.length - 1];
+    expect(last, closed.symbol).to.deep.include({ book: 'main', ts: closed.closed_ts });
+    expect(last.position, closed.symbol).to.deep.equal(closed);
+  };
 
   it("settles a long's stop, target and liquidation at their levels, and a short's", async () => {
     const cases: { symbol: string; side: 'long' | 'short'; levels: (e: number) => Record<string, number>; range: (e: number) => [number, number]; reason: string; exit: (p: Position) => number }[] = [
@@ -101,7 +109,8 @@ describe('the sweep end to end: sim candles and prices -> feed -> sweep jobs -> 
       const exit = c.exit(p);
       expect(closed, c.symbol).to.include({ close_reason: c.reason, exit, liquidated: c.reason === 'liquidation' });
       expect(Math.round(closed.pnl_usd! * 100), c.symbol).to.equal(cents(p, exit));
-      expect(await eventsOf(redis, ref.accountId, p.id)).to.deep.equal(['position.opened', c.reason === 'liquidation' ? 'position.liquidated' : 'position.closed']);
+      await expectSettledEvent(closed, ['position.opened', c.reason === 'liquidation' ? 'position.liquidated' : 'position.closed']);
+      expect(closed, c.symbol).to.include({ id: p.id, symbol: c.symbol, side: c.side, status: 'closed', exit_price: exit, qty: p.qty, entry: p.entry });
     }
   });
 
@@ -136,10 +145,16 @@ describe('the sweep end to end: sim candles and prices -> feed -> sweep jobs -> 
     const stop = trailingStop('long', e * 1.04, 5);
     expect(stop).to.be.above(e * 0.97).and.below(e);
     expect(Number(await redis.zscore(keys.triggerIndex('ATOMUSDT', 'sl', 'long'), `${ref.accountId}|main|${p.id}`))).to.equal(stop);
-    expect(await eventsOf(redis, ref.accountId, p.id)).to.deep.equal(['position.opened', 'position.updated']);
+    const ratchet = await positionEvents(redis, ref.accountId, p.id);
+    expect(ratchet.map((x) => x.event)).to.deep.equal(['position.opened', 'position.updated']);
+    // the ratchet's event carries the position as it stands: the new mark, the levels unchanged
+    expect(ratchet[1]).to.deep.include({ book: 'main' });
+    expect(ratchet[1].position).to.deep.equal(moved);
+    expect(ratchet[1].position).to.include({ id: p.id, symbol: 'ATOMUSDT', side: 'long', status: 'open', trail_pct: 5, trail_hwm: e * 1.04, sl: null, tp: null, qty: p.qty });
     await publish('ATOMUSDT', e * 0.98, e);
-    expect(await settled(p.id)).to.include({ close_reason: 'trailing_stop', exit: stop });
-    expect(await eventsOf(redis, ref.accountId, p.id)).to.deep.equal(['position.opened', 'position.updated', 'position.closed']);
+    const closed = await settled(p.id);
+    expect(closed).to.include({ close_reason: 'trailing_stop', exit: stop, trail_hwm: e * 1.04 });
+    await expectSettledEvent(closed, ['position.opened', 'position.updated', 'position.closed']);
   });
 
   it('liquidates between candles from the live price (the quick sweep)', async () => {
@@ -152,7 +167,8 @@ describe('the sweep end to end: sim candles and prices -> feed -> sweep jobs -> 
     const closed = await settled(p.id);
     expect(closed).to.include({ close_reason: 'liquidation', liquidated: true, exit: p.liq_price });
     expect(closed.closed_ts!).to.be.below(candleEnd);
-    expect(await eventsOf(redis, ref.accountId, p.id)).to.deep.equal(['position.opened', 'position.liquidated']);
+    await expectSettledEvent(closed, ['position.opened', 'position.liquidated']);
+    expect(closed.pnl_usd).to.equal(cents(p, p.liq_price) / 100);
   });
 
   it('ratchets a trailing stop on a positions read (position.updated), once per new best price', async () => {
@@ -163,7 +179,10 @@ describe('the sweep end to end: sim candles and prices -> feed -> sweep jobs -> 
     const read = await botCall<{ positions: Position[] }>(api.url, trader, 'GET', '/positions');
     expect(read.body.positions.find((x) => x.id === p.id)).to.include({ trail_hwm: e * 1.03, mark_price: e * 1.03 });
     await botCall(api.url, trader, 'GET', '/positions');
-    expect(await eventsOf(redis, ref.accountId, p.id)).to.deep.equal(['position.opened', 'position.updated']);
+    const events = await positionEvents(redis, ref.accountId, p.id);
+    expect(events.map((x) => x.event)).to.deep.equal(['position.opened', 'position.updated']);
+    expect(events[1].position).to.deep.equal(await openPosition(redis, ref, p.id));
+    expect(events[1].position).to.include({ id: p.id, symbol: 'BCHUSDT', status: 'open', trail_pct: 5, trail_hwm: e * 1.03 });
     const member = `${ref.accountId}|main|${p.id}`;
     expect(Number(await redis.zscore(keys.triggerIndex('BCHUSDT', 'sl', 'long'), member))).to.equal(trailingStop('long', e * 1.03, 5));
     expect(Number(await redis.zscore(keys.triggerIndex('BCHUSDT', 'trail', 'long'), member))).to.equal(e * 1.03);

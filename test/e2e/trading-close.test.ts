@@ -88,6 +88,62 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
     expect((trades.body.trades as Pos[]).map((t) => t.id).sort()).to.deep.equal([a.id, `${a.id}-1`, b.id].sort());
   });
 
+  it('refuses a partial close that would leave less than the 1 USD minimum margin open, naming the largest share it may close', async () => {
+    const p = await open({ symbol: 'ETH', side: 'long', margin_usd: 1.5, leverage: 10 });
+    const dust = await call('POST', '/close', { id: p.id, pct: 99.49 });
+    expect(dust.status).to.equal(400);
+    expect(dust.body).to.include({ error: 'remaining_margin_min_1', remaining_margin_usd: 0.00765, min_margin_usd: 1, max_pct: 33.33 });
+    const v2 = await call('POST', '/close', { id: p.id, pct: 50 }, trader, 'v2');
+    expect(v2.status).to.equal(400);
+    expect((v2.body.error as unknown as { code: string; message: string }).code).to.equal('remaining_margin_min_1');
+    expect((v2.body.error as unknown as { message: string }).message).to.match(/0\.75 USD of margin .* close at most 33\.33% or all of it/);
+    expect(await redis.hexists(keys.bookOpen(trader.accountId, 'main'), p.id)).to.equal(1);
+    const part = await call('POST', '/close', { id: p.id, pct: 33.33 });
+    expect(part.status).to.equal(200);
+    expect(part.body.remaining!.margin as number).to.be.at.least(1);
+    // 1.0005 USD left: no share of it leaves 1 USD, only a whole close
+    expect((await call('POST', '/close', { id: p.id, pct: 1 })).body).to.include({ error: 'remaining_margin_min_1', max_pct: null });
+    const rest = await call('POST', '/close', { id: p.id, pct: 100 });
+    expect(rest.status).to.equal(200);
+    expect(rest.body).to.not.have.property('remaining');
+    expect((await events()).map((e) => e.event)).to.deep.equal(['position.opened', 'position.closed', 'position.closed']);
+  });
+
+  it('settles a close that comes after the live price crossed a stop, target or liquidation (before any sweep) as that trigger, at its level', async () => {
+    const stop = await open({ symbol: 'BTC', side: 'long', sl: 59000, tp: 65000 });
+    const target = await open({ symbol: 'XAU', side: 'short', leverage: 5, sl: 4200, tp: 3900 });
+    const liquidated = await open({ symbol: 'ETH', side: 'long', leverage: 50, sl: 2000 });
+    // 1% past the stop, past the target, past the liquidation price (2948.25)
+    await prices.set({ BTCUSDT: 58410, XAUUSDT: 3850, ETHUSDT: 2900 });
+    const closes = {
+      stop: await call('POST', '/close', { id: stop.id, client_order_id: 'late-1' }),
+      target: await call('POST', '/close', { id: target.id, pct: 50 }),
+      liquidated: await call('POST', '/close', { id: liquidated.id, symbol: 'ETH' }),
+    };
+    for (const r of Object.values(closes)) {
+      expect(r.status, JSON.stringify(r.body)).to.equal(200);
+      expect(r.body).to.not.have.property('remaining');
+    }
+    expect(closes.stop.body.closed).to.include({ id: stop.id, close_reason: 'stop_loss', exit: 59000, liquidated: false });
+    // the whole position, whatever pct asked
+    expect(closes.target.body.closed).to.include({ id: target.id, close_reason: 'take_profit', exit: 3900, qty: target.qty });
+    expect(closes.liquidated.body.closed).to.include({ id: liquidated.id, close_reason: 'liquidation', exit: liquidated.liq_price, liquidated: true });
+    const evs = await events();
+    expect(evs.map((e) => [e.event, e.position.id])).to.deep.equal([
+      ...[stop, target, liquidated].map((p) => ['position.opened', p.id]),
+      ['position.closed', stop.id],
+      ['position.closed', target.id],
+      ['position.liquidated', liquidated.id],
+    ]);
+    expect(evs[3].position).to.include({ status: 'closed', close_reason: 'stop_loss', exit: 59000 });
+    // the stop's settlement is this client_order_id's: a retry answers it, nothing settles twice
+    const again = await call('POST', '/close', { id: stop.id, client_order_id: 'late-1' });
+    expect(again.body).to.include({ idempotent: true });
+    expect(again.body.closed).to.deep.equal(closes.stop.body.closed);
+    expect((await call('GET', '/account')).body).to.include({ closed_trades: 3, open_positions: 0 });
+    expect(await redis.hget(keys.bookStats(trader.accountId, 'main'), 'liquidations')).to.equal('1');
+  });
+
   it('refuses a close of an unknown or closed position and a missing id; answers a reused client_order_id idempotently', async () => {
     const p = await open({ symbol: 'BTC', side: 'long' });
     const first = await call('POST', '/close', { id: p.id, client_order_id: 'c-1' });

@@ -8,6 +8,7 @@ import { keys } from '../../shared/redis/keys.js';
 import { PROCESSORS } from '../../workers/processors/index.js';
 import { SCHEDULES } from '../../workers/schedules.js';
 import { useOrderFixture } from '../helpers/order-fixture.js';
+import { outbox } from '../helpers/sweep.js';
 import { snapshotRedis, testRedisUrl } from '../helpers/redis.js';
 import { botCall, createTrader, type Trader } from '../helpers/trading.js';
 
@@ -161,6 +162,13 @@ describe('bot trading: resting orders over their life (modify, cancel, expiry, r
     expect(listed.orders.map((o) => o.order_id)).to.deep.equal([young.order_id]);
     expect(listed.recent[0]).to.include({ order_id: old.order_id, status: 'expired' });
     expect(await eventNames()).to.deep.equal(['order.expired']);
+    // the event carries the order as it ended (what /orders shows), of its book, at the time it expired
+    const [expired] = await outbox(fx.redis, trader.accountId);
+    const { done_ts: doneTs, ...ended } = expired.order!;
+    expect(expired.order).to.deep.equal(listed.recent[0]);
+    expect(expired).to.deep.include({ book: 'main', ts: doneTs });
+    expect(doneTs).to.be.a('number').and.at.least(old.expires_ts as number);
+    expect(ended).to.deep.equal({ ...old, status: 'expired' });
     for (const path of ['/modify_order', '/cancel_order']) {
       const r = await call('POST', path, { order_id: old.order_id, tp: 70000 });
       expect(r.body).to.include({ error: 'already_done', status: 'expired' });

@@ -13,6 +13,7 @@ import { simControl, startScriptedSim, type SimHandle } from '../helpers/market-
 import { waitFor } from '../helpers/market-wait.js';
 import { MovableClock } from '../helpers/order-fixture.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
+import { outbox } from '../helpers/sweep.js';
 import { accountModule, botCall, createTrader, type Trader } from '../helpers/trading.js';
 
 type Order = Record<string, unknown> & { order_id: string; status: string; fills_from_ts: number };
@@ -29,6 +30,8 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
   let trader: Trader;
   // behind the wall clock: the test sets it so the orders placed may fill from the minute it scripts on
   const clock = new MovableClock();
+  /** A minute well before the feed started: the feed never stored it, so a candle the sim publishes for it is its first close. */
+  let unstoredMinute: number;
 
   before(async () => {
     sim = await startScriptedSim();
@@ -36,8 +39,10 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
     const env = { REDIS_URL: testRedisUrl(), MARKET_SOURCE: 'sim', SIM_URL: sim.url, PRICE_FRESH_MS: '3000', QUOTE_CACHE_MS: '0', PUBLIC_RATE_LIMIT: '100000', FEED_LEASE_MS: '2000', PORT: '0', HOST: '127.0.0.1' };
     const config = configWith(env);
     const ctx = { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) };
+    unstoredMinute = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS - 5 * MINUTE_MS;
     feed = await startFeedRole(ctx);
-    worker = await startWorkerRole(ctx, { processors: [sweepProcessor], schedules: [] });
+    // no outbox relay: the test reads the events the fills wrote
+    worker = await startWorkerRole(ctx, { processors: [sweepProcessor], schedules: [], relay: false });
     api = await startApiServer({ config, redis, logger: ctx.logger, clock });
     trader = await createTrader(accountModule(redis));
   });
@@ -85,5 +90,65 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
     const byPosition = new Map(positions.map((p) => [p.id, p]));
     expect(byPosition.get(byId.get(limit.order_id)!.position_id)).to.include({ side: 'long', entry: 3450, opened_ts: minute, tp: 3700, status: 'open' });
     expect(byPosition.get(byId.get(stop.order_id)!.position_id)).to.include({ side: 'short', entry: 3420, opened_ts: minute, sl: 3600, status: 'open' });
+  });
+
+  it('fills a limit short and a stop long, and rejects a fill the open-position cap blocks, from a past candle the sim publishes', async () => {
+    const bot = await createTrader(accountModule(redis));
+    const free = await createTrader(accountModule(redis), { plan: 'free' });
+    const call = (who: Trader, method: 'GET' | 'POST', path: string, body?: Record<string, unknown>) => botCall<Body>(api.url, who, method, path, body);
+    // the sim's own prices, left alone: the minutes it closes by itself stay flat and reach no level below
+    const priceOf = async (symbol: string): Promise<number> =>
+      waitFor(async () => (await call(bot, 'POST', '/open', { symbol, side: 'long', margin_usd: 10, leverage: 2, dry_run: true })).body.position?.entry as number | undefined, 10_000, `the sim price of ${symbol}`);
+    const [sol, bnb] = [await priceOf('SOL'), await priceOf('BNB')];
+    const at = (price: number, factor: number): number => Number((price * factor).toPrecision(6));
+    const place = async (who: Trader, body: Record<string, unknown>): Promise<Order> => {
+      const r = await call(who, 'POST', '/open', { margin_usd: 100, leverage: 10, ...body });
+      expect(r.status, JSON.stringify(r.body)).to.equal(200);
+      return r.body.order!;
+    };
+    // a limit short rests above the market, a stop long above it too
+    const limitShort = await place(bot, { symbol: 'SOL', side: 'short', type: 'limit', limit_price: at(sol, 1.025), sl: at(sol, 1.1) });
+    const stopLong = await place(bot, { symbol: 'SOL', side: 'long', type: 'stop', limit_price: at(sol, 1.02), tp: at(sol, 1.2) });
+    const missed = await place(bot, { symbol: 'SOL', side: 'short', type: 'limit', limit_price: at(sol, 1.1) });
+    const blocked = await place(free, { symbol: 'BNB', side: 'long', type: 'limit', limit_price: at(bnb, 0.98) });
+    const opens = await Promise.all(Array.from({ length: 50 }, () => call(free, 'POST', '/open', { symbol: 'BNB', side: 'short', margin_usd: 1, leverage: 1 })));
+    expect(opens.every((r) => r.status === 200)).to.equal(true);
+
+    const minute = unstoredMinute;
+    for (const o of [limitShort, stopLong, blocked]) expect(o.fills_from_ts).to.be.at.most(minute);
+    await simControl(sim, 'candle', { symbol: 'SOLUSDT', minute, open: sol, high: at(sol, 1.03), low: at(sol, 0.995), close: sol });
+    await simControl(sim, 'candle', { symbol: 'BNBUSDT', minute, open: bnb, high: at(bnb, 1.005), low: at(bnb, 0.975), close: bnb });
+
+    const done = async (who: Trader, count: number) =>
+      waitFor(async () => {
+        const r = await call(who, 'GET', '/orders');
+        return r.body.recent?.length === count ? r.body : undefined;
+      }, 60_000, 'the orders the candle reached');
+    const mine = await done(bot, 2);
+    const byId = new Map(mine.recent!.map((o) => [o.order_id, o]));
+    expect(byId.get(limitShort.order_id)).to.include({ status: 'filled', filled_ts: minute });
+    expect(byId.get(stopLong.order_id)).to.include({ status: 'filled', filled_ts: minute });
+    expect(mine.orders!.map((o) => o.order_id)).to.deep.equal([missed.order_id]);
+    const positions = (await call(bot, 'GET', '/positions')).body.positions as Record<string, unknown>[];
+    const byPosition = new Map(positions.map((p) => [p.id, p]));
+    expect(byPosition.get(byId.get(limitShort.order_id)!.position_id)).to.include({ symbol: 'SOLUSDT', side: 'short', entry: limitShort.limit_price, opened_ts: minute, sl: limitShort.sl, status: 'open' });
+    expect(byPosition.get(byId.get(stopLong.order_id)!.position_id)).to.include({ symbol: 'SOLUSDT', side: 'long', entry: stopLong.limit_price, opened_ts: minute, tp: stopLong.tp, status: 'open' });
+    // each fill announced with the order as it ended and the position it opened
+    const fills = (await outbox(redis, bot.accountId)).filter((e) => e.event === 'order.filled');
+    for (const o of [limitShort, stopLong]) {
+      const fill = fills.find((e) => e.order?.order_id === o.order_id)!;
+      expect(fill.order).to.deep.equal(byId.get(o.order_id));
+      expect(fill.position).to.include({ id: byId.get(o.order_id)!.position_id, entry: o.limit_price, side: o.side, status: 'open' });
+    }
+
+    const rejected = (await done(free, 1)).recent![0];
+    expect(rejected).to.include({ order_id: blocked.order_id, status: 'rejected' });
+    expect(rejected).to.not.have.property('position_id');
+    expect(String(rejected.note)).to.match(/cap of 50 open positions/);
+    expect((await call(free, 'GET', '/account')).body).to.include({ open_positions: 50 });
+    const freeEvents = await outbox(redis, free.accountId);
+    expect(freeEvents.filter((e) => e.event.startsWith('order.'))).to.have.length(1);
+    const cancelled = freeEvents.find((e) => e.event === 'order.cancelled')!;
+    expect(cancelled).to.deep.include({ book: 'main', ts: rejected.done_ts, order: rejected });
   });
 });

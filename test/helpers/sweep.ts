@@ -62,21 +62,40 @@ export async function seedPositions(redis: Redis, ref: BookRef, positions: reado
 export interface OutboxEvent {
   id: string;
   event: string;
+  book: string;
+  ts: number;
+  /** The position the event carries ({} for an order's event without one). */
   position: Position;
+  /** A partial close's remaining part. */
+  remaining?: Position;
+  order?: Record<string, unknown>;
 }
 
-/** The account's outbox, oldest first. */
+/** The account's outbox, oldest first, payloads parsed. */
 export async function outbox(redis: Redis, accountId: string): Promise<OutboxEvent[]> {
   const entries = await redis.xrange(keys.accountOutbox(accountId), '-', '+');
   return entries.map(([id, fields]) => {
     const map = Object.fromEntries(Array.from({ length: fields.length / 2 }, (_, i) => [fields[2 * i], fields[2 * i + 1]]));
-    return { id, event: map.event, position: JSON.parse(map.position ?? '{}') as Position };
+    return {
+      id,
+      event: map.event,
+      book: map.book,
+      ts: Number(map.ts),
+      position: JSON.parse(map.position ?? '{}') as Position,
+      ...(map.remaining ? { remaining: JSON.parse(map.remaining) as Position } : {}),
+      ...(map.order ? { order: JSON.parse(map.order) as Record<string, unknown> } : {}),
+    };
   });
+}
+
+/** The events of one position with their payloads, oldest first. */
+export async function positionEvents(redis: Redis, accountId: string, positionId: string): Promise<OutboxEvent[]> {
+  return (await outbox(redis, accountId)).filter((e) => e.position.id === positionId);
 }
 
 /** The events of one position, oldest first. */
 export async function eventsOf(redis: Redis, accountId: string, positionId: string): Promise<string[]> {
-  return (await outbox(redis, accountId)).filter((e) => e.position.id === positionId).map((e) => e.event);
+  return (await positionEvents(redis, accountId, positionId)).map((e) => e.event);
 }
 
 export async function closedPosition(redis: Redis, ref: BookRef, id: string): Promise<Position | null> {

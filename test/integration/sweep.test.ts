@@ -17,7 +17,7 @@ import type { RunningRole } from '../../workers/runtime.js';
 import { startWorkerRole } from '../../workers/worker-role.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
-import { bookMoney, candle, closedPosition, eventsOf, MINUTE, openPosition, outbox, seedPositions, sweepService, testPosition } from '../helpers/sweep.js';
+import { bookMoney, candle, closedPosition, eventsOf, MINUTE, openPosition, outbox, positionEvents, seedPositions, sweepService, testPosition } from '../helpers/sweep.js';
 import { startTestApi } from '../helpers/app.js';
 import { accountModule, botCall, createTrader, TestPrices } from '../helpers/trading.js';
 
@@ -73,7 +73,10 @@ describe('the sweep of open positions (real Redis)', function () {
       expect(closed, reason).to.include({ status: 'closed', close_reason: reason, exit, exit_price: exit, liquidated: reason === 'liquidation' });
       expect(Math.round(closed!.pnl_usd! * 100)).to.equal(cents(position, exit));
       const event = reason === 'liquidation' ? 'position.liquidated' : 'position.closed';
-      expect(await eventsOf(redis, A.accountId, position.id)).to.deep.equal(['position.opened', event]);
+      const events = await positionEvents(redis, A.accountId, position.id);
+      expect(events.map((e) => e.event)).to.deep.equal(['position.opened', event]);
+      // the event carries the closed record as stored, of its book, at its close time
+      expect(events[1]).to.deep.include({ book: 'main', ts: closed!.closed_ts, position: closed });
       const member = `${A.accountId}|main|${position.id}`;
       for (const kind of ['sl', 'tp', 'liq', 'trail'] as const) expect(await redis.zscore(keys.triggerIndex(position.symbol, kind, position.side), member)).to.equal(null);
     }
@@ -102,7 +105,14 @@ describe('the sweep of open positions (real Redis)', function () {
     expect(await openPosition(redis, A, short.id)).to.include({ trail_hwm: 97, trail_ts: minute + MINUTE, v: 2 });
     expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'sl', 'long'), member)).to.equal('99.75');
     expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'trail', 'long'), member)).to.equal('105');
-    expect(await eventsOf(redis, A.accountId, long.id)).to.deep.equal(['position.opened', 'position.updated']);
+    const ratchets = await Promise.all([long, short].map(async (p) => (await positionEvents(redis, A.accountId, p.id)).slice(1)));
+    for (const [i, p] of [long, short].entries()) {
+      const moved = (await openPosition(redis, A, p.id))!;
+      expect(ratchets[i].map((e) => e.event)).to.deep.equal(['position.updated']);
+      // the position as it stands after the ratchet: only the mark (and its bookkeeping) moved
+      expect(ratchets[i][0]).to.deep.include({ book: 'main', position: moved });
+      expect(moved).to.deep.equal({ ...p, v: 2, trail_hwm: moved.trail_hwm, trail_ts: minute + MINUTE, trail_prev_hwm: 100, trail_prev_ts: 0 });
+    }
     // the same candles again (a retried job) change nothing
     expect(await sweep.sweepCandles(firstCandles)).to.deep.include({ settled: 0, ratcheted: 0 });
     // the next minute reaches the moved stops
@@ -260,6 +270,45 @@ describe('the sweep of open positions (real Redis)', function () {
       expect(await sweep.sweepCandles([candle('BNBUSDT', minute + MINUTE, 104, 109)])).to.deep.include({ settled: 1 });
       expect(await closedPosition(redis, ref, p.held.id)).to.include({ close_reason: 'trailing_stop', exit: 104.5 });
       for (const position of Object.values(p)) expect(await eventsOf(redis, ref.accountId, position.id)).to.deep.equal(['position.opened', 'position.updated', 'position.closed']);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('levels changed through /sltp within a minute: that minute\'s candle fires a stop the change kept, not one it removed', async () => {
+    await new TestPrices(redis).set({ ETHUSDT: 100, SOLUSDT: 100, BNBUSDT: 100 });
+    const api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
+    try {
+      const trader = await createTrader(accountModule(redis));
+      const ref: BookRef = { accountId: trader.accountId, book: 'main' };
+      // each stop (95, 105) was in force long before the minute of the change
+      const p = {
+        kept: testPosition(ref, { symbol: 'ETHUSDT', side: 'long', entry: 100, sl: 95 }),
+        keptShort: testPosition(ref, { symbol: 'SOLUSDT', side: 'short', entry: 100, sl: 105 }),
+        removed: testPosition(ref, { symbol: 'BNBUSDT', side: 'long', entry: 100, sl: 95 }),
+      };
+      await seedPositions(redis, ref, Object.values(p));
+      for (const [id, body] of [[p.kept.id, { tp: 110 }], [p.keptShort.id, { tp: 90 }], [p.removed.id, { sl: null }]] as const) {
+        const r = await botCall<{ position: Record<string, unknown> }>(api.url, trader, 'POST', '/sltp', { id, ...body });
+        expect(r.status, JSON.stringify(r.body)).to.equal(200);
+        expect(r.body.position).to.not.have.any.keys('levels_ts', 'levels_prev');
+      }
+      const changed = (await openPosition(redis, ref, p.kept.id))!;
+      // the candle of the minute of the change: lows (highs) past the stops that may have come before it
+      const minute = Math.floor(changed.levels_ts! / MINUTE) * MINUTE;
+      const report = await sweepService(redis).sweepCandles([candle('ETHUSDT', minute, 94, 101), candle('SOLUSDT', minute, 99, 106), candle('BNBUSDT', minute, 94, 101)]);
+      expect(report).to.deep.include({ settled: 2 });
+      const closed = (await closedPosition(redis, ref, p.kept.id))!;
+      expect(closed).to.include({ close_reason: 'stop_loss', exit: 95, status: 'closed', liquidated: false, tp: 110 });
+      expect(await closedPosition(redis, ref, p.keptShort.id)).to.include({ close_reason: 'stop_loss', exit: 105 });
+      expect(changed.levels_prev).to.deep.equal({ sl: 95, tp: null, trail_pct: null, ts: p.kept.opened_ts });
+      // the low may have come after the stop was removed: it waits for the next candle
+      expect(await openPosition(redis, ref, p.removed.id)).to.include({ status: 'open', sl: null });
+      const events = (await outbox(redis, ref.accountId)).filter((e) => e.position.id === p.kept.id);
+      expect(events.map((e) => e.event)).to.deep.equal(['position.opened', 'position.updated', 'position.closed']);
+      expect(events[2].position).to.deep.equal(closed);
+      expect(events[2].position).to.include({ id: p.kept.id, symbol: 'ETHUSDT', side: 'long', exit_price: 95, pnl_usd: cents(p.kept, 95) / 100 });
+      expect(await eventsOf(redis, ref.accountId, p.removed.id)).to.deep.equal(['position.opened', 'position.updated']);
     } finally {
       await api.close();
     }

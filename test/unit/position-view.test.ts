@@ -6,7 +6,7 @@ import { computeClose } from '../../shared/paper/positions/close-service.js';
 import type { Position } from '../../shared/paper/positions/position-types.js';
 import { closedView, openView } from '../../shared/paper/positions/position-view.js';
 
-const INTERNAL = ['v', 'funding_carry_usd', 'funding_from_ts', 'trail_ts', 'trail_prev_hwm', 'trail_prev_ts', 'levels_ts'];
+const INTERNAL = ['v', 'funding_carry_usd', 'funding_from_ts', 'trail_ts', 'trail_prev_hwm', 'trail_prev_ts', 'levels_ts', 'levels_prev'];
 
 /** What a client must see of a record: every stored field but the internal ones, as stored. */
 const publicPart = (p: Position): Record<string, unknown> => Object.fromEntries(Object.entries(p).filter(([key]) => !INTERNAL.includes(key)));
@@ -30,6 +30,7 @@ const openPosition: fc.Arbitrary<Position> = fc
     opened_ts: fc.integer({ min: 1_600_000_000_000, max: 1_900_000_000_000 }),
     trail_ts: fc.option(fc.integer({ min: 1_600_000_000_000, max: 1_900_000_000_000 }), { nil: undefined }),
     funding_carry_usd: fc.double({ min: 0, max: 50, noNaN: true }),
+    levels_changed: fc.boolean(),
   })
   .map((r) => {
     const position: Position = {
@@ -65,7 +66,8 @@ const openPosition: fc.Arbitrary<Position> = fc
       funding_carry_usd: r.funding_carry_usd,
       funding_from_ts: r.opened_ts,
     };
-    return r.trail_ts === undefined ? position : { ...position, trail_ts: r.trail_ts, trail_prev_hwm: r.entry, trail_prev_ts: r.opened_ts };
+    const levels = r.levels_changed ? { levels_ts: r.opened_ts + 90_000, levels_prev: { sl: null, tp: r.tp, trail_pct: null, ts: r.opened_ts } } : {};
+    return r.trail_ts === undefined ? { ...position, ...levels } : { ...position, ...levels, trail_ts: r.trail_ts, trail_prev_hwm: r.entry, trail_prev_ts: r.opened_ts };
   });
 
 describe('position views: what clients see of a position', () => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Side } from '../../shared/engine/side.js';
 import { effectiveStop, ratchetHwm, ratchetTrail, tighterStop, trailingStop } from '../../shared/engine/trailing.js';
-import { CLOSE_REASONS, decide, findTrigger, levelsInForce, type PriceWindow, type SweepDecision, type SweepState } from '../../shared/engine/triggers.js';
+import { CLOSE_REASONS, decide, findTrigger, levelsChange, levelsInForce, type PriceWindow, type SweepDecision, type SweepState } from '../../shared/engine/triggers.js';
 
 const side = fc.constantFrom<Side>('long', 'short');
 const price = fc.double({ min: 0.01, max: 1e6, noNaN: true, noDefaultInfinity: true });
@@ -283,6 +283,87 @@ describe('sweep triggers and trailing stops (pure)', () => {
           if (applies !== (!isCandle || offset <= 0)) return false;
           return !applies || JSON.stringify(decide(stamped, w, isCandle)) === JSON.stringify(decide({ ...stamped, levels_ts: undefined }, w, isCandle));
         }),
+      );
+    });
+  });
+  describe('levels changed within a candle\'s minute: the levels the minute began with', () => {
+    const start = 10 * MINUTE;
+    const settles = (price: number, reason: string = CLOSE_REASONS.stopLoss) => ({ kind: 'settle', trigger: { reason, price } });
+    /** A long at 100 whose levels the minute began with were `prior` (set an hour before), changed at :30 to `now`. */
+    const changed = (prior: Partial<SweepState>, now: Partial<SweepState>, side: Side = 'long'): SweepState => {
+      const began = position({ side, liq_price: side === 'long' ? 90.5 : 109.5, ...prior, levels_ts: start - 60 * MINUTE });
+      return { ...began, ...now, ...levelsChange(began, start + 30_000) };
+    };
+
+    it('keeps the levels a minute began with through every change within it, and takes the new ones in the next minute', () => {
+      const p = position({ sl: 95, tp: 110, levels_ts: 5 * MINUTE });
+      const first = levelsChange(p, start + 20_000);
+      expect(first).to.deep.equal({ levels_ts: start + 20_000, levels_prev: { sl: 95, tp: 110, trail_pct: null, ts: 5 * MINUTE } });
+      const second = levelsChange({ ...p, sl: 97, ...first }, start + 40_000);
+      expect(second).to.deep.equal({ levels_ts: start + 40_000, levels_prev: { sl: 95, tp: 110, trail_pct: null, ts: 5 * MINUTE } });
+      expect(levelsChange({ ...p, sl: 98, ...second }, start + MINUTE + 5_000)).to.deep.equal({ levels_ts: start + MINUTE + 5_000, levels_prev: { sl: 98, tp: 110, trail_pct: null, ts: start + 40_000 } });
+      // a position opened within the minute has no levels from its start: none are kept
+      expect(levelsChange(position({ sl: 95, opened_ts: start + 1_000, levels_ts: start + 1_000 }), start + 30_000)).to.deep.equal({ levels_ts: start + 30_000 });
+      // positions stored before levels_ts existed: their open time stands in
+      expect(levelsChange(position({ sl: 95 }), start + 30_000).levels_prev).to.deep.equal({ sl: 95, tp: null, trail_pct: null, ts: 0 });
+    });
+
+    it('fires a stop that stayed through the change: a target set at :30 does not hide the low at :10', () => {
+      expect(decide(changed({ sl: 95 }, { tp: 110 }), candle(94, 100), true)).to.deep.equal(settles(95));
+      expect(decide(changed({ sl: 105, tp: 90 }, { tp: 95 }, 'short'), candle(99, 106), true)).to.deep.equal(settles(105));
+      // an old trailing stop the same way (the mark never moved: the stop is 95)
+      expect(decide(changed({ trail_pct: 5, trail_hwm: 100 }, { tp: 110 }), candle(94, 100), true)).to.deep.equal(settles(95, CLOSE_REASONS.trailingStop));
+    });
+
+    it('a tightened stop: a low past both settles at the older, looser level; a low between them may predate the change and waits', () => {
+      expect(decide(changed({ sl: 95 }, { sl: 97 }), candle(94, 100), true)).to.deep.equal(settles(95));
+      expect(decide(changed({ sl: 95 }, { sl: 97 }), candle(96, 100), true).kind).to.equal('none');
+      expect(decide(changed({ sl: 105 }, { sl: 103 }, 'short'), candle(98, 106), true)).to.deep.equal(settles(105));
+      expect(decide(changed({ sl: 105 }, { sl: 103 }, 'short'), candle(98, 104), true).kind).to.equal('none');
+    });
+
+    it('a stop removed or loosened, or a target moved, at :30 does not fire on an extreme that may have come after it; a liquidation always does', () => {
+      expect(decide(changed({ sl: 95 }, { sl: null }), candle(94, 100), true).kind).to.equal('none');
+      expect(decide(changed({ sl: 95 }, { sl: 92 }), candle(94, 100), true).kind).to.equal('none');
+      // the low may be after the stop went, the high before the target came
+      expect(decide(changed({ sl: 95 }, { sl: null, tp: 105 }), candle(94, 106), true).kind).to.equal('none');
+      expect(decide(changed({ tp: 110 }, { tp: 105 }), candle(99, 106), true).kind).to.equal('none');
+      expect(decide(changed({ tp: 110 }, { tp: 105 }), candle(99, 111), true)).to.deep.equal(settles(105, CLOSE_REASONS.takeProfit));
+      expect(decide(changed({ sl: 95 }, { sl: null }), candle(89, 100), true)).to.deep.equal(settles(90.5, CLOSE_REASONS.liquidation));
+      // a candle older than the levels kept: the liquidation alone, as before
+      expect(decide(changed({ sl: 95 }, { tp: 110 }), candle(94, 100, start - 61 * MINUTE), true).kind).to.equal('none');
+    });
+
+    it('in general: a settlement happened whatever came before the change, and at no better a level than the one that did', () => {
+      const level = fc.option(price, { nil: null });
+      const range = fc.tuple(price, price);
+      fc.assert(
+        fc.property(side, level, level, level, level, price, price, range, range, (s, sl0, tp0, sl1, tp1, liq, at, a, b) => {
+          // the price at the change (at) is in both parts; the candle is their union
+          const before = { low: Math.min(at, ...a), high: Math.max(at, ...a) };
+          const after = { low: Math.min(at, ...b), high: Math.max(at, ...b) };
+          const w = candle(Math.min(before.low, after.low), Math.max(before.high, after.high));
+          const p = changed({ side: s, sl: sl0, tp: tp0, liq_price: liq }, { sl: sl1, tp: tp1 }, s);
+          const truth = findTrigger({ ...p, sl: sl0, tp: tp0 }, before, false) ?? findTrigger(p, after, false);
+          const d = decide(p, w, true);
+          if (d.kind !== 'settle') return true;
+          return truth !== null && (s === 'long' ? d.trigger.price <= truth.price : d.trigger.price >= truth.price);
+        }),
+        { numRuns: 2000 },
+      );
+    });
+
+    it('in general: a stop the change kept fires when the candle crosses it, at a level no better than it', () => {
+      fc.assert(
+        fc.property(side, price, fc.option(price, { nil: null }), fc.option(price, { nil: null }), price, price, (s, sl, tp0, tp1, a, b) => {
+          const [low, high] = a <= b ? [a, b] : [b, a];
+          const p = changed({ side: s, sl, tp: tp0, liq_price: s === 'long' ? 0 : Infinity }, { tp: tp1 }, s);
+          const crossed = s === 'long' ? low <= sl : high >= sl;
+          const d = decide(p, candle(low, high), true);
+          if (!crossed) return true;
+          return d.kind === 'settle' && (s === 'long' ? d.trigger.price <= sl : d.trigger.price >= sl);
+        }),
+        { numRuns: 1000 },
       );
     });
   });

@@ -100,9 +100,9 @@ export function positionRoutes(trading: TradingServices, authenticate: Authentic
       ...tradingRoute('/close', {
         method: 'post',
         tag: 'bot trading',
-        summary: 'Close a position (pct below 100 splits it and records the closed part) at the live price',
+        summary: 'Close a position (pct below 100 splits it and records the closed part) at the live price; a stop, target or liquidation the live price crossed settles the whole position at its level',
         body: closeBody,
-        errors: ['id_required', 'position_not_found', 'already_closed', 'no_price', 'busy'],
+        errors: ['id_required', 'position_not_found', 'already_closed', 'no_price', 'remaining_margin_min_1', 'busy'],
         example: { body: { id: 'bpmb3x0k2a1b2c3d4', pct: 50 }, response: { ok: true, closed: { id: 'bpmb3x0k2a1b2c3d4-1', status: 'closed', pnl_usd: 3.21 }, remaining: { id: 'bpmb3x0k2a1b2c3d4', status: 'open' } } },
         prefetch: (body, key) => trading.closes.prefetch(body, key),
         handle: ({ body, auth, prefetched }: { body: CloseRequest; auth: KeyContext; prefetched?: unknown }) => trading.closes.close(auth, body, undefined, prefetched),

@@ -1,8 +1,13 @@
-/** Closing positions: whole, partial (the position splits and the closed part is recorded), and all of a book. */
+/**
+ * Closing positions: whole, partial (the position splits and the closed part is recorded), and all
+ * of a book. A close first checks the position's own triggers against the price it read: a stop,
+ * target, trailing stop or liquidation the live price already crossed (the quick sweep had not run
+ * yet) settles the whole position as that trigger, at its level, as the sweep would have.
+ */
 import { AppError } from '../../core/errors.js';
-import { settle, settlePartial, type SettleInput } from '../../engine/settlement.js';
+import { largestPartialPct, leavesValidRemainder, marginLeft, MIN_MARGIN_USD, settle, settlePartial, type SettleInput } from '../../engine/settlement.js';
 import { roundUsd, trimNumber } from '../../engine/side.js';
-import { CLOSE_REASONS } from '../../engine/triggers.js';
+import { CLOSE_REASONS, decide, liveWindow, type Trigger } from '../../engine/triggers.js';
 import type { KnownKey } from '../api-key-resolver.js';
 import { changeKey, STALE } from '../change-gate.js';
 import type { KeyContext } from '../key-context.js';
@@ -95,13 +100,43 @@ export function wholeCloseJson(read: StoredPosition, exit: number, fundingUsd: n
   return { json: assignWholeClose(read.raw, fields) ?? JSON.stringify(Object.assign({}, read.position, fields)), cents };
 }
 
+function wholeSettled(p: Position, exit: number, fundingUsd: number, now: number, reason: string, liquidated: boolean): Settled {
+  const { fields, cents } = wholeClose(p, exit, fundingUsd, now, reason, liquidated);
+  // Object.assign, not spreads: the same fields in the same order, several times faster on a parsed position
+  return { closed: Object.assign({}, p, fields), remaining: null, cents };
+}
+
+/** The whole position settled by one of its own triggers, at its level, as the sweep settles it (a liquidation marked as one). Pure. */
+export function triggeredClose(p: Position, trigger: Trigger, fundingUsd: number, now: number): Settled {
+  return wholeSettled(p, trigger.price, fundingUsd, now, trigger.reason, trigger.reason === CLOSE_REASONS.liquidation);
+}
+
+/** The trigger of the position the live price has crossed, if any (the quick sweep's own decision). Pure. */
+export function crossedTrigger(p: Position, live: Pick<LivePrice, 'price' | 'ts'>): Trigger | null {
+  const decision = decide(p, liveWindow(live.price, live.ts), false);
+  return decision.kind === 'settle' ? decision.trigger : null;
+}
+
+/**
+ * Refuses a partial close that would leave less than the minimum margin open (a remainder nobody
+ * could have opened): 400 remaining_margin_min_1, naming the largest share that may be closed.
+ */
+export function checkRemainder(p: Position, pct: number): void {
+  if (leavesValidRemainder(p.margin, pct)) return;
+  const maxPct = largestPartialPct(p.margin);
+  const left = marginLeft(p.margin, pct);
+  const instead = maxPct === null ? 'close all of it (pct 100)' : `close at most ${maxPct}% or all of it (pct 100)`;
+  throw new AppError('remaining_margin_min_1', `closing ${pct}% of position ${p.id} would leave ${left} USD of margin open, below the ${MIN_MARGIN_USD} USD minimum: ${instead}`, {
+    id: p.id,
+    remaining_margin_usd: left,
+    min_margin_usd: MIN_MARGIN_USD,
+    max_pct: maxPct,
+  });
+}
+
 /** The closed record and, for a partial close, the remaining position. Pure. */
 export function computeClose(p: Position, exit: number, pct: number, fundingUsd: number, now: number, reason: string): Settled {
-  if (pct >= 100) {
-    const { fields, cents } = wholeClose(p, exit, fundingUsd, now, reason, false);
-    // Object.assign, not spreads: the same fields in the same order, several times faster on a parsed position
-    return { closed: Object.assign({}, p, fields), remaining: null, cents };
-  }
+  if (pct >= 100) return wholeSettled(p, exit, fundingUsd, now, reason, false);
   const whole: SettleInput = { side: p.side, qty: p.qty, entry: p.entry, exit, ratePct: p.fee_rate_pct, fundingUsd, margin: p.margin };
   const closedFields = { status: 'closed' as const, exit, exit_price: exit, closed_ts: now, close_reason: reason, liquidated: false };
   const fraction = pct / 100;
@@ -183,8 +218,11 @@ export class CloseService {
       early = undefined;
       if (reads.read === null) throw await this.notOpen(ctx, req.id);
       const { read, live, fundingUsd, now } = reads;
-      const settled = computeClose(read.position, live.price, pct, fundingUsd, now, reason);
-      const outcome = await store.close(closeWrite(ref, read, settled, coid, 'position.closed'));
+      const trigger = crossedTrigger(read.position, live);
+      if (!trigger) checkRemainder(read.position, pct);
+      const settled = trigger ? triggeredClose(read.position, trigger, fundingUsd, now) : computeClose(read.position, live.price, pct, fundingUsd, now, reason);
+      const event = trigger?.reason === CLOSE_REASONS.liquidation ? 'position.liquidated' : 'position.closed';
+      const outcome = await store.close(closeWrite(ref, read, settled, coid, event));
       if (outcome.kind === 'closed') return this.result(settled, live.price, false);
       if (outcome.kind === 'idempotent') return this.replay(ctx, outcome.result);
       if (outcome.kind === 'already_closed') throw new AppError('already_closed', `position ${req.id} is already closed`, { id: req.id });

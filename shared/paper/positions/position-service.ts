@@ -4,6 +4,7 @@ import type { FeeVenue } from '../../engine/fees.js';
 import { checkLevels } from '../../engine/open-pricing.js';
 import type { OrderType } from '../../engine/order-rules.js';
 import type { Side } from '../../engine/side.js';
+import { levelsChange } from '../../engine/triggers.js';
 import { changeKey, STALE } from '../change-gate.js';
 import type { KeyContext } from '../key-context.js';
 import { parseFeeVenue } from '../fees/fee-settings.js';
@@ -159,7 +160,7 @@ export class PositionService {
       const sl = req.sl === undefined ? p.sl : req.sl;
       const tp = req.tp === undefined ? p.tp : req.tp;
       const now = clock.now();
-      // a changed level applies to candles from the next minute on (shared/engine/triggers.ts); resending one changes nothing
+      // a candle of this minute is checked against the levels it began with too (shared/engine/triggers.ts); resending one changes nothing
       const changed = sl !== p.sl || tp !== p.tp || trail !== p.trail_pct;
       const updated: Position = {
         ...p,
@@ -168,7 +169,7 @@ export class PositionService {
         tp,
         trail_pct: trail,
         trail_hwm: trail === null ? null : (p.trail_hwm ?? p.entry),
-        ...(changed ? { levels_ts: now } : {}),
+        ...(changed ? levelsChange(p, now) : {}),
       };
       const outcome = await store.sltp(ref, read, updated, now);
       if (outcome === 'updated') {

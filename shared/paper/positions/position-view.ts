@@ -14,7 +14,7 @@ export type PositionView = Omit<Position, InternalField> & {
 
 /** Fields only a closed position (or a closed part) has, in the order its view lists them. */
 const CLOSED_FIELDS = ['exit', 'exit_price', 'closed_ts', 'close_reason', 'liquidated', 'pnl_usd', 'roe_pct', 'fees_usd', 'funding_usd', 'partial_pct', 'parent_id'] as const;
-type InternalField = 'v' | 'funding_carry_usd' | 'funding_from_ts' | 'trail_ts' | 'trail_prev_hwm' | 'trail_prev_ts' | 'levels_ts';
+type InternalField = 'v' | 'funding_carry_usd' | 'funding_from_ts' | 'trail_ts' | 'trail_prev_hwm' | 'trail_prev_ts' | 'levels_ts' | 'levels_prev';
 /** What publicFields writes out: a field added to Position fails to compile until it is listed there, closed-only or internal. */
 type OpenFields = Required<Omit<Position, InternalField | (typeof CLOSED_FIELDS)[number]>>;
 

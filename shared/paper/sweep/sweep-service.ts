@@ -17,7 +17,7 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../core/clock.js';
 import type { Side } from '../../engine/side.js';
-import type { PriceWindow } from '../../engine/triggers.js';
+import { liveWindow, type PriceWindow } from '../../engine/triggers.js';
 import type { MarketStore } from '../../market/market-store.js';
 import { classifyQuote, type FreshnessRules } from '../../market/quote-freshness.js';
 import type { SweepJob } from '../../queues/job-types.js';
@@ -131,7 +131,7 @@ export class SweepService {
     const out = new Map<string, PriceWindow>();
     unique.forEach((symbol, i) => {
       const state = classifyQuote(quotes[i] ?? null, now, this.deps.freshness);
-      if (state.kind === 'fresh') out.set(symbol, { low: state.quote.price, high: state.quote.price, from: state.quote.ts, to: state.quote.ts });
+      if (state.kind === 'fresh') out.set(symbol, liveWindow(state.quote.price, state.quote.ts));
     });
     return out;
   }
