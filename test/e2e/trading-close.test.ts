@@ -4,6 +4,7 @@ import type { AccountModule } from '../../shared/paper/accounts/account-service.
 import { keys } from '../../shared/redis/keys.js';
 import { useApiFixture, type TestApi } from '../helpers/app.js';
 import { useHeldGateApi, type HeldGate } from '../helpers/held-gate.js';
+import { watchCommands } from '../helpers/redis.js';
 import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 type Pos = Record<string, unknown> & { id: string };
@@ -306,9 +307,8 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
 
     /** Commands seen by Redis while the next close's key gate is held, then that close's answer. */
     async function closeWhileHeld(who: Trader, body: Record<string, unknown>, meanwhile: () => Promise<void> = async () => undefined): Promise<{ commands: string[][]; status: number; body: Body }> {
-      const monitor = await redis.monitor();
       const commands: string[][] = [];
-      monitor.on('monitor', (_time: string, args: string[]) => commands.push(args));
+      const stopWatching = await watchCommands(redis, (args) => commands.push(args));
       try {
         const called = gate.nextCall();
         const response = botCall<Body>(held.url, who, 'POST', '/close', body);
@@ -322,7 +322,7 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
         const r = await response;
         return { commands: whileHeld, status: r.status, body: r.body };
       } finally {
-        monitor.disconnect();
+        stopWatching();
       }
     }
 

@@ -4,7 +4,7 @@ import type { AccountModule } from '../../shared/paper/accounts/account-service.
 import { keys } from '../../shared/redis/keys.js';
 import { useApiFixture, type TestApi } from '../helpers/app.js';
 import { useHeldGateApi, type HeldGate } from '../helpers/held-gate.js';
-import { snapshotRedis } from '../helpers/redis.js';
+import { snapshotRedis, watchCommands } from '../helpers/redis.js';
 import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 type Body = Record<string, unknown> & { position?: Record<string, unknown>; error?: string };
@@ -347,10 +347,13 @@ describe('bot trading: /open, /markets, /fees', function () {
       // a first call makes the key one this process has found before
       gate.releaseNext();
       expect((await botCall<Body>(held.url, trader, 'GET', '/usage')).status).to.equal(200);
-      const monitor = await redis.monitor();
+      const quoteKey = keys.marketQuote('BTCUSDT');
+      let sawQuoteRead: () => void = () => undefined;
+      const quoteRead = new Promise<void>((resolve) => (sawQuoteRead = resolve));
+      const stopWatching = await watchCommands(redis, (args) => {
+        if (args[0]?.toLowerCase() === 'get' && args[1] === quoteKey) sawQuoteRead();
+      });
       try {
-        const quoteKey = keys.marketQuote('BTCUSDT');
-        const quoteRead = new Promise<void>((resolve) => monitor.on('monitor', (_time: string, args: string[]) => args[0]?.toLowerCase() === 'get' && args[1] === quoteKey && resolve()));
         const called = gate.nextCall();
         const response = botCall<Body>(held.url, trader, 'POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 });
         await called;
@@ -360,7 +363,7 @@ describe('bot trading: /open, /markets, /fees', function () {
         expect(r.status).to.equal(200);
         expect(r.body.position).to.include({ symbol: 'BTCUSDT', entry: 65000 });
       } finally {
-        monitor.disconnect();
+        stopWatching();
       }
     });
 

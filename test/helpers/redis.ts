@@ -32,3 +32,22 @@ export async function snapshotRedis(redis: Redis): Promise<Map<string, string>> 
   }
   return snapshot;
 }
+
+/**
+ * Reports every command the suite's Redis runs, as MONITOR sees it, until the returned stop() is called. ioredis
+ * may still read a monitor line after disconnect() and then reports a command queue error: expected once stopped.
+ */
+export async function watchCommands(redis: Redis, onCommand: (args: string[]) => void): Promise<() => void> {
+  const monitor = await redis.monitor();
+  let stopped = false;
+  monitor.on('error', (error: Error) => {
+    if (!stopped) throw error;
+  });
+  monitor.on('monitor', (_time: string, args: string[]) => {
+    if (!stopped) onCommand(args);
+  });
+  return () => {
+    stopped = true;
+    monitor.disconnect();
+  };
+}
