@@ -1,6 +1,8 @@
 import { ConfigError, loadConfig } from '../shared/core/config.js';
 import { applyHeapSettings } from '../shared/core/heap-settings.js';
+import { SHUTDOWN_MARGIN_MS, ShutdownSteps } from '../shared/core/shutdown.js';
 import { RedisMissingError } from '../shared/redis/embedded.js';
+import { DEMO_EMAIL } from '../ops/demo/demo-key.js';
 import { startService } from './service.js';
 
 /** The one entry point: ROLE=all|api|feed|worker. */
@@ -33,11 +35,27 @@ async function main(): Promise<void> {
     if (running.demoApiKey) {
       process.stdout.write(`  demo API key: ${running.demoApiKey} (new at every demo start)\n  try curl -H 'X-API-Key: ${running.demoApiKey}' ${running.apiUrl}/api/bot/v1/usage\n`);
     }
+    if (running.redisDataDir) {
+      process.stdout.write(`  Redis: ${running.redisUrl} (a private redis-server, data in ${running.redisDataDir}; stopped with the service)\n`);
+      if (running.demoApiKey) process.stdout.write(`  try REDIS_URL=${running.redisUrl} npm run cli -- keys list --email ${DEMO_EMAIL}\n`);
+    }
     process.stdout.write('\n');
   }
+  const steps = new ShutdownSteps();
+  let stopping = false;
+  const missed = (why: string): void => {
+    const unfinished = steps.unfinished();
+    running.logger.fatal({ unfinished }, `${why}; still stopping: ${unfinished.join(', ') || 'nothing named'}`);
+    process.exit(1);
+  };
   const shutdown = (signal: string): void => {
+    // a second Ctrl-C (or SIGTERM) does not wait for the first one's shutdown
+    if (stopping) return missed(`${signal} during shutdown: exiting now`);
+    stopping = true;
     running.logger.info({ signal }, 'shutting down');
-    running.stop().then(
+    const deadlineMs = config.shutdownGraceMs + SHUTDOWN_MARGIN_MS;
+    setTimeout(() => missed(`shutdown did not finish within ${deadlineMs} ms (SHUTDOWN_GRACE_MS + ${SHUTDOWN_MARGIN_MS})`), deadlineMs);
+    running.stop(steps).then(
       () => process.exit(0),
       (error: unknown) => {
         running.logger.error({ err: error }, 'shutdown failed');
@@ -45,8 +63,8 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
 await main();

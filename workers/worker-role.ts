@@ -2,7 +2,7 @@ import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { systemClock } from '../shared/core/clock.js';
 import { QUEUE_PREFIX, type QueueName } from '../shared/queues/queue-names.js';
-import { closeRedis, createBlockingRedis } from '../shared/redis/connection.js';
+import { closeRedis, createBlockingRedis, isRedisConnectionError, redisOutages } from '../shared/redis/connection.js';
 import { PROCESSORS } from './processors/index.js';
 import type { Processor, ProcessorDefinition } from './processors/registry.js';
 import type { RoleContext, RunningRole } from './runtime.js';
@@ -52,14 +52,22 @@ export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptio
         concurrency: definition.concurrency ?? 1,
         ...definition.workerOptions?.(ctx.config),
       });
-      worker.on('failed', (job, error) => logger.warn({ queue: definition.queue, jobId: job?.id, err: error }, 'job failed'));
-      worker.on('error', (error) => logger.error({ queue: definition.queue, err: error }, 'worker error'));
+      // a lost Redis fails every job and errors on every reconnect: the outage log says it once
+      worker.on('failed', (job, error) => {
+        if (isRedisConnectionError(error)) redisOutages.onError(error);
+        else logger.warn({ queue: definition.queue, jobId: job?.id, err: error }, 'job failed');
+      });
+      worker.on('error', (error) => {
+        if (isRedisConnectionError(error)) redisOutages.onError(error);
+        else logger.error({ queue: definition.queue, err: error }, 'worker error');
+      });
       workers.push(worker);
     }
     for (const schedule of schedules) {
       let queue = queues.get(schedule.queue);
       if (!queue) {
         queue = new Queue(schedule.queue, { connection: connection(), prefix: QUEUE_PREFIX });
+        queue.on('error', redisOutages.onError);
         queues.set(schedule.queue, queue);
       }
       await queue.upsertJobScheduler(schedule.id, schedule.repeat, schedule.job);
