@@ -1,9 +1,51 @@
-import { ConfigError, loadConfig } from '../shared/core/config.js';
+import { ConfigError, loadConfig, type Config } from '../shared/core/config.js';
 import { applyHeapSettings } from '../shared/core/heap-settings.js';
 import { SHUTDOWN_MARGIN_MS, ShutdownSteps } from '../shared/core/shutdown.js';
 import { RedisMissingError } from '../shared/redis/embedded.js';
 import { DEMO_EMAIL } from '../ops/demo/demo-key.js';
-import { startService } from './service.js';
+import { startService, type RunningService } from './service.js';
+
+function printBanner(running: RunningService): void {
+  if (!running.apiUrl) return;
+  const market = running.simUrl ? `, simulated market at ${running.simUrl} (control plane: POST ${running.simUrl}/__sim/price)` : '';
+  process.stdout.write(`\nPerpdesk is up at ${running.apiUrl}${market}\n  try ${running.apiUrl}/api/v1/prices and the docs at ${running.apiUrl}/docs\n`);
+  if (running.demoApiKey) {
+    process.stdout.write(`  demo API key: ${running.demoApiKey} (new at every demo start)\n  try curl -H 'X-API-Key: ${running.demoApiKey}' ${running.apiUrl}/api/bot/v1/usage\n`);
+  }
+  if (running.redisDataDir) {
+    process.stdout.write(`  Redis: ${running.redisUrl} (a private redis-server, data in ${running.redisDataDir}; stopped with the service)\n`);
+    if (running.demoApiKey) process.stdout.write(`  try REDIS_URL=${running.redisUrl} npm run cli -- keys list --email ${DEMO_EMAIL}\n`);
+  }
+  process.stdout.write('\n');
+}
+
+/**
+ * The first signal stops the service, with a deadline (SHUTDOWN_GRACE_MS plus a margin); a
+ * second one, or the deadline, exits 1 at once with one line naming the steps still running.
+ */
+function shutdownOnSignal(running: RunningService, config: Config): (signal: string) => void {
+  const steps = new ShutdownSteps();
+  let stopping = false;
+  const missed = (why: string): void => {
+    const unfinished = steps.unfinished();
+    running.logger.fatal({ unfinished }, `${why}; still stopping: ${unfinished.join(', ') || 'nothing named'}`);
+    process.exit(1);
+  };
+  return (signal) => {
+    if (stopping) return missed(`${signal} during shutdown: exiting now`);
+    stopping = true;
+    running.logger.info({ signal }, 'shutting down');
+    const deadlineMs = config.shutdownGraceMs + SHUTDOWN_MARGIN_MS;
+    setTimeout(() => missed(`shutdown did not finish within ${deadlineMs} ms (SHUTDOWN_GRACE_MS + ${SHUTDOWN_MARGIN_MS})`), deadlineMs);
+    running.stop(steps).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        running.logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+}
 
 /** The one entry point: ROLE=all|api|feed|worker. */
 async function main(): Promise<void> {
@@ -18,9 +60,21 @@ async function main(): Promise<void> {
     throw error;
   }
   applyHeapSettings(config);
-  let service;
+  // Handlers before anything starts: a signal while starting (the private redis-server is in its own
+  // process group, out of a terminal's reach) stops what started once it has; a second one exits now.
+  let requested: string | undefined;
+  let onSignal = (signal: string): void => {
+    if (requested) {
+      process.stderr.write(`${signal} while starting: exiting now\n`);
+      process.exit(1);
+    }
+    requested = signal;
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  let running;
   try {
-    service = await startService(config);
+    running = await startService(config);
   } catch (error) {
     if (error instanceof RedisMissingError) {
       process.stderr.write(`${error.message}\n`);
@@ -28,43 +82,9 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const running = service;
-  if (running.apiUrl) {
-    const market = running.simUrl ? `, simulated market at ${running.simUrl} (control plane: POST ${running.simUrl}/__sim/price)` : '';
-    process.stdout.write(`\nPerpdesk is up at ${running.apiUrl}${market}\n  try ${running.apiUrl}/api/v1/prices and the docs at ${running.apiUrl}/docs\n`);
-    if (running.demoApiKey) {
-      process.stdout.write(`  demo API key: ${running.demoApiKey} (new at every demo start)\n  try curl -H 'X-API-Key: ${running.demoApiKey}' ${running.apiUrl}/api/bot/v1/usage\n`);
-    }
-    if (running.redisDataDir) {
-      process.stdout.write(`  Redis: ${running.redisUrl} (a private redis-server, data in ${running.redisDataDir}; stopped with the service)\n`);
-      if (running.demoApiKey) process.stdout.write(`  try REDIS_URL=${running.redisUrl} npm run cli -- keys list --email ${DEMO_EMAIL}\n`);
-    }
-    process.stdout.write('\n');
-  }
-  const steps = new ShutdownSteps();
-  let stopping = false;
-  const missed = (why: string): void => {
-    const unfinished = steps.unfinished();
-    running.logger.fatal({ unfinished }, `${why}; still stopping: ${unfinished.join(', ') || 'nothing named'}`);
-    process.exit(1);
-  };
-  const shutdown = (signal: string): void => {
-    // a second Ctrl-C (or SIGTERM) does not wait for the first one's shutdown
-    if (stopping) return missed(`${signal} during shutdown: exiting now`);
-    stopping = true;
-    running.logger.info({ signal }, 'shutting down');
-    const deadlineMs = config.shutdownGraceMs + SHUTDOWN_MARGIN_MS;
-    setTimeout(() => missed(`shutdown did not finish within ${deadlineMs} ms (SHUTDOWN_GRACE_MS + ${SHUTDOWN_MARGIN_MS})`), deadlineMs);
-    running.stop(steps).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        running.logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  onSignal = shutdownOnSignal(running, config);
+  if (requested) onSignal(requested);
+  else printBanner(running);
 }
 
 await main();

@@ -92,7 +92,7 @@ export async function startEmbeddedRedis(options: EmbeddedRedisOptions = {}): Pr
   child.once('exit', () => process.off('exit', killOnExit));
   await waitForReady(child);
   const url = `redis://127.0.0.1:${port}`;
-  options.logger?.info({ port, url, dataDir: dir ?? null }, 'private redis-server started');
+  options.logger?.info({ port, url, pid: child.pid, dataDir: dir ?? null }, 'private redis-server started');
   return {
     url,
     dataDir: dir,
