@@ -36,43 +36,46 @@ function jsonLine(line: string): Record<string, unknown> | undefined {
 describe('shutdown', function () {
   this.timeout(120_000);
 
-  it('Ctrl-C on the demo (SIGINT to its process group) stops the roles, then its Redis, and exits 0 within seconds', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'perpdesk-demo-'));
-    const demo = spawnDemo({ PORT: '0', HOST: '127.0.0.1', SIM_PORT: String(await freePort()), REDIS_DATA_DIR: dataDir, LOG_LEVEL: 'info' });
-    const groupId = demo.child.pid;
-    let redisPid: number | undefined;
-    try {
-      const started = jsonLine(await demo.waitForLine((line) => line.includes('private redis-server started'), 60_000)) as { url: string; pid: number; dataDir: string };
-      redisPid = started.pid;
-      expect(started.dataDir).to.equal(dataDir);
-      const url = (await demo.waitForLine((line) => line.startsWith('Perpdesk is up at '), 60_000)).split(' ')[4].replace(/,$/, '');
-      // the banner says where the demo's Redis is and how to reach it with the CLI
-      expect(await demo.waitForLine((line) => line.includes('Redis: '))).to.contain(`Redis: ${started.url} (a private redis-server, data in ${dataDir};`);
-      expect(await demo.waitForLine((line) => line.includes('npm run cli'))).to.equal(`  try REDIS_URL=${started.url} npm run cli -- keys list --email demo@perpdesk.local`);
-      // every role busy: the feed writing prices, the workers sweeping, the API answering
-      await waitFor(async () => ((await getJson<{ data?: { pairs: unknown[] } }>(`${url}/api/v1/prices`)).body.data?.pairs.length ?? 0) === 8, 30_000, 'the eight majors');
+  // Ctrl-C in a terminal is SIGINT to the foreground process group; an orchestrator may TERM the whole group
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`${signal} to the demo's process group stops the roles, then its Redis, and exits 0 within seconds`, async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'perpdesk-demo-'));
+      const demo = spawnDemo({ PORT: '0', HOST: '127.0.0.1', SIM_PORT: String(await freePort()), REDIS_DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+      const groupId = demo.child.pid;
+      let redisPid: number | undefined;
+      try {
+        const started = jsonLine(await demo.waitForLine((line) => line.includes('private redis-server started'), 60_000)) as { url: string; pid: number; dataDir: string };
+        redisPid = started.pid;
+        expect(started.dataDir).to.equal(dataDir);
+        const url = (await demo.waitForLine((line) => line.startsWith('Perpdesk is up at '), 60_000)).split(' ')[4].replace(/,$/, '');
+        // the banner says where the demo's Redis is and how to reach it with the CLI
+        expect(await demo.waitForLine((line) => line.includes('Redis: '))).to.contain(`Redis: ${started.url} (a private redis-server, data in ${dataDir};`);
+        expect(await demo.waitForLine((line) => line.includes('npm run cli'))).to.equal(`  try REDIS_URL=${started.url} npm run cli -- keys list --email demo@perpdesk.local`);
+        // every role busy: the feed writing prices, the workers sweeping, the API answering
+        await waitFor(async () => ((await getJson<{ data?: { pairs: unknown[] } }>(`${url}/api/v1/prices`)).body.data?.pairs.length ?? 0) === 8, 30_000, 'the eight majors');
 
-      const signalled = Date.now();
-      process.kill(-(groupId as number), 'SIGINT');
-      expect(await exitWithin(demo, 15_000)).to.equal(0);
-      expect(Date.now() - signalled).to.be.below(5_000);
+        const signalled = Date.now();
+        process.kill(-(groupId as number), signal);
+        expect(await exitWithin(demo, 15_000)).to.equal(0);
+        expect(Date.now() - signalled).to.be.below(5_000);
 
-      const from = demo.lines.findIndex((line) => line.includes('"msg":"shutting down"'));
-      expect(from).to.be.greaterThan(-1);
-      const after = demo.lines.slice(from);
-      // one JSON object a line: no raw stacks, no ioredis console output, no reconnect flood
-      expect(after.filter((line) => jsonLine(line) === undefined)).to.deep.equal([]);
-      expect(demo.lines.filter((line) => /ECONNREFUSED|Unhandled error event|^\s+at /.test(line))).to.deep.equal([]);
-      const order = after.map((line) => jsonLine(line)?.msg).filter((msg) => typeof msg === 'string' && /role stopped|redis-server stopped|^stopped$/.test(msg));
-      expect(order).to.deep.equal(['feed role stopped', 'worker role stopped', 'private redis-server stopped', 'stopped']);
-      expect(isAlive(started.pid)).to.equal(false);
-      expect(await portIsClosed(started.url)).to.equal(true);
-    } finally {
-      if (demo.child.exitCode === null && demo.child.signalCode === null) process.kill(-(groupId as number), 'SIGKILL');
-      if (redisPid !== undefined && isAlive(redisPid)) process.kill(redisPid, 'SIGKILL');
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
+        const from = demo.lines.findIndex((line) => line.includes('"msg":"shutting down"'));
+        expect(from).to.be.greaterThan(-1);
+        const after = demo.lines.slice(from);
+        // one JSON object a line: no raw stacks, no ioredis console output, no reconnect flood
+        expect(after.filter((line) => jsonLine(line) === undefined)).to.deep.equal([]);
+        expect(demo.lines.filter((line) => /ECONNREFUSED|Unhandled error event|^\s+at /.test(line))).to.deep.equal([]);
+        const order = after.map((line) => jsonLine(line)?.msg).filter((msg) => typeof msg === 'string' && /role stopped|redis-server stopped|^stopped$/.test(msg));
+        expect(order).to.deep.equal(['feed role stopped', 'worker role stopped', 'private redis-server stopped', 'stopped']);
+        expect(isAlive(started.pid)).to.equal(false);
+        expect(await portIsClosed(started.url)).to.equal(true);
+      } finally {
+        if (demo.child.exitCode === null && demo.child.signalCode === null) process.kill(-(groupId as number), 'SIGKILL');
+        if (redisPid !== undefined && isAlive(redisPid)) process.kill(redisPid, 'SIGKILL');
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
+  }
 
   describe('with a Redis that stopped answering', () => {
     const graceMs = 300;
