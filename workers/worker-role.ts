@@ -2,7 +2,7 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { systemClock } from '../shared/core/clock.js';
 import { QUEUE_PREFIX, type QueueName } from '../shared/queues/queue-names.js';
-import { closeRedis, createBlockingRedis, isRedisConnectionError, redisOutages } from '../shared/redis/connection.js';
+import { closeRedis, createBlockingRedis, redisOutages } from '../shared/redis/connection.js';
 import { PROCESSORS } from './processors/index.js';
 import { isWaitingForInputs, type Processor, type ProcessorDefinition } from './processors/registry.js';
 import type { RoleContext, RunningRole } from './runtime.js';
@@ -84,14 +84,8 @@ export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptio
         ...definition.workerOptions?.(ctx.config),
       });
       // a lost Redis fails every job and errors on every reconnect: the outage log says it once
-      worker.on('failed', (job, error) => {
-        if (isRedisConnectionError(error)) redisOutages.onError(error);
-        else logger.warn({ queue: definition.queue, jobId: job?.id, err: error }, 'job failed');
-      });
-      worker.on('error', (error) => {
-        if (isRedisConnectionError(error)) redisOutages.onError(error);
-        else logger.error({ queue: definition.queue, err: error }, 'worker error');
-      });
+      worker.on('failed', (job, error) => redisOutages.report(error, () => logger.warn({ queue: definition.queue, jobId: job?.id, err: error }, 'job failed')));
+      worker.on('error', (error) => redisOutages.report(error, () => logger.error({ queue: definition.queue, err: error }, 'worker error')));
       workers.push(worker);
     }
     for (const schedule of schedules) await queueFor(schedule.queue).upsertJobScheduler(schedule.id, schedule.repeat, schedule.job);

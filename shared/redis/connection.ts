@@ -4,7 +4,7 @@ import type { Logger } from '../core/logger.js';
 const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /** A lost or refused connection (or a command given up because of one), as opposed to an error Redis answered. */
-export function isRedisConnectionError(error: unknown): boolean {
+function isRedisConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as NodeJS.ErrnoException).code;
   return (code !== undefined && CONNECTION_ERROR_CODES.has(code)) || error.name === 'MaxRetriesPerRequestError' || error.message === 'Connection is closed.';
@@ -34,6 +34,15 @@ export class RedisOutageLog {
     const { code, message } = error as NodeJS.ErrnoException;
     this.logger?.warn({ code, reason: message }, 'redis unreachable (retrying; logged again when it is back)');
   };
+
+  /**
+   * Logs a failed operation with `log`, unless it failed for (or during) a lost connection: a
+   * periodic task fails at every run then, and the outage is already logged.
+   */
+  report(error: unknown, log: () => void): void {
+    if (isRedisConnectionError(error)) this.onError(error);
+    else if (this.downSince === undefined) log();
+  }
 
   readonly onReady = (): void => {
     if (this.downSince === undefined) return;
