@@ -1,6 +1,6 @@
-import { ConfigError, loadConfig, type Config } from '../shared/core/config.js';
+import { ConfigError, loadConfig } from '../shared/core/config.js';
 import { applyHeapSettings } from '../shared/core/heap-settings.js';
-import { SHUTDOWN_MARGIN_MS, ShutdownSteps } from '../shared/core/shutdown.js';
+import { shutdownOnSignal } from '../shared/core/shutdown.js';
 import { RedisMissingError } from '../shared/redis/embedded.js';
 import { DEMO_EMAIL } from '../ops/demo/demo-key.js';
 import { startService, type RunningService } from './service.js';
@@ -17,34 +17,6 @@ function printBanner(running: RunningService): void {
     if (running.demoApiKey) process.stdout.write(`  try REDIS_URL=${running.redisUrl} npm run cli -- keys list --email ${DEMO_EMAIL}\n`);
   }
   process.stdout.write('\n');
-}
-
-/**
- * The first signal stops the service, with a deadline (SHUTDOWN_GRACE_MS plus a margin); a
- * second one, or the deadline, exits 1 at once with one line naming the steps still running.
- */
-function shutdownOnSignal(running: RunningService, config: Config): (signal: string) => void {
-  const steps = new ShutdownSteps();
-  let stopping = false;
-  const missed = (why: string): void => {
-    const unfinished = steps.unfinished();
-    running.logger.fatal({ unfinished }, `${why}; still stopping: ${unfinished.join(', ') || 'nothing named'}`);
-    process.exit(1);
-  };
-  return (signal) => {
-    if (stopping) return missed(`${signal} during shutdown: exiting now`);
-    stopping = true;
-    running.logger.info({ signal }, 'shutting down');
-    const deadlineMs = config.shutdownGraceMs + SHUTDOWN_MARGIN_MS;
-    setTimeout(() => missed(`shutdown did not finish within ${deadlineMs} ms (SHUTDOWN_GRACE_MS + ${SHUTDOWN_MARGIN_MS})`), deadlineMs);
-    running.stop(steps).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        running.logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
 }
 
 /** The one entry point: ROLE=all|api|feed|worker. */
@@ -82,7 +54,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  onSignal = shutdownOnSignal(running, config);
+  const { logger } = running;
+  onSignal = shutdownOnSignal({ graceMs: config.shutdownGraceMs, stop: (steps) => running.stop(steps), report: (level, message, fields) => logger[level](fields, message) });
   if (requested) onSignal(requested);
   else printBanner(running);
 }

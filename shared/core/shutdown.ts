@@ -25,3 +25,41 @@ export class ShutdownSteps {
     return [...this.running.keys()];
   }
 }
+
+export interface ShutdownPlan {
+  /** SHUTDOWN_GRACE_MS: the deadline is this plus SHUTDOWN_MARGIN_MS after the first signal. */
+  graceMs: number;
+  /** Stops everything; `steps` names each part while it is stopping. */
+  stop(steps: ShutdownSteps): Promise<void>;
+  /** Writes one line (the process exits 1 right after). */
+  report(level: 'info' | 'error' | 'fatal', message: string, fields: Record<string, unknown>): void;
+}
+
+/**
+ * The handler of SIGINT and SIGTERM: the first signal runs stop() and exits 0 when it is done (1
+ * if it threw); the deadline or a second signal exits 1 at once with one line naming the steps
+ * still running.
+ */
+export function shutdownOnSignal(plan: ShutdownPlan): (signal: string) => void {
+  const steps = new ShutdownSteps();
+  let stopping = false;
+  const missed = (why: string): void => {
+    const unfinished = steps.unfinished();
+    plan.report('fatal', `${why}; still stopping: ${unfinished.join(', ') || 'nothing named'}`, { unfinished });
+    process.exit(1);
+  };
+  return (signal) => {
+    if (stopping) return missed(`${signal} during shutdown: exiting now`);
+    stopping = true;
+    plan.report('info', 'shutting down', { signal });
+    const deadlineMs = plan.graceMs + SHUTDOWN_MARGIN_MS;
+    setTimeout(() => missed(`shutdown did not finish within ${deadlineMs} ms (SHUTDOWN_GRACE_MS + ${SHUTDOWN_MARGIN_MS})`), deadlineMs);
+    plan.stop(steps).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        plan.report('error', 'shutdown failed', { err: error });
+        process.exit(1);
+      },
+    );
+  };
+}
