@@ -14,8 +14,8 @@ import { startOutboxRelay } from './start-outbox-relay.js';
  * COLD_START_RETRY_MS: a new deployment serves complete answers as soon as the feed has them,
  * not a schedule period later. Past it (a feed outage) jobs wait for their schedule.
  */
-export const COLD_START_WINDOW_MS = 120_000;
-export const COLD_START_RETRY_MS = 1_000;
+const COLD_START_WINDOW_MS = 120_000;
+const COLD_START_RETRY_MS = 1_000;
 
 export interface WorkerRoleOptions {
   processors?: ProcessorDefinition[];
