@@ -77,6 +77,25 @@ describe('shutdown', function () {
     });
   }
 
+  it('a signal while starting stops the service once it is up, its private Redis included', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'perpdesk-start-'));
+    const service = spawnService({ PORT: '0', HOST: '127.0.0.1', ROLE: 'api', REDIS_DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    let redisPid: number | undefined;
+    try {
+      const started = jsonLine(await service.waitForLine((line) => line.includes('private redis-server started'))) as { pid: number };
+      redisPid = started.pid;
+      // Redis is up, the API not yet
+      service.child.kill('SIGINT');
+      expect(await exitWithin(service, 15_000)).to.equal(0);
+      expect(service.lines.some((line) => line.includes('"msg":"api listening"'))).to.equal(true);
+      expect(isAlive(started.pid)).to.equal(false);
+    } finally {
+      if (service.child.exitCode === null && service.child.signalCode === null) service.child.kill('SIGKILL');
+      if (redisPid !== undefined && isAlive(redisPid)) process.kill(redisPid, 'SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   describe('with a Redis that stopped answering', () => {
     const graceMs = 300;
     let redis: ReturnType<typeof spawn>;
