@@ -42,8 +42,8 @@ async function main(): Promise<void> {
     }
     requested = signal;
   };
-  process.on('SIGTERM', () => onSignal('SIGTERM'));
-  process.on('SIGINT', () => onSignal('SIGINT'));
+  // SIGHUP: the terminal closed; the private Redis (in its own session) would not get it
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => onSignal(signal));
   let running;
   try {
     running = await startService(config);

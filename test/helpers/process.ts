@@ -42,7 +42,8 @@ function watch(child: ChildProcess): ServiceProcess {
   };
   child.stdout?.on('data', onChunk);
   child.stderr?.on('data', onChunk);
-  const exit = once(child, 'exit').then(([code]) => code as number | null);
+  // 'close', not 'exit': the last lines are read by then
+  const exit = once(child, 'close').then(([code]) => code as number | null);
   return {
     child,
     lines,
