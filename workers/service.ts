@@ -1,6 +1,7 @@
 import type { Config } from '../shared/core/config.js';
 import { createLogger, type Logger } from '../shared/core/logger.js';
-import { closeRedis, createRedis } from '../shared/redis/connection.js';
+import { ShutdownSteps } from '../shared/core/shutdown.js';
+import { closeRedis, createRedis, redisOutages } from '../shared/redis/connection.js';
 import { startEmbeddedRedis, type EmbeddedRedis } from '../shared/redis/embedded.js';
 import { startSim } from '../ops/sim/sim-server.js';
 import { issueDemoKey } from '../ops/demo/demo-key.js';
@@ -14,15 +15,19 @@ export interface RunningService {
   apiUrl: string | undefined;
   simUrl: string | undefined;
   redisUrl: string;
+  /** The private redis-server's data directory (absolute), when this process started one (REDIS_URL unset). */
+  redisDataDir: string | undefined;
   /** The demo's fresh API key (MARKET_SOURCE=sim with ROLE=all), printed once at start. */
   demoApiKey: string | undefined;
   logger: Logger;
-  stop(): Promise<void>;
+  /** Stops the roles, then Redis last; `steps` names each part while it is stopping (for the shutdown deadline). */
+  stop(steps?: ShutdownSteps): Promise<void>;
 }
 
 /** Starts Redis (or connects to REDIS_URL) and the roles that ROLE asks for; stop() undoes it in reverse. */
 export async function startService(config: Config): Promise<RunningService> {
   const logger = createLogger(config);
+  redisOutages.useLogger(logger);
   let embedded: EmbeddedRedis | undefined;
   let redisUrl = config.redisUrl;
   if (!redisUrl) {
@@ -66,19 +71,23 @@ export async function startService(config: Config): Promise<RunningService> {
     simUrl: sim?.url,
     demoApiKey,
     redisUrl,
+    redisDataDir: embedded?.dataDir,
     logger,
-    stop: () =>
+    stop: (steps = new ShutdownSteps()) =>
       (stopping ??= (async () => {
         for (const role of [...roles].reverse()) {
           try {
-            await role.stop();
+            await steps.run(`${role.name} role`, () => role.stop());
           } catch (error) {
             logger.error({ err: error, role: role.name }, 'role did not stop cleanly');
           }
         }
-        await closeRedis(redis);
-        await sim?.close();
-        await embedded?.stop();
+        await steps.run('redis connection', () => closeRedis(redis));
+        if (sim) await steps.run('simulated exchange', () => sim.close());
+        if (embedded) {
+          await steps.run('private redis-server', () => embedded.stop());
+          logger.info({ url: embedded.url }, 'private redis-server stopped');
+        }
         logger.info('stopped');
       })()),
   };

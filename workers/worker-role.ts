@@ -1,13 +1,21 @@
-import { Queue, Worker } from 'bullmq';
+import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { systemClock } from '../shared/core/clock.js';
 import { QUEUE_PREFIX, type QueueName } from '../shared/queues/queue-names.js';
-import { closeRedis, createBlockingRedis } from '../shared/redis/connection.js';
+import { closeRedis, createBlockingRedis, redisOutages } from '../shared/redis/connection.js';
 import { PROCESSORS } from './processors/index.js';
-import type { Processor, ProcessorDefinition } from './processors/registry.js';
+import { isWaitingForInputs, type Processor, type ProcessorDefinition } from './processors/registry.js';
 import type { RoleContext, RunningRole } from './runtime.js';
 import { SCHEDULES, type ScheduleDefinition } from './schedules.js';
 import { startOutboxRelay } from './start-outbox-relay.js';
+
+/**
+ * For this long after a worker starts, a job whose inputs are missing runs again every
+ * COLD_START_RETRY_MS: a new deployment serves complete answers as soon as the feed has them,
+ * not a schedule period later. Past it (a feed outage) jobs wait for their schedule.
+ */
+const COLD_START_WINDOW_MS = 120_000;
+const COLD_START_RETRY_MS = 1_000;
 
 export interface WorkerRoleOptions {
   processors?: ProcessorDefinition[];
@@ -34,6 +42,24 @@ export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptio
     connections.push(redis);
     return redis;
   };
+  const queueFor = (name: QueueName): Queue => {
+    let queue = queues.get(name);
+    if (!queue) {
+      queue = new Queue(name, { connection: connection(), prefix: QUEUE_PREFIX });
+      queue.on('error', redisOutages.onError);
+      queues.set(name, queue);
+    }
+    return queue;
+  };
+  const coldStartUntil = systemClock.now() + COLD_START_WINDOW_MS;
+  /** A waiting job runs again shortly; the id (one per retry period) keeps it one job however many workers ask. */
+  const runAgainSoon = async (name: QueueName, job: Job): Promise<void> => {
+    const data = job.data as { coldStartUntil?: number };
+    const until = data.coldStartUntil ?? coldStartUntil;
+    const now = systemClock.now();
+    if (now >= until) return;
+    await queueFor(name).add(job.name, { ...data, coldStartUntil: until }, { delay: COLD_START_RETRY_MS, jobId: `${job.name}-inputs-${Math.floor(now / COLD_START_RETRY_MS)}`, removeOnComplete: true, removeOnFail: true });
+  };
   const stop = async (): Promise<void> => {
     await relay?.stop();
     await Promise.allSettled(workers.map((worker) => worker.close()));
@@ -46,24 +72,23 @@ export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptio
     for (const definition of processors) {
       const processor = definition.create({ config: ctx.config, redis: ctx.redis, redisUrl: ctx.redisUrl, logger, clock: systemClock });
       built.push(processor);
-      const worker = new Worker(definition.queue, (job, token) => processor.process(job, token), {
+      const run = async (job: Job, token?: string): Promise<unknown> => {
+        const result = await processor.process(job, token);
+        if (isWaitingForInputs(result)) await runAgainSoon(definition.queue, job);
+        return result;
+      };
+      const worker = new Worker(definition.queue, run, {
         connection: connection(),
         prefix: QUEUE_PREFIX,
         concurrency: definition.concurrency ?? 1,
         ...definition.workerOptions?.(ctx.config),
       });
-      worker.on('failed', (job, error) => logger.warn({ queue: definition.queue, jobId: job?.id, err: error }, 'job failed'));
-      worker.on('error', (error) => logger.error({ queue: definition.queue, err: error }, 'worker error'));
+      // a lost Redis fails every job and errors on every reconnect: the outage log says it once
+      worker.on('failed', (job, error) => redisOutages.report(error, () => logger.warn({ queue: definition.queue, jobId: job?.id, err: error }, 'job failed')));
+      worker.on('error', (error) => redisOutages.report(error, () => logger.error({ queue: definition.queue, err: error }, 'worker error')));
       workers.push(worker);
     }
-    for (const schedule of schedules) {
-      let queue = queues.get(schedule.queue);
-      if (!queue) {
-        queue = new Queue(schedule.queue, { connection: connection(), prefix: QUEUE_PREFIX });
-        queues.set(schedule.queue, queue);
-      }
-      await queue.upsertJobScheduler(schedule.id, schedule.repeat, schedule.job);
-    }
+    for (const schedule of schedules) await queueFor(schedule.queue).upsertJobScheduler(schedule.id, schedule.repeat, schedule.job);
     if (options.relay !== false) relay = await startOutboxRelay({ ...ctx, logger });
   } catch (error) {
     await stop();

@@ -8,6 +8,7 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
+import { redisOutages } from '../redis/connection.js';
 import { keys } from '../redis/keys.js';
 import { runMarketScript } from './lua/market-scripts.js';
 
@@ -86,7 +87,7 @@ export class FeedLease {
       }
     } catch (error) {
       if (this.held && clock.now() >= this.validUntil) await this.lose(`renewal failed: ${(error as Error).message}`);
-      else logger.warn({ err: error, lease: name }, 'lease check failed');
+      else redisOutages.report(error, () => logger.warn({ err: error, lease: name }, 'lease check failed'));
     }
   }
 

@@ -19,6 +19,7 @@ import type { Logger } from '../core/logger.js';
 import type { AccountStore } from '../paper/accounts/account-store.js';
 import { effectivePlan } from '../paper/plans.js';
 import type { WebhookDelivery, WebhookProducer } from '../queues/webhook-producer.js';
+import { redisOutages } from '../redis/connection.js';
 import { keys } from '../redis/keys.js';
 import { accountOfOutbox, OutboxStore } from './outbox-store.js';
 import { channelMessage, mapOutboxEntry, webhookBody, type OutboxEntry, type RelayEntry } from './push-event.js';
@@ -175,7 +176,7 @@ export class OutboxRelay {
         cursor = step.cursor;
       } while (cursor !== '0' && !this.stopped);
     } catch (error) {
-      this.deps.logger.warn({ err: error }, 'outbox relay: scan failed');
+      redisOutages.report(error, () => this.deps.logger.warn({ err: error }, 'outbox relay: scan failed'));
     }
   }
 }

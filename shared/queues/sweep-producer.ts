@@ -1,6 +1,6 @@
 /** The producer side of the sweep queue: the feed adds one job per closed minute. */
 import { Queue } from 'bullmq';
-import { closeRedis, createBlockingRedis } from '../redis/connection.js';
+import { closeRedis, createBlockingRedis, redisOutages } from '../redis/connection.js';
 import { SWEEP_JOB_OPTIONS, sweepJobId, type SweepJob } from './job-types.js';
 import { QUEUE_PREFIX, QUEUES } from './queue-names.js';
 
@@ -18,6 +18,7 @@ export function createSweepProducer(redisUrl: string): SweepProducer {
     prefix: QUEUE_PREFIX,
     defaultJobOptions: SWEEP_JOB_OPTIONS,
   });
+  queue.on('error', redisOutages.onError);
   let closing: Promise<void> | undefined;
   return {
     async enqueue(job) {

@@ -1,6 +1,6 @@
 /** The producer side of the webhook queue: the outbox relay adds one job per hook and event. */
 import { Queue } from 'bullmq';
-import { closeRedis, createBlockingRedis } from '../redis/connection.js';
+import { closeRedis, createBlockingRedis, redisOutages } from '../redis/connection.js';
 import { webhookJobId, webhookJobOptions, type WebhookJob } from './job-types.js';
 import { QUEUE_PREFIX, QUEUES } from './queue-names.js';
 
@@ -19,6 +19,7 @@ export interface WebhookProducer {
 export function createWebhookProducer(redisUrl: string, retryBaseMs: number): WebhookProducer {
   const connection = createBlockingRedis(redisUrl);
   const queue = new Queue<WebhookJob, void, 'deliver'>(QUEUES.webhooks, { connection, prefix: QUEUE_PREFIX, defaultJobOptions: webhookJobOptions(retryBaseMs) });
+  queue.on('error', redisOutages.onError);
   let closing: Promise<void> | undefined;
   return {
     async enqueue(deliveries) {

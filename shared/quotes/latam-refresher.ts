@@ -33,6 +33,8 @@ export interface LatamRefresherDeps {
 export interface RegionOutcome {
   n: number;
   sourcesDown: string[];
+  /** An input of the quote that does not exist yet (the feed's BTC price right after a cold start). */
+  missing?: string;
 }
 
 export class LatamRefresher {
@@ -63,13 +65,14 @@ export class LatamRefresher {
       attempt(() => providers.usdBrl.rate(clock.now())),
       this.deps.btcUsd().catch(() => null),
     ]);
-    return this.rebuild('br', BR_SOURCES, { 'mercado-bitcoin': mb, foxbit: fox, 'criptoya-brl': cy, usdbrl: usd }, (book, now) => {
+    const outcome = await this.rebuild('br', BR_SOURCES, { 'mercado-bitcoin': mb, foxbit: fox, 'criptoya-brl': cy, usdbrl: usd }, (book, now) => {
       const venues = brVenueInputs(
         { 'mercado-bitcoin': usableData<BrlPair>(book, 'mercado-bitcoin', now), foxbit: usableData<{ btc?: BookTop; usdt?: BookTop }>(book, 'foxbit', now) },
         usableData<{ btc: CriptoyaQuote[]; usdt: CriptoyaQuote[] }>(book, 'criptoya-brl', now),
       );
       return buildBrQuote(venues, btcUsd, usableData<UsdBrlRate>(book, 'usdbrl', now));
     });
+    return btcUsd === null ? { ...outcome, missing: 'BTCUSDT price' } : outcome;
   }
 
   private async rebuild<Q extends { n: number }>(

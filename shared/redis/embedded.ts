@@ -6,6 +6,8 @@ import type { Logger } from '../core/logger.js';
 
 export interface EmbeddedRedis {
   url: string;
+  /** Where its append-only file is (absolute), undefined when nothing is kept on disk. */
+  dataDir?: string;
   stop(): Promise<void>;
 }
 
@@ -76,21 +78,29 @@ export async function startEmbeddedRedis(options: EmbeddedRedisOptions = {}): Pr
   ensureRedisServer(options.logger);
   const port = options.port ?? (await freePort());
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--protected-mode', 'yes'];
-  if (options.dataDir) {
-    const dir = resolve(options.dataDir);
+  const dir = options.dataDir ? resolve(options.dataDir) : undefined;
+  if (dir) {
     mkdirSync(dir, { recursive: true });
     args.push('--dir', dir, '--appendonly', 'yes', '--appendfsync', 'everysec');
   } else {
     args.push('--appendonly', 'no');
   }
-  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group: a terminal's Ctrl-C (SIGINT to the foreground group) reaches the service
+  // only, which stops its roles while Redis still answers and stops Redis last.
+  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // a service that exits without stop() (a missed shutdown deadline, a crash) still takes its Redis along
+  const killOnExit = (): void => void child.kill('SIGTERM');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   await waitForReady(child);
-  options.logger?.info({ port, dataDir: options.dataDir ?? null }, 'private redis-server started');
+  const url = `redis://127.0.0.1:${port}`;
+  options.logger?.info({ port, url, pid: child.pid, dataDir: dir ?? null }, 'private redis-server started');
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url,
+    dataDir: dir,
     stop: () =>
       new Promise<void>((resolveStop) => {
-        if (child.exitCode !== null) return resolveStop();
+        if (child.exitCode !== null || child.signalCode !== null) return resolveStop();
         child.once('exit', () => resolveStop());
         child.kill('SIGTERM');
       }),

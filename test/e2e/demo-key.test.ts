@@ -41,15 +41,18 @@ describe('the demo prints a working API key', function () {
     await closeRedis(redis);
   });
 
-  it('creates demo@perpdesk.local with a fresh key named demo at every start and revokes the previous one', async () => {
+  it('creates demo@perpdesk.local on Pro (webhooks) with a fresh key named demo at every start and revokes the previous one', async () => {
     const first = await startDemo();
     let firstKey: string;
     try {
       firstKey = first.key;
-      const usage = await getJson<{ key_name: string; used: { keys: number } }>(`${first.url}/api/bot/v1/usage`, { headers: { 'x-api-key': firstKey } });
+      const usage = await getJson<{ key_name: string; plan: string; used: { keys: number } }>(`${first.url}/api/bot/v1/usage`, { headers: { 'x-api-key': firstKey } });
       expect(usage.status).to.equal(200);
       expect(usage.body.key_name).to.equal('demo');
+      expect(usage.body.plan).to.equal('pro');
       expect(usage.body.used.keys).to.equal(1);
+      const hooks = await getJson<{ max: number }>(`${first.url}/api/bot/v1/webhooks`, { headers: { 'x-api-key': firstKey } });
+      expect([hooks.status, hooks.body.max]).to.deep.equal([200, 3]);
     } finally {
       await first.stop();
     }

@@ -1,24 +1,11 @@
 import { expect } from 'chai';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { apiUrlFrom, spawnService } from '../helpers/process.js';
+import { apiUrlFrom, portIsClosed, spawnService } from '../helpers/process.js';
 import { freePort } from '../../shared/redis/embedded.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { testRedisUrl } from '../helpers/redis.js';
-
-function portIsClosed(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
-}
 
 describe('the service process', () => {
   it('refuses a bad variable with one line naming it, and exits 1', async () => {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -15,11 +16,22 @@ export interface ServiceProcess {
 
 /** Runs the real entry point (workers/main.ts) as a child process with the given environment. */
 export function spawnService(env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
-    cwd: PROJECT_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return watch(spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], { cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
+}
+
+/**
+ * Runs `npm run demo`'s script as a terminal would: the leader of its own process group, so a test
+ * sends Ctrl-C to the whole group with process.kill(-pid, 'SIGINT').
+ */
+export function spawnDemo(env: Record<string, string>): ServiceProcess {
+  return watch(spawn('bash', ['ops/demo.sh'], { cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true }));
+}
+
+function childEnv(env: Record<string, string>): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env };
+}
+
+function watch(child: ChildProcess): ServiceProcess {
   const lines: string[] = [];
   const listeners = new Set<(line: string) => void>();
   const onChunk = (chunk: Buffer): void => {
@@ -30,7 +42,8 @@ export function spawnService(env: Record<string, string>): ServiceProcess {
   };
   child.stdout?.on('data', onChunk);
   child.stderr?.on('data', onChunk);
-  const exit = once(child, 'exit').then(([code]) => code as number | null);
+  // 'close', not 'exit': the last lines are read by then
+  const exit = once(child, 'close').then(([code]) => code as number | null);
   return {
     child,
     lines,
@@ -59,6 +72,19 @@ export function spawnService(env: Record<string, string>): ServiceProcess {
       });
     },
   };
+}
+
+/** True once nothing accepts connections at the URL's host and port. */
+export function portIsClosed(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
 }
 
 export function apiUrlFrom(line: string): string {

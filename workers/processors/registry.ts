@@ -14,6 +14,19 @@ export interface ProcessorContext {
   clock: Clock;
 }
 
+/**
+ * What a job answers when what it reads is not there yet (right after a cold start: no symbol
+ * universe, no BTC price). The worker role runs it again shortly instead of at its next schedule.
+ */
+export interface WaitingForInputs {
+  /** What is missing, for the job's result. */
+  waiting: string;
+}
+
+export function isWaitingForInputs(result: unknown): result is WaitingForInputs {
+  return typeof result === 'object' && result !== null && typeof (result as { waiting?: unknown }).waiting === 'string';
+}
+
 export interface Processor {
   /** `token`: the worker's lock on the job, for a processor that moves it (to delayed, say). */
   process(job: Job, token?: string): Promise<unknown>;

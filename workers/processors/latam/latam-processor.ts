@@ -22,8 +22,12 @@ export const latamProcessor: ProcessorDefinition = {
       logger: logger.child({ queue: QUEUES.latam }),
     });
     return {
-      process: (job) => {
-        if (job.name === LATAM_JOBS.refresh) return refresher.refresh();
+      process: async (job) => {
+        if (job.name === LATAM_JOBS.refresh) {
+          const result = await refresher.refresh();
+          // the Brazil quote without the feed's BTC price has no agios: a cold start, run again once it exists
+          return result.br.missing ? { ...result, waiting: result.br.missing } : result;
+        }
         if (job.name === LATAM_JOBS.history) return refresher.recordHistory();
         throw new Error(`latam: unknown job ${job.name}`);
       },

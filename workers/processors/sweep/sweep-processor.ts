@@ -10,6 +10,7 @@ import { createOrderSweep } from '../../../shared/paper/orders/order-sweep.js';
 import { createSweepService } from '../../../shared/paper/sweep/sweep-service.js';
 import type { SweepJob } from '../../../shared/queues/job-types.js';
 import { QUEUE_PREFIX, QUEUES } from '../../../shared/queues/queue-names.js';
+import { redisOutages } from '../../../shared/redis/connection.js';
 import type { ProcessorDefinition } from '../registry.js';
 import { MinuteOrder, type MinuteGate } from './minute-order.js';
 
@@ -82,6 +83,7 @@ export const sweepProcessor: ProcessorDefinition = {
       { name: 'positions', run: (candle) => positions.sweepCandle(candle) },
     ];
     const jobs = new Queue<SweepJob>(QUEUES.sweep, { connection: redis, prefix: QUEUE_PREFIX });
+    jobs.on('error', redisOutages.onError);
     const run = candleRunner(steps, new MinuteOrder(market, jobs));
     return {
       process: async (job: Job<SweepJob>, token?: string) => {
