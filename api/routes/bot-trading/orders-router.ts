@@ -18,7 +18,7 @@ const exampleOrder = {
   sl: 60000,
   tp: null,
   trail_pct: null,
-  status: 'resting',
+  status: 'open',
   placed_ts: 1767225630000,
   expires_ts: 1769817630000,
   fills_from_ts: 1767225660000,
@@ -32,7 +32,7 @@ export function orderRoutes(trading: TradingServices, authenticate: Authenticate
         tag: 'bot trading',
         summary: 'Resting limit and stop entries (oldest first) and the last 20 that filled, expired, were cancelled or rejected (newest first)',
         description:
-          'status is resting, filled (position_id names the position it opened), cancelled, expired, or rejected (the market reached the level while the book held its cap of open positions; note says so).',
+          'status is open (resting), filled (position_id names the position it opened), cancelled, expired, or rejected (the market reached the level while the book held its cap of open positions or a position on the other side of the symbol; note says so).',
         example: { response: { orders: [exampleOrder], recent: [{ ...exampleOrder, order_id: 'lomb3w9z1q2w3e4r5', status: 'filled', position_id: 'bpmb3x9a1b2c3d4e5', done_ts: 1767225725000 }] } },
         handle: ({ auth }: { auth: KeyContext }) => trading.orders.list(auth),
       }),
