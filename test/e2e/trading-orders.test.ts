@@ -130,11 +130,11 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
     expect(ifFilled).to.include({ entry: 50000, entry_price: 50000, qty: 1000 / 50000, leverage_max: 1000, side: 'long' });
     expect(ifFilled.liq_price as number).to.be.closeTo(50000 * (1 - 1 / 10 + 0.005), 1e-6);
     expect(ifFilled).to.not.have.property('id');
-    // the market has to come up to a stop long and a limit short
-    for (const [type, side, level] of [['stop', 'long', 66000], ['limit', 'short', 66000], ['stop', 'short', 64000]] as const) {
+    // the market has to come up to a stop long and a limit short, down to a stop short
+    for (const [type, side, level, direction] of [['stop', 'long', 66000, 'up'], ['limit', 'short', 66000, 'up'], ['stop', 'short', 64000, 'down']] as const) {
       const v2 = await call('POST', '/open', { symbol: 'BTC', side, type, limit_price: level, margin_usd: 100, leverage: 10, dry_run: true }, trader, 'v2');
       const data = v2.body.data as unknown as { order: Record<string, unknown>; position_if_filled: Record<string, unknown> };
-      expect(data.order, `${type} ${side}`).to.include({ type, direction: type === 'limit' ? (side === 'long' ? 'down' : 'up') : side === 'long' ? 'up' : 'down', would_fill_now: false });
+      expect(data.order, `${type} ${side}`).to.include({ type, direction, would_fill_now: false });
       expect(data.position_if_filled).to.include({ entry: level, side });
     }
     const after = await snapshotRedis(fx.redis);

@@ -41,9 +41,9 @@ export function orderRoutes(trading: TradingServices, authenticate: Authenticate
         tag: 'bot trading',
         summary: 'Change a resting order: limit_price, sl, tp, margin_usd, leverage, trail_pct (null clears sl, tp, trail_pct)',
         description:
-          'The level is checked against the market now, as at placement, and sl and tp against the level. Candles before the next minute no longer fill the order (fills_from_ts moves).',
+          'The level is checked against the market now, as at placement (limit_price_far beyond 50% from it), and sl and tp against the level. Candles before the next minute no longer fill the order (fills_from_ts moves).',
         body: modifyOrderBody,
-        errors: ['order_id_required', 'nothing_to_modify', 'limit_marketable', 'stop_wrong_side', 'sl_wrong_side', 'tp_wrong_side', 'leverage_max', 'no_price', 'not_found', 'already_done', 'busy'],
+        errors: ['order_id_required', 'nothing_to_modify', 'limit_price_required', 'limit_marketable', 'limit_price_far', 'stop_wrong_side', 'sl_wrong_side', 'tp_wrong_side', 'leverage_max', 'no_price', 'not_found', 'already_done', 'busy'],
         example: { body: { order_id: 'lomb3x0k2a1b2c3d4', limit_price: 61500, sl: null }, response: { ok: true, order: { ...exampleOrder, limit_price: 61500, sl: null } } },
         handle: ({ body, auth }: { body: ModifyOrderRequest; auth: KeyContext }) => trading.orders.modify(auth, body),
       }),
