@@ -51,6 +51,7 @@ export const ERROR_CODES = {
   // resting orders: limit and stop entries, modify_order, cancel_order
   limit_price_required: 400,
   limit_marketable: 400,
+  limit_price_far: 400,
   stop_wrong_side: 400,
   order_id_required: 400,
   nothing_to_modify: 400,

@@ -13,7 +13,14 @@ export type OrderType = 'limit' | 'stop';
  */
 export type OrderReach = 'down' | 'up';
 
-export type PlacementRefusal = 'limit_marketable' | 'stop_wrong_side';
+export type PlacementRefusal = 'limit_marketable' | 'stop_wrong_side' | 'limit_price_far';
+
+/**
+ * How far from the market, in percent of it, a resting level may sit. The original's docs name
+ * limit_price_far but no distance: half the price either way keeps out levels that cannot fill
+ * within an order's 30 days (a fat finger, a level of another symbol), and not one a bot means.
+ */
+export const LEVEL_MAX_DISTANCE_PCT = 50;
 
 export const MINUTE_MS = 60_000;
 
@@ -27,12 +34,13 @@ export function reachOf(type: OrderType, side: Side): OrderReach {
 /**
  * A limit rests on the side the market has not reached yet (long below it, short above it), a
  * stop on the other side (long above, short below). A level at the market, or on the wrong side,
- * would fill at once: it is refused rather than filled as a market entry.
+ * would fill at once: it is refused rather than filled as a market entry. A level more than
+ * LEVEL_MAX_DISTANCE_PCT away from the market is refused too.
  */
 export function checkPlacement(type: OrderType, side: Side, level: number, market: number): PlacementRefusal | null {
   const ok = reachOf(type, side) === 'down' ? level < market : level > market;
-  if (ok) return null;
-  return type === 'limit' ? 'limit_marketable' : 'stop_wrong_side';
+  if (!ok) return type === 'limit' ? 'limit_marketable' : 'stop_wrong_side';
+  return (Math.abs(level - market) / market) * 100 > LEVEL_MAX_DISTANCE_PCT ? 'limit_price_far' : null;
 }
 
 export interface CandleRange {

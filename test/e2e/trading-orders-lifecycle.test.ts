@@ -38,7 +38,7 @@ describe('bot trading: resting orders over their life (modify, cancel, expiry, r
     const order = await place({ sl: 60000, tp: 64500, trail_pct: 1 });
     const r = await call('POST', '/modify_order', { order_id: order.order_id, limit_price: 63000, margin_usd: 50, leverage: 20, tp: null, trail_pct: null });
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
-    expect(r.body.order).to.include({ order_id: order.order_id, status: 'resting', limit_price: 63000, margin_usd: 50, leverage: 20, sl: 60000, tp: null, trail_pct: null, placed_ts: order.placed_ts });
+    expect(r.body.order).to.include({ order_id: order.order_id, status: 'open', limit_price: 63000, margin_usd: 50, leverage: 20, sl: 60000, tp: null, trail_pct: null, placed_ts: order.placed_ts });
     expect(r.body.order!.modified_ts).to.be.a('number');
     const refusals: [Record<string, unknown>, number, string][] = [
       [{ limit_price: 65500 }, 400, 'limit_marketable'],
@@ -75,7 +75,7 @@ describe('bot trading: resting orders over their life (modify, cancel, expiry, r
     for (let minute = w0; minute < w1; minute += MINUTE_MS) {
       expect(await fx.candle('BTCUSDT', minute, 60000, 65000), String(minute)).to.deep.equal({ filled: 0, blocked: 0 });
     }
-    expect((await orders()).orders[0]).to.include({ status: 'resting' });
+    expect((await orders()).orders[0]).to.include({ status: 'open' });
     expect(await fx.candle('BTCUSDT', w1, 63850, 64500)).to.deep.equal({ filled: 1, blocked: 0 });
     const positions = (await call('GET', '/positions')).body.positions as Record<string, unknown>[];
     expect(positions[0]).to.include({ entry: 63900, opened_ts: w1 });

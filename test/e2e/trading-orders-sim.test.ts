@@ -55,6 +55,8 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
   });
 
   it('fills a limit long and a stop short at their levels from the closed candle the sim publishes; a level it missed keeps resting', async () => {
+    // the stop short in another account: one book would hold the symbol one way only (one-way mode at fill)
+    const other = await createTrader(accountModule(redis));
     await simControl(sim, 'price', { symbol: 'ETHUSDT', price: 3500 });
     await waitFor(async () => {
       const r = await botCall<Body>(api.url, trader, 'POST', '/open', { symbol: 'ETH', side: 'long', margin_usd: 10, leverage: 2, dry_run: true });
@@ -66,27 +68,32 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
     // the API's clock half a minute before it: the orders may fill from this minute on, not from an earlier
     // candle the sim closes meanwhile (its low holds the price before 3500)
     clock.shift = minute - MINUTE_MS / 2 - Date.now();
-    const place = async (body: Record<string, unknown>): Promise<Order> => {
-      const r = await botCall<Body>(api.url, trader, 'POST', '/open', { symbol: 'ETH', margin_usd: 100, leverage: 10, ...body });
+    const place = async (body: Record<string, unknown>, who: Trader = trader): Promise<Order> => {
+      const r = await botCall<Body>(api.url, who, 'POST', '/open', { symbol: 'ETH', margin_usd: 100, leverage: 10, ...body });
       expect(r.status, JSON.stringify(r.body)).to.equal(200);
       return r.body.order!;
     };
     const limit = await place({ side: 'long', type: 'limit', limit_price: 3450, tp: 3700 });
-    const stop = await place({ side: 'short', type: 'stop', limit_price: 3420, sl: 3600 });
+    const stop = await place({ side: 'short', type: 'stop', limit_price: 3420, sl: 3600 }, other);
     const untouched = await place({ side: 'long', type: 'limit', limit_price: 3300 });
 
     expect([limit.fills_from_ts, stop.fills_from_ts]).to.deep.equal([minute, minute]);
     await simControl(sim, 'candle', { symbol: 'ETHUSDT', minute, open: 3500, high: 3510, low: 3400, close: 3480 });
 
-    const done = await waitFor(async () => {
-      const r = await botCall<Body>(api.url, trader, 'GET', '/orders');
-      return r.body.recent?.length === 2 ? r.body : undefined;
-    }, 90_000, 'the two orders the candle reached to fill');
-    const byId = new Map(done.recent!.map((o) => [o.order_id, o]));
+    const [done, theirs] = await Promise.all(
+      [trader, other].map((who) =>
+        waitFor(async () => {
+          const r = await botCall<Body>(api.url, who, 'GET', '/orders');
+          return r.body.recent?.length === 1 ? r.body : undefined;
+        }, 90_000, 'the two orders the candle reached to fill'),
+      ),
+    );
+    const byId = new Map([...done.recent!, ...theirs.recent!].map((o) => [o.order_id, o]));
     expect(byId.get(limit.order_id)).to.include({ status: 'filled', filled_ts: minute });
     expect(byId.get(stop.order_id)).to.include({ status: 'filled', filled_ts: minute });
     expect(done.orders!.map((o) => o.order_id)).to.deep.equal([untouched.order_id]);
-    const positions = (await botCall<Body>(api.url, trader, 'GET', '/positions')).body.positions as Record<string, unknown>[];
+    const positionsOf = async (who: Trader) => (await botCall<Body>(api.url, who, 'GET', '/positions')).body.positions as Record<string, unknown>[];
+    const positions = [...(await positionsOf(trader)), ...(await positionsOf(other))];
     const byPosition = new Map(positions.map((p) => [p.id, p]));
     expect(byPosition.get(byId.get(limit.order_id)!.position_id)).to.include({ side: 'long', entry: 3450, opened_ts: minute, tp: 3700, status: 'open' });
     expect(byPosition.get(byId.get(stop.order_id)!.position_id)).to.include({ side: 'short', entry: 3420, opened_ts: minute, sl: 3600, status: 'open' });
@@ -96,6 +103,8 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
     // the API's clock half a minute before the past minute the candles are for: the orders may fill from it on
     clock.shift = unstoredMinute - MINUTE_MS / 2 - Date.now();
     const bot = await createTrader(accountModule(redis));
+    // the stop long in another account: one book would hold SOL one way only (one-way mode at fill)
+    const bot2 = await createTrader(accountModule(redis));
     const free = await createTrader(accountModule(redis), { plan: 'free' });
     const call = (who: Trader, method: 'GET' | 'POST', path: string, body?: Record<string, unknown>) => botCall<Body>(api.url, who, method, path, body);
     // the sim's own prices, left alone: the minutes it closes by itself stay flat and reach no level below
@@ -110,7 +119,7 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
     };
     // a limit short rests above the market, a stop long above it too
     const limitShort = await place(bot, { symbol: 'SOL', side: 'short', type: 'limit', limit_price: at(sol, 1.025), sl: at(sol, 1.1) });
-    const stopLong = await place(bot, { symbol: 'SOL', side: 'long', type: 'stop', limit_price: at(sol, 1.02), tp: at(sol, 1.2) });
+    const stopLong = await place(bot2, { symbol: 'SOL', side: 'long', type: 'stop', limit_price: at(sol, 1.02), tp: at(sol, 1.2) });
     const missed = await place(bot, { symbol: 'SOL', side: 'short', type: 'limit', limit_price: at(sol, 1.1) });
     const blocked = await place(free, { symbol: 'BNB', side: 'long', type: 'limit', limit_price: at(bnb, 0.98) });
     const opens = await Promise.all(Array.from({ length: 50 }, () => call(free, 'POST', '/open', { symbol: 'BNB', side: 'short', margin_usd: 1, leverage: 1 })));
@@ -126,17 +135,17 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
         const r = await call(who, 'GET', '/orders');
         return r.body.recent?.length === count ? r.body : undefined;
       }, 60_000, 'the orders the candle reached');
-    const mine = await done(bot, 2);
-    const byId = new Map(mine.recent!.map((o) => [o.order_id, o]));
+    const [mine, theirs] = await Promise.all([done(bot, 1), done(bot2, 1)]);
+    const byId = new Map([...mine.recent!, ...theirs.recent!].map((o) => [o.order_id, o]));
     expect(byId.get(limitShort.order_id)).to.include({ status: 'filled', filled_ts: minute });
     expect(byId.get(stopLong.order_id)).to.include({ status: 'filled', filled_ts: minute });
     expect(mine.orders!.map((o) => o.order_id)).to.deep.equal([missed.order_id]);
-    const positions = (await call(bot, 'GET', '/positions')).body.positions as Record<string, unknown>[];
+    const positions = (await Promise.all([bot, bot2].map(async (who) => (await call(who, 'GET', '/positions')).body.positions as Record<string, unknown>[]))).flat();
     const byPosition = new Map(positions.map((p) => [p.id, p]));
     expect(byPosition.get(byId.get(limitShort.order_id)!.position_id)).to.include({ symbol: 'SOLUSDT', side: 'short', entry: limitShort.limit_price, opened_ts: minute, sl: limitShort.sl, status: 'open' });
     expect(byPosition.get(byId.get(stopLong.order_id)!.position_id)).to.include({ symbol: 'SOLUSDT', side: 'long', entry: stopLong.limit_price, opened_ts: minute, tp: stopLong.tp, status: 'open' });
     // each fill announced with the order as it ended and the position it opened
-    const fills = (await outbox(redis, bot.accountId)).filter((e) => e.event === 'order.filled');
+    const fills = [...(await outbox(redis, bot.accountId)), ...(await outbox(redis, bot2.accountId))].filter((e) => e.event === 'order.filled');
     for (const o of [limitShort, stopLong]) {
       const fill = fills.find((e) => e.order?.order_id === o.order_id)!;
       expect(fill.order).to.deep.equal(byId.get(o.order_id));

@@ -37,7 +37,7 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
     it(`rests a ${c.type} ${c.side} and fills it at its level, stamped with the minute the market reached it`, async () => {
       const now = fx.clock.now();
       const order = await place({ side: c.side, type: c.type, limit_price: c.level, sl: c.side === 'long' ? c.level * 0.9 : c.level * 1.1 });
-      expect(order).to.include({ type: c.type, side: c.side, symbol: 'BTCUSDT', limit_price: c.level, status: 'resting', margin_usd: 100, leverage: 10, account: 'main', client_order_id: null });
+      expect(order).to.include({ type: c.type, side: c.side, symbol: 'BTCUSDT', limit_price: c.level, status: 'open', margin_usd: 100, leverage: 10, account: 'main', client_order_id: null });
       expect(order.order_id).to.match(/^lo[0-9a-z]+$/);
       expect(order.placed_ts).to.be.within(now, fx.clock.now());
       expect(order.expires_ts).to.equal((order.placed_ts as number) + ORDER_TTL_MS);
@@ -119,15 +119,102 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
     expect(await place({ side: 'short', type: 'stop', limit_price: 63000, sl: 64000, tp: 61000 })).to.include({ sl: 64000, tp: 61000 });
   });
 
-  it('prices a dry run of a resting entry at limit_price and writes nothing', async () => {
+  it('answers a dry run of a resting entry with the order (type, direction, would_fill_now) and position_if_filled priced at limit_price; writes nothing', async () => {
     const before = await snapshotRedis(fx.redis);
     const r = await call('POST', '/open', { symbol: 'BTC', side: 'long', type: 'limit', limit_price: 50000, margin_usd: 100, leverage: 10, dry_run: true });
     expect(r.status).to.equal(200);
+    expect(r.body).to.have.keys('ok', 'dry_run', 'order', 'position_if_filled');
     expect(r.body).to.include({ ok: true, dry_run: true });
-    expect(r.body.position).to.include({ entry: 50000, type: 'limit', limit_price: 50000, qty: 1000 / 50000, leverage_max: 1000 });
-    expect(r.body.position).to.not.have.property('id');
+    expect(r.body.order).to.deep.equal({ type: 'limit', symbol: 'BTCUSDT', side: 'long', limit_price: 50000, direction: 'down', would_fill_now: false });
+    const ifFilled = r.body.position_if_filled as Record<string, unknown>;
+    expect(ifFilled).to.include({ entry: 50000, entry_price: 50000, qty: 1000 / 50000, leverage_max: 1000, side: 'long' });
+    expect(ifFilled.liq_price as number).to.be.closeTo(50000 * (1 - 1 / 10 + 0.005), 1e-6);
+    expect(ifFilled).to.not.have.property('id');
+    // the market has to come up to a stop long and a limit short, down to a stop short
+    for (const [type, side, level, direction] of [['stop', 'long', 66000, 'up'], ['limit', 'short', 66000, 'up'], ['stop', 'short', 64000, 'down']] as const) {
+      const v2 = await call('POST', '/open', { symbol: 'BTC', side, type, limit_price: level, margin_usd: 100, leverage: 10, dry_run: true }, trader, 'v2');
+      const data = v2.body.data as unknown as { order: Record<string, unknown>; position_if_filled: Record<string, unknown> };
+      expect(data.order, `${type} ${side}`).to.include({ type, direction, would_fill_now: false });
+      expect(data.position_if_filled).to.include({ entry: level, side });
+    }
     const after = await snapshotRedis(fx.redis);
     for (const key of [...after.keys()].filter((k) => !k.startsWith('rl:') && !k.includes(':key:'))) expect(after.get(key), key).to.equal(before.get(key));
+  });
+
+  it('refuses limit_price 0 as missing (limit_price_required), on open and on modify_order', async () => {
+    for (const body of [{ limit_price: 0 }, { stop_price: 0 }, { limit_price: -5 }, {}]) {
+      const r = await call('POST', '/open', { symbol: 'BTC', side: 'long', type: 'limit', margin_usd: 10, leverage: 2, ...body });
+      expect(r.status, JSON.stringify(body)).to.equal(400);
+      expect(r.body.error, JSON.stringify(body)).to.equal('limit_price_required');
+    }
+    const order = await place({ side: 'long', type: 'limit', limit_price: 60000 });
+    const modify = await call('POST', '/modify_order', { order_id: order.order_id, limit_price: 0 }, trader, 'v2');
+    expect(modify.status).to.equal(400);
+    expect((modify.body.error as unknown as { code: string }).code).to.equal('limit_price_required');
+  });
+
+  it('refuses a level more than 50% away from the market (limit_price_far), on open and on modify_order: never an order that cannot fill', async () => {
+    const far: [string, string, number][] = [
+      ['limit', 'long', 32000],
+      ['limit', 'long', 0.5],
+      ['limit', 'short', 98000],
+      ['stop', 'long', 100000],
+      ['stop', 'short', 30000],
+    ];
+    for (const [type, side, level] of far) {
+      const r = await call('POST', '/open', { symbol: 'BTC', side, type, limit_price: level, margin_usd: 10, leverage: 2 });
+      expect(r.status, `${type} ${side} ${level}`).to.equal(400);
+      expect(r.body).to.include({ error: 'limit_price_far', live: 65000, limit_price: level, max_distance_pct: 50 });
+      expect((await call('POST', '/open', { symbol: 'BTC', side, type, limit_price: level, margin_usd: 10, leverage: 2, dry_run: true })).body.error).to.equal('limit_price_far');
+    }
+    expect((await orders()).orders).to.deep.equal([]);
+    // 50% away is the farthest level taken
+    const order = await place({ side: 'long', type: 'limit', limit_price: 32500 });
+    const moved = await call('POST', '/modify_order', { order_id: order.order_id, limit_price: 32000 });
+    expect(moved.status).to.equal(400);
+    expect(moved.body).to.include({ error: 'limit_price_far', limit_price: 32000 });
+    expect((await orders()).orders[0]).to.include({ limit_price: 32500, status: 'open' });
+  });
+
+  it('one-way mode at fill: a limit short reached while the book holds a long of the symbol closes with a readable note and opens nothing', async () => {
+    const long = (await call('POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 })).body.position!;
+    const short = await place({ side: 'short', type: 'limit', limit_price: 66000 });
+    // another symbol and the same side are not blocked
+    const eth = await place({ symbol: 'ETH', side: 'short', type: 'limit', limit_price: 3600 });
+    const more = await place({ side: 'long', type: 'limit', limit_price: 64000 });
+    const before = (await fx.events(trader.accountId)).length;
+    expect(await fx.candle('BTCUSDT', short.fills_from_ts, 63900, 66100)).to.deep.equal({ filled: 1, blocked: 1 });
+    expect(await fx.candle('ETHUSDT', eth.fills_from_ts, 3500, 3610)).to.deep.equal({ filled: 1, blocked: 0 });
+    const { recent } = await orders();
+    const rejected = recent.find((o) => o.order_id === short.order_id)!;
+    expect(rejected).to.include({ status: 'rejected' });
+    expect(rejected).to.not.have.property('position_id');
+    expect(rejected.note).to.be.a('string').and.match(/open long on BTCUSDT; one-way mode/);
+    expect(recent.find((o) => o.order_id === more.order_id)).to.include({ status: 'filled' });
+    const positions = (await call('GET', '/positions')).body.positions as Record<string, unknown>[];
+    expect(positions.map((p) => [p.symbol, p.side]).sort()).to.deep.equal([['BTCUSDT', 'long'], ['BTCUSDT', 'long'], ['ETHUSDT', 'short']]);
+    expect(positions.map((p) => p.id)).to.include(long.id);
+    const events = (await fx.events(trader.accountId)).slice(before);
+    expect(events.filter((e) => e.order?.order_id === short.order_id).map((e) => [e.event, e.order?.status])).to.deep.equal([['order.cancelled', 'rejected']]);
+    const r = await call('POST', '/cancel_order', { order_id: short.order_id });
+    expect(r.status).to.equal(409);
+    expect(r.body).to.include({ error: 'already_done', status: 'rejected' });
+  });
+
+  it('market opens are not held to one-way mode: a book may hold a long and a short of one symbol (as the original)', async () => {
+    expect((await call('POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2 })).status).to.equal(200);
+    expect((await call('POST', '/open', { symbol: 'BTC', side: 'short', margin_usd: 10, leverage: 2 })).status).to.equal(200);
+  });
+
+  it('reads an order stored as resting (before the status read open) as open, and cancels it', async () => {
+    const order = await place({ side: 'long', type: 'limit', limit_price: 60000 });
+    const data = keys.bookOrderData(trader.accountId, 'main');
+    const raw = (await fx.redis.hget(data, order.order_id))!;
+    await fx.redis.hset(data, order.order_id, raw.replace('"status":"open"', '"status":"resting"'));
+    expect((await orders()).orders[0]).to.include({ order_id: order.order_id, status: 'open' });
+    const r = await call('POST', '/cancel_order', { order_id: order.order_id });
+    expect(r.status).to.equal(200);
+    expect((await orders()).recent[0]).to.include({ order_id: order.order_id, status: 'cancelled' });
   });
 
   it('holds at most 20 resting orders per book (409 too_many_orders), also when 25 arrive at once; a cancel frees a slot', async () => {

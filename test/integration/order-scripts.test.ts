@@ -38,7 +38,7 @@ function newOrder(ref: BookRef, over: Partial<Order> = {}): Order {
     fee_venue: null,
     mmr_pct: null,
     client_order_id: null,
-    status: 'resting',
+    status: 'open',
     placed_ts: T0,
     expires_ts: expiresAt(T0),
     fills_from_ts: W0,
@@ -148,6 +148,34 @@ describe('order scripts under races (Lua, real Redis)', () => {
     }
   });
 
+  it('fills of a long and a short of one symbol racing from two pods: one opens, the other is rejected by one-way mode, one event each', async () => {
+    for (let i = 0; i < 12; i++) {
+      const r: BookRef = { accountId: `acct-ow-${i}`, book: 'main' };
+      const long = newOrder(r);
+      const short = newOrder(r, { type: 'stop', side: 'short', limit_price: 94.5, sl: 100, tp: 80 });
+      for (const o of [long, short]) expect((await pods[0].place(r, o, 20)).kind).to.equal('placed');
+      const now = clock.now();
+      const [a, b] = await Promise.all(
+        [long, short].map(async (o, pod) => {
+          const read = (await pods[pod].get(r, o.order_id))!;
+          return pods[pod].fill({ ref: r, read, ...fillResult(r, read.order, W0, now, `bp-ow-${i}-${o.side}`, 50), openCap: 50, now });
+        }),
+      );
+      const outcomes = [a, b];
+      const winner = outcomes.findIndex((o) => o.kind === 'filled');
+      expect(winner, JSON.stringify(outcomes)).to.be.oneOf([0, 1]);
+      const side = winner === 0 ? 'long' : 'short';
+      expect(outcomes[1 - winner]).to.deep.equal({ kind: 'rejected', opposite: `bp-ow-${i}-${side}` });
+      const open = await redis.hgetall(keys.bookOpen(r.accountId, r.book));
+      expect(Object.keys(open)).to.deep.equal([`bp-ow-${i}-${side}`]);
+      const loser = (await pods[0].get(r, (winner === 0 ? short : long).order_id))!.order;
+      expect(loser.status).to.equal('rejected');
+      expect(loser.note).to.match(new RegExp(`open ${side} on ETHUSDT; one-way mode`));
+      const evs = await events(r.accountId);
+      expect([...evs].sort()).to.deep.equal(['order.cancelled', 'order.filled', 'position.opened']);
+    }
+  });
+
   it('fill blocked by the open-position cap: the order is rejected with a note, no position opens, one event', async () => {
     openCap = 0;
     const read = await place(newOrder(ref));
@@ -210,7 +238,7 @@ describe('order scripts under races (Lua, real Redis)', () => {
     const results = await Promise.all(pods.map((store) => new OrderExpiry(store, at).expireDue()));
     expect(results.map((r) => r.expired).sort()).to.deep.equal([0, 1]);
     expect((await pods[0].get(ref, due.order.order_id))!.order).to.include({ status: 'expired', done_ts: expiresAt(T0) });
-    expect((await pods[0].get(ref, young.order.order_id))!.order.status).to.equal('resting');
+    expect((await pods[0].get(ref, young.order.order_id))!.order.status).to.equal('open');
     expect(await events()).to.deep.equal(['order.expired']);
     const [, fields] = (await redis.xrange(keys.accountOutbox(ref.accountId), '-', '+'))[0];
     const raw = (await pods[0].get(ref, due.order.order_id))!.raw;
@@ -231,7 +259,7 @@ describe('order scripts under races (Lua, real Redis)', () => {
       const before = await snapshotRedis(redis);
       const now = clock.now();
       const args = closeArgs(ref, read, { ...read.order, status: 'filled', done_ts: now }, now);
-      for (const status of ['filled', 'rejected', 'resting', '', 'CANCELLED']) {
+      for (const status of ['filled', 'rejected', 'open', '', 'CANCELLED']) {
         expect(await runOrderScript(redis, 'pdOrderClose', closeKeys(ref), [...args, status]), status).to.deep.equal([-3, 'unknown_status']);
       }
       expect(await snapshotRedis(redis)).to.deep.equal(before);
@@ -444,7 +472,7 @@ describe('order scripts under races (Lua, real Redis)', () => {
       expect(await redis.zscore(down(), member(young))).to.equal('97');
       expect(await redis.zscore(down(), member(old))).to.equal(null);
       expect(await redis.zscore(down(), member(resting.order))).to.equal('95');
-      expect((await pods[0].get(ref, resting.order.order_id))!.order.status).to.equal('resting');
+      expect((await pods[0].get(ref, resting.order.order_id))!.order.status).to.equal('open');
       // once its time is up, the young leftover drops too; the expiry job drops the expiry entries of orders not found
       const sweepLater = new OrderSweep({ store: pods[0], clock: { now: () => now + STORING_MS }, openCap: async () => 50 });
       expect(await sweepLater.fillCandle(candle({ low: 96 }))).to.deep.equal({ filled: 0, blocked: 0 });

@@ -5,6 +5,7 @@ import {
   candleReaches,
   checkPlacement,
   expiresAt,
+  LEVEL_MAX_DISTANCE_PCT,
   MINUTE_MS,
   ORDER_TTL_MS,
   reachOf,
@@ -45,10 +46,21 @@ describe('order rules (pure)', () => {
       fc.property(type, side, price, price, (t, s, level, market) => {
         const refusal = checkPlacement(t, s, level, market);
         const wouldFillNow = candleReaches(reachOf(t, s), level, { low: market, high: market });
-        expect(refusal !== null).to.equal(wouldFillNow);
-        if (refusal) expect(refusal).to.equal(t === 'limit' ? 'limit_marketable' : 'stop_wrong_side');
+        const far = Math.abs(level - market) > (market * LEVEL_MAX_DISTANCE_PCT) / 100;
+        if (wouldFillNow) expect(refusal).to.equal(t === 'limit' ? 'limit_marketable' : 'stop_wrong_side');
+        else expect(refusal).to.equal(far ? 'limit_price_far' : null);
       }),
     );
+  });
+
+  it('refuses a level more than 50% away from the market (limit_price_far), on either side, and takes one at 50%', () => {
+    expect(LEVEL_MAX_DISTANCE_PCT).to.equal(50);
+    expect(checkPlacement('limit', 'long', 32500, 65000)).to.equal(null);
+    expect(checkPlacement('limit', 'long', 32499, 65000)).to.equal('limit_price_far');
+    expect(checkPlacement('limit', 'short', 97500, 65000)).to.equal(null);
+    expect(checkPlacement('limit', 'short', 97501, 65000)).to.equal('limit_price_far');
+    expect(checkPlacement('stop', 'long', 97501, 65000)).to.equal('limit_price_far');
+    expect(checkPlacement('stop', 'short', 0.01, 65000)).to.equal('limit_price_far');
   });
 
   it('a candle reaches a down level when its low is at or below it, an up level when its high is at or above it', () => {

@@ -69,7 +69,9 @@ export function positionRoutes(trading: TradingServices, authenticate: Authentic
         description:
           'Quantity = margin_usd x leverage / entry. The per-side fee rate is stamped on the position. A reused client_order_id answers with the same position and idempotent true. ' +
           'type limit or stop with limit_price rests an order (answered as order): a limit long below the market, short above it; a stop long above, short below; ' +
-          'sl and tp are checked against limit_price. It fills at limit_price when a closed 1-minute candle reaches it, expires after 30 days; 20 per book.',
+          'sl and tp are checked against limit_price; a level more than 50% from the market is refused (limit_price_far). It rests with status open, fills at limit_price when a closed 1-minute candle reaches it ' +
+          '(unless the book then holds its open cap or a position of the symbol on the other side: one-way mode; the order is rejected with a note), expires after 30 days; 20 per book. ' +
+          'A dry run of a limit or stop entry answers order { type, symbol, side, limit_price, direction up|down, would_fill_now } and position_if_filled (with liq_price).',
         body: openBody,
         errors: [
           'symbol_required',
@@ -80,6 +82,7 @@ export function positionRoutes(trading: TradingServices, authenticate: Authentic
           'unknown_fee_venue',
           'limit_price_required',
           'limit_marketable',
+          'limit_price_far',
           'stop_wrong_side',
           'unknown_symbol',
           'no_price',

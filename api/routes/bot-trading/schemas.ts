@@ -19,6 +19,12 @@ const MARGIN_MESSAGES = { 'number.min': '{#label} must be at least 1 USD', 'numb
 
 const price = () => Joi.number().positive().max(1e12);
 
+/** A resting level: 0 (or below) is no level at all, refused as a missing one is. */
+const level = () =>
+  price()
+    .meta(codes({ 'number.positive': 'limit_price_required' }))
+    .messages({ 'number.positive': '{#label} must be a price above 0: a limit or stop entry rests at it' });
+
 const TRAIL_RULE = '{#label} must be 0 (off) or a distance from 0.05 to 50 percent';
 
 /** 0 or absent: off; else 0.05 to 50 percent. */
@@ -56,8 +62,8 @@ export const openBody = Joi.object({
   tp: price().allow(null).description('Take-profit price: above the entry for a long, below for a short'),
   trail_pct: trailPct(),
   type: Joi.string().trim().lowercase().valid('market', 'limit', 'stop').description('market (default), or limit or stop: a resting entry at limit_price'),
-  limit_price: price().description('Level of a limit or stop entry (required with them): limit long below the market, short above; stop long above, short below'),
-  stop_price: price().description('Alias of limit_price'),
+  limit_price: level().description('Level of a limit or stop entry (required with them, above 0; at most 50% away from the market): limit long below the market, short above; stop long above, short below'),
+  stop_price: level().description('Alias of limit_price'),
   client_order_id: clientOrderId(),
   dry_run: Joi.boolean().description('Price and validate, write nothing: answers leverage_max, fee_venue (null without one) and, with a venue, fee_vs_marginpad_default_usd (also as fee_vs_default_usd)'),
   fee_venue: Joi.string().trim().max(40).allow(null).description('Fee venue for this position (crypto only); null: the class rates; absent: the account venue'),
@@ -138,7 +144,7 @@ const orderId = () =>
 
 export const modifyOrderBody = Joi.object({
   order_id: orderId(),
-  limit_price: price().description('New level; checked against the market now, like at placement'),
+  limit_price: level().description('New level (above 0); checked against the market now, like at placement'),
   sl: price().allow(null).description('A number sets the stop-loss (checked against limit_price), null clears it, absent keeps it'),
   tp: price().allow(null).description('A number sets the take-profit (checked against limit_price), null clears it, absent keeps it'),
   margin_usd: Joi.number()

@@ -90,7 +90,7 @@ export class OrderHints {
       const raw = now[i];
       if (raw === s.raw) return;
       const order = typeof raw === 'string' ? parseOrder(raw).order : null;
-      if (order && order.status === 'resting') changed.push({ ref: s.ref, order });
+      if (order && order.status === 'open') changed.push({ ref: s.ref, order });
       else gone.push(indexedOrder(s));
     });
     await Promise.all([this.widen(changed, false), this.remove(gone)]);

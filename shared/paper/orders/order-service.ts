@@ -2,7 +2,7 @@
 import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import { findFeeVenue, type FeeVenue } from '../../engine/fees.js';
-import { checkPlacement, expiresAt, reachOf, watermarkAfter, type OrderType } from '../../engine/order-rules.js';
+import { checkPlacement, expiresAt, LEVEL_MAX_DISTANCE_PCT, reachOf, watermarkAfter, type OrderType } from '../../engine/order-rules.js';
 import { trimNumber, type Side } from '../../engine/side.js';
 import { changeKey, STALE, type ChangeGate } from '../change-gate.js';
 import type { FeeSettings } from '../fees/fee-settings.js';
@@ -46,16 +46,24 @@ export interface OrdersResult {
 
 const trimmed = (value: number | null | undefined): number | null => (value === null || value === undefined ? null : trimNumber(value));
 
-/** 400 limit_marketable / stop_wrong_side when the level is on the side the market already reached. */
+/**
+ * 400 limit_marketable / stop_wrong_side when the level is on the side the market already reached,
+ * limit_price_far when it is more than LEVEL_MAX_DISTANCE_PCT away from it.
+ */
 function refusePlacement(type: OrderType, side: Side, level: number, live: LivePrice): void {
   const refusal = checkPlacement(type, side, level, live.price);
   if (!refusal) return;
   const where = reachOf(type, side) === 'down' ? 'below' : 'above';
+  const context = { symbol: live.symbol, live: live.price, limit_price: level };
+  if (refusal === 'limit_price_far') {
+    const message = `limit_price ${level} is more than ${LEVEL_MAX_DISTANCE_PCT}% away from the market (${live.price}): it would rest without filling`;
+    throw new AppError(refusal, message, { ...context, max_distance_pct: LEVEL_MAX_DISTANCE_PCT });
+  }
   const message =
     refusal === 'limit_marketable'
       ? `a limit ${side} rests ${where} the market (${live.price}): limit_price ${level} would fill at once; omit type for a market entry`
       : `a stop ${side} rests ${where} the market (${live.price}): limit_price ${level} is on the wrong side`;
-  throw new AppError(refusal, message, { symbol: live.symbol, live: live.price, limit_price: level });
+  throw new AppError(refusal, message, context);
 }
 
 const notFound = (ctx: KeyContext, orderId: string): AppError => new AppError('not_found', `no order ${orderId} in book ${ctx.book}`, { order_id: orderId });
@@ -101,7 +109,10 @@ export class OrderService implements RestingOrderPlacer {
     refusePlacement(req.type, req.side, level, live);
     checkLeverage(live.symbol, terms.leverage, live.maxLeverage);
     const entry = priceEntry(terms, level, 'the limit_price');
-    if (req.dry_run) return { ok: true, dry_run: true, position: { ...dryRunPosition(terms, entry, live.maxLeverage), type: req.type, limit_price: level } };
+    if (req.dry_run) {
+      const order = { type: req.type, symbol: live.symbol, side: req.side, limit_price: level, direction: reachOf(req.type, req.side), would_fill_now: false as const };
+      return { ok: true, dry_run: true, order, position_if_filled: dryRunPosition(terms, entry, live.maxLeverage) };
+    }
 
     const now = this.deps.clock.now();
     const coid = req.client_order_id ?? null;
@@ -121,7 +132,7 @@ export class OrderService implements RestingOrderPlacer {
       fee_venue: entry.venue?.venue ?? null,
       mmr_pct: terms.mmrPct ?? null,
       client_order_id: coid,
-      status: 'resting',
+      status: 'open',
       placed_ts: now,
       expires_ts: expiresAt(now),
       fills_from_ts: watermarkAfter(now),
@@ -210,7 +221,7 @@ export class OrderService implements RestingOrderPlacer {
       const status = await this.deps.store.tombstone(ref, orderId);
       throw status ? alreadyDone(orderId, status) : notFound(ctx, orderId);
     }
-    if (read.order.status !== 'resting') throw alreadyDone(orderId, read.order.status);
+    if (read.order.status !== 'open') throw alreadyDone(orderId, read.order.status);
     return read;
   }
 }

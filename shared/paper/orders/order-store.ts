@@ -22,7 +22,8 @@ export type PlaceOutcome =
 /** applied; stale: the order changed since it was read; gone: it is not resting any more. */
 export type ChangeOutcome = 'applied' | 'stale' | 'gone';
 
-export type FillOutcome = { kind: 'filled' } | { kind: 'rejected'; open: number } | { kind: 'stale' } | { kind: 'gone' };
+/** rejected: at the open cap (open: the count), or by one-way mode (opposite: the open position of the symbol on the other side). */
+export type FillOutcome = { kind: 'filled' } | { kind: 'rejected'; open: number } | { kind: 'rejected'; opposite: string } | { kind: 'stale' } | { kind: 'gone' };
 
 export interface FillWrite {
   ref: BookRef;
@@ -30,6 +31,8 @@ export interface FillWrite {
   filled: Order;
   /** What the order becomes instead when the book holds its cap of open positions. */
   rejected: Order;
+  /** What it becomes instead when the book holds a position of the symbol on the other side (one-way mode). */
+  oneWay: Order;
   position: Position;
   openCap: number;
   now: number;
@@ -119,7 +122,7 @@ export class OrderStore {
     const outcome: PlaceOutcome =
       status === 2 ? { kind: 'idempotent', stored: parseOrder(String(value)) } : status === 3 ? { kind: 'idempotent', stored: null } : { kind: 'cap', resting: Number(value) };
     // only a reused client_order_id answering with this very order still resting (the same order sent again) keeps its entries
-    const live = outcome.kind === 'idempotent' && outcome.stored?.order.order_id === order.order_id && outcome.stored.order.status === 'resting';
+    const live = outcome.kind === 'idempotent' && outcome.stored?.order.order_id === order.order_id && outcome.stored.order.status === 'open';
     if (!live) await this.hints.remove([indexedOrder(target)]);
     return outcome;
   }
@@ -165,7 +168,7 @@ export class OrderStore {
 
   /**
    * Fills a resting order and opens its position in one step, or rejects it when the book holds its
-   * open cap. The position's trigger entries go in first and come out again unless it opened; the
+   * open cap or a position of the symbol on the other side (one-way mode). The position's trigger entries go in first and come out again unless it opened; the
    * order's entries come out once it left the book.
    */
   async fill(write: FillWrite): Promise<FillOutcome> {
@@ -185,12 +188,25 @@ export class OrderStore {
         keys.paperBooks(ref.accountId),
         ...tombstoneKeys(ref),
       ],
-      [o.order_id, digest(read.raw), JSON.stringify(write.filled), JSON.stringify(write.rejected), position.id, JSON.stringify(position), write.openCap, ref.book, write.now, ...DONE_ORDER_RETENTION],
+      [
+        o.order_id,
+        digest(read.raw),
+        JSON.stringify(write.filled),
+        JSON.stringify(write.rejected),
+        position.id,
+        JSON.stringify(position),
+        write.openCap,
+        ref.book,
+        write.now,
+        ...DONE_ORDER_RETENTION,
+        JSON.stringify(write.oneWay),
+      ],
     );
     const left = status === -1 ? [] : [indexedOrder({ ref, order: o })];
     await Promise.all([this.hints.remove(left), status === 1 ? undefined : this.triggers.remove([opened])]);
     if (status === 1) return { kind: 'filled' };
     if (status === 2) return { kind: 'rejected', open: Number(value) };
+    if (status === 3) return { kind: 'rejected', opposite: String(value) };
     return status === -1 ? { kind: 'stale' } : { kind: 'gone' };
   }
 

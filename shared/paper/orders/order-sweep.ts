@@ -21,7 +21,7 @@ import { parseOrderMember, type Order, type StoredOrder } from './order-types.js
 
 export interface FillSummary {
   filled: number;
-  /** Reached but rejected: the book held its cap of open positions. */
+  /** Reached but rejected: the book held its cap of open positions, or a position of the symbol on the other side. */
   blocked: number;
 }
 
@@ -48,8 +48,8 @@ function orderEntryTerms(o: Order): EntryTerms {
   };
 }
 
-/** What a fill writes: the position at the level, stamped with the candle's minute, and the order filled or rejected. */
-export function fillResult(ref: BookRef, o: Order, minute: number, now: number, positionId: string, openCap: number): { position: Position; filled: Order; rejected: Order } {
+/** What a fill writes: the position at the level, stamped with the candle's minute, and the order filled or rejected (open cap, one-way mode). */
+export function fillResult(ref: BookRef, o: Order, minute: number, now: number, positionId: string, openCap: number): { position: Position; filled: Order; rejected: Order; oneWay: Order } {
   const terms = orderEntryTerms(o);
   const position = buildPosition(terms, priceEntry(terms, o.limit_price, 'the limit_price'), {
     id: positionId,
@@ -58,6 +58,7 @@ export function fillResult(ref: BookRef, o: Order, minute: number, now: number, 
     clientOrderId: o.client_order_id,
   });
   const at = new Date(minute).toISOString();
+  const other = o.side === 'long' ? 'short' : 'long';
   return {
     position,
     filled: { ...o, status: 'filled', position_id: positionId, filled_ts: minute, done_ts: now },
@@ -67,6 +68,12 @@ export function fillResult(ref: BookRef, o: Order, minute: number, now: number, 
       done_ts: now,
       note: `not filled: the market reached ${o.limit_price} in the minute of ${at}, but the book already held its cap of ${openCap} open positions`,
     },
+    oneWay: {
+      ...o,
+      status: 'rejected',
+      done_ts: now,
+      note: `not filled: the market reached ${o.limit_price} in the minute of ${at}, but the book held an open ${other} on ${o.symbol}; one-way mode: close it before a ${o.side} entry fills`,
+    },
   };
 }
 
@@ -74,7 +81,7 @@ export class OrderSweep {
   constructor(private readonly deps: OrderSweepDeps) {}
 
   /**
-   * Fills (or rejects at the open cap) every resting order of the symbol this candle reached. The
+   * Fills (or rejects at the open cap or by one-way mode) every resting order of the symbol this candle reached. The
    * index entries it was offered in vain are tidied, in one pipeline each: those of orders no longer
    * resting come out; those of resting orders whose level the candle did not reach (early entries:
    * a level moved away by a modify) are set to their levels (OrderHints.align).
@@ -93,7 +100,7 @@ export class OrderSweep {
     const left: IndexedOrder[] = [];
     for (const f of found) {
       if (!f) continue;
-      if (f.read && f.read.order.status === 'resting') resting.push({ ref: f.ref, read: f.read });
+      if (f.read && f.read.order.status === 'open') resting.push({ ref: f.ref, read: f.read });
       // an order not found may be one being placed right now (its entries go in just before its script): it is left alone a while
       else if (f.read || !mayBeStoring('lo', f.orderId, now)) left.push({ ref: f.ref, orderId: f.orderId, symbol: job.symbol, reach: f.reach });
     }
@@ -122,7 +129,7 @@ export class OrderSweep {
   private async fillOne(ref: BookRef, first: StoredOrder, job: SweepJob): Promise<{ kind: 'filled' | 'rejected' | 'skipped' } | { kind: 'unreached'; read: StoredOrder }> {
     const { store, clock } = this.deps;
     let read: StoredOrder | null = first;
-    for (let attempt = 0; attempt < MAX_ATTEMPTS && read && read.order.status === 'resting'; attempt++) {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS && read && read.order.status === 'open'; attempt++) {
       const o: Order = read.order;
       const reach = reachOf(o.type, o.side);
       if (!candleReaches(reach, o.limit_price, job)) return { kind: 'unreached', read };

@@ -22,12 +22,16 @@ export const DONE_ORDER_RETENTION = [ORDERS_DONE_KEPT, ORDER_TOMBSTONE_MS, ORDER
 export const tombstoneKeys = (ref: BookRef): string[] => [keys.bookOrdersGone(ref.accountId, ref.book), keys.bookOrdersGoneStatus(ref.accountId, ref.book)];
 
 /**
- * resting: waits for the market; filled: a candle reached the level and the position opened
- * (position_id); cancelled: by cancel_order or a book reset (note says which); expired: 30 days
- * without a fill; rejected: the market reached the level but the book held its cap of open
- * positions, so no position opened (note says why). Only resting changes; the others are final.
+ * open: rests, waiting for the market (the original's word for it); filled: a candle reached the
+ * level and the position opened (position_id); cancelled: by cancel_order or a book reset (note says
+ * which); expired: 30 days without a fill; rejected: the market reached the level but the book held
+ * its cap of open positions, or a position on the other side of the symbol (one-way mode), so no
+ * position opened (note says why). Only open changes; the others are final.
  */
-export type OrderStatus = 'resting' | 'filled' | 'cancelled' | 'expired' | 'rejected';
+export type OrderStatus = 'open' | 'filled' | 'cancelled' | 'expired' | 'rejected';
+
+/** What orders placed before resting orders read `open` were stored with; read back as open. */
+const LEGACY_OPEN = 'resting';
 
 /**
  * An order as stored and as clients see it. Numbers carry at most 12 significant digits, so the
@@ -79,7 +83,8 @@ export interface StoredOrder {
 }
 
 export function parseOrder(raw: string): StoredOrder {
-  return { raw, order: JSON.parse(raw) as Order };
+  const order = JSON.parse(raw) as Omit<Order, 'status'> & { status: OrderStatus | typeof LEGACY_OPEN };
+  return { raw, order: { ...order, status: order.status === LEGACY_OPEN ? 'open' : order.status } };
 }
 
 /** The member of an order in the per-symbol order index. */

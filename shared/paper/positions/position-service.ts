@@ -2,7 +2,7 @@
 import { AppError } from '../../core/errors.js';
 import type { FeeVenue } from '../../engine/fees.js';
 import { checkLevels } from '../../engine/open-pricing.js';
-import type { OrderType } from '../../engine/order-rules.js';
+import type { OrderReach, OrderType } from '../../engine/order-rules.js';
 import type { Side } from '../../engine/side.js';
 import { levelsChange } from '../../engine/triggers.js';
 import { changeKey, STALE } from '../change-gate.js';
@@ -37,8 +37,28 @@ export interface OpenRequest {
 
 export type MarketOpenResult = { ok: true; position: PositionView; idempotent: boolean } | { ok: true; dry_run: true; position: Record<string, unknown> };
 
-/** A limit or stop entry answers with its resting order (idempotent: an order this client_order_id placed before). */
-export type OpenResult = MarketOpenResult | { ok: true; order: Order; idempotent: boolean };
+/**
+ * What a dry run of a limit or stop entry would rest: direction is the way the market has to move
+ * to reach the level; would_fill_now is false on every answer, since a level the market already
+ * reached is refused (limit_marketable, stop_wrong_side) as the real call would refuse it.
+ */
+export interface DryRunOrder {
+  type: OrderType;
+  symbol: string;
+  side: Side;
+  limit_price: number;
+  direction: OrderReach;
+  would_fill_now: false;
+}
+
+/**
+ * A limit or stop entry answers with its resting order (idempotent: an order this client_order_id
+ * placed before); its dry run with the order and the position it would open (position_if_filled).
+ */
+export type OpenResult =
+  | MarketOpenResult
+  | { ok: true; order: Order; idempotent: boolean }
+  | { ok: true; dry_run: true; order: DryRunOrder; position_if_filled: Record<string, unknown> };
 
 /** Places limit and stop entries (shared/paper/orders): /open hands them over. */
 export interface RestingOrderPlacer {

@@ -1,8 +1,9 @@
 --[[
 order-fill: a candle reached a resting order's level. If the order is still resting and unchanged
 since it was read, it fills: the position opens (priced at the level in TypeScript) in the same step,
-exactly as position-open.lua opens one. When the book already holds its cap of open positions the
-order is closed as rejected, with a note, and no position opens.
+exactly as position-open.lua opens one. When the book already holds its cap of open positions, or
+an open position of the symbol on the other side (one-way mode: a fill never turns a long book
+short or the reverse), the order is closed as rejected, with a note, and no position opens.
 
 KEYS[1]  book resting orders (zset order id by placed ms)
 KEYS[2]  book orders (hash order id -> order JSON)
@@ -25,13 +26,15 @@ ARGV[9]  event time, ms
 ARGV[10] how many done orders the book keeps (the oldest are dropped)
 ARGV[11] how long a tombstone is kept, ms
 ARGV[12] how many tombstones the book keeps
+ARGV[13] rejected order JSON (status rejected, with a note), used when one-way mode blocks the fill
 
 Returns  {1}              filled: the position is open
          {2, open count}  rejected: the book holds the cap of open positions
+         {3, position id} rejected: that open position of the symbol is on the other side
          {-1}             stale: the order changed since it was read (read it again)
          {-2}             not resting any more
 Events:  order.filled with the order and the position, then position.opened, on 1;
-         order.cancelled with the rejected order (status rejected, note), on 2.
+         order.cancelled with the rejected order (status rejected, note), on 2 and 3.
 
 Every key is the account's (one hash tag, one cluster slot). Around this script (order-store.ts):
 the position's entries in the per-symbol trigger indexes go in before it (trigger-hints.ts) and
@@ -45,6 +48,22 @@ if not current or redis.sha1hex(current) ~= ARGV[2] then return {-1} end
 local open = redis.call('HLEN', KEYS[4])
 local blocked = open >= tonumber(ARGV[7])
 local done = blocked and ARGV[4] or ARGV[3]
+-- one-way mode: the first open position of the symbol on the other side blocks the fill. Positions
+-- carry symbol and side as the position JSON of ARGV[6] does (one builder makes both); the scan
+-- reads the book's open positions, at most its open cap
+local opposite = nil
+if not blocked then
+  local mine = cjson.decode(ARGV[6])
+  local book = redis.call('HGETALL', KEYS[4])
+  for i = 1, #book, 2 do
+    local p = cjson.decode(book[i + 1])
+    if p.symbol == mine.symbol and p.side ~= mine.side then
+      opposite = book[i]
+      done = ARGV[13]
+      break
+    end
+  end
+end
 
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], done)
@@ -79,11 +98,12 @@ if extra > 0 then
   end
 end
 
-if blocked then
+if blocked or opposite then
   redis.call('XADD', KEYS[5], '*', 'event', 'order.cancelled', 'book', ARGV[8], 'ts', ARGV[9], 'order', done)
   -- wakes the outbox relay (shared/push); a nudge nobody hears is found by its periodic scan
   redis.call('PUBLISH', 'pd:outbox', KEYS[5])
-  return {2, open}
+  if blocked then return {2, open} end
+  return {3, opposite}
 end
 
 redis.call('HSET', KEYS[4], ARGV[5], ARGV[6])

@@ -8,7 +8,7 @@ KEYS[2]  book orders (hash order id -> order JSON)
 
 ARGV[1]  order id
 ARGV[2]  SHA-1 of the order JSON as read
-ARGV[3]  new order JSON (status resting)
+ARGV[3]  new order JSON (status open)
 
 Returns  {1, order JSON}  modified
          {-1}             stale: the order changed since it was read (read it again)

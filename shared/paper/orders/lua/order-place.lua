@@ -9,7 +9,7 @@ KEYS[3]  idempotency key of the client_order_id (string: the order id, TTL); wit
          client_order_id any key of the account (it is not read)
 
 ARGV[1]  order id
-ARGV[2]  order JSON (status resting)
+ARGV[2]  order JSON (status open)
 ARGV[3]  cap of resting orders of the book
 ARGV[4]  1 when a client_order_id was sent, else 0
 ARGV[5]  idempotency time to live, seconds
