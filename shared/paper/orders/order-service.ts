@@ -11,7 +11,7 @@ import type { EntryPrice, LivePrice, LivePrices } from '../markets/live-prices.j
 import { checkLeverage, dryRunPosition, priceEntry } from '../positions/position-builder.js';
 import { entryTerms, explicitVenue, refOf, type OpenRequest, type OpenResult, type RestingOrderPlacer } from '../positions/position-service.js';
 import type { OrderStore } from './order-store.js';
-import { newOrderId, type Order, type OrderStatus, type StoredOrder } from './order-types.js';
+import { newOrderId, orderView, type Order, type OrderStatus, type StoredOrder } from './order-types.js';
 
 export { newOrderId };
 
@@ -90,7 +90,7 @@ export class OrderService implements RestingOrderPlacer {
     } catch (error) {
       // a reused client_order_id answers with its order even when the market has moved since (as market opens do)
       const prior = coid !== null && !req.dry_run && error instanceof AppError ? await store.findIdempotent(refOf(ctx), coid) : null;
-      if (prior) return { ok: true, order: prior.order, idempotent: true };
+      if (prior) return { ok: true, order: orderView(prior.order), idempotent: true };
       throw error;
     }
   }
@@ -132,14 +132,14 @@ export class OrderService implements RestingOrderPlacer {
       throw new AppError('too_many_orders', `this book holds ${outcome.resting} resting orders, the cap`, { max, resting: outcome.resting });
     }
     if (!outcome.stored) throw new AppError('already_done', `the order placed with client_order_id ${coid} is done and no longer kept`, { client_order_id: coid });
-    return { ok: true, order: outcome.stored.order, idempotent: outcome.kind === 'idempotent' };
+    return { ok: true, order: orderView(outcome.stored.order), idempotent: outcome.kind === 'idempotent' };
   }
 
   /** The book's resting orders (oldest first) and its last 20 done ones (newest first). */
   async list(ctx: KeyContext): Promise<OrdersResult> {
     const ref = refOf(ctx);
     const [orders, recent] = await Promise.all([this.deps.store.listResting(ref), this.deps.store.listRecent(ref, RECENT_ORDERS)]);
-    return { orders, recent };
+    return { orders: orders.map(orderView), recent: recent.map(orderView) };
   }
 
   /**
@@ -186,7 +186,7 @@ export class OrderService implements RestingOrderPlacer {
         modified_ts: now,
         fills_from_ts: watermarkAfter(now),
       };
-      return (await this.deps.store.modify(ref, read, updated)) === 'applied' ? { ok: true as const, order: updated } : STALE;
+      return (await this.deps.store.modify(ref, read, updated)) === 'applied' ? { ok: true as const, order: orderView(updated) } : STALE;
     });
   }
 
@@ -197,7 +197,7 @@ export class OrderService implements RestingOrderPlacer {
       const now = this.deps.clock.now();
       const cancelled: Order = { ...read.order, status: 'cancelled', done_ts: now };
       if ((await this.deps.store.cancel(ref, read, cancelled, now)) !== 'applied') return STALE;
-      return { ok: true as const, order_id: cancelled.order_id, status: 'cancelled' as const, order: cancelled };
+      return { ok: true as const, order_id: cancelled.order_id, status: 'cancelled' as const, order: orderView(cancelled) };
     });
   }
 
