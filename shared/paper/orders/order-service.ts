@@ -4,6 +4,7 @@ import { AppError } from '../../core/errors.js';
 import { findFeeVenue, type FeeVenue } from '../../engine/fees.js';
 import { checkPlacement, expiresAt, reachOf, watermarkAfter, type OrderType } from '../../engine/order-rules.js';
 import { trimNumber, type Side } from '../../engine/side.js';
+import { baseOf } from '../../market/canonical-symbol.js';
 import { changeKey, STALE, type ChangeGate } from '../change-gate.js';
 import type { FeeSettings } from '../fees/fee-settings.js';
 import type { KeyContext } from '../key-context.js';
@@ -55,7 +56,7 @@ function refusePlacement(type: OrderType, side: Side, level: number, live: LiveP
     refusal === 'limit_marketable'
       ? `a limit ${side} rests ${where} the market (${live.price}): limit_price ${level} would fill at once; omit type for a market entry`
       : `a stop ${side} rests ${where} the market (${live.price}): limit_price ${level} is on the wrong side`;
-  throw new AppError(refusal, message, { symbol: live.symbol, live: live.price, limit_price: level });
+  throw new AppError(refusal, message, { symbol: baseOf(live.symbol), live: live.price, limit_price: level });
 }
 
 const notFound = (ctx: KeyContext, orderId: string): AppError => new AppError('not_found', `no order ${orderId} in book ${ctx.book}`, { order_id: orderId });

@@ -35,8 +35,9 @@ export interface PricedEntry {
  */
 export function checkLeverage(symbol: string, leverage: number, max: number): void {
   if (leverage > max) {
-    throw new AppError('leverage_max', `leverage ${leverage} is above the ${max}x cap of ${symbol}`, {
-      symbol,
+    const ticker = baseOf(symbol);
+    throw new AppError('leverage_max', `leverage ${leverage} is above the ${max}x cap of ${ticker}`, {
+      symbol: ticker,
       max,
       requested: leverage,
       hint: `send leverage between 1 and ${max}`,
