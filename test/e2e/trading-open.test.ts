@@ -261,7 +261,7 @@ describe('bot trading: /open, /markets, /fees', function () {
       expect(caps[symbol], coin).to.be.within(100, 200);
       const r = await open({ symbol: coin, side: 'long', margin_usd: 10, leverage: 999, dry_run: true });
       expect(r.status, coin).to.equal(400);
-      expect(r.body, coin).to.include({ error: 'leverage_max', symbol, max: caps[symbol], requested: 999 });
+      expect(r.body, coin).to.include({ error: 'leverage_max', symbol: coin, max: caps[symbol], requested: 999 });
       const limit = await open({ symbol: coin, side: 'long', margin_usd: 10, leverage: 999, type: 'limit', limit_price: live[symbol] * 0.99, dry_run: true });
       expect(limit.body, coin).to.include({ error: 'leverage_max', max: caps[symbol] });
       const atCap = await open({ symbol: coin, side: 'long', margin_usd: 10, leverage: caps[symbol], dry_run: true });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { closeRedis } from '../../shared/redis/connection.js';
+import { keys } from '../../shared/redis/keys.js';
 import type { AccountModule } from '../../shared/paper/accounts/account-service.js';
 import type { RunningRole } from '../../workers/runtime.js';
 import { startTestApi, type TestApi } from '../helpers/app.js';
@@ -98,5 +99,10 @@ describe('bot trading: symbols are the spec ticker everywhere a client sees them
     expect((await delivered('position.opened', '1000PEPE')).data).to.include({ id: pepe.body.position!.id });
     expect((await delivered('position.closed', 'XAU')).data).to.deep.equal(closed.body.closed);
     expect(receiver.received.map(payload).filter((p) => p.data.symbol.endsWith('USDT'))).to.deep.equal([]);
+
+    // close_all names what it could not close (no fresh price) by its ticker as well
+    await redis.set(keys.marketQuote('1000PEPEUSDT'), JSON.stringify({ symbol: '1000PEPEUSDT', price: 0.0125, venues: 1, changePct24h: null, ts: Date.now() - 60_000 }));
+    const all = await call('POST', '/close_all', {});
+    expect(all.body).to.deep.include({ closed: 0, not_closed: [{ id: pepe.body.position!.id, symbol: '1000PEPE', error: 'no_price' }] });
   });
 });
