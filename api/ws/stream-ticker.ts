@@ -7,6 +7,7 @@
  */
 import type { Clock } from '../../shared/core/clock.js';
 import type { Logger } from '../../shared/core/logger.js';
+import { baseOf } from '../../shared/market/canonical-symbol.js';
 import type { TradingServices } from '../../shared/paper/trading-services.js';
 import type { QuickSweep, QuickSweepTurns } from '../../shared/push/quick-sweep.js';
 import type { BookGroup, StreamHub } from './stream-hub.js';
@@ -111,7 +112,8 @@ export class StreamTicker {
       const prices: Record<string, number> = {};
       for (const symbol of group.symbols ?? []) {
         const mark = marks.get(symbol);
-        if (mark) prices[symbol] = mark.price;
+        // keyed by the spec's ticker (BTC), as positions name their symbol
+        if (mark) prices[baseOf(symbol)] = mark.price;
       }
       if (Object.keys(prices).length === 0) continue;
       const text = JSON.stringify(streamMessage('prices', prices, ts));

@@ -2,6 +2,7 @@
  * What an account outbox entry becomes on its way out: webhook events (the spec's names and
  * payloads) and the stream's position messages. Pure: no Redis, no clock.
  */
+import { orderView, type Order } from '../paper/orders/order-types.js';
 import type { Position } from '../paper/positions/position-types.js';
 import { closedView } from '../paper/positions/position-view.js';
 
@@ -93,8 +94,9 @@ function positionItems(entry: OutboxEntry, event: WebhookEvent): PushItem[] {
 }
 
 function orderItems(entry: OutboxEntry, event: WebhookEvent): PushItem[] {
-  const order = parseObject(entry.fields.order);
-  if (order === null) throw new Error(`outbox entry ${entry.id} (${event}) carries no order`);
+  const parsed = parseObject(entry.fields.order);
+  if (parsed === null) throw new Error(`outbox entry ${entry.id} (${event}) carries no order`);
+  const order = orderView(parsed as unknown as Order) as unknown as Record<string, unknown>;
   // order.filled carries the position it created (the fill writes that position's own position.opened too,
   // which is what the stream shows)
   const position = positionData(entry.fields.position);

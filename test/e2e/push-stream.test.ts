@@ -174,7 +174,7 @@ describe('push: the WebSocket stream', function () {
     byKey.send({ op: 'ping' });
     expect(await byKey.next(isType('pong'))).to.have.property('ts');
     const tick = await byToken.next(isType('prices'), 2_000);
-    expect(tick.data).to.deep.equal({ ETHUSDT: 3000 });
+    expect(tick.data).to.deep.equal({ ETH: 3000 });
     byToken.send({ op: 'subscribe', channels: ['positions'] });
     const subscribed = await byToken.next(isType('subscribed'));
     expect(subscribed.data).to.deep.equal({ channels: ['positions'] });

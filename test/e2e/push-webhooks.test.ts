@@ -153,7 +153,8 @@ describe('push: webhooks', function () {
     expect(new Set(receiver.received.map((d) => d.headers['x-pd-delivery'])).size).to.equal(9);
     expect(payload(byEvent.get('position.opened')!).data).to.include({ id: p.id, status: 'open' });
     expect(payload(byEvent.get('position.liquidated')!).data).to.include({ id: 'bpliq', liquidated: true });
-    expect(payload(byEvent.get('order.filled')!).data).to.deep.include({ order_id: 'lo1' });
+    // stored under the canonical symbol, delivered under the ticker (as /orders shows it)
+    expect(payload(byEvent.get('order.filled')!).data).to.deep.include({ order_id: 'lo1', symbol: 'ETH' });
     expect((payload(byEvent.get('order.filled')!).data.position as Pos).id).to.equal('bpfill');
     // deliveries are independent jobs; their ids (hook.entry[.n]) keep the outbox order
     const entryOrder = (d: ReceivedDelivery): number[] => String(d.headers['x-pd-delivery']).split('.').slice(1).join('-').split('-').map(Number);
@@ -179,9 +180,9 @@ describe('push: webhooks', function () {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const seen = receiver.received.map((d) => ({ hook: payload(d).hook_id, account: payload(d).account ?? 'main', symbol: payload(d).data.symbol }));
     expect(seen).to.have.deep.members([
-      { hook: bookHook.id, account: 'alpha', symbol: 'BTCUSDT' },
-      { hook: allHook.id, account: 'alpha', symbol: 'BTCUSDT' },
-      { hook: allHook.id, account: 'main', symbol: 'ETHUSDT' },
+      { hook: bookHook.id, account: 'alpha', symbol: 'BTC' },
+      { hook: allHook.id, account: 'alpha', symbol: 'BTC' },
+      { hook: allHook.id, account: 'main', symbol: 'ETH' },
     ]);
     expect((await call('GET', '/webhooks', undefined, bookTrader)).body.webhooks!.map((h) => h.id)).to.deep.equal([bookHook.id]);
     expect((await call('GET', '/webhooks', undefined, mainTrader)).body.webhooks).to.have.length(2);

@@ -31,13 +31,13 @@ describe('bot trading: /open, /markets, /fees', function () {
 
   const open = (body: unknown, who: Trader | null = trader, version: 'v1' | 'v2' = 'v1') => botCall<Body>(api.url, who, 'POST', '/open', body, version);
 
-  it('opens a market long at the live price: qty = margin x leverage / entry, liq, fees stamped; symbol in canonical form', async () => {
+  it('opens a market long at the live price: qty = margin x leverage / entry, liq, fees stamped; symbol as the spec ticker (BTC)', async () => {
     const r = await open({ symbol: 'btc', side: 'BUY', margin_usd: 100, leverage: 10, sl: 60000, tp: 70000, client_order_id: 'a-1' });
     expect(r.status).to.equal(200);
     expect(r.body.ok).to.equal(true);
     expect(r.body.idempotent).to.equal(false);
     const p = r.body.position!;
-    expect(p).to.include({ symbol: 'BTCUSDT', side: 'long', status: 'open', entry: 65000, entry_price: 65000, margin: 100, margin_usd: 100, leverage: 10, sl: 60000, tp: 70000, fee_rate_pct: 0.055, fee_venue: null, account: 'main', asset_class: 'crypto' });
+    expect(p).to.include({ symbol: 'BTC', side: 'long', status: 'open', entry: 65000, entry_price: 65000, margin: 100, margin_usd: 100, leverage: 10, sl: 60000, tp: 70000, fee_rate_pct: 0.055, fee_venue: null, account: 'main', asset_class: 'crypto' });
     expect(p.qty as number).to.be.closeTo(1000 / 65000, 1e-12);
     expect(p.liq_price).to.equal(58825);
     expect(p.fee_open_usd).to.equal(0.55);
@@ -53,7 +53,7 @@ describe('bot trading: /open, /markets, /fees', function () {
       const r = await open({ symbol: 'BTC-USDT', side, margin_usd: 5, leverage: 2 });
       expect(r.status, String(side)).to.equal(200);
       expect(r.body.position!.side, String(side)).to.equal(want);
-      expect(r.body.position!.symbol).to.equal('BTCUSDT');
+      expect(r.body.position!.symbol).to.equal('BTC');
     }
   });
 
@@ -78,8 +78,8 @@ describe('bot trading: /open, /markets, /fees', function () {
       [{ symbol: 'BTC', side: 'long', margin_usd: 0.5, leverage: 2 }, 400, 'margin_usd_min_1'],
       [{ symbol: 'BTC', side: 'long', margin_usd: 100_001, leverage: 2 }, 400, 'margin_usd_max_100000'],
       [{ symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 0.5 }, 400, 'leverage_min'],
-      [{ symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 1001 }, 400, 'leverage_max', { symbol: 'BTCUSDT', max: 1000, requested: 1001 }],
-      [{ symbol: 'XAU', side: 'long', margin_usd: 10, leverage: 21 }, 400, 'leverage_max', { symbol: 'XAUUSDT', max: 20, requested: 21 }],
+      [{ symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 1001 }, 400, 'leverage_max', { symbol: 'BTC', max: 1000, requested: 1001 }],
+      [{ symbol: 'XAU', side: 'long', margin_usd: 10, leverage: 21 }, 400, 'leverage_max', { symbol: 'XAU', max: 20, requested: 21 }],
       [{ symbol: 'EURUSDT', side: 'long', margin_usd: 10, leverage: 51 }, 400, 'leverage_max', { max: 50 }],
       [{ symbol: 'TSLA', side: 'long', margin_usd: 10, leverage: 50.5 }, 400, 'leverage_max', { max: 50 }],
       [{ symbol: 'SPX500', side: 'short', margin_usd: 10, leverage: 25 }, 400, 'leverage_max', { max: 20 }],
@@ -135,7 +135,7 @@ describe('bot trading: /open, /markets, /fees', function () {
     await redis.set(keys.marketQuote('ETHUSDT'), JSON.stringify({ symbol: 'ETHUSDT', price: 3500, venues: 1, changePct24h: null, ts: Date.now() - 60_000 }));
     const r = await open({ symbol: 'ETH', side: 'long', margin_usd: 10, leverage: 2 });
     expect(r.status).to.equal(400);
-    expect(r.body).to.include({ error: 'no_price', symbol: 'ETHUSDT' });
+    expect(r.body).to.include({ error: 'no_price', symbol: 'ETH' });
   });
 
   it('prices a dry run with the fields the spec lists and writes nothing', async () => {
@@ -161,7 +161,7 @@ describe('bot trading: /open, /markets, /fees', function () {
 
   it('stamps the class rate on other classes, and the account fee venue on crypto only; open positions keep their rate', async () => {
     const xau = await open({ symbol: 'XAU', side: 'long', margin_usd: 100, leverage: 20 });
-    expect(xau.body.position).to.include({ symbol: 'XAUUSDT', asset_class: 'metal', fee_rate_pct: 0.015 });
+    expect(xau.body.position).to.include({ symbol: 'XAU', asset_class: 'metal', fee_rate_pct: 0.015 });
     const eur = await open({ symbol: 'EUR', side: 'short', margin_usd: 100, leverage: 50 });
     expect(eur.body.position).to.include({ asset_class: 'forex', fee_rate_pct: 0.008 });
     const set = await botCall<Body>(api.url, trader, 'POST', '/fees', { venue: 'Bitget' });
@@ -261,7 +261,7 @@ describe('bot trading: /open, /markets, /fees', function () {
       expect(caps[symbol], coin).to.be.within(100, 200);
       const r = await open({ symbol: coin, side: 'long', margin_usd: 10, leverage: 999, dry_run: true });
       expect(r.status, coin).to.equal(400);
-      expect(r.body, coin).to.include({ error: 'leverage_max', symbol, max: caps[symbol], requested: 999 });
+      expect(r.body, coin).to.include({ error: 'leverage_max', symbol: coin, max: caps[symbol], requested: 999 });
       const limit = await open({ symbol: coin, side: 'long', margin_usd: 10, leverage: 999, type: 'limit', limit_price: live[symbol] * 0.99, dry_run: true });
       expect(limit.body, coin).to.include({ error: 'leverage_max', max: caps[symbol] });
       const atCap = await open({ symbol: coin, side: 'long', margin_usd: 10, leverage: caps[symbol], dry_run: true });
@@ -361,7 +361,7 @@ describe('bot trading: /open, /markets, /fees', function () {
         gate.release();
         const r = await response;
         expect(r.status).to.equal(200);
-        expect(r.body.position).to.include({ symbol: 'BTCUSDT', entry: 65000 });
+        expect(r.body.position).to.include({ symbol: 'BTC', entry: 65000 });
       } finally {
         stopWatching();
       }

@@ -162,10 +162,11 @@ describe('bot trading: resting orders over their life (modify, cancel, expiry, r
     expect(listed.orders.map((o) => o.order_id)).to.deep.equal([young.order_id]);
     expect(listed.recent[0]).to.include({ order_id: old.order_id, status: 'expired' });
     expect(await eventNames()).to.deep.equal(['order.expired']);
-    // the event carries the order as it ended (what /orders shows), of its book, at the time it expired
+    // the event carries the order as it ended (what /orders shows: the outbox keeps the canonical symbol, clients see the ticker), of its book, at the time it expired
     const [expired] = await outbox(fx.redis, trader.accountId);
-    const { done_ts: doneTs, ...ended } = expired.order!;
-    expect(expired.order).to.deep.equal(listed.recent[0]);
+    const shown: Record<string, unknown> = { ...expired.order, symbol: 'BTC' };
+    const { done_ts: doneTs, ...ended } = shown;
+    expect(shown).to.deep.equal(listed.recent[0]);
     expect(expired).to.deep.include({ book: 'main', ts: doneTs });
     expect(doneTs).to.be.a('number').and.at.least(old.expires_ts as number);
     expect(ended).to.deep.equal({ ...old, status: 'expired' });

@@ -142,13 +142,14 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
     expect(mine.orders!.map((o) => o.order_id)).to.deep.equal([missed.order_id]);
     const positions = (await Promise.all([bot, bot2].map(async (who) => (await call(who, 'GET', '/positions')).body.positions as Record<string, unknown>[]))).flat();
     const byPosition = new Map(positions.map((p) => [p.id, p]));
-    expect(byPosition.get(byId.get(limitShort.order_id)!.position_id)).to.include({ symbol: 'SOLUSDT', side: 'short', entry: limitShort.limit_price, opened_ts: minute, sl: limitShort.sl, status: 'open' });
-    expect(byPosition.get(byId.get(stopLong.order_id)!.position_id)).to.include({ symbol: 'SOLUSDT', side: 'long', entry: stopLong.limit_price, opened_ts: minute, tp: stopLong.tp, status: 'open' });
+    expect(byPosition.get(byId.get(limitShort.order_id)!.position_id)).to.include({ symbol: 'SOL', side: 'short', entry: limitShort.limit_price, opened_ts: minute, sl: limitShort.sl, status: 'open' });
+    expect(byPosition.get(byId.get(stopLong.order_id)!.position_id)).to.include({ symbol: 'SOL', side: 'long', entry: stopLong.limit_price, opened_ts: minute, tp: stopLong.tp, status: 'open' });
     // each fill announced with the order as it ended and the position it opened
     const fills = [...(await outbox(redis, bot.accountId)), ...(await outbox(redis, bot2.accountId))].filter((e) => e.event === 'order.filled');
     for (const o of [limitShort, stopLong]) {
       const fill = fills.find((e) => e.order?.order_id === o.order_id)!;
-      expect(fill.order).to.deep.equal(byId.get(o.order_id));
+      // stored under the canonical symbol; /orders shows the ticker
+      expect({ ...fill.order, symbol: 'SOL' }).to.deep.equal(byId.get(o.order_id));
       expect(fill.position).to.include({ id: byId.get(o.order_id)!.position_id, entry: o.limit_price, side: o.side, status: 'open' });
     }
 
@@ -160,6 +161,6 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
     const freeEvents = await outbox(redis, free.accountId);
     expect(freeEvents.filter((e) => e.event.startsWith('order.'))).to.have.length(1);
     const cancelled = freeEvents.find((e) => e.event === 'order.cancelled')!;
-    expect(cancelled).to.deep.include({ book: 'main', ts: rejected.done_ts, order: rejected });
+    expect(cancelled).to.deep.include({ book: 'main', ts: rejected.done_ts, order: { ...rejected, symbol: 'BNBUSDT' } });
   });
 });

@@ -37,7 +37,7 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
     it(`rests a ${c.type} ${c.side} and fills it at its level, stamped with the minute the market reached it`, async () => {
       const now = fx.clock.now();
       const order = await place({ side: c.side, type: c.type, limit_price: c.level, sl: c.side === 'long' ? c.level * 0.9 : c.level * 1.1 });
-      expect(order).to.include({ type: c.type, side: c.side, symbol: 'BTCUSDT', limit_price: c.level, status: 'open', margin_usd: 100, leverage: 10, account: 'main', client_order_id: null });
+      expect(order).to.include({ type: c.type, side: c.side, symbol: 'BTC', limit_price: c.level, status: 'open', margin_usd: 100, leverage: 10, account: 'main', client_order_id: null });
       expect(order.order_id).to.match(/^lo[0-9a-z]+$/);
       expect(order.placed_ts).to.be.within(now, fx.clock.now());
       expect(order.expires_ts).to.equal((order.placed_ts as number) + ORDER_TTL_MS);
@@ -76,7 +76,7 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
     expect((await call('POST', '/open', { symbol: 'DOT', side: 'long', margin_usd: 10, leverage: 150, dry_run: true })).body).to.include({ error: 'leverage_max', max: 100 });
     expect(await fx.candle('DOTUSDT', order.fills_from_ts, 6.9, 7.1)).to.deep.equal({ filled: 1, blocked: 0 });
     const positions = (await call('GET', '/positions')).body.positions as Record<string, unknown>[];
-    expect(positions.map((p) => [p.symbol, p.leverage, p.entry])).to.deep.equal([['DOTUSDT', 150, 7]]);
+    expect(positions.map((p) => [p.symbol, p.leverage, p.entry])).to.deep.equal([['DOT', 150, 7]]);
   });
 
   it('refuses a level on the side the market already reached (limit_marketable, stop_wrong_side): never a market fill, nothing written', async () => {
@@ -93,7 +93,7 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
     for (const [type, side, level, code] of wrong) {
       const r = await call('POST', '/open', { symbol: 'BTC', side, type, limit_price: level, margin_usd: 10, leverage: 2 });
       expect(r.status, `${type} ${side} ${level}`).to.equal(400);
-      expect(r.body).to.include({ error: code, live: 65000, limit_price: level, symbol: 'BTCUSDT' });
+      expect(r.body).to.include({ error: code, live: 65000, limit_price: level, symbol: 'BTC' });
       const v2 = await call('POST', '/open', { symbol: 'BTC', side, type, stop_price: level, margin_usd: 10, leverage: 2 }, trader, 'v2');
       expect((v2.body.error as unknown as { code: string }).code).to.equal(code);
     }

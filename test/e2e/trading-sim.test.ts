@@ -59,7 +59,7 @@ describe('bot trading end to end: sim -> feed -> Redis -> trading routes (all cl
       const r = await botCall<Body>(api.url, trader, 'POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 100, dry_run: true });
       return r.body.position?.entry === 71234.5 ? r : undefined;
     }, 5_000, 'the sim price on the open path');
-    expect(btc.body.position).to.include({ symbol: 'BTCUSDT', entry: 71234.5 });
+    expect(btc.body.position).to.include({ symbol: 'BTC', entry: 71234.5 });
     // each symbol's price travels on its own: wait for gold's as well before trading it
     await waitFor(async () => {
       const r = await botCall<Body>(api.url, trader, 'POST', '/open', { symbol: 'XAU', side: 'short', margin_usd: 100, leverage: 20, dry_run: true });
@@ -67,7 +67,7 @@ describe('bot trading end to end: sim -> feed -> Redis -> trading routes (all cl
     }, 5_000, 'the sim gold price on the open path');
     const gold = await botCall<Body>(api.url, trader, 'POST', '/open', { symbol: 'XAU', side: 'short', margin_usd: 100, leverage: 20 });
     expect(gold.status).to.equal(200);
-    expect(gold.body.position).to.include({ symbol: 'XAUUSDT', asset_class: 'metal', entry: 4012.25, fee_rate_pct: 0.015 });
+    expect(gold.body.position).to.include({ symbol: 'XAU', asset_class: 'metal', entry: 4012.25, fee_rate_pct: 0.015 });
     await simControl(sim, 'price', { symbol: 'XAUUSDT', price: 3990 });
     const closed = await waitFor(async () => {
       const r = await botCall<Body & { closed?: Record<string, unknown> }>(api.url, trader, 'GET', '/positions');

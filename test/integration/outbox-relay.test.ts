@@ -27,7 +27,7 @@ describe('push: the outbox relay', function () {
   /** Appends position.opened entries the way the scripts do; nudge false skips the publish (a nudge nobody heard). */
   const append = async (accountId: string, ids: string[], nudge = true): Promise<void> => {
     const pipeline = redis.pipeline();
-    for (const id of ids) pipeline.xadd(keys.accountOutbox(accountId), '*', 'event', 'position.opened', 'book', 'main', 'ts', String(Date.now()), 'position', JSON.stringify({ id, status: 'open' }));
+    for (const id of ids) pipeline.xadd(keys.accountOutbox(accountId), '*', 'event', 'position.opened', 'book', 'main', 'ts', String(Date.now()), 'position', JSON.stringify({ id, symbol: 'BTCUSDT', status: 'open' }));
     if (nudge) pipeline.publish(keys.outboxNudgeChannel, keys.accountOutbox(accountId));
     await pipeline.exec();
   };

@@ -39,7 +39,7 @@ describe('push: a worker killed mid-delivery', function () {
       const hook = { id: 'whkill', url: `${receiver.url}/hook`, secret: 'whs_kill', events: ['position.opened' as const], book: null, created: Date.now() };
       expect(await new WebhookStore(redis).add(trader.accountId, hook, 3)).to.deep.equal({ kind: 'added' });
       receiver.answer = () => (receiver.received.length === 1 ? 'hang' : 200);
-      await redis.xadd(keys.accountOutbox(trader.accountId), '*', 'event', 'position.opened', 'book', 'main', 'ts', String(Date.now()), 'position', JSON.stringify({ id: 'bpkill', status: 'open' }));
+      await redis.xadd(keys.accountOutbox(trader.accountId), '*', 'event', 'position.opened', 'book', 'main', 'ts', String(Date.now()), 'position', JSON.stringify({ id: 'bpkill', symbol: 'BTCUSDT', status: 'open' }));
       await redis.publish(keys.outboxNudgeChannel, keys.accountOutbox(trader.accountId));
       await waitFor(() => receiver.received.length === 1, 10_000, 'the first attempt, held open by the receiver');
       child.child.kill('SIGKILL');

@@ -8,14 +8,18 @@ import { closedView, openView } from '../../shared/paper/positions/position-view
 
 const INTERNAL = ['v', 'funding_carry_usd', 'funding_from_ts', 'trail_ts', 'trail_prev_hwm', 'trail_prev_ts', 'levels_ts', 'levels_prev'];
 
-/** What a client must see of a record: every stored field but the internal ones, as stored. */
-const publicPart = (p: Position): Record<string, unknown> => Object.fromEntries(Object.entries(p).filter(([key]) => !INTERNAL.includes(key)));
+/** Stored (canonical) symbols and the spec's ticker a client sees for each, one per asset class. */
+const TICKERS: Readonly<Record<string, string>> = { BTCUSDT: 'BTC', '1000PEPEUSDT': '1000PEPE', XAUUSDT: 'XAU', EURUSDT: 'EUR', TSLAUSDT: 'TSLA', SPX500USDT: 'SPX500' };
+
+/** What a client must see of a record: every stored field but the internal ones, as stored, the symbol as its ticker. */
+const publicPart = (p: Position): Record<string, unknown> => ({ ...Object.fromEntries(Object.entries(p).filter(([key]) => !INTERNAL.includes(key))), symbol: TICKERS[p.symbol] });
 
 const price = fc.double({ min: 0.0001, max: 100_000, noNaN: true });
 const level = fc.option(price, { nil: null });
 
 const openPosition: fc.Arbitrary<Position> = fc
   .record({
+    symbol: fc.constantFrom(...Object.keys(TICKERS)),
     side: fc.constantFrom('long' as const, 'short' as const),
     entry: price,
     qty: fc.double({ min: 0.000001, max: 1_000, noNaN: true }),
@@ -37,7 +41,7 @@ const openPosition: fc.Arbitrary<Position> = fc
       id: 'bp1a2b3c4d',
       v: 2,
       account: 'main',
-      symbol: 'BTCUSDT',
+      symbol: r.symbol,
       asset_class: 'crypto',
       side: r.side,
       status: 'open',

@@ -14,6 +14,7 @@ describe('push events: outbox entries to webhook events and stream messages', ()
     expect(entry.items).to.have.length(1);
     expect(entry.items[0]).to.deep.include({ itemId: '17-0', event: 'position.opened' });
     expect(entry.items[0].data).to.not.have.any.keys('v', 'funding_carry_usd', 'funding_from_ts');
+    expect(entry.items[0].data).to.include({ symbol: 'BTC' });
     expect(channelMessage(entry)).to.deep.equal({ id: '17-0', book: 'main', messages: [{ type: 'position', data: { event: 'opened', position: entry.items[0].data }, ts: 1700 }] });
   });
 
@@ -29,11 +30,12 @@ describe('push events: outbox entries to webhook events and stream messages', ()
   });
 
   it('carries order events to webhooks only (a fill carries its position; the stream shows the fill as the position.opened written with it)', () => {
-    const filled = mapOutboxEntry({ id: '20-0', fields: { event: 'order.filled', book: 'main', ts: '2000', order: '{"order_id":"lo1"}', position: stored('bp3') } });
-    expect(filled.items[0].data).to.deep.include({ order_id: 'lo1' });
-    expect((filled.items[0].data.position as { id: string }).id).to.equal('bp3');
+    const filled = mapOutboxEntry({ id: '20-0', fields: { event: 'order.filled', book: 'main', ts: '2000', order: '{"order_id":"lo1","symbol":"XAUUSDT"}', position: stored('bp3', { symbol: 'XAUUSDT' }) } });
+    // the order and its position name the ticker, as /orders and /positions do
+    expect(filled.items[0].data).to.deep.include({ order_id: 'lo1', symbol: 'XAU' });
+    expect(filled.items[0].data.position).to.include({ id: 'bp3', symbol: 'XAU' });
     expect(channelMessage(filled).messages).to.have.length(0);
-    expect(mapOutboxEntry({ id: '21-0', fields: { event: 'order.expired', book: 'main', ts: '2100', order: '{"order_id":"lo2"}' } }).items[0].data).to.deep.equal({ order_id: 'lo2' });
+    expect(mapOutboxEntry({ id: '21-0', fields: { event: 'order.expired', book: 'main', ts: '2100', order: '{"order_id":"lo2","symbol":"BTCUSDT"}' } }).items[0].data).to.deep.equal({ order_id: 'lo2', symbol: 'BTC' });
   });
 
   it('gives no item for events clients do not subscribe to, and throws on a malformed entry', () => {

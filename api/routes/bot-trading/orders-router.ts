@@ -10,7 +10,7 @@ const exampleOrder = {
   order_id: 'lomb3x0k2a1b2c3d4',
   type: 'limit',
   account: 'main',
-  symbol: 'BTCUSDT',
+  symbol: 'BTC',
   side: 'long',
   limit_price: 62000,
   margin_usd: 100,

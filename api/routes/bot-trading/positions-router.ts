@@ -91,7 +91,7 @@ export function positionRoutes(trading: TradingServices, authenticate: Authentic
         ],
         example: {
           body: { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, sl: 60000, client_order_id: 'my-1' },
-          response: { ok: true, position: { id: 'bpmb3x0k2a1b2c3d4', symbol: 'BTCUSDT', side: 'long', entry: 65000, qty: 0.0153846, margin: 100, leverage: 10, liq_price: 58825, status: 'open' }, idempotent: false },
+          response: { ok: true, position: { id: 'bpmb3x0k2a1b2c3d4', symbol: 'BTC', side: 'long', entry: 65000, qty: 0.0153846, margin: 100, leverage: 10, liq_price: 58825, status: 'open' }, idempotent: false },
         },
         prefetch: (body) => trading.positions.prefetchFill(body),
         handle: ({ body, auth, prefetched }: { body: OpenBody; auth: KeyContext; prefetched?: unknown }) => {

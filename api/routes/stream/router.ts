@@ -12,7 +12,7 @@ export function streamRoutes(tickMs: number): RouteGroup {
       summary: 'WebSocket stream (connect with ?api_key=): welcome, snapshot, position events, prices; a plain GET answers 426',
       description:
         `Server: { type: welcome, data: { channels, tick_ms: ${tickMs} } }, { type: snapshot, data: { positions } } on connect, ` +
-        '{ type: position, data: { event: opened|updated|closed, position } } on every change, { type: prices, data: { SYMBOL: price } } each tick ' +
+        '{ type: position, data: { event: opened|updated|closed, position } } on every change, { type: prices, data: { <ticker>: price } } (e.g. { BTC: 65000 }) each tick ' +
         'for open symbols. Client: { op: subscribe, channels: [positions, prices] }, { op: ping } (answered pong). At most 3 sockets per account; ' +
         'recycled after 6 h. Close codes: 4401 key refused (reason: missing_api_key, bad_api_key or revoked_key; an open socket too, within a second of ' +
         'its key being revoked), 4429 too_many_sockets (also the sockets beyond a lowered cap), 4000 recycled, 1001 server shutting down.',

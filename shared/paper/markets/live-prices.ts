@@ -4,7 +4,7 @@
  */
 import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
-import { canonicalSymbol } from '../../market/canonical-symbol.js';
+import { baseOf, canonicalSymbol } from '../../market/canonical-symbol.js';
 import type { MarketStore } from '../../market/market-store.js';
 import { classifyQuote, type FreshnessRules } from '../../market/quote-freshness.js';
 import type { AssetClass } from '../../engine/fees.js';
@@ -57,7 +57,8 @@ export class LivePrices {
     if (!quote && !(await this.store.isKnownSymbol(symbol))) throw new AppError('unknown_symbol', `unknown symbol: ${input}`, { symbol: input });
     const state = classifyQuote(quote, this.clock.now(), this.rules);
     if (state.kind !== 'fresh') {
-      throw new AppError('no_price', `no live price for ${symbol}: no exchange sent one in the last ${Math.round(this.rules.freshMs / 1000)} s`, { symbol });
+      const ticker = baseOf(symbol);
+      throw new AppError('no_price', `no live price for ${ticker}: no exchange sent one in the last ${Math.round(this.rules.freshMs / 1000)} s`, { symbol: ticker });
     }
     return { symbol, assetClass: assetClassOf(symbol), price: state.quote.price, ts: state.quote.ts };
   }

@@ -4,6 +4,7 @@ import { AppError } from '../../core/errors.js';
 import { findFeeVenue, type FeeVenue } from '../../engine/fees.js';
 import { checkPlacement, expiresAt, LEVEL_MAX_DISTANCE_PCT, reachOf, watermarkAfter, type OrderType } from '../../engine/order-rules.js';
 import { trimNumber, type Side } from '../../engine/side.js';
+import { baseOf } from '../../market/canonical-symbol.js';
 import { changeKey, STALE, type ChangeGate } from '../change-gate.js';
 import type { FeeSettings } from '../fees/fee-settings.js';
 import type { KeyContext } from '../key-context.js';
@@ -11,7 +12,7 @@ import type { EntryPrice, LivePrice, LivePrices } from '../markets/live-prices.j
 import { checkLeverage, dryRunPosition, priceEntry } from '../positions/position-builder.js';
 import { entryTerms, explicitVenue, refOf, type OpenRequest, type OpenResult, type RestingOrderPlacer } from '../positions/position-service.js';
 import type { OrderStore } from './order-store.js';
-import { newOrderId, type Order, type OrderStatus, type StoredOrder } from './order-types.js';
+import { newOrderId, orderView, type Order, type OrderStatus, type StoredOrder } from './order-types.js';
 
 export { newOrderId };
 
@@ -54,7 +55,7 @@ function refusePlacement(type: OrderType, side: Side, level: number, live: LiveP
   const refusal = checkPlacement(type, side, level, live.price);
   if (!refusal) return;
   const where = reachOf(type, side) === 'down' ? 'below' : 'above';
-  const context = { symbol: live.symbol, live: live.price, limit_price: level };
+  const context = { symbol: baseOf(live.symbol), live: live.price, limit_price: level };
   if (refusal === 'limit_price_far') {
     const message = `limit_price ${level} is more than ${LEVEL_MAX_DISTANCE_PCT}% away from the market (${live.price}): it would rest without filling`;
     throw new AppError(refusal, message, { ...context, max_distance_pct: LEVEL_MAX_DISTANCE_PCT });
@@ -98,7 +99,7 @@ export class OrderService implements RestingOrderPlacer {
     } catch (error) {
       // a reused client_order_id answers with its order even when the market has moved since (as market opens do)
       const prior = coid !== null && !req.dry_run && error instanceof AppError ? await store.findIdempotent(refOf(ctx), coid) : null;
-      if (prior) return { ok: true, order: prior.order, idempotent: true };
+      if (prior) return { ok: true, order: orderView(prior.order), idempotent: true };
       throw error;
     }
   }
@@ -143,14 +144,14 @@ export class OrderService implements RestingOrderPlacer {
       throw new AppError('too_many_orders', `this book holds ${outcome.resting} resting orders, the cap`, { max, resting: outcome.resting });
     }
     if (!outcome.stored) throw new AppError('already_done', `the order placed with client_order_id ${coid} is done and no longer kept`, { client_order_id: coid });
-    return { ok: true, order: outcome.stored.order, idempotent: outcome.kind === 'idempotent' };
+    return { ok: true, order: orderView(outcome.stored.order), idempotent: outcome.kind === 'idempotent' };
   }
 
   /** The book's resting orders (oldest first) and its last 20 done ones (newest first). */
   async list(ctx: KeyContext): Promise<OrdersResult> {
     const ref = refOf(ctx);
     const [orders, recent] = await Promise.all([this.deps.store.listResting(ref), this.deps.store.listRecent(ref, RECENT_ORDERS)]);
-    return { orders, recent };
+    return { orders: orders.map(orderView), recent: recent.map(orderView) };
   }
 
   /**
@@ -197,7 +198,7 @@ export class OrderService implements RestingOrderPlacer {
         modified_ts: now,
         fills_from_ts: watermarkAfter(now),
       };
-      return (await this.deps.store.modify(ref, read, updated)) === 'applied' ? { ok: true as const, order: updated } : STALE;
+      return (await this.deps.store.modify(ref, read, updated)) === 'applied' ? { ok: true as const, order: orderView(updated) } : STALE;
     });
   }
 
@@ -208,7 +209,7 @@ export class OrderService implements RestingOrderPlacer {
       const now = this.deps.clock.now();
       const cancelled: Order = { ...read.order, status: 'cancelled', done_ts: now };
       if ((await this.deps.store.cancel(ref, read, cancelled, now)) !== 'applied') return STALE;
-      return { ok: true as const, order_id: cancelled.order_id, status: 'cancelled' as const, order: cancelled };
+      return { ok: true as const, order_id: cancelled.order_id, status: 'cancelled' as const, order: orderView(cancelled) };
     });
   }
 

@@ -3,6 +3,7 @@ import type { AssetClass } from '../../engine/fees.js';
 import type { OrderReach, OrderType } from '../../engine/order-rules.js';
 import type { Side } from '../../engine/side.js';
 import type { BookRef } from '../positions/position-types.js';
+import { baseOf } from '../../market/canonical-symbol.js';
 import { keys } from '../../redis/keys.js';
 import { timedId } from '../timed-ids.js';
 
@@ -85,6 +86,11 @@ export interface StoredOrder {
 export function parseOrder(raw: string): StoredOrder {
   const order = JSON.parse(raw) as Omit<Order, 'status'> & { status: OrderStatus | typeof LEGACY_OPEN };
   return { raw, order: { ...order, status: order.status === LEGACY_OPEN ? 'open' : order.status } };
+}
+
+/** An order as clients see it: the spec's ticker (BTC) for the canonical symbol it is stored and indexed under. */
+export function orderView(order: Order): Order {
+  return { ...order, symbol: baseOf(order.symbol) };
 }
 
 /** The member of an order in the per-symbol order index. */

@@ -8,6 +8,7 @@ import { AppError } from '../../core/errors.js';
 import { largestPartialPct, leavesValidRemainder, marginLeft, MIN_MARGIN_USD, settle, settlePartial, type SettleInput } from '../../engine/settlement.js';
 import { roundUsd, trimNumber } from '../../engine/side.js';
 import { CLOSE_REASONS, decide, liveWindow, type Trigger } from '../../engine/triggers.js';
+import { baseOf } from '../../market/canonical-symbol.js';
 import type { KnownKey } from '../api-key-resolver.js';
 import { changeKey, STALE } from '../change-gate.js';
 import type { KeyContext } from '../key-context.js';
@@ -265,7 +266,7 @@ export class CloseService {
       // closed meanwhile by another request: not ours to count, nothing left to do
       if (error instanceof AppError && (error.code === 'already_closed' || error.code === 'position_not_found')) continue;
       if (!(error instanceof AppError)) throw error;
-      notClosed.push({ id: outcome.stored.position.id, symbol: outcome.stored.position.symbol, error: error.code });
+      notClosed.push({ id: outcome.stored.position.id, symbol: baseOf(outcome.stored.position.symbol), error: error.code });
     }
     return { ok: true, closed: positions.length, positions, ...(notClosed.length > 0 ? { not_closed: notClosed } : {}) };
   }

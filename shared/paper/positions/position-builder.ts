@@ -3,6 +3,7 @@ import { AppError } from '../../core/errors.js';
 import { baseTakerPct, cappedRatePct, CLASS_TAKER_PCT, type AssetClass, type FeeVenue } from '../../engine/fees.js';
 import { checkLevels, priceOpen, type PricedOpen } from '../../engine/open-pricing.js';
 import { roundUsd, trimNumber, type Side } from '../../engine/side.js';
+import { baseOf } from '../../market/canonical-symbol.js';
 import type { Position } from './position-types.js';
 
 /** The terms of an entry, whatever fills it. */
@@ -34,8 +35,9 @@ export interface PricedEntry {
  */
 export function checkLeverage(symbol: string, leverage: number, max: number): void {
   if (leverage > max) {
-    throw new AppError('leverage_max', `leverage ${leverage} is above the ${max}x cap of ${symbol}`, {
-      symbol,
+    const ticker = baseOf(symbol);
+    throw new AppError('leverage_max', `leverage ${leverage} is above the ${max}x cap of ${ticker}`, {
+      symbol: ticker,
       max,
       requested: leverage,
       hint: `send leverage between 1 and ${max}`,
@@ -67,7 +69,7 @@ export function dryRunPosition(terms: EntryTerms, entry: PricedEntry, maxLeverag
   // what the venue saves (negative) or costs over the class rate on the round trip
   const vsDefault = trimNumber(priced.feeRoundTrip - (2 * priced.notional * defaultRate) / 100);
   return {
-    symbol: terms.symbol,
+    symbol: baseOf(terms.symbol),
     asset_class: terms.assetClass,
     side: terms.side,
     entry: priced.entry,

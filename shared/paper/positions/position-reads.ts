@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { roundUsd, toCents, trimNumber } from '../../engine/side.js';
 import { ratchetTrail } from '../../engine/trailing.js';
+import { baseOf } from '../../market/canonical-symbol.js';
 import type { KeyContext } from '../key-context.js';
 import type { Mark } from '../markets/live-prices.js';
 import { fundingOwed, type PositionDeps } from './position-deps.js';
@@ -80,7 +81,7 @@ export function tradeRow(p: Position): TradeRow {
     id: p.id,
     closed_ts: p.closed_ts ?? 0,
     opened_ts: p.opened_ts,
-    symbol: p.symbol,
+    symbol: baseOf(p.symbol),
     side: p.side,
     leverage: p.leverage,
     margin_usd: p.margin_usd,

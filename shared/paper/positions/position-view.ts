@@ -4,6 +4,7 @@
  */
 import { settle } from '../../engine/settlement.js';
 import { roundUsd, trimNumber } from '../../engine/side.js';
+import { baseOf } from '../../market/canonical-symbol.js';
 import type { Position } from './position-types.js';
 
 export type PositionView = Omit<Position, InternalField> & {
@@ -28,7 +29,8 @@ function publicFields(p: Position): PositionView {
   const view: PositionView = {
     id: p.id,
     account: p.account,
-    symbol: p.symbol,
+    // the spec's ticker (BTC, XAU); storage and the indexes keep the canonical BTCUSDT
+    symbol: baseOf(p.symbol),
     asset_class: p.asset_class,
     side: p.side,
     status: p.status,
