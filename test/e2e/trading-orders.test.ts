@@ -189,10 +189,10 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
     const rejected = recent.find((o) => o.order_id === short.order_id)!;
     expect(rejected).to.include({ status: 'rejected' });
     expect(rejected).to.not.have.property('position_id');
-    expect(rejected.note).to.be.a('string').and.match(/open long on BTCUSDT; one-way mode/);
+    expect(rejected.note).to.be.a('string').and.match(/open long on BTC; one-way mode/);
     expect(recent.find((o) => o.order_id === more.order_id)).to.include({ status: 'filled' });
     const positions = (await call('GET', '/positions')).body.positions as Record<string, unknown>[];
-    expect(positions.map((p) => [p.symbol, p.side]).sort()).to.deep.equal([['BTCUSDT', 'long'], ['BTCUSDT', 'long'], ['ETHUSDT', 'short']]);
+    expect(positions.map((p) => [p.symbol, p.side]).sort()).to.deep.equal([['BTC', 'long'], ['BTC', 'long'], ['ETH', 'short']]);
     expect(positions.map((p) => p.id)).to.include(long.id);
     const events = (await fx.events(trader.accountId)).slice(before);
     expect(events.filter((e) => e.order?.order_id === short.order_id).map((e) => [e.event, e.order?.status])).to.deep.equal([['order.cancelled', 'rejected']]);

@@ -9,6 +9,7 @@ import type { Clock } from '../../core/clock.js';
 import { findFeeVenue } from '../../engine/fees.js';
 import { candleFills, candleReaches, reachOf } from '../../engine/order-rules.js';
 import type { SweepJob } from '../../queues/job-types.js';
+import { baseOf } from '../../market/canonical-symbol.js';
 import { PlanStore } from '../accounts/plan-store.js';
 import { effectivePlan } from '../plans.js';
 import { buildPosition, priceEntry, type EntryTerms } from '../positions/position-builder.js';
@@ -72,7 +73,7 @@ export function fillResult(ref: BookRef, o: Order, minute: number, now: number, 
       ...o,
       status: 'rejected',
       done_ts: now,
-      note: `not filled: the market reached ${o.limit_price} in the minute of ${at}, but the book held an open ${other} on ${o.symbol}; one-way mode: close it before a ${o.side} entry fills`,
+      note: `not filled: the market reached ${o.limit_price} in the minute of ${at}, but the book held an open ${other} on ${baseOf(o.symbol)}; one-way mode: close it before a ${o.side} entry fills`,
     },
   };
 }
