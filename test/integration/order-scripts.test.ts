@@ -170,7 +170,7 @@ describe('order scripts under races (Lua, real Redis)', () => {
       expect(Object.keys(open)).to.deep.equal([`bp-ow-${i}-${side}`]);
       const loser = (await pods[0].get(r, (winner === 0 ? short : long).order_id))!.order;
       expect(loser.status).to.equal('rejected');
-      expect(loser.note).to.match(new RegExp(`open ${side} on ETHUSDT; one-way mode`));
+      expect(loser.note).to.match(new RegExp(`open ${side} on ETH; one-way mode`));
       const evs = await events(r.accountId);
       expect([...evs].sort()).to.deep.equal(['order.cancelled', 'order.filled', 'position.opened']);
     }
