@@ -157,6 +157,11 @@ export class RouteCatalog {
     return this.groups.flatMap((group) => group.routes);
   }
 
+  /** The routes whose path starts with `prefix`, as ping and the bot 404 list them: GET bare, other methods named. */
+  endpoints(prefix = ''): string[] {
+    return this.routes.filter((r) => r.path.startsWith(prefix)).map((r) => (r.method === 'get' ? r.path : `${r.method.toUpperCase()} ${r.path}`));
+  }
+
   /** The route of a method (HEAD answers as GET) and a path without its query string, if the catalog has one. */
   find(method: string | undefined, path: string): BoundRoute | undefined {
     return this.table.get(routeKey(method === 'HEAD' ? 'GET' : (method ?? ''), path));

@@ -152,7 +152,9 @@ export class PositionReads {
     ]);
     const openRows = (open?.views ?? []).filter((v) => since === undefined || v.opened_ts >= since).reverse();
     const rows = [...openRows, ...closed.map(closedView)].slice(0, POSITIONS_CAP);
-    const etag = `W/"${createHash('sha1').update(etagMaterial(rows)).digest('base64url').slice(0, 27)}"`;
+    // the query is part of the tag: a client keeps one ETag across calls, and another query's rows are not this one's
+    const material = `${query.status ?? ''}|${since ?? ''}\n${etagMaterial(rows)}`;
+    const etag = `W/"${createHash('sha1').update(material).digest('base64url').slice(0, 27)}"`;
     return { positions: rows, etag };
   }
 
