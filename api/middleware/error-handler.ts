@@ -7,7 +7,7 @@ import type { RouteCatalog } from '../routing/route-catalog.js';
 import { redisUnavailable } from './redis-gate.js';
 
 /** Bot v1 kept the original's flat error body; everything else answers in the envelope. */
-function isBotV1(path: string): boolean {
+export function isBotV1(path: string): boolean {
   return path.startsWith('/api/bot/v1/') || path === '/api/bot/v1';
 }
 
