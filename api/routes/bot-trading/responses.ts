@@ -1,6 +1,6 @@
 /** The answers of the keyed bot routes, on the named components (api/openapi/components.ts); v2 drops their ok. */
 import { webhookTestSchema } from '../../../shared/push/webhook-schema.js';
-import { arrayOf, boolean, bodySchema, integer, nullable, okTrue, ref, string, type JsonSchema } from '../../../shared/core/json-schema.js';
+import { arrayOf, boolean, bodySchema, integer, okTrue, ref, string, type JsonSchema } from '../../../shared/core/json-schema.js';
 
 /** A component with ok: true beside its properties (v1's shape; v2's data is the component). */
 const okWith = (component: string): JsonSchema => ({ allOf: [ref(component)], properties: { ok: okTrue }, required: ['ok'] });
@@ -13,7 +13,10 @@ export const BOT_RESPONSES = {
         anyOf: [ref('Position'), { type: 'object', description: 'dry_run: the position it would open, without id' }],
         description: 'A market entry: the position (absent for a limit or stop entry)',
       },
-      order: { ...ref('Order'), description: 'A limit or stop entry: its resting order' },
+      order: {
+        anyOf: [ref('Order'), { type: 'object', description: 'dry_run: what the order would be, without order_id' }],
+        description: 'A limit or stop entry: its resting order',
+      },
       idempotent: boolean('True when a reused client_order_id answers what it made before'),
       dry_run: { const: true, description: 'Present on a dry run: nothing was written' },
     },
@@ -43,7 +46,7 @@ export const BOT_RESPONSES = {
   trades: bodySchema({
     trades: arrayOf(ref('Trade')),
     count: integer(),
-    next_before: nullable({ type: ['integer', 'string'], description: 'The before of the next page; null at the end' }),
+    next_before: { type: ['integer', 'string', 'null'], description: 'The before of the next page (unix ms, or ms:id); null at the end' },
     retention_days: integer(),
   }),
   orders: bodySchema({ orders: arrayOf(ref('Order'), 'Resting'), recent: arrayOf(ref('Order'), 'The last ones that filled, expired or were cancelled') }),
