@@ -165,7 +165,7 @@ export function createApp(deps: AppDeps): App {
   });
   app.use(docsRouter());
 
-  app.use(notFoundHandler);
+  app.use(notFoundHandler(catalog));
   app.use(onError);
   const listener = createRequestListener({ catalog, app, onError, chainFor: (path) => (underApi(path) ? apiRequests : everyRequest) });
   return { listener, app, catalog, services, close: () => services.usage.flush() };

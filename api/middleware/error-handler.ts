@@ -3,10 +3,11 @@ import type { Logger } from '../../shared/core/logger.js';
 import { isRedisUnreachable } from '../../shared/redis/connection.js';
 import type { ApiRequest, ApiResponse, Next } from '../routing/http-types.js';
 import { sendJsonText } from '../routing/json-text.js';
+import type { RouteCatalog } from '../routing/route-catalog.js';
 import { redisUnavailable } from './redis-gate.js';
 
 /** Bot v1 kept the original's flat error body; everything else answers in the envelope. */
-function isBotV1(path: string): boolean {
+export function isBotV1(path: string): boolean {
   return path.startsWith('/api/bot/v1/') || path === '/api/bot/v1';
 }
 
@@ -21,8 +22,20 @@ export function sendError(req: ApiRequest, res: ApiResponse, error: AppError): v
   sendJsonText(res, JSON.stringify(body));
 }
 
-export function notFoundHandler(req: ApiRequest, res: ApiResponse): void {
-  sendError(req, res, new AppError('not_found', `no route for ${req.method} ${req.path}`));
+/** /api/bot/v1/... or /api/bot/v2/...: the version's prefix. */
+const BOT_VERSION_PREFIX = /^\/api\/bot\/v[12]\//;
+
+/**
+ * An unknown path answers 404 not_found; under the bot API it also lists that version's routes as
+ * `endpoints`, as the original does (v2 carries them in its error object).
+ */
+export function notFoundHandler(catalog: RouteCatalog) {
+  return (req: ApiRequest, res: ApiResponse): void => {
+    const path = req.baseUrl + req.path;
+    const botPrefix = BOT_VERSION_PREFIX.exec(path)?.[0];
+    const details = botPrefix ? { endpoints: catalog.endpoints(botPrefix) } : {};
+    sendError(req, res, new AppError('not_found', `no route for ${req.method} ${req.path}`, details));
+  };
 }
 
 interface HttpLikeError {

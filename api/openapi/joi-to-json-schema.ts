@@ -1,3 +1,5 @@
+import type { JsonSchema } from '../../shared/core/json-schema.js';
+
 /** The subset of Joi's describe() output that our request schemas use. */
 interface JoiDescription {
   type: string;
@@ -9,7 +11,6 @@ interface JoiDescription {
   metas?: { codes?: Record<string, string> }[];
 }
 
-export type JsonSchema = Record<string, unknown>;
 
 const NUMERIC_RULES: Record<string, string> = {
   min: 'minimum',

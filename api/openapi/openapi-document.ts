@@ -1,6 +1,10 @@
 import { ERROR_CODES } from '../../shared/core/errors.js';
 import { SERVICE_NAME, SERVICE_VERSION } from '../../shared/core/service.js';
 import type { RouteDefinition } from '../routing/route-catalog.js';
+import type { JsonSchema } from '../../shared/core/json-schema.js';
+import { isBotV1 } from '../middleware/error-handler.js';
+import { SIGNATURE_HEADER } from '../../shared/push/webhook-signing.js';
+import { RESPONSE_COMPONENTS } from './components.js';
 import { describeFields, toJsonSchema, type JoiDescription } from './joi-to-json-schema.js';
 
 const errorEnvelope = {
@@ -16,6 +20,31 @@ const errorEnvelope = {
   },
   required: ['ok', 'error', 'ts'],
 };
+
+/** Bot v1 kept the original's flat error body: { error: code, message, ...details }. */
+const flatError = {
+  type: 'object',
+  properties: { error: { type: 'string', enum: Object.keys(ERROR_CODES) }, message: { type: 'string' } },
+  required: ['error', 'message'],
+};
+
+/** v2 answers a v1 body without its ok, as data. */
+function withoutOk(schema: JsonSchema): JsonSchema {
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  if (!properties?.ok) return schema;
+  const { ok: _ok, ...rest } = properties;
+  return { ...schema, properties: rest, required: ((schema.required as string[] | undefined) ?? []).filter((name) => name !== 'ok') };
+}
+
+function successSchema(route: RouteDefinition): JsonSchema | undefined {
+  if (!route.response) return undefined;
+  if (route.style === 'bare') return route.response;
+  return {
+    type: 'object',
+    properties: { ok: { const: true }, data: withoutOk(route.response), ts: { type: 'integer', description: 'epoch milliseconds' } },
+    required: ['ok', 'data', 'ts'],
+  };
+}
 
 function validationCodes(route: RouteDefinition): string[] {
   const schemas = [route.query, route.body].filter((schema) => schema !== undefined);
@@ -41,6 +70,7 @@ function operation(route: RouteDefinition): Record<string, unknown> {
       ? { ok: true, data: route.example?.response, ts: 1_767_225_600_000 }
       : route.example?.response;
   const authCodes = route.keyed ? ['missing_api_key', 'bad_api_key', 'revoked_key'] : [];
+  const schema = successSchema(route);
   const errorCodes = [...new Set([...validationCodes(route), ...authCodes, ...(route.errors ?? []), 'rate_limited', 'unavailable', 'internal'])];
   const op: Record<string, unknown> = {
     operationId: `${route.method}${route.path.replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
@@ -52,11 +82,11 @@ function operation(route: RouteDefinition): Record<string, unknown> {
     responses: {
       '200': {
         description: route.style === 'envelope' ? 'Success, in the { ok, data, ts } envelope' : 'Success, the bare result',
-        content: { 'application/json': { ...(success !== undefined ? { example: success } : {}) } },
+        content: { 'application/json': { ...(schema ? { schema } : {}), ...(success !== undefined ? { example: success } : {}) } },
       },
       default: {
         description: `Failure. Codes: ${errorCodes.join(', ')}`,
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${isBotV1(route.path) ? 'BotV1Error' : 'Error'}` } } },
       },
     },
   };
@@ -93,8 +123,17 @@ export function buildOpenApiDocument(routes: RouteDefinition[]): Record<string, 
     },
     servers: [{ url: '/' }],
     paths,
+    webhooks: {
+      event: {
+        post: {
+          summary: `What a webhook receives: one POST per event, signed (${SIGNATURE_HEADER}: sha256=<hex HMAC-SHA256 of the raw body>)`,
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookDelivery' } } } },
+          responses: { '200': { description: 'Any 2xx counts as delivered' } },
+        },
+      },
+    },
     components: {
-      schemas: { Error: errorEnvelope },
+      schemas: { ...RESPONSE_COMPONENTS, Error: errorEnvelope, BotV1Error: flatError },
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
     },
   };

@@ -2,6 +2,7 @@ import express from 'express';
 import type { ServerResponse } from 'node:http';
 import type Joi from 'joi';
 import type { ErrorCode } from '../../shared/core/errors.js';
+import type { JsonSchema } from '../../shared/core/json-schema.js';
 import type { KnownKey } from '../../shared/paper/api-key-resolver.js';
 import type { Authenticate, KeyContext } from '../../shared/paper/key-context.js';
 import type { ApiRequest, ApiResponse, Middleware, Next } from './http-types.js';
@@ -40,6 +41,11 @@ export interface RouteDefinition {
   /** Codes beyond the validation ones that this route can answer, for the docs. */
   errors?: ErrorCode[];
   example?: { query?: Record<string, string>; body?: Record<string, unknown>; response: unknown };
+  /**
+   * The schema of the answer's body (bare) or data (envelope; an `ok` property is dropped there, as
+   * v2 drops it), built on the named components of api/openapi/components.ts.
+   */
+  response?: JsonSchema;
   /**
    * Starts reads the handler will need from the parsed but not yet validated body, while the key
    * gate runs (rateLimit calls it for a key this process has found before, with what it knows of
@@ -155,6 +161,11 @@ export class RouteCatalog {
 
   get routes(): RouteDefinition[] {
     return this.groups.flatMap((group) => group.routes);
+  }
+
+  /** The routes whose path starts with `prefix`, as ping and the bot 404 list them: GET bare, other methods named. */
+  endpoints(prefix = ''): string[] {
+    return this.routes.filter((r) => r.path.startsWith(prefix)).map((r) => (r.method === 'get' ? r.path : `${r.method.toUpperCase()} ${r.path}`));
   }
 
   /** The route of a method (HEAD answers as GET) and a path without its query string, if the catalog has one. */

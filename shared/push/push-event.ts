@@ -5,6 +5,7 @@
 import { orderView, type Order } from '../paper/orders/order-types.js';
 import type { Position } from '../paper/positions/position-types.js';
 import { closedView } from '../paper/positions/position-view.js';
+import type { WebhookDeliveryBody } from './webhook-schema.js';
 
 /** Every event a webhook can subscribe to; omitting events subscribes to all. */
 export const WEBHOOK_EVENTS = [
@@ -123,7 +124,8 @@ export function channelMessage(entry: RelayEntry): ChannelMessage {
 
 /** The JSON body of a webhook delivery: { event, ts, hook_id, data }, plus account (the book) for a book's events. */
 export function webhookBody(entry: RelayEntry, item: PushItem, hookId: string): string {
-  return JSON.stringify({ event: item.event, ts: entry.ts, hook_id: hookId, data: item.data, ...(entry.book !== 'main' ? { account: entry.book } : {}) });
+  const body: WebhookDeliveryBody = { event: item.event, ts: entry.ts, hook_id: hookId, data: item.data, ...(entry.book !== 'main' ? { account: entry.book } : {}) };
+  return JSON.stringify(body);
 }
 
 /** Orders stream ids (ms-seq): negative when a comes first. */

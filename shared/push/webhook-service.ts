@@ -12,6 +12,7 @@ import { PLANS } from '../paper/plans.js';
 import { WEBHOOK_EVENTS, type WebhookEvent } from './push-event.js';
 import { WebhookSender } from './webhook-sender.js';
 import { deliveryHeaders, SIGNATURE_HEADER, SIGNATURE_SCHEME } from './webhook-signing.js';
+import type { WebhookDeliveryBody, WebhookTestView, WebhookView } from './webhook-schema.js';
 import type { StoredWebhook, WebhookRecord, WebhookStore } from './webhook-store.js';
 import { checkWebhookUrl, UrlRefused, type UrlPolicy } from './webhook-url-guard.js';
 
@@ -29,7 +30,7 @@ export interface AddWebhookInput {
 }
 
 /** What GET shows of a hook: never its secret (returned once, at add). */
-function hookView({ record, stats, active }: StoredWebhook): Record<string, unknown> {
+function hookView({ record, stats, active }: StoredWebhook): WebhookView {
   return {
     id: record.id,
     url: record.url,
@@ -76,7 +77,8 @@ export class WebhookService {
     const max = ctx.plan.limits.maxWebhooks;
     const outcome = await this.deps.store.add(ctx.accountId, record, max);
     if (outcome.kind === 'cap') throw new AppError('too_many_webhooks', `the ${ctx.plan.limits.label} plan allows ${max} webhooks: delete one first`, { max });
-    return { ok: true, webhook: { id: record.id, url: record.url, secret: record.secret, events, active: true, ...(record.book !== null ? { account: record.book } : {}) } };
+    const webhook: WebhookView = { id: record.id, url: record.url, secret: record.secret, events, active: true, ...(record.book !== null ? { account: record.book } : {}) };
+    return { ok: true, webhook };
   }
 
   async remove(ctx: KeyContext, id: string): Promise<Record<string, unknown>> {
@@ -91,12 +93,12 @@ export class WebhookService {
     this.requirePaid(ctx);
     const record = await this.find(ctx, id);
     const now = this.deps.clock.now();
-    const body = JSON.stringify({ event: 'ping', ts: now, hook_id: record.id, data: { message: 'test delivery' } });
+    const body = JSON.stringify({ event: 'ping', ts: now, hook_id: record.id, data: { message: 'test delivery' } } satisfies WebhookDeliveryBody);
     const headers = deliveryHeaders({ event: 'ping', deliveryId: `test.${randomBytes(6).toString('hex')}`, timestamp: now, body, secret: record.secret });
     // a sender of its own, closed after: tests are rare, and the API then holds no outbound connections
     const sender = new WebhookSender({ ...this.deps.policy, timeoutMs: this.deps.timeoutMs });
     const result = await sender.send(record.url, body, headers).finally(() => sender.close());
-    return { ok: true, delivered: result.ok, status: result.status, ms: result.ms, error: result.error };
+    return { ok: true, delivered: result.ok, status: result.status, ms: result.ms, error: result.error } satisfies WebhookTestView;
   }
 
   private requirePaid(ctx: KeyContext): void {

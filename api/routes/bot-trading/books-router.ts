@@ -4,18 +4,21 @@ import type { TradingServices } from '../../../shared/paper/trading-services.js'
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import { resetBody } from './schemas.js';
 import { tradingRoute } from './trading-route.js';
+import { BOT_RESPONSES } from './responses.js';
 
 export function bookRoutes(trading: TradingServices, authenticate: Authenticate): RouteGroup {
   return defineRoutes(
     [
       ...tradingRoute('/accounts', {
         method: 'get',
+        response: BOT_RESPONSES.accounts,
         tag: 'bot account',
         summary: 'Every book (main and named books) with its numbers since reset, lifetime numbers and keys; a book-bound key sees its book',
         handle: ({ auth }: { auth: KeyContext }) => trading.books.accounts(auth),
       }),
       ...tradingRoute('/reset', {
         method: 'post',
+        response: BOT_RESPONSES.reset,
         tag: 'bot account',
         summary: "Restart this key's book at 10000: archives closed trades, cancels resting orders (confirm: true)",
         body: resetBody,

@@ -5,12 +5,14 @@ import type { TradingServices } from '../../../shared/paper/trading-services.js'
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import { feesBody, marketsQuery } from './schemas.js';
 import { tradingRoute } from './trading-route.js';
+import { BOT_RESPONSES } from './responses.js';
 
 export function marketRoutes(trading: TradingServices, authenticate: Authenticate): RouteGroup {
   return defineRoutes(
     [
       ...tradingRoute('/markets', {
         method: 'get',
+        response: BOT_RESPONSES.markets,
         tag: 'bot markets',
         summary: 'Tradable symbols with asset_class, max_leverage and taker_fee_pct; class filters',
         description:
@@ -35,6 +37,7 @@ export function marketRoutes(trading: TradingServices, authenticate: Authenticat
       }),
       ...tradingRoute('/fees', {
         method: 'get',
+        response: BOT_RESPONSES.fees,
         tag: 'bot markets',
         summary: 'The nine fee-venue schedules, the class rates, and this account fee_venue',
         example: {
@@ -52,6 +55,7 @@ export function marketRoutes(trading: TradingServices, authenticate: Authenticat
       }),
       ...tradingRoute('/fees', {
         method: 'post',
+        response: BOT_RESPONSES.feesSet,
         tag: 'bot markets',
         summary: "Set the account's fee venue (crypto perpetuals only); null or an empty venue clears it; open positions keep their rate",
         body: feesBody,

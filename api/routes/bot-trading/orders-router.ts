@@ -5,6 +5,7 @@ import type { TradingServices } from '../../../shared/paper/trading-services.js'
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import { cancelOrderBody, modifyOrderBody } from './schemas.js';
 import { tradingRoute } from './trading-route.js';
+import { BOT_RESPONSES } from './responses.js';
 
 const exampleOrder = {
   order_id: 'lomb3x0k2a1b2c3d4',
@@ -29,6 +30,7 @@ export function orderRoutes(trading: TradingServices, authenticate: Authenticate
     [
       ...tradingRoute('/orders', {
         method: 'get',
+        response: BOT_RESPONSES.orders,
         tag: 'bot trading',
         summary: 'Resting limit and stop entries (oldest first) and the last 20 that filled, expired, were cancelled or rejected (newest first)',
         description:
@@ -38,6 +40,7 @@ export function orderRoutes(trading: TradingServices, authenticate: Authenticate
       }),
       ...tradingRoute('/modify_order', {
         method: 'post',
+        response: BOT_RESPONSES.order,
         tag: 'bot trading',
         summary: 'Change a resting order: limit_price, sl, tp, margin_usd, leverage, trail_pct (null clears sl, tp, trail_pct)',
         description:
@@ -49,6 +52,7 @@ export function orderRoutes(trading: TradingServices, authenticate: Authenticate
       }),
       ...tradingRoute('/cancel_order', {
         method: 'post',
+        response: BOT_RESPONSES.cancel,
         tag: 'bot trading',
         summary: 'Cancel a resting order (409 already_done once it filled, expired or was cancelled)',
         body: cancelOrderBody,

@@ -8,6 +8,7 @@ import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import type { ApiRequest, ApiResponse } from '../../routing/http-types.js';
 import { closeBody, openBody, positionsQuery, sltpBody, tradesQuery } from './schemas.js';
 import { parseSide, tradingRoute } from './trading-route.js';
+import { BOT_RESPONSES } from './responses.js';
 
 type OpenBody = Omit<OpenRequest, 'side' | 'type'> & {
   side?: unknown;
@@ -64,6 +65,7 @@ export function positionRoutes(trading: TradingServices, authenticate: Authentic
     [
       ...tradingRoute('/open', {
         method: 'post',
+        response: BOT_RESPONSES.open,
         tag: 'bot trading',
         summary: 'Open a position at the live price (market entry), or place a limit or stop entry; dry_run prices it and writes nothing',
         description:
@@ -102,6 +104,7 @@ export function positionRoutes(trading: TradingServices, authenticate: Authentic
       }),
       ...tradingRoute('/close', {
         method: 'post',
+        response: BOT_RESPONSES.close,
         tag: 'bot trading',
         summary: 'Close a position (pct below 100 splits it and records the closed part) at the live price; a stop, target or liquidation the live price crossed settles the whole position at its level',
         body: closeBody,
@@ -112,12 +115,14 @@ export function positionRoutes(trading: TradingServices, authenticate: Authentic
       }),
       ...tradingRoute('/close_all', {
         method: 'post',
+        response: BOT_RESPONSES.closeAll,
         tag: 'bot trading',
         summary: 'Close every open position of the book, each settled like close',
         handle: ({ auth }: { auth: KeyContext }) => trading.closes.closeAll(auth),
       }),
       ...tradingRoute('/sltp', {
         method: 'post',
+        response: BOT_RESPONSES.sltp,
         tag: 'bot trading',
         summary: 'Set (number), clear (null) or keep (absent) stop-loss, take-profit and trailing stop',
         body: sltpBody,
@@ -126,6 +131,7 @@ export function positionRoutes(trading: TradingServices, authenticate: Authentic
       }),
       ...tradingRoute('/positions', {
         method: 'get',
+        response: BOT_RESPONSES.positions,
         tag: 'bot trading',
         summary: 'Open positions (or closed with status=closed), marked to the live price; at most 100 rows; ETag and 304',
         query: positionsQuery,
@@ -142,6 +148,7 @@ export function positionRoutes(trading: TradingServices, authenticate: Authentic
       }),
       ...tradingRoute('/trades', {
         method: 'get',
+        response: BOT_RESPONSES.trades,
         tag: 'bot trading',
         summary: 'Closed trades, newest first; page with before = next_before',
         query: tradesQuery,

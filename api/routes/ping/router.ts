@@ -23,7 +23,7 @@ export function pingRoutes(catalog: RouteCatalog, publicLimit: number, outsideCa
         },
       },
       handle: ({ res }) => {
-        const endpoints = [...new Set([...catalog.routes.map((r) => (r.method === 'get' ? r.path : `${r.method.toUpperCase()} ${r.path}`)), ...outsideCatalog])];
+        const endpoints = [...new Set([...catalog.endpoints(), ...outsideCatalog])];
         return {
           service: SERVICE_NAME,
           status: 'ok',

@@ -6,6 +6,7 @@ import type { WebhookService } from '../../../shared/push/webhook-service.js';
 import { SIGNATURE_HEADER, SIGNATURE_SCHEME } from '../../../shared/push/webhook-signing.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import { tradingRoute } from '../bot-trading/trading-route.js';
+import { BOT_RESPONSES } from '../bot-trading/responses.js';
 import { webhooksBody, type WebhooksBody } from './schemas.js';
 
 const DELIVERY =
@@ -23,6 +24,7 @@ export function webhookRoutes(webhooks: WebhookService, authenticate: Authentica
     [
       ...tradingRoute('/webhooks', {
         method: 'get',
+        response: BOT_RESPONSES.webhooks,
         tag: 'bot push',
         summary: 'Your webhooks with delivery counts, consecutive_failures, last_error and active; the event names and the signature scheme (Pro and above)',
         description: DELIVERY,
@@ -38,6 +40,7 @@ export function webhookRoutes(webhooks: WebhookService, authenticate: Authentica
       }),
       ...tradingRoute('/webhooks', {
         method: 'post',
+        response: BOT_RESPONSES.webhookAct,
         tag: 'bot push',
         summary: 'act add (url, events; the secret is returned once), delete (id) or test (id: answers the HTTP status your server gave)',
         description: DELIVERY,

@@ -153,7 +153,9 @@ export class PositionReads {
     ]);
     const openRows = (open?.views ?? []).filter((v) => since === undefined || v.opened_ts >= since).reverse();
     const rows = [...openRows, ...closed.map(closedView)].slice(0, POSITIONS_CAP);
-    const etag = `W/"${createHash('sha1').update(etagMaterial(rows)).digest('base64url').slice(0, 27)}"`;
+    // the query is part of the tag: a client keeps one ETag across calls, and another query's rows are not this one's
+    const material = `${query.status ?? ''}|${since ?? ''}\n${etagMaterial(rows)}`;
+    const etag = `W/"${createHash('sha1').update(material).digest('base64url').slice(0, 27)}"`;
     return { positions: rows, etag };
   }
 
@@ -181,7 +183,7 @@ export class PositionReads {
     return { trades, count: trades.length, next_before: next === undefined ? null : tradesCursor(page[page.length - 1], next), retention_days: days };
   }
 
-  async account(ctx: KeyContext): Promise<Record<string, unknown>> {
+  async account(ctx: KeyContext): Promise<AccountView> {
     const [open, counters] = await Promise.all([this.openBook(ctx), this.deps.store.counters(refOf(ctx))]);
     const money = moneyFields(counters, open);
     const decided = counters.wins + counters.losses;
@@ -201,13 +203,42 @@ export class PositionReads {
     };
   }
 
-  async balance(ctx: KeyContext): Promise<Record<string, unknown>> {
+  async balance(ctx: KeyContext): Promise<BalanceView> {
     const [open, counters] = await Promise.all([this.openBook(ctx), this.deps.store.counters(refOf(ctx))]);
     return { account: ctx.book, ...moneyFields(counters, open) };
   }
 }
 
-function moneyFields(counters: BookCounters, open: OpenBook) {
+/** The money fields of a book, in /balance and /account. */
+export interface MoneyFields {
+  starting_balance_usd: number;
+  balance_usd: number;
+  equity_usd: number;
+  margin_in_use_usd: number;
+  free_margin_usd: number;
+  unrealized_pnl_usd: number;
+  margin_enforced: false;
+}
+
+export interface BalanceView extends MoneyFields {
+  /** The book. */
+  account: string;
+}
+
+export interface AccountView extends BalanceView {
+  open_positions: number;
+  realized_pnl_usd: number;
+  closed_trades: number;
+  wins: number;
+  losses: number;
+  win_rate_pct: number | null;
+  liquidations: number;
+  best_trade_usd: number | null;
+  return_pct: number;
+  reset_ts: number | null;
+}
+
+function moneyFields(counters: BookCounters, open: OpenBook): MoneyFields {
   const startCents = toCents(counters.starting_balance || STARTING_BALANCE_USD);
   const balanceCents = startCents + counters.realized_cents;
   const equityCents = balanceCents + open.unrealizedCents;
@@ -218,6 +249,6 @@ function moneyFields(counters: BookCounters, open: OpenBook) {
     margin_in_use_usd: open.marginCents / 100,
     free_margin_usd: (equityCents - open.marginCents) / 100,
     unrealized_pnl_usd: roundUsd(open.unrealizedCents / 100),
-    margin_enforced: false as const,
+    margin_enforced: false,
   };
 }

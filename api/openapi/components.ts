@@ -1,0 +1,25 @@
+/**
+ * The named response schemas of the OpenAPI document. Each is declared once, next to the view type
+ * it describes (the compiler holds the two together); routes reference them by name in `response`.
+ */
+import type { JsonSchema } from '../../shared/core/json-schema.js';
+import { feesSchema, feeVenueSchema } from '../../shared/paper/fees/fee-schema.js';
+import { marketSchema } from '../../shared/paper/markets/market-schema.js';
+import { orderSchema } from '../../shared/paper/orders/order-schema.js';
+import { accountSchema, balanceSchema, bookSchema, resetSchema, positionSchema, tradeSchema } from '../../shared/paper/positions/position-schema.js';
+import { webhookDeliverySchema, webhookSchema } from '../../shared/push/webhook-schema.js';
+
+export const RESPONSE_COMPONENTS: Readonly<Record<string, JsonSchema>> = {
+  Position: positionSchema,
+  Order: orderSchema,
+  Trade: tradeSchema,
+  Account: accountSchema,
+  Balance: balanceSchema,
+  Book: bookSchema,
+  Reset: resetSchema,
+  Market: marketSchema,
+  FeeVenue: feeVenueSchema,
+  Fees: feesSchema,
+  Webhook: webhookSchema,
+  WebhookDelivery: webhookDeliverySchema,
+};
