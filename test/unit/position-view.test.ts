@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { settle } from '../../shared/engine/settlement.js';
+import { effectiveStop } from '../../shared/engine/trailing.js';
 import { roundUsd, trimNumber } from '../../shared/engine/side.js';
 import { computeClose } from '../../shared/paper/positions/close-service.js';
 import type { Position } from '../../shared/paper/positions/position-types.js';
@@ -8,8 +9,17 @@ import { closedView, openView } from '../../shared/paper/positions/position-view
 
 const INTERNAL = ['v', 'funding_carry_usd', 'funding_from_ts', 'trail_ts', 'trail_prev_hwm', 'trail_prev_ts', 'levels_ts', 'levels_prev'];
 
-/** What a client must see of a record: every stored field but the internal ones, as stored. */
-const publicPart = (p: Position): Record<string, unknown> => Object.fromEntries(Object.entries(p).filter(([key]) => !INTERNAL.includes(key)));
+/**
+ * What a client must see of a record: every stored field but the internal ones, as stored, except
+ * sl (the stop in force: the tighter of the client's stop and the trailing level) and trail_pct
+ * (absent when the position does not trail).
+ */
+function publicPart(p: Position): Record<string, unknown> {
+  const part: Record<string, unknown> = Object.fromEntries(Object.entries(p).filter(([key]) => !INTERNAL.includes(key)));
+  part.sl = effectiveStop(p);
+  if (p.trail_pct === null) delete part.trail_pct;
+  return part;
+}
 
 const price = fc.double({ min: 0.0001, max: 100_000, noNaN: true });
 const level = fc.option(price, { nil: null });
