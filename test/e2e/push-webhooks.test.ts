@@ -217,7 +217,7 @@ describe('push: webhooks', function () {
     expect(receiver.received.length).to.equal(attempts);
   });
 
-  it('tests a hook: answers the HTTP status its receiver gave, with a signed ping', async () => {
+  it('tests a hook: answers the HTTP status its receiver gave, with a signed ping, counted in the hook like any delivery', async () => {
     const hook = await addHook(`${receiver.url}/test`);
     receiver.answer = () => 204;
     const r = await call('POST', '/webhooks', { act: 'test', id: hook.id }, trader, 'v2');
@@ -226,11 +226,12 @@ describe('push: webhooks', function () {
     expect(receiver.received).to.have.length(1);
     expect(payload(receiver.received[0])).to.include({ event: 'ping', hook_id: hook.id });
     expect(signatureVerifies(receiver.received[0], hook.secret)).to.equal(true);
+    expect(await hookView(hook.id)).to.include({ deliveries: 1, failures: 0, consecutive_failures: 0, last_status: 204, last_error: null });
     receiver.answer = () => 302;
     const redirected = await call('POST', '/webhooks', { act: 'test', id: hook.id });
     expect(redirected.body).to.include({ delivered: false, status: 302, error: 'redirect not followed (302)' });
     expect(receiver.received).to.have.length(2);
-    expect(await hookView(hook.id)).to.include({ deliveries: 0, failures: 0 });
+    expect(await hookView(hook.id)).to.include({ deliveries: 1, failures: 1, consecutive_failures: 1, last_status: 302, last_error: 'redirect not followed (302)', active: true });
   });
 
   it('records deliveries at a whsink address and echoes the last 20', async () => {
