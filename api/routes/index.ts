@@ -28,7 +28,7 @@ export function registerRouteGroups(catalog: RouteCatalog, services: AppServices
   catalog.add(botAccountRoutes({ accounts, authenticate }));
   for (const group of botTradingRoutes(trading, authenticate)) catalog.add(group);
   catalog.add(webhookRoutes(services.push.webhooks, authenticate));
-  catalog.add(streamRoutes(config.push.streamTickMs));
+  catalog.add(streamRoutes(config.push.streamTickMs, authenticate));
   catalog.add(calcRoutes());
   catalog.add(screenerRoutes({ screener: services.screener, cacheMs: SNAPSHOT_CACHE_MS }));
   catalog.add(macroRoutes({ macro: services.macro, cacheMs: SNAPSHOT_CACHE_MS }));

@@ -3,27 +3,34 @@
  * snapshot of its book's positions, then position events as the outbox relay publishes them (on
  * any pod), and prices for its open symbols every tick. At most `websocketSockets` per account
  * across keys and pods; recycled after STREAM_MAX_AGE_MS. While connected, its book is swept on
- * every tick (the quick sweep). Close codes: 4401 key refused (reason: the error code), 4429
- * too many sockets, 4000 recycled (reconnect), 1001 the pod is shutting down, 1011 internal error.
+ * every tick (the quick sweep). The key is checked before the upgrade: a missing, bad or revoked
+ * one is refused with an HTTP 401 (the error code, and a message naming api_key), no socket.
+ * Close codes: 4401 key refused once connected (reason: the error code; a key revoked while
+ * connected), 4429 too many sockets, 4000 recycled (reconnect), 1001 the pod is shutting down,
+ * 1011 internal error.
  * Open sockets are cut the same way when their key is revoked (4401 revoked_key) or the account's
  * cap falls below the sockets it holds (4429 too_many_sockets): a notice on the account's channel
  * (socket-notices.ts) reaches every pod holding them. The key is looked up again whenever a notice
  * may have been missed: once the pod hears the account's channel, and after a gap in it.
  */
-import type { IncomingMessage, Server } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Clock } from '../../shared/core/clock.js';
 import type { Config } from '../../shared/core/config.js';
+import { AppError } from '../../shared/core/errors.js';
 import type { Logger } from '../../shared/core/logger.js';
 import type { ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
+import type { KeyContext } from '../../shared/paper/key-context.js';
 import type { TradingServices } from '../../shared/paper/trading-services.js';
 import { AccountEvents } from '../../shared/push/account-events.js';
 import { QuickSweepTurns, type QuickSweep } from '../../shared/push/quick-sweep.js';
 import { STREAM_CLOSE_CODES as CLOSE_CODES } from '../../shared/push/socket-notices.js';
 import { SocketSlots } from '../../shared/push/socket-slots.js';
+import { isRedisUnreachable } from '../../shared/redis/connection.js';
+import { redisUnavailable } from '../middleware/redis-gate.js';
 import { StreamClient, type KeyCheck } from './stream-client.js';
 import { StreamHub } from './stream-hub.js';
 import { handleClientMessage, streamMessage } from './stream-messages.js';
@@ -32,6 +39,12 @@ import { StreamTicker } from './stream-ticker.js';
 export const STREAM_PATH = '/api/bot/v2/stream';
 
 const KEY_HINT = 'connect with ?api_key=<API_KEY> (or key=, token=) of an active key';
+/** What an upgrade refused for its key is told, by the error code. */
+const REFUSED_KEY_MESSAGES: Record<Extract<KeyCheck, { code: string }>['code'], string> = {
+  missing_api_key: 'an API key is required: connect with ?api_key=<API_KEY> (or key=, token=)',
+  bad_api_key: `the API key is not valid: ${KEY_HINT}`,
+  revoked_key: `this API key was revoked: ${KEY_HINT}`,
+};
 /** What a socket cut by a notice is told, by the notice's reason. */
 const NOTICE_MESSAGES: Record<string, string> = {
   revoked_key: 'this key was revoked',
@@ -61,6 +74,21 @@ function streamKey(url: URL): string | null {
     if (value) return value;
   }
   return null;
+}
+
+/** Answers an upgrade with an empty HTTP status instead of a socket, and closes the connection. */
+function endUpgrade(socket: Duplex, status: 404 | 503): void {
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+/** Answers an upgrade with an HTTP error in the v2 envelope instead of a socket, and closes the connection. */
+function refuseUpgrade(socket: Duplex, error: AppError, now: number): void {
+  const body = JSON.stringify({ ok: false, error: { code: error.code, message: error.message, ...error.details }, ts: now });
+  const retry = typeof error.details.retry_after === 'number' ? `Retry-After: ${error.details.retry_after}\r\n` : '';
+  socket.end(
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n${retry}\r\n${body}`,
+  );
 }
 
 async function checkKey(apiKeys: ApiKeyResolver, key: string | null): Promise<KeyCheck> {
@@ -133,16 +161,14 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
     ws.close(code, reason);
   };
 
-  async function open(ws: WebSocket, key: string | null): Promise<void> {
+  /** Sets up a socket whose key was found active before the upgrade (`ctx`); `key` is looked up again later. */
+  async function open(ws: WebSocket, key: string, ctx: KeyContext): Promise<void> {
     // frames sent before the socket is set up wait for it
     const early: (string | null)[] = [];
     let onFrame = (text: string | null): void => void early.push(text);
     ws.on('message', (data, isBinary) => onFrame(isBinary ? null : data.toString()));
     let gone = false;
     ws.once('close', () => (gone = true));
-    const checked = await checkKey(deps.apiKeys, key);
-    if ('code' in checked) return refuse(ws, CLOSE_CODES.keyRefused, checked.code, KEY_HINT);
-    const ctx = checked.context;
     const client = new StreamClient(ws, ctx, `${podId}.${++counter}`, () => checkKey(deps.apiKeys, key));
     const slot = { accountId: ctx.accountId, socketId: client.socketId };
     const cap = ctx.plan.limits.websocketSockets;
@@ -166,12 +192,47 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
     await refresh(client);
   }
 
+  /** The key of an upgrade, looked up before any socket exists: refused with an HTTP error, or accepted with its context. */
+  async function admit(req: IncomingMessage, socket: Duplex, key: string | null): Promise<KeyContext | null> {
+    // between the upgrade event and handleUpgrade nothing listens for the connection's errors: a reset while the key is looked up would be unhandled
+    const dropped = (): void => void socket.destroy();
+    socket.on('error', dropped);
+    try {
+      const checked = await checkKey(deps.apiKeys, key);
+      if ('context' in checked) return checked.context;
+      refuseUpgrade(socket, new AppError(checked.code, REFUSED_KEY_MESSAGES[checked.code]), clock.now());
+      // one line per refused upgrade, as per closed stream (the key in its URL is redacted as it is written)
+      logger.info({ url: req.url, status: 401, code: checked.code }, 'stream refused');
+    } catch (error) {
+      if (!isRedisUnreachable(error)) logger.error({ err: error }, 'stream: key lookup failed');
+      refuseUpgrade(socket, isRedisUnreachable(error) ? redisUnavailable() : new AppError('internal', 'internal error'), clock.now());
+    } finally {
+      socket.off('error', dropped);
+    }
+    return null;
+  }
+
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://stream');
     if (url.pathname !== STREAM_PATH || closing) {
-      socket.end(`HTTP/1.1 ${closing ? '503 Service Unavailable' : '404 Not Found'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      endUpgrade(socket, closing ? 503 : 404);
       return;
     }
+    const key = streamKey(url);
+    admit(req, socket, key)
+      .then((ctx) => {
+        // a context comes only with a key
+        if (ctx !== null && key !== null) accept(req, socket, head, key, ctx);
+      })
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'stream: upgrade failed');
+        socket.destroy();
+      });
+  });
+
+  function accept(req: IncomingMessage, socket: Duplex, head: Buffer, key: string, ctx: KeyContext): void {
+    // shutdown began while the key was looked up
+    if (closing) return endUpgrade(socket, 503);
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
       const opened = clock.now();
@@ -182,12 +243,12 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
       });
       // a bad frame (too large, malformed) closes that socket (1009, 1002); unheard, the error would end the process
       ws.on('error', (error) => logger.debug({ err: error }, 'stream: socket error'));
-      open(ws, streamKey(url)).catch((error: unknown) => {
+      open(ws, key, ctx).catch((error: unknown) => {
         logger.error({ err: error }, 'stream: connection setup failed');
         ws.close(CLOSE_CODES.internal, 'internal error');
       });
     });
-  });
+  }
 
   ticker.start();
 

@@ -88,7 +88,11 @@ export class WebhookService {
     return { ok: true, deleted: id };
   }
 
-  /** Sends a ping event to the hook now and answers what its receiver did (counters untouched). */
+  /**
+   * Sends a ping event to the hook now and answers what its receiver did. The ping is an attempt
+   * like any delivery: it counts in the hook's counters (deliveries when answered 2xx, else
+   * failures, consecutive_failures and last_error), as the original counts it.
+   */
   async test(ctx: KeyContext, id: string): Promise<Record<string, unknown>> {
     this.requirePaid(ctx);
     const record = await this.find(ctx, id);
@@ -98,6 +102,7 @@ export class WebhookService {
     // a sender of its own, closed after: tests are rare, and the API then holds no outbound connections
     const sender = new WebhookSender({ ...this.deps.policy, timeoutMs: this.deps.timeoutMs });
     const result = await sender.send(record.url, body, headers).finally(() => sender.close());
+    await this.deps.store.recordAttempt(ctx.accountId, record.id, result, this.deps.clock.now());
     return { ok: true, delivered: result.ok, status: result.status, ms: result.ms, error: result.error } satisfies WebhookTestView;
   }
 

@@ -22,7 +22,7 @@ import type { RunningRole } from '../../workers/runtime.js';
 import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
 import { HeldGate } from '../helpers/held-gate.js';
 import { waitFor } from '../helpers/market-wait.js';
-import { closedWithin, connectStream, startTestRelay, type StreamMessage, type TestStream } from '../helpers/push.js';
+import { closedWithin, connectStream, refusedUpgrade, startTestRelay, type StreamMessage, type TestStream } from '../helpers/push.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
 import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
@@ -98,7 +98,7 @@ describe('push: the WebSocket stream', function () {
   };
   const storedKeys = (): StoredApiKeyResolver => new StoredApiKeyResolver({ accounts: mod.accounts, keys: mod.keys, clock: systemClock });
 
-  it('refuses a missing, bad or revoked key with close code 4401 and the code as reason; a plain GET answers 426', async () => {
+  it('refuses a missing, bad or revoked key before the upgrade with HTTP 401 naming api_key, no socket; a plain GET: 401 without a key, 426 with one', async () => {
     const created = await mod.service.createKey({ email: `revoked-${Date.now()}@example.org` });
     await mod.service.revokeKey(created.account.email, created.key.id);
     const cases: [Record<string, string>, string][] = [
@@ -107,11 +107,17 @@ describe('push: the WebSocket stream', function () {
       [{ token: created.apiKey }, 'revoked_key'],
     ];
     for (const [query, code] of cases) {
-      const stream = connect(podA.url, query);
-      expect(await stream.closed).to.deep.equal({ code: 4401, reason: code });
-      expect(stream.messages[0]).to.include({ type: 'error' });
-      expect(stream.messages[0].data).to.include({ code });
+      const refused = await refusedUpgrade(podA.url, query);
+      expect(refused.status, code).to.equal(401);
+      expect(refused.body).to.deep.include({ ok: false });
+      const error = (refused.body as { error: { code: string; message: string } }).error;
+      expect(error.code).to.equal(code);
+      expect(error.message).to.contain('api_key');
     }
+    const keyless = await getJson<{ ok: boolean; error: { code: string; message: string } }>(`${podA.url}/api/bot/v2/stream`);
+    expect(keyless.status).to.equal(401);
+    expect(keyless.body.error.code).to.equal('missing_api_key');
+    expect(keyless.body.error.message).to.contain('api_key');
     const plain = await getJson<{ ok: boolean; error: { code: string } }>(`${podA.url}/api/bot/v2/stream?api_key=${trader.apiKey}`);
     expect(plain.status).to.equal(426);
     expect(plain.body.error.code).to.equal('upgrade_required');
@@ -231,7 +237,8 @@ describe('push: the WebSocket stream', function () {
       expect(await closedWithin(stream, 1_000)).to.deep.equal({ code: 4401, reason: 'revoked_key' });
       expect(stream.messages.at(-1)?.data).to.include({ code: 'revoked_key' });
     }
-    expect(await connect(podB.url, { api_key: trader.apiKey }).closed).to.deep.equal({ code: 4401, reason: 'revoked_key' });
+    // a new connection with the revoked key is refused before the upgrade
+    expect(await refusedUpgrade(podB.url, { api_key: trader.apiKey })).to.deep.include({ status: 401 });
     // the account's other key and another account keep their streams, and their events
     for (const stream of untouched) await stillOpen(stream);
     const from = untouched[0].messages.length;

@@ -218,7 +218,7 @@ describe('push: webhooks', function () {
     expect(receiver.received.length).to.equal(attempts);
   });
 
-  it('tests a hook: answers the HTTP status its receiver gave, with a signed ping', async () => {
+  it('tests a hook: answers the HTTP status its receiver gave, with a signed ping, counted in the hook like any delivery', async () => {
     const hook = await addHook(`${receiver.url}/test`);
     receiver.answer = () => 204;
     const r = await call('POST', '/webhooks', { act: 'test', id: hook.id }, trader, 'v2');
@@ -227,31 +227,44 @@ describe('push: webhooks', function () {
     expect(receiver.received).to.have.length(1);
     expect(payload(receiver.received[0])).to.include({ event: 'ping', hook_id: hook.id });
     expect(signatureVerifies(receiver.received[0], hook.secret)).to.equal(true);
+    expect(await hookView(hook.id)).to.include({ deliveries: 1, failures: 0, consecutive_failures: 0, last_status: 204, last_error: null });
     receiver.answer = () => 302;
     const redirected = await call('POST', '/webhooks', { act: 'test', id: hook.id });
     expect(redirected.body).to.include({ delivered: false, status: 302, error: 'redirect not followed (302)' });
     expect(receiver.received).to.have.length(2);
-    expect(await hookView(hook.id)).to.include({ deliveries: 0, failures: 0 });
+    expect(await hookView(hook.id)).to.include({ deliveries: 1, failures: 1, consecutive_failures: 1, last_status: 302, last_error: 'redirect not followed (302)', active: true });
   });
 
-  it('records deliveries at a whsink address and echoes the last 20', async () => {
+  it('records deliveries at a whsink address and echoes the last 20 as { deliveries: [{ ts, headers, body }] }, body parsed when JSON', async () => {
+    type Echoed = { ts: number; received_ts: number; headers: Record<string, string>; body: unknown; raw_body: string; truncated: boolean };
+    type Sink = { deliveries: Echoed[]; count: number; expires_in_s: number };
     const token = `sink_${Date.now()}_abcdefgh`;
     const hook = await addHook(`${api.url}/api/whsink/${token}`, ['position.opened']);
-    for (let i = 0; i < 2; i += 1) await open();
+    const opened = [await open(), await open()];
     const sink = await waitFor(async () => {
       const r = await fetch(`${api.url}/api/whsink/${token}`);
-      const body = (await r.json()) as { data: { deliveries: { headers: Record<string, string>; body: string }[]; count: number; expires_in_s: number } };
-      return body.data.count >= 2 ? body.data : undefined;
+      const body = (await r.json()) as Sink;
+      return body.count >= 2 ? body : undefined;
     }, 5_000, 'two deliveries at the sink');
+    // no envelope, as the original answers
+    expect(sink).to.not.have.any.keys('ok', 'data');
     expect(sink.expires_in_s).to.be.within(890, 900);
     for (const delivery of sink.deliveries) {
       expect(delivery.headers['x-pd-event']).to.equal('position.opened');
-      expect(signatureVerifies({ headers: delivery.headers, body: delivery.body, at: 0 }, hook.secret)).to.equal(true);
+      expect(delivery.ts).to.be.a('number').and.equal(delivery.received_ts);
+      expect(delivery.body).to.deep.equal(JSON.parse(delivery.raw_body));
+      expect(delivery.body).to.deep.include({ event: 'position.opened', hook_id: hook.id });
+      expect(signatureVerifies({ headers: delivery.headers, body: delivery.raw_body, at: 0 }, hook.secret)).to.equal(true);
     }
+    expect(sink.deliveries.map((d) => ((d.body as { data: Pos }).data).id)).to.have.members(opened.map((p) => p.id));
     for (let i = 0; i < 25; i += 1) await fetch(`${api.url}/api/whsink/${token}`, { method: 'POST', body: `{"n":${i}}` });
-    const echoed = (await (await fetch(`${api.url}/api/whsink/${token}`)).json()) as { data: { deliveries: { body: string }[] } };
-    expect(echoed.data.deliveries).to.have.length(20);
-    expect(echoed.data.deliveries[0].body).to.equal('{"n":24}');
+    await fetch(`${api.url}/api/whsink/${token}`, { method: 'POST', body: 'not json {' });
+    const echoed = (await (await fetch(`${api.url}/api/whsink/${token}`)).json()) as Sink;
+    expect(echoed.deliveries).to.have.length(20);
+    // a body that is not JSON comes back as the text received
+    expect(echoed.deliveries[0]).to.include({ body: 'not json {', raw_body: 'not json {', truncated: false });
+    expect(echoed.deliveries[1].body).to.deep.equal({ n: 24 });
+    expect(echoed.deliveries[1].raw_body).to.equal('{"n":24}');
     const bad = await fetch(`${api.url}/api/whsink/short`);
     expect(bad.status).to.equal(400);
     expect(((await bad.json()) as { error: { code: string } }).error.code).to.equal('invalid_param');

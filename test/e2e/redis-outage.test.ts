@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import { closeRedis, createRedis, isRedisUnreachable } from '../../shared/redis/connection.js';
 import { freePort, startEmbeddedRedis, type EmbeddedRedis } from '../../shared/redis/embedded.js';
 import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
+import { refusedUpgrade } from '../helpers/push.js';
 import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 /** An API pod whose own redis-server the test stops and starts again (on the same port, with its data). */
@@ -52,6 +53,10 @@ describe('Redis unreachable: 503 unavailable with Retry-After, /readyz fails, an
     }
     expect((down[0].body as { error: string }).error).to.equal('unavailable');
     expect((down[1].body as { error: { code: string } }).error.code).to.equal('unavailable');
+    // a stream's key is looked up before the upgrade: refused the same way, no socket
+    const stream = await refusedUpgrade(api.url, { api_key: trader.apiKey });
+    expect(stream.status).to.equal(503);
+    expect((stream.body as { error: { code: string } }).error.code).to.equal('unavailable');
     const notReady = await readyz();
     expect(notReady.status).to.equal(503);
     expect(notReady.body).to.include({ ok: false, redis: 'down' });

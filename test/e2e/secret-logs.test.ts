@@ -5,7 +5,7 @@ import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
 import { captureLog, type CapturedLog } from '../helpers/log-capture.js';
-import { connectStream } from '../helpers/push.js';
+import { connectStream, refusedUpgrade } from '../helpers/push.js';
 import { freshRedis } from '../helpers/redis.js';
 import { accountModule, createTrader, type Trader } from '../helpers/trading.js';
 
@@ -49,8 +49,7 @@ describe('secrets never reach the logs (the API at the default log level)', func
     await stream.next((m) => m.type === 'snapshot');
     stream.ws.close();
     await stream.closed;
-    const refused = connectStream(api.url, { token: madeUp });
-    expect((await refused.closed).code).to.equal(4401);
+    expect((await refusedUpgrade(api.url, { token: madeUp })).status).to.equal(401);
 
     // every request and stream has its line...
     await log.next(requestLine(200, (url) => url === '/api/bot/v1/usage?api_key=[redacted]'));
@@ -61,7 +60,7 @@ describe('secrets never reach the logs (the API at the default log level)', func
     await log.next(requestLine(500, (url) => url === '/api/whsink/[redacted]'));
     await log.next((line) => line.msg === 'unhandled error' && line.path === '/api/whsink/[redacted]');
     await log.next((line) => line.msg === 'stream closed' && line.url === '/api/bot/v2/stream?api_key=[redacted]' && line.code === 1005);
-    await log.next((line) => line.msg === 'stream closed' && line.url === '/api/bot/v2/stream?token=[redacted]' && line.code === 4401);
+    await log.next((line) => line.msg === 'stream refused' && line.url === '/api/bot/v2/stream?token=[redacted]' && line.status === 401 && line.code === 'bad_api_key');
     // ...and no secret in any of them, whole or in part
     const text = log.text();
     for (const value of secrets) expect(text).to.not.contain(value).and.not.contain(value.slice(3, 19));

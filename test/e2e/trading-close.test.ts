@@ -195,9 +195,10 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
     const p = await open({ symbol: 'BTC', side: 'short', sl: 62000 });
     const set = await call('POST', '/sltp', { id: p.id, tp: 55000, trail_pct: 1.5 });
     expect(set.status).to.equal(200);
-    expect(set.body.position).to.include({ sl: 62000, tp: 55000, trail_pct: 1.5, trail_hwm: 60000 });
+    // sl shows the stop in force: the trailing stop (60000 + 1.5%) is tighter than the client's 62000
+    expect(set.body.position).to.include({ sl: 60900, tp: 55000, trail_pct: 1.5, trail_hwm: 60000 });
     const cleared = await call('POST', '/sltp', { id: p.id, sl: null });
-    expect(cleared.body.position).to.include({ sl: null, tp: 55000 });
+    expect(cleared.body.position).to.include({ sl: 60900, tp: 55000 });
     expect((await call('POST', '/sltp', { id: p.id, sl: 59000 })).body.error).to.equal('sl_wrong_side');
     expect((await call('POST', '/sltp', { id: p.id, tp: 61000 })).body.error).to.equal('tp_wrong_side');
     expect((await call('POST', '/sltp', { id: p.id })).body.error).to.equal('sl_or_tp_required');
@@ -212,6 +213,40 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
     await call('POST', '/close', { id: p.id });
     expect((await call('POST', '/sltp', { id: p.id, tp: 50000 })).body.error).to.equal('already_closed');
     for (const kind of ['sl', 'tp', 'liq', 'trail'] as const) expect(await redis.zscore(keys.triggerIndex('BTCUSDT', kind, 'short'), member)).to.equal(null);
+  });
+
+  it("shows a trailing stop's current level as sl (the tighter of it and the client's stop), ratcheted; trail_pct absent when it does not trail", async () => {
+    const plain = await open({ symbol: 'ETH', side: 'long' });
+    expect(plain).to.include({ sl: null, trail_hwm: null });
+    expect(plain).to.not.have.property('trail_pct');
+    // set at open from trail_pct and the entry; a dry run shows it the same way
+    const dry = await call('POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, trail_pct: 5, dry_run: true });
+    expect(dry.body.position).to.include({ sl: 57000, trail_pct: 5 });
+    const p = await open({ symbol: 'BTC', side: 'long', trail_pct: 5 });
+    expect(p).to.include({ sl: 57000, trail_pct: 5, trail_hwm: 60000 });
+    const short = await open({ symbol: 'ETH', side: 'short', trail_pct: 2 });
+    expect(short).to.include({ sl: 3060, trail_pct: 2, trail_hwm: 3000 });
+    // a read ratchets it (v1 and v2 alike)
+    await prices.set({ BTCUSDT: 63000 });
+    const read = (await call('GET', '/positions')).body.positions as Pos[];
+    expect(read.find((x) => x.id === p.id)).to.include({ sl: 59850, trail_pct: 5, trail_hwm: 63000 });
+    const v2 = (await call('GET', '/positions', undefined, trader, 'v2')).body.data as { positions: Pos[] };
+    expect(v2.positions.find((x) => x.id === p.id)).to.include({ sl: 59850, trail_pct: 5, trail_hwm: 63000 });
+    // the client's stop shows when it is the tighter one; the trailing level when the client's is looser
+    expect((await call('POST', '/sltp', { id: p.id, sl: 59900 })).body.position).to.include({ sl: 59900, trail_pct: 5 });
+    expect((await call('POST', '/sltp', { id: p.id, sl: 58000 })).body.position).to.include({ sl: 59850, trail_pct: 5 });
+    // the client's own stop is what is stored and indexed beside the trailing stop: clearing the trail leaves it
+    const cleared = (await call('POST', '/sltp', { id: p.id, trail_pct: null })).body.position!;
+    expect(cleared).to.include({ sl: 58000, trail_hwm: null });
+    expect(cleared).to.not.have.property('trail_pct');
+    const member = `${trader.accountId}|main|${p.id}`;
+    expect(await redis.zscore(keys.triggerIndex('BTCUSDT', 'sl', 'long'), member)).to.equal('58000');
+    const listed = ((await call('GET', '/positions')).body.positions as Pos[]).find((x) => x.id === p.id)!;
+    expect(listed).to.include({ sl: 58000, trail_hwm: null });
+    expect(listed).to.not.have.property('trail_pct');
+    // a closed position shows the stop as it stood when it closed
+    const closed = (await call('POST', '/close', { id: short.id })).body.closed as Pos;
+    expect(closed).to.include({ sl: 3060, trail_pct: 2 });
   });
 
   it('lists positions with marks and unrealized P&L equal to what would settle, and answers 304 while nothing structural changed', async () => {

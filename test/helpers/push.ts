@@ -64,6 +64,35 @@ export function connectStream(base: string, query: Record<string, string>): Test
   };
 }
 
+export interface RefusedUpgrade {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * A WebSocket handshake with the stream that the server must refuse with an HTTP answer instead of
+ * a socket: that answer's status and JSON body. Rejects when a socket opens.
+ */
+export function refusedUpgrade(base: string, query: Record<string, string>): Promise<RefusedUpgrade> {
+  const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/api/bot/v2/stream?${new URLSearchParams(query).toString()}`);
+  // aborting the handshake reports an error: it is the expected end here
+  ws.on('error', () => undefined);
+  return new Promise((resolve, reject) => {
+    ws.once('open', () => {
+      ws.terminate();
+      reject(new Error('the upgrade was accepted: a socket opened'));
+    });
+    ws.once('unexpected-response', (_req, res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.once('end', () => {
+        ws.terminate();
+        resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) as unknown });
+      });
+    });
+  });
+}
+
 /** The stream's close, which must come within `ms` from now (the test fails otherwise). */
 export async function closedWithin(stream: TestStream, ms: number): Promise<{ code: number; reason: string }> {
   let timer: NodeJS.Timeout | undefined;

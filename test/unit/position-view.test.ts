@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { settle } from '../../shared/engine/settlement.js';
+import { effectiveStop } from '../../shared/engine/trailing.js';
 import { roundUsd, trimNumber } from '../../shared/engine/side.js';
 import { computeClose } from '../../shared/paper/positions/close-service.js';
 import type { Position } from '../../shared/paper/positions/position-types.js';
@@ -11,8 +12,18 @@ const INTERNAL = ['v', 'funding_carry_usd', 'funding_from_ts', 'trail_ts', 'trai
 /** Stored (canonical) symbols and the spec's ticker a client sees for each, one per asset class. */
 const TICKERS: Readonly<Record<string, string>> = { BTCUSDT: 'BTC', '1000PEPEUSDT': '1000PEPE', XAUUSDT: 'XAU', EURUSDT: 'EUR', TSLAUSDT: 'TSLA', SPX500USDT: 'SPX500' };
 
-/** What a client must see of a record: every stored field but the internal ones, as stored, the symbol as its ticker. */
-const publicPart = (p: Position): Record<string, unknown> => ({ ...Object.fromEntries(Object.entries(p).filter(([key]) => !INTERNAL.includes(key))), symbol: TICKERS[p.symbol] });
+/**
+ * What a client must see of a record: every stored field but the internal ones, as stored, except the symbol (its
+ * ticker), sl (the stop in force: the tighter of the client's stop and the trailing level) and trail_pct (absent when
+ * the position does not trail).
+ */
+function publicPart(p: Position): Record<string, unknown> {
+  const part: Record<string, unknown> = Object.fromEntries(Object.entries(p).filter(([key]) => !INTERNAL.includes(key)));
+  part.symbol = TICKERS[p.symbol];
+  part.sl = effectiveStop(p);
+  if (p.trail_pct === null) delete part.trail_pct;
+  return part;
+}
 
 const price = fc.double({ min: 0.0001, max: 100_000, noNaN: true });
 const level = fc.option(price, { nil: null });

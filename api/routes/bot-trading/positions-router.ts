@@ -125,8 +125,16 @@ export function positionRoutes(trading: TradingServices, authenticate: Authentic
         response: BOT_RESPONSES.sltp,
         tag: 'bot trading',
         summary: 'Set (number), clear (null) or keep (absent) stop-loss, take-profit and trailing stop',
+        description:
+          'sl and tp are checked against the entry. A position shows as sl the stop in force: the tighter of the stop-loss set here and the trailing ' +
+          'stop (trail_pct behind trail_hwm, the best price since entry; set at open, then ratcheted). trail_pct is absent when the position does not ' +
+          'trail (trail_hwm null): clearing it leaves the stop-loss set here in force.',
         body: sltpBody,
         errors: ['id_required', 'sl_or_tp_required', 'sl_wrong_side', 'tp_wrong_side', 'position_not_found', 'already_closed', 'busy'],
+        example: {
+          body: { id: 'bpmb3x0k2a1b2c3d4', sl: 58000, trail_pct: 5 },
+          response: { ok: true, position: { id: 'bpmb3x0k2a1b2c3d4', side: 'long', entry: 60000, status: 'open', sl: 59850, tp: null, trail_pct: 5, trail_hwm: 63000 } },
+        },
         handle: ({ body, auth }: { body: SltpRequest; auth: KeyContext }) => trading.positions.sltp(auth, body),
       }),
       ...tradingRoute('/positions', {

@@ -42,7 +42,7 @@ export function webhookRoutes(webhooks: WebhookService, authenticate: Authentica
         method: 'post',
         response: BOT_RESPONSES.webhookAct,
         tag: 'bot push',
-        summary: 'act add (url, events; the secret is returned once), delete (id) or test (id: answers the HTTP status your server gave)',
+        summary: 'act add (url, events; the secret is returned once), delete (id) or test (id: answers the HTTP status your server gave; the ping counts in the hook\'s deliveries or failures)',
         description: DELIVERY,
         body: webhooksBody,
         errors: ['plan_required', 'bad_url', 'bad_event', 'too_many_webhooks', 'webhook_not_found', 'id_required'],

@@ -1,6 +1,7 @@
 /**
  * /api/whsink/<token>: POST records a delivery as received (the body as sent, the X-PD-* headers),
- * GET echoes the last 20 for 15 minutes. No key: the token is the secret. A plain Express router,
+ * GET echoes the last 20 for 15 minutes, as the original does: { deliveries: [{ ts, headers, body }] }
+ * unenveloped, body parsed when it is JSON. No key: the token is the secret. A plain Express router,
  * outside the route catalog, because the path carries the token and POST takes any body. A POST is
  * metered by its address's own budget (the store), not the sender's keyless IP budget: the sender
  * is usually this service's webhook worker, whose IP a user calling the API may share; a GET is
@@ -9,7 +10,7 @@
 import express, { Router, type Request } from 'express';
 import type { Clock } from '../../../shared/core/clock.js';
 import { AppError } from '../../../shared/core/errors.js';
-import { WHSINK_KEEP, WHSINK_MAX_BODY, WHSINK_TOKEN, WHSINK_TTL_MS, WhsinkRefused, type WhsinkStore } from '../../../shared/push/whsink-store.js';
+import { WHSINK_KEEP, WHSINK_MAX_BODY, WHSINK_TOKEN, WHSINK_TTL_MS, WhsinkRefused, type SinkDelivery, type WhsinkStore } from '../../../shared/push/whsink-store.js';
 import { respond } from '../../routing/route-catalog.js';
 
 export const WHSINK_PATH = '/api/whsink/:token';
@@ -22,6 +23,30 @@ function token(req: Request): string {
   }
   return value;
 }
+
+/** The body as JSON when it is whole JSON, else the text as received. */
+function parsedBody(delivery: SinkDelivery): unknown {
+  if (delivery.truncated) return delivery.body;
+  try {
+    return JSON.parse(delivery.body) as unknown;
+  } catch {
+    return delivery.body;
+  }
+}
+
+/**
+ * One delivery as GET shows it: the original's ts, headers and body (parsed), beside received_ts
+ * (the same time under this service's earlier name), raw_body (the text exactly as received: what
+ * its X-PD-Signature signs) and truncated.
+ */
+const deliveryView = (delivery: SinkDelivery): Record<string, unknown> => ({
+  ts: delivery.received_ts,
+  headers: delivery.headers,
+  body: parsedBody(delivery),
+  received_ts: delivery.received_ts,
+  raw_body: delivery.body,
+  truncated: delivery.truncated,
+});
 
 export function whsinkRouters(store: WhsinkStore, clock: Clock): { deliveries: Router; echo: Router } {
   const deliveries = Router();
@@ -42,7 +67,7 @@ export function whsinkRouters(store: WhsinkStore, clock: Clock): { deliveries: R
   echo.get(WHSINK_PATH, async (req, res, next) => {
     try {
       const { deliveries, expiresInMs } = await store.list(token(req));
-      respond(res, 'envelope', { deliveries, count: deliveries.length, keeps: WHSINK_KEEP, ttl_s: WHSINK_TTL_MS / 1000, expires_in_s: Math.ceil(expiresInMs / 1000) });
+      respond(res, 'bare', { deliveries: deliveries.map(deliveryView), count: deliveries.length, keeps: WHSINK_KEEP, ttl_s: WHSINK_TTL_MS / 1000, expires_in_s: Math.ceil(expiresInMs / 1000) });
     } catch (error) {
       next(error);
     }

@@ -3,6 +3,7 @@ import { AppError } from '../../core/errors.js';
 import { baseTakerPct, cappedRatePct, CLASS_TAKER_PCT, type AssetClass, type FeeVenue } from '../../engine/fees.js';
 import { checkLevels, priceOpen, type PricedOpen } from '../../engine/open-pricing.js';
 import { roundUsd, trimNumber, type Side } from '../../engine/side.js';
+import { effectiveStop } from '../../engine/trailing.js';
 import { baseOf } from '../../market/canonical-symbol.js';
 import type { Position } from './position-types.js';
 
@@ -88,7 +89,9 @@ export function dryRunPosition(terms: EntryTerms, entry: PricedEntry, maxLeverag
     fee_round_trip_usd: trimNumber(priced.feeRoundTrip),
     fee_rate_pct: trimNumber(priced.ratePct),
     taker_fee_pct: trimNumber(priced.ratePct),
-    sl: terms.sl,
+    // as a position shows them (position-view.ts): the stop in force, trail_pct only when it trails
+    sl: effectiveStop({ side: terms.side, sl: terms.sl, trail_pct: terms.trailPct, trail_hwm: priced.entry }),
+    ...(terms.trailPct === null ? {} : { trail_pct: terms.trailPct }),
     tp: terms.tp,
     fee_venue: venue?.venue ?? null,
     // the spec's name and the original's

@@ -1,13 +1,22 @@
 /**
  * What clients see of a position: the stored fields minus the internal ones, plus for an open
  * position its mark price and what would settle now. Pure.
+ *
+ * Two fields are shown as the original service shows them, not as stored: `sl` is the stop in
+ * force, the tighter of the client's stop-loss and the trailing stop's current level (set at open
+ * from trail_pct and the entry, then ratcheted), and `trail_pct` is absent when the position does
+ * not trail. The stored sl stays the client's own level: the sweep, the trigger index and sltp's
+ * side checks use it and the trailing stop apart (engine/triggers.ts, engine/trailing.ts).
  */
 import { settle } from '../../engine/settlement.js';
 import { roundUsd, trimNumber } from '../../engine/side.js';
+import { effectiveStop } from '../../engine/trailing.js';
 import { baseOf } from '../../market/canonical-symbol.js';
 import type { Position } from './position-types.js';
 
-export type PositionView = Omit<Position, InternalField> & {
+export type PositionView = Omit<Position, InternalField | 'trail_pct'> & {
+  /** Absent when the position has no trailing stop. */
+  trail_pct?: number;
   mark_price?: number | null;
   mark_stale?: boolean;
   unrealized_pnl_usd?: number | null;
@@ -16,8 +25,8 @@ export type PositionView = Omit<Position, InternalField> & {
 /** Fields only a closed position (or a closed part) has, in the order its view lists them. */
 const CLOSED_FIELDS = ['exit', 'exit_price', 'closed_ts', 'close_reason', 'liquidated', 'pnl_usd', 'roe_pct', 'fees_usd', 'funding_usd', 'partial_pct', 'parent_id'] as const;
 type InternalField = 'v' | 'funding_carry_usd' | 'funding_from_ts' | 'trail_ts' | 'trail_prev_hwm' | 'trail_prev_ts' | 'levels_ts' | 'levels_prev';
-/** What publicFields writes out: a field added to Position fails to compile until it is listed there, closed-only or internal. */
-type OpenFields = Required<Omit<Position, InternalField | (typeof CLOSED_FIELDS)[number]>>;
+/** What publicFields writes out in its literal: a field added to Position fails to compile until it is listed there, closed-only or internal. */
+type OpenFields = Required<Omit<Position, InternalField | 'trail_pct' | (typeof CLOSED_FIELDS)[number]>>;
 
 /**
  * The stored fields minus the internal ones: one literal, then the closed fields a record has,
@@ -43,9 +52,8 @@ function publicFields(p: Position): PositionView {
     notional_usd: p.notional_usd,
     liq_price: p.liq_price,
     mmr_pct: p.mmr_pct,
-    sl: p.sl,
+    sl: effectiveStop(p),
     tp: p.tp,
-    trail_pct: p.trail_pct,
     trail_hwm: p.trail_hwm,
     fee_rate_pct: p.fee_rate_pct,
     fee_venue: p.fee_venue,
@@ -56,6 +64,7 @@ function publicFields(p: Position): PositionView {
     client_order_id: p.client_order_id,
     source: p.source,
   } satisfies OpenFields;
+  if (p.trail_pct !== null) view.trail_pct = p.trail_pct;
   for (const field of CLOSED_FIELDS) {
     if (p[field] !== undefined) (view as Record<string, unknown>)[field] = p[field];
   }
