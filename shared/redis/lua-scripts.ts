@@ -17,6 +17,8 @@ export interface ScriptSpec {
   file: string;
   /** Keys of one call. */
   numberOfKeys: number;
+  /** .lua files of shared functions, relative like `file`, sent ahead of it as one script (Lua has no import). */
+  prelude?: readonly string[];
 }
 
 /** A call as sent: its keys, then its arguments. */
@@ -105,7 +107,8 @@ export class LuaScripts<Name extends string> {
   private script(name: Name): { lua: string; sha: string } {
     let script = this.sources.get(name);
     if (script === undefined) {
-      const lua = readFileSync(new URL(this.specs[name].file, this.base), 'utf8');
+      const { file, prelude = [] } = this.specs[name];
+      const lua = [...prelude, file].map((path) => readFileSync(new URL(path, this.base), 'utf8')).join('\n');
       script = { lua, sha: createHash('sha1').update(lua).digest('hex') };
       this.sources.set(name, script);
     }

@@ -41,35 +41,8 @@ if not current or redis.sha1hex(current) ~= ARGV[2] then return {-1} end
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 redis.call('ZADD', KEYS[3], ARGV[5], ARGV[1])
--- the oldest done orders beyond the kept ones leave the book; each leaves a tombstone (its status, by
--- done time) so cancel_order and modify_order still answer 409 already_done; tombstones older than
--- ARGV[7] ms, and the oldest beyond ARGV[8], are dropped here
-local extra = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[6])
-if extra > 0 then
-  local dropped = redis.call('ZRANGE', KEYS[3], 0, extra - 1, 'WITHSCORES')
-  local ids = {}
-  for i = 1, #dropped, 2 do
-    local id = dropped[i]
-    local raw = redis.call('HGET', KEYS[2], id)
-    if raw then
-      redis.call('HSET', KEYS[6], id, cjson.decode(raw).status)
-      redis.call('ZADD', KEYS[5], dropped[i + 1], id)
-    end
-    ids[#ids + 1] = id
-  end
-  redis.call('HDEL', KEYS[2], unpack(ids))
-  redis.call('ZREMRANGEBYRANK', KEYS[3], 0, extra - 1)
-  -- lazily, a bounded batch at a time
-  local old = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', tonumber(ARGV[5]) - tonumber(ARGV[7]), 'LIMIT', 0, 100)
-  local over = redis.call('ZCARD', KEYS[5]) - #old - tonumber(ARGV[8])
-  if over > 0 then
-    for _, id in ipairs(redis.call('ZRANGE', KEYS[5], #old, #old + math.min(over, 100) - 1)) do old[#old + 1] = id end
-  end
-  if #old > 0 then
-    redis.call('HDEL', KEYS[6], unpack(old))
-    redis.call('ZREM', KEYS[5], unpack(old))
-  end
-end
+-- the oldest done orders beyond the kept ones leave the book, each as a tombstone (retire-done-orders.lua)
+retire_done_orders(KEYS[2], KEYS[3], KEYS[5], KEYS[6], ARGV[6], ARGV[5], ARGV[7], ARGV[8])
 redis.call('XADD', KEYS[4], '*', 'event', event, 'book', ARGV[4], 'ts', ARGV[5], 'order', ARGV[3])
 -- wakes the outbox relay (shared/push); a nudge nobody hears is found by its periodic scan
 redis.call('PUBLISH', 'pd:outbox', KEYS[4])

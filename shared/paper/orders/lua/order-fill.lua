@@ -68,35 +68,8 @@ end
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], done)
 redis.call('ZADD', KEYS[3], ARGV[9], ARGV[1])
--- the oldest done orders beyond the kept ones leave the book; each leaves a tombstone (its status, by
--- done time) so cancel_order and modify_order still answer 409 already_done; tombstones older than
--- ARGV[11] ms, and the oldest beyond ARGV[12], are dropped here
-local extra = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[10])
-if extra > 0 then
-  local dropped = redis.call('ZRANGE', KEYS[3], 0, extra - 1, 'WITHSCORES')
-  local ids = {}
-  for i = 1, #dropped, 2 do
-    local id = dropped[i]
-    local raw = redis.call('HGET', KEYS[2], id)
-    if raw then
-      redis.call('HSET', KEYS[8], id, cjson.decode(raw).status)
-      redis.call('ZADD', KEYS[7], dropped[i + 1], id)
-    end
-    ids[#ids + 1] = id
-  end
-  redis.call('HDEL', KEYS[2], unpack(ids))
-  redis.call('ZREMRANGEBYRANK', KEYS[3], 0, extra - 1)
-  -- lazily, a bounded batch at a time
-  local old = redis.call('ZRANGEBYSCORE', KEYS[7], '-inf', tonumber(ARGV[9]) - tonumber(ARGV[11]), 'LIMIT', 0, 100)
-  local over = redis.call('ZCARD', KEYS[7]) - #old - tonumber(ARGV[12])
-  if over > 0 then
-    for _, id in ipairs(redis.call('ZRANGE', KEYS[7], #old, #old + math.min(over, 100) - 1)) do old[#old + 1] = id end
-  end
-  if #old > 0 then
-    redis.call('HDEL', KEYS[8], unpack(old))
-    redis.call('ZREM', KEYS[7], unpack(old))
-  end
-end
+-- the oldest done orders beyond the kept ones leave the book, each as a tombstone (retire-done-orders.lua)
+retire_done_orders(KEYS[2], KEYS[3], KEYS[7], KEYS[8], ARGV[10], ARGV[9], ARGV[11], ARGV[12])
 
 if blocked or opposite then
   redis.call('XADD', KEYS[5], '*', 'event', 'order.cancelled', 'book', ARGV[8], 'ts', ARGV[9], 'order', done)

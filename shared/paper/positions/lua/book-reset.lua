@@ -61,35 +61,8 @@ for _, id in ipairs(resting) do
   end
 end
 redis.call('DEL', KEYS[5])
--- the oldest done orders beyond the kept ones leave the book; each leaves a tombstone (its status, by
--- done time) so cancel_order and modify_order still answer 409 already_done; tombstones older than
--- ARGV[5] ms, and the oldest beyond ARGV[6], are dropped here
-local extra = redis.call('ZCARD', KEYS[12]) - tonumber(ARGV[4])
-if extra > 0 then
-  local dropped = redis.call('ZRANGE', KEYS[12], 0, extra - 1, 'WITHSCORES')
-  local ids = {}
-  for i = 1, #dropped, 2 do
-    local id = dropped[i]
-    local raw = redis.call('HGET', KEYS[11], id)
-    if raw then
-      redis.call('HSET', KEYS[14], id, cjson.decode(raw).status)
-      redis.call('ZADD', KEYS[13], dropped[i + 1], id)
-    end
-    ids[#ids + 1] = id
-  end
-  redis.call('HDEL', KEYS[11], unpack(ids))
-  redis.call('ZREMRANGEBYRANK', KEYS[12], 0, extra - 1)
-  -- lazily, a bounded batch at a time
-  local old = redis.call('ZRANGEBYSCORE', KEYS[13], '-inf', tonumber(ARGV[1]) - tonumber(ARGV[5]), 'LIMIT', 0, 100)
-  local over = redis.call('ZCARD', KEYS[13]) - #old - tonumber(ARGV[6])
-  if over > 0 then
-    for _, id in ipairs(redis.call('ZRANGE', KEYS[13], #old, #old + math.min(over, 100) - 1)) do old[#old + 1] = id end
-  end
-  if #old > 0 then
-    redis.call('HDEL', KEYS[14], unpack(old))
-    redis.call('ZREM', KEYS[13], unpack(old))
-  end
-end
+-- the oldest done orders beyond the kept ones leave the book, each as a tombstone (retire-done-orders.lua)
+retire_done_orders(KEYS[11], KEYS[12], KEYS[13], KEYS[14], ARGV[4], ARGV[1], ARGV[5], ARGV[6])
 
 redis.call('HSET', KEYS[4], 'reset_ts', ARGV[1], 'starting_balance', ARGV[2], 'realized_cents', 0, 'closed', 0,
   'wins', 0, 'losses', 0, 'liquidations', 0)

@@ -6,7 +6,7 @@ const SCRIPTS = {
   pdPositionOpen: { file: 'position-open.lua', numberOfKeys: 5 },
   pdPositionClose: { file: 'position-close.lua', numberOfKeys: 6 },
   pdPositionSltp: { file: 'position-sltp.lua', numberOfKeys: 2 },
-  pdBookReset: { file: 'book-reset.lua', numberOfKeys: 14 },
+  pdBookReset: { file: 'book-reset.lua', numberOfKeys: 14, prelude: ['../../orders/lua/retire-done-orders.lua'] },
   pdTriggerRanges: { file: 'trigger-ranges.lua', numberOfKeys: 8 },
 } as const satisfies Record<string, ScriptSpec>;
 
