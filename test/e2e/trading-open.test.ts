@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
+import { FEE_VENUES, venueEffectivePct } from '../../shared/engine/fees.js';
 import type { AccountModule } from '../../shared/paper/accounts/account-service.js';
 import { keys } from '../../shared/redis/keys.js';
 import { useApiFixture, type TestApi } from '../helpers/app.js';
@@ -190,19 +191,10 @@ describe('bot trading: /open, /markets, /fees', function () {
   });
 
   it("lists the original's nine fee venues (names, rates, discounts, maker rates, code) and stamps their effective rates", async () => {
+    // the numbers themselves are checked against the original's table in test/unit/engine.test.ts: here, that /fees serves them
     const fees = await botCall<{ venues: Record<string, unknown>[] }>(api.url, trader, 'GET', '/fees');
     const table = fees.body.venues.map((v) => [v.venue, v.taker_pct, v.referral_discount_pct, v.effective_taker_pct, v.maker_pct, v.code]);
-    expect(table).to.deep.equal([
-      ['bybit', 0.055, 20, 0.044, 0.02, null],
-      ['binance', 0.05, 20, 0.04, 0.02, null],
-      ['bitget', 0.06, 20, 0.048, 0.02, null],
-      ['gate', 0.05, 20, 0.04, 0.02, null],
-      ['hyperliquid', 0.045, 4, 0.0432, 0.015, 'MARGINPAD'],
-      ['okx', 0.05, 0, 0.05, 0.02, null],
-      ['kraken', 0.05, 0, 0.05, 0.02, null],
-      ['mexc', 0.02, 0, 0.02, 0, null],
-      ['kucoin', 0.06, 0, 0.06, 0.02, null],
-    ]);
+    expect(table).to.deep.equal(FEE_VENUES.map((v) => [v.venue, v.takerPct, v.referralDiscountPct, venueEffectivePct(v), v.makerPct, v.code]));
     for (const [venue, rate] of [['hyperliquid', 0.0432], ['bybit', 0.044], ['gate', 0.04], ['kucoin', 0.06]] as const) {
       const r = await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, fee_venue: venue });
       expect(r.body.position, venue).to.include({ fee_venue: venue, fee_rate_pct: rate });

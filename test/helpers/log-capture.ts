@@ -2,6 +2,7 @@
 import { Writable } from 'node:stream';
 import { configWith } from '../../shared/core/config.js';
 import { createLogger, type Logger } from '../../shared/core/logger.js';
+import { Arrivals } from './arrivals.js';
 
 export interface CapturedLog {
   /** A logger at the default level (info) writing here. */
@@ -16,35 +17,19 @@ export interface CapturedLog {
 
 export function captureLog(): CapturedLog {
   let written = '';
-  const waiters = new Set<() => void>();
+  const lines = (): Record<string, unknown>[] => written.split('\n').filter((text) => text !== '').map((text) => JSON.parse(text) as Record<string, unknown>);
+  const arrivals = new Arrivals(lines, () => `log lines: ${written}`);
   const destination = new Writable({
     write(chunk: Buffer, _encoding, done) {
       written += chunk.toString();
-      for (const wake of waiters) wake();
+      arrivals.arrived();
       done();
     },
   });
-  const lines = (): Record<string, unknown>[] => written.split('\n').filter((text) => text !== '').map((text) => JSON.parse(text) as Record<string, unknown>);
   return {
     logger: createLogger(configWith({ LOG_LEVEL: 'info' }), 'perpdesk', destination),
     text: () => written,
     lines,
-    next: (match, timeoutMs = 5_000) =>
-      new Promise((resolve, reject) => {
-        const check = (): boolean => {
-          const found = lines().find(match);
-          if (!found) return false;
-          clearTimeout(timer);
-          waiters.delete(wake);
-          resolve(found);
-          return true;
-        };
-        const wake = (): void => void check();
-        const timer = setTimeout(() => {
-          waiters.delete(wake);
-          reject(new Error(`no matching log line within ${timeoutMs} ms`));
-        }, timeoutMs);
-        if (!check()) waiters.add(wake);
-      }),
+    next: (match, timeoutMs = 5_000) => arrivals.next(match, timeoutMs),
   };
 }

@@ -10,6 +10,7 @@ import type { RunningRole } from '../../workers/runtime.js';
 import { webhookProcessor } from '../../workers/processors/webhooks/webhook-processor.js';
 import { startOutboxRelay } from '../../workers/start-outbox-relay.js';
 import { startWorkerRole, type WorkerRoleOptions } from '../../workers/worker-role.js';
+import { Arrivals } from './arrivals.js';
 import { testRedisUrl } from './redis.js';
 
 export interface StreamMessage {
@@ -32,10 +33,10 @@ export function connectStream(base: string, query: Record<string, string>): Test
   const url = `${base.replace(/^http/, 'ws')}/api/bot/v2/stream?${new URLSearchParams(query).toString()}`;
   const ws = new WebSocket(url);
   const messages: StreamMessage[] = [];
-  const waiters = new Set<() => void>();
+  const arrivals = new Arrivals(() => messages, () => `stream messages ${JSON.stringify(messages.map((m) => m.type))}`);
   ws.on('message', (data) => {
     messages.push(JSON.parse(data.toString()) as StreamMessage);
-    for (const wake of waiters) wake();
+    arrivals.arrived();
   });
   const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
   return {
@@ -43,24 +44,7 @@ export function connectStream(base: string, query: Record<string, string>): Test
     messages,
     closed,
     send: (frame) => ws.send(JSON.stringify(frame)),
-    next(match, timeoutMs = 5_000, from = 0) {
-      return new Promise((resolve, reject) => {
-        const check = (): boolean => {
-          const found = messages.slice(from).find(match);
-          if (!found) return false;
-          clearTimeout(timer);
-          waiters.delete(wake);
-          resolve(found);
-          return true;
-        };
-        const wake = (): void => void check();
-        const timer = setTimeout(() => {
-          waiters.delete(wake);
-          reject(new Error(`no matching stream message within ${timeoutMs} ms; got ${JSON.stringify(messages.map((m) => m.type))}`));
-        }, timeoutMs);
-        if (!check()) waiters.add(wake);
-      });
-    },
+    next: (match, timeoutMs = 5_000, from = 0) => arrivals.next(match, timeoutMs, from),
   };
 }
 
