@@ -1,5 +1,7 @@
 import express, { type Express } from 'express';
-import type { RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener } from 'node:http';
+import proxyAddr from 'proxy-addr';
+import type { AppError } from '../shared/core/errors.js';
 import helmet from 'helmet';
 import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from '../shared/core/clock.js';
@@ -24,7 +26,7 @@ import { CoalescingLimiter } from '../shared/rate-limit/coalescing-limiter.js';
 import { DOCS_PATH, docsRouter } from './docs/docs-page.js';
 import { cors } from './middleware/cors.js';
 import { errorHandler, notFoundHandler } from './middleware/error-handler.js';
-import { rateLimit } from './middleware/rate-limit.js';
+import { chargeRefusedKey, rateLimit } from './middleware/rate-limit.js';
 import { isRedisDown, redisGate, redisUnavailable } from './middleware/redis-gate.js';
 import { requestLogger } from './middleware/request-logger.js';
 import type { Middleware } from './routing/http-types.js';
@@ -101,6 +103,11 @@ export interface App {
   services: AppServices;
   /** Writes what the app holds in memory (usage counts); also the last step of a shutdown. */
   close(): Promise<void>;
+  /**
+   * Charges a refused key of a raw request (a stream upgrade) to its client address, as the rate limit charges an
+   * HTTP request's: the 429 to answer past the budget, else null.
+   */
+  chargeRefusedKey(req: IncomingMessage): Promise<AppError | null>;
 }
 
 const API_PREFIX = '/api';
@@ -168,5 +175,13 @@ export function createApp(deps: AppDeps): App {
   app.use(notFoundHandler(catalog));
   app.use(onError);
   const listener = createRequestListener({ catalog, app, onError, chainFor: (path) => (underApi(path) ? apiRequests : everyRequest) });
-  return { listener, app, catalog, services, close: () => services.usage.flush() };
+  const trust = app.get('trust proxy fn') as Parameters<typeof proxyAddr>[1];
+  return {
+    listener,
+    app,
+    catalog,
+    services,
+    close: () => services.usage.flush(),
+    chargeRefusedKey: async (req) => (await chargeRefusedKey(limiter, config.badKeyRateLimit, proxyAddr(req, trust))).overBudget,
+  };
 }

@@ -15,7 +15,7 @@ export interface ApiServer {
 }
 
 export async function startApiServer(deps: AppDeps, port = deps.config.port, host = deps.config.host): Promise<ApiServer> {
-  const { listener, close: flushApp, services } = createApp(deps);
+  const { listener, close: flushApp, services, chargeRefusedKey } = createApp(deps);
   const server = createServer(listener);
   server.keepAliveTimeout = 65_000;
   // Responses still in flight when shutdown starts close their connection instead of keeping it alive.
@@ -33,7 +33,7 @@ export async function startApiServer(deps: AppDeps, port = deps.config.port, hos
   // attached once listening, so a failed listen leaves nothing running
   const clock = deps.clock ?? systemClock;
   const quickSweep = createQuickSweep(deps.redis, deps.config, clock);
-  const stream = attachStream(server, { redis: deps.redis, config: deps.config, logger: deps.logger, clock, apiKeys: services.apiKeys, trading: services.trading, quickSweep });
+  const stream = attachStream(server, { redis: deps.redis, config: deps.config, logger: deps.logger, clock, apiKeys: services.apiKeys, chargeRefusedKey, trading: services.trading, quickSweep });
   const address = server.address() as AddressInfo;
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   let closing: Promise<void> | undefined;

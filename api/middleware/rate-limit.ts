@@ -21,10 +21,31 @@ function setHeaders(res: ApiResponse, decision: LimitDecision, scope: RateScope)
   res.setHeader('X-RateLimit-Scope', scope);
 }
 
-function refuse(res: ApiResponse, decision: LimitDecision, message: string): AppError {
+function rateLimited(decision: LimitDecision, message: string): AppError {
   const retryAfter = Math.max(1, Math.ceil((decision.resetAt - Date.now()) / 1000));
-  res.setHeader('Retry-After', String(retryAfter));
   return new AppError('rate_limited', `${message}; retry in ${retryAfter} s`, { limit: decision.limit, retry_after: retryAfter });
+}
+
+function refuse(res: ApiResponse, decision: LimitDecision, message: string): AppError {
+  const error = rateLimited(decision, message);
+  res.setHeader('Retry-After', String(error.details.retry_after));
+  return error;
+}
+
+export interface RefusedKeyCharge {
+  decision: LimitDecision;
+  /** The 429 to answer once the address is over its budget; null within it (answer the 401). */
+  overBudget: AppError | null;
+}
+
+/**
+ * Charges a refused key (unknown or revoked) to its client's address, on the budget of its own that
+ * HTTP requests and stream upgrades share: guessing keys costs the guesser whichever way it comes in.
+ */
+export async function chargeRefusedKey(limiter: CoalescingLimiter, badKeyLimit: number, ip: string | undefined): Promise<RefusedKeyCharge> {
+  const decision = await limiter.consume(`badkey:ip:${ip ?? 'unknown'}`, badKeyLimit);
+  const overBudget = decision.allowed ? null : rateLimited(decision, `over the budget of ${badKeyLimit} requests per minute with a refused API key from this address`);
+  return { decision, overBudget };
 }
 
 /**
@@ -52,10 +73,11 @@ export function rateLimit(options: RateLimitOptions): Middleware {
       if (known) options.prefetch?.(req, res, known);
       const found = await lookup;
       if (found === null || 'revoked' in found) {
-        const charged = await options.limiter.consume(`badkey:ip:${req.ip ?? 'unknown'}`, options.badKeyLimit);
-        if (!charged.allowed) {
-          setHeaders(res, charged, 'bad_key');
-          throw refuse(res, charged, `over the budget of ${options.badKeyLimit} requests per minute with a refused API key from this address`);
+        const charged = await chargeRefusedKey(options.limiter, options.badKeyLimit, req.ip);
+        if (charged.overBudget) {
+          setHeaders(res, charged.decision, 'bad_key');
+          res.setHeader('Retry-After', String(charged.overBudget.details.retry_after));
+          throw charged.overBudget;
         }
         throw found === null ? badApiKey() : revokedKey();
       }

@@ -57,6 +57,8 @@ export interface StreamDeps {
   logger: Logger;
   clock: Clock;
   apiKeys: ApiKeyResolver;
+  /** Charges an upgrade's refused key to its client address (the HTTP rate limit's budget): the 429 past it, else null. */
+  chargeRefusedKey(req: IncomingMessage): Promise<AppError | null>;
   trading: TradingServices;
   /** The position sweep of one book, run each tick for every connected book (shared/push/quick-sweep.ts). */
   quickSweep: QuickSweep;
@@ -200,9 +202,12 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
     try {
       const checked = await checkKey(deps.apiKeys, key);
       if ('context' in checked) return checked.context;
-      refuseUpgrade(socket, new AppError(checked.code, REFUSED_KEY_MESSAGES[checked.code]), clock.now());
+      // a key sent and refused costs the address, as over HTTP; no key at all is not a guess
+      const overBudget = checked.code === 'missing_api_key' ? null : await deps.chargeRefusedKey(req);
+      const refusal = overBudget ?? new AppError(checked.code, REFUSED_KEY_MESSAGES[checked.code]);
+      refuseUpgrade(socket, refusal, clock.now());
       // one line per refused upgrade, as per closed stream (the key in its URL is redacted as it is written)
-      logger.info({ url: req.url, status: 401, code: checked.code }, 'stream refused');
+      logger.info({ url: req.url, status: refusal.status, code: refusal.code }, 'stream refused');
     } catch (error) {
       if (!isRedisUnreachable(error)) logger.error({ err: error }, 'stream: key lookup failed');
       refuseUpgrade(socket, isRedisUnreachable(error) ? redisUnavailable() : new AppError('internal', 'internal error'), clock.now());

@@ -87,7 +87,7 @@ describe('push: the WebSocket stream', function () {
     const trading = createTradingServices({ redis, marketStore: createMarketStore(redis, config, systemClock), clock: systemClock, freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs } });
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const stream = attachStream(server, { redis, config, logger: createLogger(config), clock: systemClock, apiKeys, trading, quickSweep });
+    const stream = attachStream(server, { redis, config, logger: createLogger(config), clock: systemClock, apiKeys, chargeRefusedKey: async () => null, trading, quickSweep });
     return {
       url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       close: async () => {
@@ -121,6 +121,26 @@ describe('push: the WebSocket stream', function () {
     const plain = await getJson<{ ok: boolean; error: { code: string } }>(`${podA.url}/api/bot/v2/stream?api_key=${trader.apiKey}`);
     expect(plain.status).to.equal(426);
     expect(plain.body.error.code).to.equal('upgrade_required');
+  });
+
+  it('charges refused keys of upgrades to the address, on the budget HTTP requests with refused keys share: 429 past it', async () => {
+    const pod = await startTestApi(redis, { ...env, BAD_KEY_RATE_LIMIT: '3' });
+    try {
+      const codeOf = (refused: { body: unknown }): string => (refused.body as { error: { code: string } }).error.code;
+      // a missing key is not a guess: never charged
+      for (let i = 0; i < 4; i++) expect(codeOf(await refusedUpgrade(pod.url, {}))).to.equal('missing_api_key');
+      expect((await getJson(`${pod.url}/api/bot/v1/positions`, { headers: { 'x-api-key': 'pd_guess0' } })).status).to.equal(401);
+      for (const guess of ['pd_guess1', 'pd_guess2']) expect(codeOf(await refusedUpgrade(pod.url, { api_key: guess }))).to.equal('bad_api_key');
+      const over = await refusedUpgrade(pod.url, { api_key: 'pd_guess3' });
+      expect(over.status).to.equal(429);
+      expect((over.body as { error: { code: string; retry_after: number } }).error).to.include({ code: 'rate_limited' }).and.have.property('retry_after').above(0);
+      expect((await getJson(`${pod.url}/api/bot/v1/positions`, { headers: { 'x-api-key': 'pd_guess4' } })).status).to.equal(429);
+      // a valid key from the same address still streams
+      const stream = connect(pod.url, { api_key: trader.apiKey });
+      expect((await stream.next((m) => m.type === 'welcome')).type).to.equal('welcome');
+    } finally {
+      await pod.close();
+    }
   });
 
   it('sends welcome and a snapshot, then changes made through another pod, in order, each within a second', async () => {
