@@ -59,7 +59,6 @@ export function decodeQuote(text: string | null): Quote | null {
 export class MarketStore {
   private readonly redis: Redis;
   private readonly clock: Clock;
-  private volumes: { text: string; bySymbol: Map<string, number> } | undefined;
 
   constructor(private readonly options: MarketStoreOptions) {
     this.redis = options.redis;
@@ -92,16 +91,12 @@ export class MarketStore {
 
   /**
    * A symbol's 24h quote volume summed over the venues, as the universe holds it; undefined when
-   * the universe does not list it. The decoded universe is kept while the stored text is unchanged
-   * (it changes with each refresh, minutes apart), so a read costs the GET, not a parse.
+   * the universe does not list it. One field of a hash: an open reads this beside its price, and
+   * the whole universe (tens of KB at 500 symbols) is no read for a hot path.
    */
   async quoteVolume24h(symbol: string): Promise<number | undefined> {
-    const text = await this.redis.get(keys.marketUniverseList());
-    if (text === null) return undefined;
-    if (this.volumes?.text !== text) {
-      this.volumes = { text, bySymbol: new Map(decodeUniverse(text)?.symbols.map((s) => [s.symbol, s.quoteVolume24h])) };
-    }
-    return this.volumes.bySymbol.get(normalize(symbol));
+    const volume = await this.redis.hget(keys.marketUniverseVolumes(), normalize(symbol));
+    return volume === null ? undefined : Number(volume);
   }
 
   /**

@@ -1,4 +1,4 @@
-/** The stored symbol universe: an ordered JSON list plus a set for membership checks. */
+/** The stored symbol universe: an ordered JSON list, a set for membership checks and a hash of volumes. */
 import type { Redis } from 'ioredis';
 import { keys } from '../redis/keys.js';
 import { isRecord, toNumber } from './parse-utils.js';
@@ -9,12 +9,15 @@ export interface StoredUniverse {
   symbols: UniverseEntry[];
 }
 
-/** Replaces list and set in one MULTI, so a reader never sees one without the other. */
+/** Replaces list, set and volumes in one MULTI, so a reader never sees one without the others. */
 export async function saveUniverse(redis: Redis, universe: StoredUniverse): Promise<void> {
   const multi = redis.multi();
   multi.set(keys.marketUniverseList(), JSON.stringify(universe));
-  multi.del(keys.marketUniverseSet());
-  if (universe.symbols.length > 0) multi.sadd(keys.marketUniverseSet(), ...universe.symbols.map((s) => s.symbol));
+  multi.del(keys.marketUniverseSet(), keys.marketUniverseVolumes());
+  if (universe.symbols.length > 0) {
+    multi.sadd(keys.marketUniverseSet(), ...universe.symbols.map((s) => s.symbol));
+    multi.hset(keys.marketUniverseVolumes(), Object.fromEntries(universe.symbols.map((s) => [s.symbol, s.quoteVolume24h])));
+  }
   const results = await multi.exec();
   const failed = results?.find(([error]) => error);
   if (!results || failed) throw failed?.[0] ?? new Error('universe: MULTI aborted');

@@ -17,6 +17,8 @@ export const keys = {
   marketUniverseList: () => 'mkt:{universe}:list',
   /** set of the universe's symbols, for membership checks. */
   marketUniverseSet: () => 'mkt:{universe}:set',
+  /** hash symbol -> 24h quote volume (USDT, summed over venues) of the universe's symbols: a trade's leverage cap reads one field. */
+  marketUniverseVolumes: () => 'mkt:{universe}:volumes',
   /** pub/sub channel: JSON {symbol, price, venues, ts} for every aggregate written. */
   marketTicksChannel: () => 'mkt:ticks',
   /** string owner id, PX lease: which feed process runs this venue's connector. */
