@@ -26,12 +26,6 @@ function rateLimited(decision: LimitDecision, message: string): AppError {
   return new AppError('rate_limited', `${message}; retry in ${retryAfter} s`, { limit: decision.limit, retry_after: retryAfter });
 }
 
-function refuse(res: ApiResponse, decision: LimitDecision, message: string): AppError {
-  const error = rateLimited(decision, message);
-  res.setHeader('Retry-After', String(error.details.retry_after));
-  return error;
-}
-
 export interface RefusedKeyCharge {
   decision: LimitDecision;
   /** The 429 to answer once the address is over its budget; null within it (answer the 401). */
@@ -76,7 +70,6 @@ export function rateLimit(options: RateLimitOptions): Middleware {
         const charged = await chargeRefusedKey(options.limiter, options.badKeyLimit, req.ip);
         if (charged.overBudget) {
           setHeaders(res, charged.decision, 'bad_key');
-          res.setHeader('Retry-After', String(charged.overBudget.details.retry_after));
           throw charged.overBudget;
         }
         throw found === null ? badApiKey() : revokedKey();
@@ -92,7 +85,8 @@ export function rateLimit(options: RateLimitOptions): Middleware {
     res.locals.rateLimit = limit;
     decision ??= await options.limiter.consume(scopeKey, limit);
     setHeaders(res, decision, scope);
-    if (!decision.allowed) throw refuse(res, decision, `over the budget of ${limit} requests per minute`);
+    // sendError sets Retry-After from the error's retry_after
+    if (!decision.allowed) throw rateLimited(decision, `over the budget of ${limit} requests per minute`);
   };
   return (req, res, next) => {
     meter(req, res).then(() => next(), next);

@@ -38,15 +38,9 @@ export interface WhsinkLimits {
   maxSinks: number;
 }
 
-/** A refusal of a whsink delivery: its code and when to retry, in seconds. */
-export class WhsinkRefused extends AppError {
-  constructor(
-    code: 'whsink_rate_limited' | 'whsink_full',
-    message: string,
-    readonly retryAfter: number,
-  ) {
-    super(code, `${message}; retry in ${retryAfter} s`, { retry_after: retryAfter });
-  }
+/** A refusal of a whsink delivery, with when to retry (seconds; the error handler sends it as Retry-After). */
+function refused(code: 'whsink_rate_limited' | 'whsink_full', message: string, retryAfter: number): AppError {
+  return new AppError(code, `${message}; retry in ${retryAfter} s`, { retry_after: retryAfter });
 }
 
 const digest = (token: string): string => createHash('sha256').update(token).digest('hex');
@@ -59,7 +53,7 @@ export class WhsinkStore {
     private readonly limits: WhsinkLimits,
   ) {}
 
-  /** Keeps a delivery; throws 413 payload_too_large, or WhsinkRefused for a spent budget or a full cap. */
+  /** Keeps a delivery; throws 413 payload_too_large, or 429 whsink_rate_limited or whsink_full for a spent budget or a full cap. */
   async record(token: string, delivery: SinkDelivery): Promise<void> {
     const json = JSON.stringify(delivery);
     if (Buffer.byteLength(json) > WHSINK_MAX_RECORD) {
@@ -70,8 +64,8 @@ export class WhsinkStore {
       this.clock.now(), WHSINK_TTL_MS, WHSINK_KEEP, this.limits.perMinute, RATE_WINDOW_MS, this.limits.maxSinks, id, json,
     ]);
     const [status, value] = statusArray('pdWhsinkRecord', reply);
-    if (status === 0) throw new WhsinkRefused('whsink_rate_limited', `this address takes ${this.limits.perMinute} deliveries a minute`, seconds(Number(value)));
-    if (status === -1) throw new WhsinkRefused('whsink_full', `${this.limits.maxSinks} whsink addresses hold deliveries already`, seconds(Number(value)));
+    if (status === 0) throw refused('whsink_rate_limited', `this address takes ${this.limits.perMinute} deliveries a minute`, seconds(Number(value)));
+    if (status === -1) throw refused('whsink_full', `${this.limits.maxSinks} whsink addresses hold deliveries already`, seconds(Number(value)));
   }
 
   /** The last deliveries, newest first, and how long until the address forgets them (ms, 0 when empty). */

@@ -10,7 +10,7 @@
 import express, { Router, type Request } from 'express';
 import type { Clock } from '../../../shared/core/clock.js';
 import { AppError } from '../../../shared/core/errors.js';
-import { WHSINK_KEEP, WHSINK_MAX_BODY, WHSINK_TOKEN, WHSINK_TTL_MS, WhsinkRefused, type SinkDelivery, type WhsinkStore } from '../../../shared/push/whsink-store.js';
+import { WHSINK_KEEP, WHSINK_MAX_BODY, WHSINK_TOKEN, WHSINK_TTL_MS, type SinkDelivery, type WhsinkStore } from '../../../shared/push/whsink-store.js';
 import { respond } from '../../routing/route-catalog.js';
 
 export const WHSINK_PATH = '/api/whsink/:token';
@@ -60,7 +60,6 @@ export function whsinkRouters(store: WhsinkStore, clock: Clock): { deliveries: R
       await store.record(sinkToken, { received_ts: clock.now(), headers, body: text.slice(0, WHSINK_MAX_BODY), truncated: text.length > WHSINK_MAX_BODY });
       respond(res, 'envelope', { received: true });
     } catch (error) {
-      if (error instanceof WhsinkRefused) res.setHeader('Retry-After', String(error.retryAfter));
       next(error);
     }
   });
