@@ -1,15 +1,6 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '../core/logger.js';
 
-const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
-
-/** A lost or refused connection (or a command given up because of one), as opposed to an error Redis answered. */
-function isRedisConnectionError(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as NodeJS.ErrnoException).code;
-  return (code !== undefined && CONNECTION_ERROR_CODES.has(code)) || error.name === 'MaxRetriesPerRequestError' || error.message === 'Connection is closed.';
-}
-
 /**
  * Every connection (ioredis's and BullMQ's) reports a lost Redis on each reconnect attempt, and
  * ioredis prints a raw stack for each when no 'error' listener is attached. This is that listener
@@ -19,13 +10,17 @@ export class RedisOutageLog {
   private logger: Logger | undefined;
   private downSince: number | undefined;
 
-  /** Until a logger is given (tests, the CLI), outages are not logged: the failing commands say enough. */
+  /**
+   * Until a logger is given (tests, the CLI), outages are not logged: the failing commands say enough.
+   * A new logger starts with no outage: one it never heard begin is not its to call over.
+   */
   useLogger(logger: Logger): void {
     this.logger = logger;
+    this.downSince = undefined;
   }
 
   readonly onError = (error: unknown): void => {
-    if (!isRedisConnectionError(error)) {
+    if (!isRedisUnreachable(error)) {
       this.logger?.error({ err: error }, 'redis error');
       return;
     }
@@ -40,7 +35,7 @@ export class RedisOutageLog {
    * periodic task fails at every run then, and the outage is already logged.
    */
   report(error: unknown, log: () => void): void {
-    if (isRedisConnectionError(error)) this.onError(error);
+    if (isRedisUnreachable(error)) this.onError(error);
     else if (this.downSince === undefined) log();
   }
 
@@ -106,7 +101,7 @@ export async function closeRedis(...clients: Redis[]): Promise<void> {
 }
 
 /** Node's codes for a connection that could not be made or was lost. */
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 /** What ioredis rejects a command with while its connection is down, by error name or message. */
 const UNREACHABLE_NAMES = new Set(['MaxRetriesPerRequestError', 'ClusterAllFailedError']);
 const UNREACHABLE_MESSAGES = ['Connection is closed.', "Stream isn't writeable"];

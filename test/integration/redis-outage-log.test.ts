@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { createSweepProducer, type SweepProducer } from '../../shared/queues/sweep-producer.js';
-import { closeRedis, createBlockingRedis, createRedis, redisOutages } from '../../shared/redis/connection.js';
+import { closeRedis, createBlockingRedis, createRedis, RedisOutageLog, redisOutages } from '../../shared/redis/connection.js';
 import { freePort, waitForReady } from '../../shared/redis/embedded.js';
 import { waitFor } from '../helpers/market-wait.js';
 
@@ -63,5 +63,18 @@ describe('a Redis outage is logged once, not once per reconnect', function () {
     await Promise.all(clients.map((client) => client.ping()));
     expect(logged).to.have.length(2);
     expect(printed).to.deep.equal([]);
+  });
+
+  it('a logger given during an outage starts with none: no recovery line for an outage it never heard begin', () => {
+    const lines = (into: string[]) => pino({ level: 'info' }, { write: (line: string) => void into.push((JSON.parse(line) as { msg: string }).msg) });
+    const log = new RedisOutageLog();
+    const first: string[] = [];
+    const second: string[] = [];
+    log.useLogger(lines(first));
+    log.onError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }));
+    log.useLogger(lines(second));
+    log.onReady();
+    expect(first).to.deep.equal(['redis unreachable (retrying; logged again when it is back)']);
+    expect(second).to.deep.equal([]);
   });
 });
