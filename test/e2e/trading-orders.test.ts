@@ -125,9 +125,9 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
     expect(r.status).to.equal(200);
     expect(r.body).to.have.keys('ok', 'dry_run', 'order', 'position_if_filled');
     expect(r.body).to.include({ ok: true, dry_run: true });
-    expect(r.body.order).to.deep.equal({ type: 'limit', symbol: 'BTCUSDT', side: 'long', limit_price: 50000, direction: 'down', would_fill_now: false });
+    expect(r.body.order).to.deep.equal({ type: 'limit', symbol: 'BTC', side: 'long', limit_price: 50000, direction: 'down', would_fill_now: false });
     const ifFilled = r.body.position_if_filled as Record<string, unknown>;
-    expect(ifFilled).to.include({ entry: 50000, entry_price: 50000, qty: 1000 / 50000, leverage_max: 1000, side: 'long' });
+    expect(ifFilled).to.include({ entry: 50000, entry_price: 50000, qty: 1000 / 50000, leverage_max: 1000, side: 'long', symbol: 'BTC' });
     expect(ifFilled.liq_price as number).to.be.closeTo(50000 * (1 - 1 / 10 + 0.005), 1e-6);
     expect(ifFilled).to.not.have.property('id');
     // the market has to come up to a stop long and a limit short, down to a stop short

@@ -111,7 +111,7 @@ export class OrderService implements RestingOrderPlacer {
     checkLeverage(live.symbol, terms.leverage, live.maxLeverage);
     const entry = priceEntry(terms, level, 'the limit_price');
     if (req.dry_run) {
-      const order = { type: req.type, symbol: live.symbol, side: req.side, limit_price: level, direction: reachOf(req.type, req.side), would_fill_now: false as const };
+      const order = { type: req.type, symbol: baseOf(live.symbol), side: req.side, limit_price: level, direction: reachOf(req.type, req.side), would_fill_now: false as const };
       return { ok: true, dry_run: true, order, position_if_filled: dryRunPosition(terms, entry, live.maxLeverage) };
     }
 
