@@ -3,25 +3,12 @@ import type { IncomingMessage, RequestListener } from 'node:http';
 import proxyAddr from 'proxy-addr';
 import type { AppError } from '../shared/core/errors.js';
 import helmet from 'helmet';
-import type { Redis } from 'ioredis';
-import { systemClock, type Clock } from '../shared/core/clock.js';
-import type { Config } from '../shared/core/config.js';
-import { createDerivativesModule, type DerivativesModule } from '../shared/derivatives/derivatives-module.js';
-import { MarketService } from '../shared/market/market-service.js';
-import { createMarketStore } from '../shared/market/market-store.js';
-import { createMacroModule } from '../shared/macro/macro-module.js';
-import type { MacroService } from '../shared/macro/macro-service.js';
-import type { LatamService } from '../shared/quotes/latam-service.js';
-import type { ScreenerService } from '../shared/screener/screener-service.js';
 import type { Logger } from '../shared/core/logger.js';
-import { createAccountModule, type AccountService } from '../shared/paper/accounts/account-service.js';
-import type { BookRegistry } from '../shared/paper/accounts/book-registry.js';
-import { StoredApiKeyResolver, type ApiKeyResolver } from '../shared/paper/api-key-resolver.js';
+import type { Domain } from '../shared/domain.js';
 import { UsageBatcher } from '../shared/paper/accounts/usage-batcher.js';
+import { StoredApiKeyResolver, type ApiKeyResolver } from '../shared/paper/api-key-resolver.js';
 import { createAuthenticate, type Authenticate } from '../shared/paper/key-context.js';
 import { PLAN_IDS, PLANS } from '../shared/paper/plans.js';
-import { createTradingServices, type TradingServices } from '../shared/paper/trading-services.js';
-import { createPushModule, type PushModule } from '../shared/push/push-module.js';
 import { CoalescingLimiter } from '../shared/rate-limit/coalescing-limiter.js';
 import { DOCS_PATH, docsRouter } from './docs/docs-page.js';
 import { cors } from './middleware/cors.js';
@@ -36,61 +23,29 @@ import { registerRouteGroups } from './routes/index.js';
 import { WHSINK_PATH, whsinkRouters } from './routes/whsink/router.js';
 
 export interface AppDeps {
-  config: Config;
-  redis: Redis;
+  /** The process's stores and services (shared/domain.ts), on the API's Redis connection. */
+  domain: Domain;
   logger: Logger;
+  /** The rate limiter's key lookup; default: the keys in Redis (services.apiKeys). */
   apiKeys?: ApiKeyResolver;
-  clock?: Clock;
 }
 
-/** The services the routes call, built once per app from its dependencies. */
-export interface AppServices {
-  config: Config;
-  clock: Clock;
-  market: MarketService;
-  /** Accounts, keys, plans and usage (the /usage route; the CLI uses the same service). */
-  accounts: AccountService;
-  /** The books of an account and the keys bound to each (the /accounts route). */
-  books: BookRegistry;
+/** The domain, and what the API adds over it: key checks and the in-memory usage counts of keyed calls. */
+export interface AppServices extends Domain {
   /** Resolves API keys from Redis (the rate limiter's default). */
   apiKeys: ApiKeyResolver;
   /** Pass to defineRoutes({ authenticate }) for keyed route groups. */
   authenticate: Authenticate;
   /** Keyed calls counted in memory and written in batches; flushed when the app closes. */
   usage: UsageBatcher;
-  /** Paper trading: positions, closes, reads, books, fees, markets (the bot trading routes). */
-  trading: TradingServices;
-  /** The screener's last run (the screener route). */
-  screener: ScreenerService;
-  /** Calendar, fear and greed, coins, global, trending, DeFi (the macro routes). */
-  macro: MacroService;
-  /** The Argentine and Brazilian quotes (the /api/latam routes). */
-  latam: LatamService;
-  /** Funding, open interest, long/short, liquidations and clusters (the derivatives routes). */
-  derivatives: DerivativesModule;
-  /** Webhooks and the whsink test address (the WebSocket stream is attached by server.ts). */
-  push: PushModule;
 }
 
-function createServices(deps: AppDeps): AppServices {
-  const clock = deps.clock ?? systemClock;
-  const { config } = deps;
-  const store = createMarketStore(deps.redis, config, clock);
-  const market = new MarketService(store, clock, { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs });
-  const accountModule = createAccountModule(deps.redis, clock);
-  const apiKeys = new StoredApiKeyResolver({ accounts: accountModule.accounts, keys: accountModule.keys, clock });
-  const usage = new UsageBatcher(accountModule.keys, (error) => deps.logger.warn({ err: error }, 'key usage not recorded'));
-  const authenticate = createAuthenticate({ resolver: apiKeys, usage, clock, logger: deps.logger });
-  const trading = createTradingServices({
-    redis: deps.redis,
-    marketStore: store,
-    clock,
-    freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs },
-    bookRegistry: accountModule.books,
-  });
-  const { screener, macro, latam } = createMacroModule(deps.redis, config, clock);
-  const derivatives = createDerivativesModule(deps.redis, config, clock, store, market);
-  return { config, clock, market, accounts: accountModule.service, books: accountModule.books, apiKeys, authenticate, usage, trading, screener, macro, latam, derivatives, push: createPushModule(deps.redis, config, clock) };
+function createServices({ domain, logger }: AppDeps): AppServices {
+  const { accounts, clock } = domain;
+  const apiKeys = new StoredApiKeyResolver({ accounts: accounts.accounts, keys: accounts.keys, clock });
+  const usage = new UsageBatcher(accounts.keys, (error) => logger.warn({ err: error }, 'key usage not recorded'));
+  const authenticate = createAuthenticate({ resolver: apiKeys, usage, clock, logger });
+  return { ...domain, apiKeys, authenticate, usage };
 }
 
 export interface App {
@@ -120,7 +75,8 @@ const underApi = (path: string): boolean => path === API_PREFIX || path.startsWi
 
 /** The HTTP app of an API pod. It holds no state: everything it reads or writes is in Redis. */
 export function createApp(deps: AppDeps): App {
-  const { config, redis, logger } = deps;
+  const { logger } = deps;
+  const { config, redis } = deps.domain;
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);

@@ -1,7 +1,5 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { systemClock } from '../shared/core/clock.js';
-import { createQuickSweep } from '../shared/push/quick-sweep.js';
 import { createApp, type AppDeps } from './app.js';
 import { attachStream } from './ws/stream-server.js';
 
@@ -14,7 +12,8 @@ export interface ApiServer {
   flush(): Promise<void>;
 }
 
-export async function startApiServer(deps: AppDeps, port = deps.config.port, host = deps.config.host): Promise<ApiServer> {
+export async function startApiServer(deps: AppDeps, port = deps.domain.config.port, host = deps.domain.config.host): Promise<ApiServer> {
+  const { config, redis, clock, trading, sweep } = deps.domain;
   const { listener, close: flushApp, services, chargeRefusedKey } = createApp(deps);
   const server = createServer(listener);
   server.keepAliveTimeout = 65_000;
@@ -31,9 +30,7 @@ export async function startApiServer(deps: AppDeps, port = deps.config.port, hos
     server.listen(port, host, () => resolve());
   });
   // attached once listening, so a failed listen leaves nothing running
-  const clock = deps.clock ?? systemClock;
-  const quickSweep = createQuickSweep(deps.redis, deps.config, clock);
-  const stream = attachStream(server, { redis: deps.redis, config: deps.config, logger: deps.logger, clock, apiKeys: services.apiKeys, chargeRefusedKey, trading: services.trading, quickSweep });
+  const stream = attachStream(server, { redis, config, logger: deps.logger, clock, apiKeys: services.apiKeys, chargeRefusedKey, trading, quickSweep: (ref) => sweep.sweepBook(ref) });
   const address = server.address() as AddressInfo;
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   let closing: Promise<void> | undefined;
@@ -45,7 +42,7 @@ export async function startApiServer(deps: AppDeps, port = deps.config.port, hos
       (closing ??= new Promise<void>((resolve) => {
         draining = true;
         for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
-        const timer = setTimeout(() => server.closeAllConnections(), deps.config.shutdownGraceMs);
+        const timer = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
         timer.unref();
         // WebSocket streams hold their connections open: closing them lets server.close finish
         const streamClosed = stream.close();

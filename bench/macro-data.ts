@@ -5,13 +5,12 @@
  */
 import { configWith } from '../shared/core/config.js';
 import { createLogger } from '../shared/core/logger.js';
+import { createDomain } from '../shared/domain.js';
 import { MACRO_JOBS } from '../shared/macro/macro-resources.js';
 import { MacroRefresher } from '../shared/macro/macro-refresher.js';
 import { createMacroProviders } from '../shared/macro/providers/macro-providers.js';
 import { providerHttp } from '../shared/macro/providers/provider-http.js';
 import { SnapshotStore } from '../shared/macro/snapshot-store.js';
-import { MarketService } from '../shared/market/market-service.js';
-import { createMarketStore } from '../shared/market/market-store.js';
 import { LatamRefresher } from '../shared/quotes/latam-refresher.js';
 import { LatamStore } from '../shared/quotes/latam-store.js';
 import { createLatamProviders } from '../shared/quotes/providers/latam-providers.js';
@@ -28,7 +27,7 @@ export async function prepareMacroData(redisUrl: string, simUrl: string): Promis
     const http = providerHttp(config.restTimeoutMs);
     const macro = new MacroRefresher({ store: new SnapshotStore(redis), providers: createMacroProviders(config.providerUrls, http), clock: systemClock, logger });
     for (const job of Object.values(MACRO_JOBS)) await macro.run(job);
-    const market = new MarketService(createMarketStore(redis, config), systemClock, { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs });
+    const { market } = createDomain({ config, redis });
     const latam = new LatamRefresher({
       store: new LatamStore(redis),
       providers: createLatamProviders(config.providerUrls, http),

@@ -12,15 +12,15 @@
  *   ws server broadcasting a prices message to 2,000 sockets, alternating rounds, in the same run.
  *   The sockets are all read by this one process, for both.
  */
+import { createDomain } from '../shared/domain.js';
 import type { Redis } from 'ioredis';
 import type { WebSocket } from 'ws';
 import { systemClock } from '../shared/core/clock.js';
 import { configWith } from '../shared/core/config.js';
-import { createMarketStore } from '../shared/market/market-store.js';
-import { createAccountModule } from '../shared/paper/accounts/account-service.js';
+import { createAccountServices } from '../shared/paper/accounts/account-services.js';
 import { StoredApiKeyResolver } from '../shared/paper/api-key-resolver.js';
 import type { KeyContext } from '../shared/paper/key-context.js';
-import { createTradingServices, type TradingServices } from '../shared/paper/trading-services.js';
+import { type TradingServices } from '../shared/paper/trading-services.js';
 import { WebhookStore } from '../shared/push/webhook-store.js';
 import { closeRedis, createRedis } from '../shared/redis/connection.js';
 import { freePort } from '../shared/redis/embedded.js';
@@ -55,7 +55,7 @@ interface Trader {
 }
 
 async function createTraders(redis: Redis, count: number): Promise<Trader[]> {
-  const { service, accounts, keys } = createAccountModule(redis);
+  const { service, accounts, keys } = createAccountServices({ redis });
   const resolver = new StoredApiKeyResolver({ accounts, keys, clock: systemClock });
   const stamp = Date.now().toString(36);
   const out: Trader[] = [];
@@ -209,12 +209,7 @@ export async function measurePush(stack: BenchStack, seconds: number): Promise<P
     const bareWs = await startChild('bench/servers/bare-ws.ts', { BARE_WS_TICK_MS: TICK_MS }, (line) => (JSON.parse(line) as { url?: string }).url);
     children.push(bareWs);
     const config = configWith({ REDIS_URL: stack.redis.url });
-    const trading = createTradingServices({
-      redis,
-      marketStore: createMarketStore(redis, config, systemClock),
-      clock: systemClock,
-      freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs },
-    });
+    const { trading } = createDomain({ config, redis });
     const eventTraders = await createTraders(redis, 200);
     const rows = [...(await measureEvents(trading, eventTraders, stack.api.url, seconds)), ...(await measureWebhooks(redis, trading, eventTraders, seconds))];
     const fanOut = await measureFanOuts(trading, await createTraders(redis, Math.ceil(FAN_OUT_SOCKETS / 2)), fanOutApi.url, bareWs.url);

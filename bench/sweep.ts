@@ -10,17 +10,17 @@
  * - queued: as production runs it, one job per candle through the sweep queue to the worker role's
  *   sweep worker (bench/sweep-queue.ts), from the first add to the last completion.
  */
+import { createDomain } from '../shared/domain.js';
 import type { Redis } from 'ioredis';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { configWith } from '../shared/core/config.js';
 import { systemClock } from '../shared/core/clock.js';
 import { decide, type PriceWindow } from '../shared/engine/triggers.js';
-import { createMarketStore } from '../shared/market/market-store.js';
 import { FundingStore } from '../shared/paper/funding/funding-store.js';
 import { PositionStore } from '../shared/paper/positions/position-store.js';
 import { parsePosition } from '../shared/paper/positions/position-types.js';
-import { candleWindow, createSweepService } from '../shared/paper/sweep/sweep-service.js';
+import { candleWindow } from '../shared/paper/sweep/sweep-service.js';
 import { SweepSettler, type SweepTarget } from '../shared/paper/sweep/sweep-settler.js';
 import { SweepStore } from '../shared/paper/sweep/sweep-store.js';
 import { closeRedis, createRedis } from '../shared/redis/connection.js';
@@ -117,7 +117,7 @@ export async function measureSweep(opts: SweepBenchOptions): Promise<SweepBenchS
   try {
     const queued = (started = await startQueuedSweeper(server.url, opts.workers));
     const config = configWith({});
-    const service = createSweepService({ redis, market: createMarketStore(redis, config), freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs }, clock: systemClock });
+    const service = createDomain({ config, redis }).sweep;
     const settler = new SweepSettler({ store: new PositionStore(redis), index: new SweepStore(redis), funding: new FundingStore(redis), clock: systemClock });
     const minute = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
     const seedStart = performance.now();

@@ -14,7 +14,7 @@
  * against what the machine gives a server that does nothing.
  */
 import autocannon from 'autocannon';
-import { createAccountModule } from '../shared/paper/accounts/account-service.js';
+import { createAccountServices } from '../shared/paper/accounts/account-services.js';
 import { closeRedis, createRedis } from '../shared/redis/connection.js';
 import { median, processCpuMs, type Measurement } from './harness.js';
 import { pacedLoad, quantile, type PacedOptions, type PacedResult } from './paced-load.js';
@@ -53,7 +53,7 @@ interface Population {
 async function createKeys(redisUrl: string, accounts: number, keysPerAccount: number): Promise<string[]> {
   const redis = createRedis(redisUrl);
   try {
-    const { service } = createAccountModule(redis);
+    const { service } = createAccountServices({ redis });
     const stamp = Date.now().toString(36);
     const out: string[] = [];
     for (let a = 0; a < accounts; a += 1) {

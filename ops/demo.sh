@@ -9,4 +9,4 @@ fi
 export MARKET_SOURCE="${MARKET_SOURCE:-sim}"
 # the demo runs on localhost: webhooks to a local receiver (and /api/whsink on this host) must be allowed
 export WEBHOOK_ALLOW_PRIVATE="${WEBHOOK_ALLOW_PRIVATE:-true}"
-exec node --import tsx workers/main.ts
+exec node --import tsx ops/demo/main.ts

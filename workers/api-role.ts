@@ -1,4 +1,5 @@
 import { startApiServer } from '../api/server.js';
+import { createDomain } from '../shared/domain.js';
 import { closeRedis, createRedis } from '../shared/redis/connection.js';
 import type { RoleContext, RunningRole } from './runtime.js';
 
@@ -8,7 +9,7 @@ export async function startApiRole(ctx: RoleContext): Promise<RunningRole & { ur
   // CPU per trading request at 1,000 req/s, no gain at saturation). See bench/README.md.
   const redis = createRedis(ctx.redisUrl, { enableAutoPipelining: false });
   try {
-    const server = await startApiServer({ config: ctx.config, redis, logger: ctx.logger });
+    const server = await startApiServer({ domain: createDomain({ config: ctx.config, redis }), logger: ctx.logger });
     ctx.logger.info({ url: server.url }, 'api listening');
     return {
       name: 'api',

@@ -3,29 +3,38 @@ import { createLogger, type Logger } from '../shared/core/logger.js';
 import { ShutdownSteps } from '../shared/core/shutdown.js';
 import { closeRedis, createRedis, redisOutages } from '../shared/redis/connection.js';
 import { startEmbeddedRedis, type EmbeddedRedis } from '../shared/redis/embedded.js';
-import { startSim } from '../ops/sim/sim-server.js';
-import { issueDemoKey } from '../ops/demo/demo-key.js';
-import { createAccountModule } from '../shared/paper/accounts/account-service.js';
 import { startApiRole } from './api-role.js';
 import { startFeedRole } from './feed-role.js';
 import type { RoleContext, RunningRole } from './runtime.js';
 import { startWorkerRole } from './worker-role.js';
 
+/** Something an entry point runs in the process beside the roles (the demo's simulated exchange, ops/demo). */
+export interface Companion {
+  /** Names it while it is stopping (for the shutdown deadline). */
+  name: string;
+  stop(): Promise<void>;
+}
+
+/** What an entry point adds around the roles; workers/main.ts adds nothing, the demo (ops/demo) its exchange and key. */
+export interface ServiceAddOns {
+  /** Runs before the roles start; what it answers stops after them and the Redis connection, before a private redis-server. */
+  beforeRoles?(config: Config, logger: Logger): Promise<Companion | undefined>;
+  /** Runs once every role started, on the roles' shared connection. */
+  afterRoles?(ctx: RoleContext): Promise<void>;
+}
+
 export interface RunningService {
   apiUrl: string | undefined;
-  simUrl: string | undefined;
   redisUrl: string;
   /** The private redis-server's data directory (absolute), when this process started one (REDIS_URL unset). */
   redisDataDir: string | undefined;
-  /** The demo's fresh API key (MARKET_SOURCE=sim with ROLE=all), printed once at start. */
-  demoApiKey: string | undefined;
   logger: Logger;
   /** Stops the roles, then Redis last; `steps` names each part while it is stopping (for the shutdown deadline). */
   stop(steps?: ShutdownSteps): Promise<void>;
 }
 
 /** Starts Redis (or connects to REDIS_URL) and the roles that ROLE asks for; stop() undoes it in reverse. */
-export async function startService(config: Config): Promise<RunningService> {
+export async function startService(config: Config, addOns: ServiceAddOns = {}): Promise<RunningService> {
   const logger = createLogger(config);
   redisOutages.useLogger(logger);
   let embedded: EmbeddedRedis | undefined;
@@ -34,9 +43,7 @@ export async function startService(config: Config): Promise<RunningService> {
     embedded = await startEmbeddedRedis({ dataDir: config.redisDataDir, logger });
     redisUrl = embedded.url;
   }
-  // The demo's simulated exchange lives in this process; a split deployment points SIM_URL at `npm run sim`.
-  const sim = config.marketSource === 'sim' && !config.simUrl && config.role === 'all' ? await startSim({ port: config.simPort, host: '127.0.0.1' }) : undefined;
-  if (sim) logger.info({ url: sim.url }, 'simulated exchange started');
+  const companion = await addOns.beforeRoles?.(config, logger);
   const redis = createRedis(redisUrl);
   const ctx: RoleContext = { config, redisUrl, redis, logger };
   const roles: RunningRole[] = [];
@@ -53,23 +60,14 @@ export async function startService(config: Config): Promise<RunningService> {
   } catch (error) {
     await Promise.allSettled(roles.reverse().map((role) => role.stop()));
     await closeRedis(redis);
-    await sim?.close();
+    await companion?.stop();
     await embedded?.stop();
     throw error;
   }
-  let demoApiKey: string | undefined;
-  if (config.marketSource === 'sim' && config.role === 'all') {
-    try {
-      demoApiKey = await issueDemoKey(createAccountModule(redis).service);
-    } catch (error) {
-      logger.warn({ err: error }, 'no demo API key');
-    }
-  }
+  await addOns.afterRoles?.(ctx);
   let stopping: Promise<void> | undefined;
   return {
     apiUrl,
-    simUrl: sim?.url,
-    demoApiKey,
     redisUrl,
     redisDataDir: embedded?.dataDir,
     logger,
@@ -83,7 +81,7 @@ export async function startService(config: Config): Promise<RunningService> {
           }
         }
         await steps.run('redis connection', () => closeRedis(redis));
-        if (sim) await steps.run('simulated exchange', () => sim.close());
+        if (companion) await steps.run(companion.name, () => companion.stop());
         if (embedded) {
           await steps.run('private redis-server', () => embedded.stop());
           logger.info({ url: embedded.url }, 'private redis-server stopped');

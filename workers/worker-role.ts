@@ -1,6 +1,7 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { systemClock } from '../shared/core/clock.js';
+import { createDomain } from '../shared/domain.js';
 import { QUEUE_PREFIX, type QueueName } from '../shared/queues/queue-names.js';
 import { closeRedis, createBlockingRedis, redisOutages } from '../shared/redis/connection.js';
 import { PROCESSORS } from './processors/index.js';
@@ -69,8 +70,9 @@ export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptio
     logger.info('worker role stopped');
   };
   try {
+    const domain = createDomain({ config: ctx.config, redis: ctx.redis, clock: systemClock });
     for (const definition of processors) {
-      const processor = definition.create({ config: ctx.config, redis: ctx.redis, redisUrl: ctx.redisUrl, logger, clock: systemClock });
+      const processor = definition.create({ domain, redisUrl: ctx.redisUrl, logger });
       built.push(processor);
       const run = async (job: Job, token?: string): Promise<unknown> => {
         const result = await processor.process(job, token);

@@ -25,7 +25,7 @@ export function registerRouteGroups(catalog: RouteCatalog, services: AppServices
   const quotes = new CachedQuotes(market, config.quoteCacheMs);
   catalog.add(marketRoutes({ market, quotes, cacheMs: config.quoteCacheMs }));
   catalog.add(botMarketRoutes({ market, clock, quotes }));
-  catalog.add(botAccountRoutes({ accounts, authenticate }));
+  catalog.add(botAccountRoutes({ accounts: accounts.service, authenticate }));
   for (const group of botTradingRoutes(trading, authenticate)) catalog.add(group);
   catalog.add(webhookRoutes(services.push.webhooks, authenticate));
   catalog.add(streamRoutes(config.push.streamTickMs, authenticate));

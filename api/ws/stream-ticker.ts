@@ -93,9 +93,9 @@ export class StreamTicker {
         .filter((group) => group.symbols === null)
         .map(async (group) => {
           const changes = group.changes;
-          const open = await this.deps.trading.store.listOpen(group.ref);
+          const symbols = await this.deps.trading.reads.openSymbols(group.ref);
           // an event that arrived meanwhile may have changed them again: read next tick
-          if (group.changes === changes) group.symbols = [...new Set(open.map((stored) => stored.position.symbol))];
+          if (group.changes === changes) group.symbols = symbols;
         }),
     );
   }

@@ -5,7 +5,7 @@
 import { systemClock, type Clock } from '../../shared/core/clock.js';
 import { ConfigError, loadConfig } from '../../shared/core/config.js';
 import { isAppError, type ErrorCode } from '../../shared/core/errors.js';
-import { createAccountModule } from '../../shared/paper/accounts/account-service.js';
+import { createDomain } from '../../shared/domain.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { parseCliArgs, USAGE, UsageError } from './cli-args.js';
 import { runCommand } from './cli-commands.js';
@@ -32,18 +32,19 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     throw error;
   }
   if (command.kind === 'help') return { code: 0, stdout: `${USAGE}\n`, stderr: '' };
-  let redisUrl: string | undefined;
+  let config;
   try {
-    redisUrl = loadConfig(env).redisUrl;
+    config = loadConfig(env);
   } catch (error) {
     if (error instanceof ConfigError) return failed(2, `config error: ${error.message}`);
     throw error;
   }
+  const { redisUrl } = config;
   if (!redisUrl) return failed(2, "error: REDIS_URL is not set; the CLI works on the service's Redis (e.g. REDIS_URL=redis://127.0.0.1:6379)");
   const redis = createRedis(redisUrl, { maxRetriesPerRequest: 1, retryStrategy: (times) => (times > 3 ? null : times * 200) });
   redis.on('error', () => undefined); // a failed command reports it; the connection's own errors would only repeat it
   try {
-    const { service } = createAccountModule(redis, clock);
+    const { service } = createDomain({ config, redis, clock }).accounts;
     return { code: 0, stdout: `${await runCommand(command, service, () => clock.now())}\n`, stderr: '' };
   } catch (error) {
     if (isAppError(error)) return failed(ARGUMENT_CODES.has(error.code) ? 2 : 1, `error: ${error.code}: ${error.message}`);

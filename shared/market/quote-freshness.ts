@@ -1,4 +1,5 @@
 /** Whether a stored aggregate price may be served, and how. Pure. */
+import type { Config } from '../core/config.js';
 import type { Quote } from './types.js';
 
 export type QuoteState =
@@ -21,4 +22,9 @@ export function classifyQuote(quote: Quote | null, now: number, rules: Freshness
   if (ageMs <= rules.freshMs) return { kind: 'fresh', quote };
   if (ageMs <= rules.staleMaxMs) return { kind: 'stale', quote, ageMs };
   return { kind: 'unavailable' };
+}
+
+/** The rules the config sets (PRICE_FRESH_MS, PRICE_STALE_MAX_MS): every reader of live prices uses these. */
+export function freshnessRules(config: Pick<Config, 'priceFreshMs' | 'priceStaleMaxMs'>): FreshnessRules {
+  return { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs };
 }

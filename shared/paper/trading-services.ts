@@ -1,4 +1,4 @@
-/** The paper-trading services the bot routes call, built once per app from Redis, the market store and the clock. */
+/** The paper-trading services the bot routes and the stream call, built by the domain (shared/domain.ts). */
 import type { Redis } from 'ioredis';
 import type { Clock } from '../core/clock.js';
 import type { MarketStore } from '../market/market-store.js';
@@ -17,8 +17,6 @@ import type { PositionDeps } from './positions/position-deps.js';
 import { PositionReads } from './positions/position-reads.js';
 import { PositionService } from './positions/position-service.js';
 import { PositionStore } from './positions/position-store.js';
-import { SweepService } from './sweep/sweep-service.js';
-import { SweepStore } from './sweep/sweep-store.js';
 
 export interface TradingServices {
   positions: PositionService;
@@ -30,10 +28,6 @@ export interface TradingServices {
   fees: FeeSettings;
   markets: MarketCatalog;
   prices: LivePrices;
-  funding: FundingStore;
-  store: PositionStore;
-  /** Stops, targets, trailing stops and liquidations: sweepBook(ref) sweeps one book against live prices. */
-  sweep: SweepService;
 }
 
 export interface TradingDeps {
@@ -43,7 +37,6 @@ export interface TradingDeps {
   freshness: FreshnessRules;
   /** The account's books and keys (accounts listing); without it: 'main' plus the books that traded. */
   bookRegistry?: BookRegistry;
-  newId?: () => string;
 }
 
 export function createTradingServices(deps: TradingDeps): TradingServices {
@@ -53,7 +46,7 @@ export function createTradingServices(deps: TradingDeps): TradingServices {
   const fees = new FeeSettings(deps.redis);
   // one gate for positions and orders: their keys differ
   const changes = new ChangeGate();
-  const positionDeps: PositionDeps = { store, prices, funding, fees, clock: deps.clock, changes, newId: deps.newId };
+  const positionDeps: PositionDeps = { store, prices, funding, fees, clock: deps.clock, changes };
   const orders = new OrderService({ store: new OrderStore(deps.redis), prices, fees, clock: deps.clock, changes });
   return {
     positions: new PositionService(positionDeps, orders),
@@ -64,8 +57,5 @@ export function createTradingServices(deps: TradingDeps): TradingServices {
     fees,
     markets: new MarketCatalog(deps.marketStore, prices),
     prices,
-    funding,
-    store,
-    sweep: new SweepService({ store, index: new SweepStore(deps.redis), funding, market: deps.marketStore, freshness: deps.freshness, clock: deps.clock }),
   };
 }

@@ -1,26 +1,16 @@
 /**
  * The stream's quick sweep: while a book has a socket open, it is swept against current prices on
  * every stream tick (about 2 s) instead of waiting for the minute's candle. The sweep itself is the
- * position sweep's (shared/paper/sweep); this file is where the stream gets it (createQuickSweep,
- * given to the stream by api/server.ts), and the per-book turn that makes one pod sweep a book per
- * tick however many pods hold its sockets.
+ * position sweep's (the domain's SweepService.sweepBook, given to the stream by api/server.ts); this
+ * file names it for the stream, and holds the per-book turn that makes one pod sweep a book per tick
+ * however many pods hold its sockets.
  */
 import type { Redis } from 'ioredis';
-import type { Clock } from '../core/clock.js';
-import type { Config } from '../core/config.js';
-import { createMarketStore } from '../market/market-store.js';
 import type { BookRef } from '../paper/positions/position-types.js';
-import { createSweepService } from '../paper/sweep/sweep-service.js';
 import { keys } from '../redis/keys.js';
 
 /** Sweeps one book's open positions (stops, targets, liquidations, trailing stops) against current prices. */
 export type QuickSweep = (ref: BookRef) => Promise<unknown>;
-
-/** The position sweep's one-book sweep (SweepService.sweepBook), on the API pod's connection. */
-export function createQuickSweep(redis: Redis, config: Config, clock: Clock): QuickSweep {
-  const sweeps = createSweepService({ redis, market: createMarketStore(redis, config, clock), freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs }, clock });
-  return (ref) => sweeps.sweepBook(ref);
-}
 
 export class QuickSweepTurns {
   constructor(

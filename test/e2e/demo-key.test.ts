@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { freePort } from '../../shared/redis/embedded.js';
 import { getJson } from '../helpers/app.js';
-import { apiUrlFrom, spawnService } from '../helpers/process.js';
+import { apiUrlFrom, DEMO_ENTRY, spawnService } from '../helpers/process.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
 
 async function startDemo(): Promise<{ url: string; key: string; stop(): Promise<void> }> {
@@ -15,7 +15,7 @@ async function startDemo(): Promise<{ url: string; key: string; stop(): Promise<
     MARKET_SOURCE: 'sim',
     SIM_PORT: String(await freePort()),
     LOG_LEVEL: 'info',
-  });
+  }, DEMO_ENTRY);
   const url = apiUrlFrom(await service.waitForLine((line) => line.includes('api listening')));
   const line = await service.waitForLine((l) => l.includes('demo API key: '));
   const key = /pd_[0-9A-Za-z]{40}/.exec(line)?.[0];

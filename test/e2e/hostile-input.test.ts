@@ -1,3 +1,4 @@
+import { createDomain } from '../../shared/domain.js';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Redis } from 'ioredis';
@@ -45,7 +46,7 @@ describe('hostile input on every route', () => {
     await seedMacroSnapshots(redis);
     api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
     const config = configWith({ REDIS_URL: testRedisUrl() });
-    const { catalog } = createApp({ config, redis, logger: createLogger(config) });
+    const { catalog } = createApp({ domain: createDomain({ config, redis }), logger: createLogger(config) });
     routes = catalog.routes
       .filter((route) => route.query !== undefined)
       .map((route) => ({
@@ -88,7 +89,7 @@ describe('hostile input on every route', () => {
 
   it('refuses a malformed JSON body on every route that takes one with 400 invalid_json, writing nothing', async function () {
     const config = configWith({ REDIS_URL: testRedisUrl() });
-    const bodyRoutes = createApp({ config, redis, logger: createLogger(config) }).catalog.routes.filter((route) => route.body !== undefined);
+    const bodyRoutes = createApp({ domain: createDomain({ config, redis }), logger: createLogger(config) }).catalog.routes.filter((route) => route.body !== undefined);
     if (bodyRoutes.length === 0) this.skip(); // until the first POST route exists
     const before = withoutRateLimits(await snapshotRedis(redis));
     for (const route of bodyRoutes) {

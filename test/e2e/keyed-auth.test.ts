@@ -4,7 +4,8 @@ import type { Redis } from 'ioredis';
 import { systemClock } from '../../shared/core/clock.js';
 import { ERROR_CODES } from '../../shared/core/errors.js';
 import { StoredApiKeyResolver, type ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
-import { createAccountModule, type AccountModule, type CreatedKey } from '../../shared/paper/accounts/account-service.js';
+import { type CreatedKey } from '../../shared/paper/accounts/account-service.js';
+import { createAccountServices, type AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { DAY_MS, utcDay } from '../../shared/paper/accounts/plan-terms.js';
 import type { UsageBody } from '../../shared/paper/accounts/usage-view.js';
 import { closeRedis } from '../../shared/redis/connection.js';
@@ -26,7 +27,7 @@ interface V2Error {
 describe('keyed routes: API keys, plan headers, per-key budgets and /usage', () => {
   let redis: Redis;
   let api: TestApi;
-  let mod: AccountModule;
+  let mod: AccountServices;
   const usageV1 = (): string => `${api.url}/api/bot/v1/usage`;
   const usageV2 = (): string => `${api.url}/api/bot/v2/usage`;
   const withKey = (key: string): RequestInit => ({ headers: { 'x-api-key': key } });
@@ -35,7 +36,7 @@ describe('keyed routes: API keys, plan headers, per-key budgets and /usage', () 
     redis = await freshRedis();
     // the refused-key budget is tested in rate-limit.test.ts; here hostile keys get their 401s
     api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000', BAD_KEY_RATE_LIMIT: '1000000' });
-    mod = createAccountModule(redis);
+    mod = createAccountServices({ redis });
   });
   after(async () => {
     await api.close();

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { getJson, useApiFixture } from '../helpers/app.js';
-import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
+import { accountServices, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 type Json = Record<string, unknown>;
 
@@ -55,7 +55,7 @@ describe('the official JS client: ETag per query, fees(""), errors with code and
 
   beforeEach(async () => {
     await new TestPrices(fixture.redis).set({ BTCUSDT: 60000 });
-    trader = await createTrader(accountModule(fixture.redis));
+    trader = await createTrader(accountServices(fixture.redis));
   });
 
   it('gives two different /positions queries over the same state two ETags, and answers one query 200 to the other one\'s ETag', async () => {

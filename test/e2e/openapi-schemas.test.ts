@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { getJson, useApiFixture } from '../helpers/app.js';
 import { startReceiver, type TestReceiver } from '../helpers/push.js';
-import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
+import { accountServices, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 type Schema = Record<string, unknown>;
 interface Operation {
@@ -91,7 +91,7 @@ describe('OpenAPI: named response components, matched against live answers', fun
   beforeEach(async () => {
     doc = (await getJson<OpenApiDoc>(`${fixture.api.url}/api/openapi.json`)).body;
     await new TestPrices(fixture.redis).set({ BTCUSDT: 60000, ETHUSDT: 3000 });
-    trader = await createTrader(accountModule(fixture.redis));
+    trader = await createTrader(accountServices(fixture.redis));
   });
 
   const success = (path: string, method: string): Schema => {

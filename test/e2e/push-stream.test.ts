@@ -1,3 +1,4 @@
+import { createDomain } from '../../shared/domain.js';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { createServer } from 'node:http';
@@ -8,11 +9,9 @@ import { attachStream } from '../../api/ws/stream-server.js';
 import { systemClock } from '../../shared/core/clock.js';
 import { configWith } from '../../shared/core/config.js';
 import { createLogger } from '../../shared/core/logger.js';
-import type { AccountModule } from '../../shared/paper/accounts/account-service.js';
+import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { StoredApiKeyResolver, type ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
 import type { BookRef } from '../../shared/paper/positions/position-types.js';
-import { createMarketStore } from '../../shared/market/market-store.js';
-import { createTradingServices } from '../../shared/paper/trading-services.js';
 import type { QuickSweep } from '../../shared/push/quick-sweep.js';
 import { SocketCap } from '../../shared/push/socket-notices.js';
 import { SocketSlots } from '../../shared/push/socket-slots.js';
@@ -24,7 +23,7 @@ import { HeldGate } from '../helpers/held-gate.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { closedWithin, connectStream, refusedUpgrade, startTestRelay, type StreamMessage, type TestStream } from '../helpers/push.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
-import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
+import { accountServices, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 type Pos = Record<string, unknown> & { id: string; symbol: string };
 
@@ -43,7 +42,7 @@ describe('push: the WebSocket stream', function () {
   let podA: TestApi;
   let podB: TestApi;
   let relay: RunningRole;
-  let mod: AccountModule;
+  let mod: AccountServices;
   let prices: TestPrices;
   let trader: Trader;
   const streams: TestStream[] = [];
@@ -58,7 +57,7 @@ describe('push: the WebSocket stream', function () {
     podA = await startTestApi(redis, env);
     podB = await startTestApi(redis, env);
     relay = await startTestRelay(redis, { RELAY_SCAN_MS: '200' });
-    mod = accountModule(redis);
+    mod = accountServices(redis);
     prices = new TestPrices(redis);
   });
   after(async () => {
@@ -84,7 +83,7 @@ describe('push: the WebSocket stream', function () {
   /** A bare HTTP server with only the stream attached, on its own key resolver and quick sweep. */
   const streamPod = async (apiKeys: ApiKeyResolver, quickSweep: QuickSweep = async () => undefined): Promise<{ url: string; close(): Promise<void> }> => {
     const config = configWith({ REDIS_URL: testRedisUrl(), STREAM_TICK_MS: '200' });
-    const trading = createTradingServices({ redis, marketStore: createMarketStore(redis, config, systemClock), clock: systemClock, freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs } });
+    const { trading } = createDomain({ config, redis });
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const stream = attachStream(server, { redis, config, logger: createLogger(config), clock: systemClock, apiKeys, chargeRefusedKey: async () => null, trading, quickSweep });

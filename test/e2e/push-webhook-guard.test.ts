@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
-import type { AccountModule } from '../../shared/paper/accounts/account-service.js';
+import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { WebhookSender } from '../../shared/push/webhook-sender.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { startTestApi, type TestApi } from '../helpers/app.js';
 import { startReceiver, type TestReceiver } from '../helpers/push.js';
 import { freshRedis } from '../helpers/redis.js';
-import { accountModule, botCall, createTrader, type Trader } from '../helpers/trading.js';
+import { accountServices, botCall, createTrader, type Trader } from '../helpers/trading.js';
 
 describe('push: where a webhook may point (SSRF guard)', function () {
   this.timeout(30_000);
@@ -14,7 +14,7 @@ describe('push: where a webhook may point (SSRF guard)', function () {
   let strict: TestApi;
   let lenient: TestApi;
   let receiver: TestReceiver;
-  let mod: AccountModule;
+  let mod: AccountServices;
   let trader: Trader;
 
   before(async () => {
@@ -22,7 +22,7 @@ describe('push: where a webhook may point (SSRF guard)', function () {
     strict = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
     lenient = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000', WEBHOOK_ALLOW_PRIVATE: 'true' });
     receiver = await startReceiver();
-    mod = accountModule(redis);
+    mod = accountServices(redis);
     trader = await createTrader(mod, { plan: 'business' });
   });
   after(async () => {

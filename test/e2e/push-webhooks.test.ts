@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Redis } from 'ioredis';
 import { ERROR_CODES } from '../../shared/core/errors.js';
-import type { AccountModule } from '../../shared/paper/accounts/account-service.js';
+import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import type { RunningRole } from '../../workers/runtime.js';
@@ -10,7 +10,7 @@ import { startTestApi, type TestApi } from '../helpers/app.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { signatureVerifies, startReceiver, startWebhookWorker, type ReceivedDelivery, type TestReceiver } from '../helpers/push.js';
 import { freshRedis, snapshotRedis } from '../helpers/redis.js';
-import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
+import { accountServices, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 type Body = Record<string, unknown> & { error?: string | { code: string; plan_needed?: string }; webhook?: { id: string; secret: string }; webhooks?: Record<string, unknown>[] };
 type Pos = Record<string, unknown> & { id: string };
@@ -24,7 +24,7 @@ describe('push: webhooks', function () {
   let api: TestApi;
   let worker: RunningRole;
   let receiver: TestReceiver;
-  let mod: AccountModule;
+  let mod: AccountServices;
   let prices: TestPrices;
   let trader: Trader;
 
@@ -33,7 +33,7 @@ describe('push: webhooks', function () {
     api = await startTestApi(redis, env);
     worker = await startWebhookWorker(redis, env);
     receiver = await startReceiver();
-    mod = accountModule(redis);
+    mod = accountServices(redis);
     prices = new TestPrices(redis);
   });
   after(async () => {

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
 import { freshRedis } from '../helpers/redis.js';
-import { accountModule, createTrader } from '../helpers/trading.js';
+import { accountServices, createTrader } from '../helpers/trading.js';
 
 describe('keyless rate limit shared by two API pods', () => {
   let redis: Redis;
@@ -73,7 +73,7 @@ describe('keyless rate limit shared by two API pods', () => {
   });
 
   it('charges refused keys to the caller IP: 300 bad-key calls get 20 x 401, then 429 with Retry-After; a valid key is unaffected', async () => {
-    const mod = accountModule(redis);
+    const mod = accountServices(redis);
     const trader = await createTrader(mod, { plan: 'free' });
     const email = `revoked-${Date.now()}@example.org`;
     const revoked = await createTrader(mod, { plan: 'free', email });

@@ -7,7 +7,7 @@ import { closeRedis, createRedis, isRedisUnreachable } from '../../shared/redis/
 import { freePort, startEmbeddedRedis, type EmbeddedRedis } from '../../shared/redis/embedded.js';
 import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
 import { refusedUpgrade } from '../helpers/push.js';
-import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
+import { accountServices, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 /** An API pod whose own redis-server the test stops and starts again (on the same port, with its data). */
 describe('Redis unreachable: 503 unavailable with Retry-After, /readyz fails, and the pod recovers', function () {
@@ -26,7 +26,7 @@ describe('Redis unreachable: 503 unavailable with Retry-After, /readyz fails, an
     // the outage is expected: its connection errors are not news
     redis.on('error', () => undefined);
     api = await startTestApi(redis, { REDIS_URL: server.url, PUBLIC_RATE_LIMIT: '1000000' });
-    trader = await createTrader(accountModule(redis));
+    trader = await createTrader(accountServices(redis));
     await new TestPrices(redis).set({ BTCUSDT: 60000 });
   });
   after(async () => {

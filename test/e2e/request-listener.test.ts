@@ -1,3 +1,4 @@
+import { createDomain } from '../../shared/domain.js';
 import { expect } from 'chai';
 import { createServer, get, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,7 +8,7 @@ import { configWith } from '../../shared/core/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
-import { accountModule, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
+import { accountServices, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 interface Answer {
   status: number;
@@ -44,7 +45,7 @@ describe('request listener: catalog routes served without Express, the same as E
   before(async () => {
     redis = await freshRedis();
     const config = configWith({ REDIS_URL: testRedisUrl(), PUBLIC_RATE_LIMIT: '100000' });
-    built = createApp({ config, redis, logger: createLogger(config) });
+    built = createApp({ domain: createDomain({ config, redis }), logger: createLogger(config) });
     // Express's app function calls app.handle for every request it gets
     const express = built.app as unknown as { handle(req: IncomingMessage, res: ServerResponse, next?: unknown): void };
     const handle = express.handle.bind(express);
@@ -55,7 +56,7 @@ describe('request listener: catalog routes served without Express, the same as E
     front = await listen(built.listener);
     expressOnly = await listen(built.app);
     await new TestPrices(redis).set({ BTCUSDT: 65000 });
-    trader = await createTrader(accountModule(redis));
+    trader = await createTrader(accountServices(redis));
   });
   after(async () => {
     for (const { server } of [front, expressOnly]) await new Promise((resolve) => server.close(resolve));

@@ -7,7 +7,7 @@ import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
 import { captureLog, type CapturedLog } from '../helpers/log-capture.js';
 import { connectStream, refusedUpgrade } from '../helpers/push.js';
 import { freshRedis } from '../helpers/redis.js';
-import { accountModule, createTrader, type Trader } from '../helpers/trading.js';
+import { accountServices, createTrader, type Trader } from '../helpers/trading.js';
 
 describe('secrets never reach the logs (the API at the default log level)', function () {
   this.timeout(30_000);
@@ -19,7 +19,7 @@ describe('secrets never reach the logs (the API at the default log level)', func
     redis = await freshRedis();
     log = captureLog();
     api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000', LOG_LEVEL: 'info' }, { logger: log.logger });
-    trader = await createTrader(accountModule(redis), { plan: 'free' });
+    trader = await createTrader(accountServices(redis), { plan: 'free' });
   });
   after(async () => {
     await api.close();

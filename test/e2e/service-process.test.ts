@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { apiUrlFrom, portIsClosed, spawnService } from '../helpers/process.js';
+import { apiUrlFrom, DEMO_ENTRY, portIsClosed, spawnService } from '../helpers/process.js';
 import { freePort } from '../../shared/redis/embedded.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { testRedisUrl } from '../helpers/redis.js';
@@ -22,9 +22,9 @@ describe('the service process', () => {
     expect(service.lines[0]).to.contain('TRUST_PROXY');
   });
 
-  it('starts every role and its own simulated exchange, serves prices, and exits 0 on SIGTERM', async () => {
+  it("the demo's entry starts every role and its own simulated exchange, serves prices, and exits 0 on SIGTERM", async () => {
     const simPort = await freePort();
-    const service = spawnService({ PORT: '0', HOST: '127.0.0.1', REDIS_URL: testRedisUrl(), ROLE: 'all', MARKET_SOURCE: 'sim', SIM_PORT: String(simPort) });
+    const service = spawnService({ PORT: '0', HOST: '127.0.0.1', REDIS_URL: testRedisUrl(), ROLE: 'all', MARKET_SOURCE: 'sim', SIM_PORT: String(simPort) }, DEMO_ENTRY);
     const url = apiUrlFrom(await service.waitForLine((line) => line.includes('api listening')));
     await service.waitForLine((line) => line.startsWith('Perpdesk is up at http://'));
     const response = await fetch(`${url}/api/v1/calc/risk-reward?entry=10&stop=9&tp=13`);

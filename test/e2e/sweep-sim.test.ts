@@ -1,3 +1,4 @@
+import { createDomain } from '../../shared/domain.js';
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { startApiServer, type ApiServer } from '../../api/server.js';
@@ -20,7 +21,7 @@ import { simControl, startScriptedSim, type SimHandle } from '../helpers/market-
 import { waitFor } from '../helpers/market-wait.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
 import { closedPosition, MINUTE, openPosition, positionEvents } from '../helpers/sweep.js';
-import { accountModule, botCall, createTrader, type Trader } from '../helpers/trading.js';
+import { accountServices, botCall, createTrader, type Trader } from '../helpers/trading.js';
 
 /**
  * The sweep end to end: the simulated exchange publishes a closed candle, the feed stores it and
@@ -51,9 +52,9 @@ describe('the sweep end to end: sim candles and prices -> feed -> sweep jobs -> 
     unusedMinute = Math.floor(Date.now() / MINUTE) * MINUTE - 30 * MINUTE;
     feed = await startFeedRole(ctx);
     worker = await startWorkerRole(ctx, { processors: [sweepProcessor, quickSweepProcessor], schedules: SCHEDULES.filter((s) => s.queue === QUEUES.quickSweep), relay: false });
-    api = await startApiServer({ config: configWith({ ...env, PORT: '0', HOST: '127.0.0.1' }), redis, logger: ctx.logger, clock: { now: () => Date.now() - 60 * MINUTE } });
+    api = await startApiServer({ domain: createDomain({ config: configWith({ ...env, PORT: '0', HOST: '127.0.0.1' }), redis, clock: { now: () => Date.now() - 60 * MINUTE } }), logger: ctx.logger });
     market = createMarketStore(redis, config);
-    trader = await createTrader(accountModule(redis));
+    trader = await createTrader(accountServices(redis));
     ref = { accountId: trader.accountId, book: 'main' };
     await waitFor(async () => (await market.getQuote('BCHUSDT')) !== null, 20_000, 'live prices');
   });

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
-import type { AccountModule } from '../../shared/paper/accounts/account-service.js';
+import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { keys } from '../../shared/redis/keys.js';
 import { useApiFixture, type TestApi } from '../helpers/app.js';
-import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
+import { accountServices, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 type Pos = Record<string, unknown> & { id: string };
 type Body = Record<string, unknown> & { position?: Pos; error?: string };
@@ -21,14 +21,14 @@ describe('bot trading: books, /accounts, /reset and isolation', function () {
   this.timeout(30_000);
   let redis: Redis;
   let api: TestApi;
-  let mod: AccountModule;
+  let mod: AccountServices;
   let prices: TestPrices;
 
   const fixture = useApiFixture({ PUBLIC_RATE_LIMIT: '1000000' });
 
   before(async () => {
     ({ redis, api } = fixture);
-    mod = accountModule(redis);
+    mod = accountServices(redis);
     prices = new TestPrices(redis);
   });
   beforeEach(async () => {

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
-import type { AccountModule } from '../../shared/paper/accounts/account-service.js';
+import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { keys } from '../../shared/redis/keys.js';
 import { useApiFixture, type TestApi } from '../helpers/app.js';
 import { useHeldGateApi, type HeldGate } from '../helpers/held-gate.js';
 import { watchCommands } from '../helpers/redis.js';
-import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
+import { accountServices, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 type Pos = Record<string, unknown> & { id: string };
 type Body = Record<string, unknown> & { position?: Pos; closed?: Pos | number; remaining?: Pos; error?: string };
@@ -14,7 +14,7 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
   this.timeout(30_000);
   let redis: Redis;
   let api: TestApi;
-  let mod: AccountModule;
+  let mod: AccountServices;
   let prices: TestPrices;
   let trader: Trader;
 
@@ -22,7 +22,7 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
 
   before(async () => {
     ({ redis, api } = fixture);
-    mod = accountModule(redis);
+    mod = accountServices(redis);
     prices = new TestPrices(redis);
   });
   beforeEach(async () => {

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
-import type { AccountModule } from '../../shared/paper/accounts/account-service.js';
+import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import { startTestApi, type JsonResponse, type TestApi } from '../helpers/app.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
-import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
+import { accountServices, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 type Body = Record<string, unknown> & { error?: string; position?: Record<string, unknown>; closed?: Record<string, unknown>; remaining?: Record<string, unknown> };
 
@@ -33,7 +33,7 @@ describe('bot trading under contention: two API pods on one Redis', function () 
   let redis: Redis;
   const conns: Redis[] = [];
   const apis: TestApi[] = [];
-  let mod: AccountModule;
+  let mod: AccountServices;
   let prices: TestPrices;
   let trader: Trader;
 
@@ -44,7 +44,7 @@ describe('bot trading under contention: two API pods on one Redis', function () 
       conns.push(createRedis(testRedisUrl(), { enableAutoPipelining: false }));
       apis.push(await startTestApi(conns[i], { PUBLIC_RATE_LIMIT: '1000000' }));
     }
-    mod = accountModule(redis);
+    mod = accountServices(redis);
     prices = new TestPrices(redis);
   });
   after(async () => {

@@ -1,3 +1,4 @@
+import { createDomain } from '../../shared/domain.js';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Redis } from 'ioredis';
@@ -8,7 +9,7 @@ import { createLogger } from '../../shared/core/logger.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { startTestApi, type TestApi } from '../helpers/app.js';
 import { freshRedis, snapshotRedis, testRedisUrl } from '../helpers/redis.js';
-import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
+import { accountServices, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 const hostileScalar = fc.oneof(
   fc.constantFrom<unknown>(
@@ -40,9 +41,9 @@ describe('hostile JSON bodies on every keyed POST route', function () {
     redis = await freshRedis();
     api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '100000000' });
     await new TestPrices(redis).set({ BTCUSDT: 60000 });
-    trader = await createTrader(accountModule(redis), { plan: 'business' });
+    trader = await createTrader(accountServices(redis), { plan: 'business' });
     const config = configWith({ REDIS_URL: testRedisUrl() });
-    routes = createApp({ config, redis, logger: createLogger(config) })
+    routes = createApp({ domain: createDomain({ config, redis }), logger: createLogger(config) })
       .catalog.routes.filter((route) => route.method === 'post' && route.keyed && route.body)
       .map((route) => ({ path: route.path, fields: Object.keys((route.body?.describe() as { keys?: Record<string, unknown> }).keys ?? {}) }));
     // one position, so close and sltp have something a lucky id could hit
@@ -97,7 +98,7 @@ describe('hostile JSON bodies on every keyed POST route', function () {
 
   it('answers hostile queries on every keyed GET route, with a valid key, with 200 or a named 4xx, and writes nothing', async () => {
     const config = configWith({ REDIS_URL: testRedisUrl() });
-    const gets = createApp({ config, redis, logger: createLogger(config) })
+    const gets = createApp({ domain: createDomain({ config, redis }), logger: createLogger(config) })
       .catalog.routes.filter((route) => route.method === 'get' && route.keyed && route.path.startsWith('/api/bot/'))
       .map((route) => ({ path: route.path, params: Object.keys((route.query?.describe() as { keys?: Record<string, unknown> } | undefined)?.keys ?? {}) }));
     expect(gets.map((g) => g.path)).to.include.members(['/api/bot/v1/positions', '/api/bot/v1/trades', '/api/bot/v1/markets', '/api/bot/v2/account']);

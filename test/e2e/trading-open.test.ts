@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { FEE_VENUES, venueEffectivePct } from '../../shared/engine/fees.js';
-import type { AccountModule } from '../../shared/paper/accounts/account-service.js';
+import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { keys } from '../../shared/redis/keys.js';
 import { useApiFixture, type TestApi } from '../helpers/app.js';
 import { useHeldGateApi, type HeldGate } from '../helpers/held-gate.js';
 import { snapshotRedis, watchCommands } from '../helpers/redis.js';
-import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
+import { accountServices, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 type Body = Record<string, unknown> & { position?: Record<string, unknown>; error?: string };
 
@@ -14,7 +14,7 @@ describe('bot trading: /open, /markets, /fees', function () {
   this.timeout(30_000);
   let redis: Redis;
   let api: TestApi;
-  let mod: AccountModule;
+  let mod: AccountServices;
   let prices: TestPrices;
   let trader: Trader;
 
@@ -22,7 +22,7 @@ describe('bot trading: /open, /markets, /fees', function () {
 
   before(async () => {
     ({ redis, api } = fixture);
-    mod = accountModule(redis);
+    mod = accountServices(redis);
     prices = new TestPrices(redis);
   });
   beforeEach(async () => {

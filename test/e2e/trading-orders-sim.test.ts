@@ -1,3 +1,4 @@
+import { createDomain } from '../../shared/domain.js';
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { startApiServer, type ApiServer } from '../../api/server.js';
@@ -14,7 +15,7 @@ import { waitFor } from '../helpers/market-wait.js';
 import { MovableClock } from '../helpers/order-fixture.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
 import { outbox } from '../helpers/sweep.js';
-import { accountModule, botCall, createTrader, type Trader } from '../helpers/trading.js';
+import { accountServices, botCall, createTrader, type Trader } from '../helpers/trading.js';
 
 type Order = Record<string, unknown> & { order_id: string; status: string; fills_from_ts: number };
 type Body = Record<string, unknown> & { order?: Order; position?: Record<string, unknown>; orders?: Order[]; recent?: Order[] };
@@ -43,8 +44,8 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
     feed = await startFeedRole(ctx);
     // no outbox relay: the test reads the events the fills wrote
     worker = await startWorkerRole(ctx, { processors: [sweepProcessor], schedules: [], relay: false });
-    api = await startApiServer({ config, redis, logger: ctx.logger, clock });
-    trader = await createTrader(accountModule(redis));
+    api = await startApiServer({ domain: createDomain({ config, redis, clock }), logger: ctx.logger });
+    trader = await createTrader(accountServices(redis));
   });
   after(async () => {
     await api?.close();
@@ -56,7 +57,7 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
 
   it('fills a limit long and a stop short at their levels from the closed candle the sim publishes; a level it missed keeps resting', async () => {
     // the stop short in another account: one book would hold the symbol one way only (one-way mode at fill)
-    const other = await createTrader(accountModule(redis));
+    const other = await createTrader(accountServices(redis));
     await simControl(sim, 'price', { symbol: 'ETHUSDT', price: 3500 });
     await waitFor(async () => {
       const r = await botCall<Body>(api.url, trader, 'POST', '/open', { symbol: 'ETH', side: 'long', margin_usd: 10, leverage: 2, dry_run: true });
@@ -102,10 +103,10 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
   it('fills a limit short and a stop long, and rejects a fill the open-position cap blocks, from a past candle the sim publishes', async () => {
     // the API's clock half a minute before the past minute the candles are for: the orders may fill from it on
     clock.shift = unstoredMinute - MINUTE_MS / 2 - Date.now();
-    const bot = await createTrader(accountModule(redis));
+    const bot = await createTrader(accountServices(redis));
     // the stop long in another account: one book would hold SOL one way only (one-way mode at fill)
-    const bot2 = await createTrader(accountModule(redis));
-    const free = await createTrader(accountModule(redis), { plan: 'free' });
+    const bot2 = await createTrader(accountServices(redis));
+    const free = await createTrader(accountServices(redis), { plan: 'free' });
     const call = (who: Trader, method: 'GET' | 'POST', path: string, body?: Record<string, unknown>) => botCall<Body>(api.url, who, method, path, body);
     // the sim's own prices, left alone: the minutes it closes by itself stay flat and reach no level below
     const priceOf = async (symbol: string): Promise<number> =>

@@ -12,7 +12,7 @@ import { startTestApi, type TestApi } from '../helpers/app.js';
 import { simControl, startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
-import { accountModule, botCall, createTrader, type Trader } from '../helpers/trading.js';
+import { accountServices, botCall, createTrader, type Trader } from '../helpers/trading.js';
 
 type Body = Record<string, unknown> & { position?: Record<string, unknown>; markets?: Record<string, unknown>[] };
 
@@ -34,7 +34,7 @@ describe('bot trading end to end: sim -> feed -> Redis -> trading routes (all cl
     feed = await startFeedRole(ctx);
     worker = await startWorkerRole(ctx);
     api = await startTestApi(redis, env);
-    trader = await createTrader(accountModule(redis));
+    trader = await createTrader(accountServices(redis));
     await waitFor(async () => (await botCall<Body>(api.url, trader, 'GET', '/markets?class=metal')).body.markets?.length === 2, 20_000, 'metal markets with prices');
   });
   after(async () => {

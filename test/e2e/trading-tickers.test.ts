@@ -2,13 +2,13 @@ import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
-import type { AccountModule } from '../../shared/paper/accounts/account-service.js';
+import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
 import type { RunningRole } from '../../workers/runtime.js';
 import { startTestApi, type TestApi } from '../helpers/app.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { connectStream, startReceiver, startWebhookWorker, type ReceivedDelivery, type StreamMessage, type TestReceiver, type TestStream } from '../helpers/push.js';
 import { freshRedis } from '../helpers/redis.js';
-import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
+import { accountServices, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 type Row = Record<string, unknown> & { id: string; symbol: string };
 type Order = Record<string, unknown> & { order_id: string; symbol: string };
@@ -27,7 +27,7 @@ describe('bot trading: symbols are the spec ticker everywhere a client sees them
   let api: TestApi;
   let worker: RunningRole;
   let receiver: TestReceiver;
-  let mod: AccountModule;
+  let mod: AccountServices;
   let trader: Trader;
   let stream: TestStream | undefined;
 
@@ -36,7 +36,7 @@ describe('bot trading: symbols are the spec ticker everywhere a client sees them
     api = await startTestApi(redis, env);
     worker = await startWebhookWorker(redis, env);
     receiver = await startReceiver();
-    mod = accountModule(redis);
+    mod = accountServices(redis);
     await new TestPrices(redis).set({ BTCUSDT: 60000, XAUUSDT: 4000, '1000PEPEUSDT': 0.0125 });
     trader = await createTrader(mod, { plan: 'pro' });
   });

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { startTestApi, type TestApi } from '../helpers/app.js';
 import { freshRedis } from '../helpers/redis.js';
-import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
+import { accountServices, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 type Trade = { id: string; closed_ts: number };
 type Page = { trades: Trade[]; count: number; next_before: number | string | null };
@@ -20,7 +20,7 @@ describe('bot trading: /trades pages when many trades closed in one millisecond'
     redis = await freshRedis();
     api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' }, { clock: { now: () => now } });
     await new TestPrices(redis).set({ ETHUSDT: 3000 });
-    trader = await createTrader(accountModule(redis));
+    trader = await createTrader(accountServices(redis));
   });
   after(async () => {
     await api.close();

@@ -1,3 +1,4 @@
+import { createDomain } from '../../shared/domain.js';
 import type { Redis } from 'ioredis';
 import { startApiServer, type ApiServer } from '../../api/server.js';
 import type { Clock } from '../../shared/core/clock.js';
@@ -18,7 +19,7 @@ export async function startTestApi(
   extra: { apiKeys?: ApiKeyResolver; clock?: Clock; logger?: Logger } = {},
 ): Promise<TestApi> {
   const config = configWith({ REDIS_URL: testRedisUrl(), PORT: '0', HOST: '127.0.0.1', ...env });
-  const server = await startApiServer({ config, redis, ...extra, logger: extra.logger ?? createLogger(config) });
+  const server = await startApiServer({ domain: createDomain({ config, redis, clock: extra.clock }), apiKeys: extra.apiKeys, logger: extra.logger ?? createLogger(config) });
   return { ...server, config };
 }
 

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { systemClock } from '../../shared/core/clock.js';
-import type { AccountModule } from '../../shared/paper/accounts/account-service.js';
+import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { StoredApiKeyResolver, type ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
 import { startTestApi, type TestApi } from './app.js';
 
@@ -59,7 +59,7 @@ export class HeldGate {
  * Registers before/after hooks for a describe block: an API server on the suite's Redis whose key
  * gates are held (HeldGate). Read the fields inside tests (they are set once `before` ran).
  */
-export function useHeldGateApi(deps: () => { redis: Redis; accounts: AccountModule }): { readonly api: TestApi; readonly gate: HeldGate } {
+export function useHeldGateApi(deps: () => { redis: Redis; accounts: AccountServices }): { readonly api: TestApi; readonly gate: HeldGate } {
   let api: TestApi | undefined;
   let gate: HeldGate | undefined;
   before(async () => {

@@ -2,6 +2,7 @@
  * Resting-order tests: a real API server whose clock the test moves, and the minute sweep's order
  * step and the expiry job on that same clock, all on the suite's Redis (emptied before each test).
  */
+import { createDomain } from '../../shared/domain.js';
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { startApiServer, type ApiServer } from '../../api/server.js';
@@ -9,14 +10,14 @@ import type { Clock } from '../../shared/core/clock.js';
 import { configWith, type Config } from '../../shared/core/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { MINUTE_MS } from '../../shared/engine/order-rules.js';
-import type { AccountModule } from '../../shared/paper/accounts/account-service.js';
+import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { createOrderSweep, type FillSummary, type OrderSweep } from '../../shared/paper/orders/order-sweep.js';
 import type { SweepJob } from '../../shared/queues/job-types.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import { orderExpiryProcessor } from '../../workers/processors/orders/order-expiry-processor.js';
 import { freshRedis, testRedisUrl } from './redis.js';
-import { accountModule, TestPrices } from './trading.js';
+import { accountServices, TestPrices } from './trading.js';
 
 /**
  * Ten minutes behind the wall clock to start with: prices written now stay fresh for the API
@@ -42,7 +43,7 @@ export interface OrderFixture {
   readonly redis: Redis;
   readonly api: ApiServer;
   readonly clock: MovableClock;
-  readonly mod: AccountModule;
+  readonly mod: AccountServices;
   readonly prices: TestPrices;
   /** The sweep step for one closed candle (open and close default to the middle of the range). */
   candle(symbol: string, minute: number, low: number, high: number): Promise<FillSummary>;
@@ -55,7 +56,7 @@ export function useOrderFixture(): OrderFixture {
   let redis: Redis | undefined;
   let api: ApiServer | undefined;
   let sweep: OrderSweep | undefined;
-  let mod: AccountModule | undefined;
+  let mod: AccountServices | undefined;
   let prices: TestPrices | undefined;
   let config: Config | undefined;
   const clock = new MovableClock();
@@ -67,9 +68,9 @@ export function useOrderFixture(): OrderFixture {
     // the suite's Redis starts in a root hook, after describe blocks are built
     config = configWith({ REDIS_URL: testRedisUrl(), PORT: '0', HOST: '127.0.0.1', PUBLIC_RATE_LIMIT: '100000000' });
     redis = await freshRedis();
-    api = await startApiServer({ config, redis, logger: createLogger(config), clock });
+    api = await startApiServer({ domain: createDomain({ config, redis, clock }), logger: createLogger(config) });
     sweep = createOrderSweep(redis, clock);
-    mod = accountModule(redis);
+    mod = accountServices(redis);
   });
   beforeEach(async () => {
     // the order indexes are cross-account: each test starts from an empty Redis so no other test's orders fill
@@ -102,7 +103,7 @@ export function useOrderFixture(): OrderFixture {
     expire: async (ahead) => {
       const later: Clock = { now: () => clock.now() + ahead };
       const settings = need(config);
-      const processor = orderExpiryProcessor.create({ config: settings, redis: need(redis), redisUrl: testRedisUrl(), logger: createLogger(settings), clock: later });
+      const processor = orderExpiryProcessor.create({ domain: createDomain({ config: settings, redis: need(redis), clock: later }), redisUrl: testRedisUrl(), logger: createLogger(settings) });
       // the expiry job carries no data: any job of the queue runs it
       return processor.process({ name: 'expire', data: {} } as Job);
     },

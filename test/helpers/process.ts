@@ -14,9 +14,13 @@ export interface ServiceProcess {
   exit: Promise<number | null>;
 }
 
-/** Runs the real entry point (workers/main.ts) as a child process with the given environment. */
-export function spawnService(env: Record<string, string>): ServiceProcess {
-  return watch(spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], { cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
+/** The service's entry point, and the demo's (the service with its simulated exchange and demo key). */
+export const SERVICE_ENTRY = 'workers/main.ts';
+export const DEMO_ENTRY = 'ops/demo/main.ts';
+
+/** Runs a real entry point (the service's unless told) as a child process with the given environment. */
+export function spawnService(env: Record<string, string>, entry = SERVICE_ENTRY): ServiceProcess {
+  return watch(spawn(process.execPath, ['--import', 'tsx', entry], { cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
 /**

@@ -1,13 +1,13 @@
 /** Sweep tests: positions seeded through the open script, outbox and counter reads, candles as sweep jobs. */
+import { createDomain } from '../../shared/domain.js';
 import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from '../../shared/core/clock.js';
 import { configWith } from '../../shared/core/config.js';
 import { priceOpen } from '../../shared/engine/open-pricing.js';
 import type { Side } from '../../shared/engine/side.js';
-import { createMarketStore } from '../../shared/market/market-store.js';
 import { PositionStore } from '../../shared/paper/positions/position-store.js';
 import type { BookRef, Position } from '../../shared/paper/positions/position-types.js';
-import { createSweepService, type SweepService } from '../../shared/paper/sweep/sweep-service.js';
+import { type SweepService } from '../../shared/paper/sweep/sweep-service.js';
 import type { SweepJob } from '../../shared/queues/job-types.js';
 import { keys } from '../../shared/redis/keys.js';
 
@@ -121,6 +121,5 @@ export function candle(symbol: string, minute: number, low: number, high: number
 
 /** The sweep service on a connection, with the test config's freshness rules. */
 export function sweepService(redis: Redis, clock: Clock = systemClock): SweepService {
-  const config = configWith({});
-  return createSweepService({ redis, market: createMarketStore(redis, config, clock), freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs }, clock });
+  return createDomain({ config: configWith({}), redis, clock }).sweep;
 }

@@ -6,7 +6,7 @@ import { createLogger } from '../../shared/core/logger.js';
 import { MarketWriter } from '../../shared/market/market-writer.js';
 import { saveUniverse } from '../../shared/market/universe-store.js';
 import type { Venue } from '../../shared/market/types.js';
-import { createAccountModule, type AccountModule } from '../../shared/paper/accounts/account-service.js';
+import { createAccountServices, type AccountServices } from '../../shared/paper/accounts/account-services.js';
 import type { PlanId } from '../../shared/paper/plans.js';
 import { getJson, type JsonResponse } from './app.js';
 
@@ -67,14 +67,14 @@ export interface Trader {
 let emails = 0;
 
 /** A new account (or a new key of an existing e-mail) on a plan, optionally bound to a book. */
-export async function createTrader(accounts: AccountModule, opts: { email?: string; plan?: PlanId; book?: string } = {}): Promise<Trader> {
+export async function createTrader(accounts: AccountServices, opts: { email?: string; plan?: PlanId; book?: string } = {}): Promise<Trader> {
   const email = opts.email ?? `trader${++emails}-${Date.now()}@example.org`;
   const created = await accounts.service.createKey({ email, plan: opts.plan ?? 'business', ...(opts.book ? { book: opts.book } : {}) });
   return { apiKey: created.apiKey, accountId: created.account.id, book: opts.book ?? 'main' };
 }
 
-export function accountModule(redis: Redis): AccountModule {
-  return createAccountModule(redis);
+export function accountServices(redis: Redis): AccountServices {
+  return createAccountServices({ redis });
 }
 
 /** Calls a bot route of v1 (bare) or v2 (envelope) with the trader's key. */

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { AppError } from '../../shared/core/errors.js';
-import { createAccountModule, type AccountModule } from '../../shared/paper/accounts/account-service.js';
+import { createAccountServices, type AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { UsageBatcher } from '../../shared/paper/accounts/usage-batcher.js';
 import { DAY_MS } from '../../shared/paper/accounts/plan-terms.js';
 import { StoredApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
@@ -22,14 +22,14 @@ async function refusal(promise: Promise<unknown>): Promise<AppError> {
 describe('accounts, keys, plans and books in Redis', () => {
   let redis: Redis;
   let now: number;
-  let mod: AccountModule;
+  let mod: AccountServices;
   let resolver: StoredApiKeyResolver;
   const clock = { now: () => now };
 
   beforeEach(async () => {
     redis = await freshRedis();
     now = Date.UTC(2026, 0, 10, 12);
-    mod = createAccountModule(redis, clock);
+    mod = createAccountServices({ redis, clock });
     resolver = new StoredApiKeyResolver({ accounts: mod.accounts, keys: mod.keys, clock });
   });
   afterEach(async () => {

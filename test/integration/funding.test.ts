@@ -1,15 +1,15 @@
+import { createDomain } from '../../shared/domain.js';
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { configWith } from '../../shared/core/config.js';
 import { createLogger } from '../../shared/core/logger.js';
-import { createMarketStore } from '../../shared/market/market-store.js';
 import { saveUniverse } from '../../shared/market/universe-store.js';
 import { FundingStore } from '../../shared/paper/funding/funding-store.js';
 import { recordFunding } from '../../shared/paper/funding/funding-recorder.js';
 import { parsePremiumIndex } from '../../shared/paper/funding/premium-index.js';
 import type { KeyContext } from '../../shared/paper/key-context.js';
 import { effectivePlan } from '../../shared/paper/plans.js';
-import { createTradingServices, type TradingServices } from '../../shared/paper/trading-services.js';
+import { type TradingServices } from '../../shared/paper/trading-services.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import { fixture } from '../helpers/fixtures.js';
@@ -36,7 +36,7 @@ describe('funding: recorded per funding time, charged at close', function () {
     now = DAY + 7 * H;
     const config = configWith({});
     await saveUniverse(redis, { updatedAt: now, symbols: [{ symbol: 'ETHUSDT', quoteVolume24h: 1e9, venues: ['binance'] }] });
-    trading = createTradingServices({ redis, marketStore: createMarketStore(redis, config, clock), clock, freshness: { freshMs: 10_000, staleMaxMs: 300_000 } });
+    trading = createDomain({ config, redis, clock }).trading;
   });
   afterEach(async () => {
     await closeRedis(redis);

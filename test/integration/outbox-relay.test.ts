@@ -11,7 +11,7 @@ import type { RunningRole } from '../../workers/runtime.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { startTestRelay } from '../helpers/push.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
-import { accountModule, createTrader } from '../helpers/trading.js';
+import { accountServices, createTrader } from '../helpers/trading.js';
 
 const hook = (id: string, events: WebhookRecord['events'] = ['position.opened']): WebhookRecord => ({ id, url: 'http://127.0.0.1:9/x', secret: 'whs_x', events, book: null, created: Date.now() });
 
@@ -97,7 +97,7 @@ describe('push: the outbox relay', function () {
   });
 
   it('queues deliveries for the active hooks of paid accounts only', async () => {
-    const mod = accountModule(redis);
+    const mod = accountServices(redis);
     const free = await createTrader(mod, { plan: 'free' });
     const pro = await createTrader(mod, { plan: 'pro' });
     const store = new WebhookStore(redis);

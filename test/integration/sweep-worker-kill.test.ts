@@ -1,7 +1,7 @@
+import { createDomain } from '../../shared/domain.js';
 import { expect } from 'chai';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { systemClock } from '../../shared/core/clock.js';
 import { configWith } from '../../shared/core/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { computeClose } from '../../shared/paper/positions/close-service.js';
@@ -65,7 +65,7 @@ describe('a worker process killed in the middle of a sweep', function () {
     const id = sweepJobId(job.symbol, job.minute);
     await redis.del(`${QUEUE_PREFIX}:${QUEUES.sweep}:${id}:lock`, `${QUEUE_PREFIX}:${QUEUES.sweep}:stalled-check`);
     const config = configWith({ REDIS_URL: testRedisUrl() });
-    const retrying = sweepProcessor.create({ config, redis, redisUrl: testRedisUrl(), logger: createLogger(config), clock: systemClock });
+    const retrying = sweepProcessor.create({ domain: createDomain({ config, redis }), redisUrl: testRedisUrl(), logger: createLogger(config) });
     processor = retrying;
     connection = createBlockingRedis(testRedisUrl());
     worker = new Worker(QUEUES.sweep, (j, token) => retrying.process(j, token), { connection, prefix: QUEUE_PREFIX, stalledInterval: 200 });

@@ -1,3 +1,4 @@
+import { createDomain } from '../../shared/domain.js';
 import { expect } from 'chai';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -19,7 +20,7 @@ import { waitFor } from '../helpers/market-wait.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
 import { bookMoney, candle, closedPosition, eventsOf, MINUTE, openPosition, outbox, positionEvents, seedPositions, sweepService, testPosition } from '../helpers/sweep.js';
 import { startTestApi } from '../helpers/app.js';
-import { accountModule, botCall, createTrader, TestPrices } from '../helpers/trading.js';
+import { accountServices, botCall, createTrader, TestPrices } from '../helpers/trading.js';
 
 const A: BookRef = { accountId: 'acctsweep1', book: 'main' };
 const nextMinute = (): number => Math.ceil((Date.now() + 1) / MINUTE) * MINUTE;
@@ -167,7 +168,7 @@ describe('the sweep of open positions (real Redis)', function () {
     await new TestPrices(redis).set({ ETHUSDT: 100 });
     const api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
     try {
-      const trader = await createTrader(accountModule(redis));
+      const trader = await createTrader(accountServices(redis));
       const ref: BookRef = { accountId: trader.accountId, book: 'main' };
       const opened = await Promise.all(
         Array.from({ length: 40 }, () => botCall<{ position: Position }>(api.url, trader, 'POST', '/open', { symbol: 'ETH', side: 'long', margin_usd: 100, leverage: 10, sl: 95 })),
@@ -198,7 +199,7 @@ describe('the sweep of open positions (real Redis)', function () {
     await prices.set({ ETHUSDT: 99, SOLUSDT: 99, BNBUSDT: 99 });
     const api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
     try {
-      const trader = await createTrader(accountModule(redis));
+      const trader = await createTrader(accountServices(redis));
       const ref: BookRef = { accountId: trader.accountId, book: 'main' };
       const at = (over: Partial<Position> & { side: 'long' | 'short' }, symbol = 'ETHUSDT') => testPosition(ref, { symbol, entry: 100, ...over });
       // long at 100 (liquidation 90.5); the minute's low (95) and high (104) came before the client set sl 97 or tp 103 with the price at 99
@@ -241,7 +242,7 @@ describe('the sweep of open positions (real Redis)', function () {
     await prices.set({ ETHUSDT: 110, SOLUSDT: 90, BNBUSDT: 110 });
     const api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
     try {
-      const trader = await createTrader(accountModule(redis));
+      const trader = await createTrader(accountServices(redis));
       const ref: BookRef = { accountId: trader.accountId, book: 'main' };
       // entry 100, 5%: both minutes below began with the stops at 95 (long) and 105 (short), opened an hour ago
       const p = {
@@ -279,7 +280,7 @@ describe('the sweep of open positions (real Redis)', function () {
     await new TestPrices(redis).set({ ETHUSDT: 100, SOLUSDT: 100, BNBUSDT: 100 });
     const api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
     try {
-      const trader = await createTrader(accountModule(redis));
+      const trader = await createTrader(accountServices(redis));
       const ref: BookRef = { accountId: trader.accountId, book: 'main' };
       // each stop (95, 105) was in force long before the minute of the change
       const p = {
@@ -357,7 +358,7 @@ describe('the sweep of open positions (real Redis)', function () {
       const close = (minute: number, low: number, high: number) => writer.storeClosed({ venue: 'binance', symbol: 'ETHUSDT', openTime: minute, open: low, high, low, close: high, volume: 1, closed: true });
       const elsewhereConnection = createBlockingRedis(testRedisUrl());
       const elsewhere = new Worker<SweepJob>(QUEUES.sweep, null, { connection: elsewhereConnection, prefix: QUEUE_PREFIX });
-      const elsewhereProcessor = sweepProcessor.create({ config, redis, redisUrl: testRedisUrl(), logger: createLogger(config), clock: systemClock });
+      const elsewhereProcessor = sweepProcessor.create({ domain: createDomain({ config, redis }), redisUrl: testRedisUrl(), logger: createLogger(config) });
       const stop = async (): Promise<void> => {
         await elsewhere.close();
         await elsewhereProcessor.close?.();

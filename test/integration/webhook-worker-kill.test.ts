@@ -8,7 +8,7 @@ import { waitFor } from '../helpers/market-wait.js';
 import { spawnService } from '../helpers/process.js';
 import { startReceiver, startTestRelay, startWebhookWorker, type TestReceiver } from '../helpers/push.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
-import { accountModule, createTrader } from '../helpers/trading.js';
+import { accountServices, createTrader } from '../helpers/trading.js';
 
 describe('push: a worker killed mid-delivery', function () {
   this.timeout(60_000);
@@ -35,7 +35,7 @@ describe('push: a worker killed mid-delivery', function () {
     const child = spawnService({ ...env, ROLE: 'worker', REDIS_URL: testRedisUrl(), MARKET_SOURCE: 'sim', SIM_URL: 'http://127.0.0.1:9', LOG_LEVEL: 'info' });
     try {
       await child.waitForLine((line) => line.includes('worker role started'));
-      const trader = await createTrader(accountModule(redis), { plan: 'pro' });
+      const trader = await createTrader(accountServices(redis), { plan: 'pro' });
       const hook = { id: 'whkill', url: `${receiver.url}/hook`, secret: 'whs_kill', events: ['position.opened' as const], book: null, created: Date.now() };
       expect(await new WebhookStore(redis).add(trader.accountId, hook, 3)).to.deep.equal({ kind: 'added' });
       receiver.answer = () => (receiver.received.length === 1 ? 'hang' : 200);

@@ -1,15 +1,14 @@
 /** The funding queue's processor: records the funding of the funding time just passed (see shared/paper/funding). */
 import { FundingStore } from '../../shared/paper/funding/funding-store.js';
 import { recordFunding } from '../../shared/paper/funding/funding-recorder.js';
-import { createMarketStore } from '../../shared/market/market-store.js';
 import { QUEUES } from '../../shared/queues/queue-names.js';
 import type { ProcessorDefinition } from './registry.js';
 
 export const fundingRecorder: ProcessorDefinition = {
   queue: QUEUES.funding,
-  create: ({ config, redis, logger, clock }) => {
+  create: ({ domain, logger }) => {
+    const { config, redis, clock, marketStore: market } = domain;
     const funding = new FundingStore(redis);
-    const market = createMarketStore(redis, config, clock);
     return {
       process: () =>
         recordFunding({

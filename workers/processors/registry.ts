@@ -1,17 +1,15 @@
 import type { Job, WorkerOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
-import type { Clock } from '../../shared/core/clock.js';
 import type { Config } from '../../shared/core/config.js';
 import type { Logger } from '../../shared/core/logger.js';
+import type { Domain } from '../../shared/domain.js';
 import type { QueueName } from '../../shared/queues/queue-names.js';
 
 /** What a processor gets when the worker role builds it. */
 export interface ProcessorContext {
-  config: Config;
-  redis: Redis;
+  /** The worker role's stores and services (shared/domain.ts), with its config, connection and clock. */
+  domain: Domain;
   redisUrl: string;
   logger: Logger;
-  clock: Clock;
 }
 
 /**

@@ -1,16 +1,15 @@
 /** Accounts, keys, plans and usage: what the operator CLI, the demo and the /usage route call. */
-import type { Redis } from 'ioredis';
-import { systemClock, type Clock } from '../../core/clock.js';
+import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
-import { SocketCap } from '../../push/socket-notices.js';
+import type { SocketCap } from '../../push/socket-notices.js';
 import type { KeyContext } from '../key-context.js';
 import { effectivePlan, type PlanId, type PlanSource } from '../plans.js';
 import { checkBookName, checkKeyName, normalizeEmail, printable } from './account-rules.js';
-import { AccountStore, type Account } from './account-store.js';
+import type { Account, AccountStore } from './account-store.js';
 import { apiKeyDigest, generateApiKey, isKeyId, newKeyId, type RandomBytes } from './api-key-format.js';
-import { RedisBookRegistry, type BookRegistry } from './book-registry.js';
-import { KeyStore, type KeySummary } from './key-store.js';
-import { PlanStore } from './plan-store.js';
+import type { BookRegistry } from './book-registry.js';
+import type { KeyStore, KeySummary } from './key-store.js';
+import type { PlanStore } from './plan-store.js';
 import { atLeastPlanTerm, MAX_PLAN_DAYS, nextPlanTerm, type StoredPlan } from './plan-terms.js';
 import { usageBody, type UsageBody } from './usage-view.js';
 
@@ -165,20 +164,4 @@ function checkKeyId(raw: string): string {
 
 function noSuchKey(keyId: string): AppError {
   return new AppError('not_found', `this account has no key ${keyId}`);
-}
-
-/** The stores of accounts, keys, plans and books on one connection, and the service over them. */
-export interface AccountModule {
-  service: AccountService;
-  accounts: AccountStore;
-  keys: KeyStore;
-  books: BookRegistry;
-}
-
-export function createAccountModule(redis: Redis, clock: Clock = systemClock, random?: RandomBytes): AccountModule {
-  const accounts = new AccountStore(redis, random);
-  const keys = new KeyStore(redis);
-  const books = new RedisBookRegistry(redis, keys);
-  const service = new AccountService({ accounts, keys, plans: new PlanStore(redis), books, sockets: new SocketCap(redis), clock, random });
-  return { service, accounts, keys, books };
 }

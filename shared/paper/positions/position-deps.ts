@@ -17,8 +17,6 @@ export interface PositionDeps {
   clock: Clock;
   /** Where a client's changes of one position meet (one at a time per pod, bounded retries across pods). */
   changes: ChangeGate;
-  /** New position ids; defaults to bp<ms base36><random>. */
-  newId?: () => string;
 }
 
 /** bp + the time in base 36 + 8 random base-36 characters. */

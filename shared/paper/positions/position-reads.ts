@@ -107,6 +107,12 @@ interface OpenBook {
 export class PositionReads {
   constructor(private readonly deps: PositionDeps) {}
 
+  /** The symbols of a book's open positions, each once (the stream's prices). */
+  async openSymbols(ref: BookRef): Promise<string[]> {
+    const open = await this.deps.store.listOpen(ref);
+    return [...new Set(open.map((stored) => stored.position.symbol))];
+  }
+
   /** Open positions with their marks and funding owed now; trailing stops ratchet to the marks first. */
   private async openBook(ctx: KeyContext): Promise<OpenBook> {
     const { store, prices, funding, clock } = this.deps;

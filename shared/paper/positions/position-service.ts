@@ -146,7 +146,7 @@ export class PositionService {
     if (req.dry_run) return { ok: true, dry_run: true, position: dryRunPosition(terms, entry, live.maxLeverage) };
 
     const now = clock.now();
-    const id = (this.deps.newId ?? (() => defaultPositionId(now)))();
+    const id = defaultPositionId(now);
     const coid = req.client_order_id ?? null;
     const position = buildPosition(terms, entry, { id, book: ctx.book, openedTs: now, clientOrderId: coid });
     const outcome = await store.open(refOf(ctx), position, ctx.plan.limits.maxOpenPositions);

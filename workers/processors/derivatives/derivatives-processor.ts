@@ -4,7 +4,6 @@
  */
 import { DerivativesRefresher } from '../../../shared/derivatives/derivatives-refresher.js';
 import { DerivativesStore } from '../../../shared/derivatives/derivatives-store.js';
-import { createMarketStore } from '../../../shared/market/market-store.js';
 import { QUEUES } from '../../../shared/queues/queue-names.js';
 import type { ProcessorDefinition } from '../registry.js';
 
@@ -17,8 +16,8 @@ export const LONG_SHORT_EVERY_MS = 300_000;
 
 export const derivativesProcessor: ProcessorDefinition = {
   queue: QUEUES.derivatives,
-  create: ({ config, redis, logger, clock }) => {
-    const market = createMarketStore(redis, config, clock);
+  create: ({ domain, logger }) => {
+    const { config, redis, clock, marketStore: market } = domain;
     const refresher = new DerivativesRefresher({
       store: new DerivativesStore(redis),
       rest: { binance: config.venueUrls.binance.rest, bybit: config.venueUrls.bybit.rest, okx: config.venueUrls.okx.rest },

@@ -1,6 +1,4 @@
 /** The latam queue's processor: job refresh rebuilds both regional quotes; job history appends the hourly point. */
-import { MarketService } from '../../../shared/market/market-service.js';
-import { createMarketStore } from '../../../shared/market/market-store.js';
 import { providerHttp } from '../../../shared/macro/providers/provider-http.js';
 import { QUEUES } from '../../../shared/queues/queue-names.js';
 import { LatamRefresher } from '../../../shared/quotes/latam-refresher.js';
@@ -12,8 +10,8 @@ export const LATAM_JOBS = { refresh: 'refresh', history: 'history' } as const;
 
 export const latamProcessor: ProcessorDefinition = {
   queue: QUEUES.latam,
-  create: ({ config, redis, logger, clock }) => {
-    const market = new MarketService(createMarketStore(redis, config, clock), clock, { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs });
+  create: ({ domain, logger }) => {
+    const { config, redis, clock, market } = domain;
     const refresher = new LatamRefresher({
       store: new LatamStore(redis),
       providers: createLatamProviders(config.providerUrls, providerHttp(config.restTimeoutMs)),

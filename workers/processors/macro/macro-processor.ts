@@ -12,7 +12,8 @@ const isMacroJob = (name: string): name is MacroJob => JOBS.has(name);
 
 export const macroProcessor: ProcessorDefinition = {
   queue: QUEUES.macro,
-  create: ({ config, redis, logger, clock }) => {
+  create: ({ domain, logger }) => {
+    const { config, redis, clock } = domain;
     const refresher = new MacroRefresher({
       store: new SnapshotStore(redis),
       providers: createMacroProviders(config.providerUrls, providerHttp(config.restTimeoutMs)),

@@ -9,7 +9,8 @@ export const ORDER_EXPIRY_EVERY_MS = 60_000;
 
 export const orderExpiryProcessor: ProcessorDefinition = {
   queue: QUEUES.orders,
-  create: ({ redis, clock, logger }) => {
+  create: ({ domain, logger }) => {
+    const { redis, clock } = domain;
     const expiry = new OrderExpiry(new OrderStore(redis), clock);
     const log = logger.child({ queue: QUEUES.orders });
     return {

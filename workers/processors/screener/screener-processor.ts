@@ -1,16 +1,12 @@
 /** The screener queue's processor: one run scores the top perpetuals and stores the result (see shared/screener). */
-import { MarketService } from '../../../shared/market/market-service.js';
-import { createMarketStore } from '../../../shared/market/market-store.js';
 import { QUEUES } from '../../../shared/queues/queue-names.js';
 import { runScreener } from '../../../shared/screener/screener-runner.js';
-import { ScreenerService } from '../../../shared/screener/screener-service.js';
 import type { ProcessorDefinition } from '../registry.js';
 
 export const screenerProcessor: ProcessorDefinition = {
   queue: QUEUES.screener,
-  create: ({ config, redis, logger, clock }) => {
-    const market = new MarketService(createMarketStore(redis, config, clock), clock, { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs });
-    const screener = new ScreenerService(redis, clock);
+  create: ({ domain, logger }) => {
+    const { config, clock, market, screener } = domain;
     const log = logger.child({ queue: QUEUES.screener });
     return {
       process: async () => {

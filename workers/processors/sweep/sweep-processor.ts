@@ -5,9 +5,7 @@
  */
 import { DelayedError, Queue, type Job } from 'bullmq';
 import { InOrderByKey } from '../../../shared/core/in-order-by-key.js';
-import { createMarketStore } from '../../../shared/market/market-store.js';
 import { createOrderSweep } from '../../../shared/paper/orders/order-sweep.js';
-import { createSweepService } from '../../../shared/paper/sweep/sweep-service.js';
 import type { SweepJob } from '../../../shared/queues/job-types.js';
 import { QUEUE_PREFIX, QUEUES } from '../../../shared/queues/queue-names.js';
 import { redisOutages } from '../../../shared/redis/connection.js';
@@ -66,14 +64,8 @@ const EARLIER_MINUTE_WAIT_MS = 200;
 export const sweepProcessor: ProcessorDefinition = {
   queue: QUEUES.sweep,
   concurrency: SWEEP_CONCURRENCY,
-  create: ({ config, redis, clock }) => {
-    const market = createMarketStore(redis, config, clock);
-    const positions = createSweepService({
-      redis,
-      market,
-      freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs },
-      clock,
-    });
+  create: ({ domain }) => {
+    const { redis, clock, marketStore: market, sweep: positions } = domain;
     const orders = createOrderSweep(redis, clock);
     // The steps of a candle, in order. Resting-order fills (shared/paper/orders) go first, so that
     // an order the candle fills exists before the triggers run; the new position is stamped with

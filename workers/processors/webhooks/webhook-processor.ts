@@ -17,7 +17,8 @@ export const webhookProcessor: ProcessorDefinition = {
   // deliveries wait on receivers, not on this process
   concurrency: 64,
   workerOptions: (config) => ({ lockDuration: config.push.webhookLockMs, stalledInterval: config.push.webhookLockMs, maxStalledCount: 10 }),
-  create: ({ config, redis, logger, clock }) => {
+  create: ({ domain, logger }) => {
+    const { config, redis, clock } = domain;
     const store = new WebhookStore(redis);
     const sender = new WebhookSender({ allowPrivate: config.webhookAllowPrivate, timeoutMs: config.push.webhookTimeoutMs });
     const log = logger.child({ queue: QUEUES.webhooks });

@@ -10,7 +10,7 @@ import { DerivativesStore } from './derivatives-store.js';
 import { LiquidationService } from './liquidations/liquidation-service.js';
 import { LiquidationStore } from './liquidations/liquidation-store.js';
 
-export interface DerivativesModule {
+export interface DerivativesServices {
   /** Funding, open interest, long/short snapshots. */
   derivatives: DerivativesService;
   /** The liquidation collector's data. */
@@ -19,7 +19,8 @@ export interface DerivativesModule {
   clusters: ClusterService;
 }
 
-export function createDerivativesModule(redis: Redis, config: Config, clock: Clock, marketStore: MarketStore, market: MarketService): DerivativesModule {
+export function createDerivativesServices(deps: { redis: Redis; config: Config; clock: Clock; marketStore: MarketStore; market: MarketService }): DerivativesServices {
+  const { redis, config, clock, marketStore, market } = deps;
   const store = new DerivativesStore(redis);
   const liquidationStore = new LiquidationStore(redis, { dedupMs: config.liqDedupMs, rawMax: config.liqRawMax });
   const followed = (pair: string): Promise<boolean> => market.resolveSymbol(pair).then(

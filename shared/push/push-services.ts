@@ -6,12 +6,13 @@ import { WebhookService } from './webhook-service.js';
 import { WebhookStore } from './webhook-store.js';
 import { WhsinkStore } from './whsink-store.js';
 
-export interface PushModule {
+export interface PushServices {
   webhooks: WebhookService;
   whsink: WhsinkStore;
 }
 
-export function createPushModule(redis: Redis, config: Config, clock: Clock): PushModule {
+export function createPushServices(deps: { redis: Redis; config: Config; clock: Clock }): PushServices {
+  const { redis, config, clock } = deps;
   const policy = { allowPrivate: config.webhookAllowPrivate };
   return {
     webhooks: new WebhookService({ store: new WebhookStore(redis), policy, timeoutMs: config.push.webhookTimeoutMs, clock }),

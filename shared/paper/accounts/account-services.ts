@@ -1,0 +1,26 @@
+/** The stores of accounts, keys, plans and books on one connection, and the service over them. */
+import type { Redis } from 'ioredis';
+import { systemClock, type Clock } from '../../core/clock.js';
+import { SocketCap } from '../../push/socket-notices.js';
+import { AccountService } from './account-service.js';
+import { AccountStore } from './account-store.js';
+import type { RandomBytes } from './api-key-format.js';
+import { RedisBookRegistry, type BookRegistry } from './book-registry.js';
+import { KeyStore } from './key-store.js';
+import { PlanStore } from './plan-store.js';
+
+export interface AccountServices {
+  service: AccountService;
+  accounts: AccountStore;
+  keys: KeyStore;
+  books: BookRegistry;
+}
+
+export function createAccountServices(deps: { redis: Redis; clock?: Clock; random?: RandomBytes }): AccountServices {
+  const { redis, clock = systemClock, random } = deps;
+  const accounts = new AccountStore(redis, random);
+  const keys = new KeyStore(redis);
+  const books = new RedisBookRegistry(redis, keys);
+  const service = new AccountService({ accounts, keys, plans: new PlanStore(redis), books, sockets: new SocketCap(redis), clock, random });
+  return { service, accounts, keys, books };
+}
