@@ -17,7 +17,7 @@ import { chargeRefusedKey, rateLimit } from './middleware/rate-limit.js';
 import { isRedisDown, redisGate, redisUnavailable } from './middleware/redis-gate.js';
 import { requestLogger } from './middleware/request-logger.js';
 import type { Middleware } from './routing/http-types.js';
-import { createRequestListener } from './routing/request-listener.js';
+import { catalogFastPath } from './routing/catalog-fast-path.js';
 import { RouteCatalog } from './routing/route-catalog.js';
 import { registerRouteGroups } from './routes/index.js';
 import { WHSINK_PATH, whsinkRouters } from './routes/whsink/router.js';
@@ -104,7 +104,7 @@ export function createApp(deps: AppDeps): App {
   const onError = errorHandler(logger);
 
   // outside the catalog: a path parameter, and a body recorded as sent; a delivery is metered by its address's budget
-  const whsink = whsinkRouters(services.push.whsink, services.clock);
+  const whsink = whsinkRouters({ store: services.push.whsink, clock: services.clock });
 
   app.use(everyRequest);
   app.use(API_PREFIX, gate);
@@ -130,7 +130,7 @@ export function createApp(deps: AppDeps): App {
 
   app.use(notFoundHandler(catalog));
   app.use(onError);
-  const listener = createRequestListener({ catalog, app, onError, chainFor: (path) => (underApi(path) ? apiRequests : everyRequest) });
+  const listener = catalogFastPath({ catalog, app, onError, chainFor: (path) => (underApi(path) ? apiRequests : everyRequest) });
   const trust = app.get('trust proxy fn') as Parameters<typeof proxyAddr>[1];
   return {
     listener,

@@ -15,24 +15,33 @@ import { screenerRoutes } from './screener/router.js';
 import { streamRoutes } from './stream/router.js';
 import { webhookRoutes } from './webhooks/router.js';
 
+/*
+ * One layout for every route group: api/routes/<group>/
+ *   router.ts            the group: `<group>Routes(options)`, one options object of what it needs, answers a RouteGroup
+ *   <resource>-router.ts a large group's part, named by resource; takes the group's options, answers route definitions
+ *   schemas.ts           the Joi schemas of its queries and bodies (responses.ts: the JSON schemas of its answers)
+ *   anything else        a helper named for what it does (cached-quotes.ts, candle-view.ts)
+ * Bot routes come in v1 and v2 through one helper, botRoute (api/routing/bot-route.ts).
+ */
+
 /** Screener, macro and regional answers change every minute at most: hot requests share one Redis read per second. */
 const SNAPSHOT_CACHE_MS = 1_000;
 
 /** Every route group of the API, in one list; `outsideCatalog` names the routes Express serves beside them (for ping). */
 export function registerRouteGroups(catalog: RouteCatalog, services: AppServices, outsideCatalog: readonly string[]): void {
   const { config, clock, market, accounts, authenticate, trading } = services;
-  catalog.add(pingRoutes(catalog, config.publicRateLimit, outsideCatalog));
+  catalog.add(pingRoutes({ catalog, publicLimit: config.publicRateLimit, outsideCatalog }));
   const quotes = new CachedQuotes(market, config.quoteCacheMs);
   catalog.add(marketRoutes({ market, quotes, cacheMs: config.quoteCacheMs }));
   catalog.add(botMarketRoutes({ market, clock, quotes }));
   catalog.add(botAccountRoutes({ accounts: accounts.service, authenticate }));
-  for (const group of botTradingRoutes(trading, authenticate)) catalog.add(group);
-  catalog.add(webhookRoutes(services.push.webhooks, authenticate));
-  catalog.add(streamRoutes(config.push.streamTickMs, authenticate));
+  catalog.add(botTradingRoutes({ trading, authenticate }));
+  catalog.add(webhookRoutes({ webhooks: services.push.webhooks, authenticate }));
+  catalog.add(streamRoutes({ tickMs: config.push.streamTickMs, authenticate }));
   catalog.add(calcRoutes());
   catalog.add(screenerRoutes({ screener: services.screener, cacheMs: SNAPSHOT_CACHE_MS }));
   catalog.add(macroRoutes({ macro: services.macro, cacheMs: SNAPSHOT_CACHE_MS }));
   catalog.add(latamRoutes({ latam: services.latam, cacheMs: SNAPSHOT_CACHE_MS }));
   catalog.add(derivativesRoutes(services.derivatives));
-  catalog.add(openApiRoutes(catalog));
+  catalog.add(openApiRoutes({ catalog }));
 }

@@ -1,7 +1,7 @@
 /**
  * What our middleware and routes use of a request and its response. Express's objects have all of
  * it, and so do the plain Node ones that the request listener prepares for a catalog route
- * (request-listener.ts). Express-only helpers (res.json, res.status, req.header) are not part of
+ * (catalog-fast-path.ts). Express-only helpers (res.json, res.status, req.header) are not part of
  * it, so the compiler keeps them out of code that both paths run.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -6,6 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { MicroCache } from './micro-cache.js';
+import type { RouteDefinition } from './route-catalog.js';
 
 /**
  * Writes JSON text as the response body. Express' res.send would also look for an ETag and check
@@ -33,4 +34,15 @@ export class JsonTextCache {
   get(key: string, load: () => Promise<unknown> | unknown): Promise<string> {
     return this.cache.get(key, async () => JSON.stringify(await load()));
   }
+}
+
+/** A keyless GET route answering a shared snapshot: read() at most once per cache period, serialized once. */
+export interface SnapshotRoute extends Omit<RouteDefinition, 'method' | 'handle' | 'keyed'> {
+  read(): Promise<unknown> | unknown;
+}
+
+/** The route of a snapshot, answered from `cache` (keyed by path) in the route's style. */
+export function snapshotRoute(cache: JsonTextCache, { read, ...route }: SnapshotRoute): RouteDefinition {
+  const send = route.style === 'envelope' ? sendEnvelopeText : sendJsonText;
+  return { ...route, method: 'get', handle: async ({ res }) => send(res, await cache.get(route.path, read)) };
 }

@@ -141,7 +141,7 @@ const routeKey = (method: string, path: string): string => `${method.toUpperCase
  * All route groups of the app; the ping endpoint list and the OpenAPI document are read from it.
  * Every catalog route has a fixed path (a path with parameters belongs in an Express router of its
  * own, like /api/whsink/:token), so a request finds its route with one table lookup by method and
- * path: the request listener (request-listener.ts) serves it without Express's router.
+ * path: the fast path (catalog-fast-path.ts) serves it without Express's router.
  */
 export class RouteCatalog {
   private readonly groups: RouteGroup[] = [];
@@ -189,15 +189,4 @@ export class RouteCatalog {
       if (route?.prefetch) startPrefetch(route, req, res, key);
     };
   }
-}
-
-/**
- * One bot route in both versions: /api/bot/v1/<path> answers the bare body (frozen shapes) and
- * /api/bot/v2/<path> the same body in the { ok, data, ts } envelope.
- */
-export function botRoute(path: string, route: Omit<RouteDefinition, 'path' | 'style'>): RouteDefinition[] {
-  return [
-    { ...route, path: `/api/bot/v1${path}`, style: 'bare' },
-    { ...route, path: `/api/bot/v2${path}`, style: 'envelope' },
-  ];
 }

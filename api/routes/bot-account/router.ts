@@ -2,7 +2,8 @@ import type { AccountService } from '../../../shared/paper/accounts/account-serv
 import { planCatalogue } from '../../../shared/paper/accounts/usage-view.js';
 import type { Authenticate, KeyContext } from '../../../shared/paper/key-context.js';
 import { PLANS } from '../../../shared/paper/plans.js';
-import { botRoute, defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
+import { botRoute } from '../../routing/bot-route.js';
+import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 
 export interface BotAccountRouteOptions {
   accounts: AccountService;
@@ -31,17 +32,12 @@ const exampleUsage = {
   usage_30d: [{ day: '2026-01-01', calls: 42 }],
 };
 
-/** defineRoutes sets auth on every keyed route; its absence is a wiring bug. */
-function keyed(auth: KeyContext | undefined): KeyContext {
-  if (!auth) throw new Error('a keyed route ran without a key context');
-  return auth;
-}
-
 /** The keyed account routes of the bot API (v1 bare, v2 envelope). */
 export function botAccountRoutes({ accounts, authenticate }: BotAccountRouteOptions): RouteGroup {
   return defineRoutes(
     [
       ...botRoute('/usage', {
+        keyed: true,
         method: 'get',
         tag: 'bot account',
         summary: `The key's plan, limits and features, what the account uses, the plan catalogue, and this key's calls per day (30 days)`,
@@ -52,10 +48,8 @@ export function botAccountRoutes({ accounts, authenticate }: BotAccountRouteOpti
           'free_month is the trial\'s countdown ({ days_left, until }) while plan_source is trial, else null. features.webhooks is the number of webhooks the plan allows. ' +
           `Monthly prices: ${Object.values(PLANS).map((plan) => `${plan.label} $${plan.priceUsd}`).join(', ')}. ` +
           `Requests per minute per key: ${Object.values(PLANS).map((plan) => `${plan.label} ${plan.requestsPerMinute}`).join(', ')}.`,
-        keyed: true,
-        errors: ['missing_api_key', 'bad_api_key', 'revoked_key'],
         example: { response: exampleUsage },
-        handle: ({ auth }: { auth?: KeyContext }) => accounts.usage(keyed(auth)),
+        handle: ({ auth }: { auth: KeyContext }) => accounts.usage(auth),
       }),
     ],
     { authenticate },

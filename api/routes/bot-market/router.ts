@@ -2,7 +2,8 @@ import type { Clock } from '../../../shared/core/clock.js';
 import type { MarketService } from '../../../shared/market/market-service.js';
 import { klinesHandler } from '../market/candle-view.js';
 import type { CachedQuotes } from '../market/cached-quotes.js';
-import { botRoute, defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
+import { botRoute } from '../../routing/bot-route.js';
+import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import { BOT_INTERVALS, botKlinesQuery, priceQuery, timeQuery } from '../market/schemas.js';
 
 export interface BotMarketRouteOptions {

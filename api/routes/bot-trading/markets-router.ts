@@ -1,72 +1,72 @@
 /** Markets (class, leverage cap and taker fee per symbol) and fee venues. */
 import type { AssetClass } from '../../../shared/engine/fees.js';
-import type { Authenticate, KeyContext } from '../../../shared/paper/key-context.js';
-import type { TradingServices } from '../../../shared/paper/trading-services.js';
-import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
+import type { KeyContext } from '../../../shared/paper/key-context.js';
+import { botRoute } from '../../routing/bot-route.js';
+import type { RouteDefinition } from '../../routing/route-catalog.js';
 import { feesBody, marketsQuery } from './schemas.js';
-import { tradingRoute } from './trading-route.js';
 import { BOT_RESPONSES } from './responses.js';
+import type { BotTradingRouteOptions } from './router.js';
 
-export function marketRoutes(trading: TradingServices, authenticate: Authenticate): RouteGroup {
-  return defineRoutes(
-    [
-      ...tradingRoute('/markets', {
-        method: 'get',
-        response: BOT_RESPONSES.markets,
-        tag: 'bot markets',
-        summary: 'Tradable symbols with asset_class, max_leverage and taker_fee_pct; class filters',
-        description:
-          'max_leverage: 1000 on BTC, ETH, SOL, XRP, DOGE, HYPE and PEPE; other coins by 24 h quote volume summed over the exchanges, 200 from $1B, 150 from $100M, else 100 ' +
-          '(100 too for a symbol without volume data, a major included); stocks and forex 50, metals and indices 20.',
-        query: marketsQuery,
-        example: {
-          query: { class: 'crypto' },
-          response: {
-            markets: [
-              { symbol: 'BTCUSDT', asset_class: 'crypto', max_leverage: 1000, taker_fee_pct: 0.055 },
-              { symbol: 'ADAUSDT', asset_class: 'crypto', max_leverage: 200, taker_fee_pct: 0.055 },
-              { symbol: 'ORDIUSDT', asset_class: 'crypto', max_leverage: 150, taker_fee_pct: 0.055 },
-            ],
-            count: 3,
-          },
+export function marketRoutes({ trading }: BotTradingRouteOptions): RouteDefinition[] {
+  return [
+    ...botRoute('/markets', {
+      keyed: true,
+      method: 'get',
+      response: BOT_RESPONSES.markets,
+      tag: 'bot markets',
+      summary: 'Tradable symbols with asset_class, max_leverage and taker_fee_pct; class filters',
+      description:
+        'max_leverage: 1000 on BTC, ETH, SOL, XRP, DOGE, HYPE and PEPE; other coins by 24 h quote volume summed over the exchanges, 200 from $1B, 150 from $100M, else 100 ' +
+        '(100 too for a symbol without volume data, a major included); stocks and forex 50, metals and indices 20.',
+      query: marketsQuery,
+      example: {
+        query: { class: 'crypto' },
+        response: {
+          markets: [
+            { symbol: 'BTCUSDT', asset_class: 'crypto', max_leverage: 1000, taker_fee_pct: 0.055 },
+            { symbol: 'ADAUSDT', asset_class: 'crypto', max_leverage: 200, taker_fee_pct: 0.055 },
+            { symbol: 'ORDIUSDT', asset_class: 'crypto', max_leverage: 150, taker_fee_pct: 0.055 },
+          ],
+          count: 3,
         },
-        handle: async ({ query }: { query: { class?: AssetClass } }) => {
-          const markets = await trading.markets.list(query.class);
-          return { markets, count: markets.length };
+      },
+      handle: async ({ query }: { query: { class?: AssetClass } }) => {
+        const markets = await trading.markets.list(query.class);
+        return { markets, count: markets.length };
+      },
+    }),
+    ...botRoute('/fees', {
+      keyed: true,
+      method: 'get',
+      response: BOT_RESPONSES.fees,
+      tag: 'bot markets',
+      summary: 'The nine fee-venue schedules, the class rates, and this account fee_venue',
+      example: {
+        response: {
+          fee_venue: 'hyperliquid',
+          venues: [
+            { venue: 'bybit', taker_pct: 0.055, maker_pct: 0.02, referral_discount_pct: 20, effective_taker_pct: 0.044, code: null, signup_url: null, source: "the exchange's published base tier" },
+            { venue: 'hyperliquid', taker_pct: 0.045, maker_pct: 0.015, referral_discount_pct: 4, effective_taker_pct: 0.0432, code: 'MARGINPAD', signup_url: null, source: "the exchange's published base tier" },
+          ],
+          defaults: { crypto: 0.055, stock: 0.02, metal: 0.015, index: 0.015, forex: 0.008 },
+          applies_to: 'crypto',
         },
+      },
+      handle: ({ auth }: { auth: KeyContext }) => trading.fees.view(auth.accountId),
+    }),
+    ...botRoute('/fees', {
+      keyed: true,
+      method: 'post',
+      response: BOT_RESPONSES.feesSet,
+      tag: 'bot markets',
+      summary: "Set the account's fee venue (crypto perpetuals only); null or an empty venue clears it; open positions keep their rate",
+      body: feesBody,
+      example: { body: { venue: 'hyperliquid' }, response: { ok: true, fee_venue: 'hyperliquid' } },
+      errors: ['unknown_fee_venue'],
+      handle: async ({ body, auth }: { body: { venue: string | null }; auth: KeyContext }) => ({
+        ok: true,
+        fee_venue: await trading.fees.setVenue(auth.accountId, body.venue),
       }),
-      ...tradingRoute('/fees', {
-        method: 'get',
-        response: BOT_RESPONSES.fees,
-        tag: 'bot markets',
-        summary: 'The nine fee-venue schedules, the class rates, and this account fee_venue',
-        example: {
-          response: {
-            fee_venue: 'hyperliquid',
-            venues: [
-              { venue: 'bybit', taker_pct: 0.055, maker_pct: 0.02, referral_discount_pct: 20, effective_taker_pct: 0.044, code: null, signup_url: null, source: "the exchange's published base tier" },
-              { venue: 'hyperliquid', taker_pct: 0.045, maker_pct: 0.015, referral_discount_pct: 4, effective_taker_pct: 0.0432, code: 'MARGINPAD', signup_url: null, source: "the exchange's published base tier" },
-            ],
-            defaults: { crypto: 0.055, stock: 0.02, metal: 0.015, index: 0.015, forex: 0.008 },
-            applies_to: 'crypto',
-          },
-        },
-        handle: ({ auth }: { auth: KeyContext }) => trading.fees.view(auth.accountId),
-      }),
-      ...tradingRoute('/fees', {
-        method: 'post',
-        response: BOT_RESPONSES.feesSet,
-        tag: 'bot markets',
-        summary: "Set the account's fee venue (crypto perpetuals only); null or an empty venue clears it; open positions keep their rate",
-        body: feesBody,
-        example: { body: { venue: 'hyperliquid' }, response: { ok: true, fee_venue: 'hyperliquid' } },
-        errors: ['unknown_fee_venue'],
-        handle: async ({ body, auth }: { body: { venue: string | null }; auth: KeyContext }) => ({
-          ok: true,
-          fee_venue: await trading.fees.setVenue(auth.accountId, body.venue),
-        }),
-      }),
-    ],
-    { authenticate },
-  );
+    }),
+  ];
 }

@@ -1,14 +1,14 @@
 /** Trading: open, close, close_all, sltp, and the positions and trades reads. */
 import { AppError } from '../../../shared/core/errors.js';
-import type { KeyContext, Authenticate } from '../../../shared/paper/key-context.js';
+import type { KeyContext } from '../../../shared/paper/key-context.js';
 import type { CloseRequest } from '../../../shared/paper/positions/close-service.js';
 import type { OpenRequest, SltpRequest } from '../../../shared/paper/positions/position-service.js';
-import type { TradingServices } from '../../../shared/paper/trading-services.js';
-import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
+import { botRoute } from '../../routing/bot-route.js';
+import type { RouteDefinition } from '../../routing/route-catalog.js';
 import type { ApiRequest, ApiResponse } from '../../routing/http-types.js';
-import { closeBody, openBody, positionsQuery, sltpBody, tradesQuery } from './schemas.js';
-import { parseSide, tradingRoute } from './trading-route.js';
+import { closeBody, openBody, parseSide, positionsQuery, sltpBody, tradesQuery } from './schemas.js';
 import { BOT_RESPONSES } from './responses.js';
+import type { BotTradingRouteOptions } from './router.js';
 
 type OpenBody = Omit<OpenRequest, 'side' | 'type'> & {
   side?: unknown;
@@ -60,109 +60,112 @@ function notModified(req: ApiRequest, etag: string): boolean {
   return header.split(',').some((tag) => tag.trim() === '*' || weak(tag) === weak(etag));
 }
 
-export function positionRoutes(trading: TradingServices, authenticate: Authenticate): RouteGroup {
-  return defineRoutes(
-    [
-      ...tradingRoute('/open', {
-        method: 'post',
-        response: BOT_RESPONSES.open,
-        tag: 'bot trading',
-        summary: 'Open a position at the live price (market entry), or place a limit or stop entry; dry_run prices it and writes nothing',
-        description:
-          'Quantity = margin_usd x leverage / entry. The per-side fee rate is stamped on the position. A reused client_order_id answers with the same position and idempotent true. ' +
-          'type limit or stop with limit_price rests an order (answered as order): a limit long below the market, short above it; a stop long above, short below; ' +
-          'sl and tp are checked against limit_price; a level more than 50% from the market is refused (limit_price_far). It rests with status open, fills at limit_price when a closed 1-minute candle reaches it ' +
-          '(unless the book then holds its open cap or a position of the symbol on the other side: one-way mode; the order is rejected with a note), expires after 30 days; 20 per book. ' +
-          'A dry run of a limit or stop entry answers order { type, symbol, side, limit_price, direction up|down, would_fill_now } and position_if_filled (with liq_price).',
-        body: openBody,
-        errors: [
-          'symbol_required',
-          'side_required',
-          'leverage_max',
-          'sl_wrong_side',
-          'tp_wrong_side',
-          'unknown_fee_venue',
-          'limit_price_required',
-          'limit_marketable',
-          'limit_price_far',
-          'stop_wrong_side',
-          'unknown_symbol',
-          'no_price',
-          'too_many_open',
-          'too_many_orders',
-        ],
-        example: {
-          body: { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, sl: 60000, client_order_id: 'my-1' },
-          response: { ok: true, position: { id: 'bpmb3x0k2a1b2c3d4', symbol: 'BTC', side: 'long', entry: 65000, qty: 0.0153846, margin: 100, leverage: 10, liq_price: 58825, status: 'open' }, idempotent: false },
-        },
-        prefetch: (body) => trading.positions.prefetchFill(body),
-        handle: ({ body, auth, prefetched }: { body: OpenBody; auth: KeyContext; prefetched?: unknown }) => {
-          refuseUnsupported(body);
-          const side = parseSide(body.side);
-          return trading.positions.open(auth, { ...body, side, ...entryKind(body) }, prefetched);
-        },
-      }),
-      ...tradingRoute('/close', {
-        method: 'post',
-        response: BOT_RESPONSES.close,
-        tag: 'bot trading',
-        summary: 'Close a position (pct below 100 splits it and records the closed part) at the live price; a stop, target or liquidation the live price crossed settles the whole position at its level',
-        body: closeBody,
-        errors: ['id_required', 'position_not_found', 'already_closed', 'no_price', 'remaining_margin_min_1', 'busy'],
-        example: { body: { id: 'bpmb3x0k2a1b2c3d4', pct: 50 }, response: { ok: true, closed: { id: 'bpmb3x0k2a1b2c3d4-1', status: 'closed', pnl_usd: 3.21 }, remaining: { id: 'bpmb3x0k2a1b2c3d4', status: 'open' } } },
-        prefetch: (body, key) => trading.closes.prefetch(body, key),
-        handle: ({ body, auth, prefetched }: { body: CloseRequest; auth: KeyContext; prefetched?: unknown }) => trading.closes.close(auth, body, undefined, prefetched),
-      }),
-      ...tradingRoute('/close_all', {
-        method: 'post',
-        response: BOT_RESPONSES.closeAll,
-        tag: 'bot trading',
-        summary: 'Close every open position of the book, each settled like close',
-        handle: ({ auth }: { auth: KeyContext }) => trading.closes.closeAll(auth),
-      }),
-      ...tradingRoute('/sltp', {
-        method: 'post',
-        response: BOT_RESPONSES.sltp,
-        tag: 'bot trading',
-        summary: 'Set (number), clear (null) or keep (absent) stop-loss, take-profit and trailing stop',
-        description:
-          'sl and tp are checked against the entry. A position shows as sl the stop in force: the tighter of the stop-loss set here and the trailing ' +
-          'stop (trail_pct behind trail_hwm, the best price since entry; set at open, then ratcheted). trail_pct is absent when the position does not ' +
-          'trail (trail_hwm null): clearing it leaves the stop-loss set here in force.',
-        body: sltpBody,
-        errors: ['id_required', 'sl_or_tp_required', 'sl_wrong_side', 'tp_wrong_side', 'position_not_found', 'already_closed', 'busy'],
-        example: {
-          body: { id: 'bpmb3x0k2a1b2c3d4', sl: 58000, trail_pct: 5 },
-          response: { ok: true, position: { id: 'bpmb3x0k2a1b2c3d4', side: 'long', entry: 60000, status: 'open', sl: 59850, tp: null, trail_pct: 5, trail_hwm: 63000 } },
-        },
-        handle: ({ body, auth }: { body: SltpRequest; auth: KeyContext }) => trading.positions.sltp(auth, body),
-      }),
-      ...tradingRoute('/positions', {
-        method: 'get',
-        response: BOT_RESPONSES.positions,
-        tag: 'bot trading',
-        summary: 'Open positions (or closed with status=closed), marked to the live price; at most 100 rows; ETag and 304',
-        query: positionsQuery,
-        handle: async ({ query, auth, req, res }: { query: { status?: 'open' | 'closed'; since?: number }; auth: KeyContext; req: ApiRequest; res: ApiResponse }) => {
-          const { positions, etag } = await trading.reads.positions(auth, query);
-          res.setHeader('ETag', etag);
-          if (notModified(req, etag)) {
-            res.statusCode = 304;
-            res.end();
-            return undefined;
-          }
-          return { positions, count: positions.length };
-        },
-      }),
-      ...tradingRoute('/trades', {
-        method: 'get',
-        response: BOT_RESPONSES.trades,
-        tag: 'bot trading',
-        summary: 'Closed trades, newest first; page with before = next_before',
-        query: tradesQuery,
-        handle: ({ query, auth }: { query: { limit: number; before?: string }; auth: KeyContext }) => trading.reads.trades(auth, query),
-      }),
-    ],
-    { authenticate },
-  );
+export function positionRoutes({ trading }: BotTradingRouteOptions): RouteDefinition[] {
+  return [
+    ...botRoute('/open', {
+      keyed: true,
+      method: 'post',
+      response: BOT_RESPONSES.open,
+      tag: 'bot trading',
+      summary: 'Open a position at the live price (market entry), or place a limit or stop entry; dry_run prices it and writes nothing',
+      description:
+        'Quantity = margin_usd x leverage / entry. The per-side fee rate is stamped on the position. A reused client_order_id answers with the same position and idempotent true. ' +
+        'type limit or stop with limit_price rests an order (answered as order): a limit long below the market, short above it; a stop long above, short below; ' +
+        'sl and tp are checked against limit_price; a level more than 50% from the market is refused (limit_price_far). It rests with status open, fills at limit_price when a closed 1-minute candle reaches it ' +
+        '(unless the book then holds its open cap or a position of the symbol on the other side: one-way mode; the order is rejected with a note), expires after 30 days; 20 per book. ' +
+        'A dry run of a limit or stop entry answers order { type, symbol, side, limit_price, direction up|down, would_fill_now } and position_if_filled (with liq_price).',
+      body: openBody,
+      errors: [
+        'symbol_required',
+        'side_required',
+        'leverage_max',
+        'sl_wrong_side',
+        'tp_wrong_side',
+        'unknown_fee_venue',
+        'limit_price_required',
+        'limit_marketable',
+        'limit_price_far',
+        'stop_wrong_side',
+        'unknown_symbol',
+        'no_price',
+        'too_many_open',
+        'too_many_orders',
+      ],
+      example: {
+        body: { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, sl: 60000, client_order_id: 'my-1' },
+        response: { ok: true, position: { id: 'bpmb3x0k2a1b2c3d4', symbol: 'BTC', side: 'long', entry: 65000, qty: 0.0153846, margin: 100, leverage: 10, liq_price: 58825, status: 'open' }, idempotent: false },
+      },
+      prefetch: (body) => trading.positions.prefetchFill(body),
+      handle: ({ body, auth, prefetched }: { body: OpenBody; auth: KeyContext; prefetched?: unknown }) => {
+        refuseUnsupported(body);
+        const side = parseSide(body.side);
+        return trading.positions.open(auth, { ...body, side, ...entryKind(body) }, prefetched);
+      },
+    }),
+    ...botRoute('/close', {
+      keyed: true,
+      method: 'post',
+      response: BOT_RESPONSES.close,
+      tag: 'bot trading',
+      summary: 'Close a position (pct below 100 splits it and records the closed part) at the live price; a stop, target or liquidation the live price crossed settles the whole position at its level',
+      body: closeBody,
+      errors: ['id_required', 'position_not_found', 'already_closed', 'no_price', 'remaining_margin_min_1', 'busy'],
+      example: { body: { id: 'bpmb3x0k2a1b2c3d4', pct: 50 }, response: { ok: true, closed: { id: 'bpmb3x0k2a1b2c3d4-1', status: 'closed', pnl_usd: 3.21 }, remaining: { id: 'bpmb3x0k2a1b2c3d4', status: 'open' } } },
+      prefetch: (body, key) => trading.closes.prefetch(body, key),
+      handle: ({ body, auth, prefetched }: { body: CloseRequest; auth: KeyContext; prefetched?: unknown }) => trading.closes.close(auth, body, undefined, prefetched),
+    }),
+    ...botRoute('/close_all', {
+      keyed: true,
+      method: 'post',
+      response: BOT_RESPONSES.closeAll,
+      tag: 'bot trading',
+      summary: 'Close every open position of the book, each settled like close',
+      handle: ({ auth }: { auth: KeyContext }) => trading.closes.closeAll(auth),
+    }),
+    ...botRoute('/sltp', {
+      keyed: true,
+      method: 'post',
+      response: BOT_RESPONSES.sltp,
+      tag: 'bot trading',
+      summary: 'Set (number), clear (null) or keep (absent) stop-loss, take-profit and trailing stop',
+      description:
+        'sl and tp are checked against the entry. A position shows as sl the stop in force: the tighter of the stop-loss set here and the trailing ' +
+        'stop (trail_pct behind trail_hwm, the best price since entry; set at open, then ratcheted). trail_pct is absent when the position does not ' +
+        'trail (trail_hwm null): clearing it leaves the stop-loss set here in force.',
+      body: sltpBody,
+      errors: ['id_required', 'sl_or_tp_required', 'sl_wrong_side', 'tp_wrong_side', 'position_not_found', 'already_closed', 'busy'],
+      example: {
+        body: { id: 'bpmb3x0k2a1b2c3d4', sl: 58000, trail_pct: 5 },
+        response: { ok: true, position: { id: 'bpmb3x0k2a1b2c3d4', side: 'long', entry: 60000, status: 'open', sl: 59850, tp: null, trail_pct: 5, trail_hwm: 63000 } },
+      },
+      handle: ({ body, auth }: { body: SltpRequest; auth: KeyContext }) => trading.positions.sltp(auth, body),
+    }),
+    ...botRoute('/positions', {
+      keyed: true,
+      method: 'get',
+      response: BOT_RESPONSES.positions,
+      tag: 'bot trading',
+      summary: 'Open positions (or closed with status=closed), marked to the live price; at most 100 rows; ETag and 304',
+      query: positionsQuery,
+      handle: async ({ query, auth, req, res }: { query: { status?: 'open' | 'closed'; since?: number }; auth: KeyContext; req: ApiRequest; res: ApiResponse }) => {
+        const { positions, etag } = await trading.reads.positions(auth, query);
+        res.setHeader('ETag', etag);
+        if (notModified(req, etag)) {
+          res.statusCode = 304;
+          res.end();
+          return undefined;
+        }
+        return { positions, count: positions.length };
+      },
+    }),
+    ...botRoute('/trades', {
+      keyed: true,
+      method: 'get',
+      response: BOT_RESPONSES.trades,
+      tag: 'bot trading',
+      summary: 'Closed trades, newest first; page with before = next_before',
+      query: tradesQuery,
+      handle: ({ query, auth }: { query: { limit: number; before?: string }; auth: KeyContext }) => trading.reads.trades(auth, query),
+    }),
+  ];
 }

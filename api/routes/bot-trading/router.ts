@@ -1,13 +1,19 @@
-/** The keyed paper-trading routes, grouped: positions, resting orders, account, markets and fees, books. */
+/** The keyed paper-trading routes, one group: positions, resting orders, account, markets and fees, books. */
 import type { Authenticate } from '../../../shared/paper/key-context.js';
 import type { TradingServices } from '../../../shared/paper/trading-services.js';
-import type { RouteGroup } from '../../routing/route-catalog.js';
+import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import { accountRoutes } from './account-router.js';
 import { bookRoutes } from './books-router.js';
 import { marketRoutes } from './markets-router.js';
 import { orderRoutes } from './orders-router.js';
 import { positionRoutes } from './positions-router.js';
 
-export function botTradingRoutes(trading: TradingServices, authenticate: Authenticate): RouteGroup[] {
-  return [positionRoutes(trading, authenticate), orderRoutes(trading, authenticate), accountRoutes(trading, authenticate), marketRoutes(trading, authenticate), bookRoutes(trading, authenticate)];
+export interface BotTradingRouteOptions {
+  trading: TradingServices;
+  authenticate: Authenticate;
+}
+
+/** Each sub-router (<resource>-router.ts) takes the group's options and answers its route definitions. */
+export function botTradingRoutes(options: BotTradingRouteOptions): RouteGroup {
+  return defineRoutes([...positionRoutes(options), ...orderRoutes(options), ...accountRoutes(options), ...marketRoutes(options), ...bookRoutes(options)], { authenticate: options.authenticate });
 }

@@ -1,6 +1,8 @@
 /** Request schemas of the trading routes; rules and their error codes side by side. */
 import Joi from 'joi';
+import { AppError } from '../../../shared/core/errors.js';
 import { ASSET_CLASSES } from '../../../shared/engine/fees.js';
+import type { Side } from '../../../shared/engine/side.js';
 import type { FieldMeta } from '../../routing/validate.js';
 
 const codes = (map: FieldMeta['codes']): FieldMeta => ({ codes: map });
@@ -164,3 +166,19 @@ export const modifyOrderBody = Joi.object({
 export const cancelOrderBody = Joi.object({
   order_id: orderId(),
 });
+
+const SIDES = new Map<string, Side>([
+  ...['long', 'buy', 'b', 'l', 'bid', 'up', 'bull', '1', '+1'].map((name): [string, Side] => [name, 'long']),
+  ...['short', 'sell', 's', 'ask', 'down', 'bear', '-1'].map((name): [string, Side] => [name, 'short']),
+]);
+
+/** long or short from any accepted spelling, or 400 side_required with the accepted names. */
+export function parseSide(raw: unknown): Side {
+  const text = typeof raw === 'string' ? raw.trim().toLowerCase() : typeof raw === 'number' ? String(raw) : undefined;
+  const side = text === undefined ? undefined : SIDES.get(text);
+  if (side) return side;
+  throw new AppError('side_required', raw === undefined ? 'side is required: long or short' : 'side must be long or short (or buy, sell)', {
+    param: 'side',
+    accepted: ['long', 'short', 'buy', 'sell'],
+  });
+}

@@ -2,9 +2,9 @@
 import type { ClusterService } from '../../../shared/derivatives/clusters/cluster-service.js';
 import type { DerivativesService } from '../../../shared/derivatives/derivatives-service.js';
 import type { LiquidationService } from '../../../shared/derivatives/liquidations/liquidation-service.js';
-import { JsonTextCache, sendEnvelopeText } from '../../routing/json-text.js';
+import { JsonTextCache, snapshotRoute } from '../../routing/json-text.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
-import { liquidationRoutes } from './liquidation-routes.js';
+import { liquidationRoutes } from './liquidations-router.js';
 
 export interface DerivativesRouteOptions {
   derivatives: DerivativesService;
@@ -18,8 +18,7 @@ const SNAPSHOT_CACHE_MS = 2_000;
 export function derivativesRoutes({ derivatives, liquidations, clusters }: DerivativesRouteOptions): RouteGroup {
   const cache = new JsonTextCache(SNAPSHOT_CACHE_MS);
   return defineRoutes([
-    {
-      method: 'get',
+    snapshotRoute(cache, {
       path: '/api/v1/funding',
       tag: 'derivatives',
       summary: 'Funding rates of about 160 USDT perpetuals (Binance, Bybit, OKX and their mean); positive = longs pay shorts',
@@ -43,10 +42,9 @@ export function derivativesRoutes({ derivatives, liquidations, clusters }: Deriv
           ],
         },
       },
-      handle: async ({ res }) => sendEnvelopeText(res, await cache.get('funding', () => derivatives.funding())),
-    },
-    {
-      method: 'get',
+      read: () => derivatives.funding(),
+    }),
+    snapshotRoute(cache, {
       path: '/api/v1/open-interest',
       tag: 'derivatives',
       summary: 'Open interest in USD of about 160 USDT perpetuals, summed over Binance, Bybit and OKX, largest first',
@@ -61,10 +59,9 @@ export function derivativesRoutes({ derivatives, liquidations, clusters }: Deriv
           pairs: [{ symbol: 'BTC', pair: 'BTCUSDT', oiUsd: 21000000000, exchanges: { binance: 9000000000, bybit: 7000000000, okx: 5000000000 } }],
         },
       },
-      handle: async ({ res }) => sendEnvelopeText(res, await cache.get('oi', () => derivatives.openInterest())),
-    },
-    {
-      method: 'get',
+      read: () => derivatives.openInterest(),
+    }),
+    snapshotRoute(cache, {
       path: '/api/v1/long-short',
       tag: 'derivatives',
       summary: 'Long vs short account ratio of the majors: the mean of Binance (global accounts) and Bybit (account ratio), 5-minute data',
@@ -88,8 +85,8 @@ export function derivativesRoutes({ derivatives, liquidations, clusters }: Deriv
           ],
         },
       },
-      handle: async ({ res }) => sendEnvelopeText(res, await cache.get('ls', () => derivatives.longShort())),
-    },
+      read: () => derivatives.longShort(),
+    }),
     ...liquidationRoutes({ liquidations, clusters }),
   ]);
 }

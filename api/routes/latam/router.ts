@@ -1,6 +1,5 @@
-import type { ServerResponse } from 'node:http';
 import type { LatamService } from '../../../shared/quotes/latam-service.js';
-import { JsonTextCache, sendJsonText } from '../../routing/json-text.js';
+import { JsonTextCache, snapshotRoute } from '../../routing/json-text.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 
 export interface LatamRouteOptions {
@@ -16,8 +15,7 @@ const common =
 export function latamRoutes({ latam, cacheMs }: LatamRouteOptions): RouteGroup {
   const cache = new JsonTextCache(cacheMs);
   return defineRoutes([
-    {
-      method: 'get',
+    snapshotRoute(cache, {
       path: '/api/latam/ar',
       tag: 'latam',
       summary: 'USDT in Argentine pesos per exchange (CriptoYa), reference dollars and the brecha',
@@ -45,10 +43,9 @@ export function latamRoutes({ latam, cacheMs }: LatamRouteOptions): RouteGroup {
           hist: [{ t: 1767222000000, mid: 1200.5, ask: 1209, bid: 1191, blue: 1230, official: 1050 }],
         },
       },
-      handle: async ({ res }: { res: ServerResponse }) => sendJsonText(res, await cache.get('ar', () => latam.ar())),
-    },
-    {
-      method: 'get',
+      read: () => latam.ar(),
+    }),
+    snapshotRoute(cache, {
       path: '/api/latam/br',
       tag: 'latam',
       summary: 'BTC and USDT in reais per exchange (Mercado Bitcoin, Foxbit, CriptoYa), the commercial dollar and the agio',
@@ -80,7 +77,7 @@ export function latamRoutes({ latam, cacheMs }: LatamRouteOptions): RouteGroup {
           hist: [{ t: 1767222000000, btc: 351500, btcMid: 351500, usdtMid: 5.41, usdbrl: 5.4, btcUsd: 65000, agioMid: 0.5 }],
         },
       },
-      handle: async ({ res }: { res: ServerResponse }) => sendJsonText(res, await cache.get('br', () => latam.br())),
-    },
+      read: () => latam.br(),
+    }),
   ]);
 }

@@ -2,7 +2,11 @@ import { buildOpenApiDocument } from '../../openapi/openapi-document.js';
 import { defineRoutes, type RouteCatalog, type RouteGroup } from '../../routing/route-catalog.js';
 
 /** The OpenAPI document of every route in the catalog, itself included. */
-export function openApiRoutes(catalog: RouteCatalog): RouteGroup {
+export interface OpenApiRouteOptions {
+  catalog: RouteCatalog;
+}
+
+export function openApiRoutes({ catalog }: OpenApiRouteOptions): RouteGroup {
   let cached: Record<string, unknown> | undefined;
   return defineRoutes([
     {

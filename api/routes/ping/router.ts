@@ -5,7 +5,15 @@ import { defineRoutes, type RouteCatalog, type RouteGroup } from '../../routing/
  * The endpoint list is read from the route catalog, so a route added later shows up by itself, followed by
  * the routes Express serves outside it (health checks, docs, whsink).
  */
-export function pingRoutes(catalog: RouteCatalog, publicLimit: number, outsideCatalog: readonly string[]): RouteGroup {
+export interface PingRouteOptions {
+  catalog: RouteCatalog;
+  /** The keyless rate limit, shown when a request has none of its own. */
+  publicLimit: number;
+  /** The routes Express serves outside the catalog. */
+  outsideCatalog: readonly string[];
+}
+
+export function pingRoutes({ catalog, publicLimit, outsideCatalog }: PingRouteOptions): RouteGroup {
   return defineRoutes([
     {
       method: 'get',

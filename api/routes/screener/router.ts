@@ -1,6 +1,5 @@
-import type { ServerResponse } from 'node:http';
 import type { ScreenerService } from '../../../shared/screener/screener-service.js';
-import { JsonTextCache, sendEnvelopeText } from '../../routing/json-text.js';
+import { JsonTextCache, snapshotRoute } from '../../routing/json-text.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 
 export interface ScreenerRouteOptions {
@@ -11,8 +10,7 @@ export interface ScreenerRouteOptions {
 export function screenerRoutes({ screener, cacheMs }: ScreenerRouteOptions): RouteGroup {
   const cache = new JsonTextCache(cacheMs);
   return defineRoutes([
-    {
-      method: 'get',
+    snapshotRoute(cache, {
       path: '/api/v1/screener',
       tag: 'screener',
       summary: 'Top USDT perpetuals by volume with a 0-100 technical score, verdict, RSI, MACD, trend and an ATR setup when decisive',
@@ -49,7 +47,7 @@ export function screenerRoutes({ screener, cacheMs }: ScreenerRouteOptions): Rou
           stale: false,
         },
       },
-      handle: async ({ res }: { res: ServerResponse }) => sendEnvelopeText(res, await cache.get('latest', () => screener.latest())),
-    },
+      read: () => screener.latest(),
+    }),
   ]);
 }

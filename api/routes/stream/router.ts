@@ -7,7 +7,12 @@ import type { Authenticate } from '../../../shared/paper/key-context.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import { STREAM_PATH } from '../../ws/stream-server.js';
 
-export function streamRoutes(tickMs: number, authenticate: Authenticate): RouteGroup {
+export interface StreamRouteOptions {
+  tickMs: number;
+  authenticate: Authenticate;
+}
+
+export function streamRoutes({ tickMs, authenticate }: StreamRouteOptions): RouteGroup {
   return defineRoutes([
     {
       method: 'get',

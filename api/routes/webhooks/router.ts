@@ -4,8 +4,8 @@ import type { Authenticate, KeyContext } from '../../../shared/paper/key-context
 import { WEBHOOK_EVENTS } from '../../../shared/push/push-event.js';
 import type { WebhookService } from '../../../shared/push/webhook-service.js';
 import { SIGNATURE_HEADER, SIGNATURE_SCHEME } from '../../../shared/push/webhook-signing.js';
+import { botRoute } from '../../routing/bot-route.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
-import { tradingRoute } from '../bot-trading/trading-route.js';
 import { BOT_RESPONSES } from '../bot-trading/responses.js';
 import { webhooksBody, type WebhooksBody } from './schemas.js';
 
@@ -19,10 +19,16 @@ function requireId(id: string | undefined): string {
   return id;
 }
 
-export function webhookRoutes(webhooks: WebhookService, authenticate: Authenticate): RouteGroup {
+export interface WebhookRouteOptions {
+  webhooks: WebhookService;
+  authenticate: Authenticate;
+}
+
+export function webhookRoutes({ webhooks, authenticate }: WebhookRouteOptions): RouteGroup {
   return defineRoutes(
     [
-      ...tradingRoute('/webhooks', {
+      ...botRoute('/webhooks', {
+        keyed: true,
         method: 'get',
         response: BOT_RESPONSES.webhooks,
         tag: 'bot push',
@@ -38,7 +44,8 @@ export function webhookRoutes(webhooks: WebhookService, authenticate: Authentica
         },
         handle: ({ auth }: { auth: KeyContext }) => webhooks.list(auth),
       }),
-      ...tradingRoute('/webhooks', {
+      ...botRoute('/webhooks', {
+        keyed: true,
         method: 'post',
         response: BOT_RESPONSES.webhookAct,
         tag: 'bot push',

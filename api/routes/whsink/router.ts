@@ -48,7 +48,13 @@ const deliveryView = (delivery: SinkDelivery): Record<string, unknown> => ({
   truncated: delivery.truncated,
 });
 
-export function whsinkRouters(store: WhsinkStore, clock: Clock): { deliveries: Router; echo: Router } {
+export interface WhsinkRouteOptions {
+  store: WhsinkStore;
+  clock: Clock;
+}
+
+/** Express routers, not a catalog group: the path has a parameter. */
+export function whsinkRouters({ store, clock }: WhsinkRouteOptions): { deliveries: Router; echo: Router } {
   const deliveries = Router();
   const echo = Router();
   const rawBody = express.text({ type: () => true, limit: '64kb' });

@@ -5,7 +5,7 @@
  */
 import type { ClusterAnswer, ClusterService } from '../../../shared/derivatives/clusters/cluster-service.js';
 import type { LiquidationService } from '../../../shared/derivatives/liquidations/liquidation-service.js';
-import { JsonTextCache, sendEnvelopeText, sendJsonText } from '../../routing/json-text.js';
+import { JsonTextCache, sendJsonText, snapshotRoute } from '../../routing/json-text.js';
 import { MicroCache } from '../../routing/micro-cache.js';
 import type { RouteDefinition } from '../../routing/route-catalog.js';
 import { clusterQuery, FEED_EVENTS, liveQuery, recentQuery } from './schemas.js';
@@ -29,8 +29,7 @@ export function liquidationRoutes({ liquidations, clusters }: LiquidationRouteOp
   const totalsCache = new JsonTextCache(TOTALS_CACHE_MS);
   const clusterCache = new MicroCache<ClusterAnswer>(CLUSTER_CACHE_MS);
   return [
-    {
-      method: 'get',
+    snapshotRoute(totalsCache, {
       path: '/api/v1/liquidations',
       tag: 'derivatives',
       summary: '24 h liquidation totals per coin, longs vs shorts, across the nine exchanges',
@@ -46,10 +45,9 @@ export function liquidationRoutes({ liquidations, clusters }: LiquidationRouteOp
           coins: [{ symbol: 'BTC', pair: 'BTCUSDT', longUsd: 500000, shortUsd: 250000, totalUsd: 750000, longPct: 66.67, longCount: 41, shortCount: 17 }],
         },
       },
-      handle: async ({ res }) => sendEnvelopeText(res, await totalsCache.get('coins', () => liquidations.coins())),
-    },
-    {
-      method: 'get',
+      read: () => liquidations.coins(),
+    }),
+    snapshotRoute(totalsCache, {
       path: '/api/v1/venues',
       tag: 'derivatives',
       summary: 'Per exchange (nine): 24 h liquidation total, market share, long/short split and stream coverage',
@@ -75,8 +73,8 @@ export function liquidationRoutes({ liquidations, clusters }: LiquidationRouteOp
           ],
         },
       },
-      handle: async ({ res }) => sendEnvelopeText(res, await totalsCache.get('venues', () => liquidations.venues())),
-    },
+      read: () => liquidations.venues(),
+    }),
     {
       method: 'get',
       path: '/api/v1/feed',
