@@ -2,9 +2,9 @@ import type { Clock } from '../../../shared/core/clock.js';
 import type { MarketService } from '../../../shared/market/market-service.js';
 import { klinesHandler } from '../market/candle-view.js';
 import type { CachedQuotes } from '../market/cached-quotes.js';
-import { botRoute } from '../../routing/bot-route.js';
-import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
-import { BOT_INTERVALS, botKlinesQuery, priceQuery, timeQuery } from '../market/schemas.js';
+import { botRoute, type KeylessBotRoute } from '../../routing/bot-route.js';
+import { defineRoutes, type RouteDefinition, type RouteGroup } from '../../routing/route-catalog.js';
+import { BOT_INTERVALS, botKlinesQuery, priceQuery, SYMBOL_ERRORS, timeQuery } from '../market/schemas.js';
 
 export interface BotMarketRouteOptions {
   market: MarketService;
@@ -14,13 +14,12 @@ export interface BotMarketRouteOptions {
 
 /** The keyless market routes of the bot API, in v1 (bare) and v2 (envelope). */
 export function botMarketRoutes({ market, clock, quotes }: BotMarketRouteOptions): RouteGroup {
+  const marketRoute = (path: string, route: Omit<KeylessBotRoute, 'method' | 'tag'>): RouteDefinition[] => botRoute(path, { method: 'get', tag: 'bot market', ...route });
   return defineRoutes([
-    ...botRoute('/price', {
-      method: 'get',
-      tag: 'bot market',
+    ...marketRoute('/price', {
       summary: 'Live price of one symbol (no key needed)',
       query: priceQuery,
-      errors: ['unknown_symbol', 'upstream_unavailable'],
+      errors: SYMBOL_ERRORS,
       example: {
         query: { symbol: 'BTC' },
         response: { symbol: 'BTCUSDT', price: 65012.5, change_24h_pct: 1.42, stale: false, ts: 1767225600000 },
@@ -37,21 +36,17 @@ export function botMarketRoutes({ market, clock, quotes }: BotMarketRouteOptions
         };
       },
     }),
-    ...botRoute('/klines', {
-      method: 'get',
-      tag: 'bot market',
+    ...marketRoute('/klines', {
       summary: 'Candles, newest last, time in seconds; end (unix ms) pages backwards; up to 1000 per call',
       query: botKlinesQuery,
-      errors: ['unknown_symbol', 'upstream_unavailable'],
+      errors: SYMBOL_ERRORS,
       example: {
         query: { symbol: 'BTC', interval: '1', limit: '1' },
         response: [{ time: 1767225600, open: 65000, high: 65050, low: 64980, close: 65012.5, volume: 12.5 }],
       },
       handle: klinesHandler(market, BOT_INTERVALS),
     }),
-    ...botRoute('/time', {
-      method: 'get',
-      tag: 'bot market',
+    ...marketRoute('/time', {
       summary: 'Server time; drift_ms = server minus client when client_ts is sent',
       query: timeQuery,
       example: {

@@ -11,6 +11,13 @@ const STOP_AT_ENTRY = '{#label} must differ from entry: a stop at the entry risk
 const finite = () => Joi.number().min(-MAX_MAGNITUDE).max(MAX_MAGNITUDE);
 const positive = () => Joi.number().greater(0).max(MAX_MAGNITUDE);
 const entry = () => positive().required().meta(codes({ 'number.greater': 'entry_min' })).description('Entry price, > 0');
+const stopLoss = () =>
+  positive()
+    .required()
+    .invalid(Joi.ref('entry'))
+    .meta(codes({ 'any.invalid': 'entry_equals_stop' }))
+    .messages({ 'any.invalid': STOP_AT_ENTRY })
+    .description('Stop-loss price; must differ from entry');
 const leverage = () =>
   positive().meta(codes({ 'number.greater': 'leverage_min' })).description('Leverage multiple, > 0');
 
@@ -35,12 +42,7 @@ export const positionSizeQuery = Joi.object({
   balance: positive().required().description('Account balance in dollars'),
   risk: positive().max(100).required().description('Percent of the balance to risk, (0, 100]'),
   entry: entry(),
-  stop: positive()
-    .required()
-    .invalid(Joi.ref('entry'))
-    .meta(codes({ 'any.invalid': 'entry_equals_stop' }))
-    .messages({ 'any.invalid': STOP_AT_ENTRY })
-    .description('Stop-loss price; must differ from entry'),
+  stop: stopLoss(),
   leverage: leverage(),
 });
 
@@ -54,12 +56,7 @@ export const pnlQuery = Joi.object({
 
 export const riskRewardQuery = Joi.object({
   entry: entry(),
-  stop: positive()
-    .required()
-    .invalid(Joi.ref('entry'))
-    .meta(codes({ 'any.invalid': 'entry_equals_stop' }))
-    .messages({ 'any.invalid': STOP_AT_ENTRY })
-    .description('Stop-loss price; must differ from entry'),
+  stop: stopLoss(),
   tp: positive().required().description('Take-profit price'),
 });
 

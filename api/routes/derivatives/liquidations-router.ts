@@ -5,7 +5,7 @@
  */
 import type { ClusterAnswer, ClusterService } from '../../../shared/derivatives/clusters/cluster-service.js';
 import type { LiquidationService } from '../../../shared/derivatives/liquidations/liquidation-service.js';
-import { JsonTextCache, sendJsonText, snapshotRoute } from '../../routing/json-text.js';
+import { JsonTextCache, sendJsonText, snapshotRoute, type SnapshotRoute } from '../../routing/json-text.js';
 import { MicroCache } from '../../routing/micro-cache.js';
 import type { RouteDefinition } from '../../routing/route-catalog.js';
 import { clusterQuery, FEED_EVENTS, liveQuery, recentQuery } from './schemas.js';
@@ -21,6 +21,9 @@ const FEED_CACHE_MS = 1_000;
 const TOTALS_CACHE_MS = 2_000;
 const CLUSTER_CACHE_MS = 15_000;
 
+/** What both totals' examples begin with. */
+const TOTALS_HEAD = { window: '24h', updatedAt: 1767225600000, totalUsd: 1250000 };
+
 const sampleEvent = { ts: 1767225600000, exchange: 'binance', symbol: 'BTCUSDT', side: 'long_liquidated', price: 64950.1, qty: 0.25, notional: 16237.53 };
 
 export function liquidationRoutes({ liquidations, clusters }: LiquidationRouteOptions): RouteDefinition[] {
@@ -28,18 +31,16 @@ export function liquidationRoutes({ liquidations, clusters }: LiquidationRouteOp
   const feedCache = new JsonTextCache(FEED_CACHE_MS);
   const totalsCache = new JsonTextCache(TOTALS_CACHE_MS);
   const clusterCache = new MicroCache<ClusterAnswer>(CLUSTER_CACHE_MS);
+  const totals = (route: Pick<SnapshotRoute, 'path' | 'summary' | 'description' | 'example' | 'read'>): RouteDefinition =>
+    snapshotRoute(totalsCache, { tag: 'derivatives', style: 'envelope', ...route });
   return [
-    snapshotRoute(totalsCache, {
+    totals({
       path: '/api/v1/liquidations',
-      tag: 'derivatives',
       summary: '24 h liquidation totals per coin, longs vs shorts, across the nine exchanges',
       description: 'Measured by the service\'s own collector (see /api/v1/venues for what each exchange\'s stream covers).',
-      style: 'envelope',
       example: {
         response: {
-          window: '24h',
-          updatedAt: 1767225600000,
-          totalUsd: 1250000,
+          ...TOTALS_HEAD,
           longUsd: 800000,
           shortUsd: 450000,
           coins: [{ symbol: 'BTC', pair: 'BTCUSDT', longUsd: 500000, shortUsd: 250000, totalUsd: 750000, longPct: 66.67, longCount: 41, shortCount: 17 }],
@@ -47,16 +48,12 @@ export function liquidationRoutes({ liquidations, clusters }: LiquidationRouteOp
       },
       read: () => liquidations.coins(),
     }),
-    snapshotRoute(totalsCache, {
+    totals({
       path: '/api/v1/venues',
-      tag: 'derivatives',
       summary: 'Per exchange (nine): 24 h liquidation total, market share, long/short split and stream coverage',
-      style: 'envelope',
       example: {
         response: {
-          window: '24h',
-          updatedAt: 1767225600000,
-          totalUsd: 1250000,
+          ...TOTALS_HEAD,
           venues: [
             {
               exchange: 'binance',

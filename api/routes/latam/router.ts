@@ -1,6 +1,6 @@
 import type { LatamService } from '../../../shared/quotes/latam-service.js';
-import { JsonTextCache, snapshotRoute } from '../../routing/json-text.js';
-import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
+import { JsonTextCache, snapshotRoute, type SnapshotRoute } from '../../routing/json-text.js';
+import { defineRoutes, type RouteDefinition, type RouteGroup } from '../../routing/route-catalog.js';
 
 export interface LatamRouteOptions {
   latam: LatamService;
@@ -12,24 +12,22 @@ const common =
   '(sourcesDown names the failing sources), never an error. Fee-inclusive prices; venues more than 20 % from the median are dropped. ' +
   'hist: the service\'s own hourly history, 30 days.';
 
+/** What both quotes' examples begin with. */
+const EXAMPLE_HEAD = { ok: true, ts: 1767225600000, updatedAt: 1767225590000, stale: false, sourcesDown: [] };
+
 export function latamRoutes({ latam, cacheMs }: LatamRouteOptions): RouteGroup {
   const cache = new JsonTextCache(cacheMs);
+  const quote = (route: Pick<SnapshotRoute, 'path' | 'summary' | 'description' | 'example' | 'read'>): RouteDefinition => snapshotRoute(cache, { tag: 'latam', style: 'bare', ...route });
   return defineRoutes([
-    snapshotRoute(cache, {
+    quote({
       path: '/api/latam/ar',
-      tag: 'latam',
       summary: 'USDT in Argentine pesos per exchange (CriptoYa), reference dollars and the brecha',
       description:
         'dolar: the reference dollars as { ask } ({ ask, bid } for the blue), by the original\'s Spanish names (oficial, blue, mep, ccl, tarjeta) ' +
         `and the earlier English ones (official, card); brecha[k] = (mid / dolar[k].ask - 1) x 100 under the same keys. bestBuy and bestSell carry price beside ask and bid. ${common}`,
-      style: 'bare',
       example: {
         response: {
-          ok: true,
-          ts: 1767225600000,
-          updatedAt: 1767225590000,
-          stale: false,
-          sourcesDown: [],
+          ...EXAMPLE_HEAD,
           n: 2,
           mid: 1201.5,
           bestBuy: { id: 'lemoncash', name: 'Lemon Cash', ask: 1210, price: 1210 },
@@ -45,21 +43,15 @@ export function latamRoutes({ latam, cacheMs }: LatamRouteOptions): RouteGroup {
       },
       read: () => latam.ar(),
     }),
-    snapshotRoute(cache, {
+    quote({
       path: '/api/latam/br',
-      tag: 'latam',
       summary: 'BTC and USDT in reais per exchange (Mercado Bitcoin, Foxbit, CriptoYa), the commercial dollar and the agio',
       description:
         `agio = ask / (BTC/USD x USD/BRL) - 1, percent; BTC/USD from the service's own feed; USD/BRL from AwesomeAPI, the central bank's PTAX when it fails. ` +
         `hist rows carry btc (= btcMid); an hour whose quote had no BTC/USD yet has no row. ${common}`,
-      style: 'bare',
       example: {
         response: {
-          ok: true,
-          ts: 1767225600000,
-          updatedAt: 1767225590000,
-          stale: false,
-          sourcesDown: [],
+          ...EXAMPLE_HEAD,
           n: 1,
           btcMid: 352000,
           usdtMid: 5.42,

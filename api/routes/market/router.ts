@@ -3,7 +3,7 @@ import { klinesHandler } from './candle-view.js';
 import type { CachedQuotes } from './cached-quotes.js';
 import { JsonTextCache, sendEnvelopeText } from '../../routing/json-text.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
-import { PUBLIC_INTERVALS, priceQuery, publicKlinesQuery } from './schemas.js';
+import { PUBLIC_INTERVALS, priceQuery, publicKlinesQuery, SYMBOL_ERRORS } from './schemas.js';
 
 /** The eight majors of /api/v1/prices. */
 export const MAJORS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BNBUSDT', 'XRPUSDT', 'DOGEUSDT', 'ADAUSDT', 'AVAXUSDT'];
@@ -44,7 +44,7 @@ export function marketRoutes({ market, quotes, cacheMs }: MarketRouteOptions): R
       description: 'When no exchange has a fresh price, the last known one is served with stale: true and ageMs; 503 upstream_unavailable when there is none.',
       style: 'envelope',
       query: priceQuery,
-      errors: ['unknown_symbol', 'upstream_unavailable'],
+      errors: SYMBOL_ERRORS,
       example: {
         query: { symbol: 'BTC' },
         response: { symbol: 'BTC', pair: 'BTCUSDT', price: 65012.5, changePct24h: 1.42, change_24h_pct: 1.42, venues: 4, stale: false, ts: 1767225600000 },
@@ -84,7 +84,7 @@ export function marketRoutes({ market, quotes, cacheMs }: MarketRouteOptions): R
       summary: 'OHLC candles, oldest first; time in seconds. Defaults: interval 60, limit 200 (max 1000)',
       style: 'envelope',
       query: publicKlinesQuery,
-      errors: ['unknown_symbol', 'upstream_unavailable'],
+      errors: SYMBOL_ERRORS,
       example: {
         query: { symbol: 'BTC', interval: '60', limit: '2' },
         response: [

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import type { ErrorCode } from '../../../shared/core/errors.js';
 import type { FieldMeta } from '../../routing/validate.js';
 
 const codes = (map: FieldMeta['codes']): FieldMeta => ({ codes: map });
@@ -44,6 +45,9 @@ const klinesQuery = (allowed: Record<string, number>) =>
     limit: Joi.number().integer().min(1).max(MAX_KLINES_LIMIT).default(DEFAULT_KLINES_LIMIT).description(`Candles, 1..${MAX_KLINES_LIMIT}`),
     end: Joi.number().integer().min(0).max(8.64e15).description('Newest candle open time wanted, unix ms; pages backwards'),
   });
+
+/** What a route that reads one symbol's market data may answer besides a validation error. */
+export const SYMBOL_ERRORS: ErrorCode[] = ['unknown_symbol', 'upstream_unavailable'];
 
 export const priceQuery = Joi.object({ symbol: symbolParam() });
 export const publicKlinesQuery = klinesQuery(PUBLIC_INTERVALS);
