@@ -55,3 +55,11 @@ export function botRoute(path: string, route: KeylessBotRoute | KeyedBotRoute): 
     { ...shared, path: `/api/bot/v2${path}`, style: 'envelope', handle: async (ctx) => withoutOk(await shared.handle(ctx)) },
   ];
 }
+
+/** A keyed bot route with its path, as keyedBotRoutes takes it. */
+export type KeyedBotRouteAt = Omit<KeyedBotRoute, 'keyed' | 'tag'> & { path: string };
+
+/** The keyed bot routes of one resource (one docs tag), each in both versions. */
+export function keyedBotRoutes(tag: string, routes: readonly KeyedBotRouteAt[]): RouteDefinition[] {
+  return routes.flatMap(({ path, ...route }) => botRoute(path, { ...route, keyed: true, tag }));
+}

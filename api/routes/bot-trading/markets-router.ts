@@ -1,19 +1,18 @@
 /** Markets (class, leverage cap and taker fee per symbol) and fee venues. */
 import type { AssetClass } from '../../../shared/engine/fees.js';
 import type { KeyContext } from '../../../shared/paper/key-context.js';
-import { botRoute } from '../../routing/bot-route.js';
+import { keyedBotRoutes } from '../../routing/bot-route.js';
 import type { RouteDefinition } from '../../routing/route-catalog.js';
 import { feesBody, marketsQuery } from './schemas.js';
 import { BOT_RESPONSES } from './responses.js';
 import type { BotTradingRouteOptions } from './router.js';
 
 export function marketRoutes({ trading }: BotTradingRouteOptions): RouteDefinition[] {
-  return [
-    ...botRoute('/markets', {
-      keyed: true,
+  return keyedBotRoutes('bot markets', [
+    {
+      path: '/markets',
       method: 'get',
       response: BOT_RESPONSES.markets,
-      tag: 'bot markets',
       summary: 'Tradable symbols with asset_class, max_leverage and taker_fee_pct; class filters',
       description:
         'max_leverage: 1000 on BTC, ETH, SOL, XRP, DOGE, HYPE and PEPE; other coins by 24 h quote volume summed over the exchanges, 200 from $1B, 150 from $100M, else 100 ' +
@@ -34,12 +33,11 @@ export function marketRoutes({ trading }: BotTradingRouteOptions): RouteDefiniti
         const markets = await trading.markets.list(query.class);
         return { markets, count: markets.length };
       },
-    }),
-    ...botRoute('/fees', {
-      keyed: true,
+    },
+    {
+      path: '/fees',
       method: 'get',
       response: BOT_RESPONSES.fees,
-      tag: 'bot markets',
       summary: 'The nine fee-venue schedules, the class rates, and this account fee_venue',
       example: {
         response: {
@@ -53,12 +51,11 @@ export function marketRoutes({ trading }: BotTradingRouteOptions): RouteDefiniti
         },
       },
       handle: ({ auth }: { auth: KeyContext }) => trading.fees.view(auth.accountId),
-    }),
-    ...botRoute('/fees', {
-      keyed: true,
+    },
+    {
+      path: '/fees',
       method: 'post',
       response: BOT_RESPONSES.feesSet,
-      tag: 'bot markets',
       summary: "Set the account's fee venue (crypto perpetuals only); null or an empty venue clears it; open positions keep their rate",
       body: feesBody,
       example: { body: { venue: 'hyperliquid' }, response: { ok: true, fee_venue: 'hyperliquid' } },
@@ -67,6 +64,6 @@ export function marketRoutes({ trading }: BotTradingRouteOptions): RouteDefiniti
         ok: true,
         fee_venue: await trading.fees.setVenue(auth.accountId, body.venue),
       }),
-    }),
-  ];
+    },
+  ]);
 }

@@ -1,7 +1,7 @@
 /** Resting orders (limit and stop entries, placed with /open): list, modify, cancel. */
 import type { KeyContext } from '../../../shared/paper/key-context.js';
 import type { ModifyOrderRequest } from '../../../shared/paper/orders/order-service.js';
-import { botRoute } from '../../routing/bot-route.js';
+import { keyedBotRoutes } from '../../routing/bot-route.js';
 import type { RouteDefinition } from '../../routing/route-catalog.js';
 import { cancelOrderBody, modifyOrderBody } from './schemas.js';
 import { BOT_RESPONSES } from './responses.js';
@@ -26,23 +26,21 @@ const exampleOrder = {
 };
 
 export function orderRoutes({ trading }: BotTradingRouteOptions): RouteDefinition[] {
-  return [
-    ...botRoute('/orders', {
-      keyed: true,
+  return keyedBotRoutes('bot trading', [
+    {
+      path: '/orders',
       method: 'get',
       response: BOT_RESPONSES.orders,
-      tag: 'bot trading',
       summary: 'Resting limit and stop entries (oldest first) and the last 20 that filled, expired, were cancelled or rejected (newest first)',
       description:
         'status is open (resting), filled (position_id names the position it opened), cancelled, expired, or rejected (the market reached the level while the book held its cap of open positions or a position on the other side of the symbol; note says so).',
       example: { response: { orders: [exampleOrder], recent: [{ ...exampleOrder, order_id: 'lomb3w9z1q2w3e4r5', status: 'filled', position_id: 'bpmb3x9a1b2c3d4e5', done_ts: 1767225725000 }] } },
       handle: ({ auth }: { auth: KeyContext }) => trading.orders.list(auth),
-    }),
-    ...botRoute('/modify_order', {
-      keyed: true,
+    },
+    {
+      path: '/modify_order',
       method: 'post',
       response: BOT_RESPONSES.order,
-      tag: 'bot trading',
       summary: 'Change a resting order: limit_price, sl, tp, margin_usd, leverage, trail_pct (null clears sl, tp, trail_pct)',
       description:
         'The level is checked against the market now, as at placement (limit_price_far beyond 50% from it), and sl and tp against the level. Candles before the next minute no longer fill the order (fills_from_ts moves).',
@@ -50,17 +48,16 @@ export function orderRoutes({ trading }: BotTradingRouteOptions): RouteDefinitio
       errors: ['order_id_required', 'nothing_to_modify', 'limit_price_required', 'limit_marketable', 'limit_price_far', 'stop_wrong_side', 'sl_wrong_side', 'tp_wrong_side', 'leverage_max', 'no_price', 'not_found', 'already_done', 'busy'],
       example: { body: { order_id: 'lomb3x0k2a1b2c3d4', limit_price: 61500, sl: null }, response: { ok: true, order: { ...exampleOrder, limit_price: 61500, sl: null } } },
       handle: ({ body, auth }: { body: ModifyOrderRequest; auth: KeyContext }) => trading.orders.modify(auth, body),
-    }),
-    ...botRoute('/cancel_order', {
-      keyed: true,
+    },
+    {
+      path: '/cancel_order',
       method: 'post',
       response: BOT_RESPONSES.cancel,
-      tag: 'bot trading',
       summary: 'Cancel a resting order (409 already_done once it filled, expired or was cancelled)',
       body: cancelOrderBody,
       errors: ['order_id_required', 'not_found', 'already_done', 'busy'],
       example: { body: { order_id: 'lomb3x0k2a1b2c3d4' }, response: { ok: true, order_id: 'lomb3x0k2a1b2c3d4', status: 'cancelled', order: { ...exampleOrder, status: 'cancelled' } } },
       handle: ({ body, auth }: { body: { order_id: string }; auth: KeyContext }) => trading.orders.cancel(auth, body),
-    }),
-  ];
+    },
+  ]);
 }

@@ -3,7 +3,7 @@ import { AppError } from '../../../shared/core/errors.js';
 import type { KeyContext } from '../../../shared/paper/key-context.js';
 import type { CloseRequest } from '../../../shared/paper/positions/close-service.js';
 import type { OpenRequest, SltpRequest } from '../../../shared/paper/positions/position-service.js';
-import { botRoute } from '../../routing/bot-route.js';
+import { keyedBotRoutes } from '../../routing/bot-route.js';
 import type { RouteDefinition } from '../../routing/route-catalog.js';
 import type { ApiRequest, ApiResponse } from '../../routing/http-types.js';
 import { closeBody, openBody, parseSide, positionsQuery, sltpBody, tradesQuery } from './schemas.js';
@@ -61,12 +61,11 @@ function notModified(req: ApiRequest, etag: string): boolean {
 }
 
 export function positionRoutes({ trading }: BotTradingRouteOptions): RouteDefinition[] {
-  return [
-    ...botRoute('/open', {
-      keyed: true,
+  return keyedBotRoutes('bot trading', [
+    {
+      path: '/open',
       method: 'post',
       response: BOT_RESPONSES.open,
-      tag: 'bot trading',
       summary: 'Open a position at the live price (market entry), or place a limit or stop entry; dry_run prices it and writes nothing',
       description:
         'Quantity = margin_usd x leverage / entry. The per-side fee rate is stamped on the position. A reused client_order_id answers with the same position and idempotent true. ' +
@@ -101,32 +100,29 @@ export function positionRoutes({ trading }: BotTradingRouteOptions): RouteDefini
         const side = parseSide(body.side);
         return trading.positions.open(auth, { ...body, side, ...entryKind(body) }, prefetched);
       },
-    }),
-    ...botRoute('/close', {
-      keyed: true,
+    },
+    {
+      path: '/close',
       method: 'post',
       response: BOT_RESPONSES.close,
-      tag: 'bot trading',
       summary: 'Close a position (pct below 100 splits it and records the closed part) at the live price; a stop, target or liquidation the live price crossed settles the whole position at its level',
       body: closeBody,
       errors: ['id_required', 'position_not_found', 'already_closed', 'no_price', 'remaining_margin_min_1', 'busy'],
       example: { body: { id: 'bpmb3x0k2a1b2c3d4', pct: 50 }, response: { ok: true, closed: { id: 'bpmb3x0k2a1b2c3d4-1', status: 'closed', pnl_usd: 3.21 }, remaining: { id: 'bpmb3x0k2a1b2c3d4', status: 'open' } } },
       prefetch: (body, key) => trading.closes.prefetch(body, key),
       handle: ({ body, auth, prefetched }: { body: CloseRequest; auth: KeyContext; prefetched?: unknown }) => trading.closes.close(auth, body, undefined, prefetched),
-    }),
-    ...botRoute('/close_all', {
-      keyed: true,
+    },
+    {
+      path: '/close_all',
       method: 'post',
       response: BOT_RESPONSES.closeAll,
-      tag: 'bot trading',
       summary: 'Close every open position of the book, each settled like close',
       handle: ({ auth }: { auth: KeyContext }) => trading.closes.closeAll(auth),
-    }),
-    ...botRoute('/sltp', {
-      keyed: true,
+    },
+    {
+      path: '/sltp',
       method: 'post',
       response: BOT_RESPONSES.sltp,
-      tag: 'bot trading',
       summary: 'Set (number), clear (null) or keep (absent) stop-loss, take-profit and trailing stop',
       description:
         'sl and tp are checked against the entry. A position shows as sl the stop in force: the tighter of the stop-loss set here and the trailing ' +
@@ -139,12 +135,11 @@ export function positionRoutes({ trading }: BotTradingRouteOptions): RouteDefini
         response: { ok: true, position: { id: 'bpmb3x0k2a1b2c3d4', side: 'long', entry: 60000, status: 'open', sl: 59850, tp: null, trail_pct: 5, trail_hwm: 63000 } },
       },
       handle: ({ body, auth }: { body: SltpRequest; auth: KeyContext }) => trading.positions.sltp(auth, body),
-    }),
-    ...botRoute('/positions', {
-      keyed: true,
+    },
+    {
+      path: '/positions',
       method: 'get',
       response: BOT_RESPONSES.positions,
-      tag: 'bot trading',
       summary: 'Open positions (or closed with status=closed), marked to the live price; at most 100 rows; ETag and 304',
       query: positionsQuery,
       handle: async ({ query, auth, req, res }: { query: { status?: 'open' | 'closed'; since?: number }; auth: KeyContext; req: ApiRequest; res: ApiResponse }) => {
@@ -157,15 +152,14 @@ export function positionRoutes({ trading }: BotTradingRouteOptions): RouteDefini
         }
         return { positions, count: positions.length };
       },
-    }),
-    ...botRoute('/trades', {
-      keyed: true,
+    },
+    {
+      path: '/trades',
       method: 'get',
       response: BOT_RESPONSES.trades,
-      tag: 'bot trading',
       summary: 'Closed trades, newest first; page with before = next_before',
       query: tradesQuery,
       handle: ({ query, auth }: { query: { limit: number; before?: string }; auth: KeyContext }) => trading.reads.trades(auth, query),
-    }),
-  ];
+    },
+  ]);
 }

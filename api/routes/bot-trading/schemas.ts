@@ -1,6 +1,6 @@
 /** Request schemas of the trading routes; rules and their error codes side by side. */
 import Joi from 'joi';
-import { AppError } from '../../../shared/core/errors.js';
+import { AppError, type ErrorCode } from '../../../shared/core/errors.js';
 import { ASSET_CLASSES } from '../../../shared/engine/fees.js';
 import type { Side } from '../../../shared/engine/side.js';
 import type { FieldMeta } from '../../routing/validate.js';
@@ -77,13 +77,16 @@ export const openBody = Joi.object({
   margin_mode: Joi.any().description('Margin is isolated; anything else answers margin_mode_unsupported'),
 });
 
-const positionId = () =>
+/** A required id of up to 80 characters; missing, empty or not a string answers `code`. */
+const idParam = (code: ErrorCode, description: string) =>
   Joi.string()
     .trim()
     .max(80)
     .required()
-    .meta(codes({ 'any.required': 'id_required', 'string.empty': 'id_required', 'string.base': 'id_required' }))
-    .description('Position id');
+    .meta(codes({ 'any.required': code, 'string.empty': code, 'string.base': code }))
+    .description(description);
+
+const positionId = () => idParam('id_required', 'Position id');
 
 const PCT_RULE = '{#label} is the percent of the position to close: from 1 to 100';
 
@@ -136,13 +139,7 @@ export const marketsQuery = Joi.object({
     .description('crypto, stock, forex, metal or index'),
 });
 
-const orderId = () =>
-  Joi.string()
-    .trim()
-    .max(80)
-    .required()
-    .meta(codes({ 'any.required': 'order_id_required', 'string.empty': 'order_id_required', 'string.base': 'order_id_required' }))
-    .description('Order id (lo...)');
+const orderId = () => idParam('order_id_required', 'Order id (lo...)');
 
 export const modifyOrderBody = Joi.object({
   order_id: orderId(),

@@ -4,7 +4,7 @@ import type { Authenticate, KeyContext } from '../../../shared/paper/key-context
 import { WEBHOOK_EVENTS } from '../../../shared/push/push-event.js';
 import type { WebhookService } from '../../../shared/push/webhook-service.js';
 import { SIGNATURE_HEADER, SIGNATURE_SCHEME } from '../../../shared/push/webhook-signing.js';
-import { botRoute } from '../../routing/bot-route.js';
+import { keyedBotRoutes } from '../../routing/bot-route.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import { BOT_RESPONSES } from '../bot-trading/responses.js';
 import { webhooksBody, type WebhooksBody } from './schemas.js';
@@ -26,12 +26,11 @@ export interface WebhookRouteOptions {
 
 export function webhookRoutes({ webhooks, authenticate }: WebhookRouteOptions): RouteGroup {
   return defineRoutes(
-    [
-      ...botRoute('/webhooks', {
-        keyed: true,
+    keyedBotRoutes('bot push', [
+      {
+        path: '/webhooks',
         method: 'get',
         response: BOT_RESPONSES.webhooks,
-        tag: 'bot push',
         summary: 'Your webhooks with delivery counts, consecutive_failures, last_error and active; the event names and the signature scheme (Pro and above)',
         description: DELIVERY,
         errors: ['plan_required'],
@@ -43,12 +42,11 @@ export function webhookRoutes({ webhooks, authenticate }: WebhookRouteOptions): 
           },
         },
         handle: ({ auth }: { auth: KeyContext }) => webhooks.list(auth),
-      }),
-      ...botRoute('/webhooks', {
-        keyed: true,
+      },
+      {
+        path: '/webhooks',
         method: 'post',
         response: BOT_RESPONSES.webhookAct,
-        tag: 'bot push',
         summary: 'act add (url, events; the secret is returned once), delete (id) or test (id: answers the HTTP status your server gave; the ping counts in the hook\'s deliveries or failures)',
         description: DELIVERY,
         body: webhooksBody,
@@ -62,8 +60,8 @@ export function webhookRoutes({ webhooks, authenticate }: WebhookRouteOptions): 
           if (body.act === 'delete') return webhooks.remove(auth, requireId(body.id));
           return webhooks.test(auth, requireId(body.id));
         },
-      }),
-    ],
+      },
+    ]),
     { authenticate },
   );
 }
