@@ -13,7 +13,7 @@ import { CoinGeckoClient } from './macro/providers/macro-providers.js';
 import { providerHttp } from './macro/providers/provider-http.js';
 import { MarketService } from './market/market-service.js';
 import { createMarketStore, type MarketStore } from './market/market-store.js';
-import { freshnessRules, type FreshnessRules } from './market/quote-freshness.js';
+import { freshnessRules } from './market/quote-freshness.js';
 import { createAccountServices, type AccountServices } from './paper/accounts/account-services.js';
 import { createSweepService, type SweepService } from './paper/sweep/sweep-service.js';
 import { createTradingServices, type TradingServices } from './paper/trading-services.js';
@@ -31,8 +31,6 @@ export interface Domain {
   config: Config;
   redis: Redis;
   clock: Clock;
-  /** When a stored price is fresh, stale or gone (from the config). */
-  freshness: FreshnessRules;
   /** Prices, candles and the symbol universe as stored by the feed (history from the venues' REST on a miss). */
   marketStore: MarketStore;
   /** The market routes' reads over the store, with the freshness rules applied. */
@@ -67,7 +65,6 @@ export function createDomain(deps: DomainDeps): Domain {
     config,
     redis,
     clock,
-    freshness,
     marketStore,
     market,
     accounts,
