@@ -25,6 +25,7 @@ function printBanner(running: RunningService, notes: BannerNotes): void {
   process.stdout.write('\n');
 }
 
+/** What an entry point adds to the service: around its roles, and to its start banner. */
 export interface EntryOptions extends ServiceAddOns {
   banner?(running: RunningService): BannerNotes;
 }
