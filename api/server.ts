@@ -1,7 +1,8 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock } from '../shared/core/clock.js';
-import { createQuickSweep } from '../shared/push/quick-sweep.js';
+import { createMarketStore } from '../shared/market/market-store.js';
+import { createSweep } from '../shared/paper/sweep/sweep.js';
 import { createApp, type AppDeps } from './app.js';
 import { attachStream } from './ws/stream-server.js';
 
@@ -32,8 +33,11 @@ export async function startApiServer(deps: AppDeps, port = deps.config.port, hos
   });
   // attached once listening, so a failed listen leaves nothing running
   const clock = deps.clock ?? systemClock;
-  const quickSweep = createQuickSweep(deps.redis, deps.config, clock);
-  const stream = attachStream(server, { redis: deps.redis, config: deps.config, logger: deps.logger, clock, apiKeys: services.apiKeys, chargeRefusedKey, trading: services.trading, quickSweep });
+  const { config, logger, redis } = deps;
+  const market = createMarketStore(redis, config, clock);
+  const freshness = { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs };
+  const { connectedBook } = createSweep({ redis, market, freshness, clock, logger, streamTickMs: config.push.streamTickMs });
+  const stream = attachStream(server, { redis, config, logger, clock, apiKeys: services.apiKeys, chargeRefusedKey, trading: services.trading, market, connectedBookSweep: connectedBook });
   const address = server.address() as AddressInfo;
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   let closing: Promise<void> | undefined;

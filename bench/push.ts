@@ -7,7 +7,7 @@
  *   minus its ts (the settlement time); saturation rate, then a fixed 1,000 events/s;
  * - webhooks: the same, each event delivered by the worker to a receiver in this process;
  * - price-tick fan-out: 2,000 sockets (1,000 accounts, two each, one open position each) on one API
- *   process (its quick sweep of the 1,000 books running every tick); per tick, the time until every
+ *   process (its connected-book sweep of the 1,000 books running every tick); per tick, the time until every
  *   socket has it (the latest arrival minus the tick's ts), after 3 warm-up ticks; against a bare
  *   ws server broadcasting a prices message to 2,000 sockets, alternating rounds, in the same run.
  *   The sockets are all read by this one process, for both.
@@ -32,7 +32,7 @@ const SYMBOLS = ['BTC', 'ETH', 'SOL', 'BNB', 'XRP', 'DOGE', 'ADA', 'AVAX'];
 const FAN_OUT_SOCKETS = Number(process.env.BENCH_PUSH_SOCKETS ?? 2000);
 /**
  * Ticks measured per round (two rounds per side). The tick is 500 ms on both servers (the service's
- * is 2 s): more samples in the time, with the quick sweep of the 1,000 books still running every tick.
+ * is 2 s): more samples in the time, with the connected-book sweep of the 1,000 books still running every tick.
  */
 const FAN_OUT_TICKS = Number(process.env.BENCH_PUSH_TICKS ?? 40);
 const TICK_MS = '500';

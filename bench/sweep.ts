@@ -3,7 +3,7 @@
  * closed candle per symbol, 1% of the positions triggered (10,000 settlements: stops, targets and
  * liquidations, long and short). Measured two ways on the same data in the same run, in
  * interleaved rounds (the triggered positions are put back between runs):
- * - indexed: SweepService.sweepCandles, the code the sweep jobs run (index ranges, pipelined reads,
+ * - indexed: the candle trigger (SweepService.sweepCandles), the code the sweep jobs run (index ranges, pipelined reads,
  *   settlement scripts pipelined);
  * - naive: scan every book's open positions and decide each one, then settle what triggers through
  *   the same settler and scripts;
@@ -14,13 +14,15 @@ import type { Redis } from 'ioredis';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { configWith } from '../shared/core/config.js';
+import { createLogger } from '../shared/core/logger.js';
 import { systemClock } from '../shared/core/clock.js';
 import { decide, type PriceWindow } from '../shared/engine/triggers.js';
 import { createMarketStore } from '../shared/market/market-store.js';
 import { FundingStore } from '../shared/paper/funding/funding-store.js';
 import { PositionStore } from '../shared/paper/positions/position-store.js';
 import { parsePosition } from '../shared/paper/positions/position-types.js';
-import { candleWindow, createSweepService } from '../shared/paper/sweep/sweep-service.js';
+import { candleWindow } from '../shared/paper/sweep/sweep-service.js';
+import { createSweep } from '../shared/paper/sweep/sweep.js';
 import { SweepSettler, type SweepTarget } from '../shared/paper/sweep/sweep-settler.js';
 import { SweepStore } from '../shared/paper/sweep/sweep-store.js';
 import { closeRedis, createRedis } from '../shared/redis/connection.js';
@@ -117,7 +119,14 @@ export async function measureSweep(opts: SweepBenchOptions): Promise<SweepBenchS
   try {
     const queued = (started = await startQueuedSweeper(server.url, opts.workers));
     const config = configWith({});
-    const service = createSweepService({ redis, market: createMarketStore(redis, config), freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs }, clock: systemClock });
+    const service = createSweep({
+      redis,
+      market: createMarketStore(redis, config),
+      freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs },
+      clock: systemClock,
+      logger: createLogger(config),
+      streamTickMs: config.push.streamTickMs,
+    });
     const settler = new SweepSettler({ store: new PositionStore(redis), index: new SweepStore(redis), funding: new FundingStore(redis), clock: systemClock });
     const minute = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
     const seedStart = performance.now();
@@ -134,7 +143,7 @@ export async function measureSweep(opts: SweepBenchOptions): Promise<SweepBenchS
     // A sweep worker is a long-lived process: every minute but its first runs compiled code. So one
     // round of each kind runs first, reported apart as the cold figure, and the median is of the
     // rounds after it.
-    const coldIndexed = await timed(() => service.sweepCandles(data.candles));
+    const coldIndexed = await timed(() => service.candle.sweep(data.candles));
     check(coldIndexed.value.settled, expected, 'cold indexed');
     await restoreTriggered(redis, data);
     const coldNaive = await timed(async () => settler.apply(await naiveFind(redis, windows)));
@@ -150,7 +159,7 @@ export async function measureSweep(opts: SweepBenchOptions): Promise<SweepBenchS
       let cpuBefore = process.cpuUsage();
       const indexed = await timed(() => {
         cpuBefore = process.cpuUsage();
-        return service.sweepCandles(data.candles);
+        return service.candle.sweep(data.candles);
       });
       const cpu = process.cpuUsage(cpuBefore);
       runs.nodeCpu.push((cpu.user + cpu.system) / 1000);
@@ -173,7 +182,7 @@ export async function measureSweep(opts: SweepBenchOptions): Promise<SweepBenchS
       await queued.clear();
       await restoreTriggered(redis, data);
 
-      const quietIndexed = await timed(() => service.sweepCandles(quiet));
+      const quietIndexed = await timed(() => service.candle.sweep(quiet));
       check(quietIndexed.value.settled, 0, 'quiet indexed');
       runs.quietIndexed.push(quietIndexed.ms);
       const quietNaive = await timed(async () => settler.apply(await naiveFind(redis, quietWindows)));

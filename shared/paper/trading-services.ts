@@ -17,8 +17,6 @@ import type { PositionDeps } from './positions/position-deps.js';
 import { PositionReads } from './positions/position-reads.js';
 import { PositionService } from './positions/position-service.js';
 import { PositionStore } from './positions/position-store.js';
-import { SweepService } from './sweep/sweep-service.js';
-import { SweepStore } from './sweep/sweep-store.js';
 
 export interface TradingServices {
   positions: PositionService;
@@ -32,8 +30,6 @@ export interface TradingServices {
   prices: LivePrices;
   funding: FundingStore;
   store: PositionStore;
-  /** Stops, targets, trailing stops and liquidations: sweepBook(ref) sweeps one book against live prices. */
-  sweep: SweepService;
 }
 
 export interface TradingDeps {
@@ -66,6 +62,5 @@ export function createTradingServices(deps: TradingDeps): TradingServices {
     prices,
     funding,
     store,
-    sweep: new SweepService({ store, index: new SweepStore(deps.redis), funding, market: deps.marketStore, freshness: deps.freshness, clock: deps.clock }),
   };
 }

@@ -13,7 +13,7 @@ import { StoredApiKeyResolver, type ApiKeyResolver } from '../../shared/paper/ap
 import type { BookRef } from '../../shared/paper/positions/position-types.js';
 import { createMarketStore } from '../../shared/market/market-store.js';
 import { createTradingServices } from '../../shared/paper/trading-services.js';
-import type { QuickSweep } from '../../shared/push/quick-sweep.js';
+import { ConnectedBookSweep } from '../../shared/paper/sweep/sweep.js';
 import { SocketCap } from '../../shared/push/socket-notices.js';
 import { SocketSlots } from '../../shared/push/socket-slots.js';
 import { keys } from '../../shared/redis/keys.js';
@@ -81,13 +81,16 @@ describe('push: the WebSocket stream', function () {
     return r.body.position;
   };
 
-  /** A bare HTTP server with only the stream attached, on its own key resolver and quick sweep. */
-  const streamPod = async (apiKeys: ApiKeyResolver, quickSweep: QuickSweep = async () => undefined): Promise<{ url: string; close(): Promise<void> }> => {
+  /** A bare HTTP server with only the stream attached, on its own key resolver and sweep of a connected book. */
+  const streamPod = async (apiKeys: ApiKeyResolver, sweepBook: (ref: BookRef) => Promise<unknown> = async () => undefined): Promise<{ url: string; close(): Promise<void> }> => {
     const config = configWith({ REDIS_URL: testRedisUrl(), STREAM_TICK_MS: '200' });
-    const trading = createTradingServices({ redis, marketStore: createMarketStore(redis, config, systemClock), clock: systemClock, freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs } });
+    const market = createMarketStore(redis, config, systemClock);
+    const trading = createTradingServices({ redis, marketStore: market, clock: systemClock, freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs } });
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const stream = attachStream(server, { redis, config, logger: createLogger(config), clock: systemClock, apiKeys, chargeRefusedKey: async () => null, trading, quickSweep });
+    const logger = createLogger(config);
+    const connectedBookSweep = new ConnectedBookSweep({ redis, clock: systemClock, logger, tickMs: config.push.streamTickMs, sweepBook });
+    const stream = attachStream(server, { redis, config, logger, clock: systemClock, apiKeys, chargeRefusedKey: async () => null, trading, market, connectedBookSweep });
     return {
       url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       close: async () => {
@@ -378,16 +381,16 @@ describe('push: the WebSocket stream', function () {
     expect(await slots.claim({ accountId: 'lapse', socketId: 'live.1' }, 3, now + 1_001)).to.deep.equal({ ok: true, held: 1 });
   });
 
-  it('drives the quick sweep of each connected book once per tick, on one pod however many hold its sockets', async () => {
+  it('drives the sweep of each connected book once per tick, on one pod however many hold its sockets', async () => {
     const swept: { ref: BookRef; at: number }[] = [];
-    const sweep: QuickSweep = async (ref) => void swept.push({ ref, at: Date.now() });
+    const sweep = async (ref: BookRef): Promise<void> => void swept.push({ ref, at: Date.now() });
     const pods = [await streamPod(storedKeys(), sweep), await streamPod(storedKeys(), sweep)];
     try {
       await open(podA, 'ETH');
       for (const pod of pods) await connect(pod.url, { api_key: trader.apiKey }).next(isType('snapshot'));
       const started = swept.length;
       // the book is swept tick after tick...
-      await waitFor(() => swept.length >= started + 5, 10_000, 'five quick sweeps');
+      await waitFor(() => swept.length >= started + 5, 10_000, 'five sweeps of the book');
       const ticks = swept.slice(started);
       expect(ticks.every((s) => s.ref.accountId === trader.accountId && s.ref.book === 'main')).to.equal(true);
       // ...once per tick of 200 ms, not by both pods that hold its sockets: a turn (180 ms) keeps any two
@@ -400,7 +403,7 @@ describe('push: the WebSocket stream', function () {
     }
   });
 
-  it('closes a position whose stop the live price crossed, within a tick or two, while its book is connected (the quick sweep)', async () => {
+  it('closes a position whose stop the live price crossed, within a tick or two, while its book is connected (the connected-book sweep)', async () => {
     const r = await call(podA, 'POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, sl: 59_000 });
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
     const stream = connect(podB.url, { api_key: trader.apiKey });

@@ -2,12 +2,13 @@
 import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from '../../shared/core/clock.js';
 import { configWith } from '../../shared/core/config.js';
+import { createLogger } from '../../shared/core/logger.js';
 import { priceOpen } from '../../shared/engine/open-pricing.js';
 import type { Side } from '../../shared/engine/side.js';
 import { createMarketStore } from '../../shared/market/market-store.js';
 import { PositionStore } from '../../shared/paper/positions/position-store.js';
 import type { BookRef, Position } from '../../shared/paper/positions/position-types.js';
-import { createSweepService, type SweepService } from '../../shared/paper/sweep/sweep-service.js';
+import { createSweep, type Sweep } from '../../shared/paper/sweep/sweep.js';
 import type { SweepJob } from '../../shared/queues/job-types.js';
 import { keys } from '../../shared/redis/keys.js';
 
@@ -119,8 +120,15 @@ export function candle(symbol: string, minute: number, low: number, high: number
   return { symbol, minute, open: low, high, low, close: high };
 }
 
-/** The sweep service on a connection, with the test config's freshness rules. */
-export function sweepService(redis: Redis, clock: Clock = systemClock): SweepService {
+/** The sweep module on a connection, with the test config's freshness rules and tick. */
+export function testSweep(redis: Redis, clock: Clock = systemClock): Sweep {
   const config = configWith({});
-  return createSweepService({ redis, market: createMarketStore(redis, config, clock), freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs }, clock });
+  return createSweep({
+    redis,
+    market: createMarketStore(redis, config, clock),
+    freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs },
+    clock,
+    logger: createLogger(config),
+    streamTickMs: config.push.streamTickMs,
+  });
 }

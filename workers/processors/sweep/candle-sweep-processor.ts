@@ -1,5 +1,5 @@
 /**
- * The sweep queue's processor: one job per symbol and closed minute (added by the feed, id
+ * The candle sweep's processor (shared/paper/sweep: the candle trigger): one job per symbol and closed minute (added by the feed, id
  * sweep:<SYM>:<minute>). The candle runs through the steps below in order; each step is idempotent
  * for a candle, so a retried or duplicated job changes nothing twice.
  */
@@ -7,7 +7,7 @@ import { DelayedError, Queue, type Job } from 'bullmq';
 import { InOrderByKey } from '../../../shared/core/in-order-by-key.js';
 import { createMarketStore } from '../../../shared/market/market-store.js';
 import { createOrderSweep } from '../../../shared/paper/orders/order-sweep.js';
-import { createSweepService } from '../../../shared/paper/sweep/sweep-service.js';
+import { createSweep } from '../../../shared/paper/sweep/sweep.js';
 import type { SweepJob } from '../../../shared/queues/job-types.js';
 import { QUEUE_PREFIX, QUEUES } from '../../../shared/queues/queue-names.js';
 import { redisOutages } from '../../../shared/redis/connection.js';
@@ -63,16 +63,18 @@ const SWEEP_CONCURRENCY = 64;
 /** How long a candle held back by an earlier minute of its symbol waits before it asks again. */
 const EARLIER_MINUTE_WAIT_MS = 200;
 
-export const sweepProcessor: ProcessorDefinition = {
+export const candleSweepProcessor: ProcessorDefinition = {
   queue: QUEUES.sweep,
   concurrency: SWEEP_CONCURRENCY,
-  create: ({ config, redis, clock }) => {
+  create: ({ config, redis, clock, logger }) => {
     const market = createMarketStore(redis, config, clock);
-    const positions = createSweepService({
+    const { candle: positions } = createSweep({
       redis,
       market,
       freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs },
       clock,
+      logger,
+      streamTickMs: config.push.streamTickMs,
     });
     const orders = createOrderSweep(redis, clock);
     // The steps of a candle, in order. Resting-order fills (shared/paper/orders) go first, so that
@@ -80,7 +82,7 @@ export const sweepProcessor: ProcessorDefinition = {
     // the candle's minute, and a candle never triggers a position opened within its own minute.
     const steps: CandleStep[] = [
       { name: 'orders', run: (candle) => orders.fillCandle(candle) },
-      { name: 'positions', run: (candle) => positions.sweepCandle(candle) },
+      { name: 'positions', run: (candle) => positions.sweep([candle]) },
     ];
     const jobs = new Queue<SweepJob>(QUEUES.sweep, { connection: redis, prefix: QUEUE_PREFIX });
     jobs.on('error', redisOutages.onError);
