@@ -23,7 +23,7 @@ import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
 import { HeldGate } from '../helpers/held-gate.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { closedWithin, connectStream, refusedUpgrade, startTestRelay, type StreamMessage, type TestStream } from '../helpers/push.js';
-import { freshRedis, testRedisUrl } from '../helpers/redis.js';
+import { freshRedis, testRedisUrl, watchCommands } from '../helpers/redis.js';
 import { accountModule, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 type Pos = Record<string, unknown> & { id: string; symbol: string };
@@ -217,6 +217,34 @@ describe('push: the WebSocket stream', function () {
     byToken.ws.send('not json');
     await waitFor(() => byToken.messages.some((m) => m.type === 'error' && m.data?.code === 'invalid_json'), 2_000, 'invalid_json');
     expect(byToken.ws.readyState).to.equal(byToken.ws.OPEN);
+  });
+
+  it('brings a price published as a tick to every socket of the book without reading Redis for them', async () => {
+    // a symbol of this test alone (no other pod or test reads its quote), priced before the pod starts: it has heard no tick of it
+    await prices.set({ SOLUSDT: 150 });
+    const pod = await streamPod(storedKeys());
+    try {
+      await open(podA, 'SOL');
+      const sockets = [0, 1, 2].map(() => connect(pod.url, { api_key: trader.apiKey }));
+      // the pod's first prices of the book: its open symbols and the price not heard yet, read once
+      for (const socket of sockets) await socket.next((m) => m.type === 'prices' && m.data?.SOL === 150);
+      const reads: string[][] = [];
+      const watched = [keys.marketQuote('SOLUSDT'), keys.bookOpen(trader.accountId, 'main')];
+      const stop = await watchCommands(redis, (args) => {
+        if (args.some((arg) => watched.includes(arg))) reads.push(args);
+      });
+      try {
+        const from = sockets.map((socket) => socket.messages.length);
+        await prices.set({ SOLUSDT: 151 });
+        for (const [i, socket] of sockets.entries()) await socket.next((m) => m.type === 'prices' && m.data?.SOL === 151, 2_000, from[i]);
+      } finally {
+        stop();
+      }
+      // the feed's own write of the quote is all: the pod neither read the quote nor the book
+      expect(reads.map((args) => args[0].toLowerCase())).to.deep.equal(['set']);
+    } finally {
+      await pod.close();
+    }
   });
 
   it('caps streams at 3 per account across keys and pods; closing one frees its slot', async () => {

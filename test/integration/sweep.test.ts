@@ -163,6 +163,24 @@ describe('the sweep of open positions (real Redis)', function () {
     expect(await closedPosition(redis, other, elsewhere.id)).to.include({ close_reason: 'stop_loss', exit: 101 });
   });
 
+  it('each of the three triggers (candle, live, connected book) settles a crossed stop at its level, once', async () => {
+    await new TestPrices(redis).set({ ETHUSDT: 100 });
+    const sweep = testSweep(redis);
+    const triggers: [string, (ref: BookRef) => Promise<unknown>][] = [
+      ['candle', () => sweep.candle.sweep([candle('ETHUSDT', nextMinute(), 99, 102)])],
+      ['live', () => sweep.live.sweep()],
+      ['connectedBook', (ref) => sweep.connectedBook.sweep(ref)],
+    ];
+    for (const [name, run] of triggers) {
+      const ref: BookRef = { accountId: A.accountId, book: name.toLowerCase() };
+      const stop = testPosition(ref, { symbol: 'ETHUSDT', side: 'long', entry: 105, sl: 101 });
+      await seedPositions(redis, ref, [stop]);
+      expect(await run(ref), name).to.deep.include({ settled: 1 });
+      expect(await closedPosition(redis, ref, stop.id), name).to.include({ close_reason: 'stop_loss', exit: 101 });
+      expect(await run(ref), `${name} again`).to.deep.include({ settled: 0 });
+    }
+  });
+
   it('a manual close racing a sweep settles each position once; the balance moves once', async () => {
     await new TestPrices(redis).set({ ETHUSDT: 100 });
     const api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
