@@ -1,6 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock } from '../shared/core/clock.js';
+import { LatestTicks } from '../shared/market/latest-ticks.js';
 import { createMarketStore } from '../shared/market/market-store.js';
 import { createSweep } from '../shared/paper/sweep/sweep.js';
 import { createApp, type AppDeps } from './app.js';
@@ -36,8 +37,10 @@ export async function startApiServer(deps: AppDeps, port = deps.config.port, hos
   const { config, logger, redis } = deps;
   const market = createMarketStore(redis, config, clock);
   const freshness = { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs };
-  const { connectedBook } = createSweep({ redis, market, freshness, clock, logger, streamTickMs: config.push.streamTickMs });
-  const stream = attachStream(server, { redis, config, logger, clock, apiKeys: services.apiKeys, chargeRefusedKey, trading: services.trading, market, connectedBookSweep: connectedBook });
+  // the pod's one subscriber to the feed's ticks: the stream's prices and the connected books' sweep
+  const ticks = new LatestTicks({ subscriber: redis.duplicate(), market, clock, freshness, onError: (error) => logger.error({ err: error }, 'unreadable price tick') });
+  const { connectedBook } = createSweep({ redis, market, freshness, clock, logger, streamTickMs: config.push.streamTickMs, latestTicks: ticks });
+  const stream = attachStream(server, { redis, config, logger, clock, apiKeys: services.apiKeys, chargeRefusedKey, trading: services.trading, ticks, connectedBookSweep: connectedBook });
   const address = server.address() as AddressInfo;
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   let closing: Promise<void> | undefined;

@@ -23,8 +23,7 @@ import type { Clock } from '../../shared/core/clock.js';
 import type { Config } from '../../shared/core/config.js';
 import { AppError } from '../../shared/core/errors.js';
 import type { Logger } from '../../shared/core/logger.js';
-import { LatestTicks } from '../../shared/market/latest-ticks.js';
-import type { MarketStore } from '../../shared/market/market-store.js';
+import type { LatestTicks } from '../../shared/market/latest-ticks.js';
 import type { ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
 import type { KeyContext } from '../../shared/paper/key-context.js';
 import type { ConnectedBookSweep } from '../../shared/paper/sweep/sweep.js';
@@ -63,8 +62,8 @@ export interface StreamDeps {
   /** Charges an upgrade's refused key to its client address (the HTTP rate limit's budget): the 429 past it, else null. */
   chargeRefusedKey(req: IncomingMessage): Promise<AppError | null>;
   trading: TradingServices;
-  /** Where a price the pod has not heard as a tick yet is read. */
-  market: MarketStore;
+  /** The pod's latest prices from the feed's ticks: started with the stream, closed with it. */
+  ticks: LatestTicks;
   /** The sweep module's connected-book trigger: started with the pod's connected books, stopped on close. */
   connectedBookSweep: ConnectedBookSweep;
 }
@@ -137,13 +136,7 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
     }
     slots.renew(clients.map((c) => ({ accountId: c.ref.accountId, socketId: c.socketId })), clock.now()).catch((error: unknown) => logger.warn({ err: error }, 'stream: slots not renewed'));
   };
-  const ticks = new LatestTicks({
-    subscriber: deps.redis.duplicate(),
-    market: deps.market,
-    clock,
-    freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs },
-    onError: (error) => logger.error({ err: error }, 'stream: unreadable price tick'),
-  });
+  const { ticks } = deps;
   const ticker = new StreamTicker({
     hub,
     trading: deps.trading,

@@ -11,6 +11,7 @@ import { createLogger } from '../../shared/core/logger.js';
 import type { AccountModule } from '../../shared/paper/accounts/account-service.js';
 import { StoredApiKeyResolver, type ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
 import type { BookRef } from '../../shared/paper/positions/position-types.js';
+import { LatestTicks } from '../../shared/market/latest-ticks.js';
 import { createMarketStore } from '../../shared/market/market-store.js';
 import { createTradingServices } from '../../shared/paper/trading-services.js';
 import { ConnectedBookSweep } from '../../shared/paper/sweep/sweep.js';
@@ -85,12 +86,14 @@ describe('push: the WebSocket stream', function () {
   const streamPod = async (apiKeys: ApiKeyResolver, sweepBook: (ref: BookRef) => Promise<unknown> = async () => undefined): Promise<{ url: string; close(): Promise<void> }> => {
     const config = configWith({ REDIS_URL: testRedisUrl(), STREAM_TICK_MS: '200' });
     const market = createMarketStore(redis, config, systemClock);
-    const trading = createTradingServices({ redis, marketStore: market, clock: systemClock, freshness: { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs } });
+    const freshness = { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs };
+    const trading = createTradingServices({ redis, marketStore: market, clock: systemClock, freshness });
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const logger = createLogger(config);
     const connectedBookSweep = new ConnectedBookSweep({ redis, clock: systemClock, logger, tickMs: config.push.streamTickMs, sweepBook });
-    const stream = attachStream(server, { redis, config, logger, clock: systemClock, apiKeys, chargeRefusedKey: async () => null, trading, market, connectedBookSweep });
+    const ticks = new LatestTicks({ subscriber: redis.duplicate(), market, clock: systemClock, freshness, onError: (error) => logger.error({ err: error }, 'unreadable price tick') });
+    const stream = attachStream(server, { redis, config, logger, clock: systemClock, apiKeys, chargeRefusedKey: async () => null, trading, ticks, connectedBookSweep });
     return {
       url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       close: async () => {

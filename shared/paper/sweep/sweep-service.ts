@@ -18,7 +18,7 @@ import type { Clock } from '../../core/clock.js';
 import type { Side } from '../../engine/side.js';
 import { liveWindow, type PriceWindow } from '../../engine/triggers.js';
 import type { MarketStore } from '../../market/market-store.js';
-import { classifyQuote, type FreshnessRules } from '../../market/quote-freshness.js';
+import { classifyQuote, type FreshnessRules, type PricePoint } from '../../market/quote-freshness.js';
 import type { SweepJob } from '../../queues/job-types.js';
 import type { FundingStore } from '../funding/funding-store.js';
 import type { PositionStore } from '../positions/position-store.js';
@@ -31,11 +31,16 @@ export type { SweepReport } from './sweep-settler.js';
 const MINUTE_MS = 60_000;
 const SIDES: readonly Side[] = ['long', 'short'];
 
+/** Latest prices of symbols, in the order asked (null where there is none). */
+export type PriceReader = (symbols: readonly string[]) => Promise<(PricePoint | null)[]>;
+
 export interface SweepDeps {
   store: PositionStore;
   index: SweepStore;
   funding: FundingStore;
   market: MarketStore;
+  /** Where sweepBook takes live prices (an API pod's latest ticks); the stored quotes when not given. */
+  bookPrices?: PriceReader;
   freshness: FreshnessRules;
   clock: Clock;
 }
@@ -109,7 +114,7 @@ export class SweepService {
   async sweepBook(ref: BookRef): Promise<SweepReport> {
     const open = await this.deps.store.listOpen(ref);
     if (open.length === 0) return emptyReport();
-    const live = await this.livePrices(open.map((s) => s.position.symbol));
+    const live = await this.livePrices(open.map((s) => s.position.symbol), this.deps.bookPrices);
     const targets: SweepTarget[] = [];
     for (const read of open) {
       const window = live.get(read.position.symbol);
@@ -119,9 +124,9 @@ export class SweepService {
   }
 
   /** Fresh aggregated prices as windows of one price at its time; symbols without one are left out. */
-  private async livePrices(symbols: readonly string[]): Promise<Map<string, PriceWindow>> {
+  private async livePrices(symbols: readonly string[], read: PriceReader = (unique) => this.deps.market.getQuotes(unique)): Promise<Map<string, PriceWindow>> {
     const unique = [...new Set(symbols)];
-    const quotes = await this.deps.market.getQuotes(unique);
+    const quotes = await read(unique);
     const now = this.deps.clock.now();
     const out = new Map<string, PriceWindow>();
     unique.forEach((symbol, i) => {

@@ -6,6 +6,7 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
+import type { LatestTicks } from '../../market/latest-ticks.js';
 import type { MarketStore } from '../../market/market-store.js';
 import type { FreshnessRules } from '../../market/quote-freshness.js';
 import type { SweepJob } from '../../queues/job-types.js';
@@ -26,6 +27,8 @@ export interface SweepModuleDeps {
   logger: Logger;
   /** The stream's tick (config.push.streamTickMs): how often a connected book is swept. */
   streamTickMs: number;
+  /** An API pod's latest ticks: the connected-book trigger's live prices, with no read per book (else the stored quotes). */
+  latestTicks?: Pick<LatestTicks, 'prices'>;
   /** Built on `redis` when not given. */
   positions?: PositionStore;
   /** Built on `redis` when not given. */
@@ -42,6 +45,7 @@ export interface Sweep {
 }
 
 export function createSweep(deps: SweepModuleDeps): Sweep {
+  const { latestTicks } = deps;
   const service = new SweepService({
     store: deps.positions ?? new PositionStore(deps.redis),
     index: new SweepStore(deps.redis),
@@ -49,6 +53,7 @@ export function createSweep(deps: SweepModuleDeps): Sweep {
     market: deps.market,
     freshness: deps.freshness,
     clock: deps.clock,
+    bookPrices: latestTicks ? (symbols) => latestTicks.prices(symbols) : undefined,
   });
   return {
     candle: { sweep: (candles) => service.sweepCandles(candles) },
