@@ -393,6 +393,18 @@ describe('push: the WebSocket stream', function () {
     expect((closed.data?.position as Pos).id).to.equal(eth.id);
   });
 
+  it("keeps sending the latest prices across a cut of the pod's tick subscriber: a price of the gap is read, later ticks heard again", async () => {
+    await open(podA, 'ETH');
+    const stream = connect(podA.url, { api_key: trader.apiKey });
+    await stream.next((m) => m.type === 'prices' && m.data?.ETH === 3000);
+    await redis.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+    // published while the subscriber may be down: the pod does not hear it, and reads it instead
+    await prices.set({ ETHUSDT: 3050 });
+    await stream.next((m) => m.type === 'prices' && m.data?.ETH === 3050, 5_000);
+    await prices.set({ ETHUSDT: 3060 });
+    await stream.next((m) => m.type === 'prices' && m.data?.ETH === 3060, 5_000);
+  });
+
   it('recycles a socket after STREAM_MAX_AGE_MS with close code 4000', async () => {
     const pod = await startTestApi(redis, { ...env, STREAM_MAX_AGE_MS: '1000' });
     try {
