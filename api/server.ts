@@ -1,5 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { LatestTicks } from '../shared/market/latest-ticks.js';
+import { freshnessRules } from '../shared/market/quote-freshness.js';
 import { createApp, type AppDeps } from './app.js';
 import { attachStream } from './ws/stream-server.js';
 
@@ -30,7 +32,11 @@ export async function startApiServer(deps: AppDeps, port = deps.domain.config.po
     server.listen(port, host, () => resolve());
   });
   // attached once listening, so a failed listen leaves nothing running
-  const stream = attachStream(server, { redis, config, logger: deps.logger, clock, apiKeys: services.apiKeys, chargeRefusedKey, trading, quickSweep: (ref) => sweep.sweepBook(ref) });
+  const { logger, domain } = deps;
+  // the pod's one subscriber to the feed's ticks: the stream's prices and the connected books' sweep
+  const ticks = new LatestTicks({ subscriber: redis.duplicate(), market: domain.marketStore, clock, freshness: freshnessRules(config), onError: (error) => logger.error({ err: error }, 'unreadable price tick') });
+  const connectedBookSweep = sweep.connectedBook({ logger, latestTicks: ticks });
+  const stream = attachStream(server, { redis, config, logger, clock, apiKeys: services.apiKeys, chargeRefusedKey, trading, ticks, connectedBookSweep });
   const address = server.address() as AddressInfo;
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   let closing: Promise<void> | undefined;

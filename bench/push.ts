@@ -7,7 +7,7 @@
  *   minus its ts (the settlement time); saturation rate, then a fixed 1,000 events/s;
  * - webhooks: the same, each event delivered by the worker to a receiver in this process;
  * - price-tick fan-out: 2,000 sockets (1,000 accounts, two each, one open position each) on one API
- *   process (its quick sweep of the 1,000 books running every tick); per tick, the time until every
+ *   process (its connected-book sweep of the 1,000 books running every tick); per tick, the time until every
  *   socket has it (the latest arrival minus the tick's ts), after 3 warm-up ticks; against a bare
  *   ws server broadcasting a prices message to 2,000 sockets, alternating rounds, in the same run.
  *   The sockets are all read by this one process, for both.
@@ -24,7 +24,7 @@ import { type TradingServices } from '../shared/paper/trading-services.js';
 import { WebhookStore } from '../shared/push/webhook-store.js';
 import { closeRedis, createRedis } from '../shared/redis/connection.js';
 import { freePort } from '../shared/redis/embedded.js';
-import { startChild, startChildAt, type Child } from './harness.js';
+import { processCpuMs, startChild, startChildAt, type Child } from './harness.js';
 import { closeAll, collectPositionEvents, connectMany, measureFanOut, percentiles, startBenchReceiver, type Percentiles } from './push-clients.js';
 import type { BenchStack } from './stack.js';
 
@@ -32,10 +32,12 @@ const SYMBOLS = ['BTC', 'ETH', 'SOL', 'BNB', 'XRP', 'DOGE', 'ADA', 'AVAX'];
 const FAN_OUT_SOCKETS = Number(process.env.BENCH_PUSH_SOCKETS ?? 2000);
 /**
  * Ticks measured per round (two rounds per side). The tick is 500 ms on both servers (the service's
- * is 2 s): more samples in the time, with the quick sweep of the 1,000 books still running every tick.
+ * is 2 s): more samples in the time, with the connected-book sweep of the 1,000 books still running every tick.
  */
 const FAN_OUT_TICKS = Number(process.env.BENCH_PUSH_TICKS ?? 40);
 const TICK_MS = '500';
+/** Set (BENCH_PUSH_FAN_OUT_ONLY=1): the fan-out rows alone, without the settlement and webhook rows before them. */
+const FAN_OUT_ONLY = process.env.BENCH_PUSH_FAN_OUT_ONLY === '1';
 
 export interface RateRow {
   name: string;
@@ -46,7 +48,19 @@ export interface RateRow {
 export interface PushResults {
   rows: RateRow[];
   /** The summaries, and each tick's latest arrival in ms (in measured order), for the JSON results. */
-  fanOut: { sockets: number; ours: Percentiles; bare: Percentiles; ticks: { ours: number[]; bare: number[] } };
+  fanOut: { sockets: number; ours: Percentiles; bare: Percentiles; ticks: { ours: number[]; bare: number[] }; perTick: TickCost };
+}
+
+/** What one tick of our stream cost, over its measured rounds: the API process's CPU and the quote reads Redis ran. */
+export interface TickCost {
+  apiCpuMs: number;
+  quoteGets: number;
+}
+
+/** GET calls Redis has run so far (quote reads: the feed writes quotes, the API reads them with GET). */
+async function getCalls(redis: Redis): Promise<number> {
+  const stats = await redis.info('commandstats');
+  return Number(/cmdstat_get:calls=(\d+)/.exec(stats)?.[1] ?? 0);
 }
 
 interface Trader {
@@ -178,23 +192,32 @@ async function measureWebhooks(redis: Redis, trading: TradingServices, traders: 
   return rows;
 }
 
-async function measureFanOuts(trading: TradingServices, traders: Trader[], ours: string, bare: string): Promise<PushResults['fanOut']> {
+async function measureFanOuts(redis: Redis, trading: TradingServices, traders: Trader[], ours: Child, bare: string): Promise<PushResults['fanOut']> {
   for (const [i, trader] of traders.entries()) await openPosition(trading, trader.ctx, SYMBOLS[i % SYMBOLS.length]);
-  const ourUrls = Array.from({ length: FAN_OUT_SOCKETS }, (_, i) => `${ours.replace(/^http/, 'ws')}/api/bot/v2/stream?api_key=${traders[i % traders.length].key}`);
+  const ourUrls = Array.from({ length: FAN_OUT_SOCKETS }, (_, i) => `${ours.url.replace(/^http/, 'ws')}/api/bot/v2/stream?api_key=${traders[i % traders.length].key}`);
   const ticks = { ours: [] as number[], bare: [] as number[] };
+  const spent = { cpuMs: 0, gets: 0, ms: 0 };
   // alternating rounds, so background load on the shared machine hits both alike
   for (let round = 0; round < 2; round += 1) {
     for (const side of ['ours', 'bare'] as const) {
       const sockets: WebSocket[] = await connectMany(side === 'ours' ? ourUrls : Array<string>(FAN_OUT_SOCKETS).fill(bare), side === 'ours' ? 'snapshot' : null);
       try {
+        const [cpu, gets, started] = [processCpuMs(ours.process.pid) ?? 0, await getCalls(redis), Date.now()];
         ticks[side].push(...(await measureFanOut(sockets, FAN_OUT_TICKS, 120_000)));
+        if (side === 'ours') {
+          spent.cpuMs += (processCpuMs(ours.process.pid) ?? 0) - cpu;
+          spent.gets += (await getCalls(redis)) - gets;
+          spent.ms += Date.now() - started;
+        }
       } finally {
         closeAll(sockets);
       }
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
   }
-  return { sockets: FAN_OUT_SOCKETS, ours: percentiles(ticks.ours), bare: percentiles(ticks.bare), ticks };
+  const tickCount = spent.ms / Number(TICK_MS);
+  const perTick = { apiCpuMs: Math.round((spent.cpuMs / tickCount) * 10) / 10, quoteGets: Math.round(spent.gets / tickCount) };
+  return { sockets: FAN_OUT_SOCKETS, ours: percentiles(ticks.ours), bare: percentiles(ticks.bare), ticks, perTick };
 }
 
 export async function measurePush(stack: BenchStack, seconds: number): Promise<PushResults> {
@@ -210,9 +233,9 @@ export async function measurePush(stack: BenchStack, seconds: number): Promise<P
     children.push(bareWs);
     const config = configWith({ REDIS_URL: stack.redis.url });
     const { trading } = createDomain({ config, redis });
-    const eventTraders = await createTraders(redis, 200);
-    const rows = [...(await measureEvents(trading, eventTraders, stack.api.url, seconds)), ...(await measureWebhooks(redis, trading, eventTraders, seconds))];
-    const fanOut = await measureFanOuts(trading, await createTraders(redis, Math.ceil(FAN_OUT_SOCKETS / 2)), fanOutApi.url, bareWs.url);
+    const eventTraders = FAN_OUT_ONLY ? [] : await createTraders(redis, 200);
+    const rows = FAN_OUT_ONLY ? [] : [...(await measureEvents(trading, eventTraders, stack.api.url, seconds)), ...(await measureWebhooks(redis, trading, eventTraders, seconds))];
+    const fanOut = await measureFanOuts(redis, trading, await createTraders(redis, Math.ceil(FAN_OUT_SOCKETS / 2)), fanOutApi, bareWs.url);
     return { rows, fanOut };
   } finally {
     await Promise.all(children.map((child) => child.stop()));
@@ -228,5 +251,9 @@ export function pushTable(results: PushResults): string {
     ...results.rows.map((row) => `| ${row.name} | ${Math.round(row.perSecond)} | ${row.latency.samples} | ${row.latency.medianMs} | ${row.latency.p99Ms} | ${row.latency.maxMs} |`),
     `| price tick to all ${fanOut.sockets} sockets, our stream (per tick: latest arrival) | - | ${fanOut.ours.samples} | ${fanOut.ours.medianMs} | ${fanOut.ours.p99Ms} | ${fanOut.ours.maxMs} |`,
     `| price tick to all ${fanOut.sockets} sockets, bare ws broadcast (baseline) | - | ${fanOut.bare.samples} | ${fanOut.bare.medianMs} | ${fanOut.bare.p99Ms} | ${fanOut.bare.maxMs} |`,
+    '',
+    `| our stream, per ${TICK_MS} ms tick, ${fanOut.sockets} sockets (their books swept every tick too) | API CPU ms | quote GETs (prices and sweep) |`,
+    '|---|---:|---:|',
+    `| one tick | ${fanOut.perTick.apiCpuMs} | ${fanOut.perTick.quoteGets} |`,
   ].join('\n');
 }

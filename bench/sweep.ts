@@ -3,7 +3,7 @@
  * closed candle per symbol, 1% of the positions triggered (10,000 settlements: stops, targets and
  * liquidations, long and short). Measured two ways on the same data in the same run, in
  * interleaved rounds (the triggered positions are put back between runs):
- * - indexed: SweepService.sweepCandles, the code the sweep jobs run (index ranges, pipelined reads,
+ * - indexed: the candle trigger (SweepService.sweepCandles), the code the sweep jobs run (index ranges, pipelined reads,
  *   settlement scripts pipelined);
  * - naive: scan every book's open positions and decide each one, then settle what triggers through
  *   the same settler and scripts;
@@ -134,7 +134,7 @@ export async function measureSweep(opts: SweepBenchOptions): Promise<SweepBenchS
     // A sweep worker is a long-lived process: every minute but its first runs compiled code. So one
     // round of each kind runs first, reported apart as the cold figure, and the median is of the
     // rounds after it.
-    const coldIndexed = await timed(() => service.sweepCandles(data.candles));
+    const coldIndexed = await timed(() => service.candle.sweep(data.candles));
     check(coldIndexed.value.settled, expected, 'cold indexed');
     await restoreTriggered(redis, data);
     const coldNaive = await timed(async () => settler.apply(await naiveFind(redis, windows)));
@@ -150,7 +150,7 @@ export async function measureSweep(opts: SweepBenchOptions): Promise<SweepBenchS
       let cpuBefore = process.cpuUsage();
       const indexed = await timed(() => {
         cpuBefore = process.cpuUsage();
-        return service.sweepCandles(data.candles);
+        return service.candle.sweep(data.candles);
       });
       const cpu = process.cpuUsage(cpuBefore);
       runs.nodeCpu.push((cpu.user + cpu.system) / 1000);
@@ -173,7 +173,7 @@ export async function measureSweep(opts: SweepBenchOptions): Promise<SweepBenchS
       await queued.clear();
       await restoreTriggered(redis, data);
 
-      const quietIndexed = await timed(() => service.sweepCandles(quiet));
+      const quietIndexed = await timed(() => service.candle.sweep(quiet));
       check(quietIndexed.value.settled, 0, 'quiet indexed');
       runs.quietIndexed.push(quietIndexed.ms);
       const quietNaive = await timed(async () => settler.apply(await naiveFind(redis, quietWindows)));

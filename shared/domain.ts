@@ -15,7 +15,7 @@ import { MarketService } from './market/market-service.js';
 import { createMarketStore, type MarketStore } from './market/market-store.js';
 import { freshnessRules } from './market/quote-freshness.js';
 import { createAccountServices, type AccountServices } from './paper/accounts/account-services.js';
-import { createSweepService, type SweepService } from './paper/sweep/sweep-service.js';
+import { createSweep, type Sweep } from './paper/sweep/sweep.js';
 import { createTradingServices, type TradingServices } from './paper/trading-services.js';
 import { createPushServices, type PushServices } from './push/push-services.js';
 import { LatamService } from './quotes/latam-service.js';
@@ -39,8 +39,8 @@ export interface Domain {
   accounts: AccountServices;
   /** Paper trading: positions, orders, closes, reads, books, fees, markets, live prices. */
   trading: TradingServices;
-  /** Stops, targets, trailing stops and liquidations against candles and live prices. */
-  sweep: SweepService;
+  /** Stops, targets, trailing stops and liquidations: the candle, live and connected-book triggers. */
+  sweep: Sweep;
   /** The screener's last run. */
   screener: ScreenerService;
   /** Calendar, fear and greed, coins, global, trending, DeFi. */
@@ -69,7 +69,7 @@ export function createDomain(deps: DomainDeps): Domain {
     market,
     accounts,
     trading: createTradingServices({ redis, marketStore, clock, freshness, bookRegistry: accounts.books }),
-    sweep: createSweepService({ redis, market: marketStore, freshness, clock }),
+    sweep: createSweep({ redis, market: marketStore, freshness, clock, streamTickMs: config.push.streamTickMs }),
     screener: new ScreenerService(redis, clock),
     macro: new MacroService({ redis, clock, coinGecko }),
     latam: new LatamService(redis, clock),

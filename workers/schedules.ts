@@ -5,7 +5,7 @@ import { LATAM_EVERY_MS, LATAM_HISTORY_EVERY_MS } from '../shared/quotes/latam-r
 import { SCREENER_EVERY_MS } from '../shared/screener/screener-types.js';
 import { DERIVATIVE_JOBS, FUNDING_EVERY_MS, LONG_SHORT_EVERY_MS, OPEN_INTEREST_EVERY_MS } from './processors/derivatives/derivatives-processor.js';
 import { ORDER_EXPIRY_EVERY_MS } from './processors/orders/order-expiry-processor.js';
-import { QUICK_SWEEP_EVERY_MS } from './processors/sweep/quick-sweep-processor.js';
+import { LIVE_SWEEP_EVERY_MS } from './processors/sweep/live-sweep-processor.js';
 
 /**
  * A recurring job. Registered with BullMQ's upsertJobScheduler, so it runs once per cluster
@@ -39,6 +39,7 @@ export const SCHEDULES: ScheduleDefinition[] = [
   { id: 'derivatives-long-short', queue: QUEUES.derivatives, repeat: { every: LONG_SHORT_EVERY_MS }, job: { name: DERIVATIVE_JOBS.longShort, opts: REFRESH_JOB_OPTS } },
   // resting orders 30 days old expire (the job re-checks each order, so a late run is harmless)
   { id: 'orders-expire', queue: QUEUES.orders, repeat: { every: ORDER_EXPIRY_EVERY_MS }, job: { name: 'expire', opts: REFRESH_JOB_OPTS } },
-  // live prices against stops, targets and liquidations between candles (43,200 runs a day: none kept)
-  { id: 'sweep-quick', queue: QUEUES.quickSweep, repeat: { every: QUICK_SWEEP_EVERY_MS }, job: { name: 'live', opts: { removeOnComplete: true, removeOnFail: { count: 50 } } } },
+  // the live sweep: live prices against stops, targets and liquidations between candles (43,200 runs
+  // a day: none kept); the scheduler's id is stored in Redis, so it keeps its old name
+  { id: 'sweep-quick', queue: QUEUES.liveSweep, repeat: { every: LIVE_SWEEP_EVERY_MS }, job: { name: 'live', opts: { removeOnComplete: true, removeOnFail: { count: 50 } } } },
 ];

@@ -1,9 +1,10 @@
 /**
  * The WebSocket stream at /api/bot/v2/stream on the API's HTTP server. A socket gets welcome, a
  * snapshot of its book's positions, then position events as the outbox relay publishes them (on
- * any pod), and prices for its open symbols every tick. At most `websocketSockets` per account
- * across keys and pods; recycled after STREAM_MAX_AGE_MS. While connected, its book is swept on
- * every tick (the quick sweep). The key is checked before the upgrade: a missing, bad or revoked
+ * any pod), and prices for its open symbols every tick, from the feed's ticks the pod hears. At
+ * most `websocketSockets` per account across keys and pods; recycled after STREAM_MAX_AGE_MS.
+ * While connected, its book is swept on every tick (the sweep module's connected-book trigger,
+ * told which books are connected). The key is checked before the upgrade: a missing, bad or revoked
  * one is refused with an HTTP 401 (the error code, and a message naming api_key), no socket.
  * Close codes: 4401 key refused once connected (reason: the error code; a key revoked while
  * connected), 4429 too many sockets, 4000 recycled (reconnect), 1001 the pod is shutting down,
@@ -22,11 +23,12 @@ import type { Clock } from '../../shared/core/clock.js';
 import type { Config } from '../../shared/core/config.js';
 import { AppError } from '../../shared/core/errors.js';
 import type { Logger } from '../../shared/core/logger.js';
+import type { LatestTicks } from '../../shared/market/latest-ticks.js';
 import type { ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
 import type { KeyContext } from '../../shared/paper/key-context.js';
+import type { ConnectedBookSweep } from '../../shared/paper/sweep/sweep.js';
 import type { TradingServices } from '../../shared/paper/trading-services.js';
 import { AccountEvents } from '../../shared/push/account-events.js';
-import { QuickSweepTurns, type QuickSweep } from '../../shared/push/quick-sweep.js';
 import { STREAM_CLOSE_CODES as CLOSE_CODES } from '../../shared/push/socket-notices.js';
 import { SocketSlots } from '../../shared/push/socket-slots.js';
 import { isRedisUnreachable } from '../../shared/redis/connection.js';
@@ -60,8 +62,10 @@ export interface StreamDeps {
   /** Charges an upgrade's refused key to its client address (the HTTP rate limit's budget): the 429 past it, else null. */
   chargeRefusedKey(req: IncomingMessage): Promise<AppError | null>;
   trading: TradingServices;
-  /** The position sweep of one book, run each tick for every connected book (shared/push/quick-sweep.ts). */
-  quickSweep: QuickSweep;
+  /** The pod's latest prices from the feed's ticks: started with the stream, closed with it. */
+  ticks: LatestTicks;
+  /** The sweep module's connected-book trigger: started with the pod's connected books, stopped on close. */
+  connectedBookSweep: ConnectedBookSweep;
 }
 
 export interface StreamServer {
@@ -132,14 +136,14 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
     }
     slots.renew(clients.map((c) => ({ accountId: c.ref.accountId, socketId: c.socketId })), clock.now()).catch((error: unknown) => logger.warn({ err: error }, 'stream: slots not renewed'));
   };
+  const { ticks } = deps;
   const ticker = new StreamTicker({
     hub,
     trading: deps.trading,
+    ticks,
     clock,
     logger,
     tickMs: push.streamTickMs,
-    quickSweep: deps.quickSweep,
-    turns: new QuickSweepTurns(deps.redis, podId),
     heartbeat: { everyTicks: Math.max(1, Math.floor(push.streamSlotTtlMs / 3 / push.streamTickMs)), run: heartbeat },
   });
   const sockets = new Set<WebSocket>();
@@ -255,12 +259,16 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
     });
   }
 
+  // heard before the first tick, so it finds the prices published since
+  ticks.start().catch((error: unknown) => logger.warn({ err: error }, 'stream: price ticks not heard yet'));
   ticker.start();
+  // the books that may hold positions (their symbols not read yet, or some open)
+  deps.connectedBookSweep.start(() => hub.groups().flatMap((group) => (group.symbols === null || group.symbols.length > 0 ? [group.ref] : [])));
 
   return {
     close: async () => {
       closing = true;
-      await ticker.stop();
+      await Promise.all([ticker.stop(), deps.connectedBookSweep.stop()]);
       const clients = hub.clients();
       for (const ws of sockets) ws.close(CLOSE_CODES.goingAway, 'server shutting down');
       await slots.release(clients.map((c) => ({ accountId: c.ref.accountId, socketId: c.socketId }))).catch(() => undefined);
@@ -268,7 +276,7 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
       await new Promise((resolve) => setTimeout(resolve, sockets.size > 0 ? 500 : 0));
       for (const ws of sockets) ws.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
-      await hub.close();
+      await Promise.all([hub.close(), ticks.close()]);
     },
   };
 }

@@ -6,7 +6,7 @@ import { loadConfig } from '../../shared/core/config.js';
 import { applyHeapSettings } from '../../shared/core/heap-settings.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
-import { sweepProcessor } from '../../workers/processors/sweep/sweep-processor.js';
+import { candleSweepProcessor } from '../../workers/processors/sweep/candle-sweep-processor.js';
 import { startWorkerRole } from '../../workers/worker-role.js';
 
 const config = loadConfig(process.env);
@@ -14,7 +14,7 @@ applyHeapSettings(config);
 const redisUrl = config.redisUrl;
 if (!redisUrl) throw new Error('sweep-worker: REDIS_URL is required');
 const redis = createRedis(redisUrl);
-const role = await startWorkerRole({ config, redis, redisUrl, logger: createLogger(config) }, { processors: [sweepProcessor], schedules: [], relay: false });
+const role = await startWorkerRole({ config, redis, redisUrl, logger: createLogger(config) }, { processors: [candleSweepProcessor], schedules: [], relay: false });
 process.stdout.write(`${JSON.stringify({ url: redisUrl })}\n`);
 process.on('SIGTERM', () => {
   void role

@@ -92,7 +92,7 @@ export interface Config extends LiquidationSettings {
 
 /** Timings of the WebSocket stream, the outbox relay and webhook delivery; tests shorten them. */
 export interface PushSettings {
-  /** The stream's tick: prices to every socket and the quick sweep of its book. */
+  /** The stream's tick: prices to every socket and the sweep of its book (the connected-book sweep). */
   streamTickMs: number;
   /** A socket is closed (code 4000, recycled) after this long; the client reconnects. */
   streamMaxAgeMs: number;

@@ -7,8 +7,12 @@ export const QUEUE_PREFIX = '{bull}';
 export const QUEUES = {
   /** One job per symbol and closed minute: check stops, targets, liquidations against [low, high]. */
   sweep: 'sweep',
-  /** Scheduled every 2 s: every symbol's live price against stops, targets and liquidations, between candles. */
-  quickSweep: 'quick-sweep',
+  /**
+   * Scheduled every 2 s: the live sweep (every symbol's live price against stops, targets and
+   * liquidations, between candles). Its old name stays: the job scheduler stored under it in Redis
+   * would otherwise keep adding jobs to a queue nobody works.
+   */
+  liveSweep: 'quick-sweep',
   /** Scheduled: scores the top perpetuals and stores the screener. */
   screener: 'screener',
   /** Scheduled: refreshes the macro providers (jobs fear-greed, coingecko, defillama). */

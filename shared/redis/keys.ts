@@ -101,8 +101,8 @@ export const keys = {
   accountEvents: (accountId: string) => `acct:{${accountId}}:events`,
   /** zset socket id by the ms its slot lapses: the account's open WebSocket streams on every pod (the cap of 3). */
   accountSockets: (accountId: string) => `acct:{${accountId}}:sockets`,
-  /** string pod id, PX lease: the pod running this book's quick sweep for the current tick. */
-  bookQuickSweep: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:qsweep`,
+  /** string pod id, PX lease: the pod running this book's connected-book sweep for the current tick (shared/paper/sweep). */
+  connectedBookSweepTurn: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:qsweep`,
   /** hash hookId -> JSON {id, url, secret, events, book, created}: the account's webhooks. */
   accountWebhooks: (accountId: string) => `acct:{${accountId}}:hooks`,
   /** set of hookId: the account's webhooks paused after consecutive failures. */

@@ -12,7 +12,9 @@ import { createLogger } from '../../shared/core/logger.js';
 import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { StoredApiKeyResolver, type ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
 import type { BookRef } from '../../shared/paper/positions/position-types.js';
-import type { QuickSweep } from '../../shared/push/quick-sweep.js';
+import { LatestTicks } from '../../shared/market/latest-ticks.js';
+import { freshnessRules } from '../../shared/market/quote-freshness.js';
+import { ConnectedBookSweep } from '../../shared/paper/sweep/sweep.js';
 import { SocketCap } from '../../shared/push/socket-notices.js';
 import { SocketSlots } from '../../shared/push/socket-slots.js';
 import { keys } from '../../shared/redis/keys.js';
@@ -22,7 +24,7 @@ import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
 import { HeldGate } from '../helpers/held-gate.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { closedWithin, connectStream, refusedUpgrade, startTestRelay, type StreamMessage, type TestStream } from '../helpers/push.js';
-import { freshRedis, testRedisUrl } from '../helpers/redis.js';
+import { freshRedis, testRedisUrl, watchCommands } from '../helpers/redis.js';
 import { accountServices, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 type Pos = Record<string, unknown> & { id: string; symbol: string };
@@ -80,13 +82,17 @@ describe('push: the WebSocket stream', function () {
     return r.body.position;
   };
 
-  /** A bare HTTP server with only the stream attached, on its own key resolver and quick sweep. */
-  const streamPod = async (apiKeys: ApiKeyResolver, quickSweep: QuickSweep = async () => undefined): Promise<{ url: string; close(): Promise<void> }> => {
+  /** A bare HTTP server with only the stream attached, on its own key resolver and sweep of a connected book. */
+  const streamPod = async (apiKeys: ApiKeyResolver, sweepBook: (ref: BookRef) => Promise<unknown> = async () => undefined): Promise<{ url: string; close(): Promise<void> }> => {
     const config = configWith({ REDIS_URL: testRedisUrl(), STREAM_TICK_MS: '200' });
-    const { trading } = createDomain({ config, redis });
+    const { trading, marketStore: market } = createDomain({ config, redis });
+    const freshness = freshnessRules(config);
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const stream = attachStream(server, { redis, config, logger: createLogger(config), clock: systemClock, apiKeys, chargeRefusedKey: async () => null, trading, quickSweep });
+    const logger = createLogger(config);
+    const connectedBookSweep = new ConnectedBookSweep({ redis, clock: systemClock, logger, tickMs: config.push.streamTickMs, sweepBook });
+    const ticks = new LatestTicks({ subscriber: redis.duplicate(), market, clock: systemClock, freshness, onError: (error) => logger.error({ err: error }, 'unreadable price tick') });
+    const stream = attachStream(server, { redis, config, logger, clock: systemClock, apiKeys, chargeRefusedKey: async () => null, trading, ticks, connectedBookSweep });
     return {
       url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       close: async () => {
@@ -213,6 +219,34 @@ describe('push: the WebSocket stream', function () {
     byToken.ws.send('not json');
     await waitFor(() => byToken.messages.some((m) => m.type === 'error' && m.data?.code === 'invalid_json'), 2_000, 'invalid_json');
     expect(byToken.ws.readyState).to.equal(byToken.ws.OPEN);
+  });
+
+  it('brings a price published as a tick to every socket of the book without reading Redis for them', async () => {
+    // a symbol of this test alone (no other pod or test reads its quote), priced before the pod starts: it has heard no tick of it
+    await prices.set({ SOLUSDT: 150 });
+    const pod = await streamPod(storedKeys());
+    try {
+      await open(podA, 'SOL');
+      const sockets = [0, 1, 2].map(() => connect(pod.url, { api_key: trader.apiKey }));
+      // the pod's first prices of the book: its open symbols and the price not heard yet, read once
+      for (const socket of sockets) await socket.next((m) => m.type === 'prices' && m.data?.SOL === 150);
+      const reads: string[][] = [];
+      const watched = [keys.marketQuote('SOLUSDT'), keys.bookOpen(trader.accountId, 'main')];
+      const stop = await watchCommands(redis, (args) => {
+        if (args.some((arg) => watched.includes(arg))) reads.push(args);
+      });
+      try {
+        const from = sockets.map((socket) => socket.messages.length);
+        await prices.set({ SOLUSDT: 151 });
+        for (const [i, socket] of sockets.entries()) await socket.next((m) => m.type === 'prices' && m.data?.SOL === 151, 2_000, from[i]);
+      } finally {
+        stop();
+      }
+      // the feed's own write of the quote is all: the pod neither read the quote nor the book
+      expect(reads.map((args) => args[0].toLowerCase())).to.deep.equal(['set']);
+    } finally {
+      await pod.close();
+    }
   });
 
   it('caps streams at 3 per account across keys and pods; closing one frees its slot', async () => {
@@ -358,6 +392,18 @@ describe('push: the WebSocket stream', function () {
     expect((closed.data?.position as Pos).id).to.equal(eth.id);
   });
 
+  it("keeps sending the latest prices across a cut of the pod's tick subscriber: a price of the gap is read, later ticks heard again", async () => {
+    await open(podA, 'ETH');
+    const stream = connect(podA.url, { api_key: trader.apiKey });
+    await stream.next((m) => m.type === 'prices' && m.data?.ETH === 3000);
+    await redis.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+    // published while the subscriber may be down: the pod does not hear it, and reads it instead
+    await prices.set({ ETHUSDT: 3050 });
+    await stream.next((m) => m.type === 'prices' && m.data?.ETH === 3050, 5_000);
+    await prices.set({ ETHUSDT: 3060 });
+    await stream.next((m) => m.type === 'prices' && m.data?.ETH === 3060, 5_000);
+  });
+
   it('recycles a socket after STREAM_MAX_AGE_MS with close code 4000', async () => {
     const pod = await startTestApi(redis, { ...env, STREAM_MAX_AGE_MS: '1000' });
     try {
@@ -377,16 +423,16 @@ describe('push: the WebSocket stream', function () {
     expect(await slots.claim({ accountId: 'lapse', socketId: 'live.1' }, 3, now + 1_001)).to.deep.equal({ ok: true, held: 1 });
   });
 
-  it('drives the quick sweep of each connected book once per tick, on one pod however many hold its sockets', async () => {
+  it('drives the sweep of each connected book once per tick, on one pod however many hold its sockets', async () => {
     const swept: { ref: BookRef; at: number }[] = [];
-    const sweep: QuickSweep = async (ref) => void swept.push({ ref, at: Date.now() });
+    const sweep = async (ref: BookRef): Promise<void> => void swept.push({ ref, at: Date.now() });
     const pods = [await streamPod(storedKeys(), sweep), await streamPod(storedKeys(), sweep)];
     try {
       await open(podA, 'ETH');
       for (const pod of pods) await connect(pod.url, { api_key: trader.apiKey }).next(isType('snapshot'));
       const started = swept.length;
       // the book is swept tick after tick...
-      await waitFor(() => swept.length >= started + 5, 10_000, 'five quick sweeps');
+      await waitFor(() => swept.length >= started + 5, 10_000, 'five sweeps of the book');
       const ticks = swept.slice(started);
       expect(ticks.every((s) => s.ref.accountId === trader.accountId && s.ref.book === 'main')).to.equal(true);
       // ...once per tick of 200 ms, not by both pods that hold its sockets: a turn (180 ms) keeps any two
@@ -399,7 +445,7 @@ describe('push: the WebSocket stream', function () {
     }
   });
 
-  it('closes a position whose stop the live price crossed, within a tick or two, while its book is connected (the quick sweep)', async () => {
+  it('closes a position whose stop the live price crossed, within a tick or two, while its book is connected (the connected-book sweep)', async () => {
     const r = await call(podA, 'POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, sl: 59_000 });
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
     const stream = connect(podB.url, { api_key: trader.apiKey });

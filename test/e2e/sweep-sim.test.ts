@@ -12,8 +12,8 @@ import { QUEUES } from '../../shared/queues/queue-names.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import { startFeedRole } from '../../workers/feed-role.js';
-import { quickSweepProcessor } from '../../workers/processors/sweep/quick-sweep-processor.js';
-import { sweepProcessor } from '../../workers/processors/sweep/sweep-processor.js';
+import { liveSweepProcessor } from '../../workers/processors/sweep/live-sweep-processor.js';
+import { candleSweepProcessor } from '../../workers/processors/sweep/candle-sweep-processor.js';
 import type { RunningRole } from '../../workers/runtime.js';
 import { SCHEDULES } from '../../workers/schedules.js';
 import { startWorkerRole } from '../../workers/worker-role.js';
@@ -51,7 +51,7 @@ describe('the sweep end to end: sim candles and prices -> feed -> sweep jobs -> 
     const ctx = { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) };
     unusedMinute = Math.floor(Date.now() / MINUTE) * MINUTE - 30 * MINUTE;
     feed = await startFeedRole(ctx);
-    worker = await startWorkerRole(ctx, { processors: [sweepProcessor, quickSweepProcessor], schedules: SCHEDULES.filter((s) => s.queue === QUEUES.quickSweep), relay: false });
+    worker = await startWorkerRole(ctx, { processors: [candleSweepProcessor, liveSweepProcessor], schedules: SCHEDULES.filter((s) => s.queue === QUEUES.liveSweep), relay: false });
     api = await startApiServer({ domain: createDomain({ config: configWith({ ...env, PORT: '0', HOST: '127.0.0.1' }), redis, clock: { now: () => Date.now() - 60 * MINUTE } }), logger: ctx.logger });
     market = createMarketStore(redis, config);
     trader = await createTrader(accountServices(redis));
@@ -158,7 +158,7 @@ describe('the sweep end to end: sim candles and prices -> feed -> sweep jobs -> 
     await expectSettledEvent(closed, ['position.opened', 'position.updated', 'position.closed']);
   });
 
-  it('liquidates between candles from the live price (the quick sweep)', async () => {
+  it('liquidates between candles from the live price (the live sweep)', async () => {
     const e = await priceOf('FILUSDT');
     const p = await open({ symbol: 'FILUSDT', side: 'long' });
     // far enough from the minute's end that the candle sweep cannot be the one that settles

@@ -7,7 +7,7 @@ import { createLogger } from '../../shared/core/logger.js';
 import { MINUTE_MS } from '../../shared/engine/order-rules.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { startFeedRole } from '../../workers/feed-role.js';
-import { sweepProcessor } from '../../workers/processors/sweep/sweep-processor.js';
+import { candleSweepProcessor } from '../../workers/processors/sweep/candle-sweep-processor.js';
 import type { RunningRole } from '../../workers/runtime.js';
 import { startWorkerRole } from '../../workers/worker-role.js';
 import { simControl, startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
@@ -43,7 +43,7 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
     unstoredMinute = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS - 5 * MINUTE_MS;
     feed = await startFeedRole(ctx);
     // no outbox relay: the test reads the events the fills wrote
-    worker = await startWorkerRole(ctx, { processors: [sweepProcessor], schedules: [], relay: false });
+    worker = await startWorkerRole(ctx, { processors: [candleSweepProcessor], schedules: [], relay: false });
     api = await startApiServer({ domain: createDomain({ config, redis, clock }), logger: ctx.logger });
     trader = await createTrader(accountServices(redis));
   });

@@ -7,7 +7,7 @@ import { priceOpen } from '../../shared/engine/open-pricing.js';
 import type { Side } from '../../shared/engine/side.js';
 import { PositionStore } from '../../shared/paper/positions/position-store.js';
 import type { BookRef, Position } from '../../shared/paper/positions/position-types.js';
-import { type SweepService } from '../../shared/paper/sweep/sweep-service.js';
+import type { Sweep } from '../../shared/paper/sweep/sweep.js';
 import type { SweepJob } from '../../shared/queues/job-types.js';
 import { keys } from '../../shared/redis/keys.js';
 
@@ -119,7 +119,7 @@ export function candle(symbol: string, minute: number, low: number, high: number
   return { symbol, minute, open: low, high, low, close: high };
 }
 
-/** The sweep service on a connection, with the test config's freshness rules. */
-export function sweepService(redis: Redis, clock: Clock = systemClock): SweepService {
+/** The sweep module on a connection, with the test config's freshness rules and tick. */
+export function testSweep(redis: Redis, clock: Clock = systemClock): Sweep {
   return createDomain({ config: configWith({}), redis, clock }).sweep;
 }

@@ -12,7 +12,7 @@ import { createSweepProducer } from '../../shared/queues/sweep-producer.js';
 import { closeRedis, createBlockingRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import type { Processor } from '../../workers/processors/registry.js';
-import { sweepProcessor } from '../../workers/processors/sweep/sweep-processor.js';
+import { candleSweepProcessor } from '../../workers/processors/sweep/candle-sweep-processor.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { spawnService, type ServiceProcess } from '../helpers/process.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
@@ -43,7 +43,7 @@ describe('a worker process killed in the middle of a sweep', function () {
   it('leaves its job to another worker, which settles the rest; no position settles twice', async () => {
     const positions = Array.from({ length: N }, () => testPosition(A, { symbol: 'ETHUSDT', side: 'long', entry: 100, sl: 97 }));
     for (let i = 0; i < N; i += 2_000) await seedPositions(redis, A, positions.slice(i, i + 2_000));
-    // the real entry point as a worker role (every processor and schedule); no feed, so its quick sweep finds no prices
+    // the real entry point as a worker role (every processor and schedule); no feed, so its live sweep finds no prices
     child = spawnService({ ROLE: 'worker', REDIS_URL: testRedisUrl(), MARKET_SOURCE: 'sim', SIM_URL: 'http://127.0.0.1:9', LOG_LEVEL: 'info' });
     await child.waitForLine((line) => line.includes('worker role started'), 60_000);
 
@@ -65,7 +65,7 @@ describe('a worker process killed in the middle of a sweep', function () {
     const id = sweepJobId(job.symbol, job.minute);
     await redis.del(`${QUEUE_PREFIX}:${QUEUES.sweep}:${id}:lock`, `${QUEUE_PREFIX}:${QUEUES.sweep}:stalled-check`);
     const config = configWith({ REDIS_URL: testRedisUrl() });
-    const retrying = sweepProcessor.create({ domain: createDomain({ config, redis }), redisUrl: testRedisUrl(), logger: createLogger(config) });
+    const retrying = candleSweepProcessor.create({ domain: createDomain({ config, redis }), redisUrl: testRedisUrl(), logger: createLogger(config) });
     processor = retrying;
     connection = createBlockingRedis(testRedisUrl());
     worker = new Worker(QUEUES.sweep, (j, token) => retrying.process(j, token), { connection, prefix: QUEUE_PREFIX, stalledInterval: 200 });

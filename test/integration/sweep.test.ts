@@ -13,12 +13,12 @@ import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { createSweepProducer } from '../../shared/queues/sweep-producer.js';
 import { closeRedis, createBlockingRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
-import { sweepProcessor } from '../../workers/processors/sweep/sweep-processor.js';
+import { candleSweepProcessor } from '../../workers/processors/sweep/candle-sweep-processor.js';
 import type { RunningRole } from '../../workers/runtime.js';
 import { startWorkerRole } from '../../workers/worker-role.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
-import { bookMoney, candle, closedPosition, eventsOf, MINUTE, openPosition, outbox, positionEvents, seedPositions, sweepService, testPosition } from '../helpers/sweep.js';
+import { bookMoney, candle, closedPosition, eventsOf, MINUTE, openPosition, outbox, positionEvents, seedPositions, testSweep, testPosition } from '../helpers/sweep.js';
 import { startTestApi } from '../helpers/app.js';
 import { accountServices, botCall, createTrader, TestPrices } from '../helpers/trading.js';
 
@@ -55,7 +55,7 @@ describe('the sweep of open positions (real Redis)', function () {
     };
     await seedPositions(redis, A, Object.values(p));
     const minute = nextMinute();
-    const report = await sweepService(redis).sweepCandles([candle('ETHUSDT', minute, 94, 104), candle('SOLUSDT', minute, 85, 115)]);
+    const report = await testSweep(redis).candle.sweep([candle('ETHUSDT', minute, 94, 104), candle('SOLUSDT', minute, 85, 115)]);
     expect(report).to.deep.include({ settled: 9, liquidated: 3, dropped: 0 });
 
     const expected: [Position, string, number][] = [
@@ -96,12 +96,12 @@ describe('the sweep of open positions (real Redis)', function () {
     const member = `${A.accountId}|main|${long.id}`;
     expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'sl', 'long'), member)).to.equal('95');
     expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'trail', 'long'), member)).to.equal('100');
-    const sweep = sweepService(redis);
+    const sweep = testSweep(redis);
     const minute = nextMinute();
     // long: the high (105) puts the stop at 99.75, above the candle's own low (97); checked first at 95, it holds.
     // short: the low (97) puts the stop at 98.94, below the candle's own high (101); checked first at 102, it holds.
     const firstCandles = [candle('ETHUSDT', minute, 97, 105), candle('SOLUSDT', minute, 97, 101)];
-    expect(await sweep.sweepCandles(firstCandles)).to.deep.include({ settled: 0, ratcheted: 2 });
+    expect(await sweep.candle.sweep(firstCandles)).to.deep.include({ settled: 0, ratcheted: 2 });
     expect(await openPosition(redis, A, long.id)).to.include({ trail_hwm: 105, trail_ts: minute + MINUTE, v: 2 });
     expect(await openPosition(redis, A, short.id)).to.include({ trail_hwm: 97, trail_ts: minute + MINUTE, v: 2 });
     expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'sl', 'long'), member)).to.equal('99.75');
@@ -115,9 +115,9 @@ describe('the sweep of open positions (real Redis)', function () {
       expect(moved).to.deep.equal({ ...p, v: 2, trail_hwm: moved.trail_hwm, trail_ts: minute + MINUTE, trail_prev_hwm: 100, trail_prev_ts: 0 });
     }
     // the same candles again (a retried job) change nothing
-    expect(await sweep.sweepCandles(firstCandles)).to.deep.include({ settled: 0, ratcheted: 0 });
+    expect(await sweep.candle.sweep(firstCandles)).to.deep.include({ settled: 0, ratcheted: 0 });
     // the next minute reaches the moved stops
-    const next = await sweep.sweepCandles([candle('ETHUSDT', minute + MINUTE, 99, 101), candle('SOLUSDT', minute + MINUTE, 98, 100)]);
+    const next = await sweep.candle.sweep([candle('ETHUSDT', minute + MINUTE, 99, 101), candle('SOLUSDT', minute + MINUTE, 98, 100)]);
     expect(next).to.deep.include({ settled: 2 });
     expect(await closedPosition(redis, A, long.id)).to.include({ close_reason: 'trailing_stop', exit: 99.75 });
     expect(await closedPosition(redis, A, short.id)).to.include({ close_reason: 'trailing_stop', exit: 98.94 });
@@ -135,7 +135,7 @@ describe('the sweep of open positions (real Redis)', function () {
     await redis.zadd(keys.triggerIndex('ETHUSDT', 'liq', 'long'), 99, ghost);
     // an entry earlier than the level (a stop loosened from 97 to 90): the position itself decides, nothing fires
     await redis.zadd(keys.triggerIndex('ETHUSDT', 'sl', 'long'), 97, liveMember);
-    const report = await sweepService(redis).sweepCandle(candle('ETHUSDT', nextMinute(), 96, 100));
+    const report = await testSweep(redis).candle.sweep([candle('ETHUSDT', nextMinute(), 96, 100)]);
     expect(report).to.deep.include({ checked: 2, settled: 0, dropped: 1 });
     expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'sl', 'long'), ghost)).to.equal(null);
     expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'liq', 'long'), ghost)).to.equal(null);
@@ -153,15 +153,33 @@ describe('the sweep of open positions (real Redis)', function () {
     const elsewhere = testPosition(other, { symbol: 'ETHUSDT', side: 'long', entry: 105, sl: 101 });
     await seedPositions(redis, A, [stop, target, untouched]);
     await seedPositions(redis, other, [elsewhere]);
-    const report = await sweepService(redis).sweepBook(A);
+    const report = await testSweep(redis).connectedBook({ logger: createLogger(configWith({})) }).sweep(A);
     expect(report).to.deep.include({ checked: 3, settled: 2 });
     expect(await closedPosition(redis, A, stop.id)).to.include({ close_reason: 'stop_loss', exit: 101 });
     expect(await closedPosition(redis, A, target.id)).to.include({ close_reason: 'take_profit', exit: 100.5 });
     expect(await openPosition(redis, A, untouched.id)).to.not.equal(null);
     expect(await openPosition(redis, other, elsewhere.id)).to.not.equal(null);
-    // the quick sweep of every symbol finds the other book's stop through the index
-    expect(await sweepService(redis).sweepLive()).to.deep.include({ settled: 1 });
+    // the live sweep of every symbol finds the other book's stop through the index
+    expect(await testSweep(redis).live.sweep()).to.deep.include({ settled: 1 });
     expect(await closedPosition(redis, other, elsewhere.id)).to.include({ close_reason: 'stop_loss', exit: 101 });
+  });
+
+  it('each of the three triggers (candle, live, connected book) settles a crossed stop at its level, once', async () => {
+    await new TestPrices(redis).set({ ETHUSDT: 100 });
+    const sweep = testSweep(redis);
+    const triggers: [string, (ref: BookRef) => Promise<unknown>][] = [
+      ['candle', () => sweep.candle.sweep([candle('ETHUSDT', nextMinute(), 99, 102)])],
+      ['live', () => sweep.live.sweep()],
+      ['connectedBook', (ref) => sweep.connectedBook({ logger: createLogger(configWith({})) }).sweep(ref)],
+    ];
+    for (const [name, run] of triggers) {
+      const ref: BookRef = { accountId: A.accountId, book: name.toLowerCase() };
+      const stop = testPosition(ref, { symbol: 'ETHUSDT', side: 'long', entry: 105, sl: 101 });
+      await seedPositions(redis, ref, [stop]);
+      expect(await run(ref), name).to.deep.include({ settled: 1 });
+      expect(await closedPosition(redis, ref, stop.id), name).to.include({ close_reason: 'stop_loss', exit: 101 });
+      expect(await run(ref), `${name} again`).to.deep.include({ settled: 0 });
+    }
   });
 
   it('a manual close racing a sweep settles each position once; the balance moves once', async () => {
@@ -176,7 +194,7 @@ describe('the sweep of open positions (real Redis)', function () {
       const ids = opened.map((r) => r.body.position.id);
       const [closes, report] = await Promise.all([
         Promise.all(ids.map((id) => botCall<{ error?: string }>(api.url, trader, 'POST', '/close', { id, symbol: 'ETHUSDT' }))),
-        sweepService(redis).sweepCandle(candle('ETHUSDT', nextMinute(), 90, 100)),
+        testSweep(redis).candle.sweep([candle('ETHUSDT', nextMinute(), 90, 100)]),
       ]);
       const manual = closes.filter((r) => r.status === 200).length;
       expect(closes.every((r) => r.status === 200 || (r.status === 409 && r.body.error === 'already_closed'))).to.equal(true);
@@ -194,7 +212,7 @@ describe('the sweep of open positions (real Redis)', function () {
     }
   });
 
-  it('a stop or target set within a minute waits for the next candle (its low or high may predate it); the quick sweep and liquidation do not wait', async () => {
+  it('a stop or target set within a minute waits for the next candle (its low or high may predate it); the live sweep and liquidation do not wait', async () => {
     const prices = new TestPrices(redis);
     await prices.set({ ETHUSDT: 99, SOLUSDT: 99, BNBUSDT: 99 });
     const api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
@@ -214,8 +232,8 @@ describe('the sweep of open positions (real Redis)', function () {
       expect(stamp).to.be.within(Date.now() - 10_000, Date.now());
       // the candle of the minute the levels were set in (it started before them)
       const minute = Math.floor((stamp - 1) / MINUTE) * MINUTE;
-      const sweep = sweepService(redis);
-      const first = await sweep.sweepCandles([candle('ETHUSDT', minute, 95, 104), candle('SOLUSDT', minute, 89, 99)]);
+      const sweep = testSweep(redis);
+      const first = await sweep.candle.sweep([candle('ETHUSDT', minute, 95, 104), candle('SOLUSDT', minute, 89, 99)]);
       expect(first).to.deep.include({ settled: 2, liquidated: 1 });
       expect(await openPosition(redis, ref, p.late.id)).to.include({ sl: 97, status: 'open' });
       expect(await openPosition(redis, ref, p.lateTarget.id)).to.include({ tp: 103, status: 'open' });
@@ -223,12 +241,12 @@ describe('the sweep of open positions (real Redis)', function () {
       expect(await closedPosition(redis, ref, p.early.id)).to.include({ close_reason: 'stop_loss', exit: 97 });
       expect(await closedPosition(redis, ref, p.lateLiq.id)).to.include({ close_reason: 'liquidation', exit: 90.5 });
       expect(await eventsOf(redis, ref.accountId, p.late.id)).to.deep.equal(['position.opened', 'position.updated']);
-      // the quick sweep fires a level as soon as a live price crosses it
+      // the live sweep fires a level as soon as a live price crosses it
       await prices.set({ BNBUSDT: 96.5 });
-      expect(await sweep.sweepLive()).to.deep.include({ settled: 1 });
+      expect(await sweep.live.sweep()).to.deep.include({ settled: 1 });
       expect(await closedPosition(redis, ref, p.live.id)).to.include({ close_reason: 'stop_loss', exit: 97 });
       // the next minute's candle started after the levels were set: it fires them
-      const next = await sweep.sweepCandles([candle('ETHUSDT', minute + MINUTE, 96, 104)]);
+      const next = await sweep.candle.sweep([candle('ETHUSDT', minute + MINUTE, 96, 104)]);
       expect(next).to.deep.include({ settled: 2 });
       expect(await closedPosition(redis, ref, p.late.id)).to.include({ close_reason: 'stop_loss', exit: 97 });
       expect(await closedPosition(redis, ref, p.lateTarget.id)).to.include({ close_reason: 'take_profit', exit: 103 });
@@ -261,14 +279,14 @@ describe('the sweep of open positions (real Redis)', function () {
       // the candle of the minute of the read: the low below 95 (and the high above 105) crossed whichever stop was in force;
       // BNB's low (100) is below its moved stop (104.5) but above the one the minute began with: it may have come before the read
       const minute = Math.floor((moved.trail_ts! - 1) / MINUTE) * MINUTE;
-      const sweep = sweepService(redis);
-      const report = await sweep.sweepCandles([candle('ETHUSDT', minute, 94, 110), candle('SOLUSDT', minute, 90, 106), candle('BNBUSDT', minute, 100, 110)]);
+      const sweep = testSweep(redis);
+      const report = await sweep.candle.sweep([candle('ETHUSDT', minute, 94, 110), candle('SOLUSDT', minute, 90, 106), candle('BNBUSDT', minute, 100, 110)]);
       expect(report).to.deep.include({ settled: 2 });
       expect(await closedPosition(redis, ref, p.long.id)).to.include({ close_reason: 'trailing_stop', exit: 95 });
       expect(await closedPosition(redis, ref, p.short.id)).to.include({ close_reason: 'trailing_stop', exit: 105 });
       expect(await openPosition(redis, ref, p.held.id)).to.include({ trail_hwm: 110, status: 'open' });
       // the next candle is checked against the moved stop
-      expect(await sweep.sweepCandles([candle('BNBUSDT', minute + MINUTE, 104, 109)])).to.deep.include({ settled: 1 });
+      expect(await sweep.candle.sweep([candle('BNBUSDT', minute + MINUTE, 104, 109)])).to.deep.include({ settled: 1 });
       expect(await closedPosition(redis, ref, p.held.id)).to.include({ close_reason: 'trailing_stop', exit: 104.5 });
       for (const position of Object.values(p)) expect(await eventsOf(redis, ref.accountId, position.id)).to.deep.equal(['position.opened', 'position.updated', 'position.closed']);
     } finally {
@@ -297,7 +315,7 @@ describe('the sweep of open positions (real Redis)', function () {
       const changed = (await openPosition(redis, ref, p.kept.id))!;
       // the candle of the minute of the change: lows (highs) past the stops that may have come before it
       const minute = Math.floor(changed.levels_ts! / MINUTE) * MINUTE;
-      const report = await sweepService(redis).sweepCandles([candle('ETHUSDT', minute, 94, 101), candle('SOLUSDT', minute, 99, 106), candle('BNBUSDT', minute, 94, 101)]);
+      const report = await testSweep(redis).candle.sweep([candle('ETHUSDT', minute, 94, 101), candle('SOLUSDT', minute, 99, 106), candle('BNBUSDT', minute, 94, 101)]);
       expect(report).to.deep.include({ settled: 2 });
       const closed = (await closedPosition(redis, ref, p.kept.id))!;
       expect(closed).to.include({ close_reason: 'stop_loss', exit: 95, status: 'closed', liquidated: false, tp: 110 });
@@ -322,7 +340,7 @@ describe('the sweep of open positions (real Redis)', function () {
     const startWorkers = async (n: number): Promise<void> => {
       const config = configWith({ REDIS_URL: testRedisUrl() });
       const ctx = { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) };
-      for (let i = 0; i < n; i++) roles.push(await startWorkerRole(ctx, { processors: [sweepProcessor], schedules: [], relay: false }));
+      for (let i = 0; i < n; i++) roles.push(await startWorkerRole(ctx, { processors: [candleSweepProcessor], schedules: [], relay: false }));
     };
     beforeEach(() => {
       roles = [];
@@ -358,7 +376,7 @@ describe('the sweep of open positions (real Redis)', function () {
       const close = (minute: number, low: number, high: number) => writer.storeClosed({ venue: 'binance', symbol: 'ETHUSDT', openTime: minute, open: low, high, low, close: high, volume: 1, closed: true });
       const elsewhereConnection = createBlockingRedis(testRedisUrl());
       const elsewhere = new Worker<SweepJob>(QUEUES.sweep, null, { connection: elsewhereConnection, prefix: QUEUE_PREFIX });
-      const elsewhereProcessor = sweepProcessor.create({ domain: createDomain({ config, redis }), redisUrl: testRedisUrl(), logger: createLogger(config) });
+      const elsewhereProcessor = candleSweepProcessor.create({ domain: createDomain({ config, redis }), redisUrl: testRedisUrl(), logger: createLogger(config) });
       const stop = async (): Promise<void> => {
         await elsewhere.close();
         await elsewhereProcessor.close?.();

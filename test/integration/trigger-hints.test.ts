@@ -11,7 +11,7 @@ import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import { startClusterRedis, type ClusterRedis } from '../helpers/cluster-redis.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
-import { candle, closedPosition, MINUTE, sweepService, testPosition } from '../helpers/sweep.js';
+import { candle, closedPosition, MINUTE, testSweep, testPosition } from '../helpers/sweep.js';
 
 const A: BookRef = { accountId: 'acct-hints', book: 'main' };
 const nextMinute = (): number => Math.ceil((Date.now() + 1) / MINUTE) * MINUTE;
@@ -115,13 +115,13 @@ describe('trigger index hints around the account scripts (real Redis)', () => {
     const crashed = testPosition(A, { symbol: 'ETHUSDT', side: 'long', entry: 100, sl: 97, id: defaultPositionId(now - STORING_MS - 1_000) });
     // the widen step of two opens whose scripts have not run (yet, or ever)
     await hints.widen([{ ref: A, position: opening }, { ref: A, position: crashed }]);
-    const report = await sweepService(redis).sweepCandle(candle('ETHUSDT', nextMinute(), 96, 100));
+    const report = await testSweep(redis).candle.sweep([candle('ETHUSDT', nextMinute(), 96, 100)]);
     expect(report).to.deep.include({ checked: 2, settled: 0, dropped: 1 });
     expect((await entries(redis, A, opening)).sl).to.equal(97);
     expect(await entries(redis, A, crashed)).to.deep.equal({ liq: null, sl: null, tp: null, trail: null });
     // the open then lands: its entries are there for the next minute
     expect((await store.open(A, opening, 10)).kind).to.equal('opened');
-    const later = await sweepService(redis).sweepCandle(candle('ETHUSDT', nextMinute() + MINUTE, 96, 100));
+    const later = await testSweep(redis).candle.sweep([candle('ETHUSDT', nextMinute() + MINUTE, 96, 100)]);
     expect(later).to.deep.include({ settled: 1 });
   });
 
@@ -158,7 +158,7 @@ describe('trigger index hints around the account scripts (real Redis)', () => {
     await store.open(A, p, 10);
     // the widen step of a stop change to 97 whose script never ran
     await hints.widen([{ ref: A, position: { ...p, sl: 97 } }]);
-    const report = await sweepService(redis).sweepCandle(candle('ETHUSDT', nextMinute(), 96, 100));
+    const report = await testSweep(redis).candle.sweep([candle('ETHUSDT', nextMinute(), 96, 100)]);
     expect(report).to.deep.include({ checked: 1, settled: 0 });
     expect((await entries(redis, A, p)).sl).to.equal(90);
     expect(await store.getOpen(A, p.id)).to.not.equal(null);
@@ -198,7 +198,7 @@ describe('the account scripts on a Redis Cluster node (every key of a script in 
 
     const stop = testPosition(A, { symbol: 'ETHUSDT', side: 'long', entry: 100, sl: 97 });
     await store.open(A, stop, 10);
-    expect(await sweepService(redis).sweepCandle(candle('ETHUSDT', nextMinute(), 96, 100))).to.deep.include({ settled: 1 });
+    expect(await testSweep(redis).candle.sweep([candle('ETHUSDT', nextMinute(), 96, 100)])).to.deep.include({ settled: 1 });
     expect(await closedPosition(redis, A, stop.id)).to.include({ close_reason: 'stop_loss', exit: 97 });
     expect(await entries(redis, A, stop)).to.deep.equal({ liq: null, sl: null, tp: null, trail: null });
   });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { InOrderByKey } from '../../shared/core/in-order-by-key.js';
 import type { SweepJob } from '../../shared/queues/job-types.js';
-import { candleRunner, EarlierMinutePending, type CandleStep } from '../../workers/processors/sweep/sweep-processor.js';
+import { candleRunner, EarlierMinutePending, type CandleStep } from '../../workers/processors/sweep/candle-sweep-processor.js';
 
 /** A promise settled from outside. */
 function gate<T = void>(): { promise: Promise<T>; open(value: T): void; fail(error: Error): void } {

@@ -5,9 +5,9 @@ import { macroProcessor } from './macro/macro-processor.js';
 import { orderExpiryProcessor } from './orders/order-expiry-processor.js';
 import type { ProcessorDefinition } from './registry.js';
 import { screenerProcessor } from './screener/screener-processor.js';
-import { quickSweepProcessor } from './sweep/quick-sweep-processor.js';
-import { sweepProcessor } from './sweep/sweep-processor.js';
+import { candleSweepProcessor } from './sweep/candle-sweep-processor.js';
+import { liveSweepProcessor } from './sweep/live-sweep-processor.js';
 import { webhookProcessor } from './webhooks/webhook-processor.js';
 
 /** Every queue consumer of the worker role, in one list: a feature adds its processor here. */
-export const PROCESSORS: ProcessorDefinition[] = [fundingRecorder, screenerProcessor, macroProcessor, latamProcessor, derivativesProcessor, webhookProcessor, orderExpiryProcessor, sweepProcessor, quickSweepProcessor];
+export const PROCESSORS: ProcessorDefinition[] = [fundingRecorder, screenerProcessor, macroProcessor, latamProcessor, derivativesProcessor, webhookProcessor, orderExpiryProcessor, candleSweepProcessor, liveSweepProcessor];

@@ -6,7 +6,7 @@ import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import { baseOf, canonicalSymbol } from '../../market/canonical-symbol.js';
 import type { MarketStore } from '../../market/market-store.js';
-import { classifyQuote, type FreshnessRules } from '../../market/quote-freshness.js';
+import { classifyQuote, marksOf, type FreshnessRules, type Mark } from '../../market/quote-freshness.js';
 import type { AssetClass } from '../../engine/fees.js';
 import { assetClassOf } from './asset-classes.js';
 import { maxLeverage } from './leverage-caps.js';
@@ -32,11 +32,6 @@ export class PrefetchedFill {
     readonly symbol: string,
     readonly fill: Promise<SettledFill>,
   ) {}
-}
-
-export interface Mark {
-  price: number;
-  stale: boolean;
 }
 
 export class LivePrices {
@@ -79,13 +74,6 @@ export class LivePrices {
   /** Marks for reads: fresh or stale prices as the market routes serve them; symbols without one are absent. */
   async marks(symbols: readonly string[]): Promise<Map<string, Mark>> {
     const unique = [...new Set(symbols)];
-    const quotes = await this.store.getQuotes(unique);
-    const now = this.clock.now();
-    const out = new Map<string, Mark>();
-    unique.forEach((symbol, i) => {
-      const state = classifyQuote(quotes[i] ?? null, now, this.rules);
-      if (state.kind !== 'unavailable') out.set(symbol, { price: state.quote.price, stale: state.kind === 'stale' });
-    });
-    return out;
+    return marksOf(unique, await this.store.getQuotes(unique), this.clock.now(), this.rules);
   }
 }

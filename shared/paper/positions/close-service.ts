@@ -1,7 +1,7 @@
 /**
  * Closing positions: whole, partial (the position splits and the closed part is recorded), and all
  * of a book. A close first checks the position's own triggers against the price it read: a stop,
- * target, trailing stop or liquidation the live price already crossed (the quick sweep had not run
+ * target, trailing stop or liquidation the live price already crossed (the live sweep had not run
  * yet) settles the whole position as that trigger, at its level, as the sweep would have.
  */
 import { AppError } from '../../core/errors.js';
@@ -112,7 +112,7 @@ export function triggeredClose(p: Position, trigger: Trigger, fundingUsd: number
   return wholeSettled(p, trigger.price, fundingUsd, now, trigger.reason, trigger.reason === CLOSE_REASONS.liquidation);
 }
 
-/** The trigger of the position the live price has crossed, if any (the quick sweep's own decision). Pure. */
+/** The trigger of the position the live price has crossed, if any (the live sweep's own decision). Pure. */
 export function crossedTrigger(p: Position, live: Pick<LivePrice, 'price' | 'ts'>): Trigger | null {
   const decision = decide(p, liveWindow(live.price, live.ts), false);
   return decision.kind === 'settle' ? decision.trigger : null;

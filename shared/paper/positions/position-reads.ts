@@ -4,7 +4,7 @@ import { roundUsd, toCents, trimNumber } from '../../engine/side.js';
 import { ratchetTrail } from '../../engine/trailing.js';
 import { baseOf } from '../../market/canonical-symbol.js';
 import type { KeyContext } from '../key-context.js';
-import type { Mark } from '../markets/live-prices.js';
+import type { Mark } from '../../market/quote-freshness.js';
 import { fundingOwed, type PositionDeps } from './position-deps.js';
 import { refOf } from './position-service.js';
 import type { BookCounters } from './position-store.js';

@@ -1,36 +1,38 @@
 /**
- * The sweep of open positions: stops, targets, trailing stops and liquidations.
+ * The sweep of open positions: stops, targets, trailing stops and liquidations, for the three
+ * triggers (sweep.ts builds them; README.md says who runs each).
  *
- * - sweepCandles: each closed 1-minute candle of a symbol, checked against its [low, high]. The
- *   triggers are found through the per-symbol indexes (only the levels the range crossed are read,
- *   so the cost grows with what triggers, not with what is open), and the trailing positions whose
- *   high-water mark the candle improves are ratcheted.
- * - sweepLive: every symbol's live price, about every 2 s (a job scheduler), so a liquidation or a
- *   stop is not a minute late; the candle stays the truth for highs and lows in between.
- * - sweepBook: one book's open positions against live prices (the WebSocket stream calls it every
- *   tick for a connected account).
+ * - sweepCandles (candle): each closed 1-minute candle of a symbol, checked against its [low, high].
+ *   The triggers are found through the per-symbol indexes (only the levels the range crossed are
+ *   read, so the cost grows with what triggers, not with what is open), and the trailing positions
+ *   whose high-water mark the candle improves are ratcheted.
+ * - sweepLive (live): every symbol's live price, so a liquidation or a stop is not a minute late;
+ *   the candle stays the truth for highs and lows in between.
+ * - sweepBook (connected book): one book's open positions against live prices.
  *
  * A retried or duplicated candle changes nothing twice: settled positions are gone from the open
  * hash and the indexes, the scripts compare the position as read, and a trailing stop moved by a
  * candle is newer than that candle, so the candle is not checked against it again.
  */
-import type { Redis } from 'ioredis';
 import type { Clock } from '../../core/clock.js';
 import type { Side } from '../../engine/side.js';
 import { liveWindow, type PriceWindow } from '../../engine/triggers.js';
 import type { MarketStore } from '../../market/market-store.js';
-import { classifyQuote, type FreshnessRules } from '../../market/quote-freshness.js';
+import { classifyQuote, type FreshnessRules, type PricePoint } from '../../market/quote-freshness.js';
 import type { SweepJob } from '../../queues/job-types.js';
-import { FundingStore } from '../funding/funding-store.js';
-import { PositionStore } from '../positions/position-store.js';
+import type { FundingStore } from '../funding/funding-store.js';
+import type { PositionStore } from '../positions/position-store.js';
 import { parseTriggerMember, type BookRef } from '../positions/position-types.js';
 import { addReports, emptyReport, SweepSettler, type SweepReport, type SweepTarget } from './sweep-settler.js';
-import { SweepStore, type IndexRange } from './sweep-store.js';
+import type { IndexRange, SweepStore } from './sweep-store.js';
 
 export type { SweepReport } from './sweep-settler.js';
 
 const MINUTE_MS = 60_000;
 const SIDES: readonly Side[] = ['long', 'short'];
+
+/** Latest prices of symbols, in the order asked (null where there is none). */
+export type PriceReader = (symbols: readonly string[]) => Promise<(PricePoint | null)[]>;
 
 export interface SweepDeps {
   store: PositionStore;
@@ -99,22 +101,21 @@ export class SweepService {
     return report;
   }
 
-  sweepCandle(candle: SweepJob): Promise<SweepReport> {
-    return this.sweepCandles([candle]);
-  }
-
-  /** Sweeps every symbol with a fresh live price (the quick sweep between candles). */
+  /** Sweeps every symbol with a fresh live price (between candles). */
   async sweepLive(): Promise<SweepReport> {
     const symbols = (await this.deps.market.listSymbols()).map((entry) => entry.symbol);
     const live = await this.livePrices(symbols);
     return this.sweepWindows([...live].map(([symbol, window]) => ({ symbol, window, candle: false, fundingTo: window.to })));
   }
 
-  /** Sweeps one book's open positions against live prices (the WebSocket stream's tick). */
-  async sweepBook(ref: BookRef): Promise<SweepReport> {
+  /**
+   * Sweeps one book's open positions against live prices (a connected book, on the stream's tick):
+   * from `prices` (an API pod's latest ticks) when given, else the stored quotes.
+   */
+  async sweepBook(ref: BookRef, prices?: PriceReader): Promise<SweepReport> {
     const open = await this.deps.store.listOpen(ref);
     if (open.length === 0) return emptyReport();
-    const live = await this.livePrices(open.map((s) => s.position.symbol));
+    const live = await this.livePrices(open.map((s) => s.position.symbol), prices);
     const targets: SweepTarget[] = [];
     for (const read of open) {
       const window = live.get(read.position.symbol);
@@ -124,9 +125,9 @@ export class SweepService {
   }
 
   /** Fresh aggregated prices as windows of one price at its time; symbols without one are left out. */
-  private async livePrices(symbols: readonly string[]): Promise<Map<string, PriceWindow>> {
+  private async livePrices(symbols: readonly string[], read: PriceReader = (unique) => this.deps.market.getQuotes(unique)): Promise<Map<string, PriceWindow>> {
     const unique = [...new Set(symbols)];
-    const quotes = await this.deps.market.getQuotes(unique);
+    const quotes = await read(unique);
     const now = this.deps.clock.now();
     const out = new Map<string, PriceWindow>();
     unique.forEach((symbol, i) => {
@@ -155,16 +156,4 @@ export class SweepService {
     });
     return this.settler.apply(targets);
   }
-}
-
-/** The sweep on a connection. */
-export function createSweepService(deps: { redis: Redis; market: MarketStore; freshness: FreshnessRules; clock: Clock }): SweepService {
-  return new SweepService({
-    store: new PositionStore(deps.redis),
-    index: new SweepStore(deps.redis),
-    funding: new FundingStore(deps.redis),
-    market: deps.market,
-    freshness: deps.freshness,
-    clock: deps.clock,
-  });
 }

@@ -1,5 +1,5 @@
 /**
- * The sweep queue's processor: one job per symbol and closed minute (added by the feed, id
+ * The candle sweep's processor (shared/paper/sweep: the candle trigger): one job per symbol and closed minute (added by the feed, id
  * sweep:<SYM>:<minute>). The candle runs through the steps below in order; each step is idempotent
  * for a candle, so a retried or duplicated job changes nothing twice.
  */
@@ -61,18 +61,19 @@ const SWEEP_CONCURRENCY = 64;
 /** How long a candle held back by an earlier minute of its symbol waits before it asks again. */
 const EARLIER_MINUTE_WAIT_MS = 200;
 
-export const sweepProcessor: ProcessorDefinition = {
+export const candleSweepProcessor: ProcessorDefinition = {
   queue: QUEUES.sweep,
   concurrency: SWEEP_CONCURRENCY,
   create: ({ domain }) => {
-    const { redis, clock, marketStore: market, sweep: positions } = domain;
+    const { redis, clock, marketStore: market, sweep } = domain;
+    const positions = sweep.candle;
     const orders = createOrderSweep(redis, clock);
     // The steps of a candle, in order. Resting-order fills (shared/paper/orders) go first, so that
     // an order the candle fills exists before the triggers run; the new position is stamped with
     // the candle's minute, and a candle never triggers a position opened within its own minute.
     const steps: CandleStep[] = [
       { name: 'orders', run: (candle) => orders.fillCandle(candle) },
-      { name: 'positions', run: (candle) => positions.sweepCandle(candle) },
+      { name: 'positions', run: (candle) => positions.sweep([candle]) },
     ];
     const jobs = new Queue<SweepJob>(QUEUES.sweep, { connection: redis, prefix: QUEUE_PREFIX });
     jobs.on('error', redisOutages.onError);

@@ -1,0 +1,68 @@
+/**
+ * The sweep module's one entry point: createSweep builds the position sweep once and hands out its
+ * three triggers, named for what starts them (README.md in this folder: who runs each, how often,
+ * and which is the truth for highs and lows).
+ */
+import type { Redis } from 'ioredis';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { LatestTicks } from '../../market/latest-ticks.js';
+import type { MarketStore } from '../../market/market-store.js';
+import type { FreshnessRules } from '../../market/quote-freshness.js';
+import type { SweepJob } from '../../queues/job-types.js';
+import { FundingStore } from '../funding/funding-store.js';
+import { PositionStore } from '../positions/position-store.js';
+import { ConnectedBookSweep } from './connected-book-sweep.js';
+import { SweepService, type SweepReport } from './sweep-service.js';
+import { SweepStore } from './sweep-store.js';
+
+export type { SweepReport } from './sweep-service.js';
+export { ConnectedBookSweep } from './connected-book-sweep.js';
+
+export interface SweepModuleDeps {
+  redis: Redis;
+  market: MarketStore;
+  freshness: FreshnessRules;
+  clock: Clock;
+  /** The stream's tick (config.push.streamTickMs): how often a connected book is swept. */
+  streamTickMs: number;
+}
+
+/** What an API pod gives the connected-book trigger: its log and, when it hears them, the feed's ticks. */
+export interface ConnectedBookPod {
+  logger: Logger;
+  /** The pod's latest ticks: live prices with no read per book (else the stored quotes). */
+  latestTicks?: Pick<LatestTicks, 'prices'>;
+}
+
+export interface Sweep {
+  /** Closed 1-minute candles (the sweep queue's jobs, one per symbol and minute): the truth for highs and lows. */
+  candle: { sweep(candles: readonly SweepJob[]): Promise<SweepReport> };
+  /** Every symbol's live price (a job scheduler, every 2 s): stops and liquidations between candles. */
+  live: { sweep(): Promise<SweepReport> };
+  /** A book with a stream socket open, every stream tick, on the API pod that holds the socket: one per pod. */
+  connectedBook(pod: ConnectedBookPod): ConnectedBookSweep;
+}
+
+export function createSweep(deps: SweepModuleDeps): Sweep {
+  const service = new SweepService({
+    store: new PositionStore(deps.redis),
+    index: new SweepStore(deps.redis),
+    funding: new FundingStore(deps.redis),
+    market: deps.market,
+    freshness: deps.freshness,
+    clock: deps.clock,
+  });
+  return {
+    candle: { sweep: (candles) => service.sweepCandles(candles) },
+    live: { sweep: () => service.sweepLive() },
+    connectedBook: ({ logger, latestTicks }) =>
+      new ConnectedBookSweep({
+        redis: deps.redis,
+        clock: deps.clock,
+        logger,
+        tickMs: deps.streamTickMs,
+        sweepBook: (ref) => service.sweepBook(ref, latestTicks && ((symbols) => latestTicks.prices(symbols))),
+      }),
+  };
+}
