@@ -1,6 +1,6 @@
 import { AppError, isAppError } from '../../shared/core/errors.js';
 import type { Logger } from '../../shared/core/logger.js';
-import { isRedisUnreachable } from '../../shared/redis/connection.js';
+import { isRedisUnreachable } from '../../shared/core/redis-unreachable.js';
 import type { ApiRequest, ApiResponse, Next } from '../routing/http-types.js';
 import { sendJsonText } from '../routing/json-text.js';
 import type { RouteCatalog } from '../routing/route-catalog.js';

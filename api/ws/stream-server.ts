@@ -29,7 +29,7 @@ import { AccountEvents } from '../../shared/push/account-events.js';
 import { QuickSweepTurns, type QuickSweep } from '../../shared/push/quick-sweep.js';
 import { STREAM_CLOSE_CODES as CLOSE_CODES } from '../../shared/push/socket-notices.js';
 import { SocketSlots } from '../../shared/push/socket-slots.js';
-import { isRedisUnreachable } from '../../shared/redis/connection.js';
+import { isRedisUnreachable } from '../../shared/core/redis-unreachable.js';
 import { redisUnavailable } from '../middleware/redis-gate.js';
 import { StreamClient, type KeyCheck } from './stream-client.js';
 import { StreamHub } from './stream-hub.js';
