@@ -26,12 +26,9 @@ cross-account order and expiry indexes are written around this script (order-hin
 and taken out again when it stores another order or none.
 ]]
 if ARGV[4] == '1' then
-  local prior = redis.call('GET', KEYS[3])
-  if prior then
-    local now = redis.call('HGET', KEYS[2], prior)
-    if now then return {2, now} end
-    return {3, prior}
-  end
+  -- a create already made with this client_order_id answers as it did (idempotency.lua, sent ahead of this script)
+  local earlier = earlier_reply(KEYS[3], KEYS[2])
+  if earlier then return earlier end
 end
 
 local count = redis.call('ZCARD', KEYS[1])

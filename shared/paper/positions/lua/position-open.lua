@@ -28,12 +28,9 @@ per-symbol trigger indexes are written around this script (trigger-hints.ts): be
 out again when it stores nothing.
 ]]
 if ARGV[4] == '1' then
-  local prior = redis.call('GET', KEYS[3])
-  if prior then
-    local now = redis.call('HGET', KEYS[1], prior) or redis.call('HGET', KEYS[2], prior)
-    if now then return {2, now} end
-    return {3, prior}
-  end
+  -- a create already made with this client_order_id answers as it did (idempotency.lua, sent ahead of this script)
+  local earlier = earlier_reply(KEYS[3], KEYS[1], KEYS[2])
+  if earlier then return earlier end
 end
 
 local count = redis.call('HLEN', KEYS[1])
