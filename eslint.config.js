@@ -17,6 +17,8 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through shared/core/config.ts only.' }],
+      // prettier's print width (.prettierrc.json), for what prettier does not wrap: comments (strings are kept whole)
+      'max-len': ['error', { code: 140, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }],
     },
   },
   {

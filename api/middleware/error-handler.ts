@@ -43,7 +43,10 @@ interface HttpLikeError {
   type?: string;
 }
 
-/** Turns anything thrown into a named error: Redis unreachable 503 unavailable; an unexpected one is logged with its stack and answered 500 internal. */
+/**
+ * Turns anything thrown into a named error: Redis unreachable 503 unavailable; an unexpected one is
+ * logged with its stack and answered 500 internal.
+ */
 export function errorHandler(logger: Logger) {
   return (error: unknown, req: ApiRequest, res: ApiResponse, _next: Next): void => {
     if (isAppError(error)) return sendError(req, res, error);

@@ -196,7 +196,8 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
 
   /** The key of an upgrade, looked up before any socket exists: refused with an HTTP error, or accepted with its context. */
   async function admit(req: IncomingMessage, socket: Duplex, key: string | null): Promise<KeyContext | null> {
-    // between the upgrade event and handleUpgrade nothing listens for the connection's errors: a reset while the key is looked up would be unhandled
+    // between the upgrade event and handleUpgrade nothing listens for the connection's errors:
+    // a reset while the key is looked up would be unhandled
     const dropped = (): void => void socket.destroy();
     socket.on('error', dropped);
     try {

@@ -119,7 +119,7 @@ export class LuaScripts<Name extends string> {
     return reply as StatusReply;
   }
 
-  /** Tags a failure with the script's `name:version` (a `script` field the logger prints), keeping its message for the callers that read it. */
+  /** Tags a failure with the script's `name:version` (a `script` field the log prints); its message stays as Redis wrote it. */
   private named(name: Name, error: unknown): unknown {
     if (error instanceof Error) Object.assign(error, { script: this.id(name) });
     return error;

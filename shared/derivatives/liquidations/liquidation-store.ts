@@ -26,7 +26,10 @@ const EXPIRE_MAX_RAW = 20_000;
 const decodeAll = (items: string[]): LiquidationEvent[] => items.map(decodeLiquidation).filter((e): e is LiquidationEvent => e !== undefined);
 
 export interface LiquidationStoreOptions {
-  /** A replay received within half this window to all of it after the first copy is dropped; events older than half of it are refused as stale. */
+  /**
+   * A replay received within half this window to all of it after the first copy is dropped; events
+   * older than half of it are refused as stale.
+   */
   dedupMs: number;
   /** Most raw events kept (24 h, trimmed sooner in a storm). */
   rawMax: number;

@@ -214,7 +214,10 @@ export class KeyStore {
     return outcome === 1 ? 'revoked' : outcome === 0 ? 'already_revoked' : 'missing';
   }
 
-  /** Adds counted calls (total, last call time, the day's count) for any number of keys, one script call each (key-usage.lua), in one round trip. */
+  /**
+   * Adds counted calls (total, last call time, the day's count) for any number of keys, one script
+   * call each (key-usage.lua), in one round trip.
+   */
   async recordCalls(tallies: readonly UsageTally[]): Promise<void> {
     await accountScripts.runMany(
       this.redis,

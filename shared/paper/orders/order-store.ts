@@ -170,8 +170,9 @@ export class OrderStore {
 
   /**
    * Fills a resting order and opens its position in one step, or rejects it when the book holds its
-   * open cap or a position of the symbol on the other side (one-way mode). The position's trigger entries go in first and come out again unless it opened; the
-   * order's entries come out once it left the book.
+   * open cap or a position of the symbol on the other side (one-way mode). The position's trigger
+   * entries go in first and come out again unless it opened; the order's entries come out once it
+   * left the book.
    */
   async fill(write: FillWrite): Promise<FillOutcome> {
     const { ref, read, position } = write;
