@@ -1,5 +1,15 @@
 import tseslint from 'typescript-eslint';
 
+/** Layering (docs/ARCHITECTURE.md): which folder may import which. An import is matched as written (relative paths included). */
+const NO_OPS = { regex: '^(\\.\\./)+ops/', message: 'ops/ (the simulator, the demo, the CLI) builds on the service; the service does not import it.' };
+const NO_REDIS_IN_API = {
+  regex: '^(\\.\\./)+shared/redis/',
+  message: 'api/ reaches Redis through the stores and services it is given, never through shared/redis.',
+};
+const PURE_MESSAGE = 'Pure domain code (engine, calculators, indicators) does no I/O: it imports only other pure code and trading-signals.';
+/** Packages pure code may import: none with I/O (node: built-ins, ioredis, bullmq, undici, ws, express... are all refused). */
+const NO_IMPURE_PACKAGE = { regex: '^(?!\\.|trading-signals$)', message: PURE_MESSAGE };
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.data/**', 'dist/**', 'bench/results/**'] },
   ...tseslint.configs.recommended,
@@ -7,11 +17,38 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through shared/core/config.ts only.' }],
+      // prettier's print width (.prettierrc.json), for what prettier does not wrap: comments (strings are kept whole)
+      'max-len': ['error', { code: 140, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }],
     },
   },
   {
     files: ['shared/core/config.ts', 'workers/main.ts', 'ops/**/main.ts', 'bench/**', 'test/helpers/**'],
     rules: { 'no-restricted-properties': 'off' },
+  },
+  {
+    files: ['api/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_REDIS_IN_API] }] },
+  },
+  {
+    files: ['workers/**/*.ts', 'shared/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_OPS] }] },
+  },
+  {
+    // relative imports stay in the pure folders (engine and calculators use each other)
+    files: ['shared/engine/**/*.ts', 'shared/calculators/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [NO_IMPURE_PACKAGE, { regex: '^\\.\\./(?!(engine|calculators)/[^/]+$)', message: PURE_MESSAGE }] },
+      ],
+    },
+  },
+  {
+    // the screener's pure half: the runner and the service beside it read and write Redis
+    files: ['shared/screener/indicators.ts', 'shared/screener/score.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [NO_IMPURE_PACKAGE, { regex: '^\\.(?!/(indicators|score)\\.js$)', message: PURE_MESSAGE }] }],
+    },
   },
   {
     // mocha reads its config with require()

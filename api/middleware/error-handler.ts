@@ -1,6 +1,6 @@
 import { AppError, isAppError } from '../../shared/core/errors.js';
 import type { Logger } from '../../shared/core/logger.js';
-import { isRedisUnreachable } from '../../shared/redis/connection.js';
+import { isRedisUnreachable } from '../../shared/core/redis-unreachable.js';
 import type { ApiRequest, ApiResponse, Next } from '../routing/http-types.js';
 import { sendJsonText } from '../routing/json-text.js';
 import type { RouteCatalog } from '../routing/route-catalog.js';
@@ -43,7 +43,10 @@ interface HttpLikeError {
   type?: string;
 }
 
-/** Turns anything thrown into a named error: Redis unreachable 503 unavailable; an unexpected one is logged with its stack and answered 500 internal. */
+/**
+ * Turns anything thrown into a named error: Redis unreachable 503 unavailable; an unexpected one is
+ * logged with its stack and answered 500 internal.
+ */
 export function errorHandler(logger: Logger) {
   return (error: unknown, req: ApiRequest, res: ApiResponse, _next: Next): void => {
     if (isAppError(error)) return sendError(req, res, error);

@@ -31,7 +31,7 @@ import type { TradingServices } from '../../shared/paper/trading-services.js';
 import { AccountEvents } from '../../shared/push/account-events.js';
 import { STREAM_CLOSE_CODES as CLOSE_CODES } from '../../shared/push/socket-notices.js';
 import { SocketSlots } from '../../shared/push/socket-slots.js';
-import { isRedisUnreachable } from '../../shared/redis/connection.js';
+import { isRedisUnreachable } from '../../shared/core/redis-unreachable.js';
 import { redisUnavailable } from '../middleware/redis-gate.js';
 import { StreamClient, type KeyCheck } from './stream-client.js';
 import { StreamHub } from './stream-hub.js';
@@ -200,7 +200,8 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
 
   /** The key of an upgrade, looked up before any socket exists: refused with an HTTP error, or accepted with its context. */
   async function admit(req: IncomingMessage, socket: Duplex, key: string | null): Promise<KeyContext | null> {
-    // between the upgrade event and handleUpgrade nothing listens for the connection's errors: a reset while the key is looked up would be unhandled
+    // between the upgrade event and handleUpgrade nothing listens for the connection's errors:
+    // a reset while the key is looked up would be unhandled
     const dropped = (): void => void socket.destroy();
     socket.on('error', dropped);
     try {

@@ -10,7 +10,7 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { redisOutages } from '../redis/connection.js';
 import { keys } from '../redis/keys.js';
-import { runMarketScript } from './lua/market-scripts.js';
+import { marketScripts } from './lua/market-scripts.js';
 
 export interface FeedLeaseOptions {
   redis: Redis;
@@ -69,7 +69,7 @@ export class FeedLease {
           await this.lose('not renewed in time');
           return;
         }
-        const renewed = await withTimeout(runMarketScript(redis, 'mktLeaseRenew', [this.key], [owner, leaseMs]), deadline);
+        const renewed = await withTimeout(marketScripts.runInteger(redis, 'lease-renew', { keys: [this.key], args: [owner, leaseMs] }), deadline);
         if (renewed === 1) this.validUntil = sentAt + leaseMs;
         else await this.lose('taken over or expired');
         return;
@@ -107,7 +107,7 @@ export class FeedLease {
     this.held = false;
     await this.options.onLost('stopping');
     try {
-      await runMarketScript(this.options.redis, 'mktLeaseRelease', [this.key], [this.options.owner]);
+      await marketScripts.runInteger(this.options.redis, 'lease-release', { keys: [this.key], args: [this.options.owner] });
       this.options.logger.info({ lease: this.options.name, owner: this.options.owner }, 'lease released');
     } catch (error) {
       this.options.logger.warn({ err: error, lease: this.options.name }, 'lease not released; it lapses on its own');

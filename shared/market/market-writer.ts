@@ -10,7 +10,7 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { keys } from '../redis/keys.js';
 import { decodeVenuePrices, encodeCandle, encodeVenuePrice } from './candle-codec.js';
-import { runMarketScript } from './lua/market-scripts.js';
+import { marketScripts } from './lua/market-scripts.js';
 import { aggregateQuote } from './median-of-fresh.js';
 import { CANDLES_KEPT, VENUE_PRIORITY, type PriceTickMessage, type VenueCandle, type VenueTick } from './types.js';
 
@@ -83,11 +83,13 @@ export class MarketWriter {
       this.options.logger.warn({ venue: c.venue, symbol: c.symbol, minute: c.openTime }, 'closed candle from the future skipped');
       return 'kept';
     }
-    const reply = await runMarketScript(
+    const reply = await marketScripts.runInteger(
       this.options.redis,
-      'mktCandleClose',
-      [keys.marketCandles1m(c.symbol)],
-      [c.openTime, encodeCandle({ ...c, closed: true }), c.venue, CANDLES_KEPT, CANDLES_TTL_MS, ...VENUE_PRIORITY],
+      'candle-close',
+      {
+        keys: [keys.marketCandles1m(c.symbol)],
+        args: [c.openTime, encodeCandle({ ...c, closed: true }), c.venue, CANDLES_KEPT, CANDLES_TTL_MS, ...VENUE_PRIORITY],
+      },
     );
     const result = RESULTS[reply] ?? 'kept';
     if (result === 'first') await this.options.onFirstClose(c);

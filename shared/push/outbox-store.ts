@@ -1,8 +1,8 @@
 /** The relay's Redis side: account outboxes, their leases, the scan for forgotten ones, and the account channels. */
 import type { Redis } from 'ioredis';
-import { runMarketScript } from '../market/lua/market-scripts.js';
+import { marketScripts } from '../market/lua/market-scripts.js';
 import { keys } from '../redis/keys.js';
-import { runPushScript } from './lua/push-scripts.js';
+import { pushScripts } from './lua/push-scripts.js';
 import type { OutboxEntry } from './push-event.js';
 
 const OUTBOX_KEY = /^acct:\{([^}]+)\}:outbox$/;
@@ -27,7 +27,7 @@ export class OutboxStore {
   }
 
   async release(accountId: string, owner: string): Promise<void> {
-    await runMarketScript(this.redis, 'mktLeaseRelease', [keys.outboxLease(accountId)], [owner]);
+    await marketScripts.runInteger(this.redis, 'lease-release', { keys: [keys.outboxLease(accountId)], args: [owner] });
   }
 
   /** The oldest entries, in order: what the outbox still holds has not been relayed yet. */
@@ -38,7 +38,7 @@ export class OutboxStore {
 
   /** Removes relayed entries and extends the lease; false (nothing removed) when the lease was lost meanwhile. */
   async ack(accountId: string, owner: string, ids: string[], ttlMs: number): Promise<boolean> {
-    const reply = await runPushScript(this.redis, 'pdOutboxAck', [keys.outboxLease(accountId), keys.accountOutbox(accountId)], [owner, ttlMs, ...ids]);
+    const reply = await pushScripts.run(this.redis, 'outbox-ack', { keys: [keys.outboxLease(accountId), keys.accountOutbox(accountId)], args: [owner, ttlMs, ...ids] });
     return typeof reply === 'number' && reply >= 0;
   }
 

@@ -5,7 +5,7 @@
  */
 import type { Redis } from 'ioredis';
 import { keys } from '../redis/keys.js';
-import { runPushScript } from './lua/push-scripts.js';
+import { pushScripts } from './lua/push-scripts.js';
 
 /** The stream's close codes (the reason is the error code, where there is one). */
 export const STREAM_CLOSE_CODES = { keyRefused: 4401, tooManySockets: 4429, recycled: 4000, goingAway: 1001, internal: 1011 } as const;
@@ -43,14 +43,9 @@ export class SocketCap {
    * pods holding them told to close them, 4429 too_many_sockets. Answers how many were cut.
    */
   async enforce(accountId: string, cap: number, now: number): Promise<number> {
-    const cut = await runPushScript(this.redis, 'pdSocketTrim', [keys.accountSockets(accountId)], [
-      now,
-      cap,
-      keys.accountEvents(accountId),
-      STREAM_CLOSE_CODES.tooManySockets,
-      'too_many_sockets',
-    ]);
-    if (typeof cut !== 'number') throw new Error(`script pdSocketTrim answered ${JSON.stringify(cut)}`);
-    return cut;
+    return pushScripts.runInteger(this.redis, 'socket-trim', {
+      keys: [keys.accountSockets(accountId)],
+      args: [now, cap, keys.accountEvents(accountId), STREAM_CLOSE_CODES.tooManySockets, 'too_many_sockets'],
+    });
   }
 }

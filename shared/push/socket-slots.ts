@@ -5,7 +5,7 @@
  */
 import type { Redis } from 'ioredis';
 import { keys } from '../redis/keys.js';
-import { runPushScript, statusReply } from './lua/push-scripts.js';
+import { pushScripts } from './lua/push-scripts.js';
 
 export interface SlotRef {
   accountId: string;
@@ -20,9 +20,8 @@ export class SocketSlots {
 
   /** Takes a slot unless the account holds `cap` live ones; answers whether it did and how many are held. */
   async claim(slot: SlotRef, cap: number, now: number): Promise<{ ok: boolean; held: number }> {
-    const reply = await runPushScript(this.redis, 'pdSocketClaim', [keys.accountSockets(slot.accountId)], [now, now + this.ttlMs, cap, slot.socketId]);
-    const [status, held] = statusReply('pdSocketClaim', reply);
-    return { ok: status === 1, held };
+    const [status, held] = await pushScripts.runStatus(this.redis, 'socket-claim', { keys: [keys.accountSockets(slot.accountId)], args: [now, now + this.ttlMs, cap, slot.socketId] });
+    return { ok: status === 1, held: Number(held) };
   }
 
   /** Pushes the lapse time of live sockets' slots forward (one pipeline for all of a pod's sockets). */

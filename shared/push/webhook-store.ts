@@ -1,7 +1,7 @@
 /** An account's webhooks in Redis: the hooks, their counters and the paused set. Only this file and its scripts touch them. */
 import type { Redis } from 'ioredis';
 import { keys } from '../redis/keys.js';
-import { runPushScript, statusReply } from './lua/push-scripts.js';
+import { pushScripts } from './lua/push-scripts.js';
 import type { WebhookEvent } from './push-event.js';
 
 /** Consecutive failed attempts after which a hook is paused (active false). */
@@ -64,9 +64,8 @@ export class WebhookStore {
 
   /** Adds a hook unless the account holds `max` already (atomic: racing adds never exceed it). */
   async add(accountId: string, record: WebhookRecord, max: number): Promise<AddOutcome> {
-    const reply = await runPushScript(this.redis, 'pdWebhookAdd', [keys.accountWebhooks(accountId)], [record.id, JSON.stringify(record), max]);
-    const [status, held] = statusReply('pdWebhookAdd', reply);
-    return status === 1 ? { kind: 'added' } : { kind: 'cap', held };
+    const [status, held] = await pushScripts.runStatus(this.redis, 'webhook-add', { keys: [keys.accountWebhooks(accountId)], args: [record.id, JSON.stringify(record), max] });
+    return status === 1 ? { kind: 'added' } : { kind: 'cap', held: Number(held) };
   }
 
   /** Every hook of the account with its counters, oldest first. */
@@ -106,11 +105,10 @@ export class WebhookStore {
 
   /** Counts one attempt; the failure that reaches PAUSE_AFTER_FAILURES in a row pauses the hook. */
   async recordAttempt(accountId: string, hookId: string, outcome: AttemptOutcome, now: number): Promise<'recorded' | 'paused' | 'gone'> {
-    const reply = await runPushScript(
+    const reply = await pushScripts.run(
       this.redis,
-      'pdWebhookOutcome',
-      [keys.webhookStats(accountId, hookId), keys.accountWebhooksPaused(accountId), keys.accountWebhooks(accountId)],
-      [hookId, outcome.ok ? 1 : 0, outcome.status ?? '', outcome.error ?? '', now, PAUSE_AFTER_FAILURES],
+      'webhook-outcome',
+      { keys: [keys.webhookStats(accountId, hookId), keys.accountWebhooksPaused(accountId), keys.accountWebhooks(accountId)], args: [hookId, outcome.ok ? 1 : 0, outcome.status ?? '', outcome.error ?? '', now, PAUSE_AFTER_FAILURES] }
     );
     return reply === 2 ? 'paused' : reply === 1 ? 'recorded' : 'gone';
   }

@@ -10,9 +10,8 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { keys } from '../redis/keys.js';
-import { statusArray } from '../redis/lua-scripts.js';
 import { RATE_WINDOW_MS } from '../rate-limit/coalescing-limiter.js';
-import { runPushScript } from './lua/push-scripts.js';
+import { pushScripts } from './lua/push-scripts.js';
 
 export const WHSINK_KEEP = 20;
 export const WHSINK_TTL_MS = 15 * 60_000;
@@ -60,10 +59,10 @@ export class WhsinkStore {
       throw new AppError('payload_too_large', `a delivery is kept up to ${WHSINK_MAX_RECORD} bytes with its headers; this one takes more`, { max_bytes: WHSINK_MAX_RECORD });
     }
     const id = digest(token);
-    const reply = await runPushScript(this.redis, 'pdWhsinkRecord', [keys.whsink(id), keys.whsinkRate(id), keys.whsinkLive()], [
-      this.clock.now(), WHSINK_TTL_MS, WHSINK_KEEP, this.limits.perMinute, RATE_WINDOW_MS, this.limits.maxSinks, id, json,
-    ]);
-    const [status, value] = statusArray('pdWhsinkRecord', reply);
+    const [status, value] = await pushScripts.runStatus(this.redis, 'whsink-record', {
+      keys: [keys.whsink(id), keys.whsinkRate(id), keys.whsinkLive()],
+      args: [this.clock.now(), WHSINK_TTL_MS, WHSINK_KEEP, this.limits.perMinute, RATE_WINDOW_MS, this.limits.maxSinks, id, json],
+    });
     if (status === 0) throw refused('whsink_rate_limited', `this address takes ${this.limits.perMinute} deliveries a minute`, seconds(Number(value)));
     if (status === -1) throw refused('whsink_full', `${this.limits.maxSinks} whsink addresses hold deliveries already`, seconds(Number(value)));
   }

@@ -1,11 +1,16 @@
 /**
- * Runs the .lua scripts kept beside the code that uses them: every call is a plain EVALSHA, and a
- * call the server answers NOSCRIPT (its script cache was emptied: a restart, SCRIPT FLUSH, a
- * failover) loads the script and is sent again, which is what ioredis's defineCommand does.
- * Scripts are not defined on the client: every pipeline ioredis builds (auto-pipelining builds
- * one per event-loop turn) copies each defined command onto itself, which cost an API pod a
- * tenth of what it allocates per keyed request; and a pipeline built before a script was
- * defined lacks it. EVALSHA joins the auto-pipeline like any other command.
+ * Runs the .lua scripts kept beside the code that uses them. Every feature declares its set in
+ * `<feature>/lua/<feature>-scripts.ts`, one LuaScripts over the .lua files of that folder; a
+ * script is named `name:version` (`position-open:1`) in errors and logs, the version raised when
+ * its keys, arguments or reply change. Functions several scripts share live in lua/includes/ beside
+ * this file and are sent ahead of a script that lists them (Lua has no import).
+ *
+ * Every call is a plain EVALSHA, and a call the server answers NOSCRIPT (its script cache was
+ * emptied: a restart, SCRIPT FLUSH, a failover) loads the script and is sent again, which is what
+ * ioredis's defineCommand does. Scripts are deliberately not defined on the client: every pipeline
+ * ioredis builds (auto-pipelining builds one per event-loop turn) copies each defined command onto
+ * itself, a cost the API pays on every keyed request (bench/README.md); and a pipeline built before
+ * a script was defined lacks it. EVALSHA joins the auto-pipeline like any other command.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -13,12 +18,12 @@ import type { Redis } from 'ioredis';
 import { inOneWrite } from './pipeline.js';
 
 export interface ScriptSpec {
-  /** Path of the .lua file, relative to the module that declares the set. */
-  file: string;
+  /** Raised when the script's keys, arguments or reply change; the script is `name:version` in errors and logs. */
+  version: number;
   /** Keys of one call. */
   numberOfKeys: number;
-  /** .lua files of shared functions, relative like `file`, sent ahead of it as one script (Lua has no import). */
-  prelude?: readonly string[];
+  /** Names of shared functions in lua/includes/ (`retire-done-orders`), sent ahead of the script in this order. */
+  includes?: readonly string[];
 }
 
 /** A call as sent: its keys, then its arguments. */
@@ -27,17 +32,22 @@ export interface ScriptCall {
   args: readonly (string | number)[];
 }
 
+/** A reply led by a numeric status (most scripts' shape). */
+export type StatusReply = [number, ...unknown[]];
+
+const INCLUDES = new URL('lua/includes/', import.meta.url);
+
 const isNoScript = (error: unknown): boolean => error instanceof Error && error.message.startsWith('NOSCRIPT');
 
 /**
  * How a batch of calls goes out. 'pipeline': one ioredis pipeline, the cheapest per call (the
- * minute sweep settled 10,000 positions in 452-466 ms this way, 656-704 ms with 'one-write').
- * 'one-write': the calls on their own, in one socket write (inOneWrite): no pipeline object, whose
- * old-generation garbage cost the API, sending a small batch every 100 ms, more than its calls
- * (bench/README.md, the trading rows).
+ * minute sweep's way). 'one-write': the calls on their own, in one socket write (inOneWrite): no
+ * pipeline object, whose old-generation garbage cost the API, sending a small batch every 100 ms,
+ * more than its calls (bench/README.md, the trading rows).
  */
 export type BatchTransport = 'pipeline' | 'one-write';
 
+/** The scripts of one feature: `<name>.lua` beside the module that declares the set (its `import.meta.url`). */
 export class LuaScripts<Name extends string> {
   private readonly sources = new Map<Name, { lua: string; sha: string }>();
 
@@ -47,6 +57,11 @@ export class LuaScripts<Name extends string> {
     private readonly specs: Readonly<Record<Name, ScriptSpec>>,
   ) {}
 
+  /** `name:version`, as errors and logs name the script. */
+  id(name: Name): string {
+    return `${name}:${this.specs[name].version}`;
+  }
+
   /** Runs one call and answers the script's raw reply. */
   async run(redis: Redis, name: Name, call: ScriptCall): Promise<unknown> {
     this.check(name, call);
@@ -54,10 +69,22 @@ export class LuaScripts<Name extends string> {
     try {
       return await redis.evalsha(sha, call.keys.length, ...call.keys, ...call.args);
     } catch (error) {
-      if (!isNoScript(error)) throw error;
+      if (!isNoScript(error)) throw this.named(name, error);
       await this.load(redis, name);
-      return redis.evalsha(sha, call.keys.length, ...call.keys, ...call.args);
+      return redis.evalsha(sha, call.keys.length, ...call.keys, ...call.args).catch((again: unknown) => Promise.reject(this.named(name, again)));
     }
+  }
+
+  /** Runs one call of a script that answers an array led by a numeric status. */
+  async runStatus(redis: Redis, name: Name, call: ScriptCall): Promise<StatusReply> {
+    return this.statusReply(name, await this.run(redis, name, call));
+  }
+
+  /** Runs one call of a script that answers an integer. */
+  async runInteger(redis: Redis, name: Name, call: ScriptCall): Promise<number> {
+    const reply = await this.run(redis, name, call);
+    if (typeof reply !== 'number') throw new Error(`script ${this.id(name)} answered ${String(reply)}`);
+    return reply;
   }
 
   /**
@@ -77,15 +104,31 @@ export class LuaScripts<Name extends string> {
       unknown.forEach((i, k) => (results[i] = again[k]));
     }
     return results.map(([error, reply]) => {
-      if (error) throw error;
+      if (error) throw this.named(name, error);
       return reply;
     });
+  }
+
+  /** runMany for a script that answers an array led by a numeric status. */
+  async runManyStatus(redis: Redis, name: Name, calls: readonly ScriptCall[], transport?: BatchTransport): Promise<StatusReply[]> {
+    return (await this.runMany(redis, name, calls, transport)).map((reply) => this.statusReply(name, reply));
+  }
+
+  private statusReply(name: Name, reply: unknown): StatusReply {
+    if (!Array.isArray(reply) || typeof reply[0] !== 'number') throw new Error(`script ${this.id(name)} answered ${JSON.stringify(reply)}`);
+    return reply as StatusReply;
+  }
+
+  /** Tags a failure with the script's `name:version` (a `script` field the log prints); its message stays as Redis wrote it. */
+  private named(name: Name, error: unknown): unknown {
+    if (error instanceof Error) Object.assign(error, { script: this.id(name) });
+    return error;
   }
 
   /** A call with a wrong key count is refused before anything is sent. */
   private check(name: Name, call: ScriptCall): void {
     const expected = this.specs[name].numberOfKeys;
-    if (call.keys.length !== expected) throw new Error(`script ${name} takes ${expected} keys, got ${call.keys.length}`);
+    if (call.keys.length !== expected) throw new Error(`script ${this.id(name)} takes ${expected} keys, got ${call.keys.length}`);
   }
 
   /** Each call's error or reply, in the order of the calls. */
@@ -107,23 +150,11 @@ export class LuaScripts<Name extends string> {
   private script(name: Name): { lua: string; sha: string } {
     let script = this.sources.get(name);
     if (script === undefined) {
-      const { file, prelude = [] } = this.specs[name];
-      const lua = [...prelude, file].map((path) => readFileSync(new URL(path, this.base), 'utf8')).join('\n');
+      const files = [...(this.specs[name].includes ?? []).map((include) => new URL(`${include}.lua`, INCLUDES)), new URL(`${name}.lua`, this.base)];
+      const lua = files.map((file) => readFileSync(file, 'utf8')).join('\n');
       script = { lua, sha: createHash('sha1').update(lua).digest('hex') };
       this.sources.set(name, script);
     }
     return script;
   }
-}
-
-/** A reply that must be an array led by a numeric status (most scripts' shape). */
-export function statusArray(name: string, reply: unknown): [number, ...unknown[]] {
-  if (!Array.isArray(reply) || typeof reply[0] !== 'number') throw new Error(`script ${name} answered ${JSON.stringify(reply)}`);
-  return reply as [number, ...unknown[]];
-}
-
-/** A reply that must be an integer. */
-export function integerReply(name: string, reply: unknown): number {
-  if (typeof reply !== 'number') throw new Error(`script ${name} answered ${String(reply)}`);
-  return reply;
 }

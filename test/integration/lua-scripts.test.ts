@@ -8,11 +8,18 @@ import { LuaScripts } from '../../shared/redis/lua-scripts.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
 
-/** A script set over a file of its own: INCRBY on its one key, answering the new value. */
-function counterScripts(): LuaScripts<'bump'> {
+/**
+ * A script set over files of its own: `bump` runs INCRBY on its one key, answering the new value;
+ * `tally` counts a call in a window with the rate-window include, answering {calls, ms left}.
+ */
+function counterScripts(): LuaScripts<'bump' | 'tally'> {
   const dir = mkdtempSync(join(tmpdir(), 'pd-lua-'));
   writeFileSync(join(dir, 'bump.lua'), "return redis.call('INCRBY', KEYS[1], ARGV[1])\n");
-  return new LuaScripts(pathToFileURL(join(dir, 'set.ts')).href, { bump: { file: 'bump.lua', numberOfKeys: 1 } });
+  writeFileSync(join(dir, 'tally.lua'), 'local calls, left = count_in_window(KEYS[1], ARGV[1])\nreturn {calls, left}\n');
+  return new LuaScripts(pathToFileURL(join(dir, 'set.ts')).href, {
+    bump: { version: 1, numberOfKeys: 1 },
+    tally: { version: 2, numberOfKeys: 1, includes: ['rate-window'] },
+  });
 }
 
 describe('Lua scripts (EVALSHA, reloaded after NOSCRIPT)', () => {
@@ -76,7 +83,7 @@ describe('Lua scripts (EVALSHA, reloaded after NOSCRIPT)', () => {
   it('refuses a call with the wrong number of keys before sending it', async () => {
     const scripts = counterScripts();
     const refusal = async (run: () => Promise<unknown>): Promise<string> => run().then(() => 'sent', (e: unknown) => String(e));
-    expect(await refusal(() => scripts.run(redis, 'bump', { keys: ['lua:e', 'lua:f'], args: [1] }))).to.match(/takes 1 keys, got 2/);
+    expect(await refusal(() => scripts.run(redis, 'bump', { keys: ['lua:e', 'lua:f'], args: [1] }))).to.match(/script bump:1 takes 1 keys, got 2/);
     expect(await refusal(() => scripts.runMany(redis, 'bump', [{ keys: ['lua:e'], args: [1] }, { keys: [], args: [1] }]))).to.match(/takes 1 keys, got 0/);
     expect([await redis.exists('lua:e'), await redis.exists('lua:f')]).to.deep.equal([0, 0]);
   });
@@ -87,6 +94,24 @@ describe('Lua scripts (EVALSHA, reloaded after NOSCRIPT)', () => {
     let error: unknown;
     await scripts.run(redis, 'bump', { keys: ['lua:d'], args: [1] }).catch((e: unknown) => (error = e));
     expect(String(error)).to.match(/not an integer/);
+    // the message stays Redis's own; the script is named beside it, for the log
+    expect(error).to.have.property('script', 'bump:1');
     expect(await redis.get('lua:d')).to.equal('not a number');
+  });
+
+  it('sends the includes a script lists ahead of it', async () => {
+    const scripts = counterScripts();
+    const tally = async (): Promise<number[]> => (await scripts.run(redis, 'tally', { keys: ['lua:i'], args: [60_000] })) as number[];
+    expect((await tally())[0]).to.equal(1);
+    const [calls, left] = await tally();
+    expect(calls).to.equal(2);
+    expect(left).to.be.within(1, 60_000);
+    expect(scripts.id('tally')).to.equal('tally:2');
+  });
+
+  it('names the script and its version when a reply has the wrong shape', async () => {
+    const scripts = counterScripts();
+    const error = await scripts.runStatus(redis, 'bump', { keys: ['lua:j'], args: [1] }).then(() => undefined, (e: unknown) => e);
+    expect(String(error)).to.equal('Error: script bump:1 answered 1');
   });
 });

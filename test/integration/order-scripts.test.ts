@@ -4,7 +4,7 @@ import { expiresAt, MINUTE_MS, watermarkAfter } from '../../shared/engine/order-
 import { OrderExpiry } from '../../shared/paper/orders/order-expiry.js';
 import { OrderHints } from '../../shared/paper/orders/order-hints.js';
 import { STORING_MS } from '../../shared/paper/timed-ids.js';
-import { runOrderScript } from '../../shared/paper/orders/lua/order-scripts.js';
+import { orderScripts } from '../../shared/paper/orders/lua/order-scripts.js';
 import { closeArgs, closeKeys, OrderStore } from '../../shared/paper/orders/order-store.js';
 import { fillResult, OrderSweep } from '../../shared/paper/orders/order-sweep.js';
 import { newOrderId, ORDER_TOMBSTONE_MS, ORDER_TOMBSTONES_KEPT, ORDERS_DONE_KEPT, type Order } from '../../shared/paper/orders/order-types.js';
@@ -260,7 +260,7 @@ describe('order scripts under races (Lua, real Redis)', () => {
       const now = clock.now();
       const args = closeArgs(ref, read, { ...read.order, status: 'filled', done_ts: now }, now);
       for (const status of ['filled', 'rejected', 'open', '', 'CANCELLED']) {
-        expect(await runOrderScript(redis, 'pdOrderClose', closeKeys(ref), [...args, status]), status).to.deep.equal([-3, 'unknown_status']);
+        expect(await orderScripts.runStatus(redis, 'order-close', { keys: closeKeys(ref), args: [...args, status] }), status).to.deep.equal([-3, 'unknown_status']);
       }
       expect(await snapshotRedis(redis)).to.deep.equal(before);
       expect(await redis.exists(keys.accountOutbox(ref.accountId))).to.equal(0); // the snapshot shows a stream only as its type
@@ -322,7 +322,7 @@ describe('order scripts under races (Lua, real Redis)', () => {
       const read = await place(newOrder(ref), 1000);
       const args = closeArgs(ref, read, { ...read.order, status: 'cancelled', done_ts: at }, at);
       args[args.length - 1] = cap;
-      expect(await runOrderScript(redis, 'pdOrderClose', closeKeys(ref), [...args, 'cancelled'])).to.have.property('0', 1);
+      expect(await orderScripts.runStatus(redis, 'order-close', { keys: closeKeys(ref), args: [...args, 'cancelled'] })).to.have.property('0', 1);
     };
     for (let i = 0; i < ORDERS_DONE_KEPT + 3; i++) await cancelAt(T0 + i);
     const firstIds = await redis.zrange(gone, '0', '-1');

@@ -9,7 +9,7 @@ import { keys } from '../../redis/keys.js';
 import { dayByteRange, daysOf, decodeDayRange, minuteOf, SLOT_MAX, type MinuteDollars } from './bucket-math.js';
 import { decodeLiquidation, encodeLiquidation } from './liquidation-codec.js';
 import type { CollectedLiquidation, LiquidationEvent, LiquidationSide } from './liquidation-event.js';
-import { runLiquidationScript } from './lua/liquidation-scripts.js';
+import { liquidationScripts } from './lua/liquidation-scripts.js';
 
 export const TOTALS_WINDOW_MS = 86_400_000;
 /** Raw events of one symbol kept for /liquidations/live (its largest limit). */
@@ -26,7 +26,10 @@ const EXPIRE_MAX_RAW = 20_000;
 const decodeAll = (items: string[]): LiquidationEvent[] => items.map(decodeLiquidation).filter((e): e is LiquidationEvent => e !== undefined);
 
 export interface LiquidationStoreOptions {
-  /** A replay received within half this window to all of it after the first copy is dropped; events older than half of it are refused as stale. */
+  /**
+   * A replay received within half this window to all of it after the first copy is dropped; events
+   * older than half of it are refused as stale.
+   */
   dedupMs: number;
   /** Most raw events kept (24 h, trimmed sooner in a storm). */
   rawMax: number;
@@ -74,15 +77,14 @@ export class LiquidationStore {
       lines[i] = `${e.id.replace(UNSAFE, ' ')}\t${e.symbol}\t${e.exchange}\t${side}\t${Math.round(e.notional * 100)}\t${Math.min(SLOT_MAX, Math.round(e.notional))}\t${ts}\t${wanted}\t${encodeLiquidation(e)}`;
     }
     const args = [now, this.options.dedupMs, TOTALS_WINDOW_MS, this.options.rawMax, SYMBOL_EVENTS_KEPT, BUCKETS_KEPT_MS, keys.liqPrefix(), lines.join('\n')];
-    const reply = await runLiquidationScript(this.redis, 'liqIngest', [keys.liqTotals()], args);
+    const reply = await liquidationScripts.run(this.redis, 'liq-ingest', { keys: [keys.liqTotals()], args });
     const [added, duplicates, stale] = Array.isArray(reply) ? reply.map(Number) : [0, 0, 0];
     return { added, duplicates, stale };
   }
 
   /** Subtracts the 5-minute blocks that left the 24 h window and trims the raw list; answers how many blocks. */
   async expire(now: number): Promise<number> {
-    const reply = await runLiquidationScript(this.redis, 'liqExpire', [keys.liqTotals()], [now, TOTALS_WINDOW_MS, EXPIRE_MAX_BLOCKS, keys.liqPrefix(), EXPIRE_MAX_RAW]);
-    return Number(reply);
+    return liquidationScripts.runInteger(this.redis, 'liq-expire', { keys: [keys.liqTotals()], args: [now, TOTALS_WINDOW_MS, EXPIRE_MAX_BLOCKS, keys.liqPrefix(), EXPIRE_MAX_RAW] });
   }
 
   /** The newest events of every symbol, newest stored first. */

@@ -1,18 +1,8 @@
-/** The market .lua scripts beside this file (run through shared/redis/lua-scripts.ts). */
-import type { Redis } from 'ioredis';
-import { integerReply, LuaScripts, type ScriptSpec } from '../../redis/lua-scripts.js';
+/** The market .lua scripts beside this file (candle close, the feed lease). */
+import { LuaScripts } from '../../redis/lua-scripts.js';
 
-const SCRIPTS = {
-  mktCandleClose: { file: 'candle-close.lua', numberOfKeys: 1 },
-  mktLeaseRenew: { file: 'lease-renew.lua', numberOfKeys: 1 },
-  mktLeaseRelease: { file: 'lease-release.lua', numberOfKeys: 1 },
-} as const satisfies Record<string, ScriptSpec>;
-
-export type MarketScript = keyof typeof SCRIPTS;
-
-const scripts = new LuaScripts<MarketScript>(import.meta.url, SCRIPTS);
-
-/** Runs one market script and answers its integer reply. */
-export async function runMarketScript(redis: Redis, name: MarketScript, keys: string[], args: (string | number)[]): Promise<number> {
-  return integerReply(name, await scripts.run(redis, name, { keys, args }));
-}
+export const marketScripts = new LuaScripts(import.meta.url, {
+  'candle-close': { version: 1, numberOfKeys: 1 },
+  'lease-renew': { version: 1, numberOfKeys: 1 },
+  'lease-release': { version: 1, numberOfKeys: 1 },
+});

@@ -4,7 +4,7 @@ import { revokedKeyNotice } from '../../push/socket-notices.js';
 import { keys } from '../../redis/keys.js';
 import { MAIN_BOOK } from './account-rules.js';
 import { PROFILE_FIELDS } from './account-store.js';
-import { runAccountScript, runAccountScriptRaw, runAccountScripts } from './account-scripts.js';
+import { accountScripts } from './lua/account-scripts.js';
 import { DAY_MS, utcDay } from './plan-terms.js';
 
 /** A key as listed: never the key itself nor its digest. */
@@ -110,11 +110,13 @@ export class KeyStore {
 
   /** Adds a key within the plan's limits, then indexes its digest. */
   async create(accountId: string, key: NewKey, digest: string): Promise<CreateOutcome> {
-    const outcome = await runAccountScript(
+    const outcome = await accountScripts.runInteger(
       this.redis,
-      'acctKeyCreate',
-      [keys.accountKeys(accountId), keys.accountActiveKeys(accountId), keys.accountBooks(accountId), keys.accountKey(accountId, key.keyId)],
-      [key.keyId, key.name, key.book ?? '', key.created, key.maxKeys, key.maxBooks],
+      'key-create',
+      {
+        keys: [keys.accountKeys(accountId), keys.accountActiveKeys(accountId), keys.accountBooks(accountId), keys.accountKey(accountId, key.keyId)],
+        args: [key.keyId, key.name, key.book ?? '', key.created, key.maxKeys, key.maxBooks],
+      },
     );
     if (outcome === 0) return 'id_taken';
     if (outcome === -1) return 'max_keys';
@@ -157,7 +159,10 @@ export class KeyStore {
    */
   async gate(ref: KeyRef, windowMs: number): Promise<KeyGate | null> {
     const { accountId, keyId } = ref;
-    const reply = await runAccountScriptRaw(this.redis, 'acctKeyGate', [keys.accountKey(accountId, keyId), keys.accountProfile(accountId), keys.accountKeyRate(accountId, keyId), keys.paperSettings(accountId)], [windowMs, ...PROFILE_FIELDS]);
+    const reply = await accountScripts.run(this.redis, 'key-gate', {
+      keys: [keys.accountKey(accountId, keyId), keys.accountProfile(accountId), keys.accountKeyRate(accountId, keyId), keys.paperSettings(accountId)],
+      args: [windowMs, ...PROFILE_FIELDS],
+    });
     if (!Array.isArray(reply) || reply.length === 0) return null;
     const [flat, profile, calls, msLeft, feeVenue] = reply as [string[], (string | null)[], number, number, string | null | undefined];
     const record: Record<string, string> = {};
@@ -196,25 +201,27 @@ export class KeyStore {
 
   /** false: no such key. */
   async rename(accountId: string, keyId: string, name: string): Promise<boolean> {
-    return (await runAccountScript(this.redis, 'acctKeyRename', [keys.accountKey(accountId, keyId)], [name])) === 1;
+    return (await accountScripts.runInteger(this.redis, 'key-rename', { keys: [keys.accountKey(accountId, keyId)], args: [name] })) === 1;
   }
 
   /** Revokes the key and, in the same script, tells the pods to close its WebSocket streams. */
   async revoke(accountId: string, keyId: string, now: number): Promise<'revoked' | 'already_revoked' | 'missing'> {
-    const outcome = await runAccountScript(
+    const outcome = await accountScripts.runInteger(
       this.redis,
-      'acctKeyRevoke',
-      [keys.accountKey(accountId, keyId), keys.accountActiveKeys(accountId)],
-      [keyId, now, keys.accountEvents(accountId), revokedKeyNotice(keyId)],
+      'key-revoke',
+      { keys: [keys.accountKey(accountId, keyId), keys.accountActiveKeys(accountId)], args: [keyId, now, keys.accountEvents(accountId), revokedKeyNotice(keyId)] },
     );
     return outcome === 1 ? 'revoked' : outcome === 0 ? 'already_revoked' : 'missing';
   }
 
-  /** Adds counted calls (total, last call time, the day's count) for any number of keys, one script call each (key-usage.lua), in one round trip. */
+  /**
+   * Adds counted calls (total, last call time, the day's count) for any number of keys, one script
+   * call each (key-usage.lua), in one round trip.
+   */
   async recordCalls(tallies: readonly UsageTally[]): Promise<void> {
-    await runAccountScripts(
+    await accountScripts.runMany(
       this.redis,
-      'acctKeyUsage',
+      'key-usage',
       tallies.map((t) => ({ keys: [keys.accountKey(t.accountId, t.keyId), keys.accountKeyDay(t.accountId, t.keyId, t.day)], args: [t.calls, t.last, DAY_COUNTER_TTL_MS] })),
       // a small batch every 100 ms from every API pod (usage-batcher.ts)
       'one-write',

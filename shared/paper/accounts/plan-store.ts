@@ -2,7 +2,7 @@
 import type { Redis } from 'ioredis';
 import { keys } from '../../redis/keys.js';
 import { isPlanId, isPlanSource } from '../plans.js';
-import { runAccountScript } from './account-scripts.js';
+import { accountScripts } from './lua/account-scripts.js';
 import { FREE_PLAN, type StoredPlan } from './plan-terms.js';
 
 /**
@@ -35,14 +35,17 @@ export class PlanStore {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
       const [rawPlan, rawUntil, rawSource] = await this.redis.hmget(key, 'plan', 'plan_until', 'plan_source');
       const term = next(parseStoredPlan(rawPlan, rawUntil, rawSource));
-      const set = await runAccountScript(this.redis, 'acctPlanSet', [key], [
-        rawPlan ?? '',
-        rawUntil ?? '',
-        rawSource ?? '',
-        term.plan,
-        term.until === null ? '' : String(term.until),
-        term.until === null ? '' : (term.source ?? 'paid'),
-      ]);
+      const set = await accountScripts.runInteger(this.redis, 'plan-set', {
+        keys: [key],
+        args: [
+          rawPlan ?? '',
+          rawUntil ?? '',
+          rawSource ?? '',
+          term.plan,
+          term.until === null ? '' : String(term.until),
+          term.until === null ? '' : (term.source ?? 'paid'),
+        ],
+      });
       if (set === 1) return term;
     }
     throw new Error(`the plan of ${accountId} kept changing; not updated`);

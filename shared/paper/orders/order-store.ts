@@ -9,7 +9,7 @@ import { keys } from '../../redis/keys.js';
 import { IDEMPOTENCY_TTL_S } from '../positions/position-store.js';
 import type { BookRef, Position } from '../positions/position-types.js';
 import { TriggerHints } from '../positions/trigger-hints.js';
-import { runOrderScript } from './lua/order-scripts.js';
+import { orderScripts } from './lua/order-scripts.js';
 import { indexedOrder, OrderHints, type IndexedOrder, type OrderTarget } from './order-hints.js';
 import { DONE_ORDER_RETENTION, parseOrder, tombstoneKeys, type Order, type OrderStatus, type StoredOrder } from './order-types.js';
 
@@ -112,11 +112,13 @@ export class OrderStore {
     const coid = order.client_order_id;
     const target = { ref, order };
     await this.hints.widen([target], true);
-    const [status, value] = await runOrderScript(
+    const [status, value] = await orderScripts.runStatus(
       this.redis,
-      'pdOrderPlace',
-      [keys.bookOrders(ref.accountId, ref.book), keys.bookOrderData(ref.accountId, ref.book), coid === null ? unusedSlot(ref) : keys.bookIdempotency(ref.accountId, ref.book, 'order', coid)],
-      [order.order_id, JSON.stringify(order), cap, coid === null ? 0 : 1, IDEMPOTENCY_TTL_S, order.placed_ts],
+      'order-place',
+      {
+        keys: [keys.bookOrders(ref.accountId, ref.book), keys.bookOrderData(ref.accountId, ref.book), coid === null ? unusedSlot(ref) : keys.bookIdempotency(ref.accountId, ref.book, 'order', coid)],
+        args: [order.order_id, JSON.stringify(order), cap, coid === null ? 0 : 1, IDEMPOTENCY_TTL_S, order.placed_ts],
+      },
     );
     if (status === 1) return { kind: 'placed', stored: parseOrder(String(value)) };
     const outcome: PlaceOutcome =
@@ -136,7 +138,7 @@ export class OrderStore {
     const raw = JSON.stringify(updated);
     const target = { ref, order: updated };
     await this.hints.widen([target], false);
-    const [status] = await runOrderScript(this.redis, 'pdOrderModify', [keys.bookOrders(ref.accountId, ref.book), keys.bookOrderData(ref.accountId, ref.book)], [o.order_id, digest(read.raw), raw]);
+    const [status] = await orderScripts.runStatus(this.redis, 'order-modify', { keys: [keys.bookOrders(ref.accountId, ref.book), keys.bookOrderData(ref.accountId, ref.book)], args: [o.order_id, digest(read.raw), raw] });
     if (status === 1) {
       await this.hints.align([{ ...target, raw }]);
       return 'applied';
@@ -159,8 +161,8 @@ export class OrderStore {
 
   /** A resting order leaves the book as `status` (order-close.lua), with that status's event; then its index entries come out. */
   private async close(status: CloseStatus, ref: BookRef, read: StoredOrder, done: Order, now: number): Promise<ChangeOutcome> {
-    const [reply, refusal] = await runOrderScript(this.redis, 'pdOrderClose', closeKeys(ref), [...closeArgs(ref, read, done, now), status]);
-    if (reply === -3) throw new Error(`script pdOrderClose refused ${status}: ${String(refusal)}`);
+    const [reply, refusal] = await orderScripts.runStatus(this.redis, 'order-close', { keys: closeKeys(ref), args: [...closeArgs(ref, read, done, now), status] });
+    if (reply === -3) throw new Error(`script ${orderScripts.id('order-close')} refused ${status}: ${String(refusal)}`);
     if (reply === -1) return 'stale';
     await this.hints.remove([indexedOrder({ ref, order: read.order })]);
     return reply === 1 ? 'applied' : 'gone';
@@ -168,39 +170,42 @@ export class OrderStore {
 
   /**
    * Fills a resting order and opens its position in one step, or rejects it when the book holds its
-   * open cap or a position of the symbol on the other side (one-way mode). The position's trigger entries go in first and come out again unless it opened; the
-   * order's entries come out once it left the book.
+   * open cap or a position of the symbol on the other side (one-way mode). The position's trigger
+   * entries go in first and come out again unless it opened; the order's entries come out once it
+   * left the book.
    */
   async fill(write: FillWrite): Promise<FillOutcome> {
     const { ref, read, position } = write;
     const o = read.order;
     const opened = { ref, position };
     await this.triggers.widen([opened]);
-    const [status, value] = await runOrderScript(
+    const [status, value] = await orderScripts.runStatus(
       this.redis,
-      'pdOrderFill',
-      [
-        keys.bookOrders(ref.accountId, ref.book),
-        keys.bookOrderData(ref.accountId, ref.book),
-        keys.bookOrdersDone(ref.accountId, ref.book),
-        keys.bookOpen(ref.accountId, ref.book),
-        keys.accountOutbox(ref.accountId),
-        keys.paperBooks(ref.accountId),
-        ...tombstoneKeys(ref),
-      ],
-      [
-        o.order_id,
-        digest(read.raw),
-        JSON.stringify(write.filled),
-        JSON.stringify(write.rejected),
-        position.id,
-        JSON.stringify(position),
-        write.openCap,
-        ref.book,
-        write.now,
-        ...DONE_ORDER_RETENTION,
-        JSON.stringify(write.oneWay),
-      ],
+      'order-fill',
+      {
+        keys: [
+          keys.bookOrders(ref.accountId, ref.book),
+          keys.bookOrderData(ref.accountId, ref.book),
+          keys.bookOrdersDone(ref.accountId, ref.book),
+          keys.bookOpen(ref.accountId, ref.book),
+          keys.accountOutbox(ref.accountId),
+          keys.paperBooks(ref.accountId),
+          ...tombstoneKeys(ref),
+        ],
+        args: [
+          o.order_id,
+          digest(read.raw),
+          JSON.stringify(write.filled),
+          JSON.stringify(write.rejected),
+          position.id,
+          JSON.stringify(position),
+          write.openCap,
+          ref.book,
+          write.now,
+          ...DONE_ORDER_RETENTION,
+          JSON.stringify(write.oneWay),
+        ],
+      },
     );
     const left = status === -1 ? [] : [indexedOrder({ ref, order: o })];
     await Promise.all([this.hints.remove(left), status === 1 ? undefined : this.triggers.remove([opened])]);

@@ -3,7 +3,8 @@ import { hash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { keys } from '../../redis/keys.js';
 import { DONE_ORDER_RETENTION, tombstoneKeys } from '../orders/order-types.js';
-import { runPositionScript, runPositionScripts, type ScriptCall } from './lua/position-scripts.js';
+import type { ScriptCall } from '../../redis/lua-scripts.js';
+import { positionScripts } from './lua/position-scripts.js';
 import { parsePosition, type BookRef, type Position, type StoredPosition } from './position-types.js';
 import { heldKinds, TriggerHints, type HintTarget, type IndexedPosition } from './trigger-hints.js';
 
@@ -169,24 +170,26 @@ export class PositionStore {
     const raw = JSON.stringify(position);
     const coid = position.client_order_id;
     const target = { ref, position, kinds: heldKinds(position) };
-    const call: ScriptCall = [
-      // keys
-      keys.bookOpen(ref.accountId, ref.book),
-      keys.bookClosed(ref.accountId, ref.book),
-      coid === null ? unusedSlot(ref) : keys.bookIdempotency(ref.accountId, ref.book, 'open', coid),
-      keys.accountOutbox(ref.accountId),
-      keys.paperBooks(ref.accountId),
-      // arguments
-      position.id,
-      raw,
-      cap,
-      coid === null ? 0 : 1,
-      IDEMPOTENCY_TTL_S,
-      ref.book,
-      position.opened_ts,
-    ];
+    const call: ScriptCall = {
+      keys: [
+        keys.bookOpen(ref.accountId, ref.book),
+        keys.bookClosed(ref.accountId, ref.book),
+        coid === null ? unusedSlot(ref) : keys.bookIdempotency(ref.accountId, ref.book, 'open', coid),
+        keys.accountOutbox(ref.accountId),
+        keys.paperBooks(ref.accountId),
+      ],
+      args: [
+        position.id,
+        raw,
+        cap,
+        coid === null ? 0 : 1,
+        IDEMPOTENCY_TTL_S,
+        ref.book,
+        position.opened_ts,
+      ],
+    };
     // sent together, the entries first: on one connection Redis runs them in that order, with no round trip between
-    const [, [status, value]] = await Promise.all([this.hints.widen([target]), runPositionScript(this.redis, 'pdPositionOpen', call)]);
+    const [, [status, value]] = await Promise.all([this.hints.widen([target]), positionScripts.runStatus(this.redis, 'position-open', call)]);
     if (status === 1) return { kind: 'opened', stored: parsePosition(String(value)) };
     await this.hints.remove([target]);
     if (status === 2) return { kind: 'idempotent', stored: parsePosition(String(value)) };
@@ -206,7 +209,7 @@ export class PositionStore {
    */
   closeMany(writes: readonly CloseWrite[]): Promise<CloseOutcome[]> {
     const after = writes.map(({ ref, read: { position: p }, remaining }) => ({ ref, position: { id: p.id, symbol: p.symbol, side: p.side }, kinds: heldKinds(p), remaining }));
-    return this.afterCloses(runPositionScripts(this.redis, 'pdPositionClose', writes.map((w) => this.closeCall(w))), after);
+    return this.afterCloses(positionScripts.runManyStatus(this.redis, 'position-close', writes.map((w) => this.closeCall(w))), after);
   }
 
   private async afterCloses(replies: Promise<[number, ...unknown[]][]>, after: (IndexedPosition & { remaining: string | null })[]): Promise<CloseOutcome[]> {
@@ -228,29 +231,31 @@ export class PositionStore {
     const position = read.position;
     // the idempotency record is stored only with a client_order_id (the sweep settles thousands without one)
     const record: CloseRecord | null = clientOrderId === null ? null : { closed_id: closed.id, remaining_id: remaining === null ? null : position.id };
-    return [
-      // keys
-      keys.bookOpen(ref.accountId, ref.book),
-      keys.bookClosed(ref.accountId, ref.book),
-      keys.bookClosedByTime(ref.accountId, ref.book),
-      keys.bookStats(ref.accountId, ref.book),
-      clientOrderId === null ? unusedSlot(ref) : keys.bookIdempotency(ref.accountId, ref.book, 'close', clientOrderId),
-      keys.accountOutbox(ref.accountId),
-      // arguments
-      position.id,
-      digest(read.raw),
-      closed.json,
-      closed.id,
-      remaining ?? '',
-      write.cents,
-      closed.closed_ts,
-      record === null ? 0 : 1,
-      IDEMPOTENCY_TTL_S,
-      record === null ? '' : JSON.stringify(record),
-      write.event,
-      ref.book,
-      write.event === 'position.liquidated' ? 1 : 0,
-    ];
+    return {
+      keys: [
+        keys.bookOpen(ref.accountId, ref.book),
+        keys.bookClosed(ref.accountId, ref.book),
+        keys.bookClosedByTime(ref.accountId, ref.book),
+        keys.bookStats(ref.accountId, ref.book),
+        clientOrderId === null ? unusedSlot(ref) : keys.bookIdempotency(ref.accountId, ref.book, 'close', clientOrderId),
+        keys.accountOutbox(ref.accountId),
+      ],
+      args: [
+        position.id,
+        digest(read.raw),
+        closed.json,
+        closed.id,
+        remaining ?? '',
+        write.cents,
+        closed.closed_ts,
+        record === null ? 0 : 1,
+        IDEMPOTENCY_TTL_S,
+        record === null ? '' : JSON.stringify(record),
+        write.event,
+        ref.book,
+        write.event === 'position.liquidated' ? 1 : 0,
+      ],
+    };
   }
 
   /** Applies new levels (sltp, a trailing stop's ratchet) if the position is still as read; position.updated on success. */
@@ -268,52 +273,56 @@ export class PositionStore {
       return { call: this.levelsCall(w, raw), stored: { ref: w.ref, position: w.updated, raw } };
     });
     // sent together, the entries first (as for an open)
-    const [, replies] = await Promise.all([this.hints.widen(calls.map((c) => c.stored)), runPositionScripts(this.redis, 'pdPositionSltp', calls.map((c) => c.call))]);
+    const [, replies] = await Promise.all([this.hints.widen(calls.map((c) => c.stored)), positionScripts.runManyStatus(this.redis, 'position-sltp', calls.map((c) => c.call))]);
     const outcomes = replies.map(levelsOutcome);
     await this.hints.align(calls.flatMap((c, i) => (outcomes[i] === 'updated' ? [c.stored] : [])));
     return outcomes;
   }
 
   private levelsCall({ ref, read, now }: LevelsWrite, updatedRaw: string): ScriptCall {
-    return [
-      // keys
-      keys.bookOpen(ref.accountId, ref.book),
-      keys.accountOutbox(ref.accountId),
-      // arguments
-      read.position.id,
-      digest(read.raw),
-      updatedRaw,
-      ref.book,
-      now,
-    ];
+    return {
+      keys: [
+        keys.bookOpen(ref.accountId, ref.book),
+        keys.accountOutbox(ref.accountId),
+      ],
+      args: [
+        read.position.id,
+        digest(read.raw),
+        updatedRaw,
+        ref.book,
+        now,
+      ],
+    };
   }
 
   async reset(ref: BookRef, resetTs: number, startingBalance: number): Promise<ResetOutcome> {
     const { accountId, book } = ref;
-    const [status, a, b] = await runPositionScript(
+    const [status, a, b] = await positionScripts.runStatus(
       this.redis,
-      'pdBookReset',
-      [
-        // keys
-        keys.bookOpen(accountId, book),
-        keys.bookClosed(accountId, book),
-        keys.bookClosedByTime(accountId, book),
-        keys.bookStats(accountId, book),
-        keys.bookOrders(accountId, book),
-        keys.bookArchiveClosed(accountId, book, resetTs),
-        keys.bookArchiveClosedByTime(accountId, book, resetTs),
-        keys.bookArchives(accountId, book),
-        keys.accountOutbox(accountId),
-        keys.paperBooks(accountId),
-        keys.bookOrderData(accountId, book),
-        keys.bookOrdersDone(accountId, book),
-        ...tombstoneKeys(ref),
-        // arguments
-        resetTs,
-        startingBalance,
-        book,
-        ...DONE_ORDER_RETENTION,
-      ],
+      'book-reset',
+      {
+        keys: [
+          keys.bookOpen(accountId, book),
+          keys.bookClosed(accountId, book),
+          keys.bookClosedByTime(accountId, book),
+          keys.bookStats(accountId, book),
+          keys.bookOrders(accountId, book),
+          keys.bookArchiveClosed(accountId, book, resetTs),
+          keys.bookArchiveClosedByTime(accountId, book, resetTs),
+          keys.bookArchives(accountId, book),
+          keys.accountOutbox(accountId),
+          keys.paperBooks(accountId),
+          keys.bookOrderData(accountId, book),
+          keys.bookOrdersDone(accountId, book),
+          ...tombstoneKeys(ref),
+        ],
+        args: [
+          resetTs,
+          startingBalance,
+          book,
+          ...DONE_ORDER_RETENTION,
+        ],
+      },
     );
     if (status === 1) return { kind: 'reset', archived: Number(a), cancelled: Number(b) };
     if (status === -1) return { kind: 'open', open: Number(a) };

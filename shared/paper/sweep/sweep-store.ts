@@ -7,7 +7,7 @@
 import type { Redis } from 'ioredis';
 import type { Side } from '../../engine/side.js';
 import { keys } from '../../redis/keys.js';
-import { runPositionScripts } from '../positions/lua/position-scripts.js';
+import { positionScripts } from '../positions/lua/position-scripts.js';
 import { parsePosition, type BookRef, type StoredPosition } from '../positions/position-types.js';
 import { TRIGGER_KINDS, TriggerHints, type HintTarget, type IndexedPosition, type TriggerKind } from '../positions/trigger-hints.js';
 import { inBatches } from './batches.js';
@@ -46,9 +46,9 @@ export class SweepStore {
     return inBatches(symbols, async (chunk) => {
       const calls = chunk.map((ranges) => {
         if (ranges.length !== RANGES_PER_SYMBOL || ranges.some((r) => r.symbol !== ranges[0].symbol)) throw new Error('sweep: one symbol\'s eight index ranges per call');
-        return [...ranges.map((r) => keys.triggerIndex(r.symbol, r.kind, r.side)), ...ranges.flatMap((r) => [r.min, r.max])];
+        return { keys: ranges.map((r) => keys.triggerIndex(r.symbol, r.kind, r.side)), args: ranges.flatMap((r) => [r.min, r.max]) };
       });
-      return (await runPositionScripts(this.redis, 'pdTriggerRanges', calls)).map((reply) => reply.slice(1) as string[][]);
+      return (await positionScripts.runManyStatus(this.redis, 'trigger-ranges', calls)).map((reply) => reply.slice(1) as string[][]);
     });
   }
 

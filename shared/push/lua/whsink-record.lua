@@ -29,14 +29,8 @@ if not redis.call('ZSCORE', KEYS[3], ARGV[7]) and redis.call('ZCARD', KEYS[3]) >
   local oldest = redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')
   return {-1, math.max(1, tonumber(oldest[2]) - now)}
 end
-redis.call('SET', KEYS[2], 0, 'PX', ARGV[5], 'NX')
-local calls = redis.call('INCR', KEYS[2])
-local left = redis.call('PTTL', KEYS[2])
--- a counter without an expiry would never reset: give it a window
-if left < 0 then
-  redis.call('PEXPIRE', KEYS[2], ARGV[5])
-  left = tonumber(ARGV[5])
-end
+-- the call counted in the window (rate-window.lua, sent ahead of this script)
+local calls, left = count_in_window(KEYS[2], ARGV[5])
 if calls > tonumber(ARGV[4]) then return {0, left} end
 redis.call('LPUSH', KEYS[1], ARGV[8])
 redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[3]) - 1)

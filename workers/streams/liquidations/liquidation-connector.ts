@@ -1,4 +1,5 @@
 /** What every liquidation connector looks like to the collector, and the glue they share. */
+import { schedule, type Logger as CronLogger, type ScheduledTask } from 'node-cron';
 import type { Clock } from '../../../shared/core/clock.js';
 import type { VenueUrls } from '../../../shared/core/config.js';
 import type { Logger } from '../../../shared/core/logger.js';
@@ -114,12 +115,18 @@ export function globalConnector(exchange: LiqExchange, streams: ShardedStream[],
   };
 }
 
+/** A table without a good load retries at this pace; a loaded one is reloaded at the first check after it is `refreshMs` old. */
+const TABLE_CHECK = '*/30 * * * * *';
+
 /**
  * A table fetched over REST (contract sizes): loaded before the stream starts, refreshed hourly,
  * retried every 30 s while it fails. Events of contracts it does not know are skipped and logged.
+ * Each feed process holds its own copy, so the schedule is node-cron's (housekeeping local to one
+ * process), not a BullMQ job scheduler (work that runs once per cluster).
  */
 export class RefreshingTable<T> {
-  private timer: NodeJS.Timeout | undefined;
+  private task: ScheduledTask | undefined;
+  private loadedAt = -Infinity;
   private stopped = false;
 
   constructor(
@@ -128,30 +135,44 @@ export class RefreshingTable<T> {
     public value: T,
     private readonly logger: Logger,
     private readonly refreshMs = 3_600_000,
-    private readonly retryMs = 30_000,
   ) {}
 
   /** The first load attempt; resolves either way. */
   async start(): Promise<void> {
     this.stopped = false;
     await this.refresh();
+    // a stop during the first load schedules nothing
+    if (this.stopped) return;
+    this.task ??= schedule(TABLE_CHECK, () => (Date.now() - this.loadedAt >= this.refreshMs ? this.refresh() : undefined), {
+      name: this.name,
+      noOverlap: true,
+      unref: true,
+      logger: cronLogger(this.logger, this.name),
+    });
   }
 
   private async refresh(): Promise<void> {
-    let ok = false;
     try {
       this.value = await this.load();
-      ok = true;
+      this.loadedAt = Date.now();
     } catch (error) {
       this.logger.warn({ err: error, table: this.name }, 'contract sizes not loaded');
     }
-    if (this.stopped) return;
-    this.timer = setTimeout(() => void this.refresh(), ok ? this.refreshMs : this.retryMs);
-    this.timer.unref();
   }
 
   stop(): void {
     this.stopped = true;
-    clearTimeout(this.timer);
+    void this.task?.destroy();
+    this.task = undefined;
   }
+}
+
+/** node-cron's own notices (a run missed under load, one skipped while the last still runs) go to the process log. */
+function cronLogger(logger: Logger, table: string): CronLogger {
+  return {
+    info: (message) => logger.info({ table }, message),
+    warn: (message) => logger.warn({ table }, message),
+    error: (message, err) => logger.error({ table, err: err ?? message }, String(message)),
+    debug: (message, err) => logger.debug({ table, err }, String(message)),
+  };
 }

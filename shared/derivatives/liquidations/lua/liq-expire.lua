@@ -1,10 +1,20 @@
--- Moves the 24 h window forward: subtracts from the totals every 5-minute block that has fully left it, and
--- drops raw events older than the window from the tail of the raw list.
--- KEYS[1]  liq:{liq}:tot24 (see liq-ingest.lua)
--- ARGV[1]  now (ms)   ARGV[2] totals window (ms)   ARGV[3] most blocks handled per call
--- ARGV[4]  key prefix "liq:{liq}:"   ARGV[5] most raw events dropped per call
--- Reads and deletes w:<block> hashes; pops the raw list's tail (encoded events start "[<ts>,").
--- Returns the number of blocks subtracted.
+--[[
+liq-expire: moves the 24 h window forward: subtracts from the totals every 5-minute block that has
+fully left it, and drops raw events older than the window from the tail of the raw list.
+
+KEYS[1]  liq:{liq}:tot24 (see liq-ingest.lua)
+
+ARGV[1]  now, ms
+ARGV[2]  totals window, ms
+ARGV[3]  most blocks handled per call
+ARGV[4]  key prefix "liq:{liq}:"
+ARGV[5]  most raw events dropped per call
+
+Reads and deletes the w:<block> hashes; pops the raw list's tail (encoded events start "[<ts>,").
+
+Returns  the number of blocks subtracted
+Events:  none.
+]]
 local now = tonumber(ARGV[1])
 local windowMs = tonumber(ARGV[2])
 local maxBlocks = tonumber(ARGV[3])

@@ -1,22 +1,33 @@
--- Stores a batch of normalized liquidations, dropping replays, in one atomic step.
--- KEYS[1]  liq:{liq}:tot24   hash: rolling 24 h sums (c:<SYM>:<l|s> cents, n:<SYM>:<l|s> count,
---                            xc:<EX>:<l|s> cents, xn:<EX>:<l|s> count) and _expired (last 5-minute block subtracted)
--- ARGV[1]  now (ms)            ARGV[2] dedup window (ms)     ARGV[3] totals window (ms, 24 h)
--- ARGV[4]  raw list max len    ARGV[5] per-symbol list max len
--- ARGV[6]  minute buckets kept after their day ends (ms)     ARGV[7] key prefix "liq:{liq}:"
--- ARGV[8]  the batch: one line per event ("\n"), fields separated by tabs: id, symbol, exchange,
---          side (l|s), cents, whole dollars, ts (ms), per-symbol storage wanted (1|0), encoded event
---          (one string rather than 9 arguments per event: cheaper for client and server)
--- Keys written (all under the {liq} hash tag):
---   seen:<n>       set of event ids received in the n-th half dedup window (receipt time); an id in
---                  this or the previous set is a replay
---   raw            list, newest first: every event (trimmed to 24 h by liq-expire.lua, to ARGV[4] here)
---   ev:<SYM>       list, newest first: the symbol's last ARGV[5] events (symbols of the universe)
---   m:<SYM>:<day>  BITFIELD u32 [long, short] whole dollars per minute of the UTC day
---   w:<block>      hash like tot24: what a 5-minute block (ts / 300000) added, subtracted by liq-expire.lua
---                  once the block has left the window (so the window is 24 h plus up to 5 minutes)
--- Returns {added, duplicates, stale}: stale = older than half the dedup window or the totals window,
--- or in a block already expired (a replay can no longer be told from a new event there).
+--[[
+liq-ingest: stores a batch of normalized liquidations, dropping replays, in one atomic step.
+
+KEYS[1]  liq:{liq}:tot24   hash: rolling 24 h sums (c:<SYM>:<l|s> cents, n:<SYM>:<l|s> count,
+                           xc:<EX>:<l|s> cents, xn:<EX>:<l|s> count) and _expired (last 5-minute block subtracted)
+
+ARGV[1]  now, ms
+ARGV[2]  dedup window, ms
+ARGV[3]  totals window, ms (24 h)
+ARGV[4]  raw list max length
+ARGV[5]  per-symbol list max length
+ARGV[6]  minute buckets kept after their day ends, ms
+ARGV[7]  key prefix "liq:{liq}:"
+ARGV[8]  the batch: one line per event ("\n"), fields separated by tabs: id, symbol, exchange,
+         side (l|s), cents, whole dollars, ts (ms), per-symbol storage wanted (1|0), encoded event
+         (one string rather than 9 arguments per event: cheaper for client and server)
+
+Keys written besides KEYS[1] (all under the {liq} hash tag, named from ARGV[7]):
+  seen:<n>       set of event ids received in the n-th half dedup window (receipt time); an id in
+                 this or the previous set is a replay
+  raw            list, newest first: every event (trimmed to 24 h by liq-expire.lua, to ARGV[4] here)
+  ev:<SYM>       list, newest first: the symbol's last ARGV[5] events (symbols of the universe)
+  m:<SYM>:<day>  BITFIELD u32 [long, short] whole dollars per minute of the UTC day
+  w:<block>      hash like tot24: what a 5-minute block (ts / 300000) added, subtracted by liq-expire.lua
+                 once the block has left the window (so the window is 24 h plus up to 5 minutes)
+
+Returns  {added, duplicates, stale}   stale: older than half the dedup window or the totals window,
+                                      or in a block already expired (a replay can no longer be told from a new event there)
+Events:  none (the collector publishes nothing; readers poll the stored lists and totals).
+]]
 local now = tonumber(ARGV[1])
 local dedupMs = tonumber(ARGV[2])
 local windowMs = tonumber(ARGV[3])

@@ -25,12 +25,6 @@ if #record == 0 then return {} end
 local profile = redis.call('HMGET', KEYS[2], unpack(ARGV, 2))
 if not profile[1] then return {} end
 if redis.call('HEXISTS', KEYS[1], 'revoked') == 1 then return {record, profile, -1, 0} end
-redis.call('SET', KEYS[3], 0, 'PX', ARGV[1], 'NX')
-local calls = redis.call('INCR', KEYS[3])
-local left = redis.call('PTTL', KEYS[3])
--- a counter without an expiry would never reset: give it a window
-if left < 0 then
-  redis.call('PEXPIRE', KEYS[3], ARGV[1])
-  left = tonumber(ARGV[1])
-end
+-- the call counted in the window (rate-window.lua, sent ahead of this script)
+local calls, left = count_in_window(KEYS[3], ARGV[1])
 return {record, profile, calls, left, redis.call('HGET', KEYS[4], 'fee_venue')}

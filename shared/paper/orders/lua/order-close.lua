@@ -41,7 +41,7 @@ if not current or redis.sha1hex(current) ~= ARGV[2] then return {-1} end
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 redis.call('ZADD', KEYS[3], ARGV[5], ARGV[1])
--- the oldest done orders beyond the kept ones leave the book, each as a tombstone (retire-done-orders.lua)
+-- the oldest done orders beyond the kept ones leave the book, each as a tombstone (lua/includes/retire-done-orders.lua)
 retire_done_orders(KEYS[2], KEYS[3], KEYS[5], KEYS[6], ARGV[6], ARGV[5], ARGV[7], ARGV[8])
 redis.call('XADD', KEYS[4], '*', 'event', event, 'book', ARGV[4], 'ts', ARGV[5], 'order', ARGV[3])
 -- wakes the outbox relay (shared/push); a nudge nobody hears is found by its periodic scan

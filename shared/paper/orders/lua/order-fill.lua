@@ -68,7 +68,7 @@ end
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], done)
 redis.call('ZADD', KEYS[3], ARGV[9], ARGV[1])
--- the oldest done orders beyond the kept ones leave the book, each as a tombstone (retire-done-orders.lua)
+-- the oldest done orders beyond the kept ones leave the book, each as a tombstone (lua/includes/retire-done-orders.lua)
 retire_done_orders(KEYS[2], KEYS[3], KEYS[7], KEYS[8], ARGV[10], ARGV[9], ARGV[11], ARGV[12])
 
 if blocked or opposite then

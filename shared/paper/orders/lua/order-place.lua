@@ -25,23 +25,14 @@ Every key is the account's (one hash tag, one cluster slot). The order's entries
 cross-account order and expiry indexes are written around this script (order-hints.ts): before it,
 and taken out again when it stores another order or none.
 ]]
-if ARGV[4] == '1' then
-  local prior = redis.call('GET', KEYS[3])
-  if prior then
-    local now = redis.call('HGET', KEYS[2], prior)
-    if now then return {2, now} end
-    return {3, prior}
-  end
-end
+-- a create already made with this client_order_id answers as it did (idempotency.lua, sent ahead of this script)
+local earlier = ARGV[4] == '1' and earlier_reply(KEYS[3], KEYS[2])
+if earlier then return earlier end
 
 local count = redis.call('ZCARD', KEYS[1])
-if count >= tonumber(ARGV[3]) then
-  return {-1, count}
-end
+if count >= tonumber(ARGV[3]) then return {-1, count} end
 
 redis.call('ZADD', KEYS[1], ARGV[6], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-if ARGV[4] == '1' then
-  redis.call('SET', KEYS[3], ARGV[1], 'EX', ARGV[5])
-end
+remember_create(KEYS[3], ARGV[4], ARGV[1], ARGV[5])
 return {1, ARGV[2]}

@@ -61,7 +61,7 @@ for _, id in ipairs(resting) do
   end
 end
 redis.call('DEL', KEYS[5])
--- the oldest done orders beyond the kept ones leave the book, each as a tombstone (retire-done-orders.lua)
+-- the oldest done orders beyond the kept ones leave the book, each as a tombstone (lua/includes/retire-done-orders.lua)
 retire_done_orders(KEYS[11], KEYS[12], KEYS[13], KEYS[14], ARGV[4], ARGV[1], ARGV[5], ARGV[6])
 
 redis.call('HSET', KEYS[4], 'reset_ts', ARGV[1], 'starting_balance', ARGV[2], 'realized_cents', 0, 'closed', 0,

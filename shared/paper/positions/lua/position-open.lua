@@ -27,24 +27,15 @@ Every key is the account's (one hash tag, one cluster slot). The position's entr
 per-symbol trigger indexes are written around this script (trigger-hints.ts): before it, and taken
 out again when it stores nothing.
 ]]
-if ARGV[4] == '1' then
-  local prior = redis.call('GET', KEYS[3])
-  if prior then
-    local now = redis.call('HGET', KEYS[1], prior) or redis.call('HGET', KEYS[2], prior)
-    if now then return {2, now} end
-    return {3, prior}
-  end
-end
+-- a create already made with this client_order_id answers as it did (idempotency.lua, sent ahead of this script)
+local earlier = ARGV[4] == '1' and earlier_reply(KEYS[3], KEYS[1], KEYS[2])
+if earlier then return earlier end
 
 local count = redis.call('HLEN', KEYS[1])
-if count >= tonumber(ARGV[3]) then
-  return {-1, count}
-end
+if count >= tonumber(ARGV[3]) then return {-1, count} end
 
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-if ARGV[4] == '1' then
-  redis.call('SET', KEYS[3], ARGV[1], 'EX', ARGV[5])
-end
+remember_create(KEYS[3], ARGV[4], ARGV[1], ARGV[5])
 redis.call('SADD', KEYS[5], ARGV[6])
 redis.call('XADD', KEYS[4], '*', 'event', 'position.opened', 'book', ARGV[6], 'ts', ARGV[7], 'position', ARGV[2])
 -- wakes the outbox relay (shared/push); a nudge nobody hears is found by its periodic scan

@@ -8,6 +8,7 @@ ARGV[2i-1]  min score of KEYS[i] (a number, '(x' exclusive, '-inf'; '+inf' asks 
 ARGV[2i]    max score of KEYS[i]
 
 Returns  {1, members of KEYS[1], ..., members of KEYS[8]}
+Events:  none (read-only).
 ]]
 local out = {1}
 for i = 1, #KEYS do

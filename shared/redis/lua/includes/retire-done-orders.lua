@@ -1,6 +1,6 @@
 --[[
-retire-done-orders: a function prepended to the scripts that add a done order to a book (order-close,
-order-fill, book-reset), not a script of its own. The oldest done orders beyond the kept ones leave the
+retire-done-orders: an include (a function sent ahead of the scripts that add a done order to a book:
+order-close, order-fill, book-reset), not a script of its own. The oldest done orders beyond the kept ones leave the
 book; each leaves a tombstone (its final status, by done time) so cancel_order and modify_order still
 answer 409 already_done. Tombstones older than tomb_ms, and the oldest beyond tomb_max, are dropped
 lazily, at most 100 a call. Every key is the calling script's account's (one hash tag).

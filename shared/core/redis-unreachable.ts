@@ -1,0 +1,22 @@
+/** Which errors mean Redis could not be reached: a pure classifier, so the HTTP layer can answer 503 without importing shared/redis. */
+
+/** Node's codes for a connection that could not be made or was lost. */
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** What ioredis rejects a command with while its connection is down, by error name or message. */
+const UNREACHABLE_NAMES = new Set(['MaxRetriesPerRequestError', 'ClusterAllFailedError']);
+const UNREACHABLE_MESSAGES = ['Connection is closed.', "Stream isn't writeable"];
+/** Replies of a server that is up but cannot serve yet (loading its data, a failover, a cluster without a slot's node). */
+const NOT_SERVING = /^(LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN) /;
+
+/**
+ * True when a command failed because Redis could not be reached (or could not serve), not because
+ * of the command: the request that sent it can succeed later unchanged. Follows `cause`.
+ */
+export function isRedisUnreachable(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (UNREACHABLE_NAMES.has(e.name) || (code !== undefined && CONNECTION_CODES.has(code))) return true;
+    if (UNREACHABLE_MESSAGES.some((m) => e instanceof Error && e.message.startsWith(m)) || NOT_SERVING.test(e.message)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,51 @@
+import { expect } from 'chai';
+import { ESLint } from 'eslint';
+
+/** Imports the layering refuses, by the message that names the rule broken, then by the file they are planted in. */
+const REFUSED: Record<string, Record<string, string[]>> = {
+  'api/ reaches Redis': { 'api/v1/planted.ts': ["import { createRedis } from '../../shared/redis/connection.js';"] },
+  'Pure domain code': {
+    'shared/engine/planted.ts': ["import { readFileSync } from 'node:fs';", "import { createRedis } from '../redis/connection.js';", "import { Redis } from 'ioredis';"],
+    'shared/calculators/planted.ts': ["import { request } from 'undici';", "import { PositionStore } from '../paper/positions/position-store.js';"],
+    'shared/screener/indicators.ts': ["import { ScreenerRunner } from './screener-runner.js';"],
+  },
+  'ops/': { 'workers/planted.ts': ["import { startSim } from '../ops/sim/sim-server.js';"], 'shared/paper/planted.ts': ["import { startSim } from '../../ops/sim/sim-server.js';"] },
+};
+
+/** Imports each layer may make, by the file they are planted in. */
+const ALLOWED: Record<string, string> = {
+  'api/v1/planted.ts': "import type { Redis } from 'ioredis';\nimport { isRedisUnreachable } from '../../shared/core/redis-unreachable.js';",
+  'shared/engine/planted.ts': "import { direction } from './side.js';",
+  'shared/calculators/planted.ts': "import { liquidationPrice } from '../engine/liquidation.js';",
+  'shared/screener/indicators.ts': "import { EMA } from 'trading-signals';\nimport type { Setup } from './score.js';",
+  'workers/planted.ts': "import { createRedis } from '../shared/redis/connection.js';",
+  'ops/sim/planted.ts': "import { createRedis } from '../../shared/redis/connection.js';",
+};
+
+/** The import-boundary rules of eslint.config.js, run on planted sources. */
+describe('lint boundaries', function () {
+  // the first lint loads the config and the TypeScript parser
+  this.timeout(60_000);
+  const eslint = new ESLint({ cwd: process.cwd() });
+
+  async function restrictedImports(at: string, imports: string): Promise<string[]> {
+    const [result] = await eslint.lintText(`${imports}\nexport const planted = 1;\n`, { filePath: at });
+    return result.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  }
+
+  for (const [rule, planted] of Object.entries(REFUSED)) {
+    it(`refuses what breaks "${rule}"`, async () => {
+      for (const [at, imports] of Object.entries(planted)) {
+        for (const line of imports) {
+          const found = await restrictedImports(at, line);
+          expect(found, `${at}: ${line}`).to.have.length(1);
+          expect(found[0]).to.contain(rule);
+        }
+      }
+    });
+  }
+
+  it('lets the layers import what they may', async () => {
+    for (const [at, imports] of Object.entries(ALLOWED)) expect(await restrictedImports(at, imports), at).to.deep.equal([]);
+  });
+});
