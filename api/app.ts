@@ -11,7 +11,7 @@ import { MarketService } from '../shared/market/market-service.js';
 import { createMarketStore } from '../shared/market/market-store.js';
 import { createMacroModule } from '../shared/macro/macro-module.js';
 import type { MacroService } from '../shared/macro/macro-service.js';
-import type { LatamService } from '../shared/quotes/latam-service.js';
+import type { LatamService } from '../shared/latam/latam-service.js';
 import type { ScreenerService } from '../shared/screener/screener-service.js';
 import type { Logger } from '../shared/core/logger.js';
 import { createAccountModule, type AccountService } from '../shared/paper/accounts/account-service.js';

@@ -6,7 +6,7 @@
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { baseOf } from '../market/canonical-symbol.js';
-import { getJson, withQuery, type HttpSettings } from '../market/venues/http-json.js';
+import { getJson, withQuery, type HttpSettings } from '../http/http-json.js';
 import type { DerivativesStore, DerivativeVenue, FundingRow, LongShortRow, OpenInterestRow, AccountRatioView } from './derivatives-store.js';
 import { DERIVATIVE_MAJORS } from './majors.js';
 import {

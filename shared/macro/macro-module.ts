@@ -2,11 +2,11 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
-import { LatamService } from '../quotes/latam-service.js';
+import { LatamService } from '../latam/latam-service.js';
 import { ScreenerService } from '../screener/screener-service.js';
 import { MacroService } from './macro-service.js';
 import { CoinGeckoClient } from './providers/macro-providers.js';
-import { providerHttp } from './providers/provider-http.js';
+import { providerHttp } from '../http/provider-http.js';
 
 export interface MacroModule {
   screener: ScreenerService;

@@ -8,8 +8,8 @@ import { CATEGORY_FRESH_MS, FEAR_GREED_EVERY_MS, MACRO_JOBS } from '../../shared
 import { MacroRefresher } from '../../shared/macro/macro-refresher.js';
 import { MacroService } from '../../shared/macro/macro-service.js';
 import { createMacroProviders } from '../../shared/macro/providers/macro-providers.js';
-import { providerHttp } from '../../shared/macro/providers/provider-http.js';
-import { SnapshotStore } from '../../shared/macro/snapshot-store.js';
+import { providerHttp } from '../../shared/http/provider-http.js';
+import { SnapshotStore } from '../../shared/snapshots/snapshot-store.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { simControl, startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
 import { freshRedis } from '../helpers/redis.js';

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { LatamService } from '../../../shared/quotes/latam-service.js';
+import type { LatamService } from '../../../shared/latam/latam-service.js';
 import { JsonTextCache, sendJsonText } from '../../routing/json-text.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 

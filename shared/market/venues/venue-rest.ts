@@ -2,7 +2,7 @@
 import { binanceInterval, binanceMarkets, parseBinanceKlines } from './binance-format.js';
 import { bitgetGranularity, bitgetMarkets, BITGET_PRODUCT, parseBitgetCandles } from './bitget-format.js';
 import { bybitInterval, bybitMarkets, parseBybitInstruments, parseBybitKlines } from './bybit-format.js';
-import { getJson, withQuery, type HttpSettings } from './http-json.js';
+import { getJson, withQuery, type HttpSettings } from '../../http/http-json.js';
 import { okxBar, okxInstId, okxMarkets, parseOkxCandles } from './okx-format.js';
 import type { Candle, Venue, VenueMarket } from '../types.js';
 

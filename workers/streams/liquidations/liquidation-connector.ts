@@ -4,7 +4,7 @@ import type { VenueUrls } from '../../../shared/core/config.js';
 import type { Logger } from '../../../shared/core/logger.js';
 import type { CollectedLiquidation, LiqExchange, LiquidationFrame } from '../../../shared/derivatives/liquidations/liquidation-event.js';
 import { parseJsonText } from '../../../shared/market/parse-utils.js';
-import type { HttpSettings } from '../../../shared/market/venues/http-json.js';
+import type { HttpSettings } from '../../../shared/http/http-json.js';
 import { createIssueLog } from '../issue-log.js';
 import type { SocketProtocol } from '../reconnecting-socket.js';
 import { ShardedStream } from '../sharded-stream.js';
