@@ -1,5 +1,5 @@
 /** The market data model shared by the feed (writer), the store (reader) and the venue parsers. */
-import { FEED_VENUES, type FeedVenue } from '../core/config.js';
+import { FEED_VENUES, type FeedVenue } from './venues/venue-urls.js';
 
 export type Venue = FeedVenue;
 

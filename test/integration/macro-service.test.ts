@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { createLogger } from '../../shared/core/logger.js';
 import { configWith } from '../../shared/core/config.js';
-import { defaultProviderUrls } from '../../shared/core/provider-urls.js';
+import { providerUrlsFrom } from '../../shared/http/provider-urls.js';
 import { AppError } from '../../shared/core/errors.js';
 import { CATEGORY_FRESH_MS, FEAR_GREED_EVERY_MS, MACRO_JOBS } from '../../shared/macro/macro-resources.js';
 import { MacroRefresher } from '../../shared/macro/macro-refresher.js';
@@ -37,7 +37,7 @@ describe('macro service and refresher (sim providers, real Redis, injected clock
     sim = await startScriptedSim();
     redis = await freshRedis();
     now = Date.now();
-    const providers = createMacroProviders(defaultProviderUrls('sim', sim.url), providerHttp(2_000, 1));
+    const providers = createMacroProviders(providerUrlsFrom({}, 'sim', sim.url), providerHttp(2_000, 1));
     service = new MacroService({ redis, clock, coinGecko: providers.coinGecko });
     refresher = new MacroRefresher({ store: new SnapshotStore(redis), providers, clock, logger: createLogger(configWith({})) });
   });

@@ -1,5 +1,5 @@
 /** What every exchange connector looks like to the feed role, and the glue they share. */
-import type { VenueUrls } from '../../shared/core/config.js';
+import type { VenueUrls } from '../../shared/core/base-urls.js';
 import type { Logger } from '../../shared/core/logger.js';
 import { parseJsonText } from '../../shared/market/parse-utils.js';
 import type { FrameResult, Venue, VenueCandle, VenueTick } from '../../shared/market/types.js';

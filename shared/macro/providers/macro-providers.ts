@@ -1,5 +1,5 @@
 /** The macro data providers' HTTP clients: one method per endpoint used, answers parsed. */
-import type { DataProvider } from '../../core/provider-urls.js';
+import type { DataProvider } from '../../http/provider-urls.js';
 import { parseCategoryIds, parseGlobal, parseMarkets, parseTrending, type CoinRow, type GlobalStats, type Trending } from './coingecko-format.js';
 import { buildDefiOverview, parseChains, parseProtocols, parseStablecoins, type DefiOverview } from './defillama-format.js';
 import { parseFearGreed, type FearGreedPoint } from './fear-greed-format.js';

@@ -4,7 +4,8 @@
  */
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../../shared/core/clock.js';
-import type { Config, VenueUrls } from '../../../shared/core/config.js';
+import type { VenueUrls } from '../../../shared/core/base-urls.js';
+import type { Config } from '../../../shared/core/config.js';
 import type { Logger } from '../../../shared/core/logger.js';
 import type { LiqExchange } from '../../../shared/derivatives/liquidations/liquidation-event.js';
 import { LiquidationStore } from '../../../shared/derivatives/liquidations/liquidation-store.js';

@@ -1,6 +1,6 @@
 /** What every liquidation connector looks like to the collector, and the glue they share. */
 import type { Clock } from '../../../shared/core/clock.js';
-import type { VenueUrls } from '../../../shared/core/config.js';
+import type { VenueUrls } from '../../../shared/core/base-urls.js';
 import type { Logger } from '../../../shared/core/logger.js';
 import type { CollectedLiquidation, LiqExchange, LiquidationFrame } from '../../../shared/derivatives/liquidations/liquidation-event.js';
 import { parseJsonText } from '../../../shared/market/parse-utils.js';
