@@ -18,7 +18,7 @@ import { createAccountModule, type AccountService } from '../shared/paper/accoun
 import type { BookRegistry } from '../shared/paper/accounts/book-registry.js';
 import { StoredApiKeyResolver, type ApiKeyResolver } from '../shared/paper/api-key-resolver.js';
 import { UsageBatcher } from '../shared/paper/accounts/usage-batcher.js';
-import { createAuthenticate, type Authenticate } from '../shared/paper/key-context.js';
+import { createAuthenticate, type Authenticate } from './middleware/authenticate.js';
 import { PLAN_IDS, PLANS } from '../shared/paper/plans.js';
 import { createTradingServices, type TradingServices } from '../shared/paper/trading-services.js';
 import { createPushModule, type PushModule } from '../shared/push/push-module.js';
@@ -80,7 +80,7 @@ function createServices(deps: AppDeps): AppServices {
   const accountModule = createAccountModule(deps.redis, clock);
   const apiKeys = new StoredApiKeyResolver({ accounts: accountModule.accounts, keys: accountModule.keys, clock });
   const usage = new UsageBatcher(accountModule.keys, (error) => deps.logger.warn({ err: error }, 'key usage not recorded'));
-  const authenticate = createAuthenticate({ resolver: apiKeys, usage, clock, logger: deps.logger });
+  const authenticate = createAuthenticate({ resolver: apiKeys, usage, clock });
   const trading = createTradingServices({
     redis: deps.redis,
     marketStore: store,

@@ -1,5 +1,6 @@
 /** The book's numbers: account (summary) and balance. */
-import type { Authenticate, KeyContext } from '../../../shared/paper/key-context.js';
+import type { KeyContext } from '../../../shared/paper/key-context.js';
+import type { Authenticate } from '../../middleware/authenticate.js';
 import type { TradingServices } from '../../../shared/paper/trading-services.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import { tradingRoute } from './trading-route.js';

@@ -1,5 +1,6 @@
 /** Books: every book of the account with its numbers and keys, and reset. */
-import type { Authenticate, KeyContext } from '../../../shared/paper/key-context.js';
+import type { KeyContext } from '../../../shared/paper/key-context.js';
+import type { Authenticate } from '../../middleware/authenticate.js';
 import type { TradingServices } from '../../../shared/paper/trading-services.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import { resetBody } from './schemas.js';

@@ -1,6 +1,7 @@
 /** Markets (class, leverage cap and taker fee per symbol) and fee venues. */
 import type { AssetClass } from '../../../shared/engine/fees.js';
-import type { Authenticate, KeyContext } from '../../../shared/paper/key-context.js';
+import type { KeyContext } from '../../../shared/paper/key-context.js';
+import type { Authenticate } from '../../middleware/authenticate.js';
 import type { TradingServices } from '../../../shared/paper/trading-services.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import { feesBody, marketsQuery } from './schemas.js';

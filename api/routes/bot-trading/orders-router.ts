@@ -1,5 +1,6 @@
 /** Resting orders (limit and stop entries, placed with /open): list, modify, cancel. */
-import type { Authenticate, KeyContext } from '../../../shared/paper/key-context.js';
+import type { KeyContext } from '../../../shared/paper/key-context.js';
+import type { Authenticate } from '../../middleware/authenticate.js';
 import type { ModifyOrderRequest } from '../../../shared/paper/orders/order-service.js';
 import type { TradingServices } from '../../../shared/paper/trading-services.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';

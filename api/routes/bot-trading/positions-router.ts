@@ -1,6 +1,7 @@
 /** Trading: open, close, close_all, sltp, and the positions and trades reads. */
 import { AppError } from '../../../shared/core/errors.js';
-import type { KeyContext, Authenticate } from '../../../shared/paper/key-context.js';
+import type { KeyContext } from '../../../shared/paper/key-context.js';
+import type { Authenticate } from '../../middleware/authenticate.js';
 import type { CloseRequest } from '../../../shared/paper/positions/close-service.js';
 import type { OpenRequest, SltpRequest } from '../../../shared/paper/positions/position-service.js';
 import type { TradingServices } from '../../../shared/paper/trading-services.js';
