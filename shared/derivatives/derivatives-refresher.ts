@@ -8,7 +8,7 @@ import type { Logger } from '../core/logger.js';
 import { baseOf } from '../market/canonical-symbol.js';
 import { getJson, withQuery, type HttpSettings } from '../http/http-json.js';
 import type { DerivativesStore, DerivativeVenue, FundingRow, LongShortRow, OpenInterestRow, AccountRatioView } from './derivatives-store.js';
-import { DERIVATIVE_MAJORS } from './majors.js';
+import { MAJOR_PAIRS } from '../market/majors.js';
 import {
   parseBinanceAccountRatio,
   parseBinanceOpenInterest,
@@ -168,7 +168,7 @@ export class DerivativesRefresher {
     const { logger } = this.o;
     const rows: LongShortRow[] = [];
     let answered = 0;
-    for (const pair of DERIVATIVE_MAJORS) {
+    for (const pair of MAJOR_PAIRS) {
       const [binance, bybit] = await Promise.all([
         settle(`binance account ratio ${pair}`, logger, this.get('binance', '/futures/data/globalLongShortAccountRatio', { symbol: pair, period: '5m', limit: 1 }).then(parseBinanceAccountRatio)),
         settle(`bybit account ratio ${pair}`, logger, this.get('bybit', '/v5/market/account-ratio', { category: 'linear', symbol: pair, period: '5min', limit: 1 }).then(parseBybitAccountRatio)),
