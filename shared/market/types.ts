@@ -33,11 +33,9 @@ export interface VenueTick {
   ts: number;
 }
 
-/** One 1-minute candle from one venue, normalized. */
-export interface VenueCandle {
-  venue: Venue;
-  symbol: string;
-  /** Start of the minute, ms. */
+/** A candle as the read side returns it. */
+export interface Candle {
+  /** Start of the minute (the interval), ms. */
   openTime: number;
   open: number;
   high: number;
@@ -45,21 +43,16 @@ export interface VenueCandle {
   close: number;
   /** Base-asset volume. */
   volume: number;
-  closed: boolean;
-}
-
-/** A candle as the read side returns it. */
-export interface Candle {
-  openTime: number;
-  open: number;
-  high: number;
-  low: number;
-  close: number;
-  volume: number;
   /** false only for the candle still being built. */
   closed: boolean;
   /** The venue it came from, when known. */
   venue?: Venue;
+}
+
+/** One 1-minute candle from one venue, normalized. */
+export interface VenueCandle extends Candle {
+  venue: Venue;
+  symbol: string;
 }
 
 /** The stored aggregate price of a symbol. */
