@@ -1,8 +1,7 @@
 /** The producer side of the webhook queue: the outbox relay adds one job per hook and event. */
-import { Queue } from 'bullmq';
-import { closeRedis, createBlockingRedis, redisOutages } from '../redis/connection.js';
 import { webhookJobId, webhookJobOptions, type WebhookJob } from './job-types.js';
-import { QUEUE_PREFIX, QUEUES } from './queue-names.js';
+import { openProducerQueue } from './producer-queue.js';
+import { QUEUES } from './queue-names.js';
 
 export interface WebhookDelivery {
   job: WebhookJob;
@@ -17,22 +16,12 @@ export interface WebhookProducer {
 }
 
 export function createWebhookProducer(redisUrl: string, retryBaseMs: number): WebhookProducer {
-  const connection = createBlockingRedis(redisUrl);
-  const queue = new Queue<WebhookJob, void, 'deliver'>(QUEUES.webhooks, { connection, prefix: QUEUE_PREFIX, defaultJobOptions: webhookJobOptions(retryBaseMs) });
-  queue.on('error', redisOutages.onError);
-  let closing: Promise<void> | undefined;
+  const { queue, close } = openProducerQueue<WebhookJob, 'deliver'>(redisUrl, QUEUES.webhooks, webhookJobOptions(retryBaseMs));
   return {
     async enqueue(deliveries) {
       if (deliveries.length === 0) return;
       await queue.addBulk(deliveries.map(({ job, itemId }) => ({ name: 'deliver' as const, data: job, opts: { jobId: webhookJobId(job.hookId, itemId) } })));
     },
-    close: () =>
-      (closing ??= (async () => {
-        try {
-          await queue.close();
-        } finally {
-          await closeRedis(connection);
-        }
-      })()),
+    close,
   };
 }
