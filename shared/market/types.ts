@@ -1,4 +1,5 @@
 /** The market data model shared by the feed (writer), the store (reader) and the venue parsers. */
+import { toEpochMs, toNumber, toPrice } from './parse-utils.js';
 import { FEED_VENUES, type FeedVenue } from './venues/venue-urls.js';
 
 export type Venue = FeedVenue;
@@ -104,15 +105,21 @@ export interface PriceTickMessage {
 
 /** Every field present: the parsers build candles field by field, then check them here. */
 export function isCompleteCandle(c: Partial<VenueCandle>): c is VenueCandle {
-  return (
-    c.venue !== undefined &&
-    c.symbol !== undefined &&
-    c.openTime !== undefined &&
-    c.open !== undefined &&
-    c.high !== undefined &&
-    c.low !== undefined &&
-    c.close !== undefined &&
-    c.volume !== undefined &&
-    c.closed !== undefined
-  );
+  return c.venue !== undefined && c.symbol !== undefined && c.closed !== undefined && isOhlcv(c);
+}
+
+/** The prices, time and volume of a candle. */
+export type Ohlcv = Pick<Candle, 'openTime' | 'open' | 'high' | 'low' | 'close' | 'volume'>;
+
+export function isOhlcv(c: Partial<Ohlcv>): c is Ohlcv {
+  return c.openTime !== undefined && c.open !== undefined && c.high !== undefined && c.low !== undefined && c.close !== undefined && c.volume !== undefined;
+}
+
+/**
+ * A candle row as the venues send one: [openTime, open, high, low, close, ...], with the base-asset
+ * volume at `volumeAt`; nothing for a row too short to hold it.
+ */
+export function ohlcvFromRow(row: unknown, volumeAt = 5): Partial<Ohlcv> {
+  if (!Array.isArray(row) || row.length <= volumeAt) return {};
+  return { openTime: toEpochMs(row[0]), open: toPrice(row[1]), high: toPrice(row[2]), low: toPrice(row[3]), close: toPrice(row[4]), volume: toNumber(row[volumeAt]) };
 }
