@@ -108,6 +108,11 @@ export function isCompleteCandle(c: Partial<VenueCandle>): c is VenueCandle {
   return c.venue !== undefined && c.symbol !== undefined && c.closed !== undefined && isOhlcv(c);
 }
 
+/** A venue's listed symbols with their 24h quote volumes (0 for one its tickers left out). */
+export function withVolumes(venue: Venue, symbols: readonly string[], volumes: ReadonlyMap<string, number>): VenueMarket[] {
+  return symbols.map((symbol) => ({ venue, symbol, quoteVolume24h: volumes.get(symbol) ?? 0 }));
+}
+
 /** The prices, time and volume of a candle. */
 export type Ohlcv = Pick<Candle, 'openTime' | 'open' | 'high' | 'low' | 'close' | 'volume'>;
 

@@ -5,7 +5,7 @@
  */
 import { canonicalSymbol } from '../canonical-symbol.js';
 import { excerpt, isRecord, toEpochMs, toNumber, toPrice, toStr } from '../parse-utils.js';
-import { emptyFrame, isCompleteCandle, isOhlcv, ohlcvFromRow, type Candle, type FrameResult, type VenueCandle, type VenueMarket, type VenueTick } from '../types.js';
+import { emptyFrame, isCompleteCandle, isOhlcv, ohlcvFromRow, withVolumes, type Candle, type FrameResult, type VenueCandle, type VenueMarket, type VenueTick } from '../types.js';
 
 export const BINANCE_ALL_TICKERS = '!ticker@arr';
 /** Streams per SUBSCRIBE message; Binance accepts 10 incoming messages per second and 1024 streams per connection. */
@@ -118,12 +118,7 @@ export function parseBinanceTickers24h(body: unknown): Map<string, number> {
 }
 
 export function binanceMarkets(exchangeInfo: unknown, tickers: unknown): VenueMarket[] {
-  const volumes = parseBinanceTickers24h(tickers);
-  return parseBinanceExchangeInfo(exchangeInfo).map((symbol) => ({
-    venue: 'binance',
-    symbol,
-    quoteVolume24h: volumes.get(symbol) ?? 0,
-  }));
+  return withVolumes('binance', parseBinanceExchangeInfo(exchangeInfo), parseBinanceTickers24h(tickers));
 }
 
 const BINANCE_INTERVALS: Record<number, string> = {

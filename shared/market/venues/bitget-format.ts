@@ -6,7 +6,7 @@
  */
 import { canonicalSymbol } from '../canonical-symbol.js';
 import { excerpt, frameArg, isRecord, toEpochMs, toNumber, toPrice, toStr, unwrapCodeData } from '../parse-utils.js';
-import { emptyFrame, isCompleteCandle, isOhlcv, ohlcvFromRow, type Candle, type FrameResult, type VenueCandle, type VenueMarket, type VenueTick } from '../types.js';
+import { emptyFrame, isCompleteCandle, isOhlcv, ohlcvFromRow, withVolumes, type Candle, type FrameResult, type VenueCandle, type VenueMarket, type VenueTick } from '../types.js';
 
 export const BITGET_PRODUCT = 'USDT-FUTURES';
 /** Args per subscribe message (Bitget allows 10 messages per second and asks for small batches). */
@@ -126,8 +126,7 @@ export function parseBitgetTickers(body: unknown): Map<string, number> {
 }
 
 export function bitgetMarkets(contracts: unknown, tickers: unknown): VenueMarket[] {
-  const volumes = parseBitgetTickers(tickers);
-  return parseBitgetContracts(contracts).map((symbol) => ({ venue: 'bitget', symbol, quoteVolume24h: volumes.get(symbol) ?? 0 }));
+  return withVolumes('bitget', parseBitgetContracts(contracts), parseBitgetTickers(tickers));
 }
 
 /** Bitget granularities; 6h and longer use the UTC-aligned variants. */

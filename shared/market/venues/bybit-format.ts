@@ -5,7 +5,7 @@
  */
 import { canonicalSymbol } from '../canonical-symbol.js';
 import { excerpt, isRecord, toEpochMs, toNumber, toPrice, toStr } from '../parse-utils.js';
-import { emptyFrame, isCompleteCandle, isOhlcv, ohlcvFromRow, type Candle, type FrameResult, type VenueCandle, type VenueMarket, type VenueTick } from '../types.js';
+import { emptyFrame, isCompleteCandle, isOhlcv, ohlcvFromRow, withVolumes, type Candle, type FrameResult, type VenueCandle, type VenueMarket, type VenueTick } from '../types.js';
 
 /** Bybit accepts at most 10 args per subscribe message. */
 export const BYBIT_ARGS_PER_MESSAGE = 10;
@@ -135,8 +135,7 @@ export function parseBybitTickers(body: unknown): Map<string, number> {
 }
 
 export function bybitMarkets(symbols: readonly string[], tickers: unknown): VenueMarket[] {
-  const volumes = parseBybitTickers(tickers);
-  return symbols.map((symbol) => ({ venue: 'bybit', symbol, quoteVolume24h: volumes.get(symbol) ?? 0 }));
+  return withVolumes('bybit', symbols, parseBybitTickers(tickers));
 }
 
 const BYBIT_INTERVALS: Record<number, string> = {
