@@ -74,6 +74,16 @@ export class DerivativesRefresher {
     return getJson(withQuery(this.o.rest[venue], path, query), this.o.http);
   }
 
+  /** Binance's premium index and Bybit's tickers (both jobs read them) and one OKX document; each undefined when it failed. */
+  private readExchanges<T>(okxPath: string, okxQuery: Record<string, string>, parseOkx: (body: unknown) => T) {
+    const { logger } = this.o;
+    return Promise.all([
+      settle('binance premiumIndex', logger, this.get('binance', '/fapi/v1/premiumIndex').then(parseBinancePremiumIndex)),
+      settle('bybit tickers', logger, this.get('bybit', '/v5/market/tickers', { category: 'linear' }).then(parseBybitTickers)),
+      settle(`okx ${okxPath}`, logger, this.get('okx', okxPath, okxQuery).then(parseOkx)),
+    ]);
+  }
+
   /** The pairs to cover: the universe's largest, else whatever the exchanges list. */
   private async pairList(found: Iterable<string>): Promise<string[]> {
     const universe = await this.o.universe();
@@ -82,12 +92,7 @@ export class DerivativesRefresher {
   }
 
   async refreshFunding(): Promise<number> {
-    const { logger } = this.o;
-    const [binance, bybit, okx] = await Promise.all([
-      settle('binance premiumIndex', logger, this.get('binance', '/fapi/v1/premiumIndex').then(parseBinancePremiumIndex)),
-      settle('bybit tickers', logger, this.get('bybit', '/v5/market/tickers', { category: 'linear' }).then(parseBybitTickers)),
-      settle('okx funding-rate', logger, this.get('okx', '/api/v5/public/funding-rate', { instId: 'ANY' }).then(parseOkxFundingRates)),
-    ]);
+    const [binance, bybit, okx] = await this.readExchanges('/api/v5/public/funding-rate', { instId: 'ANY' }, parseOkxFundingRates);
     if (!binance && !bybit && !okx) throw new Error('funding: every exchange failed');
     const sources: [DerivativeVenue, Map<string, FundingQuote> | undefined][] = [
       ['binance', binance?.funding],
@@ -122,19 +127,14 @@ export class DerivativesRefresher {
   }
 
   async refreshOpenInterest(): Promise<number> {
-    const { logger } = this.o;
-    const [premium, bybit, okx] = await Promise.all([
-      settle('binance premiumIndex', logger, this.get('binance', '/fapi/v1/premiumIndex').then(parseBinancePremiumIndex)),
-      settle('bybit tickers', logger, this.get('bybit', '/v5/market/tickers', { category: 'linear' }).then(parseBybitTickers)),
-      settle('okx open-interest', logger, this.get('okx', '/api/v5/public/open-interest', { instType: 'SWAP' }).then(parseOkxOpenInterest)),
-    ]);
+    const [premium, bybit, okx] = await this.readExchanges('/api/v5/public/open-interest', { instType: 'SWAP' }, parseOkxOpenInterest);
     const pairs = await this.pairList([...(premium?.funding.keys() ?? []), ...(bybit?.oiUsd.keys() ?? []), ...(okx?.keys() ?? [])]);
     // Binance answers open interest in coin, one symbol per request: valued at its mark price
     const binance = new Map<string, number>();
     if (premium) {
       const listed = pairs.filter((p) => premium.mark.has(p));
       const coins = await mapLimit(listed, OI_CONCURRENCY, (pair) =>
-        settle(`binance openInterest ${pair}`, logger, this.get('binance', '/fapi/v1/openInterest', { symbol: pair }).then(parseBinanceOpenInterest)),
+        settle(`binance openInterest ${pair}`, this.o.logger, this.get('binance', '/fapi/v1/openInterest', { symbol: pair }).then(parseBinanceOpenInterest)),
       );
       listed.forEach((pair, i) => {
         const coin = coins[i];
