@@ -7,7 +7,7 @@ import type { Logger } from '../shared/core/logger.js';
 import type { Domain } from '../shared/domain.js';
 import { UsageBatcher } from '../shared/paper/accounts/usage-batcher.js';
 import { StoredApiKeyResolver, type ApiKeyResolver } from '../shared/paper/api-key-resolver.js';
-import { createAuthenticate, type Authenticate } from '../shared/paper/key-context.js';
+import { createAuthenticate, type Authenticate } from './middleware/authenticate.js';
 import { PLAN_IDS, PLANS } from '../shared/paper/plans.js';
 import { CoalescingLimiter } from '../shared/rate-limit/coalescing-limiter.js';
 import { DOCS_PATH, docsRouter } from './docs/docs-page.js';
@@ -44,7 +44,7 @@ function createServices({ domain, logger }: AppDeps): AppServices {
   const { accounts, clock } = domain;
   const apiKeys = new StoredApiKeyResolver({ accounts: accounts.accounts, keys: accounts.keys, clock });
   const usage = new UsageBatcher(accounts.keys, (error) => logger.warn({ err: error }, 'key usage not recorded'));
-  const authenticate = createAuthenticate({ resolver: apiKeys, usage, clock, logger });
+  const authenticate = createAuthenticate({ resolver: apiKeys, usage, clock });
   return { ...domain, apiKeys, authenticate, usage };
 }
 

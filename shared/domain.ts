@@ -10,7 +10,7 @@ import type { Config } from './core/config.js';
 import { createDerivativesServices, type DerivativesServices } from './derivatives/derivatives-services.js';
 import { MacroService } from './macro/macro-service.js';
 import { CoinGeckoClient } from './macro/providers/macro-providers.js';
-import { providerHttp } from './macro/providers/provider-http.js';
+import { providerHttp } from './http/provider-http.js';
 import { MarketService } from './market/market-service.js';
 import { createMarketStore, type MarketStore } from './market/market-store.js';
 import { freshnessRules } from './market/quote-freshness.js';
@@ -18,7 +18,7 @@ import { createAccountServices, type AccountServices } from './paper/accounts/ac
 import { createSweep, type Sweep } from './paper/sweep/sweep.js';
 import { createTradingServices, type TradingServices } from './paper/trading-services.js';
 import { createPushServices, type PushServices } from './push/push-services.js';
-import { LatamService } from './quotes/latam-service.js';
+import { LatamService } from './latam/latam-service.js';
 import { ScreenerService } from './screener/screener-service.js';
 
 export interface DomainDeps {

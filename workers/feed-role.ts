@@ -5,7 +5,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { systemClock } from '../shared/core/clock.js';
-import { FeedLease } from '../shared/market/feed-lease.js';
 import { createVenueRests } from '../shared/market/market-store.js';
 import { MarketWriter } from '../shared/market/market-writer.js';
 import type { Venue } from '../shared/market/types.js';
@@ -14,6 +13,7 @@ import { createSweepProducer } from '../shared/queues/sweep-producer.js';
 import { closeRedis, createRedis } from '../shared/redis/connection.js';
 import type { RoleContext, RunningRole } from './runtime.js';
 import { createConnector } from './streams/connectors.js';
+import { LeasedConnectors } from './streams/leased-connectors.js';
 import { startLiquidationCollector } from './streams/liquidations/liquidation-collector.js';
 import type { StreamSink, VenueConnector } from './streams/venue-connector.js';
 
@@ -43,41 +43,27 @@ export async function startFeedRole(ctx: RoleContext): Promise<RunningRole> {
     onCandles: (candles) => writer.recordCandles(candles),
   };
 
-  let symbols: string[] = [];
-  const active = new Map<Venue, VenueConnector>();
   // the nine liquidation streams, each behind its own lease, with their batching writer
   const liquidations = startLiquidationCollector({ config, redis, logger, clock, owner });
-
-  const leases = config.feedVenues.map(
-    (venue) =>
-      new FeedLease({
-        redis,
-        name: venue,
-        owner,
-        leaseMs: config.feedLeaseMs,
-        logger,
-        clock,
-        onGained: () => {
-          const connector = createConnector(venue, {
-            urls: config.venueUrls[venue],
-            logger: logger.child({ venue }),
-            silenceMs: config.streamSilenceMs,
-            reconnectMaxMs: config.streamReconnectMaxMs,
-            sink,
-          });
-          active.set(venue, connector);
-          connector.start(symbols);
-          logger.info({ venue, symbols: symbols.length }, 'connector started');
-        },
-        onLost: async (reason) => {
-          const connector = active.get(venue);
-          active.delete(venue);
-          if (!connector) return;
-          await connector.stop();
-          logger.info({ venue, reason }, 'connector stopped');
-        },
+  const connectors = new LeasedConnectors<Venue, VenueConnector>({
+    names: config.feedVenues,
+    leaseName: (venue) => venue,
+    create: (venue) =>
+      createConnector(venue, {
+        urls: config.venueUrls[venue],
+        logger: logger.child({ venue }),
+        silenceMs: config.streamSilenceMs,
+        reconnectMaxMs: config.streamReconnectMaxMs,
+        sink,
       }),
-  );
+    redis,
+    owner,
+    leaseMs: config.feedLeaseMs,
+    logger,
+    clock,
+    label: 'connector',
+    field: 'venue',
+  });
 
   const refresher = new UniverseRefresher({
     redis,
@@ -87,16 +73,15 @@ export async function startFeedRole(ctx: RoleContext): Promise<RunningRole> {
     size: config.universeSize,
     refreshMs: config.universeRefreshMs,
     onUniverse: (list) => {
-      symbols = list;
       writer.setUniverse(list);
       liquidations.setSymbols(list);
-      for (const connector of active.values()) connector.setSymbols(list);
+      connectors.setSymbols(list);
     },
   });
 
   writer.start();
   refresher.start();
-  for (const lease of leases) lease.start();
+  connectors.start();
   logger.info({ owner, venues: config.feedVenues, source: config.marketSource }, 'feed role started');
 
   let stopping: Promise<void> | undefined;
@@ -105,7 +90,7 @@ export async function startFeedRole(ctx: RoleContext): Promise<RunningRole> {
     stop: () =>
       (stopping ??= (async () => {
         // connectors first (each lease stops its connector, then is released for a standby)
-        await Promise.allSettled(leases.map((lease) => lease.stop()));
+        await connectors.stop();
         await liquidations.stop();
         await refresher.stop();
         await writer.stop();

@@ -1,7 +1,7 @@
 import type { JobSchedulerTemplateOptions } from 'bullmq';
 import { COINGECKO_EVERY_MS, DEFILLAMA_EVERY_MS, FEAR_GREED_EVERY_MS, MACRO_JOBS } from '../shared/macro/macro-resources.js';
 import { QUEUES, type QueueName } from '../shared/queues/queue-names.js';
-import { LATAM_EVERY_MS, LATAM_HISTORY_EVERY_MS } from '../shared/quotes/latam-refresher.js';
+import { LATAM_EVERY_MS, LATAM_HISTORY_EVERY_MS } from '../shared/latam/latam-refresher.js';
 import { SCREENER_EVERY_MS } from '../shared/screener/screener-types.js';
 import { DERIVATIVE_JOBS, FUNDING_EVERY_MS, LONG_SHORT_EVERY_MS, OPEN_INTEREST_EVERY_MS } from './processors/derivatives/derivatives-processor.js';
 import { ORDER_EXPIRY_EVERY_MS } from './processors/orders/order-expiry-processor.js';

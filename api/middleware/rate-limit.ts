@@ -1,6 +1,6 @@
 import { AppError } from '../../shared/core/errors.js';
 import type { ApiKeyResolver, KnownKey } from '../../shared/paper/api-key-resolver.js';
-import { badApiKey, requestApiKey, revokedKey } from '../../shared/paper/key-context.js';
+import { badApiKey, requestApiKey, revokedKey } from './authenticate.js';
 import { RATE_WINDOW_MS, windowDecision, type CoalescingLimiter, type LimitDecision } from '../../shared/rate-limit/coalescing-limiter.js';
 import type { ApiRequest, ApiResponse, Middleware, RateScope } from '../routing/http-types.js';
 

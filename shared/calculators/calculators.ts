@@ -1,16 +1,16 @@
 /**
  * The public trading calculators: pure functions of their inputs. Fees and funding are not
- * included; the liquidation estimate is isolated-margin and educational.
+ * included; the liquidation estimate is isolated-margin and educational, and uses the engine's
+ * formula, so it answers what a paper position opened at that leverage would be stamped with.
  */
-export type Side = 'long' | 'short';
-
-const direction = (side: Side): 1 | -1 => (side === 'long' ? 1 : -1);
+import { liquidationPrice, maintenancePct } from '../engine/liquidation.js';
+import { direction, type Side } from '../engine/side.js';
 
 export interface LiquidationInput {
   entry: number;
   leverage: number;
   side: Side;
-  /** Maintenance margin rate in percent. */
+  /** Maintenance margin rate in percent; in the result, the rate applied (capped at 50 / leverage). */
   mmr: number;
 }
 
@@ -20,10 +20,16 @@ export interface LiquidationResult extends LiquidationInput {
   distancePct: number;
 }
 
+/**
+ * The engine's cap applies: the maintenance margin never exceeds half the initial margin (50 /
+ * leverage percent; with the default 0.5% it binds above 100x). Uncapped, the default rate would put
+ * the price at the entry at 200x and past it above; capped, it stays half the margin away.
+ */
 export function liquidation(input: LiquidationInput): LiquidationResult {
-  const { entry, leverage, side, mmr } = input;
-  const liquidationPrice = entry * (1 - direction(side) * (1 / leverage - mmr / 100));
-  return { ...input, liquidationPrice, distancePct: ((liquidationPrice - entry) / entry) * 100 };
+  const { entry, leverage, side } = input;
+  const mmr = maintenancePct(leverage, input.mmr);
+  const price = liquidationPrice(entry, leverage, side, mmr);
+  return { ...input, mmr, liquidationPrice: price, distancePct: ((price - entry) / entry) * 100 };
 }
 
 export interface PositionSizeInput {

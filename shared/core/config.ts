@@ -1,23 +1,15 @@
 import Joi from 'joi';
-import { liquidationSchema, liquidationSettings, type LiquidationSettings } from './liquidation-urls.js';
-import { providerUrlSchema, providerUrlsFrom, type DataProvider } from './provider-urls.js';
+import { liquidationSchema, liquidationSettings, type LiquidationSettings } from '../derivatives/liquidations/liquidation-urls.js';
+import { providerUrlSchema, providerUrlsFrom, type DataProvider } from '../http/provider-urls.js';
+import { FEED_VENUES, LIVE_VENUE_URLS, type FeedVenue } from '../market/venues/venue-urls.js';
+import { venueUrlSchema, venueUrlsFrom, type MarketSource, type VenueUrls } from './base-urls.js';
 
 export type Role = 'all' | 'api' | 'feed' | 'worker';
-export type MarketSource = 'live' | 'sim';
 /** Express `trust proxy`: false, a hop count, or a list of addresses/subnets. */
 export type TrustProxy = boolean | number | string[];
-/** The exchanges the feed connects to, in candle/history priority order. */
-export type FeedVenue = 'binance' | 'bybit' | 'okx' | 'bitget';
-export const FEED_VENUES: readonly FeedVenue[] = ['binance', 'bybit', 'okx', 'bitget'];
-
-/** Base URLs of one exchange: REST origin and WebSocket origin (paths like /fapi/v1/... and /stream are appended). */
-export interface VenueUrls {
-  rest: string;
-  ws: string;
-}
 
 /**
- * Config extends LiquidationSettings (liquidation-urls.ts): liquidationUrls (base URLs of gate, bitmex,
+ * Config extends LiquidationSettings (shared/derivatives/liquidations/liquidation-urls.ts): liquidationUrls (base URLs of gate, bitmex,
  * deribit, htx, bitfinex), liqVenues (liquidation connectors this feed runs), liqFlushMs, liqDedupMs,
  * liqRawMax, derivPairs (pairs of the funding and open-interest jobs).
  */
@@ -134,14 +126,7 @@ const schema = Joi.object({
   SHUTDOWN_GRACE_MS: Joi.number().integer().min(0).default(10_000),
   HEAP_GROWING_PERCENT: Joi.number().integer().min(0).max(1000).default(300),
   HEAP_PRETENURING: Joi.boolean().truthy('1').falsy('0').default(false),
-  BINANCE_REST_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
-  BINANCE_WS_URL: Joi.string().uri({ scheme: ['ws', 'wss'] }),
-  BYBIT_REST_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
-  BYBIT_WS_URL: Joi.string().uri({ scheme: ['ws', 'wss'] }),
-  OKX_REST_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
-  OKX_WS_URL: Joi.string().uri({ scheme: ['ws', 'wss'] }),
-  BITGET_REST_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
-  BITGET_WS_URL: Joi.string().uri({ scheme: ['ws', 'wss'] }),
+  ...venueUrlSchema(FEED_VENUES),
   FEED_VENUES: Joi.string()
     .pattern(/^\s*(binance|bybit|okx|bitget)\s*(,\s*(binance|bybit|okx|bitget)\s*)*$/)
     .default(FEED_VENUES.join(','))
@@ -165,39 +150,6 @@ const schema = Joi.object({
   WEBHOOK_RETRY_BASE_MS: Joi.number().integer().min(10).default(30_000),
   WEBHOOK_LOCK_MS: Joi.number().integer().min(500).default(30_000),
 }).unknown(true);
-
-/** The live exchange hosts. */
-const LIVE_VENUE_URLS: Record<FeedVenue, VenueUrls> = {
-  binance: { rest: 'https://fapi.binance.com', ws: 'wss://fstream.binance.com' },
-  bybit: { rest: 'https://api.bybit.com', ws: 'wss://stream.bybit.com' },
-  okx: { rest: 'https://www.okx.com', ws: 'wss://ws.okx.com:8443' },
-  bitget: { rest: 'https://api.bitget.com', ws: 'wss://ws.bitget.com' },
-};
-
-/**
- * Default base URLs: the live hosts, or for the simulated exchange `${simUrl}/<venue>` (http -> ws for
- * the WebSocket side). Exported so a process that starts its own sim can rebuild them.
- */
-export function defaultVenueUrls(source: MarketSource, simUrl: string): Record<FeedVenue, VenueUrls> {
-  if (source === 'live') return structuredClone(LIVE_VENUE_URLS);
-  const base = simUrl.replace(/\/+$/, '');
-  const wsBase = base.replace(/^http/, 'ws');
-  const out = {} as Record<FeedVenue, VenueUrls>;
-  for (const venue of FEED_VENUES) out[venue] = { rest: `${base}/${venue}`, ws: `${wsBase}/${venue}` };
-  return out;
-}
-
-function venueUrlsFrom(value: Record<string, string | undefined>, source: MarketSource, simUrl: string): Record<FeedVenue, VenueUrls> {
-  const urls = defaultVenueUrls(source, simUrl);
-  for (const venue of FEED_VENUES) {
-    const prefix = venue.toUpperCase();
-    const rest = value[`${prefix}_REST_URL`];
-    const ws = value[`${prefix}_WS_URL`];
-    if (rest) urls[venue].rest = rest.replace(/\/+$/, '');
-    if (ws) urls[venue].ws = ws.replace(/\/+$/, '');
-  }
-  return urls;
-}
 
 function parseFeedVenues(raw: string): FeedVenue[] {
   const wanted = new Set(raw.split(',').map((s) => s.trim()));
@@ -228,6 +180,8 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
   }
   // sockets renew their slots on the tick's cadence: a slot must outlive a few ticks
   if (value.STREAM_SLOT_TTL_MS < 3 * value.STREAM_TICK_MS) throw new ConfigError('STREAM_SLOT_TTL_MS: must be at least 3 x STREAM_TICK_MS');
+  // with MARKET_SOURCE=sim and no SIM_URL, the sim of `npm run sim` on this host
+  const simUrl: string = value.SIM_URL ?? `http://127.0.0.1:${value.SIM_PORT}`;
   return {
     port: value.PORT,
     host: value.HOST,
@@ -252,8 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     shutdownGraceMs: value.SHUTDOWN_GRACE_MS,
     heapGrowingPercent: value.HEAP_GROWING_PERCENT,
     heapPretenuring: value.HEAP_PRETENURING,
-    // with MARKET_SOURCE=sim and no SIM_URL, the sim of `npm run sim` on this host
-    venueUrls: venueUrlsFrom(value, value.MARKET_SOURCE, value.SIM_URL ?? `http://127.0.0.1:${value.SIM_PORT}`),
+    venueUrls: venueUrlsFrom(FEED_VENUES, LIVE_VENUE_URLS, value, value.MARKET_SOURCE, simUrl),
     feedVenues: parseFeedVenues(value.FEED_VENUES),
     universeSize: value.UNIVERSE_SIZE,
     universeRefreshMs: value.UNIVERSE_REFRESH_MS,
@@ -261,8 +214,8 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     streamReconnectMaxMs: value.STREAM_RECONNECT_MAX_MS,
     restTimeoutMs: value.REST_TIMEOUT_MS,
     historyCacheMs: value.HISTORY_CACHE_MS,
-    providerUrls: providerUrlsFrom(value, value.MARKET_SOURCE, value.SIM_URL ?? `http://127.0.0.1:${value.SIM_PORT}`),
-    ...liquidationSettings(value, value.MARKET_SOURCE, value.SIM_URL ?? `http://127.0.0.1:${value.SIM_PORT}`),
+    providerUrls: providerUrlsFrom(value, value.MARKET_SOURCE, simUrl),
+    ...liquidationSettings(value, value.MARKET_SOURCE, simUrl),
     screenerSize: value.SCREENER_SIZE,
     screenerIntervalMinutes: value.SCREENER_INTERVAL,
     push: {

@@ -6,9 +6,9 @@
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { baseOf } from '../market/canonical-symbol.js';
-import { getJson, withQuery, type HttpSettings } from '../market/venues/http-json.js';
+import { getJson, withQuery, type HttpSettings } from '../http/http-json.js';
 import type { DerivativesStore, DerivativeVenue, FundingRow, LongShortRow, OpenInterestRow, AccountRatioView } from './derivatives-store.js';
-import { DERIVATIVE_MAJORS } from './majors.js';
+import { MAJOR_PAIRS } from '../market/majors.js';
 import {
   parseBinanceAccountRatio,
   parseBinanceOpenInterest,
@@ -74,6 +74,16 @@ export class DerivativesRefresher {
     return getJson(withQuery(this.o.rest[venue], path, query), this.o.http);
   }
 
+  /** Binance's premium index and Bybit's tickers (both jobs read them) and one OKX document; each undefined when it failed. */
+  private readExchanges<T>(okxPath: string, okxQuery: Record<string, string>, parseOkx: (body: unknown) => T) {
+    const { logger } = this.o;
+    return Promise.all([
+      settle('binance premiumIndex', logger, this.get('binance', '/fapi/v1/premiumIndex').then(parseBinancePremiumIndex)),
+      settle('bybit tickers', logger, this.get('bybit', '/v5/market/tickers', { category: 'linear' }).then(parseBybitTickers)),
+      settle(`okx ${okxPath}`, logger, this.get('okx', okxPath, okxQuery).then(parseOkx)),
+    ]);
+  }
+
   /** The pairs to cover: the universe's largest, else whatever the exchanges list. */
   private async pairList(found: Iterable<string>): Promise<string[]> {
     const universe = await this.o.universe();
@@ -82,12 +92,7 @@ export class DerivativesRefresher {
   }
 
   async refreshFunding(): Promise<number> {
-    const { logger } = this.o;
-    const [binance, bybit, okx] = await Promise.all([
-      settle('binance premiumIndex', logger, this.get('binance', '/fapi/v1/premiumIndex').then(parseBinancePremiumIndex)),
-      settle('bybit tickers', logger, this.get('bybit', '/v5/market/tickers', { category: 'linear' }).then(parseBybitTickers)),
-      settle('okx funding-rate', logger, this.get('okx', '/api/v5/public/funding-rate', { instId: 'ANY' }).then(parseOkxFundingRates)),
-    ]);
+    const [binance, bybit, okx] = await this.readExchanges('/api/v5/public/funding-rate', { instId: 'ANY' }, parseOkxFundingRates);
     if (!binance && !bybit && !okx) throw new Error('funding: every exchange failed');
     const sources: [DerivativeVenue, Map<string, FundingQuote> | undefined][] = [
       ['binance', binance?.funding],
@@ -122,19 +127,14 @@ export class DerivativesRefresher {
   }
 
   async refreshOpenInterest(): Promise<number> {
-    const { logger } = this.o;
-    const [premium, bybit, okx] = await Promise.all([
-      settle('binance premiumIndex', logger, this.get('binance', '/fapi/v1/premiumIndex').then(parseBinancePremiumIndex)),
-      settle('bybit tickers', logger, this.get('bybit', '/v5/market/tickers', { category: 'linear' }).then(parseBybitTickers)),
-      settle('okx open-interest', logger, this.get('okx', '/api/v5/public/open-interest', { instType: 'SWAP' }).then(parseOkxOpenInterest)),
-    ]);
+    const [premium, bybit, okx] = await this.readExchanges('/api/v5/public/open-interest', { instType: 'SWAP' }, parseOkxOpenInterest);
     const pairs = await this.pairList([...(premium?.funding.keys() ?? []), ...(bybit?.oiUsd.keys() ?? []), ...(okx?.keys() ?? [])]);
     // Binance answers open interest in coin, one symbol per request: valued at its mark price
     const binance = new Map<string, number>();
     if (premium) {
       const listed = pairs.filter((p) => premium.mark.has(p));
       const coins = await mapLimit(listed, OI_CONCURRENCY, (pair) =>
-        settle(`binance openInterest ${pair}`, logger, this.get('binance', '/fapi/v1/openInterest', { symbol: pair }).then(parseBinanceOpenInterest)),
+        settle(`binance openInterest ${pair}`, this.o.logger, this.get('binance', '/fapi/v1/openInterest', { symbol: pair }).then(parseBinanceOpenInterest)),
       );
       listed.forEach((pair, i) => {
         const coin = coins[i];
@@ -168,7 +168,7 @@ export class DerivativesRefresher {
     const { logger } = this.o;
     const rows: LongShortRow[] = [];
     let answered = 0;
-    for (const pair of DERIVATIVE_MAJORS) {
+    for (const pair of MAJOR_PAIRS) {
       const [binance, bybit] = await Promise.all([
         settle(`binance account ratio ${pair}`, logger, this.get('binance', '/futures/data/globalLongShortAccountRatio', { symbol: pair, period: '5m', limit: 1 }).then(parseBinanceAccountRatio)),
         settle(`bybit account ratio ${pair}`, logger, this.get('bybit', '/v5/market/account-ratio', { category: 'linear', symbol: pair, period: '5min', limit: 1 }).then(parseBybitAccountRatio)),

@@ -7,7 +7,7 @@ import type { Logger } from '../core/logger.js';
 import { keys } from '../redis/keys.js';
 import { CATEGORIES_REFRESH_MS, MACRO_JOBS, MACRO_RESOURCES, type MacroJob } from './macro-resources.js';
 import type { MacroProviders } from './providers/macro-providers.js';
-import type { SnapshotStore } from './snapshot-store.js';
+import type { SnapshotStore } from '../snapshots/snapshot-store.js';
 
 export type RefreshOutcome = Record<string, 'ok' | 'skipped' | string>;
 

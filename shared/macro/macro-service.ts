@@ -14,8 +14,8 @@ import type { CoinGeckoClient } from './providers/macro-providers.js';
 import type { CoinRow, GlobalStats, Trending } from './providers/coingecko-format.js';
 import type { DefiOverview } from './providers/defillama-format.js';
 import type { FearGreedPoint } from './providers/fear-greed-format.js';
-import { classifySnapshot, type SnapshotState } from './snapshot-state.js';
-import { SnapshotStore } from './snapshot-store.js';
+import { classifySnapshot, type SnapshotState } from '../snapshots/snapshot-state.js';
+import { SnapshotStore } from '../snapshots/snapshot-store.js';
 
 /** Every served snapshot says when it was fetched and whether it is stale. */
 export type Served<T> = T & { updatedAt: number; stale: boolean };

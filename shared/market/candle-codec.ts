@@ -1,5 +1,5 @@
 /** How candles and venue prices are stored as JSON in Redis (short keys: 1,440 per symbol add up). */
-import { isRecord, toNumber } from './parse-utils.js';
+import { parseJsonRecord, toNumber } from './parse-utils.js';
 import { isVenue, type Candle, type Venue, type VenueCandle, type VenueTick } from './types.js';
 import type { VenuePrice } from './median-of-fresh.js';
 
@@ -21,14 +21,8 @@ export function encodeCandle(c: VenueCandle): string {
 }
 
 export function decodeCandle(text: string | null | undefined): Candle | null {
-  if (!text) return null;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (!isRecord(raw)) return null;
+  const raw = parseJsonRecord(text);
+  if (!raw) return null;
   const openTime = toNumber(raw.t);
   const open = toNumber(raw.o);
   const high = toNumber(raw.h);
@@ -50,13 +44,8 @@ export function decodeVenuePrices(hash: Record<string, string>): VenuePrice[] {
   const out: VenuePrice[] = [];
   for (const [venue, text] of Object.entries(hash)) {
     if (!isVenue(venue)) continue;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      continue;
-    }
-    if (!isRecord(raw)) continue;
+    const raw = parseJsonRecord(text);
+    if (!raw) continue;
     const price = toNumber(raw.price);
     const ts = toNumber(raw.ts);
     if (price === undefined || ts === undefined) continue;

@@ -12,7 +12,7 @@ import { inOneWrite } from '../redis/pipeline.js';
 import { canonicalSymbol } from './canonical-symbol.js';
 import { decodeCandle } from './candle-codec.js';
 import { fetchCandleHistory, MAX_HISTORY_LIMIT } from './candle-history.js';
-import { isRecord, toNumber } from './parse-utils.js';
+import { isRecord, parseJsonRecord, toNumber } from './parse-utils.js';
 import { CANDLES_KEPT, venueRank, type Candle, type Quote, type UniverseEntry } from './types.js';
 import { decodeUniverse } from './universe-store.js';
 import { createVenueRest, type VenueRest } from './venues/venue-rest.js';
@@ -41,14 +41,8 @@ function normalize(symbol: string): string {
 }
 
 export function decodeQuote(text: string | null): Quote | null {
-  if (!text) return null;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (!isRecord(raw) || typeof raw.symbol !== 'string') return null;
+  const raw = parseJsonRecord(text);
+  if (!raw || typeof raw.symbol !== 'string') return null;
   const price = toNumber(raw.price);
   const venues = toNumber(raw.venues);
   const ts = toNumber(raw.ts);
@@ -188,14 +182,9 @@ interface CachedHistory {
 }
 
 function parseCachedHistory(text: string | null): CachedHistory | null {
-  if (!text) return null;
-  try {
-    const raw: unknown = JSON.parse(text);
-    if (!isRecord(raw) || typeof raw.end !== 'number' || typeof raw.limit !== 'number' || !Array.isArray(raw.candles)) return null;
-    return { end: raw.end, limit: raw.limit, candles: raw.candles as Candle[] };
-  } catch {
-    return null;
-  }
+  const raw = parseJsonRecord(text);
+  if (!raw || typeof raw.end !== 'number' || typeof raw.limit !== 'number' || !Array.isArray(raw.candles)) return null;
+  return { end: raw.end, limit: raw.limit, candles: raw.candles as Candle[] };
 }
 
 /** REST clients for every venue, in priority order, from the config. */

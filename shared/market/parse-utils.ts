@@ -41,6 +41,13 @@ export function parseJsonText(text: string): unknown {
   }
 }
 
+/** The object a stored JSON text holds; undefined for no text, bad JSON or anything but an object. */
+export function parseJsonRecord(text: string | null | undefined): Record<string, unknown> | undefined {
+  if (!text) return undefined;
+  const value = parseJsonText(text);
+  return isRecord(value) ? value : undefined;
+}
+
 /** A short, loggable excerpt of a bad frame. */
 export function excerpt(value: unknown, max = 200): string {
   let text: string;

@@ -1,5 +1,6 @@
 /** The market data model shared by the feed (writer), the store (reader) and the venue parsers. */
-import { FEED_VENUES, type FeedVenue } from '../core/config.js';
+import { toEpochMs, toNumber, toPrice } from './parse-utils.js';
+import { FEED_VENUES, type FeedVenue } from './venues/venue-urls.js';
 
 export type Venue = FeedVenue;
 
@@ -33,11 +34,9 @@ export interface VenueTick {
   ts: number;
 }
 
-/** One 1-minute candle from one venue, normalized. */
-export interface VenueCandle {
-  venue: Venue;
-  symbol: string;
-  /** Start of the minute, ms. */
+/** A candle as the read side returns it. */
+export interface Candle {
+  /** Start of the minute (the interval), ms. */
   openTime: number;
   open: number;
   high: number;
@@ -45,21 +44,16 @@ export interface VenueCandle {
   close: number;
   /** Base-asset volume. */
   volume: number;
-  closed: boolean;
-}
-
-/** A candle as the read side returns it. */
-export interface Candle {
-  openTime: number;
-  open: number;
-  high: number;
-  low: number;
-  close: number;
-  volume: number;
   /** false only for the candle still being built. */
   closed: boolean;
   /** The venue it came from, when known. */
   venue?: Venue;
+}
+
+/** One 1-minute candle from one venue, normalized. */
+export interface VenueCandle extends Candle {
+  venue: Venue;
+  symbol: string;
 }
 
 /** The stored aggregate price of a symbol. */
@@ -111,15 +105,26 @@ export interface PriceTickMessage {
 
 /** Every field present: the parsers build candles field by field, then check them here. */
 export function isCompleteCandle(c: Partial<VenueCandle>): c is VenueCandle {
-  return (
-    c.venue !== undefined &&
-    c.symbol !== undefined &&
-    c.openTime !== undefined &&
-    c.open !== undefined &&
-    c.high !== undefined &&
-    c.low !== undefined &&
-    c.close !== undefined &&
-    c.volume !== undefined &&
-    c.closed !== undefined
-  );
+  return c.venue !== undefined && c.symbol !== undefined && c.closed !== undefined && isOhlcv(c);
+}
+
+/** A venue's listed symbols with their 24h quote volumes (0 for one its tickers left out). */
+export function withVolumes(venue: Venue, symbols: readonly string[], volumes: ReadonlyMap<string, number>): VenueMarket[] {
+  return symbols.map((symbol) => ({ venue, symbol, quoteVolume24h: volumes.get(symbol) ?? 0 }));
+}
+
+/** The prices, time and volume of a candle. */
+export type Ohlcv = Pick<Candle, 'openTime' | 'open' | 'high' | 'low' | 'close' | 'volume'>;
+
+export function isOhlcv(c: Partial<Ohlcv>): c is Ohlcv {
+  return c.openTime !== undefined && c.open !== undefined && c.high !== undefined && c.low !== undefined && c.close !== undefined && c.volume !== undefined;
+}
+
+/**
+ * A candle row as the venues send one: [openTime, open, high, low, close, ...], with the base-asset
+ * volume at `volumeAt`; nothing for a row too short to hold it.
+ */
+export function ohlcvFromRow(row: unknown, volumeAt = 5): Partial<Ohlcv> {
+  if (!Array.isArray(row) || row.length <= volumeAt) return {};
+  return { openTime: toEpochMs(row[0]), open: toPrice(row[1]), high: toPrice(row[2]), low: toPrice(row[3]), close: toPrice(row[4]), volume: toNumber(row[volumeAt]) };
 }

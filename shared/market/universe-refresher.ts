@@ -10,7 +10,7 @@ import type { Redis } from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
-import { backoffDelay } from './backoff.js';
+import { backoffDelay } from '../core/backoff.js';
 import { buildUniverse } from './build-universe.js';
 import type { Venue, VenueMarket } from './types.js';
 import { loadUniverse, saveUniverse, type StoredUniverse } from './universe-store.js';

@@ -1,7 +1,7 @@
 /** The stored symbol universe: an ordered JSON list, a set for membership checks and a hash of volumes. */
 import type { Redis } from 'ioredis';
 import { keys } from '../redis/keys.js';
-import { isRecord, toNumber } from './parse-utils.js';
+import { isRecord, parseJsonRecord, toNumber } from './parse-utils.js';
 import { isVenue, type UniverseEntry } from './types.js';
 
 export interface StoredUniverse {
@@ -24,14 +24,8 @@ export async function saveUniverse(redis: Redis, universe: StoredUniverse): Prom
 }
 
 export function decodeUniverse(text: string | null): StoredUniverse | null {
-  if (!text) return null;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (!isRecord(raw) || !Array.isArray(raw.symbols)) return null;
+  const raw = parseJsonRecord(text);
+  if (!raw || !Array.isArray(raw.symbols)) return null;
   const symbols: UniverseEntry[] = [];
   for (const s of raw.symbols) {
     if (!isRecord(s) || typeof s.symbol !== 'string') continue;

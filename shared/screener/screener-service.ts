@@ -2,8 +2,8 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
-import { classifySnapshot } from '../macro/snapshot-state.js';
-import { SnapshotStore } from '../macro/snapshot-store.js';
+import { classifySnapshot } from '../snapshots/snapshot-state.js';
+import { SnapshotStore } from '../snapshots/snapshot-store.js';
 import { keys } from '../redis/keys.js';
 import { SCREENER_MAX_AGE_MS, type ScreenerResult } from './screener-types.js';
 

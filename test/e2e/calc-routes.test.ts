@@ -39,6 +39,15 @@ describe('calculator routes over HTTP', () => {
     expect(tp.body.targetExitPrice).to.be.closeTo(110, 1e-9);
   });
 
+  it('answers the engine\'s liquidation price above 200x: mmr capped at half the margin, and echoed', async () => {
+    const liq = await getJson<Envelope<{ mmr: number; liquidationPrice: number; distancePct: number }>>(
+      `${api.url}/api/v1/calc/liquidation?entry=100&leverage=500`,
+    );
+    expect(liq.body.data.mmr).to.be.closeTo(0.1, 1e-12);
+    expect(liq.body.data.liquidationPrice).to.be.closeTo(99.9, 1e-9);
+    expect(liq.body.data.distancePct).to.be.closeTo(-0.1, 1e-9);
+  });
+
   it('computes short results on every calculator that takes a side', async () => {
     const liq = await getJson<{ liquidationPrice: number; distancePct: number }>(`${api.url}/api/liquidation?entry=2000&leverage=20&side=short`);
     expect(liq.body.liquidationPrice).to.be.closeTo(2090, 1e-9);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { configWith } from '../../shared/core/config.js';
+import type { CoinTotals, VenueTotals } from '../../shared/derivatives/liquidations/liquidation-service.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { QUEUES } from '../../shared/queues/queue-names.js';
 import { closeRedis } from '../../shared/redis/connection.js';
@@ -32,24 +33,6 @@ interface Event {
   qty: number;
   notional: number;
 }
-interface Coin {
-  pair: string;
-  longUsd: number;
-  shortUsd: number;
-  totalUsd: number;
-  longCount: number;
-  shortCount: number;
-}
-interface Venue {
-  exchange: string;
-  totalUsd: number;
-  sharePct: number;
-  longUsd: number;
-  shortUsd: number;
-  longPct: number;
-  count: number;
-  coverage: string;
-}
 
 describe('derivatives end to end: sim -> liquidation collector and refresh jobs -> Redis -> API', function () {
   this.timeout(90_000);
@@ -60,9 +43,9 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
   let api: TestApi;
 
   const liquidate = (exchange: string, symbol: string, side: 'long' | 'short', price: number, qty: number) => simControl(sim, 'liquidation', { exchange, symbol, side, price, qty });
-  const coins = async () => (await getJson<Envelope<{ coins: Coin[] }>>(`${api.url}/api/v1/liquidations`)).body.data.coins;
+  const coins = async () => (await getJson<Envelope<{ coins: CoinTotals[] }>>(`${api.url}/api/v1/liquidations`)).body.data.coins;
   const coin = async (pair: string) => (await coins()).find((c) => c.pair === pair);
-  const venues = async () => (await getJson<Envelope<{ venues: Venue[]; totalUsd: number }>>(`${api.url}/api/v1/venues`)).body.data;
+  const venues = async () => (await getJson<Envelope<{ venues: VenueTotals[]; totalUsd: number }>>(`${api.url}/api/v1/venues`)).body.data;
   const connections = async () => ((await (await fetch(`${sim.url}/__sim/state`)).json()) as { connections: Record<string, number> }).connections;
 
   before(async () => {

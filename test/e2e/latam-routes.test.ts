@@ -6,7 +6,7 @@ import { createLogger } from '../../shared/core/logger.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { closeRedis, createBlockingRedis } from '../../shared/redis/connection.js';
 import { startFeedRole } from '../../workers/feed-role.js';
-import { hourOf, LatamStore } from '../../shared/quotes/latam-store.js';
+import { hourOf, LatamStore } from '../../shared/latam/latam-store.js';
 import { LATAM_JOBS, latamProcessor } from '../../workers/processors/latam/latam-processor.js';
 import type { RunningRole } from '../../workers/runtime.js';
 import { startWorkerRole } from '../../workers/worker-role.js';

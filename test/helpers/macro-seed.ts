@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { MACRO_RESOURCES } from '../../shared/macro/macro-resources.js';
 import { parseMarkets } from '../../shared/macro/providers/coingecko-format.js';
-import { SnapshotStore } from '../../shared/macro/snapshot-store.js';
+import { SnapshotStore } from '../../shared/snapshots/snapshot-store.js';
 import { keys } from '../../shared/redis/keys.js';
 import { fixture } from './fixtures.js';
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { keys } from '../../shared/redis/keys.js';
 import { closeRedis } from '../../shared/redis/connection.js';
-import { HISTORY_DAYS, hourOf, LatamStore } from '../../shared/quotes/latam-store.js';
+import { HISTORY_DAYS, hourOf, LatamStore } from '../../shared/latam/latam-store.js';
 import { freshRedis } from '../helpers/redis.js';
 
 describe('latam store (real Redis)', () => {

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { priceOpen } from '../../shared/engine/open-pricing.js';
-import { closeWrite, computeClose } from '../../shared/paper/positions/close-service.js';
+import { closeWrite, computeClose, wholeCloseJson } from '../../shared/paper/positions/close-service.js';
 import { PositionStore } from '../../shared/paper/positions/position-store.js';
-import type { BookRef, Position } from '../../shared/paper/positions/position-types.js';
+import { parsePosition, type BookRef, type Position } from '../../shared/paper/positions/position-types.js';
+import { closedView, openView } from '../../shared/paper/positions/position-view.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import { freshRedis, snapshotRedis, testRedisUrl } from '../helpers/redis.js';
@@ -21,10 +22,8 @@ function newPosition(ref: BookRef, over: Partial<Position> = {}): Position {
     side: 'long',
     status: 'open',
     entry: 100,
-    entry_price: 100,
     qty: priced.qty,
     margin: 50,
-    margin_usd: 50,
     leverage: 5,
     notional_usd: 250,
     liq_price: priced.liqPrice,
@@ -35,7 +34,6 @@ function newPosition(ref: BookRef, over: Partial<Position> = {}): Position {
     trail_hwm: null,
     fee_rate_pct: priced.ratePct,
     fee_venue: null,
-    feeOpen: priced.feeOpen,
     fee_open_usd: priced.feeOpen,
     fee_round_trip_usd: priced.feeRoundTrip,
     opened_ts: now,
@@ -89,6 +87,28 @@ describe('position scripts under races (Lua, real Redis)', () => {
     expect(again.kind).to.equal('idempotent');
     expect(again.kind === 'idempotent' ? again.stored?.position : null).to.include({ id: position.id, status: 'closed' });
     expect((await pods[1].findIdempotentOpen(ref, 'archived-1'))?.position.id).to.equal(position.id);
+  });
+
+  it('reads a position stored in the older shape (each alias beside its field): the view shows both names, a close stores each once', async () => {
+    const position = newPosition(ref, { margin: 50, entry: 100, fee_open_usd: 0.1375 });
+    await pods[0].open(ref, position, 50);
+    // as versions before one name per field wrote it: the original's names stored too
+    const legacy = { ...position, entry_price: 100, margin_usd: 50, feeOpen: 0.1375 };
+    await redis.hset(keys.bookOpen(ref.accountId, ref.book), position.id, JSON.stringify(legacy));
+    const read = (await pods[1].getOpen(ref, position.id))!;
+    expect(read.position).to.not.have.any.keys('entry_price', 'margin_usd', 'feeOpen');
+    expect(openView(read.position, undefined, 0)).to.include({ entry: 100, entry_price: 100, margin: 50, margin_usd: 50, fee_open_usd: 0.1375, feeOpen: 0.1375 });
+    // the sweep's whole close splices into the JSON as read: the old aliases stay beside it and still read
+    const swept = parsePosition(wholeCloseJson(read, 95, 0, Date.now(), 'stop_loss', false).json).position;
+    expect(closedView(swept)).to.include({ exit: 95, exit_price: 95, entry_price: 100, margin_usd: 50 });
+    // a partial close builds both records from the parsed position: no stale alias is carried over
+    const settled = computeClose(read.position, 110, 40, 0, Date.now(), 'manual');
+    expect((await pods[1].close(closeWrite(ref, read, settled, null, 'position.closed'))).kind).to.equal('closed');
+    const remaining = (await redis.hget(keys.bookOpen(ref.accountId, ref.book), position.id))!;
+    const closedPart = (await pods[1].getClosed(ref, settled.closed.id))!;
+    for (const raw of [remaining, closedPart.raw]) expect(JSON.parse(raw)).to.not.have.any.keys('entry_price', 'margin_usd', 'exit_price', 'feeOpen');
+    expect(openView(parsePosition(remaining).position, undefined, 0)).to.include({ margin: 30, margin_usd: 30 });
+    expect(closedView(closedPart.position)).to.include({ margin: 20, margin_usd: 20, exit: 110, exit_price: 110 });
   });
 
   it('open: the cap holds under a race (never more open positions than the cap) and a refusal writes nothing', async () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { liquidation, pnl, positionSize, riskReward, takeProfit } from '../../shared/calculators/calculators.js';
+import { liquidationPrice, maintenancePct } from '../../shared/engine/liquidation.js';
 
 const price = fc.double({ min: 0.0001, max: 1e7, noNaN: true, noDefaultInfinity: true });
 const lev = fc.double({ min: 1, max: 1000, noNaN: true, noDefaultInfinity: true });
@@ -18,6 +19,27 @@ describe('calculators (pure)', () => {
       const short = liquidation({ entry: 2000, leverage: 20, side: 'short', mmr: 0.5 });
       expect(short.liquidationPrice).to.be.closeTo(2090, 1e-9);
       expect(short.distancePct).to.be.closeTo(4.5, 1e-9);
+    });
+
+    it('caps mmr at half the initial margin, as the engine stamps a position, and echoes the rate applied', () => {
+      // 500x at 100: 0.5% is capped to 50 / 500 = 0.1%, so 100 x (1 - 0.002 + 0.001) = 99.9, not 100.3
+      const long = liquidation({ entry: 100, leverage: 500, side: 'long', mmr: 0.5 });
+      expect(long.mmr).to.be.closeTo(0.1, 1e-12);
+      expect(long.liquidationPrice).to.be.closeTo(99.9, 1e-9);
+      expect(long.liquidationPrice).to.equal(liquidationPrice(100, 500, 'long', maintenancePct(500)));
+      // 200x, where the uncapped rate would liquidate at the entry: half the margin away instead
+      expect(liquidation({ entry: 100, leverage: 200, side: 'short', mmr: 0.5 }).liquidationPrice).to.be.closeTo(100.25, 1e-9);
+      // up to 100x the default rate applies unchanged
+      expect(liquidation({ entry: 100, leverage: 100, side: 'long', mmr: 0.5 }).mmr).to.equal(0.5);
+    });
+
+    it('keeps a long liquidation below entry and a short one above at any leverage and rate', () => {
+      fc.assert(
+        fc.property(price, fc.double({ min: 0.01, max: 1000, noNaN: true }), side, fc.double({ min: 0, max: 99, noNaN: true }), (entry, leverage, s, mmr) => {
+          const { liquidationPrice: at } = liquidation({ entry, leverage, side: s, mmr });
+          return s === 'long' ? at < entry : at > entry;
+        }),
+      );
     });
 
     it('puts a long liquidation below entry and a short one above (leverage >= 1, mmr below 1/leverage)', () => {

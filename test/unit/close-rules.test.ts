@@ -8,7 +8,7 @@ import type { Position } from '../../shared/paper/positions/position-types.js';
 import { testPosition } from '../helpers/sweep.js';
 
 const ref = { accountId: 'acc1', book: 'main' };
-const withMargin = (margin: number): Position => ({ ...testPosition(ref, { symbol: 'ETHUSDT', side: 'long', entry: 100 }), margin, margin_usd: margin });
+const withMargin = (margin: number): Position => ({ ...testPosition(ref, { symbol: 'ETHUSDT', side: 'long', entry: 100 }), margin });
 
 /** The refusal checkRemainder throws, or null when it accepts. */
 function refusal(p: Position, pct: number): AppError | null {

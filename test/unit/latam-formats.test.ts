@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { brasiliaToUtc, parseAwesomeUsdBrl, parseFoxbitTicker, parseMercadoBitcoinTickers, parsePtax } from '../../shared/quotes/providers/brl-formats.js';
-import { parseCriptoyaQuotes, parseDolar } from '../../shared/quotes/providers/criptoya-format.js';
-import { ProviderFormatError } from '../../shared/macro/providers/provider-http.js';
+import { brasiliaToUtc, parseAwesomeUsdBrl, parseFoxbitTicker, parseMercadoBitcoinTickers, parsePtax } from '../../shared/latam/providers/brl-formats.js';
+import { parseCriptoyaQuotes, parseDolar } from '../../shared/latam/providers/criptoya-format.js';
+import { ProviderFormatError } from '../../shared/http/provider-http.js';
 import { fixture } from '../helpers/fixtures.js';
 
 describe('regional quote provider formats (fixtures)', () => {

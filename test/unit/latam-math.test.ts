@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { agio, brecha, dropOutliers, median, midOf, spreadPct } from '../../shared/quotes/latam-math.js';
-import { brVenueInputs, buildArQuote, buildBrQuote } from '../../shared/quotes/latam-quotes.js';
-import { failingSources, recordAttempts, usableData } from '../../shared/quotes/latam-sources.js';
+import { agio, brecha, dropOutliers, median, midOf, spreadPct } from '../../shared/latam/latam-math.js';
+import { brVenueInputs, buildArQuote, buildBrQuote } from '../../shared/latam/latam-quotes.js';
+import { failingSources, recordAttempts, usableData } from '../../shared/latam/latam-sources.js';
 
 describe('regional quote math (pure)', () => {
   it('takes medians of odd and even counts', () => {

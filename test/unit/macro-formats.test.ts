@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { downsample, parseCategoryIds, parseGlobal, parseMarkets, parseMoneyText, parseTrending } from '../../shared/macro/providers/coingecko-format.js';
 import { buildDefiOverview, parseChains, parseProtocols, parseStablecoins } from '../../shared/macro/providers/defillama-format.js';
 import { parseFearGreed } from '../../shared/macro/providers/fear-greed-format.js';
-import { ProviderFormatError } from '../../shared/macro/providers/provider-http.js';
+import { ProviderFormatError } from '../../shared/http/provider-http.js';
 import { fixture } from '../helpers/fixtures.js';
 
 describe('macro provider formats (fixtures)', () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { aggregateCandles } from '../../shared/market/aggregate-candles.js';
-import { backoffDelay } from '../../shared/market/backoff.js';
+import { backoffDelay } from '../../shared/core/backoff.js';
 import { buildUniverse } from '../../shared/market/build-universe.js';
 import { canonicalSymbol } from '../../shared/market/canonical-symbol.js';
 import { aggregateQuote, medianOfFresh, type VenuePrice } from '../../shared/market/median-of-fresh.js';

@@ -15,13 +15,17 @@ const TICKERS: Readonly<Record<string, string>> = { BTCUSDT: 'BTC', '1000PEPEUSD
 /**
  * What a client must see of a record: every stored field but the internal ones, as stored, except the symbol (its
  * ticker), sl (the stop in force: the tighter of the client's stop and the trailing level) and trail_pct (absent when
- * the position does not trail).
+ * the position does not trail); plus the original's names of entry, margin, fee_open_usd and exit.
  */
 function publicPart(p: Position): Record<string, unknown> {
   const part: Record<string, unknown> = Object.fromEntries(Object.entries(p).filter(([key]) => !INTERNAL.includes(key)));
   part.symbol = TICKERS[p.symbol];
   part.sl = effectiveStop(p);
   if (p.trail_pct === null) delete part.trail_pct;
+  part.entry_price = p.entry;
+  part.margin_usd = p.margin;
+  part.feeOpen = p.fee_open_usd;
+  if (p.exit !== undefined) part.exit_price = p.exit;
   return part;
 }
 
@@ -57,10 +61,8 @@ const openPosition: fc.Arbitrary<Position> = fc
       side: r.side,
       status: 'open',
       entry: r.entry,
-      entry_price: r.entry,
       qty: r.qty,
       margin: r.margin,
-      margin_usd: r.margin,
       leverage: r.leverage,
       notional_usd: roundUsd(r.qty * r.entry),
       liq_price: r.entry / 2,
@@ -72,7 +74,6 @@ const openPosition: fc.Arbitrary<Position> = fc
       levels_ts: r.opened_ts,
       fee_rate_pct: r.fee_rate_pct,
       fee_venue: r.fee_venue,
-      feeOpen: 0.5,
       fee_open_usd: 0.5,
       fee_round_trip_usd: 1,
       opened_ts: r.opened_ts,
@@ -119,6 +120,7 @@ describe('position views: what clients see of a position', () => {
         const { closed } = computeClose(p, exit, pct, 0, p.opened_ts + 60_000, 'manual');
         const view = closedView(closed);
         expect(view).to.deep.equal(publicPart(closed));
+        expect(closed).to.not.have.any.keys('entry_price', 'margin_usd', 'exit_price', 'feeOpen');
         expect(view).to.include.keys('exit', 'exit_price', 'closed_ts', 'close_reason', 'liquidated', 'pnl_usd', 'roe_pct', 'fees_usd', 'funding_usd');
         if (pct < 100) expect(view).to.include({ partial_pct: pct, parent_id: p.id });
         expect(view).to.not.have.any.keys(...INTERNAL);

@@ -11,18 +11,23 @@ import {
   createBybitTickerState,
   parseBybitMessage,
 } from '../../shared/market/venues/bybit-format.js';
-import { ShardedStream } from './sharded-stream.js';
+import { ShardedStream, type ShardedStreamOptions } from './sharded-stream.js';
 import { chunk, composeConnector, frameHandler, pingEvery, type ConnectorDeps, type VenueConnector } from './venue-connector.js';
 
 const SYMBOLS_PER_CONNECTION = 100;
 
-export function createBybitConnector(deps: ConnectorDeps): VenueConnector {
+/**
+ * What every Bybit v5 linear stream shares (the price and the liquidation streams): the URL, the
+ * subscribe messages (their ids start with `idPrefix`), the ping and the pacing.
+ */
+export function bybitStreamOptions(
+  deps: Pick<ConnectorDeps, 'urls' | 'logger' | 'silenceMs' | 'reconnectMaxMs'>,
+  idPrefix: string,
+): Pick<ShardedStreamOptions, 'url' | 'logger' | 'protocol' | 'silenceMs' | 'pingIntervalMs' | 'reconnectMaxMs' | 'sendGapMs'> {
   let id = 0;
-  const state = createBybitTickerState();
   const message = (unsubscribe: boolean) => (topics: string[]) =>
-    chunk(topics, BYBIT_ARGS_PER_MESSAGE).map((batch) => bybitSubscribe(batch, String(++id), unsubscribe));
-  const stream = new ShardedStream({
-    name: 'bybit',
+    chunk(topics, BYBIT_ARGS_PER_MESSAGE).map((batch) => bybitSubscribe(batch, `${idPrefix}${++id}`, unsubscribe));
+  return {
     url: `${deps.urls.ws}/v5/public/linear`,
     logger: deps.logger,
     protocol: {
@@ -31,12 +36,20 @@ export function createBybitConnector(deps: ConnectorDeps): VenueConnector {
       ping: { kind: 'text', text: BYBIT_PING },
       isPong: (text) => text.includes('"op":"pong"') || text.includes('"ret_msg":"pong"'),
     },
-    symbolsPerShard: SYMBOLS_PER_CONNECTION,
-    topicsFor: bybitTopics,
     silenceMs: deps.silenceMs,
     pingIntervalMs: pingEvery(20_000, deps.silenceMs),
     reconnectMaxMs: deps.reconnectMaxMs,
     sendGapMs: 50,
+  };
+}
+
+export function createBybitConnector(deps: ConnectorDeps): VenueConnector {
+  const state = createBybitTickerState();
+  const stream = new ShardedStream({
+    ...bybitStreamOptions(deps, ''),
+    name: 'bybit',
+    symbolsPerShard: SYMBOLS_PER_CONNECTION,
+    topicsFor: bybitTopics,
     onText: frameHandler('bybit', deps.logger, (msg) => parseBybitMessage(msg, state), deps.sink),
   });
   return composeConnector('bybit', [stream]);

@@ -28,19 +28,13 @@ export function createOkxConnector(deps: ConnectorDeps): VenueConnector {
     reconnectMaxMs: deps.reconnectMaxMs,
     sendGapMs: 100,
   };
-  const tickers = new ShardedStream({
-    ...common,
-    name: 'okx-public',
-    url: `${deps.urls.ws}${OKX_PUBLIC_PATH}`,
-    topicsFor: (symbol) => [okxTopic('tickers', symbol)],
-    onText: frameHandler('okx-public', deps.logger, parseOkxMessage, deps.sink),
-  });
-  const candles = new ShardedStream({
-    ...common,
-    name: 'okx-business',
-    url: `${deps.urls.ws}${OKX_BUSINESS_PATH}`,
-    topicsFor: (symbol) => [okxTopic('candle1m', symbol)],
-    onText: frameHandler('okx-business', deps.logger, parseOkxMessage, deps.sink),
-  });
-  return composeConnector('okx', [tickers, candles]);
+  const endpoint = (name: string, path: string, channel: 'tickers' | 'candle1m') =>
+    new ShardedStream({
+      ...common,
+      name,
+      url: `${deps.urls.ws}${path}`,
+      topicsFor: (symbol) => [okxTopic(channel, symbol)],
+      onText: frameHandler(name, deps.logger, parseOkxMessage, deps.sink),
+    });
+  return composeConnector('okx', [endpoint('okx-public', OKX_PUBLIC_PATH, 'tickers'), endpoint('okx-business', OKX_BUSINESS_PATH, 'candle1m')]);
 }

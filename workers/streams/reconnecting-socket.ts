@@ -5,7 +5,7 @@
  */
 import { WebSocket, type RawData } from 'ws';
 import type { Logger } from '../../shared/core/logger.js';
-import { backoffDelay } from '../../shared/market/backoff.js';
+import { backoffDelay } from '../../shared/core/backoff.js';
 
 export interface SocketProtocol {
   /** Messages that subscribe these topics (already split to the venue's batch size). */

@@ -1,5 +1,5 @@
 /** What every exchange connector looks like to the feed role, and the glue they share. */
-import type { VenueUrls } from '../../shared/core/config.js';
+import type { VenueUrls } from '../../shared/core/base-urls.js';
 import type { Logger } from '../../shared/core/logger.js';
 import { parseJsonText } from '../../shared/market/parse-utils.js';
 import type { FrameResult, Venue, VenueCandle, VenueTick } from '../../shared/market/types.js';
@@ -26,8 +26,8 @@ export interface ConnectorStatus {
   connects: number;
 }
 
-export interface VenueConnector {
-  readonly venue: Venue;
+/** What the feed role and the liquidation collector do with a connector. */
+export interface StreamConnector {
   /** Opens the connections for these symbols (canonical names). */
   start(symbols: readonly string[]): void;
   /** Follows a new universe: subscribes the new symbols, unsubscribes the gone ones. */
@@ -36,30 +36,59 @@ export interface VenueConnector {
   status(): ConnectorStatus;
 }
 
+export interface VenueConnector extends StreamConnector {
+  readonly venue: Venue;
+}
+
 /** Keep-alive period: the venue's own, but always several per silence window. */
 export function pingEvery(venueMs: number, silenceMs: number): number {
   return Math.max(100, Math.min(venueMs, Math.floor(silenceMs / 3)));
 }
 
-/** Text frame -> JSON -> venue parser -> sink; anything unreadable is logged (rate-limited) and skipped. */
-export function frameHandler(stream: string, logger: Logger, parse: (msg: unknown) => FrameResult, sink: StreamSink): (text: string) => void {
+/**
+ * Text frame -> JSON -> parser -> `deliver`; anything unreadable is logged (rate-limited) and
+ * skipped, and so is a text frame `ignore` recognizes (a bare pong).
+ */
+export function jsonFrameHandler<F extends { issues: string[] }>(
+  stream: string,
+  logger: Logger,
+  parse: (msg: unknown) => F,
+  deliver: (frame: F) => void,
+  ignore: (text: string) => boolean = () => false,
+): (text: string) => void {
   const issues = createIssueLog(logger, stream);
   return (text) => {
     const msg = parseJsonText(text);
     if (msg === undefined) {
-      issues.report([`${stream}: not JSON: ${text.slice(0, 200)}`]);
+      if (!ignore(text)) issues.report([`${stream}: not JSON: ${text.slice(0, 200)}`]);
       return;
     }
-    let result: FrameResult;
+    let frame: F;
     try {
-      result = parse(msg);
+      frame = parse(msg);
     } catch (error) {
       issues.report([`${stream}: parser failed: ${(error as Error).message}`]);
       return;
     }
-    issues.report(result.issues);
+    issues.report(frame.issues);
+    deliver(frame);
+  };
+}
+
+/** The frame handler of a price stream: ticks and candles to the market writer. */
+export function frameHandler(stream: string, logger: Logger, parse: (msg: unknown) => FrameResult, sink: StreamSink): (text: string) => void {
+  return jsonFrameHandler(stream, logger, parse, (result) => {
     if (result.ticks.length > 0) sink.onTicks(result.ticks);
     if (result.candles.length > 0) sink.onCandles(result.candles);
+  });
+}
+
+/** The sockets of some sharded endpoints, counted together. */
+export function streamsStatus(streams: readonly ShardedStream[]): ConnectorStatus {
+  return {
+    sockets: streams.reduce((n, s) => n + s.socketCount, 0),
+    open: streams.reduce((n, s) => n + s.openSockets, 0),
+    connects: streams.reduce((n, s) => n + s.connects, 0),
   };
 }
 
@@ -72,11 +101,7 @@ export function composeConnector(venue: Venue, streams: readonly ShardedStream[]
     stop: async () => {
       await Promise.all(streams.map((s) => s.stop()));
     },
-    status: () => ({
-      sockets: streams.reduce((n, s) => n + s.socketCount, 0),
-      open: streams.reduce((n, s) => n + s.openSockets, 0),
-      connects: streams.reduce((n, s) => n + s.connects, 0),
-    }),
+    status: () => streamsStatus(streams),
   };
 }
 

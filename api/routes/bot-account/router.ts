@@ -1,6 +1,7 @@
 import type { AccountService } from '../../../shared/paper/accounts/account-service.js';
 import { planCatalogue } from '../../../shared/paper/accounts/usage-view.js';
-import type { Authenticate, KeyContext } from '../../../shared/paper/key-context.js';
+import type { KeyContext } from '../../../shared/paper/key-context.js';
+import type { Authenticate } from '../../middleware/authenticate.js';
 import { PLANS } from '../../../shared/paper/plans.js';
 import { botRoute } from '../../routing/bot-route.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';

@@ -1,5 +1,5 @@
 /** The keyed paper-trading routes, one group: positions, resting orders, account, markets and fees, books. */
-import type { Authenticate } from '../../../shared/paper/key-context.js';
+import type { Authenticate } from '../../middleware/authenticate.js';
 import type { TradingServices } from '../../../shared/paper/trading-services.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import { accountRoutes } from './account-router.js';

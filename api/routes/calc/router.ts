@@ -24,7 +24,9 @@ interface Calculator {
 const CALCULATORS: Calculator[] = [
   {
     name: 'liquidation',
-    summary: 'Isolated-margin liquidation price: long = entry x (1 - 1/leverage + mmr/100)',
+    summary:
+      'Isolated-margin liquidation price: long = entry x (1 - 1/leverage + mmr/100), mmr capped at half the initial margin ' +
+      '(50/leverage; binds above 100x at the default 0.5) as on a paper position; the result echoes the mmr applied',
     query: liquidationQuery,
     compute: liquidation,
     exampleQuery: { entry: '65000', leverage: '10', side: 'long' },

@@ -1,4 +1,4 @@
-import type { LatamService } from '../../../shared/quotes/latam-service.js';
+import type { LatamService } from '../../../shared/latam/latam-service.js';
 import { JsonTextCache, snapshotRoute, type SnapshotRoute } from '../../routing/json-text.js';
 import { defineRoutes, type RouteDefinition, type RouteGroup } from '../../routing/route-catalog.js';
 

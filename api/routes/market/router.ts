@@ -1,12 +1,10 @@
+import { MAJOR_PAIRS } from '../../../shared/market/majors.js';
 import type { MarketService, ServedQuote } from '../../../shared/market/market-service.js';
 import { klinesHandler } from './candle-view.js';
 import type { CachedQuotes } from './cached-quotes.js';
 import { JsonTextCache, sendEnvelopeText } from '../../routing/json-text.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import { PUBLIC_INTERVALS, priceQuery, publicKlinesQuery, SYMBOL_ERRORS } from './schemas.js';
-
-/** The eight majors of /api/v1/prices. */
-export const MAJORS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BNBUSDT', 'XRPUSDT', 'DOGEUSDT', 'ADAUSDT', 'AVAXUSDT'];
 
 export interface MarketRouteOptions {
   market: MarketService;
@@ -63,7 +61,7 @@ export function marketRoutes({ market, quotes, cacheMs }: MarketRouteOptions): R
       },
       handle: async ({ res }) => {
         const text = await majorsCache.get('majors', async () => {
-          const quotes = await market.quotes(MAJORS);
+          const quotes = await market.quotes(MAJOR_PAIRS);
           return {
             pairs: quotes.map((q) => ({
               symbol: q.pair,

@@ -3,7 +3,7 @@
  * the upgrade itself): the stream is an upgrade (api/ws/stream-server.ts).
  */
 import { AppError } from '../../../shared/core/errors.js';
-import type { Authenticate } from '../../../shared/paper/key-context.js';
+import type { Authenticate } from '../../middleware/authenticate.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import { STREAM_PATH } from '../../ws/stream-server.js';
 

@@ -1,6 +1,7 @@
 /** Webhooks (paid plans): GET lists them, POST adds (secret returned once), deletes or tests one. */
 import { AppError } from '../../../shared/core/errors.js';
-import type { Authenticate, KeyContext } from '../../../shared/paper/key-context.js';
+import type { KeyContext } from '../../../shared/paper/key-context.js';
+import type { Authenticate } from '../../middleware/authenticate.js';
 import { WEBHOOK_EVENTS } from '../../../shared/push/push-event.js';
 import type { WebhookService } from '../../../shared/push/webhook-service.js';
 import { SIGNATURE_HEADER, SIGNATURE_SCHEME } from '../../../shared/push/webhook-signing.js';

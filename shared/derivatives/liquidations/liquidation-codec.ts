@@ -1,5 +1,5 @@
 /** The compact form a liquidation is stored in (one stream field): [ts, exchange, symbol, l|s, price, qty, notional]. */
-import { isRecord } from '../../market/parse-utils.js';
+import { isRecord, parseJsonText } from '../../market/parse-utils.js';
 import { isLiqExchange, type LiquidationEvent } from './liquidation-event.js';
 
 export function encodeLiquidation(e: LiquidationEvent): string {
@@ -7,12 +7,7 @@ export function encodeLiquidation(e: LiquidationEvent): string {
 }
 
 export function decodeLiquidation(text: string): LiquidationEvent | undefined {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const raw = parseJsonText(text);
   if (!Array.isArray(raw) || raw.length !== 7 || isRecord(raw)) return undefined;
   const [ts, exchange, symbol, side, price, qty, notional] = raw as unknown[];
   if (typeof ts !== 'number' || !isLiqExchange(exchange) || typeof symbol !== 'string') return undefined;

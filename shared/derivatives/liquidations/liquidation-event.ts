@@ -3,7 +3,7 @@
  * the format parsers share: side semantics, coin naming and USD sizing.
  */
 
-import { LIQUIDATION_EXCHANGES, type LiquidationExchange } from '../../core/liquidation-urls.js';
+import { LIQUIDATION_EXCHANGES, type LiquidationExchange } from './liquidation-urls.js';
 
 /** The nine exchanges whose public liquidation streams the collector reads, lowercase as in events and routes. */
 export type LiqExchange = LiquidationExchange;

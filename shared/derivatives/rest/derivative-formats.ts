@@ -59,12 +59,16 @@ export function parseBinanceOpenInterest(body: unknown): number | undefined {
 
 /** GET /futures/data/globalLongShortAccountRatio: the newest row (timestamps may be strings or numbers). */
 export function parseBinanceAccountRatio(body: unknown): AccountRatio | undefined {
-  if (!Array.isArray(body)) return undefined;
+  return Array.isArray(body) ? newestRatio(body, 'longAccount', 'shortAccount') : undefined;
+}
+
+/** The newest of some account-ratio rows, the long and short shares read from the named fields. */
+function newestRatio(rows: readonly unknown[], longField: string, shortField: string): AccountRatio | undefined {
   let best: AccountRatio | undefined;
-  for (const row of body) {
+  for (const row of rows) {
     if (!isRecord(row)) continue;
-    const long = toNumber(row.longAccount);
-    const short = toNumber(row.shortAccount);
+    const long = toNumber(row[longField]);
+    const short = toNumber(row[shortField]);
     const ts = toNumber(row.timestamp);
     if (long === undefined || short === undefined || ts === undefined) continue;
     if (!best || ts > best.ts) best = { long, short, ts };
@@ -98,16 +102,7 @@ export function parseBybitTickers(body: unknown): VenueFundingAndOi {
 
 /** GET /v5/market/account-ratio: the newest row (buyRatio = share of accounts long). */
 export function parseBybitAccountRatio(body: unknown): AccountRatio | undefined {
-  let best: AccountRatio | undefined;
-  for (const row of bybitList(body)) {
-    if (!isRecord(row)) continue;
-    const long = toNumber(row.buyRatio);
-    const short = toNumber(row.sellRatio);
-    const ts = toNumber(row.timestamp);
-    if (long === undefined || short === undefined || ts === undefined) continue;
-    if (!best || ts > best.ts) best = { long, short, ts };
-  }
-  return best;
+  return newestRatio(bybitList(body), 'buyRatio', 'sellRatio');
 }
 
 function okxData(body: unknown): unknown[] {

@@ -42,49 +42,46 @@ export interface BlsRelease {
   note?: string;
 }
 
+/**
+ * Releases on these days (per year, MM-DD), each of the month before it, but for the reference month
+ * or note `changed` gives a day.
+ */
+function monthlyReleases(daysByYear: Readonly<Record<number, string>>, changed: Readonly<Record<string, Partial<Omit<BlsRelease, 'date'>>>>): BlsRelease[] {
+  const days = Object.entries(daysByYear).flatMap(([year, monthDays]) => monthDays.split(' ').map((monthDay) => `${year}-${monthDay}`));
+  return days.map((date) => {
+    const [year, month] = date.split('-').map(Number);
+    const ref = month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, '0')}`;
+    return { date, ref, ...changed[date] };
+  });
+}
+
 const LAPSE_2025 = 'moved by the 2025 lapse in appropriations';
 const LAPSE_2026 = 'moved by the 2026 lapse in appropriations';
 
-export const CPI_RELEASES: readonly BlsRelease[] = [
-  { date: '2023-01-12', ref: '2022-12' }, { date: '2023-02-14', ref: '2023-01' }, { date: '2023-03-14', ref: '2023-02' },
-  { date: '2023-04-12', ref: '2023-03' }, { date: '2023-05-10', ref: '2023-04' }, { date: '2023-06-13', ref: '2023-05' },
-  { date: '2023-07-12', ref: '2023-06' }, { date: '2023-08-10', ref: '2023-07' }, { date: '2023-09-13', ref: '2023-08' },
-  { date: '2023-10-12', ref: '2023-09' }, { date: '2023-11-14', ref: '2023-10' }, { date: '2023-12-12', ref: '2023-11' },
-  { date: '2024-01-11', ref: '2023-12' }, { date: '2024-02-13', ref: '2024-01' }, { date: '2024-03-12', ref: '2024-02' },
-  { date: '2024-04-10', ref: '2024-03' }, { date: '2024-05-15', ref: '2024-04' }, { date: '2024-06-12', ref: '2024-05' },
-  { date: '2024-07-11', ref: '2024-06' }, { date: '2024-08-14', ref: '2024-07' }, { date: '2024-09-11', ref: '2024-08' },
-  { date: '2024-10-10', ref: '2024-09' }, { date: '2024-11-13', ref: '2024-10' }, { date: '2024-12-11', ref: '2024-11' },
-  { date: '2025-01-15', ref: '2024-12' }, { date: '2025-02-12', ref: '2025-01' }, { date: '2025-03-12', ref: '2025-02' },
-  { date: '2025-04-10', ref: '2025-03' }, { date: '2025-05-13', ref: '2025-04' }, { date: '2025-06-11', ref: '2025-05' },
-  { date: '2025-07-15', ref: '2025-06' }, { date: '2025-08-12', ref: '2025-07' }, { date: '2025-09-11', ref: '2025-08' },
-  { date: '2025-10-24', ref: '2025-09', note: `${LAPSE_2025} (was 2025-10-15)` },
-  { date: '2025-12-18', ref: '2025-11', note: `${LAPSE_2025} (was 2025-12-10); the October 2025 CPI was not produced` },
-  { date: '2026-01-13', ref: '2025-12' },
-  { date: '2026-02-13', ref: '2026-01', note: `${LAPSE_2026} (was 2026-02-11)` },
-  { date: '2026-03-11', ref: '2026-02' }, { date: '2026-04-10', ref: '2026-03' }, { date: '2026-05-12', ref: '2026-04' },
-  { date: '2026-06-10', ref: '2026-05' }, { date: '2026-07-14', ref: '2026-06' }, { date: '2026-08-12', ref: '2026-07' },
-  { date: '2026-09-11', ref: '2026-08' }, { date: '2026-10-14', ref: '2026-09' }, { date: '2026-11-10', ref: '2026-10' },
-  { date: '2026-12-10', ref: '2026-11' },
-];
+export const CPI_RELEASES: readonly BlsRelease[] = monthlyReleases(
+  {
+    2023: '01-12 02-14 03-14 04-12 05-10 06-13 07-12 08-10 09-13 10-12 11-14 12-12',
+    2024: '01-11 02-13 03-12 04-10 05-15 06-12 07-11 08-14 09-11 10-10 11-13 12-11',
+    2025: '01-15 02-12 03-12 04-10 05-13 06-11 07-15 08-12 09-11 10-24 12-18',
+    2026: '01-13 02-13 03-11 04-10 05-12 06-10 07-14 08-12 09-11 10-14 11-10 12-10',
+  },
+  {
+    '2025-10-24': { note: `${LAPSE_2025} (was 2025-10-15)` },
+    '2025-12-18': { note: `${LAPSE_2025} (was 2025-12-10); the October 2025 CPI was not produced` },
+    '2026-02-13': { note: `${LAPSE_2026} (was 2026-02-11)` },
+  },
+);
 
-export const NFP_RELEASES: readonly BlsRelease[] = [
-  { date: '2023-01-06', ref: '2022-12' }, { date: '2023-02-03', ref: '2023-01' }, { date: '2023-03-10', ref: '2023-02' },
-  { date: '2023-04-07', ref: '2023-03' }, { date: '2023-05-05', ref: '2023-04' }, { date: '2023-06-02', ref: '2023-05' },
-  { date: '2023-07-07', ref: '2023-06' }, { date: '2023-08-04', ref: '2023-07' }, { date: '2023-09-01', ref: '2023-08' },
-  { date: '2023-10-06', ref: '2023-09' }, { date: '2023-11-03', ref: '2023-10' }, { date: '2023-12-08', ref: '2023-11' },
-  { date: '2024-01-05', ref: '2023-12' }, { date: '2024-02-02', ref: '2024-01' }, { date: '2024-03-08', ref: '2024-02' },
-  { date: '2024-04-05', ref: '2024-03' }, { date: '2024-05-03', ref: '2024-04' }, { date: '2024-06-07', ref: '2024-05' },
-  { date: '2024-07-05', ref: '2024-06' }, { date: '2024-08-02', ref: '2024-07' }, { date: '2024-09-06', ref: '2024-08' },
-  { date: '2024-10-04', ref: '2024-09' }, { date: '2024-11-01', ref: '2024-10' }, { date: '2024-12-06', ref: '2024-11' },
-  { date: '2025-01-10', ref: '2024-12' }, { date: '2025-02-07', ref: '2025-01' }, { date: '2025-03-07', ref: '2025-02' },
-  { date: '2025-04-04', ref: '2025-03' }, { date: '2025-05-02', ref: '2025-04' }, { date: '2025-06-06', ref: '2025-05' },
-  { date: '2025-07-03', ref: '2025-06' }, { date: '2025-08-01', ref: '2025-07' }, { date: '2025-09-05', ref: '2025-08' },
-  { date: '2025-11-20', ref: '2025-09', note: `${LAPSE_2025} (was 2025-10-03)` },
-  { date: '2025-12-16', ref: '2025-11', note: `${LAPSE_2025}; carries October 2025 payrolls (the October report was not produced)` },
-  { date: '2026-01-09', ref: '2025-12' },
-  { date: '2026-02-11', ref: '2026-01', note: `${LAPSE_2026} (was 2026-02-06)` },
-  { date: '2026-03-06', ref: '2026-02' }, { date: '2026-04-03', ref: '2026-03' }, { date: '2026-05-08', ref: '2026-04' },
-  { date: '2026-06-05', ref: '2026-05' }, { date: '2026-07-02', ref: '2026-06' }, { date: '2026-08-07', ref: '2026-07' },
-  { date: '2026-09-04', ref: '2026-08' }, { date: '2026-10-02', ref: '2026-09' }, { date: '2026-11-06', ref: '2026-10' },
-  { date: '2026-12-04', ref: '2026-11' },
-];
+export const NFP_RELEASES: readonly BlsRelease[] = monthlyReleases(
+  {
+    2023: '01-06 02-03 03-10 04-07 05-05 06-02 07-07 08-04 09-01 10-06 11-03 12-08',
+    2024: '01-05 02-02 03-08 04-05 05-03 06-07 07-05 08-02 09-06 10-04 11-01 12-06',
+    2025: '01-10 02-07 03-07 04-04 05-02 06-06 07-03 08-01 09-05 11-20 12-16',
+    2026: '01-09 02-11 03-06 04-03 05-08 06-05 07-02 08-07 09-04 10-02 11-06 12-04',
+  },
+  {
+    '2025-11-20': { ref: '2025-09', note: `${LAPSE_2025} (was 2025-10-03)` },
+    '2025-12-16': { note: `${LAPSE_2025}; carries October 2025 payrolls (the October report was not produced)` },
+    '2026-02-11': { note: `${LAPSE_2026} (was 2026-02-06)` },
+  },
+);

@@ -1,6 +1,6 @@
 /** CoinGecko v3 bodies (/coins/markets, /global, /search/trending, /coins/categories/list). Pure. */
 import { isRecord, toNumber, toStr } from '../../market/parse-utils.js';
-import { ProviderFormatError } from './provider-http.js';
+import { ProviderFormatError } from '../../http/provider-http.js';
 
 export interface CoinRow {
   id: string;

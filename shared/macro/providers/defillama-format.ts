@@ -1,6 +1,6 @@
 /** DefiLlama bodies (/v2/chains, /protocols, stablecoins /stablecoins) and the overview built from them. Pure. */
 import { isRecord, toNumber, toStr } from '../../market/parse-utils.js';
-import { ProviderFormatError } from './provider-http.js';
+import { ProviderFormatError } from '../../http/provider-http.js';
 
 export interface ChainTvl {
   name: string;

@@ -1,6 +1,6 @@
 /** alternative.me /fng/ bodies: every value is a string, timestamps in seconds. Pure. */
 import { isRecord, toNumber, toStr } from '../../market/parse-utils.js';
-import { ProviderFormatError } from './provider-http.js';
+import { ProviderFormatError } from '../../http/provider-http.js';
 
 export interface FearGreedPoint {
   /** 0..100 */

@@ -1,9 +1,9 @@
 /** The macro data providers' HTTP clients: one method per endpoint used, answers parsed. */
-import type { DataProvider } from '../../core/provider-urls.js';
+import type { DataProvider } from '../../http/provider-urls.js';
 import { parseCategoryIds, parseGlobal, parseMarkets, parseTrending, type CoinRow, type GlobalStats, type Trending } from './coingecko-format.js';
 import { buildDefiOverview, parseChains, parseProtocols, parseStablecoins, type DefiOverview } from './defillama-format.js';
 import { parseFearGreed, type FearGreedPoint } from './fear-greed-format.js';
-import { providerUrl, type ProviderHttp } from './provider-http.js';
+import { providerUrl, type ProviderHttp } from '../../http/provider-http.js';
 
 /** Days of fear-and-greed history asked for (today included). */
 export const FEAR_GREED_DAYS = 31;

@@ -5,7 +5,7 @@
  */
 import { canonicalSymbol } from '../canonical-symbol.js';
 import { excerpt, isRecord, toEpochMs, toNumber, toPrice, toStr } from '../parse-utils.js';
-import { emptyFrame, isCompleteCandle, type Candle, type FrameResult, type VenueCandle, type VenueMarket, type VenueTick } from '../types.js';
+import { emptyFrame, isCompleteCandle, isOhlcv, ohlcvFromRow, withVolumes, type Candle, type FrameResult, type VenueCandle, type VenueMarket, type VenueTick } from '../types.js';
 
 export const BINANCE_ALL_TICKERS = '!ticker@arr';
 /** Streams per SUBSCRIBE message; Binance accepts 10 incoming messages per second and 1024 streams per connection. */
@@ -118,12 +118,7 @@ export function parseBinanceTickers24h(body: unknown): Map<string, number> {
 }
 
 export function binanceMarkets(exchangeInfo: unknown, tickers: unknown): VenueMarket[] {
-  const volumes = parseBinanceTickers24h(tickers);
-  return parseBinanceExchangeInfo(exchangeInfo).map((symbol) => ({
-    venue: 'binance',
-    symbol,
-    quoteVolume24h: volumes.get(symbol) ?? 0,
-  }));
+  return withVolumes('binance', parseBinanceExchangeInfo(exchangeInfo), parseBinanceTickers24h(tickers));
 }
 
 const BINANCE_INTERVALS: Record<number, string> = {
@@ -140,17 +135,10 @@ export function parseBinanceKlines(body: unknown, now: number): Candle[] {
   if (!Array.isArray(body)) throw new Error(`binance klines: unexpected body ${excerpt(body)}`);
   const out: Candle[] = [];
   for (const row of body) {
-    if (!Array.isArray(row) || row.length < 7) continue;
-    const openTime = toEpochMs(row[0]);
-    const open = toPrice(row[1]);
-    const high = toPrice(row[2]);
-    const low = toPrice(row[3]);
-    const close = toPrice(row[4]);
-    const volume = toNumber(row[5]);
-    const closeTime = toEpochMs(row[6]);
-    if (openTime === undefined || open === undefined || high === undefined || low === undefined) continue;
-    if (close === undefined || volume === undefined || closeTime === undefined) continue;
-    out.push({ openTime, open, high, low, close, volume, closed: closeTime < now, venue: 'binance' });
+    const c = ohlcvFromRow(row);
+    const closeTime = Array.isArray(row) ? toEpochMs(row[6]) : undefined;
+    if (!isOhlcv(c) || closeTime === undefined) continue;
+    out.push({ ...c, closed: closeTime < now, venue: 'binance' });
   }
   return out.sort((a, b) => a.openTime - b.openTime);
 }

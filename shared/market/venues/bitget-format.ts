@@ -6,7 +6,7 @@
  */
 import { canonicalSymbol } from '../canonical-symbol.js';
 import { excerpt, frameArg, isRecord, toEpochMs, toNumber, toPrice, toStr, unwrapCodeData } from '../parse-utils.js';
-import { emptyFrame, isCompleteCandle, type Candle, type FrameResult, type VenueCandle, type VenueMarket, type VenueTick } from '../types.js';
+import { emptyFrame, isCompleteCandle, isOhlcv, ohlcvFromRow, withVolumes, type Candle, type FrameResult, type VenueCandle, type VenueMarket, type VenueTick } from '../types.js';
 
 export const BITGET_PRODUCT = 'USDT-FUTURES';
 /** Args per subscribe message (Bitget allows 10 messages per second and asks for small batches). */
@@ -49,19 +49,9 @@ function parseTickers(msg: Record<string, unknown>, out: FrameResult): void {
   }
 }
 
+/** [ts, o, h, l, c, base volume, quote volume, ...]; closed is decided by the next row. */
 function candleFromRow(row: unknown, symbol: string): Partial<VenueCandle> {
-  if (!Array.isArray(row) || row.length < 6) return {};
-  return {
-    venue: 'bitget',
-    symbol,
-    openTime: toEpochMs(row[0]),
-    open: toPrice(row[1]),
-    high: toPrice(row[2]),
-    low: toPrice(row[3]),
-    close: toPrice(row[4]),
-    volume: toNumber(row[5]),
-    closed: false,
-  };
+  return { venue: 'bitget', symbol, ...ohlcvFromRow(row), closed: false };
 }
 
 /**
@@ -136,8 +126,7 @@ export function parseBitgetTickers(body: unknown): Map<string, number> {
 }
 
 export function bitgetMarkets(contracts: unknown, tickers: unknown): VenueMarket[] {
-  const volumes = parseBitgetTickers(tickers);
-  return parseBitgetContracts(contracts).map((symbol) => ({ venue: 'bitget', symbol, quoteVolume24h: volumes.get(symbol) ?? 0 }));
+  return withVolumes('bitget', parseBitgetContracts(contracts), parseBitgetTickers(tickers));
 }
 
 /** Bitget granularities; 6h and longer use the UTC-aligned variants. */
@@ -154,10 +143,9 @@ export function bitgetGranularity(minutes: number): string | undefined {
 export function parseBitgetCandles(body: unknown, intervalMinutes: number, now: number): Candle[] {
   const out: Candle[] = [];
   for (const row of bitgetData(body)) {
-    const c = candleFromRow(row, 'X');
-    if (!isCompleteCandle(c)) continue;
-    const closed = c.openTime + intervalMinutes * 60_000 <= now;
-    out.push({ openTime: c.openTime, open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume, closed, venue: 'bitget' });
+    const c = ohlcvFromRow(row);
+    if (!isOhlcv(c)) continue;
+    out.push({ ...c, closed: c.openTime + intervalMinutes * 60_000 <= now, venue: 'bitget' });
   }
   return out.sort((a, b) => a.openTime - b.openTime);
 }

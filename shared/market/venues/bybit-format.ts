@@ -5,7 +5,7 @@
  */
 import { canonicalSymbol } from '../canonical-symbol.js';
 import { excerpt, isRecord, toEpochMs, toNumber, toPrice, toStr } from '../parse-utils.js';
-import { emptyFrame, isCompleteCandle, type Candle, type FrameResult, type VenueCandle, type VenueMarket, type VenueTick } from '../types.js';
+import { emptyFrame, isCompleteCandle, isOhlcv, ohlcvFromRow, withVolumes, type Candle, type FrameResult, type VenueCandle, type VenueMarket, type VenueTick } from '../types.js';
 
 /** Bybit accepts at most 10 args per subscribe message. */
 export const BYBIT_ARGS_PER_MESSAGE = 10;
@@ -135,8 +135,7 @@ export function parseBybitTickers(body: unknown): Map<string, number> {
 }
 
 export function bybitMarkets(symbols: readonly string[], tickers: unknown): VenueMarket[] {
-  const volumes = parseBybitTickers(tickers);
-  return symbols.map((symbol) => ({ venue: 'bybit', symbol, quoteVolume24h: volumes.get(symbol) ?? 0 }));
+  return withVolumes('bybit', symbols, parseBybitTickers(tickers));
 }
 
 const BYBIT_INTERVALS: Record<number, string> = {
@@ -153,17 +152,9 @@ export function parseBybitKlines(body: unknown, intervalMinutes: number, now: nu
   const result = bybitResult(body);
   const out: Candle[] = [];
   for (const row of Array.isArray(result.list) ? result.list : []) {
-    if (!Array.isArray(row) || row.length < 6) continue;
-    const openTime = toEpochMs(row[0]);
-    const open = toPrice(row[1]);
-    const high = toPrice(row[2]);
-    const low = toPrice(row[3]);
-    const close = toPrice(row[4]);
-    const volume = toNumber(row[5]);
-    if (openTime === undefined || open === undefined || high === undefined || low === undefined) continue;
-    if (close === undefined || volume === undefined) continue;
-    const closed = openTime + intervalMinutes * 60_000 <= now;
-    out.push({ openTime, open, high, low, close, volume, closed, venue: 'bybit' });
+    const c = ohlcvFromRow(row);
+    if (!isOhlcv(c)) continue;
+    out.push({ ...c, closed: c.openTime + intervalMinutes * 60_000 <= now, venue: 'bybit' });
   }
   return out.sort((a, b) => a.openTime - b.openTime);
 }

@@ -5,7 +5,7 @@
  */
 import { baseOf, canonicalSymbol } from '../canonical-symbol.js';
 import { excerpt, frameArg, isRecord, toEpochMs, toNumber, toPrice, unwrapCodeData } from '../parse-utils.js';
-import { emptyFrame, isCompleteCandle, type Candle, type FrameResult, type VenueCandle, type VenueMarket, type VenueTick } from '../types.js';
+import { emptyFrame, isCompleteCandle, ohlcvFromRow, withVolumes, type Candle, type FrameResult, type VenueCandle, type VenueMarket, type VenueTick } from '../types.js';
 
 /** Args per subscribe message: OKX caps a request at 64 KB, about 1,000 args; stay far below. */
 export const OKX_ARGS_PER_MESSAGE = 100;
@@ -58,17 +58,7 @@ function parseTickers(msg: Record<string, unknown>, out: FrameResult): void {
 /** [ts, o, h, l, c, vol (contracts), volCcy (base), volCcyQuote, confirm] */
 function candleFromRow(row: unknown, symbol: string): Partial<VenueCandle> {
   if (!Array.isArray(row) || row.length < 9) return {};
-  return {
-    venue: 'okx',
-    symbol,
-    openTime: toEpochMs(row[0]),
-    open: toPrice(row[1]),
-    high: toPrice(row[2]),
-    low: toPrice(row[3]),
-    close: toPrice(row[4]),
-    volume: toNumber(row[6]),
-    closed: row[8] === '1' ? true : row[8] === '0' ? false : undefined,
-  };
+  return { venue: 'okx', symbol, ...ohlcvFromRow(row, 6), closed: row[8] === '1' ? true : row[8] === '0' ? false : undefined };
 }
 
 function parseCandles(msg: Record<string, unknown>, instId: unknown, out: FrameResult): void {
@@ -124,8 +114,7 @@ export function parseOkxTickers(body: unknown): Map<string, number> {
 }
 
 export function okxMarkets(instruments: unknown, tickers: unknown): VenueMarket[] {
-  const volumes = parseOkxTickers(tickers);
-  return parseOkxInstruments(instruments).map((symbol) => ({ venue: 'okx', symbol, quoteVolume24h: volumes.get(symbol) ?? 0 }));
+  return withVolumes('okx', parseOkxInstruments(instruments), parseOkxTickers(tickers));
 }
 
 /** OKX bars; 6h and longer use the UTC-aligned variants (the plain ones follow Hong Kong time). */

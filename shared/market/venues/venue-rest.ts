@@ -2,7 +2,7 @@
 import { binanceInterval, binanceMarkets, parseBinanceKlines } from './binance-format.js';
 import { bitgetGranularity, bitgetMarkets, BITGET_PRODUCT, parseBitgetCandles } from './bitget-format.js';
 import { bybitInterval, bybitMarkets, parseBybitInstruments, parseBybitKlines } from './bybit-format.js';
-import { getJson, withQuery, type HttpSettings } from './http-json.js';
+import { getJson, withQuery, type HttpSettings } from '../../http/http-json.js';
 import { okxBar, okxInstId, okxMarkets, parseOkxCandles } from './okx-format.js';
 import type { Candle, Venue, VenueMarket } from '../types.js';
 
@@ -31,21 +31,29 @@ function unsupported(venue: Venue, minutes: number): Error {
   return new Error(`${venue}: no ${minutes}-minute candles`);
 }
 
+/** fetchMarkets of a venue: its instrument list and its 24h tickers (same query), fetched together and joined by its format. */
+function marketsFrom(
+  { baseUrl, http }: VenueRestDeps,
+  paths: [instruments: string, tickers: string],
+  query: Record<string, string>,
+  join: (instruments: unknown, tickers: unknown) => VenueMarket[],
+): VenueRest['fetchMarkets'] {
+  return async (signal) => {
+    const [instruments, tickers] = await Promise.all(paths.map((path) => getJson(withQuery(baseUrl, path, query), http, signal)));
+    return join(instruments, tickers);
+  };
+}
+
 function newest(candles: Candle[], endMs: number, limit: number): Candle[] {
   return candles.filter((c) => c.openTime <= endMs).slice(-limit);
 }
 
-function binanceRest({ baseUrl, http, now }: VenueRestDeps): VenueRest {
+function binanceRest(deps: VenueRestDeps): VenueRest {
+  const { baseUrl, http, now } = deps;
   return {
     venue: 'binance',
     maxCandlesPerRequest: 1500,
-    async fetchMarkets(signal) {
-      const [info, tickers] = await Promise.all([
-        getJson(`${baseUrl}/fapi/v1/exchangeInfo`, http, signal),
-        getJson(`${baseUrl}/fapi/v1/ticker/24hr`, http, signal),
-      ]);
-      return binanceMarkets(info, tickers);
-    },
+    fetchMarkets: marketsFrom(deps, ['/fapi/v1/exchangeInfo', '/fapi/v1/ticker/24hr'], {}, binanceMarkets),
     supportsInterval: (m) => binanceInterval(m) !== undefined,
     async fetchCandles(symbol, minutes, endMs, limit, signal) {
       const interval = binanceInterval(minutes);
@@ -83,17 +91,12 @@ function bybitRest({ baseUrl, http, now }: VenueRestDeps): VenueRest {
   };
 }
 
-function okxRest({ baseUrl, http, now }: VenueRestDeps): VenueRest {
+function okxRest(deps: VenueRestDeps): VenueRest {
+  const { baseUrl, http, now } = deps;
   return {
     venue: 'okx',
     maxCandlesPerRequest: 100,
-    async fetchMarkets(signal) {
-      const [instruments, tickers] = await Promise.all([
-        getJson(withQuery(baseUrl, '/api/v5/public/instruments', { instType: 'SWAP' }), http, signal),
-        getJson(withQuery(baseUrl, '/api/v5/market/tickers', { instType: 'SWAP' }), http, signal),
-      ]);
-      return okxMarkets(instruments, tickers);
-    },
+    fetchMarkets: marketsFrom(deps, ['/api/v5/public/instruments', '/api/v5/market/tickers'], { instType: 'SWAP' }, okxMarkets),
     supportsInterval: (m) => okxBar(m) !== undefined,
     async fetchCandles(symbol, minutes, endMs, limit, signal) {
       const bar = okxBar(minutes);
@@ -107,17 +110,12 @@ function okxRest({ baseUrl, http, now }: VenueRestDeps): VenueRest {
   };
 }
 
-function bitgetRest({ baseUrl, http, now }: VenueRestDeps): VenueRest {
+function bitgetRest(deps: VenueRestDeps): VenueRest {
+  const { baseUrl, http, now } = deps;
   return {
     venue: 'bitget',
     maxCandlesPerRequest: 1000,
-    async fetchMarkets(signal) {
-      const [contracts, tickers] = await Promise.all([
-        getJson(withQuery(baseUrl, '/api/v2/mix/market/contracts', { productType: BITGET_PRODUCT }), http, signal),
-        getJson(withQuery(baseUrl, '/api/v2/mix/market/tickers', { productType: BITGET_PRODUCT }), http, signal),
-      ]);
-      return bitgetMarkets(contracts, tickers);
-    },
+    fetchMarkets: marketsFrom(deps, ['/api/v2/mix/market/contracts', '/api/v2/mix/market/tickers'], { productType: BITGET_PRODUCT }, bitgetMarkets),
     supportsInterval: (m) => bitgetGranularity(m) !== undefined,
     async fetchCandles(symbol, minutes, endMs, limit, signal) {
       const granularity = bitgetGranularity(minutes);

@@ -6,7 +6,7 @@
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import { lastFundingTime } from '../../engine/funding.js';
-import { getJson, type HttpSettings } from '../../market/venues/http-json.js';
+import { getJson, type HttpSettings } from '../../http/http-json.js';
 import type { FundingStore } from './funding-store.js';
 import { parsePremiumIndex } from './premium-index.js';
 

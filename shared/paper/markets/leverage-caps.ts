@@ -16,11 +16,14 @@ export const CLASS_MAX_LEVERAGE: Readonly<Record<Exclude<AssetClass, 'crypto'>, 
   index: 20,
 };
 
-/** The highest cap of all: the majors'. */
-export const MAJOR_MAX_LEVERAGE = 1000;
+/** The highest cap of all. */
+export const TOP_MAX_LEVERAGE = 1000;
 
-/** Base coins the original lists at up to 1000x (PEPE also as the exchanges' 1000PEPE contract). */
-export const MAJORS: ReadonlySet<string> = new Set(['BTC', 'ETH', 'SOL', 'XRP', 'DOGE', 'HYPE', 'PEPE', '1000PEPE']);
+/**
+ * Base coins the original lists at up to 1000x (PEPE also as the exchanges' 1000PEPE contract); not
+ * the eight majors of /api/v1/prices (shared/market/majors.ts).
+ */
+export const TOP_LEVERAGE_BASES: ReadonlySet<string> = new Set(['BTC', 'ETH', 'SOL', 'XRP', 'DOGE', 'HYPE', 'PEPE', '1000PEPE']);
 
 /**
  * The other coins' tiers over their 24 h quote volume in USDT, summed over the venues listing them
@@ -38,6 +41,6 @@ const MOST_CONSERVATIVE = VOLUME_TIERS[VOLUME_TIERS.length - 1].maxLeverage;
 export function maxLeverage(symbol: string, assetClass: AssetClass, quoteVolume24h: number | undefined): number {
   if (assetClass !== 'crypto') return CLASS_MAX_LEVERAGE[assetClass];
   if (quoteVolume24h === undefined || !(quoteVolume24h > 0)) return MOST_CONSERVATIVE;
-  if (MAJORS.has(baseOf(symbol))) return MAJOR_MAX_LEVERAGE;
+  if (TOP_LEVERAGE_BASES.has(baseOf(symbol))) return TOP_MAX_LEVERAGE;
   return VOLUME_TIERS.find((tier) => quoteVolume24h >= tier.minQuoteVolume24h)?.maxLeverage ?? MOST_CONSERVATIVE;
 }

@@ -67,7 +67,7 @@ export class PrefetchedClose {
 }
 
 /** What a whole close sets on a position, in the order the closed record gets them. */
-const WHOLE_CLOSE_FIELDS = ['status', 'exit', 'exit_price', 'closed_ts', 'close_reason', 'liquidated', 'v', 'pnl_usd', 'roe_pct', 'fees_usd', 'fee_round_trip_usd', 'funding_usd'] as const;
+const WHOLE_CLOSE_FIELDS = ['status', 'exit', 'closed_ts', 'close_reason', 'liquidated', 'v', 'pnl_usd', 'roe_pct', 'fees_usd', 'fee_round_trip_usd', 'funding_usd'] as const;
 const assignWholeClose = jsonAssigner(WHOLE_CLOSE_FIELDS);
 
 /** The fields a whole close at `exit` sets, and its realized P&L in cents. */
@@ -77,7 +77,6 @@ function wholeClose(p: Position, exit: number, fundingUsd: number, now: number, 
   const fields = {
     status: 'closed' as const,
     exit,
-    exit_price: exit,
     closed_ts: now,
     close_reason: reason,
     liquidated,
@@ -139,7 +138,7 @@ export function checkRemainder(p: Position, pct: number): void {
 export function computeClose(p: Position, exit: number, pct: number, fundingUsd: number, now: number, reason: string): Settled {
   if (pct >= 100) return wholeSettled(p, exit, fundingUsd, now, reason, false);
   const whole: SettleInput = { side: p.side, qty: p.qty, entry: p.entry, exit, ratePct: p.fee_rate_pct, fundingUsd, margin: p.margin };
-  const closedFields = { status: 'closed' as const, exit, exit_price: exit, closed_ts: now, close_reason: reason, liquidated: false };
+  const closedFields = { status: 'closed' as const, exit, closed_ts: now, close_reason: reason, liquidated: false };
   const fraction = pct / 100;
   const part = settlePartial(whole, fraction);
   const { closed: c, remaining: r } = part.split;
@@ -153,9 +152,7 @@ export function computeClose(p: Position, exit: number, pct: number, fundingUsd:
     v: 1,
     qty: c.qty,
     margin: c.margin,
-    margin_usd: c.margin,
     notional_usd: roundUsd(c.margin * p.leverage),
-    feeOpen: scale(p.feeOpen, fraction),
     fee_open_usd: scale(p.fee_open_usd, fraction),
     pnl_usd: part.closedCents / 100,
     roe_pct: trimNumber(((part.closedCents / 100) / c.margin) * 100),
@@ -168,9 +165,7 @@ export function computeClose(p: Position, exit: number, pct: number, fundingUsd:
     v: p.v + 1,
     qty: r.qty,
     margin: r.margin,
-    margin_usd: r.margin,
     notional_usd: roundUsd(r.margin * p.leverage),
-    feeOpen: scale(p.feeOpen, 1 - fraction),
     fee_open_usd: scale(p.fee_open_usd, 1 - fraction),
     fee_round_trip_usd: scale(p.fee_round_trip_usd, 1 - fraction),
     funding_carry_usd: r.fundingUsd,

@@ -84,7 +84,7 @@ export function tradeRow(p: Position): TradeRow {
     symbol: baseOf(p.symbol),
     side: p.side,
     leverage: p.leverage,
-    margin_usd: p.margin_usd,
+    margin_usd: p.margin,
     qty: p.qty,
     entry_price: p.entry,
     exit_price: p.exit ?? 0,

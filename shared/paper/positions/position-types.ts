@@ -10,8 +10,9 @@ export interface BookRef {
 }
 
 /**
- * A position as stored. Field names follow the spec; where the original named a field otherwise
- * (entry_price, margin_usd, exit_price, opened_ts, fee_open_usd) both names are stored.
+ * A position as stored. Each field is stored once, under the spec's name; the original's names of
+ * four of them (entry_price, margin_usd, exit_price, feeOpen) are added by the view
+ * (position-view.ts). Records written before held those names too: parsePosition drops them.
  */
 export interface Position {
   id: string;
@@ -25,10 +26,8 @@ export interface Position {
   side: Side;
   status: 'open' | 'closed';
   entry: number;
-  entry_price: number;
   qty: number;
   margin: number;
-  margin_usd: number;
   leverage: number;
   notional_usd: number;
   liq_price: number;
@@ -50,7 +49,6 @@ export interface Position {
   /** Per-side fee rate stamped at open, percent. */
   fee_rate_pct: number;
   fee_venue: string | null;
-  feeOpen: number;
   fee_open_usd: number;
   /** Round trip: at open the estimate at the entry price; on a closed position what was charged. */
   fee_round_trip_usd: number;
@@ -63,7 +61,6 @@ export interface Position {
   funding_from_ts: number;
   // closed positions (and closed parts) only
   exit?: number;
-  exit_price?: number;
   closed_ts?: number;
   pnl_usd?: number;
   roe_pct?: number;
@@ -82,8 +79,15 @@ export interface StoredPosition {
   position: Position;
 }
 
+/** The original's names, which records written before this version also stored. */
+const LEGACY_ALIASES = ['entry_price', 'margin_usd', 'exit_price', 'feeOpen'] as const;
+
+/** A stored position; one in the older shape (holding each alias beside its field) loses the aliases. */
 export function parsePosition(raw: string): StoredPosition {
-  return { raw, position: JSON.parse(raw) as Position };
+  const position = JSON.parse(raw) as Position & Partial<Record<(typeof LEGACY_ALIASES)[number], number>>;
+  // every older record holds entry_price, so newer ones skip the deletes (they would slow the object down)
+  if (position.entry_price !== undefined) for (const alias of LEGACY_ALIASES) delete position[alias];
+  return { raw, position };
 }
 
 /** The member of a position in the trigger indexes. */

@@ -2,6 +2,9 @@
  * What clients see of a position: the stored fields minus the internal ones, plus for an open
  * position its mark price and what would settle now. Pure.
  *
+ * The original's names of four fields are added beside the spec's: entry_price (entry), margin_usd
+ * (margin), exit_price (exit), feeOpen (fee_open_usd); the store holds each once.
+ *
  * Two fields are shown as the original service shows them, not as stored: `sl` is the stop in
  * force, the tighter of the client's stop-loss and the trailing stop's current level (set at open
  * from trail_pct and the entry, then ratcheted), and `trail_pct` is absent when the position does
@@ -15,6 +18,11 @@ import { baseOf } from '../../market/canonical-symbol.js';
 import type { Position } from './position-types.js';
 
 export type PositionView = Omit<Position, InternalField | 'trail_pct'> & {
+  entry_price: number;
+  margin_usd: number;
+  feeOpen: number;
+  /** Closed only, beside exit. */
+  exit_price?: number;
   /** Absent when the position has no trailing stop. */
   trail_pct?: number;
   mark_price?: number | null;
@@ -23,10 +31,10 @@ export type PositionView = Omit<Position, InternalField | 'trail_pct'> & {
 };
 
 /** Fields only a closed position (or a closed part) has, in the order its view lists them. */
-const CLOSED_FIELDS = ['exit', 'exit_price', 'closed_ts', 'close_reason', 'liquidated', 'pnl_usd', 'roe_pct', 'fees_usd', 'funding_usd', 'partial_pct', 'parent_id'] as const;
+const CLOSED_FIELDS = ['exit', 'closed_ts', 'close_reason', 'liquidated', 'pnl_usd', 'roe_pct', 'fees_usd', 'funding_usd', 'partial_pct', 'parent_id'] as const;
 type InternalField = 'v' | 'funding_carry_usd' | 'funding_from_ts' | 'trail_ts' | 'trail_prev_hwm' | 'trail_prev_ts' | 'levels_ts' | 'levels_prev';
 /** What publicFields writes out in its literal: a field added to Position fails to compile until it is listed there, closed-only or internal. */
-type OpenFields = Required<Omit<Position, InternalField | 'trail_pct' | (typeof CLOSED_FIELDS)[number]>>;
+type OpenFields = Required<Omit<PositionView, 'trail_pct' | 'exit_price' | 'mark_price' | 'mark_stale' | 'unrealized_pnl_usd' | (typeof CLOSED_FIELDS)[number]>>;
 
 /**
  * The stored fields minus the internal ones: one literal, then the closed fields a record has,
@@ -44,10 +52,10 @@ function publicFields(p: Position): PositionView {
     side: p.side,
     status: p.status,
     entry: p.entry,
-    entry_price: p.entry_price,
+    entry_price: p.entry,
     qty: p.qty,
     margin: p.margin,
-    margin_usd: p.margin_usd,
+    margin_usd: p.margin,
     leverage: p.leverage,
     notional_usd: p.notional_usd,
     liq_price: p.liq_price,
@@ -57,7 +65,7 @@ function publicFields(p: Position): PositionView {
     trail_hwm: p.trail_hwm,
     fee_rate_pct: p.fee_rate_pct,
     fee_venue: p.fee_venue,
-    feeOpen: p.feeOpen,
+    feeOpen: p.fee_open_usd,
     fee_open_usd: p.fee_open_usd,
     fee_round_trip_usd: p.fee_round_trip_usd,
     opened_ts: p.opened_ts,
@@ -66,7 +74,9 @@ function publicFields(p: Position): PositionView {
   } satisfies OpenFields;
   if (p.trail_pct !== null) view.trail_pct = p.trail_pct;
   for (const field of CLOSED_FIELDS) {
-    if (p[field] !== undefined) (view as Record<string, unknown>)[field] = p[field];
+    if (p[field] === undefined) continue;
+    (view as Record<string, unknown>)[field] = p[field];
+    if (field === 'exit') view.exit_price = p.exit;
   }
   return view;
 }

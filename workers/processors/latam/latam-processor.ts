@@ -1,9 +1,9 @@
 /** The latam queue's processor: job refresh rebuilds both regional quotes; job history appends the hourly point. */
-import { providerHttp } from '../../../shared/macro/providers/provider-http.js';
+import { providerHttp } from '../../../shared/http/provider-http.js';
 import { QUEUES } from '../../../shared/queues/queue-names.js';
-import { LatamRefresher } from '../../../shared/quotes/latam-refresher.js';
-import { LatamStore } from '../../../shared/quotes/latam-store.js';
-import { createLatamProviders } from '../../../shared/quotes/providers/latam-providers.js';
+import { LatamRefresher } from '../../../shared/latam/latam-refresher.js';
+import { LatamStore } from '../../../shared/latam/latam-store.js';
+import { createLatamProviders } from '../../../shared/latam/providers/latam-providers.js';
 import type { ProcessorDefinition } from '../registry.js';
 
 export const LATAM_JOBS = { refresh: 'refresh', history: 'history' } as const;

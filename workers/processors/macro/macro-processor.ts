@@ -2,8 +2,8 @@
 import { MACRO_JOBS, type MacroJob } from '../../../shared/macro/macro-resources.js';
 import { MacroRefresher } from '../../../shared/macro/macro-refresher.js';
 import { createMacroProviders } from '../../../shared/macro/providers/macro-providers.js';
-import { providerHttp } from '../../../shared/macro/providers/provider-http.js';
-import { SnapshotStore } from '../../../shared/macro/snapshot-store.js';
+import { providerHttp } from '../../../shared/http/provider-http.js';
+import { SnapshotStore } from '../../../shared/snapshots/snapshot-store.js';
 import { QUEUES } from '../../../shared/queues/queue-names.js';
 import type { ProcessorDefinition } from '../registry.js';
 

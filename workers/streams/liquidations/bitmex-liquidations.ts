@@ -6,7 +6,7 @@ import {
   parseBitmexLiquidations,
   type BitmexInstruments,
 } from '../../../shared/derivatives/liquidations/formats/bitmex.js';
-import { getJson } from '../../../shared/market/venues/http-json.js';
+import { getJson } from '../../../shared/http/http-json.js';
 import { globalConnector, RefreshingTable, singleStream, type LiquidationConnector, type LiquidationConnectorDeps } from './liquidation-connector.js';
 
 export function createBitmexLiquidations(deps: LiquidationConnectorDeps): LiquidationConnector {

@@ -1,6 +1,6 @@
 /** Gate futures v4, USDT-settled: `futures.public_liquidates` with `!all`; quanto multipliers over REST; protocol pings. */
 import { gateSubscribeLiquidations, parseGateLiquidations, parseGateMultipliers } from '../../../shared/derivatives/liquidations/formats/gate.js';
-import { getJson } from '../../../shared/market/venues/http-json.js';
+import { getJson } from '../../../shared/http/http-json.js';
 import { globalConnector, RefreshingTable, singleStream, type LiquidationConnector, type LiquidationConnectorDeps } from './liquidation-connector.js';
 
 export function createGateLiquidations(deps: LiquidationConnectorDeps): LiquidationConnector {

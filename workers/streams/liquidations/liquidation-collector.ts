@@ -4,12 +4,13 @@
  */
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../../shared/core/clock.js';
-import type { Config, VenueUrls } from '../../../shared/core/config.js';
+import type { VenueUrls } from '../../../shared/core/base-urls.js';
+import type { Config } from '../../../shared/core/config.js';
 import type { Logger } from '../../../shared/core/logger.js';
 import type { LiqExchange } from '../../../shared/derivatives/liquidations/liquidation-event.js';
 import { LiquidationStore } from '../../../shared/derivatives/liquidations/liquidation-store.js';
 import { LiquidationWriter } from '../../../shared/derivatives/liquidations/liquidation-writer.js';
-import { FeedLease } from '../../../shared/market/feed-lease.js';
+import { LeasedConnectors } from '../leased-connectors.js';
 import { createLiquidationConnector } from './connectors.js';
 import type { LiquidationConnector } from './liquidation-connector.js';
 
@@ -42,57 +43,42 @@ export function startLiquidationCollector({ config, redis, logger: parent, clock
   const store = new LiquidationStore(redis, { dedupMs: config.liqDedupMs, rawMax: config.liqRawMax });
   const writer = new LiquidationWriter({ store, logger, clock, flushMs: config.liqFlushMs });
   const http = { timeoutMs: config.restTimeoutMs, attempts: 2, baseDelayMs: 250, maxDelayMs: 5_000 };
-  let symbols: readonly string[] = [];
-  const running = new Map<LiqExchange, LiquidationConnector>();
-
-  const leases = config.liqVenues.map(
-    (exchange) =>
-      new FeedLease({
-        redis,
-        name: `liq-${exchange}`,
-        owner,
-        leaseMs: config.feedLeaseMs,
-        logger,
+  const connectors = new LeasedConnectors<LiqExchange, LiquidationConnector>({
+    names: config.liqVenues,
+    leaseName: (exchange) => `liq-${exchange}`,
+    create: (exchange) =>
+      createLiquidationConnector(exchange, {
+        urls: liquidationUrls(config, exchange),
+        logger: logger.child({ exchange }),
+        silenceMs: config.streamSilenceMs,
+        reconnectMaxMs: config.streamReconnectMaxMs,
+        sink: writer,
         clock,
-        onGained: () => {
-          const connector = createLiquidationConnector(exchange, {
-            urls: liquidationUrls(config, exchange),
-            logger: logger.child({ exchange }),
-            silenceMs: config.streamSilenceMs,
-            reconnectMaxMs: config.streamReconnectMaxMs,
-            sink: writer,
-            clock,
-            http,
-          });
-          running.set(exchange, connector);
-          connector.start(symbols);
-          logger.info({ exchange }, 'liquidation connector started');
-        },
-        onLost: async (reason) => {
-          const connector = running.get(exchange);
-          running.delete(exchange);
-          if (!connector) return;
-          await connector.stop();
-          logger.info({ exchange, reason }, 'liquidation connector stopped');
-        },
+        http,
       }),
-  );
+    redis,
+    owner,
+    leaseMs: config.feedLeaseMs,
+    logger,
+    clock,
+    label: 'liquidation connector',
+    field: 'exchange',
+  });
 
   writer.start();
-  for (const lease of leases) lease.start();
+  connectors.start();
 
   let stopping: Promise<void> | undefined;
   return {
     writer,
     setSymbols(list) {
-      symbols = list;
       writer.setUniverse(list);
-      for (const connector of running.values()) connector.setSymbols(list);
+      connectors.setSymbols(list);
     },
-    active: () => [...running.keys()],
+    active: () => connectors.active(),
     stop: () =>
       (stopping ??= (async () => {
-        await Promise.allSettled(leases.map((lease) => lease.stop()));
+        await connectors.stop();
         await writer.stop();
       })()),
   };

@@ -1,15 +1,13 @@
 /** What every liquidation connector looks like to the collector, and the glue they share. */
 import { schedule, type Logger as CronLogger, type ScheduledTask } from 'node-cron';
 import type { Clock } from '../../../shared/core/clock.js';
-import type { VenueUrls } from '../../../shared/core/config.js';
+import type { VenueUrls } from '../../../shared/core/base-urls.js';
 import type { Logger } from '../../../shared/core/logger.js';
 import type { CollectedLiquidation, LiqExchange, LiquidationFrame } from '../../../shared/derivatives/liquidations/liquidation-event.js';
-import { parseJsonText } from '../../../shared/market/parse-utils.js';
-import type { HttpSettings } from '../../../shared/market/venues/http-json.js';
-import { createIssueLog } from '../issue-log.js';
+import type { HttpSettings } from '../../../shared/http/http-json.js';
 import type { SocketProtocol } from '../reconnecting-socket.js';
 import { ShardedStream } from '../sharded-stream.js';
-import { pingEvery, type ConnectorStatus } from '../venue-connector.js';
+import { jsonFrameHandler, pingEvery, streamsStatus, type StreamConnector } from '../venue-connector.js';
 
 /** Where normalized events go (the liquidation writer). */
 export interface LiquidationSink {
@@ -27,34 +25,21 @@ export interface LiquidationConnectorDeps {
   http: HttpSettings;
 }
 
-export interface LiquidationConnector {
+export interface LiquidationConnector extends StreamConnector {
   readonly exchange: LiqExchange;
-  /** Opens the connection(s); `symbols` (canonical) matter only to exchanges subscribed per symbol. */
-  start(symbols: readonly string[]): void;
-  setSymbols(symbols: readonly string[]): void;
-  stop(): Promise<void>;
-  status(): ConnectorStatus;
 }
 
-/** Text frame -> JSON -> exchange parser -> sink; anything unreadable is logged (rate-limited) and skipped. */
+/** The frame handler of a liquidation stream: events to the liquidation writer. */
 export function liquidationFrameHandler(stream: string, logger: Logger, parse: (msg: unknown) => LiquidationFrame, sink: LiquidationSink): (text: string) => void {
-  const issues = createIssueLog(logger, stream);
-  return (text) => {
-    const msg = parseJsonText(text);
-    if (msg === undefined) {
-      if (text !== 'pong') issues.report([`${stream}: not JSON: ${text.slice(0, 200)}`]);
-      return;
-    }
-    let frame: LiquidationFrame;
-    try {
-      frame = parse(msg);
-    } catch (error) {
-      issues.report([`${stream}: parser failed: ${(error as Error).message}`]);
-      return;
-    }
-    issues.report(frame.issues);
-    if (frame.events.length > 0) sink.record(frame.events);
-  };
+  return jsonFrameHandler(
+    stream,
+    logger,
+    parse,
+    (frame) => {
+      if (frame.events.length > 0) sink.record(frame.events);
+    },
+    (text) => text === 'pong',
+  );
 }
 
 export interface SingleStreamOptions {
@@ -107,11 +92,7 @@ export function globalConnector(exchange: LiqExchange, streams: ShardedStream[],
       onStop?.();
       await Promise.all(streams.map((s) => s.stop()));
     },
-    status: () => ({
-      sockets: streams.reduce((n, s) => n + s.socketCount, 0),
-      open: streams.reduce((n, s) => n + s.openSockets, 0),
-      connects: streams.reduce((n, s) => n + s.connects, 0),
-    }),
+    status: () => streamsStatus(streams),
   };
 }
 

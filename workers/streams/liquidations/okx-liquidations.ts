@@ -1,6 +1,6 @@
 /** OKX v5: `liquidation-orders` for SWAP on /ws/v5/public; contract values from the instruments list; text ping. */
 import { okxSubscribeLiquidations, parseOkxContractValues, parseOkxLiquidations, type OkxContractValue } from '../../../shared/derivatives/liquidations/formats/okx.js';
-import { getJson, withQuery } from '../../../shared/market/venues/http-json.js';
+import { getJson, withQuery } from '../../../shared/http/http-json.js';
 import { OKX_PUBLIC_PATH } from '../../../shared/market/venues/okx-format.js';
 import { globalConnector, RefreshingTable, singleStream, type LiquidationConnector, type LiquidationConnectorDeps } from './liquidation-connector.js';
 

@@ -1,5 +1,5 @@
 /** GET JSON from a data provider: one timeout, one retry on network trouble and 5xx. */
-import { getJson, type HttpSettings } from '../../market/venues/http-json.js';
+import { getJson, type HttpSettings } from './http-json.js';
 
 export class ProviderFormatError extends Error {}
 

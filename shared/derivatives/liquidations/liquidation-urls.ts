@@ -1,18 +1,19 @@
 /**
- * Configuration of the liquidation collector and the derivatives jobs, kept beside config.ts: the
+ * Configuration of the liquidation collector and the derivatives jobs, merged into shared/core/config.ts: the
  * exchanges read only for liquidations (their base URLs follow the venue pattern: live hosts, or
  * `${SIM_URL}/<exchange>` in sim mode, each overridable with <EXCHANGE>_REST_URL / <EXCHANGE>_WS_URL),
  * which connectors a feed runs, and the collector's limits.
  */
 import Joi from 'joi';
-import type { FeedVenue, MarketSource, VenueUrls } from './config.js';
+import { venueUrlSchema, venueUrlsFrom, type MarketSource, type VenueUrls } from '../../core/base-urls.js';
+import { FEED_VENUES, type FeedVenue } from '../../market/venues/venue-urls.js';
 
 /** Exchanges read only for their liquidation streams (the four feed venues are read too). */
 export type LiquidationOnlyVenue = 'gate' | 'bitmex' | 'deribit' | 'htx' | 'bitfinex';
 export const LIQUIDATION_ONLY_VENUES: readonly LiquidationOnlyVenue[] = ['gate', 'bitmex', 'deribit', 'htx', 'bitfinex'];
 /** The nine exchanges of the liquidation collector, lowercase as in events and routes. */
 export type LiquidationExchange = FeedVenue | LiquidationOnlyVenue;
-export const LIQUIDATION_EXCHANGES: readonly LiquidationExchange[] = ['binance', 'bybit', 'okx', 'bitget', ...LIQUIDATION_ONLY_VENUES];
+export const LIQUIDATION_EXCHANGES: readonly LiquidationExchange[] = [...FEED_VENUES, ...LIQUIDATION_ONLY_VENUES];
 
 /** The live hosts (paths like /v4/ws/usdt are appended). */
 const LIVE_LIQUIDATION_URLS: Record<LiquidationOnlyVenue, VenueUrls> = {
@@ -28,12 +29,7 @@ const names = LIQUIDATION_EXCHANGES.join('|');
 /** The environment variables of this part, merged into the config schema. */
 export function liquidationSchema(): Record<string, Joi.Schema> {
   return {
-    ...Object.fromEntries(
-      LIQUIDATION_ONLY_VENUES.flatMap((venue) => [
-        [`${venue.toUpperCase()}_REST_URL`, Joi.string().uri({ scheme: ['http', 'https'] })],
-        [`${venue.toUpperCase()}_WS_URL`, Joi.string().uri({ scheme: ['ws', 'wss'] })],
-      ]),
-    ),
+    ...venueUrlSchema(LIQUIDATION_ONLY_VENUES),
     LIQ_VENUES: Joi.string()
       .pattern(new RegExp(`^\\s*(none|(${names})\\s*(,\\s*(${names})\\s*)*)$`))
       .default(LIQUIDATION_EXCHANGES.join(','))
@@ -43,16 +39,6 @@ export function liquidationSchema(): Record<string, Joi.Schema> {
     LIQ_RAW_MAX: Joi.number().integer().min(1_000).max(10_000_000).default(500_000),
     DERIV_PAIRS: Joi.number().integer().min(1).max(1000).default(160),
   };
-}
-
-/** Live hosts, or `${simUrl}/<exchange>` (http -> ws for the WebSocket side). */
-export function defaultLiquidationUrls(source: MarketSource, simUrl: string): Record<LiquidationOnlyVenue, VenueUrls> {
-  if (source === 'live') return structuredClone(LIVE_LIQUIDATION_URLS);
-  const base = simUrl.replace(/\/+$/, '');
-  const wsBase = base.replace(/^http/, 'ws');
-  const out = {} as Record<LiquidationOnlyVenue, VenueUrls>;
-  for (const venue of LIQUIDATION_ONLY_VENUES) out[venue] = { rest: `${base}/${venue}`, ws: `${wsBase}/${venue}` };
-  return out;
 }
 
 export interface LiquidationSettings {
@@ -66,16 +52,9 @@ export interface LiquidationSettings {
 
 /** The settings from the validated environment. */
 export function liquidationSettings(value: Record<string, unknown>, source: MarketSource, simUrl: string): LiquidationSettings {
-  const urls = defaultLiquidationUrls(source, simUrl);
-  for (const venue of LIQUIDATION_ONLY_VENUES) {
-    const rest = value[`${venue.toUpperCase()}_REST_URL`];
-    const ws = value[`${venue.toUpperCase()}_WS_URL`];
-    if (typeof rest === 'string' && rest) urls[venue].rest = rest.replace(/\/+$/, '');
-    if (typeof ws === 'string' && ws) urls[venue].ws = ws.replace(/\/+$/, '');
-  }
   const wanted = new Set(String(value.LIQ_VENUES).split(',').map((s) => s.trim()));
   return {
-    liquidationUrls: urls,
+    liquidationUrls: venueUrlsFrom(LIQUIDATION_ONLY_VENUES, LIVE_LIQUIDATION_URLS, value, source, simUrl),
     liqVenues: LIQUIDATION_EXCHANGES.filter((venue) => wanted.has(venue)),
     liqFlushMs: Number(value.LIQ_FLUSH_MS),
     liqDedupMs: Number(value.LIQ_DEDUP_MS),

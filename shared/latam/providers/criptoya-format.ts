@@ -1,6 +1,6 @@
 /** CriptoYa bodies: /api/{coin}/{fiat}/{volume} (venue -> prices) and /api/dolar (reference dollars). Pure. */
 import { isRecord, toNumber } from '../../market/parse-utils.js';
-import { ProviderFormatError } from '../../macro/providers/provider-http.js';
+import { ProviderFormatError } from '../../http/provider-http.js';
 
 export interface CriptoyaQuote {
   /** CriptoYa's venue slug. */

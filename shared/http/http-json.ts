@@ -1,8 +1,8 @@
 /** GET a JSON body from an exchange with a timeout and retries (backoff with jitter). */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
-import { backoffDelay } from '../backoff.js';
-import { excerpt } from '../parse-utils.js';
+import { backoffDelay } from '../core/backoff.js';
+import { excerpt } from '../market/parse-utils.js';
 
 export class HttpError extends Error {
   constructor(

@@ -1,9 +1,10 @@
 /**
  * Base URLs of the data providers behind the macro and regional-quote routes. Like the exchange
  * URLs: the live hosts by default, `${SIM_URL}/<provider>` with MARKET_SOURCE=sim, and one
- * `<PROVIDER>_URL` variable each to point anywhere else (read in config.ts).
+ * `<PROVIDER>_URL` variable each to point anywhere else (read in shared/core/config.ts).
  */
 import Joi from 'joi';
+import { serviceUrlsFrom, type MarketSource } from '../core/base-urls.js';
 
 export type DataProvider =
   | 'alternative-me'
@@ -64,18 +65,7 @@ export function providerUrlSchema(): Record<string, Joi.StringSchema> {
   return Object.fromEntries(DATA_PROVIDERS.map((p) => [providerEnvName(p), Joi.string().uri({ scheme: ['http', 'https'] })]));
 }
 
-export function defaultProviderUrls(source: 'live' | 'sim', simUrl: string): Record<DataProvider, string> {
-  if (source === 'live') return { ...LIVE_PROVIDER_URLS };
-  const base = simUrl.replace(/\/+$/, '');
-  return Object.fromEntries(DATA_PROVIDERS.map((p) => [p, `${base}/${SIM_PREFIX[p]}`])) as Record<DataProvider, string>;
-}
-
-/** The defaults with any `<PROVIDER>_URL` override applied (trailing slashes dropped). */
-export function providerUrlsFrom(value: Record<string, unknown>, source: 'live' | 'sim', simUrl: string): Record<DataProvider, string> {
-  const urls = defaultProviderUrls(source, simUrl);
-  for (const provider of DATA_PROVIDERS) {
-    const override = value[providerEnvName(provider)];
-    if (typeof override === 'string' && override !== '') urls[provider] = override.replace(/\/+$/, '');
-  }
-  return urls;
+/** The live hosts or the sim's paths, with any `<PROVIDER>_URL` override applied (trailing slashes dropped). */
+export function providerUrlsFrom(value: Record<string, unknown>, source: MarketSource, simUrl: string): Record<DataProvider, string> {
+  return serviceUrlsFrom(DATA_PROVIDERS, { live: LIVE_PROVIDER_URLS, simPath: SIM_PREFIX, envName: providerEnvName }, value, source, simUrl);
 }

@@ -5,7 +5,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { Clock } from '../core/clock.js';
-import { classifySnapshot } from '../macro/snapshot-state.js';
+import { classifySnapshot } from '../snapshots/snapshot-state.js';
 import { LATAM_MAX_AGE_MS } from './latam-refresher.js';
 import type { ArQuote, BrQuote } from './latam-quotes.js';
 import { LatamStore, type HistoryPoint, type Region } from './latam-store.js';

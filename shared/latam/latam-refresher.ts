@@ -5,7 +5,7 @@
  */
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
-import { classifySnapshot } from '../macro/snapshot-state.js';
+import { classifySnapshot } from '../snapshots/snapshot-state.js';
 import { buildArQuote, buildBrQuote, brVenueInputs, type ArQuote, type BrQuote } from './latam-quotes.js';
 import { attempt, failingSources, recordAttempts, usableData, type Attempt } from './latam-sources.js';
 import { hourOf, type HistoryPoint, type LatamStore, type Region } from './latam-store.js';

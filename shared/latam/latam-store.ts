@@ -1,7 +1,7 @@
 /** Regional quotes in Redis: each region's computed quote, its sources' last answers, and its hourly history. */
 import type { Redis } from 'ioredis';
-import { SnapshotStore } from '../macro/snapshot-store.js';
-import type { Snapshot } from '../macro/snapshot-state.js';
+import { SnapshotStore } from '../snapshots/snapshot-store.js';
+import type { Snapshot } from '../snapshots/snapshot-state.js';
 import { keys } from '../redis/keys.js';
 import type { SourceBook } from './latam-sources.js';
 

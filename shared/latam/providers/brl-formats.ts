@@ -3,7 +3,7 @@
  * Bitcoin v4 tickers and Foxbit v3 24h tickers. Numbers arrive as strings except PTAX. Pure.
  */
 import { isRecord, toNumber, toStr } from '../../market/parse-utils.js';
-import { ProviderFormatError } from '../../macro/providers/provider-http.js';
+import { ProviderFormatError } from '../../http/provider-http.js';
 
 export interface UsdBrlRate {
   /** Mid of bid and ask (AwesomeAPI) or of compra and venda (PTAX). */

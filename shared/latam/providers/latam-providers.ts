@@ -1,6 +1,6 @@
 /** HTTP clients of the regional-quote providers; each answer is parsed before it is returned. */
-import type { DataProvider } from '../../core/provider-urls.js';
-import { providerUrl, type ProviderHttp } from '../../macro/providers/provider-http.js';
+import type { DataProvider } from '../../http/provider-urls.js';
+import { providerUrl, type ProviderHttp } from '../../http/provider-http.js';
 import { parseAwesomeUsdBrl, parseFoxbitTicker, parseMercadoBitcoinTickers, parsePtax, type BookTop, type UsdBrlRate } from './brl-formats.js';
 import { parseCriptoyaQuotes, parseDolar, type CriptoyaQuote, type ReferenceDollars } from './criptoya-format.js';
 

@@ -1,0 +1,79 @@
+/**
+ * Connectors each behind its own cluster-wide lease (the feed's venues, the liquidation exchanges):
+ * the process holding a lease runs that connector on the current symbol universe; losing the lease
+ * stops it, so one connector of each runs across the cluster.
+ */
+import type { Redis } from 'ioredis';
+import type { Clock } from '../../shared/core/clock.js';
+import type { Logger } from '../../shared/core/logger.js';
+import { FeedLease } from '../../shared/market/feed-lease.js';
+import type { StreamConnector } from './venue-connector.js';
+
+export interface LeasedConnectorsOptions<K extends string, C extends StreamConnector> {
+  names: readonly K[];
+  /** The lease key of a connector (the venue, liq-<exchange>). */
+  leaseName(name: K): string;
+  create(name: K): C;
+  redis: Redis;
+  /** This process's id (the lease value). */
+  owner: string;
+  leaseMs: number;
+  logger: Logger;
+  clock: Clock;
+  /** For logs: what a connector is called ('connector') and the log field naming it ('venue'). */
+  label: string;
+  field: string;
+}
+
+export class LeasedConnectors<K extends string, C extends StreamConnector> {
+  private symbols: readonly string[] = [];
+  private readonly running = new Map<K, C>();
+  private readonly leases: FeedLease[];
+
+  constructor(o: LeasedConnectorsOptions<K, C>) {
+    this.leases = o.names.map(
+      (name) =>
+        new FeedLease({
+          redis: o.redis,
+          name: o.leaseName(name),
+          owner: o.owner,
+          leaseMs: o.leaseMs,
+          logger: o.logger,
+          clock: o.clock,
+          onGained: () => {
+            const connector = o.create(name);
+            this.running.set(name, connector);
+            connector.start(this.symbols);
+            o.logger.info({ [o.field]: name, symbols: this.symbols.length }, `${o.label} started`);
+          },
+          onLost: async (reason) => {
+            const connector = this.running.get(name);
+            this.running.delete(name);
+            if (!connector) return;
+            await connector.stop();
+            o.logger.info({ [o.field]: name, reason }, `${o.label} stopped`);
+          },
+        }),
+    );
+  }
+
+  start(): void {
+    for (const lease of this.leases) lease.start();
+  }
+
+  /** The universe: running connectors follow it, and connectors started later begin with it. */
+  setSymbols(symbols: readonly string[]): void {
+    this.symbols = symbols;
+    for (const connector of this.running.values()) connector.setSymbols(symbols);
+  }
+
+  /** The connectors running in this process now. */
+  active(): K[] {
+    return [...this.running.keys()];
+  }
+
+  /** Stops every lease (each stops its connector, then is released for a standby). */
+  async stop(): Promise<void> {
+    await Promise.allSettled(this.leases.map((lease) => lease.stop()));
+  }
+}
