@@ -5,7 +5,7 @@
  * to the Express app: paths with parameters (/api/whsink/:token), health checks, the docs, CORS
  * preflights, unknown paths, and URLs in an unusual form. Express alone serves every request the
  * same way (it has the catalog too); this is a shortcut around its router and the prototypes it
- * swaps in on each request, which cost a trading request about a quarter of its CPU (bench/README.md).
+ * swaps in on each request, a large part of a trading request's CPU (bench/README.md, design figures).
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Express } from 'express';
