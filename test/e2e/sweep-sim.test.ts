@@ -19,7 +19,7 @@ import { startWorkerRole } from '../../workers/worker-role.js';
 import { simControl, startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
-import { closedPosition, MINUTE, openPosition, positionEvents } from '../helpers/sweep.js';
+import { closedPosition, holdSweeps, MINUTE, openPosition, positionEvents } from '../helpers/sweep.js';
 import { accountModule, botCall, createTrader, type Trader } from '../helpers/trading.js';
 
 /**
@@ -174,17 +174,24 @@ describe('the sweep end to end: sim candles and prices -> feed -> sweep jobs -> 
   it('ratchets a trailing stop on a positions read (position.updated), once per new best price', async () => {
     const e = await priceOf('BCHUSDT');
     const p = await open({ symbol: 'BCHUSDT', side: 'long', trail_pct: 5 });
-    await simControl(sim, 'price', { symbol: 'BCHUSDT', price: e * 1.03 });
-    await waitFor(async () => (await market.getQuote('BCHUSDT'))?.price === e * 1.03, 20_000, "the new price as the venues' median");
-    const read = await botCall<{ positions: Position[] }>(api.url, trader, 'GET', '/positions');
-    expect(read.body.positions.find((x) => x.id === p.id)).to.include({ trail_hwm: e * 1.03, mark_price: e * 1.03 });
-    await botCall(api.url, trader, 'GET', '/positions');
-    const events = await positionEvents(redis, ref.accountId, p.id);
-    expect(events.map((x) => x.event)).to.deep.equal(['position.opened', 'position.updated']);
-    expect(events[1].position).to.deep.equal(await openPosition(redis, ref, p.id));
-    expect(events[1].position).to.include({ id: p.id, symbol: 'BCHUSDT', status: 'open', trail_pct: 5, trail_hwm: e * 1.03 });
-    const member = `${ref.accountId}|main|${p.id}`;
-    expect(Number(await redis.zscore(keys.triggerIndex('BCHUSDT', 'sl', 'long'), member))).to.equal(trailingStop('long', e * 1.03, 5));
-    expect(Number(await redis.zscore(keys.triggerIndex('BCHUSDT', 'trail', 'long'), member))).to.equal(e * 1.03);
+    // no minute sweep while the reads run: the candle holding the new price would ratchet the stop too,
+    // and a read that found the position changed under it shows it as read
+    const releaseSweeps = await holdSweeps();
+    try {
+      await simControl(sim, 'price', { symbol: 'BCHUSDT', price: e * 1.03 });
+      await waitFor(async () => (await market.getQuote('BCHUSDT'))?.price === e * 1.03, 20_000, "the new price as the venues' median");
+      const read = await botCall<{ positions: Position[] }>(api.url, trader, 'GET', '/positions');
+      expect(read.body.positions.find((x) => x.id === p.id)).to.include({ trail_hwm: e * 1.03, mark_price: e * 1.03 });
+      await botCall(api.url, trader, 'GET', '/positions');
+      const events = await positionEvents(redis, ref.accountId, p.id);
+      expect(events.map((x) => x.event)).to.deep.equal(['position.opened', 'position.updated']);
+      expect(events[1].position).to.deep.equal(await openPosition(redis, ref, p.id));
+      expect(events[1].position).to.include({ id: p.id, symbol: 'BCHUSDT', status: 'open', trail_pct: 5, trail_hwm: e * 1.03 });
+      const member = `${ref.accountId}|main|${p.id}`;
+      expect(Number(await redis.zscore(keys.triggerIndex('BCHUSDT', 'sl', 'long'), member))).to.equal(trailingStop('long', e * 1.03, 5));
+      expect(Number(await redis.zscore(keys.triggerIndex('BCHUSDT', 'trail', 'long'), member))).to.equal(e * 1.03);
+    } finally {
+      await releaseSweeps();
+    }
   });
 });

@@ -9,11 +9,11 @@ import { startFeedRole } from '../../workers/feed-role.js';
 import { sweepProcessor } from '../../workers/processors/sweep/sweep-processor.js';
 import type { RunningRole } from '../../workers/runtime.js';
 import { startWorkerRole } from '../../workers/worker-role.js';
-import { simControl, startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
+import { scriptCurrentCandle, simControl, startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { MovableClock } from '../helpers/order-fixture.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
-import { outbox } from '../helpers/sweep.js';
+import { holdSweeps, nextOutboxEvent, outbox } from '../helpers/sweep.js';
 import { accountModule, botCall, createTrader, type Trader } from '../helpers/trading.js';
 
 type Order = Record<string, unknown> & { order_id: string; status: string; fills_from_ts: number };
@@ -62,32 +62,33 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
       const r = await botCall<Body>(api.url, trader, 'POST', '/open', { symbol: 'ETH', side: 'long', margin_usd: 10, leverage: 2, dry_run: true });
       return r.body.position?.entry === 3500;
     }, 10_000, 'the sim price on the open path');
-    // not in the last seconds of a minute: the candle set below must close as this minute's first
-    if (Date.now() % MINUTE_MS > MINUTE_MS - 5_000) await new Promise((resolve) => setTimeout(resolve, MINUTE_MS - (Date.now() % MINUTE_MS) + 100));
-    const minute = Date.now() - (Date.now() % MINUTE_MS);
-    // the API's clock half a minute before it: the orders may fill from this minute on, not from an earlier
-    // candle the sim closes meanwhile (its low holds the price before 3500)
-    clock.shift = minute - MINUTE_MS / 2 - Date.now();
     const place = async (body: Record<string, unknown>, who: Trader = trader): Promise<Order> => {
       const r = await botCall<Body>(api.url, who, 'POST', '/open', { symbol: 'ETH', margin_usd: 100, leverage: 10, ...body });
       expect(r.status, JSON.stringify(r.body)).to.equal(200);
       return r.body.order!;
     };
-    const limit = await place({ side: 'long', type: 'limit', limit_price: 3450, tp: 3700 });
-    const stop = await place({ side: 'short', type: 'stop', limit_price: 3420, sl: 3600 }, other);
-    const untouched = await place({ side: 'long', type: 'limit', limit_price: 3300 });
+    // the candle is set before the orders, so the sim closes the minute with it whenever the minute ends;
+    // and nothing is swept until the orders rest, so that close cannot be swept before they exist
+    const releaseSweeps = await holdSweeps();
+    let minute: number;
+    let limit: Order, stop: Order, untouched: Order;
+    try {
+      minute = await scriptCurrentCandle(sim, { symbol: 'ETHUSDT', open: 3500, high: 3510, low: 3400, close: 3480 });
+      // the API's clock at the start of the minute before: the orders may fill from this minute on, not
+      // from an earlier candle (its low holds the price before 3500)
+      clock.shift = minute - MINUTE_MS + 1 - Date.now();
+      limit = await place({ side: 'long', type: 'limit', limit_price: 3450, tp: 3700 });
+      stop = await place({ side: 'short', type: 'stop', limit_price: 3420, sl: 3600 }, other);
+      untouched = await place({ side: 'long', type: 'limit', limit_price: 3300 });
+    } finally {
+      await releaseSweeps();
+    }
 
     expect([limit.fills_from_ts, stop.fills_from_ts]).to.deep.equal([minute, minute]);
-    await simControl(sim, 'candle', { symbol: 'ETHUSDT', minute, open: 3500, high: 3510, low: 3400, close: 3480 });
-
-    const [done, theirs] = await Promise.all(
-      [trader, other].map((who) =>
-        waitFor(async () => {
-          const r = await botCall<Body>(api.url, who, 'GET', '/orders');
-          return r.body.recent?.length === 1 ? r.body : undefined;
-        }, 90_000, 'the two orders the candle reached to fill'),
-      ),
-    );
+    // the minute's close, its sweep job and the order step end in each fill's outbox event
+    await Promise.all([trader, other].map((who) => nextOutboxEvent(redis, who.accountId, (e) => e.event === 'order.filled', 90_000)));
+    const [done, theirs] = await Promise.all([trader, other].map(async (who) => (await botCall<Body>(api.url, who, 'GET', '/orders')).body));
+    expect([done.recent, theirs.recent].map((recent) => recent?.length)).to.deep.equal([1, 1]);
     const byId = new Map([...done.recent!, ...theirs.recent!].map((o) => [o.order_id, o]));
     expect(byId.get(limit.order_id)).to.include({ status: 'filled', filled_ts: minute });
     expect(byId.get(stop.order_id)).to.include({ status: 'filled', filled_ts: minute });
