@@ -1,14 +1,14 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { measureRounds, ROOT, type Measurement, type Target } from './harness.js';
-import { ingestTable, measureLiquidationIngest, type IngestSummary } from './liquidation-ingest.js';
-import { startBenchStack, type BenchStack } from './stack.js';
-import { measureTickToApi, type LatencySummary } from './tick-latency.js';
-import { measureTrading } from './trading.js';
-import { prepareMacroData } from './macro-data.js';
-import { measurePush, pushTable, type PushResults } from './push.js';
-import { measureRoundTrips, roundTripTable, type RoundTripRow } from './redis-round-trip.js';
-import { measureSweep, sweepTable, type SweepBenchSummary } from './sweep.js';
+import { measureRounds, ROOT, type Measurement, type Target } from './lib/harness.js';
+import { ingestTable, measureLiquidationIngest, type IngestSummary } from './sections/liquidation-ingest.js';
+import { startBenchStack, type BenchStack } from './lib/stack.js';
+import { measureTickToApi, type LatencySummary } from './sections/tick-latency.js';
+import { measureTrading } from './sections/trading.js';
+import { prepareMacroData } from './sections/macro-data.js';
+import { measurePush, pushTable, type PushResults } from './sections/push.js';
+import { measureRoundTrips, roundTripTable, type RoundTripRow } from './sections/redis-round-trip.js';
+import { measureSweep, sweepTable, type SweepBenchSummary } from './sections/sweep.js';
 
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);

@@ -5,8 +5,8 @@ import type { RoleContext, RunningRole } from './runtime.js';
 
 export async function startApiRole(ctx: RoleContext): Promise<RunningRole & { url: string }> {
   // The API's own connection, without auto-pipelining: below saturation a request's commands go out
-  // one event-loop turn at a time, so each would get a pipeline of its own (measured: about 9% more
-  // CPU per trading request at 1,000 req/s, no gain at saturation). See bench/README.md.
+  // one event-loop turn at a time, so each would get a pipeline of its own: more CPU per trading
+  // request below saturation, no gain at saturation (bench/README.md, design figures).
   const redis = createRedis(ctx.redisUrl, { enableAutoPipelining: false });
   try {
     const server = await startApiServer({ domain: createDomain({ config: ctx.config, redis }), logger: ctx.logger });

@@ -7,7 +7,8 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 /**
  * One JSON log line per request (at info; 5xx at error) with a request id that is echoed back as
  * X-Request-Id and kept in res.locals.requestId for error logs. Written on pino directly: a child
- * logger per request (what pino-http does) cost about 8% of a cheap request's CPU.
+ * logger per request (what pino-http does) made every cheap request costlier
+ * (bench/README.md, design figures).
  */
 export function requestLogger(logger: Logger): Middleware {
   return (req, res, next) => {

@@ -95,7 +95,7 @@ export class StoredApiKeyResolver implements ApiKeyResolver {
   /**
    * `gated`: what the key gate read with the key (resolveMetered), set on the answer as built:
    * spreading the answer into a copy with them left garbage in the old generation on every
-   * keyed request (bench/README.md, the trading rows).
+   * keyed request (bench/HISTORY.md, the old generation).
    */
   private lookup(key: KeySummary | null, account: Account | null, gated?: { feeVenue: string | null; window: ResolvedApiKey['window'] }): ApiKeyLookup {
     if (!key || !account) return null;

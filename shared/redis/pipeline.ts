@@ -15,8 +15,8 @@ export async function execPipeline(pipeline: Pipeline): Promise<unknown[]> {
  * Issues the commands `send` makes on `redis` in one socket write, without a pipeline object: the
  * socket is corked while they are written, uncorked right after. Commands on one connection run
  * in the order sent, as in a pipeline; each answers on its own. Each ioredis pipeline left
- * garbage in the old generation, freed only by a full collection: the API's batched usage counts
- * grew it about 1.2 MB/s at 1,000 keyed requests/s (bench/README.md, the trading rows); per
+ * garbage in the old generation, freed only by a full collection, and the API's batched usage
+ * counts made enough of it to bring full collections often (bench/README.md, design figures); per
  * command, a pipeline costs less (lua-scripts.ts, BatchTransport).
  */
 export function inOneWrite<T>(redis: Redis, send: () => T): T {

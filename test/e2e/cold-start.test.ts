@@ -1,20 +1,14 @@
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { configWith } from '../../shared/core/config.js';
-import { createLogger } from '../../shared/core/logger.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { closeRedis, createBlockingRedis } from '../../shared/redis/connection.js';
-import { startFeedRole } from '../../workers/feed-role.js';
 import { latamProcessor } from '../../workers/processors/latam/latam-processor.js';
 import { screenerProcessor } from '../../workers/processors/screener/screener-processor.js';
-import type { RunningRole } from '../../workers/runtime.js';
 import { SCHEDULES } from '../../workers/schedules.js';
-import { startWorkerRole } from '../../workers/worker-role.js';
-import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
-import { simControl, startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
+import { getJson } from '../helpers/app.js';
+import { simControl, useSimStack } from '../helpers/market-sim.js';
 import { waitFor } from '../helpers/market-wait.js';
-import { freshRedis, testRedisUrl } from '../helpers/redis.js';
+import { testRedisUrl } from '../helpers/redis.js';
 
 /**
  * A new deployment: the worker starts before the feed has a symbol universe or a price, so the
@@ -23,46 +17,21 @@ import { freshRedis, testRedisUrl } from '../helpers/redis.js';
  */
 describe('cold start: each refresh runs again as soon as its inputs exist', function () {
   this.timeout(90_000);
-  let sim: SimHandle;
-  let redis: Redis;
-  let api: TestApi;
-  let feed: RunningRole | undefined;
-  let worker: RunningRole | undefined;
-  const env = (): Record<string, string> => ({
-    REDIS_URL: testRedisUrl(),
-    MARKET_SOURCE: 'sim',
-    SIM_URL: sim.url,
-    PUBLIC_RATE_LIMIT: '1000000',
-    FEED_LEASE_MS: '2000',
-    SCREENER_SIZE: '6',
-  });
-
-  before(async () => {
-    sim = await startScriptedSim();
-    await simControl(sim, 'price', { symbol: 'BTCUSDT', price: 60_000 });
-    redis = await freshRedis();
-    api = await startTestApi(redis, env());
-  });
-  after(async () => {
-    await worker?.stop();
-    await feed?.stop();
-    await api?.close();
-    await sim?.close();
-    await closeRedis(redis);
+  const stack = useSimStack({
+    env: { PUBLIC_RATE_LIMIT: '1000000', FEED_LEASE_MS: '2000', SCREENER_SIZE: '6' },
+    prepare: (sim) => simControl(sim, 'price', { symbol: 'BTCUSDT', price: 60_000 }),
   });
 
   it('serves the screener and the Brazil quote with its BTC price within seconds of the feed starting, not a schedule period later', async () => {
-    const config = configWith(env());
-    const ctx = { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) };
     const schedules = SCHEDULES.filter((s) => s.id === 'screener-refresh' || s.id === 'latam-refresh');
     expect(schedules.map((s) => s.repeat)).to.deep.equal([{ every: 60_000 }, { every: 60_000 }]);
-    worker = await startWorkerRole(ctx, { processors: [screenerProcessor, latamProcessor], schedules, relay: false });
+    await stack.startWorker({ processors: [screenerProcessor, latamProcessor], schedules, relay: false });
     const inspectConnection = createBlockingRedis(testRedisUrl());
     const screenerQueue = new Queue(QUEUES.screener, { connection: inspectConnection, prefix: QUEUE_PREFIX });
     try {
       // the first runs are done: a Brazil quote without the feed's BTC price, a screener with nothing to score
       const first = await waitFor(async () => {
-        const r = await getJson<{ n: number; btcUsd: number | null }>(`${api.url}/api/latam/br`);
+        const r = await getJson<{ n: number; btcUsd: number | null }>(`${stack.api.url}/api/latam/br`);
         return r.body.n > 0 ? r.body : undefined;
       }, 20_000, 'the first Brazil quote');
       expect(first.btcUsd).to.equal(null);
@@ -71,17 +40,17 @@ describe('cold start: each refresh runs again as soon as its inputs exist', func
         return jobs.length > 0 ? jobs : undefined;
       }, 20_000, 'the first screener run');
       expect(done.returnvalue).to.deep.include({ waiting: 'symbol universe' });
-      expect((await getJson(`${api.url}/api/v1/screener`)).status).to.equal(503);
+      expect((await getJson(`${stack.api.url}/api/v1/screener`)).status).to.equal(503);
 
-      feed = await startFeedRole(ctx);
+      await stack.startFeed();
       const deadline = Date.now() + 30_000;
       const br = await waitFor(async () => {
-        const r = await getJson<{ btcUsd: number | null; agioMid: number | null }>(`${api.url}/api/latam/br`);
+        const r = await getJson<{ btcUsd: number | null; agioMid: number | null }>(`${stack.api.url}/api/latam/br`);
         return r.body.btcUsd === 60_000 ? r.body : undefined;
       }, deadline - Date.now(), 'the Brazil quote with the feed BTC price', 100);
       expect(br.agioMid).to.be.a('number');
       const screener = await waitFor(async () => {
-        const r = await getJson<{ data?: { rows: unknown[] } }>(`${api.url}/api/v1/screener`);
+        const r = await getJson<{ data?: { rows: unknown[] } }>(`${stack.api.url}/api/v1/screener`);
         return r.status === 200 ? r.body.data : undefined;
       }, deadline - Date.now(), 'the screener', 100);
       expect(screener.rows.length).to.be.at.least(1);

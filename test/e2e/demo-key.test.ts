@@ -1,10 +1,8 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
-import { closeRedis } from '../../shared/redis/connection.js';
 import { freePort } from '../../shared/redis/embedded.js';
 import { getJson } from '../helpers/app.js';
 import { apiUrlFrom, DEMO_ENTRY, spawnService } from '../helpers/process.js';
-import { freshRedis, testRedisUrl } from '../helpers/redis.js';
+import { testRedisUrl, useFreshRedis } from '../helpers/redis.js';
 
 async function startDemo(): Promise<{ url: string; key: string; stop(): Promise<void> }> {
   const service = spawnService({
@@ -32,14 +30,8 @@ async function startDemo(): Promise<{ url: string; key: string; stop(): Promise<
 
 describe('the demo prints a working API key', function () {
   this.timeout(60_000);
-  let redis: Redis;
-
-  before(async () => {
-    redis = await freshRedis();
-  });
-  after(async () => {
-    await closeRedis(redis);
-  });
+  // the demo starts from an empty Redis
+  useFreshRedis();
 
   it('creates demo@perpdesk.local on Pro (webhooks) with a fresh key named demo at every start and revokes the previous one', async () => {
     const first = await startDemo();

@@ -1,19 +1,11 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
-import { configWith } from '../../shared/core/config.js';
 import type { CoinTotals, VenueTotals } from '../../shared/derivatives/liquidations/liquidation-service.js';
-import { createLogger } from '../../shared/core/logger.js';
 import { QUEUES } from '../../shared/queues/queue-names.js';
-import { closeRedis } from '../../shared/redis/connection.js';
-import { startFeedRole } from '../../workers/feed-role.js';
 import { derivativesProcessor } from '../../workers/processors/derivatives/derivatives-processor.js';
-import type { RunningRole } from '../../workers/runtime.js';
 import { SCHEDULES } from '../../workers/schedules.js';
-import { startWorkerRole } from '../../workers/worker-role.js';
-import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
-import { simControl, startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
+import { getJson } from '../helpers/app.js';
+import { simControl, useSimStack } from '../helpers/market-sim.js';
 import { waitFor } from '../helpers/market-wait.js';
-import { freshRedis, testRedisUrl } from '../helpers/redis.js';
 import { toWsUrl, WsProbe } from '../helpers/sim-client.js';
 
 const EXCHANGES = ['binance', 'bybit', 'okx', 'bitget', 'gate', 'bitmex', 'deribit', 'htx', 'bitfinex'];
@@ -36,37 +28,21 @@ interface Event {
 
 describe('derivatives end to end: sim -> liquidation collector and refresh jobs -> Redis -> API', function () {
   this.timeout(90_000);
-  let sim: SimHandle;
-  let redis: Redis;
-  let feed: RunningRole;
-  let worker: RunningRole;
-  let api: TestApi;
+  const stack = useSimStack({
+    env: { PUBLIC_RATE_LIMIT: '1000000', FEED_LEASE_MS: '2000', LIQ_FLUSH_MS: '50', QUOTE_CACHE_MS: '0' },
+    feed: true,
+    worker: { processors: [derivativesProcessor], schedules: SCHEDULES.filter((s) => s.queue === QUEUES.derivatives) },
+  });
 
-  const liquidate = (exchange: string, symbol: string, side: 'long' | 'short', price: number, qty: number) => simControl(sim, 'liquidation', { exchange, symbol, side, price, qty });
-  const coins = async () => (await getJson<Envelope<{ coins: CoinTotals[] }>>(`${api.url}/api/v1/liquidations`)).body.data.coins;
+  const liquidate = (exchange: string, symbol: string, side: 'long' | 'short', price: number, qty: number) => simControl(stack.sim, 'liquidation', { exchange, symbol, side, price, qty });
+  const coins = async () => (await getJson<Envelope<{ coins: CoinTotals[] }>>(`${stack.api.url}/api/v1/liquidations`)).body.data.coins;
   const coin = async (pair: string) => (await coins()).find((c) => c.pair === pair);
-  const venues = async () => (await getJson<Envelope<{ venues: VenueTotals[]; totalUsd: number }>>(`${api.url}/api/v1/venues`)).body.data;
-  const connections = async () => ((await (await fetch(`${sim.url}/__sim/state`)).json()) as { connections: Record<string, number> }).connections;
+  const venues = async () => (await getJson<Envelope<{ venues: VenueTotals[]; totalUsd: number }>>(`${stack.api.url}/api/v1/venues`)).body.data;
+  const connections = async () => ((await (await fetch(`${stack.sim.url}/__sim/state`)).json()) as { connections: Record<string, number> }).connections;
 
   before(async () => {
-    sim = await startScriptedSim();
-    redis = await freshRedis();
-    const env = {
-      REDIS_URL: testRedisUrl(),
-      MARKET_SOURCE: 'sim',
-      SIM_URL: sim.url,
-      PUBLIC_RATE_LIMIT: '1000000',
-      FEED_LEASE_MS: '2000',
-      LIQ_FLUSH_MS: '50',
-      QUOTE_CACHE_MS: '0',
-    };
-    const config = configWith(env);
-    const ctx = { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) };
-    feed = await startFeedRole(ctx);
-    worker = await startWorkerRole(ctx, { processors: [derivativesProcessor], schedules: SCHEDULES.filter((s) => s.queue === QUEUES.derivatives) });
-    api = await startTestApi(redis, env);
     // every exchange's collector is subscribed once a probe liquidation of each comes through
-    await waitFor(async () => (await fetch(`${api.url}/api/v1/price?symbol=BTC`)).status === 200, 20_000, 'the feed');
+    await waitFor(async () => (await fetch(`${stack.api.url}/api/v1/price?symbol=BTC`)).status === 200, 20_000, 'the feed');
     const seen = new Set<string>();
     await waitFor(
       async () => {
@@ -79,13 +55,6 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
       'a probe liquidation from each of the nine exchanges',
       200,
     );
-  });
-  after(async () => {
-    await api?.close();
-    await worker?.stop();
-    await feed?.stop();
-    await sim?.close();
-    await closeRedis(redis);
   });
 
   it('shows injected liquidations of all nine formats in feed, live, recent, liquidations and venues with the right sums', async () => {
@@ -100,7 +69,7 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
     }, 10_000, 'the ETH liquidations');
     expect(eth).to.include({ longUsd: 54_000, shortUsd: 27_900, totalUsd: 81_900 });
 
-    const feedRes = await fetch(`${api.url}/api/v1/feed`);
+    const feedRes = await fetch(`${stack.api.url}/api/v1/feed`);
     expect(feedRes.headers.get('cache-control')).to.equal('public, max-age=3, s-maxage=3');
     const feedBody = (await feedRes.json()) as { events: Event[] };
     expect(Object.keys(feedBody)).to.deep.equal(['events']);
@@ -115,15 +84,15 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
       else expect(e).to.include({ side: 'short_liquidated', price: 3100, qty: 1, notional: 3100 });
     }
 
-    const live = await getJson<{ symbol: string; events: Event[]; updatedAt: number }>(`${api.url}/api/v1/liquidations/live?symbol=ETH&limit=1000`);
+    const live = await getJson<{ symbol: string; events: Event[]; updatedAt: number }>(`${stack.api.url}/api/v1/liquidations/live?symbol=ETH&limit=1000`);
     expect(live.body.symbol).to.equal('ETHUSDT');
     expect(live.body.events).to.have.length(18);
     expect(live.body.events.filter((e) => e.side === 'long_liquidated')).to.have.length(9);
-    expect((await getJson<{ events: Event[] }>(`${api.url}/api/v1/liquidations/live?symbol=ETHUSDT&limit=5`)).body.events).to.have.length(5);
+    expect((await getJson<{ events: Event[] }>(`${stack.api.url}/api/v1/liquidations/live?symbol=ETHUSDT&limit=5`)).body.events).to.have.length(5);
 
     for (const [minutes, size] of [[60, 1], [1440, 15], [43_200, 240]]) {
       const recent = await getJson<{ bucket_minutes: number; long_usd: number; short_usd: number; buckets: { ts: number }[] }>(
-        `${api.url}/api/v1/liquidations/recent?symbol=eth&minutes=${minutes}`,
+        `${stack.api.url}/api/v1/liquidations/recent?symbol=eth&minutes=${minutes}`,
       );
       expect(recent.body).to.include({ bucket_minutes: size, long_usd: 54_000, short_usd: 27_900 });
       expect(recent.body.buckets.length).to.be.within(Math.ceil(minutes / size), Math.ceil(minutes / size) + 1);
@@ -149,7 +118,7 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
     for (const exchange of EXCHANGES) await liquidate(exchange, 'SOLUSDT', 'long', 100, 10);
     await waitFor(async () => (await coin('SOLUSDT'))?.longCount === 9, 10_000, 'the SOL liquidations');
     const before = await connections();
-    const dropped = (await simControl(sim, 'drop', {})) as { dropped: number };
+    const dropped = (await simControl(stack.sim, 'drop', {})) as { dropped: number };
     expect(dropped.dropped).to.be.greaterThan(9);
     await waitFor(async () => {
       const now = await connections();
@@ -168,7 +137,7 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
       return resubscribed.size === EXCHANGES.length;
     }, 20_000, 'every exchange subscribed again');
     // the replay a new subscriber gets, as BitMEX's partial and Bitfinex's snapshot carry it
-    const probe = await WsProbe.open(`${toWsUrl(sim.url)}/bitmex/realtime`);
+    const probe = await WsProbe.open(`${toWsUrl(stack.sim.url)}/bitmex/realtime`);
     probe.send({ op: 'subscribe', args: ['liquidation'] });
     const partial = (await probe.waitFor((m) => (m as { action?: string }).action === 'partial')) as { data: { symbol: string }[] };
     probe.close();
@@ -182,13 +151,13 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await coin('SOLUSDT')).to.deep.include({ longUsd: 9_000, longCount: 9, shortUsd: 900, shortCount: 9 });
     expect(sol.longUsd).to.equal(9_000);
-    const live = await getJson<{ events: Event[] }>(`${api.url}/api/v1/liquidations/live?symbol=SOL&limit=1000`);
+    const live = await getJson<{ events: Event[] }>(`${stack.api.url}/api/v1/liquidations/live?symbol=SOL&limit=1000`);
     expect(live.body.events).to.have.length(18);
   });
 
   it('serves funding (~every pair, positive = longs pay shorts), open interest in USD and the majors long/short ratio from the jobs', async () => {
     const funding = await waitFor(async () => {
-      const r = await getJson<Envelope<{ count: number; pairs: { pair: string; rate: number; nextFundingTime: number; exchanges: Record<string, { rate: number }> }[] }>>(`${api.url}/api/v1/funding`);
+      const r = await getJson<Envelope<{ count: number; pairs: { pair: string; rate: number; nextFundingTime: number; exchanges: Record<string, { rate: number }> }[] }>>(`${stack.api.url}/api/v1/funding`);
       return r.status === 200 && r.body.data.count > 0 ? r.body.data : undefined;
     }, 20_000, 'funding');
     expect(funding.count).to.be.at.least(50);
@@ -198,7 +167,7 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
     expect(btc.nextFundingTime).to.be.greaterThan(Date.now());
 
     const oi = await waitFor(async () => {
-      const r = await getJson<Envelope<{ count: number; totalUsd: number; pairs: { pair: string; oiUsd: number; exchanges: Record<string, number> }[] }>>(`${api.url}/api/v1/open-interest`);
+      const r = await getJson<Envelope<{ count: number; totalUsd: number; pairs: { pair: string; oiUsd: number; exchanges: Record<string, number> }[] }>>(`${stack.api.url}/api/v1/open-interest`);
       return r.status === 200 ? r.body.data : undefined;
     }, 20_000, 'open interest');
     expect(oi.count).to.be.at.least(50);
@@ -208,7 +177,7 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
     expect(oi.pairs[0].oiUsd).to.be.at.least(oi.pairs[1].oiUsd);
 
     const ls = await waitFor(async () => {
-      const r = await getJson<Envelope<{ pairs: { pair: string; longPct: number; shortPct: number; ratio: number; exchanges: Record<string, unknown> }[] }>>(`${api.url}/api/v1/long-short`);
+      const r = await getJson<Envelope<{ pairs: { pair: string; longPct: number; shortPct: number; ratio: number; exchanges: Record<string, unknown> }[] }>>(`${stack.api.url}/api/v1/long-short`);
       return r.status === 200 ? r.body.data : undefined;
     }, 20_000, 'long/short');
     expect(ls.pairs.map((p) => p.pair)).to.deep.equal(['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BNBUSDT', 'XRPUSDT', 'DOGEUSDT', 'ADAUSDT', 'AVAXUSDT']);
@@ -219,12 +188,12 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
   });
 
   it('serves modelled clusters: longs below the price, shorts above, with updatedAt', async () => {
-    const r = await getJson<{ clusters: { price: number; side: string; est_notional: number }[]; updatedAt: number }>(`${api.url}/api/v1/clusters?symbol=BTC`);
+    const r = await getJson<{ clusters: { price: number; side: string; est_notional: number }[]; updatedAt: number }>(`${stack.api.url}/api/v1/clusters?symbol=BTC`);
     expect(r.status).to.equal(200);
     expect(Object.keys(r.body).sort()).to.deep.equal(['clusters', 'updatedAt']);
     expect(r.body.updatedAt).to.be.a('number');
     expect(r.body.clusters.length).to.be.greaterThan(0);
-    const price = ((await getJson<Envelope<{ price: number }>>(`${api.url}/api/v1/price?symbol=BTC`)).body.data).price;
+    const price = ((await getJson<Envelope<{ price: number }>>(`${stack.api.url}/api/v1/price?symbol=BTC`)).body.data).price;
     for (const c of r.body.clusters) {
       expect(Object.keys(c)).to.deep.equal(['price', 'side', 'est_notional']);
       expect(c.est_notional).to.be.greaterThan(0);
@@ -248,10 +217,10 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
       ['/api/v1/clusters', 400, 'missing_symbol'],
     ];
     for (const [path, status, code] of cases) {
-      const r = await getJson<Envelope<never>>(`${api.url}${path}`);
+      const r = await getJson<Envelope<never>>(`${stack.api.url}${path}`);
       expect([r.status, r.body.ok, r.body.error?.code], path).to.deep.equal([status, false, code]);
     }
-    expect((await getJson(`${api.url}/api/v1/liquidations/recent?symbol=BTC&minutes=43200`)).status).to.equal(200);
-    expect((await getJson(`${api.url}/api/v1/liquidations/live?symbol=BTC&limit=1000`)).status).to.equal(200);
+    expect((await getJson(`${stack.api.url}/api/v1/liquidations/recent?symbol=BTC&minutes=43200`)).status).to.equal(200);
+    expect((await getJson(`${stack.api.url}/api/v1/liquidations/live?symbol=BTC&limit=1000`)).status).to.equal(200);
   });
 });

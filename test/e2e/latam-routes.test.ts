@@ -1,19 +1,14 @@
 import { Queue, QueueEvents } from 'bullmq';
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
-import { configWith } from '../../shared/core/config.js';
-import { createLogger } from '../../shared/core/logger.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { closeRedis, createBlockingRedis } from '../../shared/redis/connection.js';
-import { startFeedRole } from '../../workers/feed-role.js';
 import { hourOf, LatamStore } from '../../shared/latam/latam-store.js';
 import { LATAM_JOBS, latamProcessor } from '../../workers/processors/latam/latam-processor.js';
-import type { RunningRole } from '../../workers/runtime.js';
-import { startWorkerRole } from '../../workers/worker-role.js';
-import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
-import { simControl, startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
+import { getJson } from '../helpers/app.js';
+import { simControl, useSimStack } from '../helpers/market-sim.js';
 import { waitFor } from '../helpers/market-wait.js';
-import { freshRedis, testRedisUrl } from '../helpers/redis.js';
+import { testRedisUrl } from '../helpers/redis.js';
 
 interface Row {
   id: string;
@@ -61,44 +56,23 @@ interface Br extends Common {
  */
 describe('regional quotes end to end: sim providers -> latam jobs -> Redis -> API', function () {
   this.timeout(90_000);
-  let sim: SimHandle;
-  let redis: Redis;
-  let api: TestApi;
-  let feed: RunningRole;
-  let worker: RunningRole | undefined;
-  const env = (): Record<string, string> => ({
-    REDIS_URL: testRedisUrl(),
-    MARKET_SOURCE: 'sim',
-    SIM_URL: sim.url,
-    PUBLIC_RATE_LIMIT: '1000000',
-    REST_TIMEOUT_MS: '2000',
-    FEED_LEASE_MS: '2000',
+  const stack = useSimStack({
+    env: { PUBLIC_RATE_LIMIT: '1000000', REST_TIMEOUT_MS: '2000', FEED_LEASE_MS: '2000' },
+    prepare: (sim) => simControl(sim, 'price', { symbol: 'BTCUSDT', price: 60_000 }),
+    feed: true,
   });
-  const ar = () => getJson<Ar>(`${api.url}/api/latam/ar`);
-  const br = () => getJson<Br>(`${api.url}/api/latam/br`);
+  const ar = () => getJson<Ar>(`${stack.api.url}/api/latam/ar`);
+  const br = () => getJson<Br>(`${stack.api.url}/api/latam/br`);
   const until = async <T>(read: () => Promise<{ status: number; body: T }>, ok: (body: T) => boolean, what: string): Promise<T> =>
     waitFor(async () => {
       const r = await read();
       expect(r.status).to.equal(200);
       return ok(r.body) ? r.body : undefined;
     }, 20_000, what, 100);
-  const down = (name: string, isDown = true) => simControl(sim, 'provider', { name, down: isDown });
+  const down = (name: string, isDown = true) => simControl(stack.sim, 'provider', { name, down: isDown });
 
   before(async () => {
-    sim = await startScriptedSim();
-    redis = await freshRedis();
-    await simControl(sim, 'price', { symbol: 'BTCUSDT', price: 60_000 });
-    const config = configWith(env());
-    feed = await startFeedRole({ config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) });
-    api = await startTestApi(redis, env());
-    await waitFor(async () => (await getJson<{ data?: { price: number } }>(`${api.url}/api/v1/price?symbol=BTC`)).body.data?.price === 60_000, 20_000, 'BTC at 60,000 from the feed');
-  });
-  after(async () => {
-    await worker?.stop();
-    await api?.close();
-    await feed?.stop();
-    await sim?.close();
-    await closeRedis(redis);
+    await waitFor(async () => (await getJson<{ data?: { price: number } }>(`${stack.api.url}/api/v1/price?symbol=BTC`)).body.data?.price === 60_000, 20_000, 'BTC at 60,000 from the feed');
   });
 
   it('answers ok and stale with no venues before the first quote, never an error', async () => {
@@ -111,17 +85,13 @@ describe('regional quotes end to end: sim providers -> latam jobs -> Redis -> AP
   });
 
   it('Argentina: drops the one-sided and the far-off venue, mid 1199, brecha against each reference dollar', async () => {
-    const config = configWith(env());
-    worker = await startWorkerRole(
-      { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) },
-      {
-        processors: [latamProcessor],
-        schedules: [
-          { id: 'test-latam-refresh', queue: QUEUES.latam, repeat: { every: 300 }, job: { name: LATAM_JOBS.refresh } },
-          { id: 'test-latam-history', queue: QUEUES.latam, repeat: { every: 500 }, job: { name: LATAM_JOBS.history } },
-        ],
-      },
-    );
+    await stack.startWorker({
+      processors: [latamProcessor],
+      schedules: [
+        { id: 'test-latam-refresh', queue: QUEUES.latam, repeat: { every: 300 }, job: { name: LATAM_JOBS.refresh } },
+        { id: 'test-latam-history', queue: QUEUES.latam, repeat: { every: 500 }, job: { name: LATAM_JOBS.history } },
+      ],
+    });
     const q = await until(ar, (b) => b.n > 0 && !b.stale, 'a fresh Argentine quote');
     // two-sided mids: fiwind 1196, buenbit 1196.545, ripio 1197.805, letsbit 1199, lemoncash 1200, belo 1202,
     // binancep2p 1207, tiendacrypto 1635; median 1199.5, tiendacrypto is 36 % off; median of the seven left: 1199
@@ -217,16 +187,10 @@ describe('regional quotes end to end: sim providers -> latam jobs -> Redis -> AP
 
 describe('regional quotes: the Brazilian history before the feed has a BTC/USD price', function () {
   this.timeout(90_000);
-  let sim: SimHandle;
-  let redis: Redis;
-  let api: TestApi;
-  let worker: RunningRole | undefined;
-  let feed: RunningRole | undefined;
   let queueConnection: Redis;
   let queue: Queue;
   let events: QueueEvents;
-  const env = (): Record<string, string> => ({ REDIS_URL: testRedisUrl(), MARKET_SOURCE: 'sim', SIM_URL: sim.url, PUBLIC_RATE_LIMIT: '1000000', REST_TIMEOUT_MS: '2000', FEED_LEASE_MS: '2000' });
-  const br = () => getJson<Br>(`${api.url}/api/latam/br`);
+  const br = () => getJson<Br>(`${stack.api.url}/api/latam/br`);
   /** The answer built after `t` (the route caches its answer for a second). */
   const brAfter = (t: number): Promise<Br> =>
     waitFor(async () => {
@@ -239,30 +203,22 @@ describe('regional quotes: the Brazilian history before the feed has a BTC/USD p
     return (await job.waitUntilFinished(events, 20_000)) as { ar: boolean; br: boolean };
   };
 
+  const stack = useSimStack({
+    env: { PUBLIC_RATE_LIMIT: '1000000', REST_TIMEOUT_MS: '2000', FEED_LEASE_MS: '2000' },
+    prepare: (sim) => simControl(sim, 'price', { symbol: 'BTCUSDT', price: 60_000 }),
+  });
   before(async () => {
-    sim = await startScriptedSim();
-    redis = await freshRedis();
-    await simControl(sim, 'price', { symbol: 'BTCUSDT', price: 60_000 });
-    api = await startTestApi(redis, env());
     queueConnection = createBlockingRedis(testRedisUrl());
     queue = new Queue(QUEUES.latam, { connection: queueConnection, prefix: QUEUE_PREFIX });
     events = new QueueEvents(QUEUES.latam, { connection: { url: testRedisUrl() }, prefix: QUEUE_PREFIX });
     await events.waitUntilReady();
     // the quotes refresh on their own; the feed is not started, so BTC/USD has no price yet
-    const config = configWith(env());
-    worker = await startWorkerRole(
-      { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) },
-      { processors: [latamProcessor], schedules: [{ id: 'test-latam-refresh', queue: QUEUES.latam, repeat: { every: 300 }, job: { name: LATAM_JOBS.refresh } }] },
-    );
+    await stack.startWorker({ processors: [latamProcessor], schedules: [{ id: 'test-latam-refresh', queue: QUEUES.latam, repeat: { every: 300 }, job: { name: LATAM_JOBS.refresh } }] });
   });
   after(async () => {
     await events?.close();
     await queue?.close();
-    await worker?.stop();
-    await feed?.stop();
-    await api?.close();
-    await sim?.close();
-    await closeRedis(queueConnection, redis);
+    await closeRedis(queueConnection);
   });
 
   it('keeps no point with btcUsd null (the first minutes after a start), and the first point with a price carries btc', async () => {
@@ -272,7 +228,7 @@ describe('regional quotes: the Brazilian history before the feed has a BTC/USD p
     }, 20_000, 'a fresh Brazilian quote without BTC/USD', 100);
     expect(early).to.include({ btcUsd: null, agioMid: null });
     // two points an earlier version kept: one without BTC/USD, one without btc
-    const store = new LatamStore(redis);
+    const store = new LatamStore(stack.redis);
     const hour = hourOf(Date.now());
     const older = { t: hour - 2 * 3_600_000, btcMid: 320_000, usdtMid: 5.4, usdbrl: 5.4, btcUsd: null, agioMid: null };
     const old = { t: hour - 3_600_000, btcMid: 321_000, usdtMid: 5.4, usdbrl: 5.4, btcUsd: 59_000, agioMid: 0.7 };
@@ -281,8 +237,7 @@ describe('regional quotes: the Brazilian history before the feed has a BTC/USD p
     expect((await brAfter(Date.now())).hist).to.deep.equal([{ ...old, btc: 321_000 }]);
     expect(recorded).to.deep.equal({ ar: true, br: false });
 
-    const config = configWith(env());
-    feed = await startFeedRole({ config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) });
+    await stack.startFeed();
     await waitFor(async () => ((await br()).body.btcUsd === 60_000 ? true : undefined), 20_000, 'the Brazilian quote with BTC/USD from the feed', 100);
     expect(await recordHistory()).to.deep.equal({ ar: true, br: true });
     const { hist } = await brAfter(Date.now());

@@ -1,17 +1,10 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
-import { configWith } from '../../shared/core/config.js';
-import { createLogger } from '../../shared/core/logger.js';
 import { MACRO_JOBS } from '../../shared/macro/macro-resources.js';
 import { QUEUES } from '../../shared/queues/queue-names.js';
-import { closeRedis } from '../../shared/redis/connection.js';
 import { macroProcessor } from '../../workers/processors/macro/macro-processor.js';
-import type { RunningRole } from '../../workers/runtime.js';
-import { startWorkerRole } from '../../workers/worker-role.js';
-import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
-import { simControl, startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
+import { getJson } from '../helpers/app.js';
+import { simControl, useSimStack } from '../helpers/market-sim.js';
 import { waitFor } from '../helpers/market-wait.js';
-import { freshRedis, testRedisUrl } from '../helpers/redis.js';
 
 interface Envelope<T> {
   ok: boolean;
@@ -26,36 +19,14 @@ interface Stamped {
 /** sim providers -> macro refresh jobs (BullMQ, every 300 ms here) -> Redis -> /api/v1 macro routes. */
 describe('macro routes end to end: sim providers -> refresh jobs -> Redis -> API', function () {
   this.timeout(60_000);
-  let sim: SimHandle;
-  let redis: Redis;
-  let api: TestApi;
-  let worker: RunningRole | undefined;
-  const env = (): Record<string, string> => ({
-    REDIS_URL: testRedisUrl(),
-    MARKET_SOURCE: 'sim',
-    SIM_URL: sim.url,
-    PUBLIC_RATE_LIMIT: '1000000',
-    REST_TIMEOUT_MS: '2000',
-  });
-  const get = <T>(path: string) => getJson<Envelope<T>>(`${api.url}${path}`);
+  const stack = useSimStack({ env: { PUBLIC_RATE_LIMIT: '1000000', REST_TIMEOUT_MS: '2000' } });
+  const get = <T>(path: string) => getJson<Envelope<T>>(`${stack.api.url}${path}`);
   /** Waits out the API's one-second in-process cache until the answer satisfies `ok`. */
   const until = <T>(path: string, ok: (r: { status: number; body: Envelope<T> }) => boolean, what: string) =>
     waitFor(async () => {
       const r = await get<T>(path);
       return ok(r) ? r : undefined;
     }, 15_000, what, 100);
-
-  before(async () => {
-    sim = await startScriptedSim();
-    redis = await freshRedis();
-    api = await startTestApi(redis, env());
-  });
-  after(async () => {
-    await worker?.stop();
-    await api?.close();
-    await sim?.close();
-    await closeRedis(redis);
-  });
 
   it('answers 503 upstream_unavailable before the first refresh', async () => {
     for (const path of ['/api/v1/fear-greed', '/api/v1/coins', '/api/v1/global', '/api/v1/trending', '/api/v1/defi']) {
@@ -65,16 +36,12 @@ describe('macro routes end to end: sim providers -> refresh jobs -> Redis -> API
   });
 
   it('serves every resource once the scheduled jobs have run (DefiLlama down: still 503 until it answers)', async () => {
-    await simControl(sim, 'provider', { name: 'defillama', down: true });
-    const config = configWith(env());
+    await simControl(stack.sim, 'provider', { name: 'defillama', down: true });
     const every = 300;
-    worker = await startWorkerRole(
-      { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) },
-      {
-        processors: [macroProcessor],
-        schedules: Object.values(MACRO_JOBS).map((name) => ({ id: `test-macro-${name}`, queue: QUEUES.macro, repeat: { every }, job: { name } })),
-      },
-    );
+    await stack.startWorker({
+      processors: [macroProcessor],
+      schedules: Object.values(MACRO_JOBS).map((name) => ({ id: `test-macro-${name}`, queue: QUEUES.macro, repeat: { every }, job: { name } })),
+    });
     const fg = await until<Stamped & { value: number; classification: string; ts: number; history: { v: number; c: string; ts: number }[] }>('/api/v1/fear-greed', (r) => r.status === 200, 'fear and greed');
     expect(fg.body.data.value).to.be.within(0, 100);
     expect(fg.body.data.history).to.have.length(31);
@@ -94,7 +61,7 @@ describe('macro routes end to end: sim providers -> refresh jobs -> Redis -> API
 
     const defi = await get('/api/v1/defi');
     expect([defi.status, defi.body.error?.code]).to.deep.equal([503, 'upstream_unavailable']);
-    await simControl(sim, 'provider', { name: 'defillama', down: false });
+    await simControl(stack.sim, 'provider', { name: 'defillama', down: false });
     const up = await until<Stamped & { totalTvl: number; protocols: { name: string }[]; stablecoins: { symbol: string }[] }>('/api/v1/defi', (r) => r.status === 200, 'defi');
     expect(up.body.data.stale).to.equal(false);
     expect(up.body.data.protocols.map((p) => p.name)).to.not.include('Binance CEX');
@@ -104,13 +71,13 @@ describe('macro routes end to end: sim providers -> refresh jobs -> Redis -> API
 
   it('serves the last good answer with stale: true while CoinGecko is down, then fresh again', async () => {
     const before = (await get<Stamped & { totalMarketCapUsd: number }>('/api/v1/global')).body.data;
-    await simControl(sim, 'provider', { name: 'coingecko', down: true });
+    await simControl(stack.sim, 'provider', { name: 'coingecko', down: true });
     const stale = await until<Stamped & { totalMarketCapUsd: number }>('/api/v1/global', (r) => r.body.data?.stale === true, 'stale global');
     expect(stale.status).to.equal(200);
     expect(stale.body.data.updatedAt).to.be.at.least(before.updatedAt);
     const staleCoins = await until<Stamped & { count: number }>('/api/v1/coins', (r) => r.body.data?.stale === true, 'stale coins');
     expect(staleCoins.body.data.count).to.equal(250);
-    await simControl(sim, 'provider', { name: 'coingecko', down: false });
+    await simControl(stack.sim, 'provider', { name: 'coingecko', down: false });
     const fresh = await until<Stamped>('/api/v1/global', (r) => r.body.data?.stale === false, 'fresh global');
     expect(fresh.body.data.updatedAt).to.be.greaterThan(stale.body.data.updatedAt);
   });

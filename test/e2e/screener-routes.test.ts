@@ -1,19 +1,11 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
-import { configWith } from '../../shared/core/config.js';
-import { createLogger } from '../../shared/core/logger.js';
 import { QUEUES } from '../../shared/queues/queue-names.js';
-import { closeRedis } from '../../shared/redis/connection.js';
 import { rowFor } from '../../shared/screener/screener-runner.js';
 import type { ScreenerRow } from '../../shared/screener/screener-types.js';
-import { startFeedRole } from '../../workers/feed-role.js';
 import { screenerProcessor } from '../../workers/processors/screener/screener-processor.js';
-import type { RunningRole } from '../../workers/runtime.js';
-import { startWorkerRole } from '../../workers/worker-role.js';
-import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
-import { startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
+import { getJson } from '../helpers/app.js';
+import { useSimStack } from '../helpers/market-sim.js';
 import { waitFor } from '../helpers/market-wait.js';
-import { freshRedis, testRedisUrl } from '../helpers/redis.js';
 
 interface Envelope<T> {
   ok: boolean;
@@ -34,53 +26,24 @@ interface Screener {
 /** sim -> feed (universe) -> screener job (1h candles from REST history) -> Redis -> /api/v1/screener. */
 describe('screener end to end: sim -> feed -> screener job -> Redis -> API', function () {
   this.timeout(90_000);
-  let sim: SimHandle;
-  let redis: Redis;
-  let api: TestApi;
-  let feed: RunningRole;
-  let worker: RunningRole | undefined;
-  const env = (): Record<string, string> => ({
-    REDIS_URL: testRedisUrl(),
-    MARKET_SOURCE: 'sim',
-    SIM_URL: sim.url,
-    PUBLIC_RATE_LIMIT: '1000000',
-    FEED_LEASE_MS: '2000',
-    SCREENER_SIZE: '6',
-  });
-
+  const stack = useSimStack({ env: { PUBLIC_RATE_LIMIT: '1000000', FEED_LEASE_MS: '2000', SCREENER_SIZE: '6' }, feed: true });
   before(async () => {
-    sim = await startScriptedSim();
-    redis = await freshRedis();
-    const config = configWith(env());
-    feed = await startFeedRole({ config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) });
-    api = await startTestApi(redis, env());
-    await waitFor(async () => (await getJson<Envelope<{ count: number }>>(`${api.url}/api/v1/symbols`)).body.data?.count > 0, 20_000, 'the symbol universe');
-  });
-  after(async () => {
-    await worker?.stop();
-    await api?.close();
-    await feed?.stop();
-    await sim?.close();
-    await closeRedis(redis);
+    await waitFor(async () => (await getJson<Envelope<{ count: number }>>(`${stack.api.url}/api/v1/symbols`)).body.data?.count > 0, 20_000, 'the symbol universe');
   });
 
   it('answers 503 upstream_unavailable before the first run', async () => {
-    const r = await getJson<Envelope<never>>(`${api.url}/api/v1/screener`);
+    const r = await getJson<Envelope<never>>(`${stack.api.url}/api/v1/screener`);
     expect([r.status, r.body.error?.code]).to.deep.equal([503, 'upstream_unavailable']);
   });
 
   it('scores the top perpetuals by volume on 1h bars, with consistent verdicts and setups', async () => {
-    const config = configWith(env());
-    worker = await startWorkerRole(
-      { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) },
-      { processors: [screenerProcessor], schedules: [{ id: 'test-screener', queue: QUEUES.screener, repeat: { every: 2_000 }, job: { name: 'refresh' } }] },
-    );
+    await stack.startWorker({ processors: [screenerProcessor], schedules: [{ id: 'test-screener', queue: QUEUES.screener, repeat: { every: 2_000 }, job: { name: 'refresh' } }] });
     const r = await waitFor(async () => {
-      const res = await getJson<Envelope<Screener>>(`${api.url}/api/v1/screener`);
+      const res = await getJson<Envelope<Screener>>(`${stack.api.url}/api/v1/screener`);
       return res.status === 200 ? res.body.data : undefined;
     }, 40_000, 'the first screener run', 200);
     expect(r).to.include({ timeframe: '1h', intervalMinutes: 60, bars: 250, universe: 6, stale: false });
-    const symbols = (await getJson<Envelope<{ symbols: string[] }>>(`${api.url}/api/v1/symbols`)).body.data.symbols.slice(0, 6);
+    const symbols = (await getJson<Envelope<{ symbols: string[] }>>(`${stack.api.url}/api/v1/symbols`)).body.data.symbols.slice(0, 6);
     expect(r.rows.map((row) => row.symbol)).to.deep.equal(symbols.filter((s) => !r.skipped.includes(s)));
     expect(r.rows.length).to.be.at.least(5);
     for (const row of r.rows) {
@@ -101,10 +64,10 @@ describe('screener end to end: sim -> feed -> screener job -> Redis -> API', fun
   });
 
   it('is the pure score of the same candles /api/v1/klines serves', async () => {
-    const screener = (await getJson<Envelope<Screener>>(`${api.url}/api/v1/screener`)).body.data;
+    const screener = (await getJson<Envelope<Screener>>(`${stack.api.url}/api/v1/screener`)).body.data;
     const row = screener.rows[0];
     const klines = await getJson<Envelope<{ time: number; open: number; high: number; low: number; close: number; volume: number }[]>>(
-      `${api.url}/api/v1/klines?symbol=${row.symbol}&interval=60&limit=250&end=${screener.updatedAt}`,
+      `${stack.api.url}/api/v1/klines?symbol=${row.symbol}&interval=60&limit=250&end=${screener.updatedAt}`,
     );
     const candles = klines.body.data.map((k) => ({ openTime: k.time * 1000, open: k.open, high: k.high, low: k.low, close: k.close, volume: k.volume, closed: true }));
     expect(candles).to.have.length(250);

@@ -1,26 +1,16 @@
-import { createDomain } from '../../shared/domain.js';
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
-import { startApiServer, type ApiServer } from '../../api/server.js';
-import { configWith } from '../../shared/core/config.js';
-import { createLogger } from '../../shared/core/logger.js';
 import { trailingStop } from '../../shared/engine/trailing.js';
 import { createMarketStore, type MarketStore } from '../../shared/market/market-store.js';
 import { computeClose } from '../../shared/paper/positions/close-service.js';
 import type { BookRef, Position } from '../../shared/paper/positions/position-types.js';
 import { QUEUES } from '../../shared/queues/queue-names.js';
-import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
-import { startFeedRole } from '../../workers/feed-role.js';
 import { liveSweepProcessor } from '../../workers/processors/sweep/live-sweep-processor.js';
 import { candleSweepProcessor } from '../../workers/processors/sweep/candle-sweep-processor.js';
-import type { RunningRole } from '../../workers/runtime.js';
 import { SCHEDULES } from '../../workers/schedules.js';
-import { startWorkerRole } from '../../workers/worker-role.js';
-import { simControl, startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
+import { simControl, TRADING_SIM_ENV, useSimStack } from '../helpers/market-sim.js';
 import { waitFor } from '../helpers/market-wait.js';
-import { freshRedis, testRedisUrl } from '../helpers/redis.js';
-import { closedPosition, MINUTE, openPosition, positionEvents } from '../helpers/sweep.js';
+import { closedPosition, holdSweeps, MINUTE, openPosition, positionEvents } from '../helpers/sweep.js';
 import { accountServices, botCall, createTrader, type Trader } from '../helpers/trading.js';
 
 /**
@@ -32,43 +22,29 @@ import { accountServices, botCall, createTrader, type Trader } from '../helpers/
  */
 describe('the sweep end to end: sim candles and prices -> feed -> sweep jobs -> settlement', function () {
   this.timeout(60_000);
-  let sim: SimHandle;
-  let redis: Redis;
-  let feed: RunningRole;
-  let worker: RunningRole;
-  let api: ApiServer;
   let market: MarketStore;
   let trader: Trader;
   let ref: BookRef;
   /** Minutes before the feed started: the feed never stored them, so a candle posted for one is its first close. */
   let unusedMinute: number;
 
+  const stack = useSimStack({
+    env: TRADING_SIM_ENV,
+    feed: true,
+    worker: { processors: [candleSweepProcessor, liveSweepProcessor], schedules: SCHEDULES.filter((s) => s.queue === QUEUES.liveSweep), relay: false },
+    clock: { now: () => Date.now() - 60 * MINUTE },
+  });
   before(async () => {
-    sim = await startScriptedSim();
-    redis = await freshRedis();
-    const env = { REDIS_URL: testRedisUrl(), MARKET_SOURCE: 'sim', SIM_URL: sim.url, PRICE_FRESH_MS: '3000', QUOTE_CACHE_MS: '0', PUBLIC_RATE_LIMIT: '100000', FEED_LEASE_MS: '2000' };
-    const config = configWith(env);
-    const ctx = { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) };
-    unusedMinute = Math.floor(Date.now() / MINUTE) * MINUTE - 30 * MINUTE;
-    feed = await startFeedRole(ctx);
-    worker = await startWorkerRole(ctx, { processors: [candleSweepProcessor, liveSweepProcessor], schedules: SCHEDULES.filter((s) => s.queue === QUEUES.liveSweep), relay: false });
-    api = await startApiServer({ domain: createDomain({ config: configWith({ ...env, PORT: '0', HOST: '127.0.0.1' }), redis, clock: { now: () => Date.now() - 60 * MINUTE } }), logger: ctx.logger });
-    market = createMarketStore(redis, config);
-    trader = await createTrader(accountServices(redis));
+    unusedMinute = stack.startedMinute - 30 * MINUTE;
+    market = createMarketStore(stack.redis, stack.ctx.config);
+    trader = await createTrader(accountServices(stack.redis));
     ref = { accountId: trader.accountId, book: 'main' };
     await waitFor(async () => (await market.getQuote('BCHUSDT')) !== null, 20_000, 'live prices');
-  });
-  after(async () => {
-    await api?.close();
-    await worker?.stop();
-    await feed?.stop();
-    await sim?.close();
-    await closeRedis(redis);
   });
 
   const priceOf = async (symbol: string): Promise<number> => (await waitFor(() => market.getQuote(symbol), 10_000, `a price for ${symbol}`)).price;
   const open = async (body: Record<string, unknown>): Promise<Position> => {
-    const r = await botCall<{ position: Position }>(api.url, trader, 'POST', '/open', { margin_usd: 100, leverage: 10, ...body });
+    const r = await botCall<{ position: Position }>(stack.api.url, trader, 'POST', '/open', { margin_usd: 100, leverage: 10, ...body });
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
     return r.body.position;
   };
@@ -76,13 +52,13 @@ describe('the sweep end to end: sim candles and prices -> feed -> sweep jobs -> 
   const publish = async (symbol: string, low: number, high: number): Promise<void> => {
     const minute = unusedMinute;
     unusedMinute += MINUTE;
-    await simControl(sim, 'candle', { symbol, minute, open: low, high, low, close: high });
+    await simControl(stack.sim, 'candle', { symbol, minute, open: low, high, low, close: high });
   };
-  const settled = (id: string) => waitFor(() => closedPosition(redis, ref, id), 15_000, `position ${id} settled`);
+  const settled = (id: string) => waitFor(() => closedPosition(stack.redis, ref, id), 15_000, `position ${id} settled`);
   const cents = (p: Position, exit: number) => computeClose(p, exit, 100, 0, 0, 'x').cents;
   /** The position's events: names as listed; the last one carries the record as stored, of the book, at its close time. */
   const expectSettledEvent = async (closed: Position, names: string[]): Promise<void> => {
-    const events = await positionEvents(redis, ref.accountId, closed.id);
+    const events = await positionEvents(stack.redis, ref.accountId, closed.id);
     expect(events.map((e) => e.event), closed.symbol).to.deep.equal(names);
     const last = events[events.length - 1];
     expect(last, closed.symbol).to.deep.include({ book: 'main', ts: closed.closed_ts });
@@ -139,14 +115,14 @@ describe('the sweep end to end: sim candles and prices -> feed -> sweep jobs -> 
     // checked at 0.95 e first, the low (0.97 e) holds; the high moves the stop to 0.988 e, above that low
     await publish('ATOMUSDT', e * 0.97, e * 1.04);
     const moved = await waitFor(async () => {
-      const now = await openPosition(redis, ref, p.id);
+      const now = await openPosition(stack.redis, ref, p.id);
       return now && now.trail_hwm !== e ? now : undefined;
     }, 15_000, 'the ratchet');
     expect(moved.trail_hwm).to.equal(e * 1.04);
     const stop = trailingStop('long', e * 1.04, 5);
     expect(stop).to.be.above(e * 0.97).and.below(e);
-    expect(Number(await redis.zscore(keys.triggerIndex('ATOMUSDT', 'sl', 'long'), `${ref.accountId}|main|${p.id}`))).to.equal(stop);
-    const ratchet = await positionEvents(redis, ref.accountId, p.id);
+    expect(Number(await stack.redis.zscore(keys.triggerIndex('ATOMUSDT', 'sl', 'long'), `${ref.accountId}|main|${p.id}`))).to.equal(stop);
+    const ratchet = await positionEvents(stack.redis, ref.accountId, p.id);
     expect(ratchet.map((x) => x.event)).to.deep.equal(['position.opened', 'position.updated']);
     // the ratchet's event carries the position as it stands: the new mark, the levels unchanged
     expect(ratchet[1]).to.deep.include({ book: 'main' });
@@ -164,7 +140,7 @@ describe('the sweep end to end: sim candles and prices -> feed -> sweep jobs -> 
     // far enough from the minute's end that the candle sweep cannot be the one that settles
     await waitFor(() => Date.now() % MINUTE < 45_000, 20_000, 'the first 45 s of a minute');
     const candleEnd = Math.ceil(Date.now() / MINUTE) * MINUTE;
-    await simControl(sim, 'price', { symbol: 'FILUSDT', price: e * 0.9 });
+    await simControl(stack.sim, 'price', { symbol: 'FILUSDT', price: e * 0.9 });
     const closed = await settled(p.id);
     expect(closed).to.include({ close_reason: 'liquidation', liquidated: true, exit: p.liq_price });
     expect(closed.closed_ts!).to.be.below(candleEnd);
@@ -175,17 +151,24 @@ describe('the sweep end to end: sim candles and prices -> feed -> sweep jobs -> 
   it('ratchets a trailing stop on a positions read (position.updated), once per new best price', async () => {
     const e = await priceOf('BCHUSDT');
     const p = await open({ symbol: 'BCHUSDT', side: 'long', trail_pct: 5 });
-    await simControl(sim, 'price', { symbol: 'BCHUSDT', price: e * 1.03 });
-    await waitFor(async () => (await market.getQuote('BCHUSDT'))?.price === e * 1.03, 20_000, "the new price as the venues' median");
-    const read = await botCall<{ positions: Position[] }>(api.url, trader, 'GET', '/positions');
-    expect(read.body.positions.find((x) => x.id === p.id)).to.include({ trail_hwm: e * 1.03, mark_price: e * 1.03 });
-    await botCall(api.url, trader, 'GET', '/positions');
-    const events = await positionEvents(redis, ref.accountId, p.id);
-    expect(events.map((x) => x.event)).to.deep.equal(['position.opened', 'position.updated']);
-    expect(events[1].position).to.deep.equal(await openPosition(redis, ref, p.id));
-    expect(events[1].position).to.include({ id: p.id, symbol: 'BCHUSDT', status: 'open', trail_pct: 5, trail_hwm: e * 1.03 });
-    const member = `${ref.accountId}|main|${p.id}`;
-    expect(Number(await redis.zscore(keys.triggerIndex('BCHUSDT', 'sl', 'long'), member))).to.equal(trailingStop('long', e * 1.03, 5));
-    expect(Number(await redis.zscore(keys.triggerIndex('BCHUSDT', 'trail', 'long'), member))).to.equal(e * 1.03);
+    // no minute sweep while the reads run: the candle holding the new price would ratchet the stop too,
+    // and a read that found the position changed under it shows it as read
+    const releaseSweeps = await holdSweeps();
+    try {
+      await simControl(stack.sim, 'price', { symbol: 'BCHUSDT', price: e * 1.03 });
+      await waitFor(async () => (await market.getQuote('BCHUSDT'))?.price === e * 1.03, 20_000, "the new price as the venues' median");
+      const read = await botCall<{ positions: Position[] }>(stack.api.url, trader, 'GET', '/positions');
+      expect(read.body.positions.find((x) => x.id === p.id)).to.include({ trail_hwm: e * 1.03, mark_price: e * 1.03 });
+      await botCall(stack.api.url, trader, 'GET', '/positions');
+      const events = await positionEvents(stack.redis, ref.accountId, p.id);
+      expect(events.map((x) => x.event)).to.deep.equal(['position.opened', 'position.updated']);
+      expect(events[1].position).to.deep.equal(await openPosition(stack.redis, ref, p.id));
+      expect(events[1].position).to.include({ id: p.id, symbol: 'BCHUSDT', status: 'open', trail_pct: 5, trail_hwm: e * 1.03 });
+      const member = `${ref.accountId}|main|${p.id}`;
+      expect(Number(await stack.redis.zscore(keys.triggerIndex('BCHUSDT', 'sl', 'long'), member))).to.equal(trailingStop('long', e * 1.03, 5));
+      expect(Number(await stack.redis.zscore(keys.triggerIndex('BCHUSDT', 'trail', 'long'), member))).to.equal(e * 1.03);
+    } finally {
+      await releaseSweeps();
+    }
   });
 });

@@ -1,9 +1,6 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
-import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { keys } from '../../shared/redis/keys.js';
-import { useApiFixture, type TestApi } from '../helpers/app.js';
-import { accountServices, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
+import { botCall, createTrader, useTradingFixture, type Trader } from '../helpers/trading.js';
 
 type Pos = Record<string, unknown> & { id: string };
 type Body = Record<string, unknown> & { position?: Pos; error?: string };
@@ -19,23 +16,9 @@ interface BookRow {
 
 describe('bot trading: books, /accounts, /reset and isolation', function () {
   this.timeout(30_000);
-  let redis: Redis;
-  let api: TestApi;
-  let mod: AccountServices;
-  let prices: TestPrices;
+  const stack = useTradingFixture({ BTCUSDT: 60000, ETHUSDT: 3000 });
 
-  const fixture = useApiFixture({ PUBLIC_RATE_LIMIT: '1000000' });
-
-  before(async () => {
-    ({ redis, api } = fixture);
-    mod = accountServices(redis);
-    prices = new TestPrices(redis);
-  });
-  beforeEach(async () => {
-    await prices.set({ BTCUSDT: 60000, ETHUSDT: 3000 });
-  });
-
-  const call = (who: Trader, method: 'GET' | 'POST', path: string, body?: unknown, version: 'v1' | 'v2' = 'v1') => botCall<Body>(api.url, who, method, path, body, version);
+  const call = (who: Trader, method: 'GET' | 'POST', path: string, body?: unknown, version: 'v1' | 'v2' = 'v1') => botCall<Body>(stack.api.url, who, method, path, body, version);
   const open = async (who: Trader, body: Record<string, unknown> = {}): Promise<Pos> => {
     const r = await call(who, 'POST', '/open', { symbol: 'ETH', side: 'long', margin_usd: 10, leverage: 2, ...body });
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
@@ -43,8 +26,8 @@ describe('bot trading: books, /accounts, /reset and isolation', function () {
   };
 
   it('keeps accounts apart: a key of account A never sees or touches account B', async () => {
-    const a = await createTrader(mod);
-    const b = await createTrader(mod);
+    const a = await createTrader(stack.mod);
+    const b = await createTrader(stack.mod);
     const pa = await open(a, { client_order_id: 'shared-coid' });
     const pb = await open(b, { client_order_id: 'shared-coid' });
     expect(pb.id).to.not.equal(pa.id);
@@ -60,13 +43,13 @@ describe('bot trading: books, /accounts, /reset and isolation', function () {
     const accountsA = (await call(a, 'GET', '/accounts')).body.accounts as BookRow[];
     expect(accountsA.map((r) => r.account)).to.deep.equal(['main']);
     expect(accountsA[0].open_positions).to.equal(1);
-    expect(await redis.xlen(keys.accountOutbox(a.accountId))).to.equal(1);
+    expect(await stack.redis.xlen(keys.accountOutbox(a.accountId))).to.equal(1);
   });
 
   it('binds a book key to its book: it trades, reads and resets that book only; the main key lists every book with its keys', async () => {
-    const main = await createTrader(mod, { plan: 'pro' });
-    const email = (await mod.accounts.get(main.accountId))!.email;
-    const bot = await createTrader(mod, { email, book: 'scalper' });
+    const main = await createTrader(stack.mod, { plan: 'pro' });
+    const email = (await stack.mod.accounts.get(main.accountId))!.email;
+    const bot = await createTrader(stack.mod, { email, book: 'scalper' });
     expect(bot.accountId).to.equal(main.accountId);
     const inMain = await open(main);
     const inBook = await open(bot);
@@ -103,7 +86,7 @@ describe('bot trading: books, /accounts, /reset and isolation', function () {
   });
 
   it('resets only with confirm true and no open position; archives closed trades and restarts at 10000, lifetime numbers kept', async () => {
-    const t = await createTrader(mod);
+    const t = await createTrader(stack.mod);
     const p = await open(t);
     for (const body of [{}, { confirm: false }, { confirm: 'yes' }, { confirm: 1 }]) {
       const r = await call(t, 'POST', '/reset', body);
@@ -113,17 +96,17 @@ describe('bot trading: books, /accounts, /reset and isolation', function () {
     const blocked = await call(t, 'POST', '/reset', { confirm: true });
     expect(blocked.status).to.equal(409);
     expect(blocked.body).to.include({ error: 'open_positions_exist', open_positions: 1 });
-    await prices.set({ ETHUSDT: 3300 });
+    await stack.prices.set({ ETHUSDT: 3300 });
     await call(t, 'POST', '/close', { id: p.id });
     const before = await call(t, 'GET', '/account');
     expect(before.body.balance_usd as number).to.be.above(10000);
-    const eventsBefore = await redis.xlen(keys.accountOutbox(t.accountId));
+    const eventsBefore = await stack.redis.xlen(keys.accountOutbox(t.accountId));
     const reset = await call(t, 'POST', '/reset', { confirm: true }, 'v2');
     expect(reset.status).to.equal(200);
     const data = reset.body.data as Record<string, unknown>;
     expect(data).to.include({ archived_trades: 1, cancelled_orders: 0, starting_balance_usd: 10000 });
     expect(data).to.not.have.property('ok');
-    expect(await redis.xlen(keys.accountOutbox(t.accountId))).to.equal(eventsBefore + 1);
+    expect(await stack.redis.xlen(keys.accountOutbox(t.accountId))).to.equal(eventsBefore + 1);
     const after = await call(t, 'GET', '/account');
     expect(after.body).to.include({ balance_usd: 10000, equity_usd: 10000, closed_trades: 0, wins: 0, realized_pnl_usd: 0, reset_ts: data.reset_ts });
     expect((await call(t, 'GET', '/trades')).body.trades).to.deep.equal([]);
@@ -133,7 +116,7 @@ describe('bot trading: books, /accounts, /reset and isolation', function () {
     expect(row.lifetime.closed_trades).to.equal(1);
     expect(row.lifetime.realized_pnl_usd).to.equal(before.body.realized_pnl_usd);
     // the archive holds the closed trade
-    expect(await redis.hlen(keys.bookArchiveClosed(t.accountId, 'main', data.reset_ts as number))).to.equal(1);
+    expect(await stack.redis.hlen(keys.bookArchiveClosed(t.accountId, 'main', data.reset_ts as number))).to.equal(1);
     // a reset right after (nothing to archive) works too
     expect((await call(t, 'POST', '/reset', { confirm: true })).body.archived_trades).to.equal(0);
   });

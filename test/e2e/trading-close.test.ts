@@ -1,44 +1,29 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
-import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { keys } from '../../shared/redis/keys.js';
-import { useApiFixture, type TestApi } from '../helpers/app.js';
-import { useHeldGateApi, type HeldGate } from '../helpers/held-gate.js';
+import { useHeldGateApi } from '../helpers/held-gate.js';
 import { watchCommands } from '../helpers/redis.js';
-import { accountServices, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
+import { botCall, createTrader, useTradingFixture, type Trader } from '../helpers/trading.js';
 
 type Pos = Record<string, unknown> & { id: string };
 type Body = Record<string, unknown> & { position?: Pos; closed?: Pos | number; remaining?: Pos; error?: string };
 
 describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account, /balance', function () {
   this.timeout(30_000);
-  let redis: Redis;
-  let api: TestApi;
-  let mod: AccountServices;
-  let prices: TestPrices;
+  const stack = useTradingFixture({ BTCUSDT: 60000, ETHUSDT: 3000, XAUUSDT: 4000 });
   let trader: Trader;
-
-  const fixture = useApiFixture({ PUBLIC_RATE_LIMIT: '1000000' });
-
-  before(async () => {
-    ({ redis, api } = fixture);
-    mod = accountServices(redis);
-    prices = new TestPrices(redis);
-  });
   beforeEach(async () => {
-    await prices.set({ BTCUSDT: 60000, ETHUSDT: 3000, XAUUSDT: 4000 });
-    trader = await createTrader(mod);
+    trader = await createTrader(stack.mod);
   });
 
   const call = (method: 'GET' | 'POST', path: string, body?: unknown, who: Trader = trader, version: 'v1' | 'v2' = 'v1', headers: Record<string, string> = {}) =>
-    botCall<Body>(api.url, who, method, path, body, version, headers);
+    botCall<Body>(stack.api.url, who, method, path, body, version, headers);
   const open = async (body: Record<string, unknown>, who: Trader = trader): Promise<Pos> => {
     const r = await call('POST', '/open', { margin_usd: 100, leverage: 10, ...body }, who);
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
     return r.body.position!;
   };
   const events = async (who: Trader = trader): Promise<{ event: string; position: Pos; remaining?: Pos }[]> => {
-    const entries = await redis.xrange(keys.accountOutbox(who.accountId), '-', '+');
+    const entries = await stack.redis.xrange(keys.accountOutbox(who.accountId), '-', '+');
     return entries.map(([, fields]) => {
       const map = Object.fromEntries(Array.from({ length: fields.length / 2 }, (_, i) => [fields[2 * i], fields[2 * i + 1]]));
       return { event: map.event, position: JSON.parse(map.position ?? map.reset) as Pos, ...(map.remaining ? { remaining: JSON.parse(map.remaining) as Pos } : {}) };
@@ -47,7 +32,7 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
 
   it('closes a whole position at the live price: pnl = gross - round trip (to the cent); one outbox event per transition', async () => {
     const p = await open({ symbol: 'BTC', side: 'long', client_order_id: 'o1' });
-    await prices.set({ BTCUSDT: 61000 });
+    await stack.prices.set({ BTCUSDT: 61000 });
     const r = await call('POST', '/close', { id: p.id });
     expect(r.status).to.equal(200);
     const closed = r.body.closed as Pos;
@@ -69,7 +54,7 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
   it('splits a partial close: the closed part is recorded, the rest keeps the id; both parts sum to one close (to the cent)', async () => {
     const a = await open({ symbol: 'ETH', side: 'short', margin_usd: 333, leverage: 7 });
     const b = await open({ symbol: 'ETH', side: 'short', margin_usd: 333, leverage: 7 });
-    await prices.set({ ETHUSDT: 2917.37 });
+    await stack.prices.set({ ETHUSDT: 2917.37 });
     const part = await call('POST', '/close', { id: a.id, pct: 37.5, symbol: 'ETH' });
     expect(part.status).to.equal(200);
     const closedPart = part.body.closed as Pos;
@@ -98,7 +83,7 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
     expect(v2.status).to.equal(400);
     expect((v2.body.error as unknown as { code: string; message: string }).code).to.equal('remaining_margin_min_1');
     expect((v2.body.error as unknown as { message: string }).message).to.match(/0\.75 USD of margin .* close at most 33\.33% or all of it/);
-    expect(await redis.hexists(keys.bookOpen(trader.accountId, 'main'), p.id)).to.equal(1);
+    expect(await stack.redis.hexists(keys.bookOpen(trader.accountId, 'main'), p.id)).to.equal(1);
     const part = await call('POST', '/close', { id: p.id, pct: 33.33 });
     expect(part.status).to.equal(200);
     expect(part.body.remaining!.margin as number).to.be.at.least(1);
@@ -115,7 +100,7 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
     const target = await open({ symbol: 'XAU', side: 'short', leverage: 5, sl: 4200, tp: 3900 });
     const liquidated = await open({ symbol: 'ETH', side: 'long', leverage: 50, sl: 2000 });
     // 1% past the stop, past the target, past the liquidation price (2948.25)
-    await prices.set({ BTCUSDT: 58410, XAUUSDT: 3850, ETHUSDT: 2900 });
+    await stack.prices.set({ BTCUSDT: 58410, XAUUSDT: 3850, ETHUSDT: 2900 });
     const closes = {
       stop: await call('POST', '/close', { id: stop.id, client_order_id: 'late-1' }),
       target: await call('POST', '/close', { id: target.id, pct: 50 }),
@@ -142,7 +127,7 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
     expect(again.body).to.include({ idempotent: true });
     expect(again.body.closed).to.deep.equal(closes.stop.body.closed);
     expect((await call('GET', '/account')).body).to.include({ closed_trades: 3, open_positions: 0 });
-    expect(await redis.hget(keys.bookStats(trader.accountId, 'main'), 'liquidations')).to.equal('1');
+    expect(await stack.redis.hget(keys.bookStats(trader.accountId, 'main'), 'liquidations')).to.equal('1');
   });
 
   it('refuses a close of an unknown or closed position and a missing id; answers a reused client_order_id idempotently', async () => {
@@ -205,14 +190,14 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
     expect((await call('POST', '/sltp', { tp: 1 })).body.error).to.equal('id_required');
     expect((await call('POST', '/sltp', { id: 'bpnope', tp: 1 })).status).to.equal(404);
     const member = `${trader.accountId}|main|${p.id}`;
-    expect(await redis.zscore(keys.triggerIndex('BTCUSDT', 'tp', 'short'), member)).to.equal('55000');
+    expect(await stack.redis.zscore(keys.triggerIndex('BTCUSDT', 'tp', 'short'), member)).to.equal('55000');
     // the stop-loss is cleared, but the trailing stop (60000 + 1.5%) is the stop in force the sweep looks up
-    expect(await redis.zscore(keys.triggerIndex('BTCUSDT', 'sl', 'short'), member)).to.equal('60900');
-    expect(Number(await redis.zscore(keys.triggerIndex('BTCUSDT', 'liq', 'short'), member))).to.equal(p.liq_price);
+    expect(await stack.redis.zscore(keys.triggerIndex('BTCUSDT', 'sl', 'short'), member)).to.equal('60900');
+    expect(Number(await stack.redis.zscore(keys.triggerIndex('BTCUSDT', 'liq', 'short'), member))).to.equal(p.liq_price);
     expect((await events()).map((e) => e.event)).to.deep.equal(['position.opened', 'position.updated', 'position.updated']);
     await call('POST', '/close', { id: p.id });
     expect((await call('POST', '/sltp', { id: p.id, tp: 50000 })).body.error).to.equal('already_closed');
-    for (const kind of ['sl', 'tp', 'liq', 'trail'] as const) expect(await redis.zscore(keys.triggerIndex('BTCUSDT', kind, 'short'), member)).to.equal(null);
+    for (const kind of ['sl', 'tp', 'liq', 'trail'] as const) expect(await stack.redis.zscore(keys.triggerIndex('BTCUSDT', kind, 'short'), member)).to.equal(null);
   });
 
   it("shows a trailing stop's current level as sl (the tighter of it and the client's stop), ratcheted; trail_pct absent when it does not trail", async () => {
@@ -227,7 +212,7 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
     const short = await open({ symbol: 'ETH', side: 'short', trail_pct: 2 });
     expect(short).to.include({ sl: 3060, trail_pct: 2, trail_hwm: 3000 });
     // a read ratchets it (v1 and v2 alike)
-    await prices.set({ BTCUSDT: 63000 });
+    await stack.prices.set({ BTCUSDT: 63000 });
     const read = (await call('GET', '/positions')).body.positions as Pos[];
     expect(read.find((x) => x.id === p.id)).to.include({ sl: 59850, trail_pct: 5, trail_hwm: 63000 });
     const v2 = (await call('GET', '/positions', undefined, trader, 'v2')).body.data as { positions: Pos[] };
@@ -240,7 +225,7 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
     expect(cleared).to.include({ sl: 58000, trail_hwm: null });
     expect(cleared).to.not.have.property('trail_pct');
     const member = `${trader.accountId}|main|${p.id}`;
-    expect(await redis.zscore(keys.triggerIndex('BTCUSDT', 'sl', 'long'), member)).to.equal('58000');
+    expect(await stack.redis.zscore(keys.triggerIndex('BTCUSDT', 'sl', 'long'), member)).to.equal('58000');
     const listed = ((await call('GET', '/positions')).body.positions as Pos[]).find((x) => x.id === p.id)!;
     expect(listed).to.include({ sl: 58000, trail_hwm: null });
     expect(listed).to.not.have.property('trail_pct');
@@ -251,7 +236,7 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
 
   it('lists positions with marks and unrealized P&L equal to what would settle, and answers 304 while nothing structural changed', async () => {
     const p = await open({ symbol: 'BTC', side: 'long', leverage: 20 });
-    await prices.set({ BTCUSDT: 60600 });
+    await stack.prices.set({ BTCUSDT: 60600 });
     const r = await call('GET', '/positions');
     expect(r.status).to.equal(200);
     const etag = r.headers.get('etag')!;
@@ -260,7 +245,7 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
     const qty = 2000 / 60000;
     expect(row).to.include({ id: p.id, mark_price: 60600 });
     expect(row.unrealized_pnl_usd).to.equal(Math.round((qty * 600 - qty * 120600 * 0.00055) * 100) / 100);
-    await prices.set({ BTCUSDT: 59000 });
+    await stack.prices.set({ BTCUSDT: 59000 });
     const same = await call('GET', '/positions', undefined, trader, 'v1', { 'if-none-match': etag });
     expect(same.status).to.equal(304);
     await call('POST', '/sltp', { id: p.id, sl: 50000 });
@@ -333,27 +318,22 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
   });
 
   describe('a close\'s reads ride the key gate\'s round trip', () => {
-    const fixture = useHeldGateApi(() => ({ redis, accounts: mod }));
-    let held: TestApi;
-    let gate: HeldGate;
-    before(() => {
-      ({ api: held, gate } = fixture);
-    });
+    const held = useHeldGateApi(stack);
 
     /** Commands seen by Redis while the next close's key gate is held, then that close's answer. */
     async function closeWhileHeld(who: Trader, body: Record<string, unknown>, meanwhile: () => Promise<void> = async () => undefined): Promise<{ commands: string[][]; status: number; body: Body }> {
       const commands: string[][] = [];
-      const stopWatching = await watchCommands(redis, (args) => commands.push(args));
+      const stopWatching = await watchCommands(stack.redis, (args) => commands.push(args));
       try {
-        const called = gate.nextCall();
-        const response = botCall<Body>(held.url, who, 'POST', '/close', body);
+        const called = held.gate.nextCall();
+        const response = botCall<Body>(held.api.url, who, 'POST', '/close', body);
         await called;
         // the reads are sent once the body is parsed (a close that waited for the gate would never send them here)
         const quote = keys.marketQuote('ETHUSDT');
         while (!commands.some((args) => args[0]?.toLowerCase() === 'get' && args[1] === quote)) await new Promise((resolve) => setImmediate(resolve));
         const whileHeld = [...commands];
         await meanwhile();
-        gate.release();
+        held.gate.release();
         const r = await response;
         return { commands: whileHeld, status: r.status, body: r.body };
       } finally {
@@ -362,12 +342,12 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
     }
 
     it('reads the position of a key\'s own book and then its price while the key (one seen before) is being looked up', async () => {
-      const bound = await createTrader(mod, { book: 'swing' });
+      const bound = await createTrader(stack.mod, { book: 'swing' });
       const p = await open({ symbol: 'ETH', side: 'long' }, bound);
       // a first call through this pod makes the key one it has found before, book included
-      gate.releaseNext();
-      expect((await botCall<Body>(held.url, bound, 'GET', '/usage')).status).to.equal(200);
-      await prices.set({ ETHUSDT: 3100 });
+      held.gate.releaseNext();
+      expect((await botCall<Body>(held.api.url, bound, 'GET', '/usage')).status).to.equal(200);
+      await stack.prices.set({ ETHUSDT: 3100 });
       const { commands, status, body } = await closeWhileHeld(bound, { id: p.id });
       expect(commands.some((args) => args[0]?.toLowerCase() === 'hget' && args[1] === keys.bookOpen(bound.accountId, 'swing') && args[2] === p.id)).to.equal(true);
       // nothing was written before the key was checked: the close script (it names the closed book) waits for the gate
@@ -378,8 +358,8 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
 
     it('settles once when the position closes between its early read and the close script: 409, the balance moved once', async () => {
       const p = await open({ symbol: 'ETH', side: 'short' });
-      gate.releaseNext();
-      expect((await botCall<Body>(held.url, trader, 'GET', '/usage')).status).to.equal(200);
+      held.gate.releaseNext();
+      expect((await botCall<Body>(held.api.url, trader, 'GET', '/usage')).status).to.equal(200);
       const { status, body } = await closeWhileHeld(trader, { id: p.id }, async () => {
         expect((await call('POST', '/close', { id: p.id })).status).to.equal(200);
       });

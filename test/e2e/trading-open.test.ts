@@ -1,36 +1,21 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
 import { FEE_VENUES, venueEffectivePct } from '../../shared/engine/fees.js';
-import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { keys } from '../../shared/redis/keys.js';
-import { useApiFixture, type TestApi } from '../helpers/app.js';
-import { useHeldGateApi, type HeldGate } from '../helpers/held-gate.js';
+import { useHeldGateApi } from '../helpers/held-gate.js';
 import { snapshotRedis, watchCommands } from '../helpers/redis.js';
-import { accountServices, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
+import { botCall, createTrader, useTradingFixture, type Trader } from '../helpers/trading.js';
 
 type Body = Record<string, unknown> & { position?: Record<string, unknown>; error?: string };
 
 describe('bot trading: /open, /markets, /fees', function () {
   this.timeout(30_000);
-  let redis: Redis;
-  let api: TestApi;
-  let mod: AccountServices;
-  let prices: TestPrices;
+  const stack = useTradingFixture({ BTCUSDT: 65000, ETHUSDT: 3500, XAUUSDT: 4000, EURUSDT: 1.16, TSLAUSDT: 430, SPX500USDT: 6700 });
   let trader: Trader;
-
-  const fixture = useApiFixture({ PUBLIC_RATE_LIMIT: '1000000' });
-
-  before(async () => {
-    ({ redis, api } = fixture);
-    mod = accountServices(redis);
-    prices = new TestPrices(redis);
-  });
   beforeEach(async () => {
-    await prices.set({ BTCUSDT: 65000, ETHUSDT: 3500, XAUUSDT: 4000, EURUSDT: 1.16, TSLAUSDT: 430, SPX500USDT: 6700 });
-    trader = await createTrader(mod);
+    trader = await createTrader(stack.mod);
   });
 
-  const open = (body: unknown, who: Trader | null = trader, version: 'v1' | 'v2' = 'v1') => botCall<Body>(api.url, who, 'POST', '/open', body, version);
+  const open = (body: unknown, who: Trader | null = trader, version: 'v1' | 'v2' = 'v1') => botCall<Body>(stack.api.url, who, 'POST', '/open', body, version);
 
   it('opens a market long at the live price: qty = margin x leverage / entry, liq, fees stamped; symbol as the spec ticker (BTC)', async () => {
     const r = await open({ symbol: 'btc', side: 'BUY', margin_usd: 100, leverage: 10, sl: 60000, tp: 70000, client_order_id: 'a-1' });
@@ -70,7 +55,7 @@ describe('bot trading: /open, /markets, /fees', function () {
 
   it('refuses every out-of-range input with its named code, never clamping, and writes nothing', async () => {
     await open({ symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2 }); // the book exists
-    const before = await snapshotRedis(redis);
+    const before = await snapshotRedis(stack.redis);
     const cases: [Record<string, unknown>, number, string, Record<string, unknown>?][] = [
       [{ side: 'long', margin_usd: 10, leverage: 2 }, 400, 'symbol_required'],
       [{ symbol: '', side: 'long', margin_usd: 10, leverage: 2 }, 400, 'symbol_required'],
@@ -111,7 +96,7 @@ describe('bot trading: /open, /markets, /fees', function () {
       const v2 = await open(body, trader, 'v2');
       expect((v2.body.error as unknown as { code: string }).code).to.equal(code);
     }
-    const after = await snapshotRedis(redis);
+    const after = await snapshotRedis(stack.redis);
     for (const key of [...after.keys()].filter((k) => !k.startsWith('rl:') && !k.includes(':key:'))) expect(after.get(key), key).to.equal(before.get(key));
   });
 
@@ -128,19 +113,19 @@ describe('bot trading: /open, /markets, /fees', function () {
       expect(r.status, code).to.equal(400);
       expect(r.body).to.include({ error: code, message, param: Object.keys(change)[0] });
     }
-    const pct = await botCall<Body>(api.url, trader, 'POST', '/close', { id: 'bpx', pct: 0 });
+    const pct = await botCall<Body>(stack.api.url, trader, 'POST', '/close', { id: 'bpx', pct: 0 });
     expect(pct.body).to.include({ error: 'invalid_param', message: 'pct is the percent of the position to close: from 1 to 100' });
   });
 
   it('refuses to fill without a fresh price (400 no_price)', async () => {
-    await redis.set(keys.marketQuote('ETHUSDT'), JSON.stringify({ symbol: 'ETHUSDT', price: 3500, venues: 1, changePct24h: null, ts: Date.now() - 60_000 }));
+    await stack.redis.set(keys.marketQuote('ETHUSDT'), JSON.stringify({ symbol: 'ETHUSDT', price: 3500, venues: 1, changePct24h: null, ts: Date.now() - 60_000 }));
     const r = await open({ symbol: 'ETH', side: 'long', margin_usd: 10, leverage: 2 });
     expect(r.status).to.equal(400);
     expect(r.body).to.include({ error: 'no_price', symbol: 'ETH' });
   });
 
   it('prices a dry run with the fields the spec lists and writes nothing', async () => {
-    const before = await snapshotRedis(redis);
+    const before = await snapshotRedis(stack.redis);
     const r = await open({ symbol: 'BTC', side: 'short', margin_usd: 200, leverage: 500, dry_run: true, fee_venue: 'binance' });
     expect(r.status).to.equal(200);
     expect(r.body).to.include({ ok: true, dry_run: true });
@@ -156,7 +141,7 @@ describe('bot trading: /open, /markets, /fees', function () {
     expect(p).to.include({ fee_vs_marginpad_default_usd: 0, fee_vs_default_usd: 0 }); // both capped at this leverage
     const low = await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, dry_run: true, fee_venue: 'binance' });
     expect(low.body.position!.fee_vs_marginpad_default_usd as number).to.be.closeTo(2 * 1000 * (0.04 - 0.055) / 100, 1e-9);
-    const after = await snapshotRedis(redis);
+    const after = await snapshotRedis(stack.redis);
     for (const key of [...after.keys()].filter((k) => !k.startsWith('rl:') && !k.includes(':key:'))) expect(after.get(key), key).to.equal(before.get(key));
   });
 
@@ -165,7 +150,7 @@ describe('bot trading: /open, /markets, /fees', function () {
     expect(xau.body.position).to.include({ symbol: 'XAU', asset_class: 'metal', fee_rate_pct: 0.015 });
     const eur = await open({ symbol: 'EUR', side: 'short', margin_usd: 100, leverage: 50 });
     expect(eur.body.position).to.include({ asset_class: 'forex', fee_rate_pct: 0.008 });
-    const set = await botCall<Body>(api.url, trader, 'POST', '/fees', { venue: 'Bitget' });
+    const set = await botCall<Body>(stack.api.url, trader, 'POST', '/fees', { venue: 'Bitget' });
     expect(set.body).to.deep.equal({ ok: true, fee_venue: 'bitget' });
     const btc = await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 });
     expect(btc.body.position).to.include({ fee_venue: 'bitget', fee_rate_pct: 0.048 });
@@ -173,26 +158,26 @@ describe('bot trading: /open, /markets, /fees', function () {
     expect(gold.body.position).to.include({ fee_venue: null, fee_rate_pct: 0.015 });
     const explicit = await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, fee_venue: null });
     expect(explicit.body.position).to.include({ fee_venue: null, fee_rate_pct: 0.055 });
-    await botCall(api.url, trader, 'POST', '/fees', { venue: 'mexc' });
-    const list = await botCall<{ positions: Record<string, unknown>[] }>(api.url, trader, 'GET', '/positions');
+    await botCall(stack.api.url, trader, 'POST', '/fees', { venue: 'mexc' });
+    const list = await botCall<{ positions: Record<string, unknown>[] }>(stack.api.url, trader, 'GET', '/positions');
     expect(list.body.positions.find((p) => p.id === btc.body.position!.id)).to.include({ fee_venue: 'bitget', fee_rate_pct: 0.048 });
     // the key gate reads the venue with every request: a change applies to the very next open
     expect((await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 })).body.position).to.include({ fee_venue: 'mexc', fee_rate_pct: 0.02 });
-    await botCall(api.url, trader, 'POST', '/fees', { venue: null });
+    await botCall(stack.api.url, trader, 'POST', '/fees', { venue: null });
     expect((await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 })).body.position).to.include({ fee_venue: null, fee_rate_pct: 0.055 });
-    await botCall(api.url, trader, 'POST', '/fees', { venue: 'mexc' });
-    const fees = await botCall<Body>(api.url, trader, 'GET', '/fees');
+    await botCall(stack.api.url, trader, 'POST', '/fees', { venue: 'mexc' });
+    const fees = await botCall<Body>(stack.api.url, trader, 'GET', '/fees');
     expect(fees.body.fee_venue).to.equal('mexc');
-    const bad = await botCall<Body>(api.url, trader, 'POST', '/fees', { venue: 'ftx' });
+    const bad = await botCall<Body>(stack.api.url, trader, 'POST', '/fees', { venue: 'ftx' });
     expect(bad.status).to.equal(400);
     expect(bad.body.error).to.equal('unknown_fee_venue');
-    const cleared = await botCall<Body>(api.url, trader, 'POST', '/fees', { venue: null }, 'v2');
+    const cleared = await botCall<Body>(stack.api.url, trader, 'POST', '/fees', { venue: null }, 'v2');
     expect(cleared.body.data).to.deep.equal({ fee_venue: null });
   });
 
   it("lists the original's nine fee venues (names, rates, discounts, maker rates, code) and stamps their effective rates", async () => {
     // the numbers themselves are checked against the original's table in test/unit/engine.test.ts: here, that /fees serves them
-    const fees = await botCall<{ venues: Record<string, unknown>[] }>(api.url, trader, 'GET', '/fees');
+    const fees = await botCall<{ venues: Record<string, unknown>[] }>(stack.api.url, trader, 'GET', '/fees');
     const table = fees.body.venues.map((v) => [v.venue, v.taker_pct, v.referral_discount_pct, v.effective_taker_pct, v.maker_pct, v.code]);
     expect(table).to.deep.equal(FEE_VENUES.map((v) => [v.venue, v.takerPct, v.referralDiscountPct, venueEffectivePct(v), v.makerPct, v.code]));
     for (const [venue, rate] of [['hyperliquid', 0.0432], ['bybit', 0.044], ['gate', 0.04], ['kucoin', 0.06]] as const) {
@@ -214,19 +199,19 @@ describe('bot trading: /open, /markets, /fees', function () {
   });
 
   it('goes back to the class rates on POST /fees with an empty venue, as with null', async () => {
-    await botCall(api.url, trader, 'POST', '/fees', { venue: 'hyperliquid' });
+    await botCall(stack.api.url, trader, 'POST', '/fees', { venue: 'hyperliquid' });
     for (const venue of ['', '  ']) {
-      const r = await botCall<Body>(api.url, trader, 'POST', '/fees', { venue });
+      const r = await botCall<Body>(stack.api.url, trader, 'POST', '/fees', { venue });
       expect(r.status, JSON.stringify(venue)).to.equal(200);
       expect(r.body).to.deep.equal({ ok: true, fee_venue: null });
-      expect((await botCall<Body>(api.url, trader, 'GET', '/fees')).body.fee_venue).to.equal(null);
+      expect((await botCall<Body>(stack.api.url, trader, 'GET', '/fees')).body.fee_venue).to.equal(null);
       expect((await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 })).body.position).to.include({ fee_venue: null, fee_rate_pct: 0.055 });
-      await botCall(api.url, trader, 'POST', '/fees', { venue: 'bybit' });
+      await botCall(stack.api.url, trader, 'POST', '/fees', { venue: 'bybit' });
     }
   });
 
   it('lists markets with class, leverage cap and taker fee; filters by class', async () => {
-    const all = await botCall<{ markets: Record<string, unknown>[]; count: number }>(api.url, trader, 'GET', '/markets');
+    const all = await botCall<{ markets: Record<string, unknown>[]; count: number }>(stack.api.url, trader, 'GET', '/markets');
     expect(all.status).to.equal(200);
     expect(all.body.count).to.equal(all.body.markets.length);
     const by = Object.fromEntries(all.body.markets.map((m) => [m.symbol, m]));
@@ -235,18 +220,18 @@ describe('bot trading: /open, /markets, /fees', function () {
     expect(by.SPX500USDT).to.include({ asset_class: 'index', max_leverage: 20, taker_fee_pct: 0.015 });
     expect(by.TSLAUSDT).to.include({ asset_class: 'stock', max_leverage: 50, taker_fee_pct: 0.02 });
     expect(by.EURUSDT).to.include({ asset_class: 'forex', max_leverage: 50, taker_fee_pct: 0.008 });
-    const metals = await botCall<{ markets: Record<string, unknown>[] }>(api.url, trader, 'GET', '/markets?class=METAL');
+    const metals = await botCall<{ markets: Record<string, unknown>[] }>(stack.api.url, trader, 'GET', '/markets?class=METAL');
     expect(metals.body.markets.map((m) => m.symbol)).to.deep.equal(['XAUUSDT']);
-    const bad = await botCall<Body>(api.url, trader, 'GET', '/markets?class=bonds');
+    const bad = await botCall<Body>(stack.api.url, trader, 'GET', '/markets?class=bonds');
     expect(bad.status).to.equal(400);
-    const v2 = await botCall<Body>(api.url, trader, 'GET', '/markets?class=forex', undefined, 'v2');
+    const v2 = await botCall<Body>(stack.api.url, trader, 'GET', '/markets?class=forex', undefined, 'v2');
     expect((v2.body.data as { count: number }).count).to.equal(1);
   });
 
   it('caps smaller alts below 1000x: 999x on ADA, LINK, SUI, ORDI or ARB is refused with the cap /markets lists', async () => {
     const live: Record<string, number> = { ADAUSDT: 0.45, LINKUSDT: 15, SUIUSDT: 1.1, ORDIUSDT: 40, ARBUSDT: 0.9 };
-    await prices.set(live);
-    const markets = await botCall<{ markets: { symbol: string; max_leverage: number }[] }>(api.url, trader, 'GET', '/markets?class=crypto');
+    await stack.prices.set(live);
+    const markets = await botCall<{ markets: { symbol: string; max_leverage: number }[] }>(stack.api.url, trader, 'GET', '/markets?class=crypto');
     const caps = Object.fromEntries(markets.body.markets.map((m) => [m.symbol, m.max_leverage]));
     for (const coin of ['ADA', 'LINK', 'SUI', 'ORDI', 'ARB']) {
       const symbol = `${coin}USDT`;
@@ -262,14 +247,14 @@ describe('bot trading: /open, /markets, /fees', function () {
     }
     const placed = await open({ symbol: 'ADA', side: 'long', margin_usd: 10, leverage: 10, type: 'limit', limit_price: 0.44 });
     const order = placed.body.order as { order_id: string };
-    const modified = await botCall<Body>(api.url, trader, 'POST', '/modify_order', { order_id: order.order_id, leverage: 999 });
+    const modified = await botCall<Body>(stack.api.url, trader, 'POST', '/modify_order', { order_id: order.order_id, leverage: 999 });
     expect(modified.body).to.include({ error: 'leverage_max', max: caps.ADAUSDT, requested: 999 });
   });
 
   it('caps crypto by the majors list and 24 h volume tiers; a symbol without volume data gets the most conservative tier', async () => {
-    await prices.set({ AVAXUSDT: 35, DOTUSDT: 7.2, NEARUSDT: 5.5, WIFUSDT: 2.5, HYPEUSDT: 40, '1000PEPEUSDT': 0.01, SOLUSDT: 150 });
-    await prices.setVolumes({ AVAXUSDT: 2e9, DOTUSDT: 3e8, NEARUSDT: 5e7, HYPEUSDT: 8e8, '1000PEPEUSDT': 6e7, WIFUSDT: null, SOLUSDT: null });
-    const markets = await botCall<{ markets: { symbol: string; max_leverage: number }[] }>(api.url, trader, 'GET', '/markets');
+    await stack.prices.set({ AVAXUSDT: 35, DOTUSDT: 7.2, NEARUSDT: 5.5, WIFUSDT: 2.5, HYPEUSDT: 40, '1000PEPEUSDT': 0.01, SOLUSDT: 150 });
+    await stack.prices.setVolumes({ AVAXUSDT: 2e9, DOTUSDT: 3e8, NEARUSDT: 5e7, HYPEUSDT: 8e8, '1000PEPEUSDT': 6e7, WIFUSDT: null, SOLUSDT: null });
+    const markets = await botCall<{ markets: { symbol: string; max_leverage: number }[] }>(stack.api.url, trader, 'GET', '/markets');
     const caps = Object.fromEntries(markets.body.markets.map((m) => [m.symbol, m.max_leverage]));
     expect(caps).to.include({ BTCUSDT: 1000, HYPEUSDT: 1000, '1000PEPEUSDT': 1000, AVAXUSDT: 200, DOTUSDT: 150, NEARUSDT: 100, XAUUSDT: 20, TSLAUSDT: 50 });
     // listed by the feed no longer (no volume data), priced still: tradable at the lowest tier, a major too
@@ -284,30 +269,30 @@ describe('bot trading: /open, /markets, /fees', function () {
     // an order accepted at 150x keeps it when the cap falls; only a new leverage meets the new cap
     const placed = await open({ symbol: 'DOT', side: 'long', margin_usd: 10, leverage: 150, type: 'limit', limit_price: 7 });
     const orderId = (placed.body.order as { order_id: string }).order_id;
-    await prices.setVolumes({ DOTUSDT: 5e7 });
-    const moved = await botCall<Body>(api.url, trader, 'POST', '/modify_order', { order_id: orderId, sl: 6 });
+    await stack.prices.setVolumes({ DOTUSDT: 5e7 });
+    const moved = await botCall<Body>(stack.api.url, trader, 'POST', '/modify_order', { order_id: orderId, sl: 6 });
     expect(moved.status).to.equal(200);
     expect(moved.body.order).to.include({ leverage: 150, sl: 6 });
-    const raised = await botCall<Body>(api.url, trader, 'POST', '/modify_order', { order_id: orderId, leverage: 120 });
+    const raised = await botCall<Body>(stack.api.url, trader, 'POST', '/modify_order', { order_id: orderId, leverage: 120 });
     expect(raised.body).to.include({ error: 'leverage_max', max: 100, requested: 120 });
     // the universe moves with the feed's refresh: the next open reads the new volume
-    await prices.setVolumes({ DOTUSDT: 1.5e9 });
+    await stack.prices.setVolumes({ DOTUSDT: 1.5e9 });
     expect((await open({ symbol: 'DOT', side: 'long', margin_usd: 10, leverage: 151, dry_run: true })).body.position).to.include({ leverage_max: 200 });
   });
 
   it('enforces the plan cap of open positions per book with 409 too_many_open', async () => {
-    const free = await createTrader(mod, { plan: 'free' });
+    const free = await createTrader(stack.mod, { plan: 'free' });
     const results = await Promise.all(Array.from({ length: 55 }, () => open({ symbol: 'ETH', side: 'long', margin_usd: 1, leverage: 1 }, free)));
     expect(results.filter((r) => r.status === 200)).to.have.length(50);
     const refused = results.filter((r) => r.status === 409);
     expect(refused).to.have.length(5);
     expect(refused[0].body).to.include({ error: 'too_many_open', max: 50 });
-    expect(await redis.hlen(keys.bookOpen(free.accountId, 'main'))).to.equal(50);
+    expect(await stack.redis.hlen(keys.bookOpen(free.accountId, 'main'))).to.equal(50);
   });
 
   it('answers a reused client_order_id with the same position and idempotent true, even after the market moved', async () => {
     const first = await open({ symbol: 'BTC', side: 'long', margin_usd: 50, leverage: 3, sl: 64000, client_order_id: 'same' });
-    await prices.set({ BTCUSDT: 63000 });
+    await stack.prices.set({ BTCUSDT: 63000 });
     const again = await open({ symbol: 'BTC', side: 'long', margin_usd: 50, leverage: 3, sl: 64000, client_order_id: 'same' });
     expect(again.status).to.equal(200);
     expect(again.body.idempotent).to.equal(true);
@@ -317,40 +302,35 @@ describe('bot trading: /open, /markets, /fees', function () {
   });
 
   it('makes one position of 50 concurrent opens with one client_order_id', async () => {
-    const racer = await createTrader(mod);
+    const racer = await createTrader(stack.mod);
     const results = await Promise.all(Array.from({ length: 50 }, () => open({ symbol: 'ETH', side: 'short', margin_usd: 20, leverage: 4, client_order_id: 'race-1' }, racer)));
     expect(results.every((r) => r.status === 200)).to.equal(true);
     const ids = new Set(results.map((r) => r.body.position!.id));
     expect(ids.size).to.equal(1);
     expect(results.filter((r) => r.body.idempotent === false)).to.have.length(1);
-    expect(await redis.hlen(keys.bookOpen(racer.accountId, 'main'))).to.equal(1);
-    expect(await redis.xlen(keys.accountOutbox(racer.accountId))).to.equal(1);
+    expect(await stack.redis.hlen(keys.bookOpen(racer.accountId, 'main'))).to.equal(1);
+    expect(await stack.redis.xlen(keys.accountOutbox(racer.accountId))).to.equal(1);
   });
 
   describe('the fill price read rides the key gate\'s round trip', () => {
-    const fixture = useHeldGateApi(() => ({ redis, accounts: mod }));
-    let held: TestApi;
-    let gate: HeldGate;
-    before(() => {
-      ({ api: held, gate } = fixture);
-    });
+    const held = useHeldGateApi(stack);
 
     it('sends an open\'s price read while its key (one seen before) is still being looked up, and fills at that price', async () => {
       // a first call makes the key one this process has found before
-      gate.releaseNext();
-      expect((await botCall<Body>(held.url, trader, 'GET', '/usage')).status).to.equal(200);
+      held.gate.releaseNext();
+      expect((await botCall<Body>(held.api.url, trader, 'GET', '/usage')).status).to.equal(200);
       const quoteKey = keys.marketQuote('BTCUSDT');
       let sawQuoteRead: () => void = () => undefined;
       const quoteRead = new Promise<void>((resolve) => (sawQuoteRead = resolve));
-      const stopWatching = await watchCommands(redis, (args) => {
+      const stopWatching = await watchCommands(stack.redis, (args) => {
         if (args[0]?.toLowerCase() === 'get' && args[1] === quoteKey) sawQuoteRead();
       });
       try {
-        const called = gate.nextCall();
-        const response = botCall<Body>(held.url, trader, 'POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 });
+        const called = held.gate.nextCall();
+        const response = botCall<Body>(held.api.url, trader, 'POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 });
         await called;
         await quoteRead;
-        gate.release();
+        held.gate.release();
         const r = await response;
         expect(r.status).to.equal(200);
         expect(r.body.position).to.include({ symbol: 'BTC', entry: 65000 });
@@ -360,15 +340,15 @@ describe('bot trading: /open, /markets, /fees', function () {
     });
 
     it('keeps the order of answers: a bad key before a bad body, a bad body before the price', async () => {
-      gate.releaseNext();
-      const badKey = await botCall<Body>(held.url, { ...trader, apiKey: `${trader.apiKey.slice(0, -1)}${trader.apiKey.endsWith('a') ? 'b' : 'a'}` }, 'POST', '/open', '{"symbol":');
+      held.gate.releaseNext();
+      const badKey = await botCall<Body>(held.api.url, { ...trader, apiKey: `${trader.apiKey.slice(0, -1)}${trader.apiKey.endsWith('a') ? 'b' : 'a'}` }, 'POST', '/open', '{"symbol":');
       expect(badKey.status).to.equal(401);
-      gate.releaseNext();
-      const badBody = await botCall<Body>(held.url, trader, 'POST', '/open', '{"symbol":');
+      held.gate.releaseNext();
+      const badBody = await botCall<Body>(held.api.url, trader, 'POST', '/open', '{"symbol":');
       expect(badBody.status).to.equal(400);
       expect(badBody.body.error).to.equal('invalid_json');
-      gate.releaseNext();
-      const unknown = await botCall<Body>(held.url, trader, 'POST', '/open', { symbol: 'NOPE', side: 'long', margin_usd: 10, leverage: 2 });
+      held.gate.releaseNext();
+      const unknown = await botCall<Body>(held.api.url, trader, 'POST', '/open', { symbol: 'NOPE', side: 'long', margin_usd: 10, leverage: 2 });
       expect(unknown.status).to.equal(404);
       expect(unknown.body.error).to.equal('unknown_symbol');
     });

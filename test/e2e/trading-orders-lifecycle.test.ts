@@ -18,21 +18,15 @@ type Body = Record<string, unknown> & { order?: Order; error?: string };
 describe('bot trading: resting orders over their life (modify, cancel, expiry, reset, isolation)', function () {
   this.timeout(30_000);
   const fx = useOrderFixture();
-  let trader: Trader;
 
-  beforeEach(async () => {
-    await fx.prices.set({ BTCUSDT: 65000, ETHUSDT: 3500 });
-    trader = await createTrader(fx.mod);
-  });
-
-  const call = (method: 'GET' | 'POST', path: string, body?: unknown, who: Trader = trader, version: 'v1' | 'v2' = 'v1') => botCall<Body>(fx.api.url, who, method, path, body, version);
-  const place = async (body: Record<string, unknown> = {}, who: Trader = trader): Promise<Order> => {
+  const call = (method: 'GET' | 'POST', path: string, body?: unknown, who: Trader = fx.trader, version: 'v1' | 'v2' = 'v1') => botCall<Body>(fx.api.url, who, method, path, body, version);
+  const place = async (body: Record<string, unknown> = {}, who: Trader = fx.trader): Promise<Order> => {
     const r = await call('POST', '/open', { symbol: 'BTC', side: 'long', type: 'limit', limit_price: 64000, margin_usd: 100, leverage: 10, ...body }, who);
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
     return r.body.order!;
   };
-  const orders = async (who: Trader = trader) => (await call('GET', '/orders', undefined, who)).body as unknown as { orders: Order[]; recent: Order[] };
-  const eventNames = async (who: Trader = trader) => (await fx.events(who.accountId)).map((e) => e.event);
+  const orders = async (who: Trader = fx.trader) => (await call('GET', '/orders', undefined, who)).body as unknown as { orders: Order[]; recent: Order[] };
+  const eventNames = async (who: Trader = fx.trader) => (await fx.events(who.accountId)).map((e) => e.event);
 
   it('modifies a resting order: the level is re-checked against the market now, sl and tp against the new level, null clears', async () => {
     const order = await place({ sl: 60000, tp: 64500, trail_pct: 1 });
@@ -83,7 +77,7 @@ describe('bot trading: resting orders over their life (modify, cancel, expiry, r
 
   it('cancels a resting order once: order.cancelled, then 409 already_done; an unknown id is 404 not_found', async () => {
     const order = await place({ client_order_id: 'c-9' });
-    const r = await call('POST', '/cancel_order', { order_id: order.order_id }, trader, 'v2');
+    const r = await call('POST', '/cancel_order', { order_id: order.order_id }, fx.trader, 'v2');
     expect(r.status).to.equal(200);
     expect(r.body.data).to.include({ order_id: order.order_id, status: 'cancelled' });
     const listed = await orders();
@@ -102,7 +96,7 @@ describe('bot trading: resting orders over their life (modify, cancel, expiry, r
       const bad = await call('POST', path, body);
       expect(bad.status, `${path} ${JSON.stringify(body)}`).to.equal(status);
       expect(bad.body.error).to.equal(code);
-      const v2 = await call('POST', path, body, trader, 'v2');
+      const v2 = await call('POST', path, body, fx.trader, 'v2');
       expect((v2.body.error as unknown as { code: string }).code).to.equal(code);
     }
     const after = await snapshotRedis(fx.redis);
@@ -139,7 +133,7 @@ describe('bot trading: resting orders over their life (modify, cancel, expiry, r
     expect((await call('POST', '/close_all', {})).body.closed).to.equal(2);
     expect((await call('POST', '/reset', { confirm: true })).body).to.include({ cancelled_orders: 1 });
     await cancel(await place({ limit_price: 50000 }));
-    const recent = new Set(await fx.redis.zrange(keys.bookOrdersDone(trader.accountId, 'main'), '0', '-1'));
+    const recent = new Set(await fx.redis.zrange(keys.bookOrdersDone(fx.trader.accountId, 'main'), '0', '-1'));
     for (const [o, status] of [[filled, 'filled'], [cancelled[0], 'cancelled'], [cancelled[1], 'cancelled']] as const) {
       expect(recent.has(o.order_id)).to.equal(false);
       for (const path of ['/modify_order', '/cancel_order']) {
@@ -163,7 +157,7 @@ describe('bot trading: resting orders over their life (modify, cancel, expiry, r
     expect(listed.recent[0]).to.include({ order_id: old.order_id, status: 'expired' });
     expect(await eventNames()).to.deep.equal(['order.expired']);
     // the event carries the order as it ended (what /orders shows: the outbox keeps the canonical symbol, clients see the ticker), of its book, at the time it expired
-    const [expired] = await outbox(fx.redis, trader.accountId);
+    const [expired] = await outbox(fx.redis, fx.trader.accountId);
     const shown: Record<string, unknown> = { ...expired.order, symbol: 'BTC' };
     const { done_ts: doneTs, ...ended } = shown;
     expect(shown).to.deep.equal(listed.recent[0]);
@@ -221,7 +215,7 @@ describe('bot trading: resting orders over their life (modify, cancel, expiry, r
 
   it('keeps accounts and books apart: another account or book never sees, modifies or cancels an order', async () => {
     const other = await createTrader(fx.mod);
-    const email = (await fx.mod.accounts.get(trader.accountId))!.email;
+    const email = (await fx.mod.accounts.get(fx.trader.accountId))!.email;
     const bookKey = await createTrader(fx.mod, { email, book: 'swing' });
     const mine = await place({ client_order_id: 'shared' });
     const theirs = await place({ client_order_id: 'shared' }, other);
@@ -231,7 +225,7 @@ describe('bot trading: resting orders over their life (modify, cancel, expiry, r
     expect((await orders(other)).orders.map((o) => o.order_id)).to.deep.equal([theirs.order_id]);
     expect((await orders(bookKey)).orders.map((o) => o.order_id)).to.deep.equal([inBook.order_id]);
     expect((await orders()).orders.map((o) => o.order_id)).to.deep.equal([mine.order_id]);
-    for (const [who, id] of [[other, mine.order_id], [bookKey, mine.order_id], [trader, inBook.order_id], [trader, theirs.order_id]] as const) {
+    for (const [who, id] of [[other, mine.order_id], [bookKey, mine.order_id], [fx.trader, inBook.order_id], [fx.trader, theirs.order_id]] as const) {
       for (const path of ['/cancel_order', '/modify_order']) {
         const r = await call('POST', path, { order_id: id, sl: 100 }, who);
         expect(r.status, `${path} ${id}`).to.equal(404);
@@ -240,7 +234,7 @@ describe('bot trading: resting orders over their life (modify, cancel, expiry, r
     }
     expect((await call('POST', '/reset', { confirm: true }, bookKey)).body.cancelled_orders).to.equal(1);
     expect((await orders()).orders.map((o) => o.order_id)).to.deep.equal([mine.order_id]);
-    expect(await fx.redis.zcard(keys.bookOrders(trader.accountId, 'main'))).to.equal(1);
+    expect(await fx.redis.zcard(keys.bookOrders(fx.trader.accountId, 'main'))).to.equal(1);
     expect(await eventNames(other)).to.deep.equal([]);
   });
 });

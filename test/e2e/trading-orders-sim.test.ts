@@ -1,20 +1,10 @@
-import { createDomain } from '../../shared/domain.js';
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
-import { startApiServer, type ApiServer } from '../../api/server.js';
-import { configWith } from '../../shared/core/config.js';
-import { createLogger } from '../../shared/core/logger.js';
 import { MINUTE_MS } from '../../shared/engine/order-rules.js';
-import { closeRedis } from '../../shared/redis/connection.js';
-import { startFeedRole } from '../../workers/feed-role.js';
 import { candleSweepProcessor } from '../../workers/processors/sweep/candle-sweep-processor.js';
-import type { RunningRole } from '../../workers/runtime.js';
-import { startWorkerRole } from '../../workers/worker-role.js';
-import { simControl, startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
+import { scriptCurrentCandle, simControl, TRADING_SIM_ENV, useSimStack } from '../helpers/market-sim.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { MovableClock } from '../helpers/order-fixture.js';
-import { freshRedis, testRedisUrl } from '../helpers/redis.js';
-import { outbox } from '../helpers/sweep.js';
+import { holdSweeps, nextOutboxEvent, outbox } from '../helpers/sweep.js';
 import { accountServices, botCall, createTrader, type Trader } from '../helpers/trading.js';
 
 type Order = Record<string, unknown> & { order_id: string; status: string; fills_from_ts: number };
@@ -23,77 +13,64 @@ type Body = Record<string, unknown> & { order?: Order; position?: Record<string,
 describe('resting orders end to end: sim candle -> feed -> sweep job -> order step -> position', function () {
   // a candle of the current minute closes at the minute's end: the fill is awaited for up to a minute
   this.timeout(120_000);
-  let sim: SimHandle;
-  let redis: Redis;
-  let feed: RunningRole;
-  let worker: RunningRole;
-  let api: ApiServer;
   let trader: Trader;
   // behind the wall clock: each test sets it so the orders it places may fill from the minute it scripts on
   const clock = new MovableClock();
   /** A minute well before the feed started: the feed never stored it, so a candle the sim publishes for it is its first close. */
   let unstoredMinute: number;
 
-  before(async () => {
-    sim = await startScriptedSim();
-    redis = await freshRedis();
-    const env = { REDIS_URL: testRedisUrl(), MARKET_SOURCE: 'sim', SIM_URL: sim.url, PRICE_FRESH_MS: '3000', QUOTE_CACHE_MS: '0', PUBLIC_RATE_LIMIT: '100000', FEED_LEASE_MS: '2000', PORT: '0', HOST: '127.0.0.1' };
-    const config = configWith(env);
-    const ctx = { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) };
-    unstoredMinute = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS - 5 * MINUTE_MS;
-    feed = await startFeedRole(ctx);
+  const stack = useSimStack({
+    env: TRADING_SIM_ENV,
+    feed: true,
     // no outbox relay: the test reads the events the fills wrote
-    worker = await startWorkerRole(ctx, { processors: [candleSweepProcessor], schedules: [], relay: false });
-    api = await startApiServer({ domain: createDomain({ config, redis, clock }), logger: ctx.logger });
-    trader = await createTrader(accountServices(redis));
+    worker: { processors: [candleSweepProcessor], schedules: [], relay: false },
+    clock,
   });
-  after(async () => {
-    await api?.close();
-    await worker?.stop();
-    await feed?.stop();
-    await sim?.close();
-    await closeRedis(redis);
+  before(async () => {
+    unstoredMinute = stack.startedMinute - 5 * MINUTE_MS;
+    trader = await createTrader(accountServices(stack.redis));
   });
 
   it('fills a limit long and a stop short at their levels from the closed candle the sim publishes; a level it missed keeps resting', async () => {
     // the stop short in another account: one book would hold the symbol one way only (one-way mode at fill)
-    const other = await createTrader(accountServices(redis));
-    await simControl(sim, 'price', { symbol: 'ETHUSDT', price: 3500 });
+    const other = await createTrader(accountServices(stack.redis));
+    await simControl(stack.sim, 'price', { symbol: 'ETHUSDT', price: 3500 });
     await waitFor(async () => {
-      const r = await botCall<Body>(api.url, trader, 'POST', '/open', { symbol: 'ETH', side: 'long', margin_usd: 10, leverage: 2, dry_run: true });
+      const r = await botCall<Body>(stack.api.url, trader, 'POST', '/open', { symbol: 'ETH', side: 'long', margin_usd: 10, leverage: 2, dry_run: true });
       return r.body.position?.entry === 3500;
     }, 10_000, 'the sim price on the open path');
-    // not in the last seconds of a minute: the candle set below must close as this minute's first
-    if (Date.now() % MINUTE_MS > MINUTE_MS - 5_000) await new Promise((resolve) => setTimeout(resolve, MINUTE_MS - (Date.now() % MINUTE_MS) + 100));
-    const minute = Date.now() - (Date.now() % MINUTE_MS);
-    // the API's clock half a minute before it: the orders may fill from this minute on, not from an earlier
-    // candle the sim closes meanwhile (its low holds the price before 3500)
-    clock.shift = minute - MINUTE_MS / 2 - Date.now();
     const place = async (body: Record<string, unknown>, who: Trader = trader): Promise<Order> => {
-      const r = await botCall<Body>(api.url, who, 'POST', '/open', { symbol: 'ETH', margin_usd: 100, leverage: 10, ...body });
+      const r = await botCall<Body>(stack.api.url, who, 'POST', '/open', { symbol: 'ETH', margin_usd: 100, leverage: 10, ...body });
       expect(r.status, JSON.stringify(r.body)).to.equal(200);
       return r.body.order!;
     };
-    const limit = await place({ side: 'long', type: 'limit', limit_price: 3450, tp: 3700 });
-    const stop = await place({ side: 'short', type: 'stop', limit_price: 3420, sl: 3600 }, other);
-    const untouched = await place({ side: 'long', type: 'limit', limit_price: 3300 });
+    // the candle is set before the orders, so the sim closes the minute with it whenever the minute ends;
+    // and nothing is swept until the orders rest, so that close cannot be swept before they exist
+    const releaseSweeps = await holdSweeps();
+    let minute: number;
+    let limit: Order, stop: Order, untouched: Order;
+    try {
+      minute = await scriptCurrentCandle(stack.sim, { symbol: 'ETHUSDT', open: 3500, high: 3510, low: 3400, close: 3480 });
+      // the API's clock at the start of the minute before: the orders may fill from this minute on, not
+      // from an earlier candle (its low holds the price before 3500)
+      clock.shift = minute - MINUTE_MS + 1 - Date.now();
+      limit = await place({ side: 'long', type: 'limit', limit_price: 3450, tp: 3700 });
+      stop = await place({ side: 'short', type: 'stop', limit_price: 3420, sl: 3600 }, other);
+      untouched = await place({ side: 'long', type: 'limit', limit_price: 3300 });
+    } finally {
+      await releaseSweeps();
+    }
 
     expect([limit.fills_from_ts, stop.fills_from_ts]).to.deep.equal([minute, minute]);
-    await simControl(sim, 'candle', { symbol: 'ETHUSDT', minute, open: 3500, high: 3510, low: 3400, close: 3480 });
-
-    const [done, theirs] = await Promise.all(
-      [trader, other].map((who) =>
-        waitFor(async () => {
-          const r = await botCall<Body>(api.url, who, 'GET', '/orders');
-          return r.body.recent?.length === 1 ? r.body : undefined;
-        }, 90_000, 'the two orders the candle reached to fill'),
-      ),
-    );
+    // the minute's close, its sweep job and the order step end in each fill's outbox event
+    await Promise.all([trader, other].map((who) => nextOutboxEvent(stack.redis, who.accountId, (e) => e.event === 'order.filled', 90_000)));
+    const [done, theirs] = await Promise.all([trader, other].map(async (who) => (await botCall<Body>(stack.api.url, who, 'GET', '/orders')).body));
+    expect([done.recent, theirs.recent].map((recent) => recent?.length)).to.deep.equal([1, 1]);
     const byId = new Map([...done.recent!, ...theirs.recent!].map((o) => [o.order_id, o]));
     expect(byId.get(limit.order_id)).to.include({ status: 'filled', filled_ts: minute });
     expect(byId.get(stop.order_id)).to.include({ status: 'filled', filled_ts: minute });
     expect(done.orders!.map((o) => o.order_id)).to.deep.equal([untouched.order_id]);
-    const positionsOf = async (who: Trader) => (await botCall<Body>(api.url, who, 'GET', '/positions')).body.positions as Record<string, unknown>[];
+    const positionsOf = async (who: Trader) => (await botCall<Body>(stack.api.url, who, 'GET', '/positions')).body.positions as Record<string, unknown>[];
     const positions = [...(await positionsOf(trader)), ...(await positionsOf(other))];
     const byPosition = new Map(positions.map((p) => [p.id, p]));
     expect(byPosition.get(byId.get(limit.order_id)!.position_id)).to.include({ side: 'long', entry: 3450, opened_ts: minute, tp: 3700, status: 'open' });
@@ -103,11 +80,11 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
   it('fills a limit short and a stop long, and rejects a fill the open-position cap blocks, from a past candle the sim publishes', async () => {
     // the API's clock half a minute before the past minute the candles are for: the orders may fill from it on
     clock.shift = unstoredMinute - MINUTE_MS / 2 - Date.now();
-    const bot = await createTrader(accountServices(redis));
+    const bot = await createTrader(accountServices(stack.redis));
     // the stop long in another account: one book would hold SOL one way only (one-way mode at fill)
-    const bot2 = await createTrader(accountServices(redis));
-    const free = await createTrader(accountServices(redis), { plan: 'free' });
-    const call = (who: Trader, method: 'GET' | 'POST', path: string, body?: Record<string, unknown>) => botCall<Body>(api.url, who, method, path, body);
+    const bot2 = await createTrader(accountServices(stack.redis));
+    const free = await createTrader(accountServices(stack.redis), { plan: 'free' });
+    const call = (who: Trader, method: 'GET' | 'POST', path: string, body?: Record<string, unknown>) => botCall<Body>(stack.api.url, who, method, path, body);
     // the sim's own prices, left alone: the minutes it closes by itself stay flat and reach no level below
     const priceOf = async (symbol: string): Promise<number> =>
       waitFor(async () => (await call(bot, 'POST', '/open', { symbol, side: 'long', margin_usd: 10, leverage: 2, dry_run: true })).body.position?.entry as number | undefined, 10_000, `the sim price of ${symbol}`);
@@ -128,8 +105,8 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
 
     const minute = unstoredMinute;
     for (const o of [limitShort, stopLong, blocked]) expect(o.fills_from_ts).to.equal(minute);
-    await simControl(sim, 'candle', { symbol: 'SOLUSDT', minute, open: sol, high: at(sol, 1.03), low: at(sol, 0.995), close: sol });
-    await simControl(sim, 'candle', { symbol: 'BNBUSDT', minute, open: bnb, high: at(bnb, 1.005), low: at(bnb, 0.975), close: bnb });
+    await simControl(stack.sim, 'candle', { symbol: 'SOLUSDT', minute, open: sol, high: at(sol, 1.03), low: at(sol, 0.995), close: sol });
+    await simControl(stack.sim, 'candle', { symbol: 'BNBUSDT', minute, open: bnb, high: at(bnb, 1.005), low: at(bnb, 0.975), close: bnb });
 
     const done = async (who: Trader, count: number) =>
       waitFor(async () => {
@@ -146,7 +123,7 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
     expect(byPosition.get(byId.get(limitShort.order_id)!.position_id)).to.include({ symbol: 'SOL', side: 'short', entry: limitShort.limit_price, opened_ts: minute, sl: limitShort.sl, status: 'open' });
     expect(byPosition.get(byId.get(stopLong.order_id)!.position_id)).to.include({ symbol: 'SOL', side: 'long', entry: stopLong.limit_price, opened_ts: minute, tp: stopLong.tp, status: 'open' });
     // each fill announced with the order as it ended and the position it opened
-    const fills = [...(await outbox(redis, bot.accountId)), ...(await outbox(redis, bot2.accountId))].filter((e) => e.event === 'order.filled');
+    const fills = [...(await outbox(stack.redis, bot.accountId)), ...(await outbox(stack.redis, bot2.accountId))].filter((e) => e.event === 'order.filled');
     for (const o of [limitShort, stopLong]) {
       const fill = fills.find((e) => e.order?.order_id === o.order_id)!;
       // stored under the canonical symbol; /orders shows the ticker
@@ -159,7 +136,7 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
     expect(rejected).to.not.have.property('position_id');
     expect(String(rejected.note)).to.match(/cap of 50 open positions/);
     expect((await call(free, 'GET', '/account')).body).to.include({ open_positions: 50 });
-    const freeEvents = await outbox(redis, free.accountId);
+    const freeEvents = await outbox(stack.redis, free.accountId);
     expect(freeEvents.filter((e) => e.event.startsWith('order.'))).to.have.length(1);
     const cancelled = freeEvents.find((e) => e.event === 'order.cancelled')!;
     expect(cancelled).to.deep.include({ book: 'main', ts: rejected.done_ts, order: { ...rejected, symbol: 'BNBUSDT' } });

@@ -11,20 +11,14 @@ type Body = Record<string, unknown> & { order?: Order; position?: Record<string,
 describe('bot trading: limit and stop entries (placement, fills, caps, idempotency)', function () {
   this.timeout(30_000);
   const fx = useOrderFixture();
-  let trader: Trader;
 
-  beforeEach(async () => {
-    await fx.prices.set({ BTCUSDT: 65000, ETHUSDT: 3500 });
-    trader = await createTrader(fx.mod);
-  });
-
-  const call = (method: 'GET' | 'POST', path: string, body?: unknown, who: Trader = trader, version: 'v1' | 'v2' = 'v1') => botCall<Body>(fx.api.url, who, method, path, body, version);
-  const place = async (body: Record<string, unknown>, who: Trader = trader): Promise<Order> => {
+  const call = (method: 'GET' | 'POST', path: string, body?: unknown, who: Trader = fx.trader, version: 'v1' | 'v2' = 'v1') => botCall<Body>(fx.api.url, who, method, path, body, version);
+  const place = async (body: Record<string, unknown>, who: Trader = fx.trader): Promise<Order> => {
     const r = await call('POST', '/open', { symbol: 'BTC', margin_usd: 100, leverage: 10, ...body }, who);
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
     return r.body.order!;
   };
-  const orders = async (who: Trader = trader) => (await call('GET', '/orders', undefined, who)).body as unknown as { orders: Order[]; recent: Order[] };
+  const orders = async (who: Trader = fx.trader) => (await call('GET', '/orders', undefined, who)).body as unknown as { orders: Order[]; recent: Order[] };
 
   const cases = [
     { type: 'limit', side: 'long', level: 64000, near: [64500, 65200], reach: [63900, 64800] },
@@ -48,7 +42,7 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
       // the minute of placement reached the level, but partly before the order existed: no fill
       expect(await fx.candle('BTCUSDT', w - MINUTE_MS, 60000, 70000)).to.deep.equal({ filled: 0, blocked: 0 });
       expect(await fx.candle('BTCUSDT', w, c.near[0], c.near[1])).to.deep.equal({ filled: 0, blocked: 0 });
-      expect(await fx.events(trader.accountId)).to.deep.equal([]);
+      expect(await fx.events(fx.trader.accountId)).to.deep.equal([]);
       expect(await fx.candle('BTCUSDT', w + MINUTE_MS, c.reach[0], c.reach[1])).to.deep.equal({ filled: 1, blocked: 0 });
 
       const listed = await orders();
@@ -59,7 +53,7 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
       expect(positions).to.have.length(1);
       expect(positions[0]).to.include({ id: filled.position_id, side: c.side, entry: c.level, entry_price: c.level, opened_ts: w + MINUTE_MS, status: 'open', margin: 100, leverage: 10 });
       expect(positions[0].qty as number).to.be.closeTo(1000 / c.level, 1e-12);
-      const events = await fx.events(trader.accountId);
+      const events = await fx.events(fx.trader.accountId);
       expect(events.map((e) => e.event)).to.deep.equal(['order.filled', 'position.opened']);
       expect(events[0].order).to.include({ order_id: order.order_id, status: 'filled', position_id: filled.position_id });
       expect(events[0].position).to.include({ id: filled.position_id });
@@ -94,7 +88,7 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
       const r = await call('POST', '/open', { symbol: 'BTC', side, type, limit_price: level, margin_usd: 10, leverage: 2 });
       expect(r.status, `${type} ${side} ${level}`).to.equal(400);
       expect(r.body).to.include({ error: code, live: 65000, limit_price: level, symbol: 'BTC' });
-      const v2 = await call('POST', '/open', { symbol: 'BTC', side, type, stop_price: level, margin_usd: 10, leverage: 2 }, trader, 'v2');
+      const v2 = await call('POST', '/open', { symbol: 'BTC', side, type, stop_price: level, margin_usd: 10, leverage: 2 }, fx.trader, 'v2');
       expect((v2.body.error as unknown as { code: string }).code).to.equal(code);
     }
     const after = await snapshotRedis(fx.redis);
@@ -132,7 +126,7 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
     expect(ifFilled).to.not.have.property('id');
     // the market has to come up to a stop long and a limit short, down to a stop short
     for (const [type, side, level, direction] of [['stop', 'long', 66000, 'up'], ['limit', 'short', 66000, 'up'], ['stop', 'short', 64000, 'down']] as const) {
-      const v2 = await call('POST', '/open', { symbol: 'BTC', side, type, limit_price: level, margin_usd: 100, leverage: 10, dry_run: true }, trader, 'v2');
+      const v2 = await call('POST', '/open', { symbol: 'BTC', side, type, limit_price: level, margin_usd: 100, leverage: 10, dry_run: true }, fx.trader, 'v2');
       const data = v2.body.data as unknown as { order: Record<string, unknown>; position_if_filled: Record<string, unknown> };
       expect(data.order, `${type} ${side}`).to.include({ type, direction, would_fill_now: false });
       expect(data.position_if_filled).to.include({ entry: level, side });
@@ -148,7 +142,7 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
       expect(r.body.error, JSON.stringify(body)).to.equal('limit_price_required');
     }
     const order = await place({ side: 'long', type: 'limit', limit_price: 60000 });
-    const modify = await call('POST', '/modify_order', { order_id: order.order_id, limit_price: 0 }, trader, 'v2');
+    const modify = await call('POST', '/modify_order', { order_id: order.order_id, limit_price: 0 }, fx.trader, 'v2');
     expect(modify.status).to.equal(400);
     expect((modify.body.error as unknown as { code: string }).code).to.equal('limit_price_required');
   });
@@ -182,7 +176,7 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
     // another symbol and the same side are not blocked
     const eth = await place({ symbol: 'ETH', side: 'short', type: 'limit', limit_price: 3600 });
     const more = await place({ side: 'long', type: 'limit', limit_price: 64000 });
-    const before = (await fx.events(trader.accountId)).length;
+    const before = (await fx.events(fx.trader.accountId)).length;
     expect(await fx.candle('BTCUSDT', short.fills_from_ts, 63900, 66100)).to.deep.equal({ filled: 1, blocked: 1 });
     expect(await fx.candle('ETHUSDT', eth.fills_from_ts, 3500, 3610)).to.deep.equal({ filled: 1, blocked: 0 });
     const { recent } = await orders();
@@ -194,7 +188,7 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
     const positions = (await call('GET', '/positions')).body.positions as Record<string, unknown>[];
     expect(positions.map((p) => [p.symbol, p.side]).sort()).to.deep.equal([['BTC', 'long'], ['BTC', 'long'], ['ETH', 'short']]);
     expect(positions.map((p) => p.id)).to.include(long.id);
-    const events = (await fx.events(trader.accountId)).slice(before);
+    const events = (await fx.events(fx.trader.accountId)).slice(before);
     expect(events.filter((e) => e.order?.order_id === short.order_id).map((e) => [e.event, e.order?.status])).to.deep.equal([['order.cancelled', 'rejected']]);
     const r = await call('POST', '/cancel_order', { order_id: short.order_id });
     expect(r.status).to.equal(409);
@@ -208,7 +202,7 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
 
   it('reads an order stored as resting (before the status read open) as open, and cancels it', async () => {
     const order = await place({ side: 'long', type: 'limit', limit_price: 60000 });
-    const data = keys.bookOrderData(trader.accountId, 'main');
+    const data = keys.bookOrderData(fx.trader.accountId, 'main');
     const raw = (await fx.redis.hget(data, order.order_id))!;
     await fx.redis.hset(data, order.order_id, raw.replace('"status":"open"', '"status":"resting"'));
     expect((await orders()).orders[0]).to.include({ order_id: order.order_id, status: 'open' });
@@ -225,7 +219,7 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
     const refused = results.filter((r) => r.status === 409);
     expect(refused).to.have.length(5);
     expect(refused[0].body).to.include({ error: 'too_many_orders', max: 20, resting: 20 });
-    expect(await fx.redis.zcard(keys.bookOrders(trader.accountId, 'main'))).to.equal(20);
+    expect(await fx.redis.zcard(keys.bookOrders(fx.trader.accountId, 'main'))).to.equal(20);
     const first = results.find((r) => r.status === 200)!.body.order!;
     expect((await call('POST', '/cancel_order', { order_id: first.order_id })).status).to.equal(200);
     expect((await call('POST', '/open', { symbol: 'ETH', side: 'short', type: 'stop', limit_price: 3000, margin_usd: 5, leverage: 2 })).status).to.equal(200);
@@ -260,7 +254,7 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
     expect(again.status).to.equal(200);
     expect(again.body).to.include({ ok: true, idempotent: true });
     expect(again.body.order).to.deep.equal(first);
-    const v2 = await call('POST', '/open', { symbol: 'BTC', margin_usd: 100, leverage: 10, ...body }, trader, 'v2');
+    const v2 = await call('POST', '/open', { symbol: 'BTC', margin_usd: 100, leverage: 10, ...body }, fx.trader, 'v2');
     expect(v2.body.data).to.deep.equal({ order: first, idempotent: true });
     // the same id on a market open is another namespace: it opens a position
     expect((await call('POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, client_order_id: 'lim-1' })).body.position).to.include({ client_order_id: 'lim-1' });
@@ -272,22 +266,22 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
     expect(results.every((r) => r.status === 200)).to.equal(true);
     expect(new Set(results.map((r) => r.body.order!.order_id)).size).to.equal(1);
     expect(results.filter((r) => r.body.idempotent === false)).to.have.length(1);
-    expect(await fx.redis.zcard(keys.bookOrders(trader.accountId, 'main'))).to.equal(1);
-    expect(await fx.events(trader.accountId)).to.deep.equal([]);
+    expect(await fx.redis.zcard(keys.bookOrders(fx.trader.accountId, 'main'))).to.equal(1);
+    expect(await fx.events(fx.trader.accountId)).to.deep.equal([]);
   });
 
   it('refuses a level without a resting type and a resting type without a level; answers v2 in the envelope', async () => {
     const noType = await call('POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, limit_price: 60000 });
     expect(noType.body).to.include({ error: 'invalid_param', param: 'type' });
-    const noLevel = await call('POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, type: 'stop' }, trader, 'v2');
+    const noLevel = await call('POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, type: 'stop' }, fx.trader, 'v2');
     expect(noLevel.status).to.equal(400);
     expect((noLevel.body.error as unknown as { code: string }).code).to.equal('limit_price_required');
     const both = await call('POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, type: 'limit', limit_price: 60000, stop_price: 61000 });
     expect(both.body).to.include({ error: 'invalid_param', param: 'stop_price' });
-    const placed = await call('POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, type: 'LIMIT', stop_price: 60000 }, trader, 'v2');
+    const placed = await call('POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, type: 'LIMIT', stop_price: 60000 }, fx.trader, 'v2');
     expect(placed.body.ok).to.equal(true);
     expect(placed.body.data).to.have.keys('order', 'idempotent');
-    const list = await call('GET', '/orders', undefined, trader, 'v2');
+    const list = await call('GET', '/orders', undefined, fx.trader, 'v2');
     expect(list.body.data).to.have.keys('orders', 'recent');
   });
 });

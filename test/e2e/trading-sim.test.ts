@@ -1,81 +1,55 @@
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { configWith } from '../../shared/core/config.js';
-import { createLogger } from '../../shared/core/logger.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { closeRedis, createBlockingRedis } from '../../shared/redis/connection.js';
-import { startFeedRole } from '../../workers/feed-role.js';
-import type { RunningRole } from '../../workers/runtime.js';
-import { startWorkerRole } from '../../workers/worker-role.js';
-import { startTestApi, type TestApi } from '../helpers/app.js';
-import { simControl, startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
+import { simControl, TRADING_SIM_ENV, useSimStack } from '../helpers/market-sim.js';
 import { waitFor } from '../helpers/market-wait.js';
-import { freshRedis, testRedisUrl } from '../helpers/redis.js';
+import { testRedisUrl } from '../helpers/redis.js';
 import { accountServices, botCall, createTrader, type Trader } from '../helpers/trading.js';
 
 type Body = Record<string, unknown> & { position?: Record<string, unknown>; markets?: Record<string, unknown>[] };
 
 describe('bot trading end to end: sim -> feed -> Redis -> trading routes (all classes), and the funding scheduler', function () {
   this.timeout(60_000);
-  let sim: SimHandle;
-  let redis: Redis;
-  let feed: RunningRole;
-  let worker: RunningRole;
-  let api: TestApi;
   let trader: Trader;
 
+  const stack = useSimStack({ env: TRADING_SIM_ENV, feed: true, worker: {} });
   before(async () => {
-    sim = await startScriptedSim();
-    redis = await freshRedis();
-    const env = { REDIS_URL: testRedisUrl(), MARKET_SOURCE: 'sim', SIM_URL: sim.url, PRICE_FRESH_MS: '3000', QUOTE_CACHE_MS: '0', PUBLIC_RATE_LIMIT: '100000', FEED_LEASE_MS: '2000' };
-    const config = configWith(env);
-    const ctx = { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) };
-    feed = await startFeedRole(ctx);
-    worker = await startWorkerRole(ctx);
-    api = await startTestApi(redis, env);
-    trader = await createTrader(accountServices(redis));
-    await waitFor(async () => (await botCall<Body>(api.url, trader, 'GET', '/markets?class=metal')).body.markets?.length === 2, 20_000, 'metal markets with prices');
-  });
-  after(async () => {
-    await api?.close();
-    await worker?.stop();
-    await feed?.stop();
-    await sim?.close();
-    await closeRedis(redis);
+    trader = await createTrader(accountServices(stack.redis));
+    await waitFor(async () => (await botCall<Body>(stack.api.url, trader, 'GET', '/markets?class=metal')).body.markets?.length === 2, 20_000, 'metal markets with prices');
   });
 
   it('lists crypto and the TradFi perpetuals of the sim with their classes', async () => {
-    const r = await botCall<Body>(api.url, trader, 'GET', '/markets');
+    const r = await botCall<Body>(stack.api.url, trader, 'GET', '/markets');
     const by = Object.fromEntries(r.body.markets!.map((m) => [m.symbol, m.asset_class]));
     expect(by).to.include({ BTCUSDT: 'crypto', ETHUSDT: 'crypto', XAUUSDT: 'metal', XAGUSDT: 'metal', SPX500USDT: 'index', NAS100USDT: 'index', TSLAUSDT: 'stock', NVDAUSDT: 'stock', EURUSDT: 'forex', JPYUSDT: 'forex' });
     expect(Object.keys(by).length).to.equal(72);
   });
 
   it('fills an open at the price set on the simulated exchanges, for a coin and for gold', async () => {
-    await simControl(sim, 'price', { symbol: 'BTCUSDT', price: 71234.5 });
-    await simControl(sim, 'price', { symbol: 'XAUUSDT', price: 4012.25 });
+    await simControl(stack.sim, 'price', { symbol: 'BTCUSDT', price: 71234.5 });
+    await simControl(stack.sim, 'price', { symbol: 'XAUUSDT', price: 4012.25 });
     const btc = await waitFor(async () => {
-      const r = await botCall<Body>(api.url, trader, 'POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 100, dry_run: true });
+      const r = await botCall<Body>(stack.api.url, trader, 'POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 100, dry_run: true });
       return r.body.position?.entry === 71234.5 ? r : undefined;
     }, 5_000, 'the sim price on the open path');
     expect(btc.body.position).to.include({ symbol: 'BTC', entry: 71234.5 });
     // each symbol's price travels on its own: wait for gold's as well before trading it
     await waitFor(async () => {
-      const r = await botCall<Body>(api.url, trader, 'POST', '/open', { symbol: 'XAU', side: 'short', margin_usd: 100, leverage: 20, dry_run: true });
+      const r = await botCall<Body>(stack.api.url, trader, 'POST', '/open', { symbol: 'XAU', side: 'short', margin_usd: 100, leverage: 20, dry_run: true });
       return r.body.position?.entry === 4012.25 ? r : undefined;
     }, 5_000, 'the sim gold price on the open path');
-    const gold = await botCall<Body>(api.url, trader, 'POST', '/open', { symbol: 'XAU', side: 'short', margin_usd: 100, leverage: 20 });
+    const gold = await botCall<Body>(stack.api.url, trader, 'POST', '/open', { symbol: 'XAU', side: 'short', margin_usd: 100, leverage: 20 });
     expect(gold.status).to.equal(200);
     expect(gold.body.position).to.include({ symbol: 'XAU', asset_class: 'metal', entry: 4012.25, fee_rate_pct: 0.015 });
-    await simControl(sim, 'price', { symbol: 'XAUUSDT', price: 3990 });
+    await simControl(stack.sim, 'price', { symbol: 'XAUUSDT', price: 3990 });
     const closed = await waitFor(async () => {
-      const r = await botCall<Body & { closed?: Record<string, unknown> }>(api.url, trader, 'GET', '/positions');
+      const r = await botCall<Body & { closed?: Record<string, unknown> }>(stack.api.url, trader, 'GET', '/positions');
       const row = (r.body.positions as Record<string, unknown>[])[0];
       return row?.mark_price === 3990 ? row : undefined;
     }, 5_000, 'the new gold mark');
     expect(closed.unrealized_pnl_usd as number).to.be.above(0);
-    const r = await botCall<Body & { closed?: Record<string, unknown> }>(api.url, trader, 'POST', '/close', { id: gold.body.position!.id, symbol: 'XAUUSDT' });
+    const r = await botCall<Body & { closed?: Record<string, unknown> }>(stack.api.url, trader, 'POST', '/close', { id: gold.body.position!.id, symbol: 'XAUUSDT' });
     expect(r.body.closed).to.include({ exit: 3990, pnl_usd: closed.unrealized_pnl_usd });
   });
 

@@ -1,14 +1,8 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
-import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
-import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
-import type { RunningRole } from '../../workers/runtime.js';
-import { startTestApi, type TestApi } from '../helpers/app.js';
 import { waitFor } from '../helpers/market-wait.js';
-import { connectStream, startReceiver, startWebhookWorker, type ReceivedDelivery, type StreamMessage, type TestReceiver, type TestStream } from '../helpers/push.js';
-import { freshRedis } from '../helpers/redis.js';
-import { accountServices, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
+import { connectStream, useWebhookStack, type ReceivedDelivery, type StreamMessage, type TestStream } from '../helpers/push.js';
+import { botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 type Row = Record<string, unknown> & { id: string; symbol: string };
 type Order = Record<string, unknown> & { order_id: string; symbol: string };
@@ -23,39 +17,24 @@ const payload = (delivery: ReceivedDelivery) => JSON.parse(delivery.body) as { e
 describe('bot trading: symbols are the spec ticker everywhere a client sees them', function () {
   this.timeout(30_000);
   const env = { PUBLIC_RATE_LIMIT: '1000000', STREAM_TICK_MS: '200', WEBHOOK_ALLOW_PRIVATE: 'true', RELAY_SCAN_MS: '200' };
-  let redis: Redis;
-  let api: TestApi;
-  let worker: RunningRole;
-  let receiver: TestReceiver;
-  let mod: AccountServices;
   let trader: Trader;
   let stream: TestStream | undefined;
 
+  after(() => stream?.ws.terminate());
+  const stack = useWebhookStack(env);
   before(async () => {
-    redis = await freshRedis();
-    api = await startTestApi(redis, env);
-    worker = await startWebhookWorker(redis, env);
-    receiver = await startReceiver();
-    mod = accountServices(redis);
-    await new TestPrices(redis).set({ BTCUSDT: 60000, XAUUSDT: 4000, '1000PEPEUSDT': 0.0125 });
-    trader = await createTrader(mod, { plan: 'pro' });
-  });
-  after(async () => {
-    stream?.ws.terminate();
-    await worker.stop();
-    await api.close();
-    await receiver.close();
-    await closeRedis(redis);
+    await new TestPrices(stack.redis).set({ BTCUSDT: 60000, XAUUSDT: 4000, '1000PEPEUSDT': 0.0125 });
+    trader = await createTrader(stack.mod, { plan: 'pro' });
   });
 
-  const call = (method: 'GET' | 'POST', path: string, body?: unknown) => botCall<Body>(api.url, trader, method, path, body);
+  const call = (method: 'GET' | 'POST', path: string, body?: unknown) => botCall<Body>(stack.api.url, trader, method, path, body);
   const delivered = (event: string, symbol: string) =>
-    waitFor(() => receiver.received.map(payload).find((p) => p.event === event && p.data.symbol === symbol), 10_000, `${event} of ${symbol} delivered`);
+    waitFor(() => stack.receiver.received.map(payload).find((p) => p.event === event && p.data.symbol === symbol), 10_000, `${event} of ${symbol} delivered`);
 
   it('names the ticker in REST views, the stream (position events and prices) and webhook payloads, for any input spelling', async () => {
-    const hook = await call('POST', '/webhooks', { act: 'add', url: `${receiver.url}/hook` });
+    const hook = await call('POST', '/webhooks', { act: 'add', url: `${stack.receiver.url}/hook` });
     expect(hook.status, JSON.stringify(hook.body)).to.equal(200);
-    stream = connectStream(api.url, { api_key: trader.apiKey });
+    stream = connectStream(stack.api.url, { api_key: trader.apiKey });
     await stream.next((m) => m.type === 'snapshot');
 
     const dry = await call('POST', '/open', { symbol: 'xau_usdt', side: 'long', margin_usd: 100, leverage: 10, dry_run: true });
@@ -98,10 +77,10 @@ describe('bot trading: symbols are the spec ticker everywhere a client sees them
     expect((await delivered('position.opened', 'XAU')).data).to.include({ id: gold.body.position!.id });
     expect((await delivered('position.opened', '1000PEPE')).data).to.include({ id: pepe.body.position!.id });
     expect((await delivered('position.closed', 'XAU')).data).to.deep.equal(closed.body.closed);
-    expect(receiver.received.map(payload).filter((p) => p.data.symbol.endsWith('USDT'))).to.deep.equal([]);
+    expect(stack.receiver.received.map(payload).filter((p) => p.data.symbol.endsWith('USDT'))).to.deep.equal([]);
 
     // close_all names what it could not close (no fresh price) by its ticker as well
-    await redis.set(keys.marketQuote('1000PEPEUSDT'), JSON.stringify({ symbol: '1000PEPEUSDT', price: 0.0125, venues: 1, changePct24h: null, ts: Date.now() - 60_000 }));
+    await stack.redis.set(keys.marketQuote('1000PEPEUSDT'), JSON.stringify({ symbol: '1000PEPEUSDT', price: 0.0125, venues: 1, changePct24h: null, ts: Date.now() - 60_000 }));
     const all = await call('POST', '/close_all', {});
     expect(all.body).to.deep.include({ closed: 0, not_closed: [{ id: pepe.body.position!.id, symbol: '1000PEPE', error: 'no_price' }] });
   });

@@ -59,12 +59,12 @@ export class HeldGate {
  * Registers before/after hooks for a describe block: an API server on the suite's Redis whose key
  * gates are held (HeldGate). Read the fields inside tests (they are set once `before` ran).
  */
-export function useHeldGateApi(deps: () => { redis: Redis; accounts: AccountServices }): { readonly api: TestApi; readonly gate: HeldGate } {
+export function useHeldGateApi(stack: { readonly redis: Redis; readonly mod: AccountServices }): { readonly api: TestApi; readonly gate: HeldGate } {
   let api: TestApi | undefined;
   let gate: HeldGate | undefined;
   before(async () => {
-    const { redis, accounts } = deps();
-    gate = new HeldGate(new StoredApiKeyResolver({ accounts: accounts.accounts, keys: accounts.keys, clock: systemClock }));
+    const { redis, mod } = stack;
+    gate = new HeldGate(new StoredApiKeyResolver({ accounts: mod.accounts, keys: mod.keys, clock: systemClock }));
     api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' }, { apiKeys: gate.resolver });
   });
   after(() => api?.close());

@@ -17,7 +17,7 @@ import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import { orderExpiryProcessor } from '../../workers/processors/orders/order-expiry-processor.js';
 import { freshRedis, testRedisUrl } from './redis.js';
-import { accountServices, TestPrices } from './trading.js';
+import { accountServices, createTrader, TestPrices, type Trader } from './trading.js';
 
 /**
  * Ten minutes behind the wall clock to start with: prices written now stay fresh for the API
@@ -45,6 +45,8 @@ export interface OrderFixture {
   readonly clock: MovableClock;
   readonly mod: AccountServices;
   readonly prices: TestPrices;
+  /** A new trader (Business plan) of each test, with BTC at 65,000 and ETH at 3,500. */
+  readonly trader: Trader;
   /** The sweep step for one closed candle (open and close default to the middle of the range). */
   candle(symbol: string, minute: number, low: number, high: number): Promise<FillSummary>;
   /** Runs the orders queue's expiry job as the worker would, `ahead` ms after the API's clock. */
@@ -58,6 +60,7 @@ export function useOrderFixture(): OrderFixture {
   let sweep: OrderSweep | undefined;
   let mod: AccountServices | undefined;
   let prices: TestPrices | undefined;
+  let trader: Trader | undefined;
   let config: Config | undefined;
   const clock = new MovableClock();
   const need = <T>(value: T | undefined): T => {
@@ -76,6 +79,8 @@ export function useOrderFixture(): OrderFixture {
     // the order indexes are cross-account: each test starts from an empty Redis so no other test's orders fill
     await need(redis).flushall();
     prices = new TestPrices(need(redis));
+    await prices.set({ BTCUSDT: 65000, ETHUSDT: 3500 });
+    trader = await createTrader(need(mod));
   });
   after(async () => {
     await api?.close();
@@ -94,6 +99,9 @@ export function useOrderFixture(): OrderFixture {
     },
     get prices() {
       return need(prices);
+    },
+    get trader() {
+      return need(trader);
     },
     candle: (symbol, minute, low, high) => {
       const mid = (low + high) / 2;

@@ -5,13 +5,17 @@ import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
 import { WebSocket } from 'ws';
 import { configWith, type Config } from '../../shared/core/config.js';
+import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
+import { closeRedis } from '../../shared/redis/connection.js';
 import { createLogger } from '../../shared/core/logger.js';
 import type { RunningRole } from '../../workers/runtime.js';
 import { webhookProcessor } from '../../workers/processors/webhooks/webhook-processor.js';
 import { startOutboxRelay } from '../../workers/start-outbox-relay.js';
 import { startWorkerRole, type WorkerRoleOptions } from '../../workers/worker-role.js';
+import { startTestApi, type TestApi } from './app.js';
 import { Arrivals } from './arrivals.js';
-import { testRedisUrl } from './redis.js';
+import { freshRedis, testRedisUrl } from './redis.js';
+import { accountServices } from './trading.js';
 
 export interface StreamMessage {
   type: string;
@@ -147,4 +151,51 @@ export function startTestRelay(redis: Redis, env: Record<string, string> = {}): 
 export function startWebhookWorker(redis: Redis, env: Record<string, string>, options: WorkerRoleOptions = {}): Promise<RunningRole> {
   const config = configWith({ REDIS_URL: testRedisUrl(), ...env });
   return startWorkerRole({ config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) }, { processors: [webhookProcessor], schedules: [], ...options });
+}
+
+export interface WebhookStack {
+  readonly redis: Redis;
+  readonly api: TestApi;
+  readonly receiver: TestReceiver;
+  readonly mod: AccountServices;
+}
+
+/**
+ * Registers before/after hooks for a describe block: a freshly emptied suite Redis, a real API and a
+ * webhook worker (with the outbox relay) on `env`, and a receiver for the deliveries. Read the
+ * fields inside tests or later hooks.
+ */
+export function useWebhookStack(env: Record<string, string>): WebhookStack {
+  let started: { redis: Redis; api: TestApi; worker: RunningRole; receiver: TestReceiver; mod: AccountServices } | undefined;
+  const need = () => {
+    if (!started) throw new Error('useWebhookStack: read it inside a test or a later hook');
+    return started;
+  };
+  before(async () => {
+    const redis = await freshRedis();
+    const api = await startTestApi(redis, env);
+    const worker = await startWebhookWorker(redis, env);
+    started = { redis, api, worker, receiver: await startReceiver(), mod: accountServices(redis) };
+  });
+  after(async () => {
+    if (!started) return;
+    await started.worker.stop();
+    await started.api.close();
+    await started.receiver.close();
+    await closeRedis(started.redis);
+  });
+  return {
+    get redis() {
+      return need().redis;
+    },
+    get api() {
+      return need().api;
+    },
+    get receiver() {
+      return need().receiver;
+    },
+    get mod() {
+      return need().mod;
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { createRedis } from '../../shared/redis/connection.js';
+import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 
 export function testRedisUrl(): string {
   const url = process.env.PERPDESK_TEST_REDIS_URL;
@@ -12,6 +12,21 @@ export async function freshRedis(): Promise<Redis> {
   const redis = createRedis(testRedisUrl());
   await redis.flushall();
   return redis;
+}
+
+/**
+ * Registers hooks for a describe block that empty the suite's Redis and hand `use` a connection to
+ * it, once before its tests or before each of them ('each'), and close it after.
+ */
+export function useFreshRedis(use: (redis: Redis) => void = () => undefined, scope: 'all' | 'each' = 'all'): void {
+  let redis: Redis | undefined;
+  (scope === 'each' ? beforeEach : before)(async () => {
+    redis = await freshRedis();
+    use(redis);
+  });
+  (scope === 'each' ? afterEach : after)(async () => {
+    if (redis) await closeRedis(redis);
+  });
 }
 
 /** Everything in Redis as key -> dump, to prove that a refused request changed nothing. */

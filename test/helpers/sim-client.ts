@@ -1,5 +1,6 @@
 /** Test-side helpers for the simulated exchange: JSON over HTTP, WebSocket probes, shape checks. */
 import { WebSocket, type RawData } from 'ws';
+import { startSim, type SimHandle } from '../../ops/sim/sim-server.js';
 
 export interface HttpJson {
   status: number;
@@ -172,3 +173,33 @@ export function shapeDiff(expected: unknown, actual: unknown, path = '$'): strin
   return [];
 }
 
+
+/**
+ * Registers before/after hooks for a describe block: a scripted sim (ticking every 100 ms, `seed`
+ * fixing its random parts), and the stream probes `open` connects to it; all closed after.
+ */
+export function useProbedSim(seed?: number): { readonly sim: SimHandle; open(path: string): Promise<WsProbe> } {
+  let sim: SimHandle | undefined;
+  const probes: WsProbe[] = [];
+  const need = (): SimHandle => {
+    if (!sim) throw new Error('useProbedSim: read sim inside a test or a later hook');
+    return sim;
+  };
+  before(async () => {
+    sim = await startSim({ port: 0, mode: 'scripted', tickMs: 100, ...(seed === undefined ? {} : { seed }) });
+  });
+  after(async () => {
+    for (const p of probes) p.close();
+    await sim?.close();
+  });
+  return {
+    get sim() {
+      return need();
+    },
+    async open(path) {
+      const p = await WsProbe.open(toWsUrl(need().url) + path);
+      probes.push(p);
+      return p;
+    },
+  };
+}

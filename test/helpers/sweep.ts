@@ -1,5 +1,6 @@
 /** Sweep tests: positions seeded through the open script, outbox and counter reads, candles as sweep jobs. */
 import { createDomain } from '../../shared/domain.js';
+import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from '../../shared/core/clock.js';
 import { configWith } from '../../shared/core/config.js';
@@ -9,7 +10,10 @@ import { PositionStore } from '../../shared/paper/positions/position-store.js';
 import type { BookRef, Position } from '../../shared/paper/positions/position-types.js';
 import type { Sweep } from '../../shared/paper/sweep/sweep.js';
 import type { SweepJob } from '../../shared/queues/job-types.js';
+import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { keys } from '../../shared/redis/keys.js';
+import { waitFor } from './market-wait.js';
+import { testRedisUrl } from './redis.js';
 
 export const MINUTE = 60_000;
 
@@ -68,21 +72,57 @@ export interface OutboxEvent {
   order?: Record<string, unknown>;
 }
 
+function outboxEntry(id: string, fields: string[]): OutboxEvent {
+  const map = Object.fromEntries(Array.from({ length: fields.length / 2 }, (_, i) => [fields[2 * i], fields[2 * i + 1]]));
+  return {
+    id,
+    event: map.event,
+    book: map.book,
+    ts: Number(map.ts),
+    position: JSON.parse(map.position ?? '{}') as Position,
+    ...(map.remaining ? { remaining: JSON.parse(map.remaining) as Position } : {}),
+    ...(map.order ? { order: JSON.parse(map.order) as Record<string, unknown> } : {}),
+  };
+}
+
 /** The account's outbox, oldest first, payloads parsed. */
 export async function outbox(redis: Redis, accountId: string): Promise<OutboxEvent[]> {
   const entries = await redis.xrange(keys.accountOutbox(accountId), '-', '+');
-  return entries.map(([id, fields]) => {
-    const map = Object.fromEntries(Array.from({ length: fields.length / 2 }, (_, i) => [fields[2 * i], fields[2 * i + 1]]));
-    return {
-      id,
-      event: map.event,
-      book: map.book,
-      ts: Number(map.ts),
-      position: JSON.parse(map.position ?? '{}') as Position,
-      ...(map.remaining ? { remaining: JSON.parse(map.remaining) as Position } : {}),
-      ...(map.order ? { order: JSON.parse(map.order) as Record<string, unknown> } : {}),
-    };
-  });
+  return entries.map(([id, fields]) => outboxEntry(id, fields));
+}
+
+/** The account's first outbox event that matches, written already or to come: the stream is read as it grows (XREAD BLOCK). */
+export async function nextOutboxEvent(redis: Redis, accountId: string, match: (e: OutboxEvent) => boolean, timeoutMs: number): Promise<OutboxEvent> {
+  const reader = redis.duplicate();
+  const deadline = Date.now() + timeoutMs;
+  try {
+    for (let after = '0'; ; ) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no matching outbox event of ${accountId} within ${timeoutMs} ms`);
+      const read = await reader.xread('BLOCK', left, 'STREAMS', keys.accountOutbox(accountId), after);
+      for (const [id, fields] of read?.[0]?.[1] ?? []) {
+        const event = outboxEntry(id, fields);
+        if (match(event)) return event;
+        after = id;
+      }
+    }
+  } finally {
+    reader.disconnect();
+  }
+}
+
+/**
+ * Holds the minute sweep: pauses the sweep queue and waits until no sweep job runs. The candles the
+ * feed stores meanwhile are queued, and swept in order once the returned release is called.
+ */
+export async function holdSweeps(): Promise<() => Promise<void>> {
+  const queue = new Queue(QUEUES.sweep, { connection: { url: testRedisUrl() }, prefix: QUEUE_PREFIX });
+  await queue.pause();
+  await waitFor(async () => (await queue.getActiveCount()) === 0, 30_000, 'the running sweep jobs to finish');
+  return async () => {
+    await queue.resume();
+    await queue.close();
+  };
 }
 
 /** The events of one position with their payloads, oldest first. */

@@ -8,7 +8,7 @@ import { saveUniverse } from '../../shared/market/universe-store.js';
 import type { Venue } from '../../shared/market/types.js';
 import { createAccountServices, type AccountServices } from '../../shared/paper/accounts/account-services.js';
 import type { PlanId } from '../../shared/paper/plans.js';
-import { getJson, type JsonResponse } from './app.js';
+import { getJson, useApiFixture, type ApiFixture, type JsonResponse } from './app.js';
 
 /** Writes aggregated prices the way the feed does: venue ticks, then the median written by the writer's flush. */
 export class TestPrices {
@@ -93,4 +93,43 @@ export function botCall<T = Record<string, unknown>>(
     headers: { ...(key !== undefined ? { 'x-api-key': key } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
     ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
   });
+}
+
+export interface TradingFixture extends ApiFixture {
+  readonly mod: AccountServices;
+  readonly prices: TestPrices;
+}
+
+/**
+ * The keyed trading stack of a describe block: a real API on a freshly emptied suite Redis (with a
+ * public rate limit no test reaches), the account service, and `livePrices` set before each test.
+ * Read the fields inside tests or later hooks.
+ */
+export function useTradingFixture(livePrices: Record<string, number>): TradingFixture {
+  const fixture = useApiFixture({ PUBLIC_RATE_LIMIT: '1000000' });
+  let mod: AccountServices | undefined;
+  let prices: TestPrices | undefined;
+  const need = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('useTradingFixture: read it inside a test or a later hook');
+    return value;
+  };
+  before(() => {
+    mod = accountServices(fixture.redis);
+    prices = new TestPrices(fixture.redis);
+  });
+  beforeEach(() => need(prices).set(livePrices));
+  return {
+    get redis() {
+      return fixture.redis;
+    },
+    get api() {
+      return fixture.api;
+    },
+    get mod() {
+      return need(mod);
+    },
+    get prices() {
+      return need(prices);
+    },
+  };
 }

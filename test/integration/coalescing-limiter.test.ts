@@ -1,19 +1,13 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
-import { closeRedis } from '../../shared/redis/connection.js';
 import type { ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
 import { CoalescingLimiter } from '../../shared/rate-limit/coalescing-limiter.js';
 import { getJson, startTestApi } from '../helpers/app.js';
-import { freshRedis } from '../helpers/redis.js';
+import { useFreshRedis } from '../helpers/redis.js';
 
 describe('the coalescing limiter', () => {
   let redis: Redis;
-  beforeEach(async () => {
-    redis = await freshRedis();
-  });
-  afterEach(async () => {
-    await closeRedis(redis);
-  });
+  useFreshRedis((fresh) => (redis = fresh), 'each');
 
   it('gives concurrent callers distinct exact ordinals from one shared counter', async () => {
     const a = new CoalescingLimiter(redis, [20]);

@@ -12,7 +12,7 @@ import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { createSweepProducer } from '../../shared/queues/sweep-producer.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
-import { freshRedis, testRedisUrl } from '../helpers/redis.js';
+import { freshRedis, testRedisUrl, useFreshRedis } from '../helpers/redis.js';
 import { waitFor } from '../helpers/market-wait.js';
 
 const logger = createLogger({ logLevel: 'silent' });
@@ -189,12 +189,7 @@ describe('sweep producer (BullMQ)', () => {
 
 describe('feed lease', () => {
   let redis: Redis;
-  before(async () => {
-    redis = await freshRedis();
-  });
-  after(async () => {
-    await closeRedis(redis);
-  });
+  useFreshRedis((fresh) => (redis = fresh));
 
   function lease(owner: string, events: string[], leaseMs = 600): FeedLease {
     return new FeedLease({

@@ -1,30 +1,16 @@
 import { expect } from 'chai';
-import { startSim, type SimHandle } from '../../ops/sim/sim-server.js';
+import { startSim } from '../../ops/sim/sim-server.js';
 import { TRADFI } from '../../ops/sim/symbols.js';
-import { at, getJson, postJson, shapeDiff, toWsUrl, WsProbe } from '../helpers/sim-client.js';
+import { at, getJson, postJson, shapeDiff, toWsUrl, useProbedSim, WsProbe } from '../helpers/sim-client.js';
 import { fixture } from '../helpers/fixtures.js';
 
 const MINUTE = 60_000;
 
 describe('simulated exchange control plane', () => {
-  let sim: SimHandle;
-  const probes: WsProbe[] = [];
+  const stack = useProbedSim();
+  const { open } = stack;
 
-  before(async () => {
-    sim = await startSim({ port: 0, mode: 'scripted', tickMs: 100 });
-  });
-  after(async () => {
-    for (const p of probes) p.close();
-    await sim.close();
-  });
-
-  async function open(path: string): Promise<WsProbe> {
-    const p = await WsProbe.open(toWsUrl(sim.url) + path);
-    probes.push(p);
-    return p;
-  }
-
-  const post = (path: string, body: unknown) => postJson(`${sim.url}/__sim${path}`, body);
+  const post = (path: string, body: unknown) => postJson(`${stack.sim.url}/__sim${path}`, body);
 
   it('the shape checker itself reports missing keys and type changes', () => {
     expect(shapeDiff({ a: '1', b: [1, 'x'] }, { a: 1, b: [1, 'x'], c: true })).to.deep.equal(['$.c: unexpected', '$.a: expected string, got number']);
@@ -38,26 +24,26 @@ describe('simulated exchange control plane', () => {
     expect(down.status).to.equal(200);
     expect(at(down.body, 'providersDown')).to.deep.equal(['binance']);
     expect(await bin.waitClose()).to.equal(1006);
-    expect((await getJson(`${sim.url}/binance/fapi/v1/ticker/price`)).status).to.equal(503);
+    expect((await getJson(`${stack.sim.url}/binance/fapi/v1/ticker/price`)).status).to.equal(503);
     let refused: unknown;
-    await WsProbe.open(`${toWsUrl(sim.url)}/binance/stream`).then((p) => p.close(), (e: unknown) => (refused = e));
+    await WsProbe.open(`${toWsUrl(stack.sim.url)}/binance/stream`).then((p) => p.close(), (e: unknown) => (refused = e));
     expect(String(refused)).to.contain('503');
     // other venues are unaffected
-    expect((await getJson(`${sim.url}/bybit/v5/market/tickers?category=linear`)).status).to.equal(200);
+    expect((await getJson(`${stack.sim.url}/bybit/v5/market/tickers?category=linear`)).status).to.equal(200);
     bybit.send({ op: 'ping' });
     await bybit.waitFor((m) => at(m, 'ret_msg') === 'pong');
 
     await post('/provider', { name: 'binance', down: false });
-    expect((await getJson(`${sim.url}/binance/fapi/v1/ticker/price`)).status).to.equal(200);
+    expect((await getJson(`${stack.sim.url}/binance/fapi/v1/ticker/price`)).status).to.equal(200);
     const again = await open('/binance/stream?streams=btcusdt@ticker');
     await again.waitFor((m) => at(m, 'stream') === 'btcusdt@ticker', { label: 'ticker after recovery' });
   });
 
   it('any provider name can be marked down and shows in the state', async () => {
     await post('/provider', { name: 'awesomeapi', down: true });
-    expect(at((await getJson(`${sim.url}/__sim/state`)).body, 'providersDown')).to.deep.equal(['awesomeapi']);
+    expect(at((await getJson(`${stack.sim.url}/__sim/state`)).body, 'providersDown')).to.deep.equal(['awesomeapi']);
     await post('/provider', { name: 'awesomeapi', down: false });
-    expect(at((await getJson(`${sim.url}/__sim/state`)).body, 'providersDown')).to.deep.equal([]);
+    expect(at((await getJson(`${stack.sim.url}/__sim/state`)).body, 'providersDown')).to.deep.equal([]);
   });
 
   it('drop closes open sockets abruptly (one exchange or all) and reconnects are accepted', async () => {
@@ -66,7 +52,7 @@ describe('simulated exchange control plane', () => {
     expect(at(one.body, 'dropped')).to.be.at.least(1);
     expect(await sockets[2].waitClose()).to.equal(1006);
     expect(sockets[0].ws.readyState).to.equal(sockets[0].ws.OPEN);
-    const all = await postJson(`${sim.url}/__sim/drop`, '');
+    const all = await postJson(`${stack.sim.url}/__sim/drop`, '');
     expect(all.status).to.equal(200);
     for (const i of [0, 1, 3]) expect(await sockets[i].waitClose()).to.equal(1006);
     const back = await open('/okx/ws/v5/public');
@@ -97,24 +83,24 @@ describe('simulated exchange control plane', () => {
     const other = await post('/liquidation', { exchange: 'kraken', symbol: 'ETHUSDT', side: 'short', price: 3000, qty: 1 });
     expect(other.status).to.equal(200);
     expect(at(other.body, 'streamed')).to.equal(false);
-    const recorded = at((await getJson(`${sim.url}/__sim/liquidations`)).body, 'liquidations') as unknown[];
+    const recorded = at((await getJson(`${stack.sim.url}/__sim/liquidations`)).body, 'liquidations') as unknown[];
     expect(recorded.map((r) => at(r, 'exchange'))).to.deep.equal(['binance', 'bybit', 'kraken']);
   });
 
   it('a candle for the current minute becomes the open candle', async () => {
     const bin = await open('/binance/stream?streams=linkusdt@kline_1m');
-    const t = at((await getJson(`${sim.url}/__sim/state?symbol=LINK`)).body, 'candle', 't') as number;
+    const t = at((await getJson(`${stack.sim.url}/__sim/state?symbol=LINK`)).body, 'candle', 't') as number;
     const mark = bin.mark();
     const res = await post('/candle', { symbol: 'LINK', minute: t, open: 10, high: 12, low: 9, close: 11 });
     if (at(res.body, 'kind') === 'past') return; // the minute rolled over between the two calls
     expect(at(res.body, 'kind')).to.equal('current');
     const k = await bin.waitFor((m) => at(m, 'data', 'k', 't') === t && at(m, 'data', 'k', 'x') === false && at(m, 'data', 'k', 'c') === '11.0000', { since: mark });
     expect(at(k, 'data', 'k', 'h')).to.equal('12.0000');
-    expect(at((await getJson(`${sim.url}/__sim/state?symbol=LINKUSDT`)).body, 'price')).to.equal(11);
+    expect(at((await getJson(`${stack.sim.url}/__sim/state?symbol=LINKUSDT`)).body, 'price')).to.equal(11);
   });
 
   it('rejects bad input with 400 (404 for unknown symbols)', async () => {
-    const t = at((await getJson(`${sim.url}/__sim/state?symbol=BTC`)).body, 'candle', 't') as number;
+    const t = at((await getJson(`${stack.sim.url}/__sim/state?symbol=BTC`)).body, 'candle', 't') as number;
     const cases: Array<[string, unknown, number]> = [
       ['/price', { symbol: 'BTCUSDT' }, 400],
       ['/price', { symbol: 'BTCUSDT', price: -1 }, 400],
@@ -142,7 +128,7 @@ describe('simulated exchange control plane', () => {
       expect(at(res.body, 'ok')).to.equal(false);
       expect(at(res.body, 'error')).to.be.a('string');
     }
-    expect((await getJson(`${sim.url}/__sim/state?symbol=NOPE`)).status).to.equal(404);
+    expect((await getJson(`${stack.sim.url}/__sim/state?symbol=NOPE`)).status).to.equal(404);
     expect((await post('/nothing', {})).status).to.equal(404);
   });
 

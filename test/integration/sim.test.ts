@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { startSim, type SimHandle } from '../../ops/sim/sim-server.js';
 import { TRADFI } from '../../ops/sim/symbols.js';
-import { at, getJson, postJson, shapeDiff, toWsUrl, WsProbe } from '../helpers/sim-client.js';
+import { at, getJson, postJson, shapeDiff, useProbedSim } from '../helpers/sim-client.js';
 import { fixture } from '../helpers/fixtures.js';
 import {
   BINANCE_WS_TICKER,
@@ -16,32 +15,18 @@ const MINUTE = 60_000;
 const FIRST_EIGHT = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BNBUSDT', 'XRPUSDT', 'DOGEUSDT', 'ADAUSDT', 'AVAXUSDT'];
 
 describe('simulated exchange (scripted mode)', () => {
-  let sim: SimHandle;
-  const probes: WsProbe[] = [];
-
-  before(async () => {
-    sim = await startSim({ port: 0, mode: 'scripted', tickMs: 100, seed: 7 });
-  });
-  after(async () => {
-    for (const p of probes) p.close();
-    await sim.close();
-  });
-
-  async function open(path: string): Promise<WsProbe> {
-    const p = await WsProbe.open(toWsUrl(sim.url) + path);
-    probes.push(p);
-    return p;
-  }
+  const stack = useProbedSim(7);
+  const { open } = stack;
 
   async function shaped(path: string, reference: unknown): Promise<unknown> {
-    const res = await getJson(sim.url + path);
+    const res = await getJson(stack.sim.url + path);
     expect(res.status, path).to.equal(200);
     expect(shapeDiff(reference, res.body), path).to.deep.equal([]);
     return res.body;
   }
 
   async function currentMinute(): Promise<number> {
-    const state = await getJson(`${sim.url}/__sim/state?symbol=BTCUSDT`);
+    const state = await getJson(`${stack.sim.url}/__sim/state?symbol=BTCUSDT`);
     return at(state.body, 'candle', 't') as number;
   }
 
@@ -61,12 +46,12 @@ describe('simulated exchange (scripted mode)', () => {
       expect(klines).to.have.length(1500);
       expect(klines[1][0]).to.equal((klines[0][0] as number) + MINUTE);
       expect(klines[1499][0]).to.equal(await currentMinute());
-      const dflt = (await getJson(`${sim.url}/binance/fapi/v1/klines?symbol=BTCUSDT&interval=1m`)).body as unknown[];
+      const dflt = (await getJson(`${stack.sim.url}/binance/fapi/v1/klines?symbol=BTCUSDT&interval=1m`)).body as unknown[];
       expect(dflt).to.have.length(500);
       const premium = (await shaped('/binance/fapi/v1/premiumIndex', fixture('binance-usdm/premium-index.json'))) as unknown[];
       expect(premium.find((p) => at(p, 'symbol') === 'XAUUSDT')).to.have.property('lastFundingRate', '0.00010000');
       await shaped('/binance/fapi/v1/premiumIndex?symbol=BTCUSDT', at(fixture('binance-usdm/premium-index.json'), 0));
-      const bad = await getJson(`${sim.url}/binance/fapi/v1/ticker/24hr?symbol=NOPEUSDT`);
+      const bad = await getJson(`${stack.sim.url}/binance/fapi/v1/ticker/24hr?symbol=NOPEUSDT`);
       expect(bad.status).to.equal(400);
       expect(at(bad.body, 'code')).to.equal(-1121);
     });
@@ -89,9 +74,9 @@ describe('simulated exchange (scripted mode)', () => {
       const list = at(k, 'result', 'list') as string[][];
       expect(list).to.have.length(5);
       expect(num(list[0][0]) - num(list[1][0])).to.equal(MINUTE, 'newest first');
-      const max = at((await getJson(`${sim.url}/bybit/v5/market/kline?category=linear&symbol=BTCUSDT&interval=1&limit=5000`)).body, 'result', 'list');
+      const max = at((await getJson(`${stack.sim.url}/bybit/v5/market/kline?category=linear&symbol=BTCUSDT&interval=1&limit=5000`)).body, 'result', 'list');
       expect(max).to.have.length(1000);
-      const bad = await getJson(`${sim.url}/bybit/v5/market/tickers?category=linear&symbol=NOPEUSDT`);
+      const bad = await getJson(`${stack.sim.url}/bybit/v5/market/tickers?category=linear&symbol=NOPEUSDT`);
       expect(at(bad.body, 'retCode')).to.equal(10001);
     });
 
@@ -111,7 +96,7 @@ describe('simulated exchange (scripted mode)', () => {
       expect(num(rows[0][0]) - num(rows[1][0])).to.equal(MINUTE);
       const h = await shaped(`/okx/api/v5/market/history-candles?instId=BTC-USDT-SWAP&after=${rows[0][0]}`, fixture('okx-v5/candles.json'));
       expect((at(h, 'data') as string[][])[0][0]).to.equal(rows[1][0], 'after is exclusive');
-      const bad = await getJson(`${sim.url}/okx/api/v5/market/ticker?instId=NOPE-USDT-SWAP`);
+      const bad = await getJson(`${stack.sim.url}/okx/api/v5/market/ticker?instId=NOPE-USDT-SWAP`);
       expect(at(bad.body, 'code')).to.equal('51001');
     });
 
@@ -124,7 +109,7 @@ describe('simulated exchange (scripted mode)', () => {
       const rows = at(c, 'data') as string[][];
       expect(num(rows[1][0]) - num(rows[0][0])).to.equal(MINUTE, 'oldest first');
       expect(num(rows[2][0])).to.equal(await currentMinute());
-      const bad = await getJson(`${sim.url}/bitget/api/v2/mix/market/candles?symbol=NOPEUSDT&${q}&granularity=1m`);
+      const bad = await getJson(`${stack.sim.url}/bitget/api/v2/mix/market/candles?symbol=NOPEUSDT&${q}&granularity=1m`);
       expect(bad.status).to.equal(400);
       expect(at(bad.body, 'code')).to.equal('40034');
     });
@@ -151,7 +136,7 @@ describe('simulated exchange (scripted mode)', () => {
 
       const marks = [binUrl, binArr, bybit, okx, bitget].map((p) => p.mark());
       const t0 = Date.now();
-      const res = await postJson(`${sim.url}/__sim/price`, { symbol: 'BTC', price: 65000 });
+      const res = await postJson(`${stack.sim.url}/__sim/price`, { symbol: 'BTC', price: 65000 });
       expect(res.status).to.equal(200);
       const frames = await Promise.all([
         binUrl.waitFor((m) => at(m, 'stream') === 'btcusdt@ticker' && num(at(m, 'data', 'c')) === 65000, { since: marks[0], label: 'binance ticker' }),
@@ -168,7 +153,7 @@ describe('simulated exchange (scripted mode)', () => {
       expect(shapeDiff(fixture('bybit-v5/ws-tickers-linear.json'), bybit.messages.find((m) => at(m, 'type') === 'snapshot'))).to.deep.equal([]);
       expect(shapeDiff(fixture('okx-v5/ws-tickers.recorded.json'), frames[3])).to.deep.equal([]);
       expect(shapeDiff(BITGET_WS_TICKER, frames[4])).to.deep.equal([]);
-      const state = await getJson(`${sim.url}/__sim/state?symbol=BTCUSDT`);
+      const state = await getJson(`${stack.sim.url}/__sim/state?symbol=BTCUSDT`);
       expect(at(state.body, 'prices')).to.deep.equal({ binance: 65000, bybit: 65000, okx: 65000, bitget: 65000 });
     });
 
@@ -193,7 +178,7 @@ describe('simulated exchange (scripted mode)', () => {
 
       const minute = (await currentMinute()) - 3 * MINUTE;
       const marks = [bin, bybit, okx, bitget].map((p) => p.mark());
-      const res = await postJson(`${sim.url}/__sim/candle`, { symbol: 'ETHUSDT', minute, open: 3000, high: 3100, low: 2950, close: 3050, volume: 12 });
+      const res = await postJson(`${stack.sim.url}/__sim/candle`, { symbol: 'ETHUSDT', minute, open: 3000, high: 3100, low: 2950, close: 3050, volume: 12 });
       expect(res.status).to.equal(200);
       expect(at(res.body, 'kind')).to.equal('past');
       const ohlc = [3000, 3100, 2950, 3050];
@@ -208,10 +193,10 @@ describe('simulated exchange (scripted mode)', () => {
 
       // and history REST calls return it on every venue
       const rows = [
-        at((await getJson(`${sim.url}/binance/fapi/v1/klines?symbol=ETHUSDT&interval=1m&startTime=${minute}&limit=1`)).body, 0),
-        at((await getJson(`${sim.url}/bybit/v5/market/kline?category=linear&symbol=ETHUSDT&interval=1&start=${minute}&end=${minute}`)).body, 'result', 'list', 0),
-        at((await getJson(`${sim.url}/okx/api/v5/market/history-candles?instId=ETH-USDT-SWAP&after=${minute + MINUTE}&limit=1`)).body, 'data', 0),
-        at((await getJson(`${sim.url}/bitget/api/v2/mix/market/candles?symbol=ETHUSDT&productType=USDT-FUTURES&granularity=1m&startTime=${minute}&endTime=${minute}`)).body, 'data', 0),
+        at((await getJson(`${stack.sim.url}/binance/fapi/v1/klines?symbol=ETHUSDT&interval=1m&startTime=${minute}&limit=1`)).body, 0),
+        at((await getJson(`${stack.sim.url}/bybit/v5/market/kline?category=linear&symbol=ETHUSDT&interval=1&start=${minute}&end=${minute}`)).body, 'result', 'list', 0),
+        at((await getJson(`${stack.sim.url}/okx/api/v5/market/history-candles?instId=ETH-USDT-SWAP&after=${minute + MINUTE}&limit=1`)).body, 'data', 0),
+        at((await getJson(`${stack.sim.url}/bitget/api/v2/mix/market/candles?symbol=ETHUSDT&productType=USDT-FUTURES&granularity=1m&startTime=${minute}&endTime=${minute}`)).body, 'data', 0),
       ] as unknown[][];
       for (const row of rows) {
         expect(num(row[0])).to.equal(minute);
@@ -224,7 +209,7 @@ describe('simulated exchange (scripted mode)', () => {
       bybit.send({ op: 'subscribe', args: ['tickers.SOLUSDT'] });
       await bybit.waitFor((m) => at(m, 'type') === 'snapshot', { label: 'snapshot' });
       const mark = bybit.mark();
-      await postJson(`${sim.url}/__sim/price`, { symbol: 'SOLUSDT', price: 123.456 });
+      await postJson(`${stack.sim.url}/__sim/price`, { symbol: 'SOLUSDT', price: 123.456 });
       const delta = await bybit.waitFor((m) => at(m, 'type') === 'delta' && at(m, 'data', 'lastPrice') !== undefined, { since: mark, label: 'delta' });
       expect(at(delta, 'data', 'lastPrice')).to.equal('123.456');
       expect(at(delta, 'data', 'symbol')).to.equal('SOLUSDT');

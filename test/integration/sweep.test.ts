@@ -17,7 +17,7 @@ import { candleSweepProcessor } from '../../workers/processors/sweep/candle-swee
 import type { RunningRole } from '../../workers/runtime.js';
 import { startWorkerRole } from '../../workers/worker-role.js';
 import { waitFor } from '../helpers/market-wait.js';
-import { freshRedis, testRedisUrl } from '../helpers/redis.js';
+import { testRedisUrl, useFreshRedis } from '../helpers/redis.js';
 import { bookMoney, candle, closedPosition, eventsOf, MINUTE, openPosition, outbox, positionEvents, seedPositions, testSweep, testPosition } from '../helpers/sweep.js';
 import { startTestApi } from '../helpers/app.js';
 import { accountServices, botCall, createTrader, TestPrices } from '../helpers/trading.js';
@@ -31,12 +31,7 @@ const cents = (p: Position, exit: number): number => computeClose(p, exit, 100, 
 describe('the sweep of open positions (real Redis)', function () {
   this.timeout(60_000);
   let redis: Redis;
-  beforeEach(async () => {
-    redis = await freshRedis();
-  });
-  afterEach(async () => {
-    await closeRedis(redis);
-  });
+  useFreshRedis((fresh) => (redis = fresh), 'each');
 
   it('settles what a candle crosses at the level (stop, target, liquidation, long and short), leaves the rest, one event each', async () => {
     const at = (over: Partial<Position> & { side: 'long' | 'short' }, symbol = 'ETHUSDT') => testPosition(A, { symbol, entry: 100, ...over });

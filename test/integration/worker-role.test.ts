@@ -7,16 +7,11 @@ import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { closeRedis, createBlockingRedis } from '../../shared/redis/connection.js';
 import { startWorkerRole } from '../../workers/worker-role.js';
 import { waitFor } from '../helpers/market-wait.js';
-import { freshRedis, testRedisUrl } from '../helpers/redis.js';
+import { testRedisUrl, useFreshRedis } from '../helpers/redis.js';
 
 describe('the worker role', () => {
   let redis: Redis;
-  beforeEach(async () => {
-    redis = await freshRedis();
-  });
-  afterEach(async () => {
-    await closeRedis(redis);
-  });
+  useFreshRedis((fresh) => (redis = fresh), 'each');
 
   it('runs registered processors and keeps one scheduler per id however many workers register it', async () => {
     const config = configWith({ REDIS_URL: testRedisUrl() });

@@ -1,7 +1,8 @@
 /**
  * Counts keyed calls in memory and writes them in one pipeline every FLUSH_MS: per-request usage
- * writes (four commands each) cost about a tenth of a trading request's CPU under load. Usage is a
- * report, not money: a pod that dies without its shutdown flush loses at most FLUSH_MS of counts.
+ * writes (four commands each) cost a trading request too much CPU under load (bench/README.md,
+ * design figures). Usage is a report, not money: a pod that dies without its shutdown flush loses
+ * at most FLUSH_MS of counts.
  */
 import { utcDay } from './plan-terms.js';
 import type { KeyStore, UsageTally } from './key-store.js';

@@ -39,8 +39,8 @@ type OpenFields = Required<Omit<PositionView, 'trail_pct' | 'exit_price' | 'mark
 /**
  * The stored fields minus the internal ones: one literal, then the closed fields a record has,
  * always in the same order. Copying the position minus some keys (rest destructuring, then a
- * spread) left about 2.6 KB per view in the old generation, freed only by a full collection: at
- * 1,000 requests/s a mark-compact pause every few seconds (bench/README.md, the trading rows).
+ * spread) left garbage in the old generation, freed only by a full collection: under load, a
+ * frequent mark-compact pause (bench/README.md, design figures).
  */
 function publicFields(p: Position): PositionView {
   const view: PositionView = {

@@ -2,7 +2,7 @@
 
 /**
  * Items per pipeline: large enough to save round trips, small enough that what is in flight stays
- * small (each young-generation collection copies it; 500 x 2 spent a fifth more on collections).
+ * small (each young-generation collection copies it: bench/README.md, design figures).
  */
 export const BATCH_SIZE = 200;
 /** Pipelines in flight at once: Redis always has one to run while the client works on another. */

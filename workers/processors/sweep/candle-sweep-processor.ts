@@ -52,8 +52,8 @@ export function candleRunner(steps: readonly CandleStep[], gate?: MinuteGate): (
 
 /**
  * Candles swept at once by one worker process. The minute's jobs (one per symbol) arrive together
- * and each is a few round trips, mostly waiting: with 100,000 open positions a minute of 500 jobs
- * took 243-279 ms at 64 against about 377 at 8 (bench/README.md, sweep rows). A symbol's later
+ * and each is a few round trips, mostly waiting, so many at once overlap their waits (64 against
+ * 8: bench/README.md, design figures). A symbol's later
  * minute taken meanwhile (a backlog, a small universe) waits for the earlier one (candleRunner).
  */
 const SWEEP_CONCURRENCY = 64;

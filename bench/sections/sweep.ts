@@ -8,26 +8,26 @@
  * - naive: scan every book's open positions and decide each one, then settle what triggers through
  *   the same settler and scripts;
  * - queued: as production runs it, one job per candle through the sweep queue to the worker role's
- *   sweep worker (bench/sweep-queue.ts), from the first add to the last completion.
+ *   sweep worker (bench/lib/sweep-queue.ts), from the first add to the last completion.
  */
-import { createDomain } from '../shared/domain.js';
+import { createDomain } from '../../shared/domain.js';
 import type { Redis } from 'ioredis';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { configWith } from '../shared/core/config.js';
-import { systemClock } from '../shared/core/clock.js';
-import { decide, type PriceWindow } from '../shared/engine/triggers.js';
-import { FundingStore } from '../shared/paper/funding/funding-store.js';
-import { PositionStore } from '../shared/paper/positions/position-store.js';
-import { parsePosition } from '../shared/paper/positions/position-types.js';
-import { candleWindow } from '../shared/paper/sweep/sweep-service.js';
-import { SweepSettler, type SweepTarget } from '../shared/paper/sweep/sweep-settler.js';
-import { SweepStore } from '../shared/paper/sweep/sweep-store.js';
-import { closeRedis, createRedis } from '../shared/redis/connection.js';
-import { startEmbeddedRedis } from '../shared/redis/embedded.js';
-import { median } from './harness.js';
-import { restoreTriggered, seedSweepData, type SweepData } from './sweep-data.js';
-import { startQueuedSweeper, type QueuedSweeper } from './sweep-queue.js';
+import { configWith } from '../../shared/core/config.js';
+import { systemClock } from '../../shared/core/clock.js';
+import { decide, type PriceWindow } from '../../shared/engine/triggers.js';
+import { FundingStore } from '../../shared/paper/funding/funding-store.js';
+import { PositionStore } from '../../shared/paper/positions/position-store.js';
+import { parsePosition } from '../../shared/paper/positions/position-types.js';
+import { candleWindow } from '../../shared/paper/sweep/sweep-service.js';
+import { SweepSettler, type SweepTarget } from '../../shared/paper/sweep/sweep-settler.js';
+import { SweepStore } from '../../shared/paper/sweep/sweep-store.js';
+import { closeRedis, createRedis } from '../../shared/redis/connection.js';
+import { startEmbeddedRedis } from '../../shared/redis/embedded.js';
+import { median } from '../lib/harness.js';
+import { restoreTriggered, seedSweepData, type SweepData } from '../lib/sweep-data.js';
+import { startQueuedSweeper, type QueuedSweeper } from '../lib/sweep-queue.js';
 
 export interface SweepBenchSummary {
   positions: number;

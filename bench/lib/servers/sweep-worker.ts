@@ -1,13 +1,13 @@
 /**
  * The worker role with only the sweep processor, in a process of its own as a worker pod runs it
- * (bench/sweep-queue.ts feeds it the minute's jobs). Prints {"url": REDIS_URL} once it takes jobs.
+ * (bench/lib/sweep-queue.ts feeds it the minute's jobs). Prints {"url": REDIS_URL} once it takes jobs.
  */
-import { loadConfig } from '../../shared/core/config.js';
-import { applyHeapSettings } from '../../shared/core/heap-settings.js';
-import { createLogger } from '../../shared/core/logger.js';
-import { closeRedis, createRedis } from '../../shared/redis/connection.js';
-import { candleSweepProcessor } from '../../workers/processors/sweep/candle-sweep-processor.js';
-import { startWorkerRole } from '../../workers/worker-role.js';
+import { loadConfig } from '../../../shared/core/config.js';
+import { applyHeapSettings } from '../../../shared/core/heap-settings.js';
+import { createLogger } from '../../../shared/core/logger.js';
+import { closeRedis, createRedis } from '../../../shared/redis/connection.js';
+import { candleSweepProcessor } from '../../../workers/processors/sweep/candle-sweep-processor.js';
+import { startWorkerRole } from '../../../workers/worker-role.js';
 
 const config = loadConfig(process.env);
 applyHeapSettings(config);

@@ -4,8 +4,8 @@
  * row (key, rate limit, prices, the script); one awaited at a time, each wakes Redis and then this
  * process, which on a virtual machine costs far more than the command itself.
  */
-import { createRedis, closeRedis } from '../shared/redis/connection.js';
-import { median } from './harness.js';
+import { createRedis, closeRedis } from '../../shared/redis/connection.js';
+import { median } from '../lib/harness.js';
 
 export interface RoundTripRow {
   name: string;

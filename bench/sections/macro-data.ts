@@ -3,21 +3,21 @@
  * and the screener, run here against the bench's sim (the stack has no worker process, whose
  * schedules would compete for the CPU while other routes are measured).
  */
-import { configWith } from '../shared/core/config.js';
-import { createLogger } from '../shared/core/logger.js';
-import { createDomain } from '../shared/domain.js';
-import { MACRO_JOBS } from '../shared/macro/macro-resources.js';
-import { MacroRefresher } from '../shared/macro/macro-refresher.js';
-import { createMacroProviders } from '../shared/macro/providers/macro-providers.js';
-import { providerHttp } from '../shared/http/provider-http.js';
-import { SnapshotStore } from '../shared/snapshots/snapshot-store.js';
-import { LatamRefresher } from '../shared/latam/latam-refresher.js';
-import { LatamStore } from '../shared/latam/latam-store.js';
-import { createLatamProviders } from '../shared/latam/providers/latam-providers.js';
-import { closeRedis, createRedis } from '../shared/redis/connection.js';
-import { runScreener } from '../shared/screener/screener-runner.js';
-import { ScreenerService } from '../shared/screener/screener-service.js';
-import { systemClock } from '../shared/core/clock.js';
+import { configWith } from '../../shared/core/config.js';
+import { createLogger } from '../../shared/core/logger.js';
+import { createDomain } from '../../shared/domain.js';
+import { MACRO_JOBS } from '../../shared/macro/macro-resources.js';
+import { MacroRefresher } from '../../shared/macro/macro-refresher.js';
+import { createMacroProviders } from '../../shared/macro/providers/macro-providers.js';
+import { providerHttp } from '../../shared/http/provider-http.js';
+import { SnapshotStore } from '../../shared/snapshots/snapshot-store.js';
+import { LatamRefresher } from '../../shared/latam/latam-refresher.js';
+import { LatamStore } from '../../shared/latam/latam-store.js';
+import { createLatamProviders } from '../../shared/latam/providers/latam-providers.js';
+import { closeRedis, createRedis } from '../../shared/redis/connection.js';
+import { runScreener } from '../../shared/screener/screener-runner.js';
+import { ScreenerService } from '../../shared/screener/screener-service.js';
+import { systemClock } from '../../shared/core/clock.js';
 
 export async function prepareMacroData(redisUrl: string, simUrl: string): Promise<void> {
   const config = configWith({ REDIS_URL: redisUrl, MARKET_SOURCE: 'sim', SIM_URL: simUrl });

@@ -8,16 +8,16 @@
  * measured in bursts: 1,000 opens as fast as they go, then the 1,000 closes of those positions,
  * repeated; the rate is requests / wall time summed over the bursts. The account's 100 keys (the
  * Business maximum) share the load so no key's per-minute budget trips. 1,000 accounts: the same
- * with 4,000 opens per burst spread over the accounts' keys. Fixed load (bench/paced-load.ts): an
+ * with 4,000 opens per burst spread over the accounts' keys. Fixed load (bench/lib/paced-load.ts): an
  * open-loop schedule of 1,000 req/s alternating opens and closes of earlier opens, measured in
  * interleaved rounds with the two bare servers at the same paced rate, so the p99 can be read
  * against what the machine gives a server that does nothing.
  */
 import autocannon from 'autocannon';
-import { createAccountServices } from '../shared/paper/accounts/account-services.js';
-import { closeRedis, createRedis } from '../shared/redis/connection.js';
-import { median, processCpuMs, type Measurement } from './harness.js';
-import { pacedLoad, quantile, type PacedOptions, type PacedResult } from './paced-load.js';
+import { createAccountServices } from '../../shared/paper/accounts/account-services.js';
+import { closeRedis, createRedis } from '../../shared/redis/connection.js';
+import { median, processCpuMs, type Measurement } from '../lib/harness.js';
+import { pacedLoad, quantile, type PacedOptions, type PacedResult } from '../lib/paced-load.js';
 
 const SYMBOLS = ['BTC', 'ETH', 'SOL', 'BNB', 'XRP', 'DOGE', 'ADA', 'AVAX'];
 

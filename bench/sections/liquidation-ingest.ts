@@ -4,23 +4,23 @@
  * against a bare XADD loop (pipelined, same batch size, same payload size) on the same Redis.
  */
 import type { Redis } from 'ioredis';
-import { configWith } from '../shared/core/config.js';
-import { createLogger } from '../shared/core/logger.js';
-import { parseBinanceLiquidations } from '../shared/derivatives/liquidations/formats/binance.js';
-import { parseBitfinexLiquidations } from '../shared/derivatives/liquidations/formats/bitfinex.js';
-import { parseBitgetLiquidations } from '../shared/derivatives/liquidations/formats/bitget.js';
-import { BitmexOrderTimes, parseBitmexLiquidations, type BitmexInstruments } from '../shared/derivatives/liquidations/formats/bitmex.js';
-import { parseBybitLiquidations } from '../shared/derivatives/liquidations/formats/bybit.js';
-import { parseDeribitLiquidations } from '../shared/derivatives/liquidations/formats/deribit.js';
-import { parseGateLiquidations } from '../shared/derivatives/liquidations/formats/gate.js';
-import { parseHtxLiquidations } from '../shared/derivatives/liquidations/formats/htx.js';
-import { parseOkxLiquidations, type OkxContractValue } from '../shared/derivatives/liquidations/formats/okx.js';
-import type { LiquidationFrame } from '../shared/derivatives/liquidations/liquidation-event.js';
-import { LiquidationStore } from '../shared/derivatives/liquidations/liquidation-store.js';
-import { LiquidationWriter } from '../shared/derivatives/liquidations/liquidation-writer.js';
-import { closeRedis, createRedis } from '../shared/redis/connection.js';
-import { startEmbeddedRedis } from '../shared/redis/embedded.js';
-import { liquidationFrameHandler } from '../workers/streams/liquidations/liquidation-connector.js';
+import { configWith } from '../../shared/core/config.js';
+import { createLogger } from '../../shared/core/logger.js';
+import { parseBinanceLiquidations } from '../../shared/derivatives/liquidations/formats/binance.js';
+import { parseBitfinexLiquidations } from '../../shared/derivatives/liquidations/formats/bitfinex.js';
+import { parseBitgetLiquidations } from '../../shared/derivatives/liquidations/formats/bitget.js';
+import { BitmexOrderTimes, parseBitmexLiquidations, type BitmexInstruments } from '../../shared/derivatives/liquidations/formats/bitmex.js';
+import { parseBybitLiquidations } from '../../shared/derivatives/liquidations/formats/bybit.js';
+import { parseDeribitLiquidations } from '../../shared/derivatives/liquidations/formats/deribit.js';
+import { parseGateLiquidations } from '../../shared/derivatives/liquidations/formats/gate.js';
+import { parseHtxLiquidations } from '../../shared/derivatives/liquidations/formats/htx.js';
+import { parseOkxLiquidations, type OkxContractValue } from '../../shared/derivatives/liquidations/formats/okx.js';
+import type { LiquidationFrame } from '../../shared/derivatives/liquidations/liquidation-event.js';
+import { LiquidationStore } from '../../shared/derivatives/liquidations/liquidation-store.js';
+import { LiquidationWriter } from '../../shared/derivatives/liquidations/liquidation-writer.js';
+import { closeRedis, createRedis } from '../../shared/redis/connection.js';
+import { startEmbeddedRedis } from '../../shared/redis/embedded.js';
+import { liquidationFrameHandler } from '../../workers/streams/liquidations/liquidation-connector.js';
 
 export interface IngestSummary {
   events: number;
@@ -163,7 +163,7 @@ export function ingestTable(s: IngestSummary): string {
   ].join('\n');
 }
 
-// `npx tsx bench/liquidation-ingest.ts` runs it alone
+// `npx tsx bench/sections/liquidation-ingest.ts` runs it alone
 if (import.meta.url === `file://${process.argv[1]}`) {
   const summary = await measureLiquidationIngest(Number(process.env.BENCH_LIQ_EVENTS ?? 100_000));
   process.stdout.write(`${ingestTable(summary)}\n${JSON.stringify(summary)}\n`);

@@ -12,21 +12,21 @@
  *   ws server broadcasting a prices message to 2,000 sockets, alternating rounds, in the same run.
  *   The sockets are all read by this one process, for both.
  */
-import { createDomain } from '../shared/domain.js';
+import { createDomain } from '../../shared/domain.js';
 import type { Redis } from 'ioredis';
 import type { WebSocket } from 'ws';
-import { systemClock } from '../shared/core/clock.js';
-import { configWith } from '../shared/core/config.js';
-import { createAccountServices } from '../shared/paper/accounts/account-services.js';
-import { StoredApiKeyResolver } from '../shared/paper/api-key-resolver.js';
-import type { KeyContext } from '../shared/paper/key-context.js';
-import { type TradingServices } from '../shared/paper/trading-services.js';
-import { WebhookStore } from '../shared/push/webhook-store.js';
-import { closeRedis, createRedis } from '../shared/redis/connection.js';
-import { freePort } from '../shared/redis/embedded.js';
-import { processCpuMs, startChild, startChildAt, type Child } from './harness.js';
-import { closeAll, collectPositionEvents, connectMany, measureFanOut, percentiles, startBenchReceiver, type Percentiles } from './push-clients.js';
-import type { BenchStack } from './stack.js';
+import { systemClock } from '../../shared/core/clock.js';
+import { configWith } from '../../shared/core/config.js';
+import { createAccountServices } from '../../shared/paper/accounts/account-services.js';
+import { StoredApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
+import type { KeyContext } from '../../shared/paper/key-context.js';
+import { type TradingServices } from '../../shared/paper/trading-services.js';
+import { WebhookStore } from '../../shared/push/webhook-store.js';
+import { closeRedis, createRedis } from '../../shared/redis/connection.js';
+import { freePort } from '../../shared/redis/embedded.js';
+import { processCpuMs, startChild, startChildAt, type Child } from '../lib/harness.js';
+import { closeAll, collectPositionEvents, connectMany, measureFanOut, percentiles, startBenchReceiver, type Percentiles } from '../lib/push-clients.js';
+import type { BenchStack } from '../lib/stack.js';
 
 const SYMBOLS = ['BTC', 'ETH', 'SOL', 'BNB', 'XRP', 'DOGE', 'ADA', 'AVAX'];
 const FAN_OUT_SOCKETS = Number(process.env.BENCH_PUSH_SOCKETS ?? 2000);
@@ -229,7 +229,7 @@ export async function measurePush(stack: BenchStack, seconds: number): Promise<P
     const port = await freePort();
     const fanOutApi = await startChildAt('workers/main.ts', { ...common, ROLE: 'api', PORT: String(port), HOST: '127.0.0.1', STREAM_TICK_MS: TICK_MS }, `http://127.0.0.1:${port}`, '/readyz');
     children.push(fanOutApi);
-    const bareWs = await startChild('bench/servers/bare-ws.ts', { BARE_WS_TICK_MS: TICK_MS }, (line) => (JSON.parse(line) as { url?: string }).url);
+    const bareWs = await startChild('bench/lib/servers/bare-ws.ts', { BARE_WS_TICK_MS: TICK_MS }, (line) => (JSON.parse(line) as { url?: string }).url);
     children.push(bareWs);
     const config = configWith({ REDIS_URL: stack.redis.url });
     const { trading } = createDomain({ config, redis });

@@ -1,15 +1,15 @@
 /**
  * The minute sweep as production runs it: the feed adds one job per symbol and minute to the sweep
  * queue (createSweepProducer, one add per candle; this process plays the feed), and a worker
- * process takes them (bench/servers/sweep-worker.ts: the worker role's sweep worker, at its
+ * process takes them (bench/lib/servers/sweep-worker.ts: the worker role's sweep worker, at its
  * concurrency). A sweep is timed from the first add to the last job's completion, as QueueEvents
  * reports it.
  */
 import { Queue, QueueEvents } from 'bullmq';
-import type { SweepJob } from '../shared/queues/job-types.js';
-import { QUEUE_PREFIX, QUEUES } from '../shared/queues/queue-names.js';
-import { createSweepProducer } from '../shared/queues/sweep-producer.js';
-import { closeRedis, createBlockingRedis } from '../shared/redis/connection.js';
+import type { SweepJob } from '../../shared/queues/job-types.js';
+import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
+import { createSweepProducer } from '../../shared/queues/sweep-producer.js';
+import { closeRedis, createBlockingRedis } from '../../shared/redis/connection.js';
 import { jsonUrl, startChild } from './harness.js';
 
 export interface QueuedSweeper {
@@ -25,7 +25,7 @@ interface SweepResult {
 }
 
 export async function startQueuedSweeper(redisUrl: string, workerCount: number): Promise<QueuedSweeper> {
-  const workers = await Promise.all(Array.from({ length: workerCount }, () => startChild('bench/servers/sweep-worker.ts', { REDIS_URL: redisUrl, LOG_LEVEL: 'warn' }, jsonUrl)));
+  const workers = await Promise.all(Array.from({ length: workerCount }, () => startChild('bench/lib/servers/sweep-worker.ts', { REDIS_URL: redisUrl, LOG_LEVEL: 'warn' }, jsonUrl)));
   const producer = createSweepProducer(redisUrl);
   const queueConnection = createBlockingRedis(redisUrl);
   const eventsConnection = createBlockingRedis(redisUrl);

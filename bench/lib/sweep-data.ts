@@ -8,13 +8,13 @@
  * other one keeps its levels at least 1.5% away, so exactly 1% of the positions trigger.
  */
 import type { Redis } from 'ioredis';
-import { CLASS_TAKER_PCT } from '../shared/engine/fees.js';
-import { priceOpen } from '../shared/engine/open-pricing.js';
-import { trimNumber, type Side } from '../shared/engine/side.js';
-import { triggerMember, type BookRef, type Position } from '../shared/paper/positions/position-types.js';
-import { TRIGGER_KINDS, triggerLevels } from '../shared/paper/positions/trigger-hints.js';
-import type { SweepJob } from '../shared/queues/job-types.js';
-import { keys } from '../shared/redis/keys.js';
+import { CLASS_TAKER_PCT } from '../../shared/engine/fees.js';
+import { priceOpen } from '../../shared/engine/open-pricing.js';
+import { trimNumber, type Side } from '../../shared/engine/side.js';
+import { triggerMember, type BookRef, type Position } from '../../shared/paper/positions/position-types.js';
+import { TRIGGER_KINDS, triggerLevels } from '../../shared/paper/positions/trigger-hints.js';
+import type { SweepJob } from '../../shared/queues/job-types.js';
+import { keys } from '../../shared/redis/keys.js';
 
 const MINUTE_MS = 60_000;
 

@@ -1,4 +1,4 @@
-import { freePort, startEmbeddedRedis, type EmbeddedRedis } from '../shared/redis/embedded.js';
+import { freePort, startEmbeddedRedis, type EmbeddedRedis } from '../../shared/redis/embedded.js';
 import { jsonUrl, startChild, startChildAt, type Child } from './harness.js';
 
 /** Everything a benchmark run needs, started once: Redis, the two baselines, the sim, a feed and one API process. */
@@ -27,8 +27,8 @@ export async function startBenchStack(): Promise<BenchStack> {
   const started: Child[] = [];
   const track = (child: Child): Child => (started.push(child), child);
   try {
-    const bareNode = track(await startChild('bench/servers/bare-node.ts', {}, jsonUrl));
-    const bareExpress = track(await startChild('bench/servers/bare-express.ts', {}, jsonUrl));
+    const bareNode = track(await startChild('bench/lib/servers/bare-node.ts', {}, jsonUrl));
+    const bareExpress = track(await startChild('bench/lib/servers/bare-express.ts', {}, jsonUrl));
     // a free port, so a benchmark never collides with a running `npm run sim` or another run
     const sim = track(await startChild('ops/sim/main.ts', { SIM_PORT: String(await freePort()) }, simUrl));
     const common = { REDIS_URL: redis.url, MARKET_SOURCE: 'sim', SIM_URL: sim.url, LOG_LEVEL: 'warn' };
