@@ -1,5 +1,5 @@
 /** The market data model shared by the feed (writer), the store (reader) and the venue parsers. */
-import { toEpochMs, toNumber, toPrice } from './parse-utils.js';
+import { excerpt, toEpochMs, toNumber, toPrice } from './parse-utils.js';
 import { FEED_VENUES, type FeedVenue } from './venues/venue-urls.js';
 
 export type Venue = FeedVenue;
@@ -93,6 +93,22 @@ export interface FrameResult {
 
 export function emptyFrame(): FrameResult {
   return { ticks: [], candles: [], issues: [] };
+}
+
+/**
+ * The candles of one frame's rows for one symbol: each complete one into `out`, an issue for each
+ * other row, and one for a frame without a symbol or rows (`what`: 'bybit: bad kline', ...).
+ */
+export function pushCandles(out: FrameResult, what: string, msg: Record<string, unknown>, symbol: string | null, toCandle: (row: unknown, symbol: string) => Partial<VenueCandle>): void {
+  if (!symbol || !Array.isArray(msg.data)) {
+    out.issues.push(`${what}: ${excerpt(msg)}`);
+    return;
+  }
+  for (const row of msg.data) {
+    const candle = toCandle(row, symbol);
+    if (isCompleteCandle(candle)) out.candles.push(candle);
+    else out.issues.push(`${what}: ${excerpt(row)}`);
+  }
 }
 
 /** The message published on the ticks channel for every aggregate written. */

@@ -5,7 +5,7 @@
  */
 import { baseOf, canonicalSymbol } from '../canonical-symbol.js';
 import { excerpt, frameArg, isRecord, toEpochMs, toNumber, toPrice, unwrapCodeData } from '../parse-utils.js';
-import { emptyFrame, isCompleteCandle, ohlcvFromRow, withVolumes, type Candle, type FrameResult, type VenueCandle, type VenueMarket, type VenueTick } from '../types.js';
+import { emptyFrame, isCompleteCandle, ohlcvFromRow, pushCandles, withVolumes, type Candle, type FrameResult, type VenueCandle, type VenueMarket, type VenueTick } from '../types.js';
 
 /** Args per subscribe message: OKX caps a request at 64 KB, about 1,000 args; stay far below. */
 export const OKX_ARGS_PER_MESSAGE = 100;
@@ -61,18 +61,6 @@ function candleFromRow(row: unknown, symbol: string): Partial<VenueCandle> {
   return { venue: 'okx', symbol, ...ohlcvFromRow(row, 6), closed: row[8] === '1' ? true : row[8] === '0' ? false : undefined };
 }
 
-function parseCandles(msg: Record<string, unknown>, instId: unknown, out: FrameResult): void {
-  const symbol = okxSymbol(instId);
-  if (!symbol || !Array.isArray(msg.data)) {
-    out.issues.push(`okx: bad candle: ${excerpt(msg)}`);
-    return;
-  }
-  for (const row of msg.data) {
-    const candle = candleFromRow(row, symbol);
-    if (isCompleteCandle(candle)) out.candles.push(candle);
-    else out.issues.push(`okx: bad candle: ${excerpt(row)}`);
-  }
-}
 
 /** One frame of /ws/v5/public or /ws/v5/business ("pong" text is handled by the socket). */
 export function parseOkxMessage(msg: unknown): FrameResult {
@@ -80,7 +68,7 @@ export function parseOkxMessage(msg: unknown): FrameResult {
   const arg = frameArg('okx', msg, out.issues);
   if (!arg || !isRecord(msg)) return out;
   if (arg.channel === 'tickers') parseTickers(msg, out);
-  else if (arg.channel === 'candle1m') parseCandles(msg, arg.instId, out);
+  else if (arg.channel === 'candle1m') pushCandles(out, 'okx: bad candle', msg, okxSymbol(arg.instId), candleFromRow);
   return out;
 }
 
