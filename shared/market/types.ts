@@ -124,6 +124,14 @@ export function isCompleteCandle(c: Partial<VenueCandle>): c is VenueCandle {
   return c.venue !== undefined && c.symbol !== undefined && c.closed !== undefined && isOhlcv(c);
 }
 
+/** A tick with the 24h change (percent) and quote volume (USDT) its venue gave, each set only when given. */
+export function venueTick(venue: Venue, symbol: string, price: number, ts: number, changePct: number | undefined, quoteVolume: number | undefined): VenueTick {
+  const tick: VenueTick = { venue, symbol, price, ts };
+  if (changePct !== undefined) tick.changePct24h = changePct;
+  if (quoteVolume !== undefined) tick.quoteVolume24h = quoteVolume;
+  return tick;
+}
+
 /** A venue's listed symbols with their 24h quote volumes (0 for one its tickers left out). */
 export function withVolumes(venue: Venue, symbols: readonly string[], volumes: ReadonlyMap<string, number>): VenueMarket[] {
   return symbols.map((symbol) => ({ venue, symbol, quoteVolume24h: volumes.get(symbol) ?? 0 }));

@@ -5,7 +5,7 @@
  */
 import { canonicalSymbol } from '../canonical-symbol.js';
 import { excerpt, isRecord, toEpochMs, toNumber, toPrice, toStr } from '../parse-utils.js';
-import { emptyFrame, isOhlcv, ohlcvFromRow, pushCandles, withVolumes, type Candle, type FrameResult, type VenueCandle, type VenueMarket, type VenueTick } from '../types.js';
+import { emptyFrame, isOhlcv, ohlcvFromRow, pushCandles, withVolumes, venueTick, type Candle, type FrameResult, type VenueCandle, type VenueMarket } from '../types.js';
 
 /** Bybit accepts at most 10 args per subscribe message. */
 export const BYBIT_ARGS_PER_MESSAGE = 10;
@@ -43,12 +43,9 @@ function parseTicker(msg: Record<string, unknown>, state: BybitTickerState, out:
     if (msg.type === 'snapshot' || ts === undefined) out.issues.push(`bybit: bad ticker: ${excerpt(msg)}`);
     return;
   }
-  const tick: VenueTick = { venue: 'bybit', symbol, price, ts };
+  // price24hPcnt is a fraction (0.015 = +1.5 %)
   const change = toNumber(merged.price24hPcnt);
-  const turnover = toNumber(merged.turnover24h);
-  if (change !== undefined) tick.changePct24h = change * 100;
-  if (turnover !== undefined) tick.quoteVolume24h = turnover;
-  out.ticks.push(tick);
+  out.ticks.push(venueTick('bybit', symbol, price, ts, change === undefined ? undefined : change * 100, toNumber(merged.turnover24h)));
 }
 
 function klineCandle(k: unknown, symbol: string): Partial<VenueCandle> {
