@@ -1,5 +1,5 @@
 /** The market data model shared by the feed (writer), the store (reader) and the venue parsers. */
-import { toEpochMs, toNumber, toPrice } from './parse-utils.js';
+import { excerpt, toEpochMs, toNumber, toPrice } from './parse-utils.js';
 import { FEED_VENUES, type FeedVenue } from './venues/venue-urls.js';
 
 export type Venue = FeedVenue;
@@ -95,6 +95,22 @@ export function emptyFrame(): FrameResult {
   return { ticks: [], candles: [], issues: [] };
 }
 
+/**
+ * The candles of one frame's rows for one symbol: each complete one into `out`, an issue for each
+ * other row, and one for a frame without a symbol or rows (`what`: 'bybit: bad kline', ...).
+ */
+export function pushCandles(out: FrameResult, what: string, msg: Record<string, unknown>, symbol: string | null, toCandle: (row: unknown, symbol: string) => Partial<VenueCandle>): void {
+  if (!symbol || !Array.isArray(msg.data)) {
+    out.issues.push(`${what}: ${excerpt(msg)}`);
+    return;
+  }
+  for (const row of msg.data) {
+    const candle = toCandle(row, symbol);
+    if (isCompleteCandle(candle)) out.candles.push(candle);
+    else out.issues.push(`${what}: ${excerpt(row)}`);
+  }
+}
+
 /** The message published on the ticks channel for every aggregate written. */
 export interface PriceTickMessage {
   symbol: string;
@@ -106,6 +122,14 @@ export interface PriceTickMessage {
 /** Every field present: the parsers build candles field by field, then check them here. */
 export function isCompleteCandle(c: Partial<VenueCandle>): c is VenueCandle {
   return c.venue !== undefined && c.symbol !== undefined && c.closed !== undefined && isOhlcv(c);
+}
+
+/** A tick with the 24h change (percent) and quote volume (USDT) its venue gave, each set only when given. */
+export function venueTick(venue: Venue, symbol: string, price: number, ts: number, changePct: number | undefined, quoteVolume: number | undefined): VenueTick {
+  const tick: VenueTick = { venue, symbol, price, ts };
+  if (changePct !== undefined) tick.changePct24h = changePct;
+  if (quoteVolume !== undefined) tick.quoteVolume24h = quoteVolume;
+  return tick;
 }
 
 /** A venue's listed symbols with their 24h quote volumes (0 for one its tickers left out). */

@@ -5,7 +5,7 @@
  */
 import { canonicalSymbol } from '../canonical-symbol.js';
 import { excerpt, isRecord, toEpochMs, toNumber, toPrice, toStr } from '../parse-utils.js';
-import { emptyFrame, isCompleteCandle, isOhlcv, ohlcvFromRow, withVolumes, type Candle, type FrameResult, type VenueCandle, type VenueMarket, type VenueTick } from '../types.js';
+import { emptyFrame, isCompleteCandle, isOhlcv, ohlcvFromRow, withVolumes, venueTick, type Candle, type FrameResult, type VenueCandle, type VenueMarket } from '../types.js';
 
 export const BINANCE_ALL_TICKERS = '!ticker@arr';
 /** Streams per SUBSCRIBE message; Binance accepts 10 incoming messages per second and 1024 streams per connection. */
@@ -31,12 +31,7 @@ function parseTicker(data: unknown, out: FrameResult): void {
     out.issues.push(`binance: bad 24hrTicker: ${excerpt(data)}`);
     return;
   }
-  const tick: VenueTick = { venue: 'binance', symbol, price, ts };
-  const change = toNumber(data.P);
-  const quoteVolume = toNumber(data.q);
-  if (change !== undefined) tick.changePct24h = change;
-  if (quoteVolume !== undefined) tick.quoteVolume24h = quoteVolume;
-  out.ticks.push(tick);
+  out.ticks.push(venueTick('binance', symbol, price, ts, toNumber(data.P), toNumber(data.q)));
 }
 
 function parseKline(data: Record<string, unknown>, out: FrameResult): void {

@@ -6,7 +6,7 @@
  */
 import { canonicalSymbol } from '../canonical-symbol.js';
 import { excerpt, frameArg, isRecord, toEpochMs, toNumber, toPrice, toStr, unwrapCodeData } from '../parse-utils.js';
-import { emptyFrame, isCompleteCandle, isOhlcv, ohlcvFromRow, withVolumes, type Candle, type FrameResult, type VenueCandle, type VenueMarket, type VenueTick } from '../types.js';
+import { emptyFrame, isCompleteCandle, isOhlcv, ohlcvFromRow, withVolumes, venueTick, type Candle, type FrameResult, type VenueCandle, type VenueMarket } from '../types.js';
 
 export const BITGET_PRODUCT = 'USDT-FUTURES';
 /** Args per subscribe message (Bitget allows 10 messages per second and asks for small batches). */
@@ -40,12 +40,9 @@ function parseTickers(msg: Record<string, unknown>, out: FrameResult): void {
       out.issues.push(`bitget: bad ticker: ${excerpt(t ?? msg)}`);
       continue;
     }
-    const tick: VenueTick = { venue: 'bitget', symbol, price, ts };
+    // change24h is a fraction (0.015 = +1.5 %)
     const change = toNumber(t.change24h);
-    const quoteVolume = toNumber(t.quoteVolume);
-    if (change !== undefined) tick.changePct24h = change * 100;
-    if (quoteVolume !== undefined) tick.quoteVolume24h = quoteVolume;
-    out.ticks.push(tick);
+    out.ticks.push(venueTick('bitget', symbol, price, ts, change === undefined ? undefined : change * 100, toNumber(t.quoteVolume)));
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import { canonicalSymbol } from '../canonical-symbol.js';
 import { excerpt, isRecord, toEpochMs, toNumber, toPrice, toStr } from '../parse-utils.js';
-import { emptyFrame, isCompleteCandle, isOhlcv, ohlcvFromRow, withVolumes, type Candle, type FrameResult, type VenueCandle, type VenueMarket, type VenueTick } from '../types.js';
+import { emptyFrame, isOhlcv, ohlcvFromRow, pushCandles, withVolumes, venueTick, type Candle, type FrameResult, type VenueCandle, type VenueMarket } from '../types.js';
 
 /** Bybit accepts at most 10 args per subscribe message. */
 export const BYBIT_ARGS_PER_MESSAGE = 10;
@@ -43,37 +43,24 @@ function parseTicker(msg: Record<string, unknown>, state: BybitTickerState, out:
     if (msg.type === 'snapshot' || ts === undefined) out.issues.push(`bybit: bad ticker: ${excerpt(msg)}`);
     return;
   }
-  const tick: VenueTick = { venue: 'bybit', symbol, price, ts };
+  // price24hPcnt is a fraction (0.015 = +1.5 %)
   const change = toNumber(merged.price24hPcnt);
-  const turnover = toNumber(merged.turnover24h);
-  if (change !== undefined) tick.changePct24h = change * 100;
-  if (turnover !== undefined) tick.quoteVolume24h = turnover;
-  out.ticks.push(tick);
+  out.ticks.push(venueTick('bybit', symbol, price, ts, change === undefined ? undefined : change * 100, toNumber(merged.turnover24h)));
 }
 
-function parseKline(msg: Record<string, unknown>, symbolText: string, out: FrameResult): void {
-  const symbol = canonicalSymbol(symbolText);
-  if (!symbol || !Array.isArray(msg.data)) {
-    out.issues.push(`bybit: bad kline: ${excerpt(msg)}`);
-    return;
-  }
-  for (const k of msg.data) {
-    const candle: Partial<VenueCandle> = isRecord(k)
-      ? {
-          venue: 'bybit',
-          symbol,
-          openTime: toEpochMs(k.start),
-          open: toPrice(k.open),
-          high: toPrice(k.high),
-          low: toPrice(k.low),
-          close: toPrice(k.close),
-          volume: toNumber(k.volume),
-          closed: typeof k.confirm === 'boolean' ? k.confirm : undefined,
-        }
-      : {};
-    if (isCompleteCandle(candle)) out.candles.push(candle);
-    else out.issues.push(`bybit: bad kline: ${excerpt(k)}`);
-  }
+function klineCandle(k: unknown, symbol: string): Partial<VenueCandle> {
+  if (!isRecord(k)) return {};
+  return {
+    venue: 'bybit',
+    symbol,
+    openTime: toEpochMs(k.start),
+    open: toPrice(k.open),
+    high: toPrice(k.high),
+    low: toPrice(k.low),
+    close: toPrice(k.close),
+    volume: toNumber(k.volume),
+    closed: typeof k.confirm === 'boolean' ? k.confirm : undefined,
+  };
 }
 
 /** One frame of /v5/public/linear; op replies (subscribe, pong) yield nothing, refusals an issue. */
@@ -93,7 +80,7 @@ export function parseBybitMessage(msg: unknown, state: BybitTickerState): FrameR
     return out;
   }
   if (topic.startsWith('tickers.')) parseTicker(msg, state, out);
-  else if (topic.startsWith('kline.1.')) parseKline(msg, topic.slice('kline.1.'.length), out);
+  else if (topic.startsWith('kline.1.')) pushCandles(out, 'bybit: bad kline', msg, canonicalSymbol(topic.slice('kline.1.'.length)), klineCandle);
   return out;
 }
 

@@ -5,7 +5,7 @@
  */
 import { baseOf, canonicalSymbol } from '../canonical-symbol.js';
 import { excerpt, frameArg, isRecord, toEpochMs, toNumber, toPrice, unwrapCodeData } from '../parse-utils.js';
-import { emptyFrame, isCompleteCandle, ohlcvFromRow, withVolumes, type Candle, type FrameResult, type VenueCandle, type VenueMarket, type VenueTick } from '../types.js';
+import { emptyFrame, isCompleteCandle, ohlcvFromRow, pushCandles, withVolumes, venueTick, type Candle, type FrameResult, type VenueCandle, type VenueMarket } from '../types.js';
 
 /** Args per subscribe message: OKX caps a request at 64 KB, about 1,000 args; stay far below. */
 export const OKX_ARGS_PER_MESSAGE = 100;
@@ -45,13 +45,11 @@ function parseTickers(msg: Record<string, unknown>, out: FrameResult): void {
       out.issues.push(`okx: bad ticker: ${excerpt(t ?? msg)}`);
       continue;
     }
-    const tick: VenueTick = { venue: 'okx', symbol, price, ts };
     const open24h = toPrice(t.open24h);
     // volCcy24h is in base coin for SWAP: times the price gives USDT
     const baseVolume = toNumber(t.volCcy24h);
-    if (open24h !== undefined) tick.changePct24h = (price / open24h - 1) * 100;
-    if (baseVolume !== undefined) tick.quoteVolume24h = baseVolume * price;
-    out.ticks.push(tick);
+    const change = open24h === undefined ? undefined : (price / open24h - 1) * 100;
+    out.ticks.push(venueTick('okx', symbol, price, ts, change, baseVolume === undefined ? undefined : baseVolume * price));
   }
 }
 
@@ -61,18 +59,6 @@ function candleFromRow(row: unknown, symbol: string): Partial<VenueCandle> {
   return { venue: 'okx', symbol, ...ohlcvFromRow(row, 6), closed: row[8] === '1' ? true : row[8] === '0' ? false : undefined };
 }
 
-function parseCandles(msg: Record<string, unknown>, instId: unknown, out: FrameResult): void {
-  const symbol = okxSymbol(instId);
-  if (!symbol || !Array.isArray(msg.data)) {
-    out.issues.push(`okx: bad candle: ${excerpt(msg)}`);
-    return;
-  }
-  for (const row of msg.data) {
-    const candle = candleFromRow(row, symbol);
-    if (isCompleteCandle(candle)) out.candles.push(candle);
-    else out.issues.push(`okx: bad candle: ${excerpt(row)}`);
-  }
-}
 
 /** One frame of /ws/v5/public or /ws/v5/business ("pong" text is handled by the socket). */
 export function parseOkxMessage(msg: unknown): FrameResult {
@@ -80,7 +66,7 @@ export function parseOkxMessage(msg: unknown): FrameResult {
   const arg = frameArg('okx', msg, out.issues);
   if (!arg || !isRecord(msg)) return out;
   if (arg.channel === 'tickers') parseTickers(msg, out);
-  else if (arg.channel === 'candle1m') parseCandles(msg, arg.instId, out);
+  else if (arg.channel === 'candle1m') pushCandles(out, 'okx: bad candle', msg, okxSymbol(arg.instId), candleFromRow);
   return out;
 }
 
