@@ -2,7 +2,9 @@
 // spec only when none is named: `npx mocha test/unit/fees.test.ts` (or `npm test -- FILE`) runs that file alone.
 const { existsSync } = require('node:fs');
 
-const namesFiles = process.argv.slice(2).some((arg) => !arg.startsWith('-') && (arg.includes('*') || (/\.test\.ts$/.test(arg) && existsSync(arg)) || /^test(\/|$)/.test(arg)));
+const namesFiles = process.argv
+  .slice(2)
+  .some((arg) => !arg.startsWith('-') && (arg.includes('*') || (/\.test\.ts$/.test(arg) && existsSync(arg)) || /^test(\/|$)/.test(arg)));
 
 module.exports = {
   spec: namesFiles ? [] : ['test/**/*.test.ts'],

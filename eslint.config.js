@@ -1,7 +1,10 @@
 import tseslint from 'typescript-eslint';
 
 /** Layering (docs/ARCHITECTURE.md): which folder may import which. An import is matched as written (relative paths included). */
-const NO_OPS = { regex: '^(\\.\\./)+ops/', message: 'ops/ (the simulator, the demo, the CLI) builds on the service; the service does not import it.' };
+const NO_OPS = {
+  regex: '^(\\.\\./)+ops/',
+  message: 'ops/ (the simulator, the demo, the CLI) builds on the service; the service does not import it.',
+};
 const NO_REDIS_IN_API = {
   regex: '^(\\.\\./)+shared/redis/',
   message: 'api/ reaches Redis through the stores and services it is given, never through shared/redis.',
@@ -16,7 +19,10 @@ export default tseslint.config(
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through shared/core/config.ts only.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration through shared/core/config.ts only.' },
+      ],
       // prettier's print width (.prettierrc.json), for what prettier does not wrap: comments (strings are kept whole)
       'max-len': ['error', { code: 140, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }],
     },
@@ -47,7 +53,10 @@ export default tseslint.config(
     // the screener's pure half: the runner and the service beside it read and write Redis
     files: ['shared/screener/indicators.ts', 'shared/screener/score.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [NO_IMPURE_PACKAGE, { regex: '^\\.(?!/(indicators|score)\\.js$)', message: PURE_MESSAGE }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [NO_IMPURE_PACKAGE, { regex: '^\\.(?!/(indicators|score)\\.js$)', message: PURE_MESSAGE }] },
+      ],
     },
   },
   {

@@ -94,10 +94,20 @@ export function createApp(deps: AppDeps): App {
     cors,
   ];
   const services = createServices(deps);
-  const limiter = new CoalescingLimiter(redis, [config.publicRateLimit, config.badKeyRateLimit, ...PLAN_IDS.map((id) => PLANS[id].requestsPerMinute)]);
+  const limiter = new CoalescingLimiter(redis, [
+    config.publicRateLimit,
+    config.badKeyRateLimit,
+    ...PLAN_IDS.map((id) => PLANS[id].requestsPerMinute),
+  ]);
   const catalog = new RouteCatalog();
   registerRouteGroups(catalog, services, OUTSIDE_CATALOG);
-  const limit = rateLimit({ limiter, keys: deps.apiKeys ?? services.apiKeys, publicLimit: config.publicRateLimit, badKeyLimit: config.badKeyRateLimit, prefetch: catalog.prefetcher() });
+  const limit = rateLimit({
+    limiter,
+    keys: deps.apiKeys ?? services.apiKeys,
+    publicLimit: config.publicRateLimit,
+    badKeyLimit: config.badKeyRateLimit,
+    prefetch: catalog.prefetcher(),
+  });
   // before the limiter: with Redis down even a key lookup would wait for a reconnect
   const gate = redisGate(redis);
   const apiRequests = [...everyRequest, gate, limit];

@@ -34,9 +34,25 @@ export async function startApiServer(deps: AppDeps, port = deps.domain.config.po
   // attached once listening, so a failed listen leaves nothing running
   const { logger, domain } = deps;
   // the pod's one subscriber to the feed's ticks: the stream's prices and the connected books' sweep
-  const ticks = new LatestTicks({ subscriber: redis.duplicate(), market: domain.marketStore, clock, freshness: freshnessRules(config), onError: (error) => logger.error({ err: error }, 'unreadable price tick') });
+  const ticks = new LatestTicks({
+    subscriber: redis.duplicate(),
+    market: domain.marketStore,
+    clock,
+    freshness: freshnessRules(config),
+    onError: (error) => logger.error({ err: error }, 'unreadable price tick'),
+  });
   const connectedBookSweep = sweep.connectedBook({ logger, latestTicks: ticks });
-  const stream = attachStream(server, { redis, config, logger, clock, apiKeys: services.apiKeys, chargeRefusedKey, trading, ticks, connectedBookSweep });
+  const stream = attachStream(server, {
+    redis,
+    config,
+    logger,
+    clock,
+    apiKeys: services.apiKeys,
+    chargeRefusedKey,
+    trading,
+    ticks,
+    connectedBookSweep,
+  });
   const address = server.address() as AddressInfo;
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   let closing: Promise<void> | undefined;

@@ -14,7 +14,12 @@ const durationSeconds = Number(process.env.BENCH_DURATION ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /** Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep); all when unset. */
-const only = new Set((process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+const only = new Set(
+  (process.env.BENCH_ONLY ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 const wants = (section: string): boolean => only.size === 0 || only.has(section);
 
 /** Throughput targets of each section; the two baselines always run with them. */
@@ -37,7 +42,18 @@ function targetsFor(stack: BenchStack): Target[] {
     );
   }
   if (wants('macro')) {
-    const macroPaths = ['/api/v1/screener', '/api/v1/calendar', '/api/v1/calendar?year=2026', '/api/v1/fear-greed', '/api/v1/coins', '/api/v1/global', '/api/v1/trending', '/api/v1/defi', '/api/latam/ar', '/api/latam/br'];
+    const macroPaths = [
+      '/api/v1/screener',
+      '/api/v1/calendar',
+      '/api/v1/calendar?year=2026',
+      '/api/v1/fear-greed',
+      '/api/v1/coins',
+      '/api/v1/global',
+      '/api/v1/trending',
+      '/api/v1/defi',
+      '/api/latam/ar',
+      '/api/latam/br',
+    ];
     targets.push(...macroPaths.map((path): Target => ({ name: `GET ${path}`, url: `${api}${path}`, kind: 'route' })));
   }
   if (wants('derivatives')) {
@@ -88,20 +104,53 @@ async function main(): Promise<void> {
     if (wants('trading')) {
       roundTrips = await measureRoundTrips(stack.redis.url, rounds);
       const bursts = Number(process.env.BENCH_TRADING_BURSTS ?? 5);
-      rows.push(...(await measureTrading({ redisUrl: stack.redis.url, apiUrl: stack.api.url, apiPid: stack.api.process.pid, connections, bursts, fixedSeconds: durationSeconds, fixedRate: 1000, fixedRounds: rounds, baselines: { node: { url: stack.bareNode.url, pid: stack.bareNode.process.pid }, express: { url: stack.bareExpress.url, pid: stack.bareExpress.process.pid } } })));
+      rows.push(
+        ...(await measureTrading({
+          redisUrl: stack.redis.url,
+          apiUrl: stack.api.url,
+          apiPid: stack.api.process.pid,
+          connections,
+          bursts,
+          fixedSeconds: durationSeconds,
+          fixedRate: 1000,
+          fixedRounds: rounds,
+          baselines: {
+            node: { url: stack.bareNode.url, pid: stack.bareNode.process.pid },
+            express: { url: stack.bareExpress.url, pid: stack.bareExpress.process.pid },
+          },
+        })),
+      );
     }
     if (wants('push')) push = await measurePush(stack, durationSeconds);
   } finally {
     await stack.stop();
   }
   // on its own Redis, with the stack stopped: the sim, feed and idle API take no CPU from it then
-  if (wants('sweep')) sweep = await measureSweep({ positions: Number(process.env.BENCH_SWEEP_POSITIONS ?? 1_000_000), symbols: 500, rounds, workers: Number(process.env.BENCH_SWEEP_WORKERS ?? 1) });
-  const markdown = [table(rows), roundTrips ? roundTripTable(roundTrips) : '', latency ? latencyTable(latency) : '', ingest ? ingestTable(ingest) : '', push ? pushTable(push) : '', sweep ? sweepTable(sweep) : ''].filter(Boolean).join('\n\n');
+  if (wants('sweep'))
+    sweep = await measureSweep({
+      positions: Number(process.env.BENCH_SWEEP_POSITIONS ?? 1_000_000),
+      symbols: 500,
+      rounds,
+      workers: Number(process.env.BENCH_SWEEP_WORKERS ?? 1),
+    });
+  const markdown = [
+    table(rows),
+    roundTrips ? roundTripTable(roundTrips) : '',
+    latency ? latencyTable(latency) : '',
+    ingest ? ingestTable(ingest) : '',
+    push ? pushTable(push) : '',
+    sweep ? sweepTable(sweep) : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
   process.stdout.write(`\n${markdown}\n`);
   const resultsDir = join(ROOT, 'bench/results');
   mkdirSync(resultsDir, { recursive: true });
   const stamp = new Date().toISOString();
-  writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: stamp, durationSeconds, rounds, connections, rows, roundTrips, latency, ingest, push, sweep }, null, 2));
+  writeFileSync(
+    join(resultsDir, 'latest.json'),
+    JSON.stringify({ at: stamp, durationSeconds, rounds, connections, rows, roundTrips, latency, ingest, push, sweep }, null, 2),
+  );
   if (only.size > 0) return; // a partial run does not replace the published table
   const readmePath = join(ROOT, 'bench/README.md');
   const readme = readFileSync(readmePath, 'utf8');

@@ -16,10 +16,14 @@ export interface BannerNotes {
 
 function printBanner(running: RunningService, notes: BannerNotes): void {
   if (!running.apiUrl) return;
-  process.stdout.write(`\nPerpdesk is up at ${running.apiUrl}${notes.market ?? ''}\n  try ${running.apiUrl}/api/v1/prices and the docs at ${running.apiUrl}/docs\n`);
+  process.stdout.write(
+    `\nPerpdesk is up at ${running.apiUrl}${notes.market ?? ''}\n  try ${running.apiUrl}/api/v1/prices and the docs at ${running.apiUrl}/docs\n`,
+  );
   for (const line of notes.lines ?? []) process.stdout.write(`  ${line}\n`);
   if (running.redisDataDir) {
-    process.stdout.write(`  Redis: ${running.redisUrl} (a private redis-server, data in ${running.redisDataDir}; stopped with the service)\n`);
+    process.stdout.write(
+      `  Redis: ${running.redisUrl} (a private redis-server, data in ${running.redisDataDir}; stopped with the service)\n`,
+    );
     for (const line of notes.redisLines ?? []) process.stdout.write(`  ${line}\n`);
   }
   process.stdout.write('\n');
@@ -66,7 +70,11 @@ export async function runService(env: NodeJS.ProcessEnv, options: EntryOptions =
     throw error;
   }
   const { logger } = running;
-  onSignal = shutdownOnSignal({ graceMs: config.shutdownGraceMs, stop: (steps) => running.stop(steps), report: (level, message, fields) => logger[level](fields, message) });
+  onSignal = shutdownOnSignal({
+    graceMs: config.shutdownGraceMs,
+    stop: (steps) => running.stop(steps),
+    report: (level, message, fields) => logger[level](fields, message),
+  });
   if (requested) onSignal(requested);
   else printBanner(running, options.banner?.(running) ?? {});
 }

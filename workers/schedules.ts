@@ -3,7 +3,12 @@ import { COINGECKO_EVERY_MS, DEFILLAMA_EVERY_MS, FEAR_GREED_EVERY_MS, MACRO_JOBS
 import { QUEUES, type QueueName } from '../shared/queues/queue-names.js';
 import { LATAM_EVERY_MS, LATAM_HISTORY_EVERY_MS } from '../shared/latam/latam-refresher.js';
 import { SCREENER_EVERY_MS } from '../shared/screener/screener-types.js';
-import { DERIVATIVE_JOBS, FUNDING_EVERY_MS, LONG_SHORT_EVERY_MS, OPEN_INTEREST_EVERY_MS } from './processors/derivatives/derivatives-processor.js';
+import {
+  DERIVATIVE_JOBS,
+  FUNDING_EVERY_MS,
+  LONG_SHORT_EVERY_MS,
+  OPEN_INTEREST_EVERY_MS,
+} from './processors/derivatives/derivatives-processor.js';
 import { ORDER_EXPIRY_EVERY_MS } from './processors/orders/order-expiry-processor.js';
 import { LIVE_SWEEP_EVERY_MS } from './processors/sweep/live-sweep-processor.js';
 
@@ -27,19 +32,59 @@ export const SCHEDULES: ScheduleDefinition[] = [
   // 5 s after each funding time (00:00, 08:00, 16:00 UTC): the rate and mark of the time just passed
   { id: 'funding-record', queue: QUEUES.funding, repeat: { pattern: '5 0 0,8,16 * * *', tz: 'UTC' }, job: { name: 'record' } },
   // provider refreshes and the screener: frequent, so their finished jobs are not kept
-  { id: 'screener-refresh', queue: QUEUES.screener, repeat: { every: SCREENER_EVERY_MS }, job: { name: 'refresh', opts: REFRESH_JOB_OPTS } },
-  { id: 'macro-fear-greed', queue: QUEUES.macro, repeat: { every: FEAR_GREED_EVERY_MS }, job: { name: MACRO_JOBS.fearGreed, opts: REFRESH_JOB_OPTS } },
-  { id: 'macro-coingecko', queue: QUEUES.macro, repeat: { every: COINGECKO_EVERY_MS }, job: { name: MACRO_JOBS.coinGecko, opts: REFRESH_JOB_OPTS } },
-  { id: 'macro-defillama', queue: QUEUES.macro, repeat: { every: DEFILLAMA_EVERY_MS }, job: { name: MACRO_JOBS.defiLlama, opts: REFRESH_JOB_OPTS } },
+  {
+    id: 'screener-refresh',
+    queue: QUEUES.screener,
+    repeat: { every: SCREENER_EVERY_MS },
+    job: { name: 'refresh', opts: REFRESH_JOB_OPTS },
+  },
+  {
+    id: 'macro-fear-greed',
+    queue: QUEUES.macro,
+    repeat: { every: FEAR_GREED_EVERY_MS },
+    job: { name: MACRO_JOBS.fearGreed, opts: REFRESH_JOB_OPTS },
+  },
+  {
+    id: 'macro-coingecko',
+    queue: QUEUES.macro,
+    repeat: { every: COINGECKO_EVERY_MS },
+    job: { name: MACRO_JOBS.coinGecko, opts: REFRESH_JOB_OPTS },
+  },
+  {
+    id: 'macro-defillama',
+    queue: QUEUES.macro,
+    repeat: { every: DEFILLAMA_EVERY_MS },
+    job: { name: MACRO_JOBS.defiLlama, opts: REFRESH_JOB_OPTS },
+  },
   { id: 'latam-refresh', queue: QUEUES.latam, repeat: { every: LATAM_EVERY_MS }, job: { name: 'refresh', opts: REFRESH_JOB_OPTS } },
   { id: 'latam-history', queue: QUEUES.latam, repeat: { every: LATAM_HISTORY_EVERY_MS }, job: { name: 'history', opts: REFRESH_JOB_OPTS } },
   // derivatives snapshots from Binance, Bybit and OKX REST
-  { id: 'derivatives-funding', queue: QUEUES.derivatives, repeat: { every: FUNDING_EVERY_MS }, job: { name: DERIVATIVE_JOBS.funding, opts: REFRESH_JOB_OPTS } },
-  { id: 'derivatives-open-interest', queue: QUEUES.derivatives, repeat: { every: OPEN_INTEREST_EVERY_MS }, job: { name: DERIVATIVE_JOBS.openInterest, opts: REFRESH_JOB_OPTS } },
-  { id: 'derivatives-long-short', queue: QUEUES.derivatives, repeat: { every: LONG_SHORT_EVERY_MS }, job: { name: DERIVATIVE_JOBS.longShort, opts: REFRESH_JOB_OPTS } },
+  {
+    id: 'derivatives-funding',
+    queue: QUEUES.derivatives,
+    repeat: { every: FUNDING_EVERY_MS },
+    job: { name: DERIVATIVE_JOBS.funding, opts: REFRESH_JOB_OPTS },
+  },
+  {
+    id: 'derivatives-open-interest',
+    queue: QUEUES.derivatives,
+    repeat: { every: OPEN_INTEREST_EVERY_MS },
+    job: { name: DERIVATIVE_JOBS.openInterest, opts: REFRESH_JOB_OPTS },
+  },
+  {
+    id: 'derivatives-long-short',
+    queue: QUEUES.derivatives,
+    repeat: { every: LONG_SHORT_EVERY_MS },
+    job: { name: DERIVATIVE_JOBS.longShort, opts: REFRESH_JOB_OPTS },
+  },
   // resting orders 30 days old expire (the job re-checks each order, so a late run is harmless)
   { id: 'orders-expire', queue: QUEUES.orders, repeat: { every: ORDER_EXPIRY_EVERY_MS }, job: { name: 'expire', opts: REFRESH_JOB_OPTS } },
   // the live sweep: live prices against stops, targets and liquidations between candles (43,200 runs
   // a day: none kept); the scheduler's id is stored in Redis, so it keeps its old name
-  { id: 'sweep-quick', queue: QUEUES.liveSweep, repeat: { every: LIVE_SWEEP_EVERY_MS }, job: { name: 'live', opts: { removeOnComplete: true, removeOnFail: { count: 50 } } } },
+  {
+    id: 'sweep-quick',
+    queue: QUEUES.liveSweep,
+    repeat: { every: LIVE_SWEEP_EVERY_MS },
+    job: { name: 'live', opts: { removeOnComplete: true, removeOnFail: { count: 50 } } },
+  },
 ];

@@ -59,7 +59,16 @@ export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptio
     const until = data.coldStartUntil ?? coldStartUntil;
     const now = systemClock.now();
     if (now >= until) return;
-    await queueFor(name).add(job.name, { ...data, coldStartUntil: until }, { delay: COLD_START_RETRY_MS, jobId: `${job.name}-inputs-${Math.floor(now / COLD_START_RETRY_MS)}`, removeOnComplete: true, removeOnFail: true });
+    await queueFor(name).add(
+      job.name,
+      { ...data, coldStartUntil: until },
+      {
+        delay: COLD_START_RETRY_MS,
+        jobId: `${job.name}-inputs-${Math.floor(now / COLD_START_RETRY_MS)}`,
+        removeOnComplete: true,
+        removeOnFail: true,
+      },
+    );
   };
   const stop = async (): Promise<void> => {
     await relay?.stop();
@@ -86,8 +95,12 @@ export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptio
         ...definition.workerOptions?.(ctx.config),
       });
       // a lost Redis fails every job and errors on every reconnect: the outage log says it once
-      worker.on('failed', (job, error) => redisOutages.report(error, () => logger.warn({ queue: definition.queue, jobId: job?.id, err: error }, 'job failed')));
-      worker.on('error', (error) => redisOutages.report(error, () => logger.error({ queue: definition.queue, err: error }, 'worker error')));
+      worker.on('failed', (job, error) =>
+        redisOutages.report(error, () => logger.warn({ queue: definition.queue, jobId: job?.id, err: error }, 'job failed')),
+      );
+      worker.on('error', (error) =>
+        redisOutages.report(error, () => logger.error({ queue: definition.queue, err: error }, 'worker error')),
+      );
       workers.push(worker);
     }
     for (const schedule of schedules) await queueFor(schedule.queue).upsertJobScheduler(schedule.id, schedule.repeat, schedule.job);

@@ -24,7 +24,12 @@
           for (const p of op.parameters) {
             const row = document.createElement('tr');
             const { description, ...schema } = p.schema || {};
-            row.append(text('td', p.name), text('td', p.required ? 'yes' : 'no'), text('td', JSON.stringify(schema)), text('td', description || p.description || ''));
+            row.append(
+              text('td', p.name),
+              text('td', p.required ? 'yes' : 'no'),
+              text('td', JSON.stringify(schema)),
+              text('td', description || p.description || ''),
+            );
             table.append(row);
           }
           section.append(table);

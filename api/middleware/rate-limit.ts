@@ -38,7 +38,9 @@ export interface RefusedKeyCharge {
  */
 export async function chargeRefusedKey(limiter: CoalescingLimiter, badKeyLimit: number, ip: string | undefined): Promise<RefusedKeyCharge> {
   const decision = await limiter.consume(`badkey:ip:${ip ?? 'unknown'}`, badKeyLimit);
-  const overBudget = decision.allowed ? null : rateLimited(decision, `over the budget of ${badKeyLimit} requests per minute with a refused API key from this address`);
+  const overBudget = decision.allowed
+    ? null
+    : rateLimited(decision, `over the budget of ${badKeyLimit} requests per minute with a refused API key from this address`);
   return { decision, overBudget };
 }
 

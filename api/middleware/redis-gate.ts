@@ -15,7 +15,9 @@ export const UNAVAILABLE_RETRY_AFTER_S = 5;
 const DOWN: ReadonlySet<string> = new Set(['reconnecting', 'close', 'end']);
 
 export function redisUnavailable(): AppError {
-  return new AppError('unavailable', `the service cannot reach its data store; retry in ${UNAVAILABLE_RETRY_AFTER_S} s`, { retry_after: UNAVAILABLE_RETRY_AFTER_S });
+  return new AppError('unavailable', `the service cannot reach its data store; retry in ${UNAVAILABLE_RETRY_AFTER_S} s`, {
+    retry_after: UNAVAILABLE_RETRY_AFTER_S,
+  });
 }
 
 export const isRedisDown = (redis: Redis): boolean => DOWN.has(redis.status);

@@ -21,7 +21,13 @@ export function requestLogger(logger: Logger): Middleware {
       const level = res.statusCode >= 500 ? 'error' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       logger[level](
-        { reqId: id, method: req.method, url: req.originalUrl, statusCode: res.statusCode, responseTime: Math.round(performance.now() - started) },
+        {
+          reqId: id,
+          method: req.method,
+          url: req.originalUrl,
+          statusCode: res.statusCode,
+          responseTime: Math.round(performance.now() - started),
+        },
         'request completed',
       );
     });

@@ -6,7 +6,14 @@ import type { JsonSchema } from '../../shared/core/json-schema.js';
 import { feesSchema, feeVenueSchema } from '../../shared/paper/fees/fee-schema.js';
 import { marketSchema } from '../../shared/paper/markets/market-schema.js';
 import { orderSchema } from '../../shared/paper/orders/order-schema.js';
-import { accountSchema, balanceSchema, bookSchema, resetSchema, positionSchema, tradeSchema } from '../../shared/paper/positions/position-schema.js';
+import {
+  accountSchema,
+  balanceSchema,
+  bookSchema,
+  resetSchema,
+  positionSchema,
+  tradeSchema,
+} from '../../shared/paper/positions/position-schema.js';
 import { webhookDeliverySchema, webhookSchema } from '../../shared/push/webhook-schema.js';
 
 export const RESPONSE_COMPONENTS: Readonly<Record<string, JsonSchema>> = {

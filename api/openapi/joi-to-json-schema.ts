@@ -11,7 +11,6 @@ interface JoiDescription {
   metas?: { codes?: Record<string, string> }[];
 }
 
-
 const NUMERIC_RULES: Record<string, string> = {
   min: 'minimum',
   max: 'maximum',

@@ -65,13 +65,12 @@ function operation(route: RouteDefinition): Record<string, unknown> {
         ...(route.example?.query?.[field.name] !== undefined ? { example: route.example.query[field.name] } : {}),
       }))
     : [];
-  const success =
-    route.style === 'envelope'
-      ? { ok: true, data: route.example?.response, ts: 1_767_225_600_000 }
-      : route.example?.response;
+  const success = route.style === 'envelope' ? { ok: true, data: route.example?.response, ts: 1_767_225_600_000 } : route.example?.response;
   const authCodes = route.keyed ? ['missing_api_key', 'bad_api_key', 'revoked_key'] : [];
   const schema = successSchema(route);
-  const errorCodes = [...new Set([...validationCodes(route), ...authCodes, ...(route.errors ?? []), 'rate_limited', 'unavailable', 'internal'])];
+  const errorCodes = [
+    ...new Set([...validationCodes(route), ...authCodes, ...(route.errors ?? []), 'rate_limited', 'unavailable', 'internal']),
+  ];
   const op: Record<string, unknown> = {
     operationId: `${route.method}${route.path.replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     tags: [route.tag],

@@ -166,7 +166,9 @@ export class RouteCatalog {
 
   /** The routes whose path starts with `prefix`, as ping and the bot 404 list them: GET bare, other methods named. */
   endpoints(prefix = ''): string[] {
-    return this.routes.filter((r) => r.path.startsWith(prefix)).map((r) => (r.method === 'get' ? r.path : `${r.method.toUpperCase()} ${r.path}`));
+    return this.routes
+      .filter((r) => r.path.startsWith(prefix))
+      .map((r) => (r.method === 'get' ? r.path : `${r.method.toUpperCase()} ${r.path}`));
   }
 
   /** The route of a method (HEAD answers as GET) and a path without its query string, if the catalog has one. */

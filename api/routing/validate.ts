@@ -35,11 +35,7 @@ export function validateInput<T>(schema: Joi.ObjectSchema, input: unknown): T {
   const detail = error.details[0];
   const param = detail ? detail.path.join('.') : '';
   const specific = detail ? fieldCodes(schema).get(String(detail.path[0]))?.[detail.type] : undefined;
-  const code: ErrorCode = isErrorCode(specific)
-    ? specific
-    : detail?.type === 'any.required'
-      ? 'missing_param'
-      : 'invalid_param';
+  const code: ErrorCode = isErrorCode(specific) ? specific : detail?.type === 'any.required' ? 'missing_param' : 'invalid_param';
   const message = detail ? detail.message.replace(/"/g, '') : error.message;
   throw new AppError(code, param ? message : `invalid input: ${message}`, param ? { param } : {});
 }

@@ -77,7 +77,9 @@ export class StreamHub {
   onNotice(handler: (clients: StreamClient[], notice: SocketNotice) => void): void {
     this.events.listenNotices((accountId, notice) => {
       const books = this.accounts.get(accountId)?.books.values() ?? [];
-      const named = [...books].flatMap((group) => [...group.clients].filter((client) => noticeNames(notice, { keyId: client.ctx.keyId, socketId: client.socketId })));
+      const named = [...books].flatMap((group) =>
+        [...group.clients].filter((client) => noticeNames(notice, { keyId: client.ctx.keyId, socketId: client.socketId })),
+      );
       if (named.length > 0) handler(named, notice);
     });
   }

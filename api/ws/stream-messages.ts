@@ -11,7 +11,8 @@ export function streamMessage(type: string, data: unknown, ts: number): StreamEn
   return data === undefined ? { type, ts } : { type, data, ts };
 }
 
-const isChannel = (value: unknown): value is StreamChannel => typeof value === 'string' && (STREAM_CHANNELS as readonly string[]).includes(value);
+const isChannel = (value: unknown): value is StreamChannel =>
+  typeof value === 'string' && (STREAM_CHANNELS as readonly string[]).includes(value);
 
 function reply(client: StreamClient, type: string, data: unknown, now: number): void {
   client.send(JSON.stringify(streamMessage(type, data, now)));
@@ -27,7 +28,12 @@ export function handleClientMessage(client: StreamClient, text: string | null, n
   try {
     frame = text === null ? undefined : JSON.parse(text);
   } catch {
-    return refuse(client, 'invalid_json', 'frames are JSON text: {"op":"ping"} or {"op":"subscribe","channels":["positions","prices"]}', now);
+    return refuse(
+      client,
+      'invalid_json',
+      'frames are JSON text: {"op":"ping"} or {"op":"subscribe","channels":["positions","prices"]}',
+      now,
+    );
   }
   const op = frame !== null && typeof frame === 'object' ? (frame as { op?: unknown }).op : undefined;
   if (op === 'ping') return reply(client, 'pong', undefined, now);

@@ -134,7 +134,12 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
       client.alive = false;
       client.ws.ping();
     }
-    slots.renew(clients.map((c) => ({ accountId: c.ref.accountId, socketId: c.socketId })), clock.now()).catch((error: unknown) => logger.warn({ err: error }, 'stream: slots not renewed'));
+    slots
+      .renew(
+        clients.map((c) => ({ accountId: c.ref.accountId, socketId: c.socketId })),
+        clock.now(),
+      )
+      .catch((error: unknown) => logger.warn({ err: error }, 'stream: slots not renewed'));
   };
   const { ticks } = deps;
   const ticker = new StreamTicker({
@@ -179,7 +184,13 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
     const slot = { accountId: ctx.accountId, socketId: client.socketId };
     const cap = ctx.plan.limits.websocketSockets;
     const claim = await slots.claim(slot, cap, clock.now());
-    if (!claim.ok) return refuse(ws, CLOSE_CODES.tooManySockets, 'too_many_sockets', `at most ${cap} streams per account, across its keys: close one first`);
+    if (!claim.ok)
+      return refuse(
+        ws,
+        CLOSE_CODES.tooManySockets,
+        'too_many_sockets',
+        `at most ${cap} streams per account, across its keys: close one first`,
+      );
     const recycle = setTimeout(() => ws.close(CLOSE_CODES.recycled, 'recycled: reconnect'), push.streamMaxAgeMs);
     const leave = (): void => {
       clearTimeout(recycle);
@@ -264,7 +275,9 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
   ticks.start().catch((error: unknown) => logger.warn({ err: error }, 'stream: price ticks not heard yet'));
   ticker.start();
   // the books that may hold positions (their symbols not read yet, or some open)
-  deps.connectedBookSweep.start(() => hub.groups().flatMap((group) => (group.symbols === null || group.symbols.length > 0 ? [group.ref] : [])));
+  deps.connectedBookSweep.start(() =>
+    hub.groups().flatMap((group) => (group.symbols === null || group.symbols.length > 0 ? [group.ref] : [])),
+  );
 
   return {
     close: async () => {

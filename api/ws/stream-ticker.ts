@@ -30,8 +30,14 @@ export class StreamTicker {
   private readonly heartbeat: Cadence;
 
   constructor(private readonly deps: StreamTickerDeps) {
-    this.prices = new Cadence(() => this.sendPrices(), (error) => deps.logger.warn({ err: error }, 'stream: price tick failed'));
-    this.heartbeat = new Cadence(async () => deps.heartbeat.run(), (error) => deps.logger.warn({ err: error }, 'stream: heartbeat failed'));
+    this.prices = new Cadence(
+      () => this.sendPrices(),
+      (error) => deps.logger.warn({ err: error }, 'stream: price tick failed'),
+    );
+    this.heartbeat = new Cadence(
+      async () => deps.heartbeat.run(),
+      (error) => deps.logger.warn({ err: error }, 'stream: heartbeat failed'),
+    );
   }
 
   start(): void {

@@ -58,20 +58,27 @@ export function jsonUrl(line: string): string | undefined {
 }
 
 /** Starts a server script as a child process and waits for the line that carries its URL. */
-export async function startChild(script: string, env: Record<string, string>, urlFromLine: (line: string) => string | undefined): Promise<Child> {
-  return spawnChild(script, env, (child) =>
-    new Promise<string>((resolve, reject) => {
-      let buffer = '';
-      child.stdout?.on('data', (chunk: Buffer) => {
-        buffer += chunk.toString();
-        for (const line of buffer.split('\n')) {
-          const found = line.trim() ? urlFromLine(line) : undefined;
-          if (found) resolve(found);
-        }
-        buffer = buffer.slice(buffer.lastIndexOf('\n') + 1);
-      });
-      child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-    }),
+export async function startChild(
+  script: string,
+  env: Record<string, string>,
+  urlFromLine: (line: string) => string | undefined,
+): Promise<Child> {
+  return spawnChild(
+    script,
+    env,
+    (child) =>
+      new Promise<string>((resolve, reject) => {
+        let buffer = '';
+        child.stdout?.on('data', (chunk: Buffer) => {
+          buffer += chunk.toString();
+          for (const line of buffer.split('\n')) {
+            const found = line.trim() ? urlFromLine(line) : undefined;
+            if (found) resolve(found);
+          }
+          buffer = buffer.slice(buffer.lastIndexOf('\n') + 1);
+        });
+        child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+      }),
   );
 }
 
@@ -81,7 +88,10 @@ export async function startChildAt(script: string, env: Record<string, string>, 
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
-      const up = await fetch(`${url}${healthPath}`).then((r) => r.ok, () => false);
+      const up = await fetch(`${url}${healthPath}`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (up) return url;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -42,7 +42,8 @@ export interface PacedOptions {
 }
 
 /** The q-quantile of ascending values (the value at rank floor(q x n)). */
-export const quantile = (sorted: readonly number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+export const quantile = (sorted: readonly number[], q: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
 export async function pacedLoad(options: PacedOptions): Promise<PacedResult> {
   const pool = new Pool(options.url, { connections: options.connections });

@@ -60,7 +60,10 @@ export function measureFanOut(sockets: WebSocket[], ticks: number, timeoutMs: nu
   const complete: number[] = [];
   const warmUp = new Set<number>();
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => finish(new Error(`fan-out: ${complete.length} of ${ticks} ticks reached every socket within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => finish(new Error(`fan-out: ${complete.length} of ${ticks} ticks reached every socket within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     const listeners = sockets.map((ws) => {
       const listener = (data: Buffer): void => {
         const now = Date.now();

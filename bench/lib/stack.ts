@@ -43,7 +43,13 @@ export async function startBenchStack(): Promise<BenchStack> {
         '/readyz',
       ),
     );
-    await waitUntil(async () => (await fetch(`${api.url}/api/v1/prices`).then((r) => r.json() as Promise<{ data?: { pairs: unknown[] } }>)).data?.pairs.length === 8, 30_000, 'live prices');
+    await waitUntil(
+      async () =>
+        (await fetch(`${api.url}/api/v1/prices`).then((r) => r.json() as Promise<{ data?: { pairs: unknown[] } }>)).data?.pairs.length ===
+        8,
+      30_000,
+      'live prices',
+    );
     return {
       redis,
       bareNode,

@@ -43,7 +43,17 @@ function rng(seed: number): () => number {
 
 const LEVERAGES = [2, 3, 5, 10, 20, 25, 50];
 
-function position(id: string, book: string, symbol: string, side: Side, entry: number, leverage: number, opened: number, sl: number | null, tp: number | null): Position {
+function position(
+  id: string,
+  book: string,
+  symbol: string,
+  side: Side,
+  entry: number,
+  leverage: number,
+  opened: number,
+  sl: number | null,
+  tp: number | null,
+): Position {
   const margin = 100;
   const priced = priceOpen({ side, entry, margin, leverage, baseRatePct: CLASS_TAKER_PCT.crypto });
   return {
@@ -110,13 +120,19 @@ function quiet(next: () => number, id: string, book: string, symbol: string, anc
 }
 
 /** Writes `total` open positions over `symbolCount` symbols and `perBook` per book; 1% trigger on the candles returned. */
-export async function seedSweepData(redis: Redis, opts: { total: number; symbolCount: number; perBook: number; minute: number }): Promise<SweepData> {
+export async function seedSweepData(
+  redis: Redis,
+  opts: { total: number; symbolCount: number; perBook: number; minute: number },
+): Promise<SweepData> {
   const next = rng(20260916);
   const symbols = Array.from({ length: opts.symbolCount }, (_, i) => `B${i}USDT`);
   const anchors = symbols.map((_, i) => trimNumber(5 + i * 1.37));
   const opened = opts.minute - 3_600_000;
   const bookCount = Math.ceil(opts.total / opts.perBook);
-  const books: BookRef[] = Array.from({ length: bookCount }, (_, i) => ({ accountId: `acc_bench${i.toString(36).padStart(11, '0')}`, book: 'main' }));
+  const books: BookRef[] = Array.from({ length: bookCount }, (_, i) => ({
+    accountId: `acc_bench${i.toString(36).padStart(11, '0')}`,
+    book: 'main',
+  }));
   const triggered: SweepData['triggered'] = [];
   const index = new Map<string, (string | number)[]>();
   let pipeline = redis.pipeline();
@@ -131,7 +147,10 @@ export async function seedSweepData(redis: Redis, opts: { total: number; symbolC
     for (let k = 0; k < opts.perBook && n < opts.total; k++, n++) {
       const s = n % symbols.length;
       const id = `bp${n.toString(36).padStart(8, '0')}bench`;
-      const p = n % 100 === 0 ? triggering((n / 100) % 10, id, ref.book, symbols[s], anchors[s], opened) : quiet(next, id, ref.book, symbols[s], anchors[s], opened);
+      const p =
+        n % 100 === 0
+          ? triggering((n / 100) % 10, id, ref.book, symbols[s], anchors[s], opened)
+          : quiet(next, id, ref.book, symbols[s], anchors[s], opened);
       const raw = JSON.stringify(p);
       fields.push(p.id, raw);
       if (n % 100 === 0) triggered.push({ ref, position: p, raw });
@@ -149,9 +168,17 @@ export async function seedSweepData(redis: Redis, opts: { total: number; symbolC
     for (let i = 0; i < entries.length; i += 2_000) pipeline.zadd(key, ...entries.slice(i, i + 2_000));
     if (pipeline.length >= 200) await flush();
   }
-  const candles = symbols.map((symbol, i) => ({ symbol, minute: opts.minute, open: anchors[i], high: trimNumber(anchors[i] * 1.005), low: trimNumber(anchors[i] * 0.995), close: anchors[i] }));
+  const candles = symbols.map((symbol, i) => ({
+    symbol,
+    minute: opts.minute,
+    open: anchors[i],
+    high: trimNumber(anchors[i] * 1.005),
+    low: trimNumber(anchors[i] * 0.995),
+    close: anchors[i],
+  }));
   // the minute before, as the feed keeps it: each sweep job looks for that minute's job (minute-order.ts)
-  for (const c of candles) pipeline.zadd(keys.marketCandles1m(c.symbol), c.minute - MINUTE_MS, JSON.stringify({ ...c, minute: c.minute - MINUTE_MS }));
+  for (const c of candles)
+    pipeline.zadd(keys.marketCandles1m(c.symbol), c.minute - MINUTE_MS, JSON.stringify({ ...c, minute: c.minute - MINUTE_MS }));
   await flush();
   return { symbols, perBook: opts.perBook, books, triggered, candles, total: n };
 }

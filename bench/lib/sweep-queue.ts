@@ -25,7 +25,11 @@ interface SweepResult {
 }
 
 export async function startQueuedSweeper(redisUrl: string, workerCount: number): Promise<QueuedSweeper> {
-  const workers = await Promise.all(Array.from({ length: workerCount }, () => startChild('bench/lib/servers/sweep-worker.ts', { REDIS_URL: redisUrl, LOG_LEVEL: 'warn' }, jsonUrl)));
+  const workers = await Promise.all(
+    Array.from({ length: workerCount }, () =>
+      startChild('bench/lib/servers/sweep-worker.ts', { REDIS_URL: redisUrl, LOG_LEVEL: 'warn' }, jsonUrl),
+    ),
+  );
   const producer = createSweepProducer(redisUrl);
   const queueConnection = createBlockingRedis(redisUrl);
   const eventsConnection = createBlockingRedis(redisUrl);

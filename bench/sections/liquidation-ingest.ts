@@ -57,38 +57,164 @@ const SYMBOLS = 200;
 const BATCH = 500;
 const coins = Array.from({ length: SYMBOLS }, (_, i) => `C${i}X`);
 
-type Format = { parse: (msg: unknown) => LiquidationFrame; frame: (i: number, coin: string, ts: number, long: boolean, price: number) => string };
+type Format = {
+  parse: (msg: unknown) => LiquidationFrame;
+  frame: (i: number, coin: string, ts: number, long: boolean, price: number) => string;
+};
 
 function formats(): Format[] {
   const okx = new Map<string, OkxContractValue>(coins.map((c) => [`${c}-USDT-SWAP`, { ctVal: 0.01, inverse: false }]));
   const gate = new Map<string, number>(coins.map((c) => [`${c}_USDT`, 0.001]));
   const bitmex: BitmexInstruments = {
-    bySymbol: new Map(coins.map((c) => [`${c}USDT`, { underlying: c, kind: 'linear' as const, multiplier: 1, underlyingToPositionMultiplier: 1_000_000 }])),
+    bySymbol: new Map(
+      coins.map((c) => [`${c}USDT`, { underlying: c, kind: 'linear' as const, multiplier: 1, underlyingToPositionMultiplier: 1_000_000 }]),
+    ),
     xbtUsd: 60_000,
   };
   const times = new BitmexOrderTimes();
   return [
     {
       parse: parseBinanceLiquidations,
-      frame: (i, c, ts, long, p) => JSON.stringify({ stream: '!forceOrder@arr', data: { e: 'forceOrder', E: ts, o: { s: `${c}USDT`, S: long ? 'SELL' : 'BUY', o: 'LIMIT', f: 'IOC', q: '1.5', p: String(p), ap: String(p), X: 'FILLED', l: '1.5', z: '1.5', T: ts } } }),
+      frame: (i, c, ts, long, p) =>
+        JSON.stringify({
+          stream: '!forceOrder@arr',
+          data: {
+            e: 'forceOrder',
+            E: ts,
+            o: {
+              s: `${c}USDT`,
+              S: long ? 'SELL' : 'BUY',
+              o: 'LIMIT',
+              f: 'IOC',
+              q: '1.5',
+              p: String(p),
+              ap: String(p),
+              X: 'FILLED',
+              l: '1.5',
+              z: '1.5',
+              T: ts,
+            },
+          },
+        }),
     },
-    { parse: parseBybitLiquidations, frame: (i, c, ts, long, p) => JSON.stringify({ topic: `allLiquidation.${c}USDT`, type: 'snapshot', ts, data: [{ T: ts, s: `${c}USDT`, S: long ? 'Buy' : 'Sell', v: '1.5', p: String(p) }] }) },
+    {
+      parse: parseBybitLiquidations,
+      frame: (i, c, ts, long, p) =>
+        JSON.stringify({
+          topic: `allLiquidation.${c}USDT`,
+          type: 'snapshot',
+          ts,
+          data: [{ T: ts, s: `${c}USDT`, S: long ? 'Buy' : 'Sell', v: '1.5', p: String(p) }],
+        }),
+    },
     {
       parse: (m) => parseOkxLiquidations(m, okx),
-      frame: (i, c, ts, long, p) => JSON.stringify({ arg: { channel: 'liquidation-orders', instType: 'SWAP' }, data: [{ details: [{ bkLoss: '0', bkPx: String(p), ccy: '', posSide: long ? 'long' : 'short', side: long ? 'sell' : 'buy', sz: '150', ts: String(ts) }], instFamily: `${c}-USDT`, instId: `${c}-USDT-SWAP`, instType: 'SWAP', uly: `${c}-USDT` }] }),
+      frame: (i, c, ts, long, p) =>
+        JSON.stringify({
+          arg: { channel: 'liquidation-orders', instType: 'SWAP' },
+          data: [
+            {
+              details: [
+                {
+                  bkLoss: '0',
+                  bkPx: String(p),
+                  ccy: '',
+                  posSide: long ? 'long' : 'short',
+                  side: long ? 'sell' : 'buy',
+                  sz: '150',
+                  ts: String(ts),
+                },
+              ],
+              instFamily: `${c}-USDT`,
+              instId: `${c}-USDT-SWAP`,
+              instType: 'SWAP',
+              uly: `${c}-USDT`,
+            },
+          ],
+        }),
     },
-    { parse: parseBitgetLiquidations, frame: (i, c, ts, long, p) => JSON.stringify({ action: 'update', arg: { instType: 'usdt-futures', topic: 'liquidation' }, data: [{ symbol: `${c}USDT`, side: long ? 'buy' : 'sell', price: String(p), amount: '1.5', ts: String(ts) }], ts }) },
-    { parse: (m) => parseGateLiquidations(m, gate), frame: (i, c, ts, long, p) => JSON.stringify({ channel: 'futures.public_liquidates', event: 'update', time: Math.floor(ts / 1000), time_ms: ts, result: [{ price: p, size: long ? -1500 : 1500, time_ms: ts, contract: `${c}_USDT` }] }) },
+    {
+      parse: parseBitgetLiquidations,
+      frame: (i, c, ts, long, p) =>
+        JSON.stringify({
+          action: 'update',
+          arg: { instType: 'usdt-futures', topic: 'liquidation' },
+          data: [{ symbol: `${c}USDT`, side: long ? 'buy' : 'sell', price: String(p), amount: '1.5', ts: String(ts) }],
+          ts,
+        }),
+    },
+    {
+      parse: (m) => parseGateLiquidations(m, gate),
+      frame: (i, c, ts, long, p) =>
+        JSON.stringify({
+          channel: 'futures.public_liquidates',
+          event: 'update',
+          time: Math.floor(ts / 1000),
+          time_ms: ts,
+          result: [{ price: p, size: long ? -1500 : 1500, time_ms: ts, contract: `${c}_USDT` }],
+        }),
+    },
     {
       parse: (m) => parseBitmexLiquidations(m, bitmex, times, Date.now()),
-      frame: (i, c, ts, long, p) => JSON.stringify({ table: 'liquidation', action: 'insert', data: [{ orderID: `o-${i}`, symbol: `${c}USDT`, side: long ? 'Sell' : 'Buy', price: p, leavesQty: 1_500_000 }] }),
+      frame: (i, c, ts, long, p) =>
+        JSON.stringify({
+          table: 'liquidation',
+          action: 'insert',
+          data: [{ orderID: `o-${i}`, symbol: `${c}USDT`, side: long ? 'Sell' : 'Buy', price: p, leavesQty: 1_500_000 }],
+        }),
     },
     {
       parse: parseDeribitLiquidations,
-      frame: (i, c, ts, long, p) => JSON.stringify({ jsonrpc: '2.0', method: 'subscription', params: { channel: 'trades.future.USDC.100ms', data: [{ trade_seq: i, trade_id: `t${i}`, timestamp: ts, tick_direction: 0, price: p, liquidation: 'T', instrument_name: `${c}_USDC-PERPETUAL`, index_price: p, direction: long ? 'sell' : 'buy', amount: 1.5 }] } }),
+      frame: (i, c, ts, long, p) =>
+        JSON.stringify({
+          jsonrpc: '2.0',
+          method: 'subscription',
+          params: {
+            channel: 'trades.future.USDC.100ms',
+            data: [
+              {
+                trade_seq: i,
+                trade_id: `t${i}`,
+                timestamp: ts,
+                tick_direction: 0,
+                price: p,
+                liquidation: 'T',
+                instrument_name: `${c}_USDC-PERPETUAL`,
+                index_price: p,
+                direction: long ? 'sell' : 'buy',
+                amount: 1.5,
+              },
+            ],
+          },
+        }),
     },
-    { parse: parseHtxLiquidations, frame: (i, c, ts, long, p) => JSON.stringify({ op: 'notify', topic: `public.${c}-USDT.liquidation_orders`, ts, data: [{ symbol: c, contract_code: `${c}-USDT`, direction: long ? 'sell' : 'buy', offset: 'close', volume: 1500, price: p, created_at: ts, amount: 1.5, trade_turnover: 1.5 * p }] }) },
-    { parse: parseBitfinexLiquidations, frame: (i, c, ts, long, p) => JSON.stringify([91684, [['pos', 1_000_000 + i, ts, null, `t${c}F0:USTF0`, long ? 1.5 : -1.5, p, null, 0, 1, null, p]]]) },
+    {
+      parse: parseHtxLiquidations,
+      frame: (i, c, ts, long, p) =>
+        JSON.stringify({
+          op: 'notify',
+          topic: `public.${c}-USDT.liquidation_orders`,
+          ts,
+          data: [
+            {
+              symbol: c,
+              contract_code: `${c}-USDT`,
+              direction: long ? 'sell' : 'buy',
+              offset: 'close',
+              volume: 1500,
+              price: p,
+              created_at: ts,
+              amount: 1.5,
+              trade_turnover: 1.5 * p,
+            },
+          ],
+        }),
+    },
+    {
+      parse: parseBitfinexLiquidations,
+      frame: (i, c, ts, long, p) =>
+        JSON.stringify([91684, [['pos', 1_000_000 + i, ts, null, `t${c}F0:USTF0`, long ? 1.5 : -1.5, p, null, 0, 1, null, p]]]),
+    },
   ];
 }
 
@@ -130,10 +256,11 @@ export async function measureLiquidationIngest(events = 100_000): Promise<Ingest
       // let the writer's Redis round trips run between chunks, as socket frames arrive between them
       await new Promise((resolve) => setImmediate(resolve));
     }
-    while (writer.pending > 0 || writer.stats.added + writer.stats.duplicates + writer.stats.stale < writer.stats.received) await writer.flush();
+    while (writer.pending > 0 || writer.stats.added + writer.stats.duplicates + writer.stats.stale < writer.stats.received)
+      await writer.flush();
     const collectorPerSecond = events / ((performance.now() - started) / 1000);
     const collectorPerCpuSecond = events / cpuSince(cpu);
-    const redisMicrosPerEvent = ((await redisCpu(redis)) - redisBefore) * 1e6 / events;
+    const redisMicrosPerEvent = (((await redisCpu(redis)) - redisBefore) * 1e6) / events;
     await writer.stop();
     const payload = (await redis.lindex('liq:{liq}:raw', 0)) ?? 'x'.repeat(60);
     const bare = await bareXadd(redis, payload, events);

@@ -25,7 +25,12 @@ export async function prepareMacroData(redisUrl: string, simUrl: string): Promis
   const redis = createRedis(redisUrl);
   try {
     const http = providerHttp(config.restTimeoutMs);
-    const macro = new MacroRefresher({ store: new SnapshotStore(redis), providers: createMacroProviders(config.providerUrls, http), clock: systemClock, logger });
+    const macro = new MacroRefresher({
+      store: new SnapshotStore(redis),
+      providers: createMacroProviders(config.providerUrls, http),
+      clock: systemClock,
+      logger,
+    });
     for (const job of Object.values(MACRO_JOBS)) await macro.run(job);
     const { market } = createDomain({ config, redis });
     const latam = new LatamRefresher({
@@ -36,7 +41,11 @@ export async function prepareMacroData(redisUrl: string, simUrl: string): Promis
       logger,
     });
     await latam.refresh();
-    const screener = await runScreener(market, { size: config.screenerSize, intervalMinutes: config.screenerIntervalMinutes, now: Date.now() });
+    const screener = await runScreener(market, {
+      size: config.screenerSize,
+      intervalMinutes: config.screenerIntervalMinutes,
+      now: Date.now(),
+    });
     await new ScreenerService(redis, systemClock).save(screener);
   } finally {
     await closeRedis(redis);

@@ -25,7 +25,15 @@ import { WebhookStore } from '../../shared/push/webhook-store.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { freePort } from '../../shared/redis/embedded.js';
 import { processCpuMs, startChild, startChildAt, type Child } from '../lib/harness.js';
-import { closeAll, collectPositionEvents, connectMany, measureFanOut, percentiles, startBenchReceiver, type Percentiles } from '../lib/push-clients.js';
+import {
+  closeAll,
+  collectPositionEvents,
+  connectMany,
+  measureFanOut,
+  percentiles,
+  startBenchReceiver,
+  type Percentiles,
+} from '../lib/push-clients.js';
 import type { BenchStack } from '../lib/stack.js';
 
 const SYMBOLS = ['BTC', 'ETH', 'SOL', 'BNB', 'XRP', 'DOGE', 'ADA', 'AVAX'];
@@ -140,7 +148,10 @@ function rateRow(name: string, started: number, arrivals: number[], latencies: n
 
 async function measureEvents(trading: TradingServices, traders: Trader[], apiUrl: string, seconds: number): Promise<RateRow[]> {
   const base = apiUrl.replace(/^http/, 'ws');
-  const sockets = await connectMany(traders.map((t) => `${base}/api/bot/v2/stream?api_key=${t.key}`), 'snapshot');
+  const sockets = await connectMany(
+    traders.map((t) => `${base}/api/bot/v2/stream?api_key=${t.key}`),
+    'snapshot',
+  );
   const rows: RateRow[] = [];
   try {
     await saturate(trading, traders, 1); // warm-up
@@ -166,7 +177,14 @@ async function measureWebhooks(redis: Redis, trading: TradingServices, traders: 
   const receiver = await startBenchReceiver();
   const store = new WebhookStore(redis);
   for (const [i, trader] of traders.entries()) {
-    const hook = { id: `whbench${i}`, url: `${receiver.url}/hook`, secret: `whs_bench${i}`, events: ['position.opened' as const, 'position.closed' as const], book: null, created: Date.now() };
+    const hook = {
+      id: `whbench${i}`,
+      url: `${receiver.url}/hook`,
+      secret: `whs_bench${i}`,
+      events: ['position.opened' as const, 'position.closed' as const],
+      book: null,
+      created: Date.now(),
+    };
     await store.add(trader.ctx.accountId, hook, 50);
   }
   const rows: RateRow[] = [];
@@ -192,15 +210,27 @@ async function measureWebhooks(redis: Redis, trading: TradingServices, traders: 
   return rows;
 }
 
-async function measureFanOuts(redis: Redis, trading: TradingServices, traders: Trader[], ours: Child, bare: string): Promise<PushResults['fanOut']> {
+async function measureFanOuts(
+  redis: Redis,
+  trading: TradingServices,
+  traders: Trader[],
+  ours: Child,
+  bare: string,
+): Promise<PushResults['fanOut']> {
   for (const [i, trader] of traders.entries()) await openPosition(trading, trader.ctx, SYMBOLS[i % SYMBOLS.length]);
-  const ourUrls = Array.from({ length: FAN_OUT_SOCKETS }, (_, i) => `${ours.url.replace(/^http/, 'ws')}/api/bot/v2/stream?api_key=${traders[i % traders.length].key}`);
+  const ourUrls = Array.from(
+    { length: FAN_OUT_SOCKETS },
+    (_, i) => `${ours.url.replace(/^http/, 'ws')}/api/bot/v2/stream?api_key=${traders[i % traders.length].key}`,
+  );
   const ticks = { ours: [] as number[], bare: [] as number[] };
   const spent = { cpuMs: 0, gets: 0, ms: 0 };
   // alternating rounds, so background load on the shared machine hits both alike
   for (let round = 0; round < 2; round += 1) {
     for (const side of ['ours', 'bare'] as const) {
-      const sockets: WebSocket[] = await connectMany(side === 'ours' ? ourUrls : Array<string>(FAN_OUT_SOCKETS).fill(bare), side === 'ours' ? 'snapshot' : null);
+      const sockets: WebSocket[] = await connectMany(
+        side === 'ours' ? ourUrls : Array<string>(FAN_OUT_SOCKETS).fill(bare),
+        side === 'ours' ? 'snapshot' : null,
+      );
       try {
         const [cpu, gets, started] = [processCpuMs(ours.process.pid) ?? 0, await getCalls(redis), Date.now()];
         ticks[side].push(...(await measureFanOut(sockets, FAN_OUT_TICKS, 120_000)));
@@ -225,16 +255,34 @@ export async function measurePush(stack: BenchStack, seconds: number): Promise<P
   const children: Child[] = [];
   const redis = createRedis(stack.redis.url);
   try {
-    children.push(await startChild('workers/main.ts', { ...common, ROLE: 'worker', LOG_LEVEL: 'info', WEBHOOK_ALLOW_PRIVATE: 'true' }, (line) => (line.includes('worker role started') ? 'worker' : undefined)));
+    children.push(
+      await startChild('workers/main.ts', { ...common, ROLE: 'worker', LOG_LEVEL: 'info', WEBHOOK_ALLOW_PRIVATE: 'true' }, (line) =>
+        line.includes('worker role started') ? 'worker' : undefined,
+      ),
+    );
     const port = await freePort();
-    const fanOutApi = await startChildAt('workers/main.ts', { ...common, ROLE: 'api', PORT: String(port), HOST: '127.0.0.1', STREAM_TICK_MS: TICK_MS }, `http://127.0.0.1:${port}`, '/readyz');
+    const fanOutApi = await startChildAt(
+      'workers/main.ts',
+      { ...common, ROLE: 'api', PORT: String(port), HOST: '127.0.0.1', STREAM_TICK_MS: TICK_MS },
+      `http://127.0.0.1:${port}`,
+      '/readyz',
+    );
     children.push(fanOutApi);
-    const bareWs = await startChild('bench/lib/servers/bare-ws.ts', { BARE_WS_TICK_MS: TICK_MS }, (line) => (JSON.parse(line) as { url?: string }).url);
+    const bareWs = await startChild(
+      'bench/lib/servers/bare-ws.ts',
+      { BARE_WS_TICK_MS: TICK_MS },
+      (line) => (JSON.parse(line) as { url?: string }).url,
+    );
     children.push(bareWs);
     const config = configWith({ REDIS_URL: stack.redis.url });
     const { trading } = createDomain({ config, redis });
     const eventTraders = FAN_OUT_ONLY ? [] : await createTraders(redis, 200);
-    const rows = FAN_OUT_ONLY ? [] : [...(await measureEvents(trading, eventTraders, stack.api.url, seconds)), ...(await measureWebhooks(redis, trading, eventTraders, seconds))];
+    const rows = FAN_OUT_ONLY
+      ? []
+      : [
+          ...(await measureEvents(trading, eventTraders, stack.api.url, seconds)),
+          ...(await measureWebhooks(redis, trading, eventTraders, seconds)),
+        ];
     const fanOut = await measureFanOuts(redis, trading, await createTraders(redis, Math.ceil(FAN_OUT_SOCKETS / 2)), fanOutApi, bareWs.url);
     return { rows, fanOut };
   } finally {
@@ -248,7 +296,10 @@ export function pushTable(results: PushResults): string {
   return [
     '| push | per second | samples | median ms | p99 ms | max ms |',
     '|---|---:|---:|---:|---:|---:|',
-    ...results.rows.map((row) => `| ${row.name} | ${Math.round(row.perSecond)} | ${row.latency.samples} | ${row.latency.medianMs} | ${row.latency.p99Ms} | ${row.latency.maxMs} |`),
+    ...results.rows.map(
+      (row) =>
+        `| ${row.name} | ${Math.round(row.perSecond)} | ${row.latency.samples} | ${row.latency.medianMs} | ${row.latency.p99Ms} | ${row.latency.maxMs} |`,
+    ),
     `| price tick to all ${fanOut.sockets} sockets, our stream (per tick: latest arrival) | - | ${fanOut.ours.samples} | ${fanOut.ours.medianMs} | ${fanOut.ours.p99Ms} | ${fanOut.ours.maxMs} |`,
     `| price tick to all ${fanOut.sockets} sockets, bare ws broadcast (baseline) | - | ${fanOut.bare.samples} | ${fanOut.bare.medianMs} | ${fanOut.bare.p99Ms} | ${fanOut.bare.maxMs} |`,
     '',

@@ -50,7 +50,7 @@ export async function measureRoundTrips(redisUrl: string, rounds: number): Promi
 
 export function roundTripTable(rows: readonly RoundTripRow[]): string {
   return [
-    '| Redis round trip from Node (ioredis, the API role\'s connection settings) | commands | wall µs per command | client CPU µs per command |',
+    "| Redis round trip from Node (ioredis, the API role's connection settings) | commands | wall µs per command | client CPU µs per command |",
     '|---|---:|---:|---:|',
     ...rows.map((r) => `| ${r.name} | ${r.commands} | ${r.wallUs.toFixed(1)} | ${r.cpuUs.toFixed(1)} |`),
   ].join('\n');

@@ -118,7 +118,12 @@ export async function measureSweep(opts: SweepBenchOptions): Promise<SweepBenchS
     const queued = (started = await startQueuedSweeper(server.url, opts.workers));
     const config = configWith({});
     const service = createDomain({ config, redis }).sweep;
-    const settler = new SweepSettler({ store: new PositionStore(redis), index: new SweepStore(redis), funding: new FundingStore(redis), clock: systemClock });
+    const settler = new SweepSettler({
+      store: new PositionStore(redis),
+      index: new SweepStore(redis),
+      funding: new FundingStore(redis),
+      clock: systemClock,
+    });
     const minute = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
     const seedStart = performance.now();
     const data: SweepData = await seedSweepData(redis, { total: opts.positions, symbolCount: opts.symbols, perBook: 100, minute });
@@ -144,7 +149,17 @@ export async function measureSweep(opts: SweepBenchOptions): Promise<SweepBenchS
     check(coldQueued.value, expected, 'cold queued');
     await queued.clear();
     await restoreTriggered(redis, data);
-    const runs = { queued: [] as number[], indexed: [] as number[], naive: [] as number[], naiveFind: [] as number[], settle: [] as number[], quietIndexed: [] as number[], quietNaive: [] as number[], nodeCpu: [] as number[], redisCpu: [] as number[] };
+    const runs = {
+      queued: [] as number[],
+      indexed: [] as number[],
+      naive: [] as number[],
+      naiveFind: [] as number[],
+      settle: [] as number[],
+      quietIndexed: [] as number[],
+      quietNaive: [] as number[],
+      nodeCpu: [] as number[],
+      redisCpu: [] as number[],
+    };
     for (let round = 0; round < opts.rounds; round++) {
       const redisBefore = await redisCpuMs(redis);
       let cpuBefore = process.cpuUsage();

@@ -84,7 +84,8 @@ async function burst(url: string, connections: number, amount: number, request: 
   let first = 0;
   let last = 0;
   const setup = request.setupRequest as (req: autocannon.Request, context: object) => autocannon.Request;
-  const onResponse = request.onResponse as ((status: number, body: string, context: object, headers: autocannon.Request['headers']) => void) | undefined;
+  const onResponse = request.onResponse as
+    ((status: number, body: string, context: object, headers: autocannon.Request['headers']) => void) | undefined;
   const timed: autocannon.Request = {
     ...request,
     setupRequest: (req, context) => {
@@ -97,7 +98,13 @@ async function burst(url: string, connections: number, amount: number, request: 
     },
   };
   const result = await autocannon({ url, connections: Math.min(connections, amount), amount, requests: [timed] });
-  return { ok: result['2xx'], total: result.requests.total, ms: Math.max(1, last - first), p50: result.latency.p50, p99: result.latency.p99 };
+  return {
+    ok: result['2xx'],
+    total: result.requests.total,
+    ms: Math.max(1, last - first),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+  };
 }
 
 function summarize(name: string, bursts: Burst[]): Measurement {
@@ -128,11 +135,18 @@ async function openCloseBurst(options: TradingBenchOptions, population: Populati
       const i = n++;
       const key = population.keys[i % population.keys.length];
       (context as { key?: string }).key = key;
-      const body = { symbol: SYMBOLS[i % SYMBOLS.length], side: i % 2 ? 'short' : 'long', margin_usd: 100, leverage: 10, client_order_id: `b${i}` };
+      const body = {
+        symbol: SYMBOLS[i % SYMBOLS.length],
+        side: i % 2 ? 'short' : 'long',
+        margin_usd: 100,
+        leverage: 10,
+        client_order_id: `b${i}`,
+      };
       return { ...req, headers: headers(key), body: JSON.stringify(body) };
     },
     onResponse: (status, body, context) => {
-      if (status === 200) opened.push({ key: (context as { key: string }).key, id: (JSON.parse(body) as { position: { id: string } }).position.id });
+      if (status === 200)
+        opened.push({ key: (context as { key: string }).key, id: (JSON.parse(body) as { position: { id: string } }).position.id });
     },
   });
   let c = 0;
@@ -158,10 +172,16 @@ function tradingLoad(options: TradingBenchOptions, population: Population): Pace
     connections: options.connections,
     next: (i) => {
       const target = i % 2 === 1 ? opened.shift() : undefined;
-      if (target) return { path: '/api/bot/v1/close', method: 'POST', headers: headers(target.key), body: JSON.stringify({ id: target.id }) };
+      if (target)
+        return { path: '/api/bot/v1/close', method: 'POST', headers: headers(target.key), body: JSON.stringify({ id: target.id }) };
       const key = population.keys[n++ % population.keys.length];
       keyOf.set(i, key);
-      return { path: '/api/bot/v1/open', method: 'POST', headers: headers(key), body: JSON.stringify({ symbol: SYMBOLS[i % SYMBOLS.length], side: 'long', margin_usd: 50, leverage: 5 }) };
+      return {
+        path: '/api/bot/v1/open',
+        method: 'POST',
+        headers: headers(key),
+        body: JSON.stringify({ symbol: SYMBOLS[i % SYMBOLS.length], side: 'long', margin_usd: 50, leverage: 5 }),
+      };
     },
     onAnswer: (i, status, body) => {
       const key = keyOf.get(i);
@@ -186,7 +206,10 @@ async function pacedWithCpu(load: PacedOptions, pid: number | undefined): Promis
  * p50 and p99 are pooled over every request of the measured rounds, not a median of per-round
  * p99s, which would drop the worst round.
  */
-async function pacedRounds(rows: { name: string; kind: Measurement['kind']; pid: number | undefined; load: () => PacedOptions }[], options: { rounds: number; rate: number }): Promise<Measurement[]> {
+async function pacedRounds(
+  rows: { name: string; kind: Measurement['kind']; pid: number | undefined; load: () => PacedOptions }[],
+  options: { rounds: number; rate: number },
+): Promise<Measurement[]> {
   const results = new Map(rows.map((row) => [row.name, [] as (PacedResult & { cpuUs?: number })[]]));
   for (let round = 0; round <= options.rounds; round += 1) {
     for (const row of rows) {
@@ -231,15 +254,34 @@ export async function measureTrading(options: TradingBenchOptions): Promise<Meas
   const rows: Measurement[] = [];
   for (const population of populations) {
     const b = bursts.get(population) ?? { opens: [], closes: [] };
-    rows.push(summarize(`POST /open, ${population.label} (saturation)`, b.opens), summarize(`POST /close, ${population.label} (saturation)`, b.closes));
+    rows.push(
+      summarize(`POST /open, ${population.label} (saturation)`, b.opens),
+      summarize(`POST /close, ${population.label} (saturation)`, b.closes),
+    );
   }
   const rate = options.fixedRate;
-  const get = (server: Server): PacedOptions => ({ url: server.url, rate, seconds: options.fixedSeconds, connections: options.connections, next: () => ({ path: '/', method: 'GET' }) });
+  const get = (server: Server): PacedOptions => ({
+    url: server.url,
+    rate,
+    seconds: options.fixedSeconds,
+    connections: options.connections,
+    next: () => ({ path: '/', method: 'GET' }),
+  });
   rows.push(
     ...(await pacedRounds(
       [
-        { name: `bare node http at ${rate} req/s (paced)`, kind: 'baseline', pid: options.baselines.node.pid, load: () => get(options.baselines.node) },
-        { name: `bare express at ${rate} req/s (paced)`, kind: 'baseline', pid: options.baselines.express.pid, load: () => get(options.baselines.express) },
+        {
+          name: `bare node http at ${rate} req/s (paced)`,
+          kind: 'baseline',
+          pid: options.baselines.node.pid,
+          load: () => get(options.baselines.node),
+        },
+        {
+          name: `bare express at ${rate} req/s (paced)`,
+          kind: 'baseline',
+          pid: options.baselines.express.pid,
+          load: () => get(options.baselines.express),
+        },
         ...populations.map((population) => ({
           name: `POST /open + /close at ${rate} req/s (paced), ${population.label}`,
           kind: 'route' as const,

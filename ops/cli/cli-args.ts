@@ -108,6 +108,13 @@ export function parseCliArgs(argv: string[]): CliCommand {
     case 'keys revoke':
       return { kind: 'keys-revoke', email, id: one.id ?? '', json };
     default:
-      return { kind: 'plans-set', email, plan: parsePlan(one.plan ?? ''), days: parseDays(one.days ?? ''), source: parseSource(one.source ?? 'paid'), json };
+      return {
+        kind: 'plans-set',
+        email,
+        plan: parsePlan(one.plan ?? ''),
+        days: parseDays(one.days ?? ''),
+        source: parseSource(one.source ?? 'paid'),
+        json,
+      };
   }
 }

@@ -25,9 +25,21 @@ function keyJson(key: KeySummary): Record<string, unknown> {
 
 export function keyTable(keys: KeySummary[]): string {
   const header = ['id', 'name', 'book', 'created', 'revoked', 'calls', 'last'];
-  const rows = keys.map((key) => [key.id, key.name, key.book, isoTime(key.created), isoTime(key.revokedAt), String(key.calls), isoTime(key.lastCallAt)]);
+  const rows = keys.map((key) => [
+    key.id,
+    key.name,
+    key.book,
+    isoTime(key.created),
+    isoTime(key.revokedAt),
+    String(key.calls),
+    isoTime(key.lastCallAt),
+  ]);
   const widths = header.map((title, col) => Math.max(title.length, ...rows.map((row) => [...row[col]].length)));
-  const line = (cells: string[]): string => cells.map((cell, col) => cell + ' '.repeat(widths[col] - [...cell].length)).join('  ').trimEnd();
+  const line = (cells: string[]): string =>
+    cells
+      .map((cell, col) => cell + ' '.repeat(widths[col] - [...cell].length))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...rows.map(line)].join('\n');
 }
 
@@ -35,7 +47,9 @@ function planLine(plan: StoredPlan, now: number): string {
   if (plan.until === null) return 'free';
   const days = Math.ceil((plan.until - now) / DAY_MS);
   const source = plan.source === undefined ? '' : `, ${plan.source}`;
-  return days > 0 ? `${plan.plan} until ${isoTime(plan.until)} (${days} days left${source})` : `free (${plan.plan} ended ${isoTime(plan.until)})`;
+  return days > 0
+    ? `${plan.plan} until ${isoTime(plan.until)} (${days} days left${source})`
+    : `free (${plan.plan} ended ${isoTime(plan.until)})`;
 }
 
 const json = (value: unknown): string => JSON.stringify(value, null, 2);
@@ -49,7 +63,17 @@ export async function runCommand(command: CliCommand, accounts: AccountService, 
       const created = await accounts.createKey(command);
       const { account, key } = created;
       if (command.json) {
-        return json({ api_key: created.apiKey, key: keyJson(key), account: { id: account.id, email: account.email, created: created.accountCreated, plan: account.plan.plan, plan_until: account.plan.until === null ? null : isoTime(account.plan.until) } });
+        return json({
+          api_key: created.apiKey,
+          key: keyJson(key),
+          account: {
+            id: account.id,
+            email: account.email,
+            created: created.accountCreated,
+            plan: account.plan.plan,
+            plan_until: account.plan.until === null ? null : isoTime(account.plan.until),
+          },
+        });
       }
       return [
         `API key (shown this once, store it now): ${created.apiKey}`,
@@ -69,12 +93,19 @@ export async function runCommand(command: CliCommand, accounts: AccountService, 
     case 'keys-revoke': {
       const { key, alreadyRevoked } = await accounts.revokeKey(command.email, command.id);
       if (command.json) return json({ key: keyJson(key), already_revoked: alreadyRevoked });
-      return alreadyRevoked ? `${key.id} (${key.name}) was already revoked at ${isoTime(key.revokedAt)}` : `revoked ${key.id} (${key.name}); its usage history is kept`;
+      return alreadyRevoked
+        ? `${key.id} (${key.name}) was already revoked at ${isoTime(key.revokedAt)}`
+        : `revoked ${key.id} (${key.name}); its usage history is kept`;
     }
     case 'plans-set': {
       const { account, plan } = await accounts.setPlan(command.email, command.plan, command.days, { source: command.source });
       if (command.json) {
-        return json({ account: { id: account.id, email: account.email }, plan: plan.plan, plan_until: plan.until === null ? null : isoTime(plan.until), plan_source: plan.source ?? null });
+        return json({
+          account: { id: account.id, email: account.email },
+          plan: plan.plan,
+          plan_until: plan.until === null ? null : isoTime(plan.until),
+          plan_source: plan.source ?? null,
+        });
       }
       return `${account.email}: ${planLine(plan, now())}`;
     }

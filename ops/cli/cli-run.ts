@@ -40,7 +40,8 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     throw error;
   }
   const { redisUrl } = config;
-  if (!redisUrl) return failed(2, "error: REDIS_URL is not set; the CLI works on the service's Redis (e.g. REDIS_URL=redis://127.0.0.1:6379)");
+  if (!redisUrl)
+    return failed(2, "error: REDIS_URL is not set; the CLI works on the service's Redis (e.g. REDIS_URL=redis://127.0.0.1:6379)");
   const redis = createRedis(redisUrl, { maxRetriesPerRequest: 1, retryStrategy: (times) => (times > 3 ? null : times * 200) });
   redis.on('error', () => undefined); // a failed command reports it; the connection's own errors would only repeat it
   try {

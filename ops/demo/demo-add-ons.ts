@@ -29,7 +29,12 @@ export function demoAddOns(): EntryOptions {
     },
     banner: (running): BannerNotes => ({
       market: simUrl ? `, simulated market at ${simUrl} (control plane: POST ${simUrl}/__sim/price)` : '',
-      lines: demoApiKey ? [`demo API key: ${demoApiKey} (new at every demo start)`, `try curl -H 'X-API-Key: ${demoApiKey}' ${running.apiUrl}/api/bot/v1/usage`] : [],
+      lines: demoApiKey
+        ? [
+            `demo API key: ${demoApiKey} (new at every demo start)`,
+            `try curl -H 'X-API-Key: ${demoApiKey}' ${running.apiUrl}/api/bot/v1/usage`,
+          ]
+        : [],
       redisLines: demoApiKey ? [`try REDIS_URL=${running.redisUrl} npm run cli -- keys list --email ${DEMO_EMAIL}`] : [],
     }),
   };

@@ -195,7 +195,10 @@ export class ControlPlane {
       mode: model.mode,
       now: now(),
       providersDown: providers.list(),
-      connections: { ...Object.fromEntries([...venues].map(([id, v]) => [id, v.connectionCount()])), ...this.ctx.liquidations?.connections() },
+      connections: {
+        ...Object.fromEntries([...venues].map(([id, v]) => [id, v.connectionCount()])),
+        ...this.ctx.liquidations?.connections(),
+      },
     };
     if (symbolParam === null) return ok({ ...common, symbols: model.symbols.map((s) => s.symbol) });
     const symbol = model.resolve(symbolParam);

@@ -10,8 +10,19 @@ import { createRng } from './prng.js';
 
 /** Binance interval names the sim answers, in minutes. */
 export const BINANCE_INTERVALS: Record<string, number> = {
-  '3m': 3, '5m': 5, '15m': 15, '30m': 30, '1h': 60, '2h': 120, '4h': 240, '6h': 360, '8h': 480, '12h': 720,
-  '1d': 1440, '3d': 4320, '1w': 10080,
+  '3m': 3,
+  '5m': 5,
+  '15m': 15,
+  '30m': 30,
+  '1h': 60,
+  '2h': 120,
+  '4h': 240,
+  '6h': 360,
+  '8h': 480,
+  '12h': 720,
+  '1d': 1440,
+  '3d': 4320,
+  '1w': 10080,
 };
 
 /** Binance weeks start on Monday 00:00 UTC; the epoch was a Thursday. */

@@ -148,7 +148,11 @@ export class MarketModel {
 
   /** Accepts BTC, btc, BTCUSDT, BTC-USDT, BTC-USDT-SWAP, BTC/USDT. */
   resolve(input: string): string | undefined {
-    const s = input.trim().toUpperCase().replace(/-SWAP$/, '').replace(/[-/_]/g, '');
+    const s = input
+      .trim()
+      .toUpperCase()
+      .replace(/-SWAP$/, '')
+      .replace(/[-/_]/g, '');
     if (this.states.has(s)) return s;
     if (this.states.has(`${s}USDT`)) return `${s}USDT`;
     return undefined;

@@ -116,7 +116,8 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
     const m = VENUE_PATH.exec(url.pathname);
     const venue = m ? venues.get(m[1] as VenueId) : undefined;
     if (!venue) {
-      if (url.pathname === '/' || url.pathname === '/health') return send(res, { status: 200, body: { ok: true, venues: [...venues.keys()] } });
+      if (url.pathname === '/' || url.pathname === '/health')
+        return send(res, { status: 200, body: { ok: true, venues: [...venues.keys()] } });
       return send(res, { status: 404, body: { ok: false, error: 'not found' } });
     }
     if (providers.isDown(venue.id)) return send(res, { status: 503, body: { code: 503, msg: 'Service Unavailable' } });

@@ -142,7 +142,10 @@ const schema = Joi.object({
   SCREENER_SIZE: Joi.number().integer().min(1).max(200).default(50),
   SCREENER_INTERVAL: Joi.number().integer().valid(5, 15, 60, 240).default(60),
   STREAM_TICK_MS: Joi.number().integer().min(50).default(2_000),
-  STREAM_MAX_AGE_MS: Joi.number().integer().min(1_000).default(6 * 3_600_000),
+  STREAM_MAX_AGE_MS: Joi.number()
+    .integer()
+    .min(1_000)
+    .default(6 * 3_600_000),
   STREAM_SLOT_TTL_MS: Joi.number().integer().min(500).default(30_000),
   RELAY_LEASE_MS: Joi.number().integer().min(200).default(10_000),
   RELAY_SCAN_MS: Joi.number().integer().min(100).default(5_000),
@@ -163,7 +166,10 @@ function parseTrustProxy(raw: string): TrustProxy {
   if (value === 'false' || value === '') return false;
   if (value === 'true') return true;
   if (/^\d+$/.test(value)) return Number(value);
-  const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const addressLike = /^[0-9a-fA-F:.]+(\/\d{1,3})?$|^(loopback|linklocal|uniquelocal)$/;
   const bad = list.find((entry) => !addressLike.test(entry));
   if (bad !== undefined) throw new ConfigError(`TRUST_PROXY: "${bad}" is not false, a hop count, or an address list`);

@@ -15,7 +15,8 @@ export const string = (description?: string): JsonSchema => described({ type: 's
 export const number = (description?: string): JsonSchema => described({ type: 'number' }, description);
 export const integer = (description?: string): JsonSchema => described({ type: 'integer' }, description);
 export const boolean = (description?: string): JsonSchema => described({ type: 'boolean' }, description);
-export const oneOfValues = (values: readonly (string | number | boolean)[], description?: string): JsonSchema => described({ enum: [...values] }, description);
+export const oneOfValues = (values: readonly (string | number | boolean)[], description?: string): JsonSchema =>
+  described({ enum: [...values] }, description);
 export const arrayOf = (items: JsonSchema, description?: string): JsonSchema => described({ type: 'array', items }, description);
 /** A reference to a named component. */
 export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });

@@ -1,7 +1,17 @@
 /** Which errors mean Redis could not be reached: a pure classifier, so the HTTP layer can answer 503 without importing shared/redis. */
 
 /** Node's codes for a connection that could not be made or was lost. */
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 /** What ioredis rejects a command with while its connection is down, by error name or message. */
 const UNREACHABLE_NAMES = new Set(['MaxRetriesPerRequestError', 'ClusterAllFailedError']);
 const UNREACHABLE_MESSAGES = ['Connection is closed.', "Stream isn't writeable"];

@@ -7,7 +7,14 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { baseOf } from '../market/canonical-symbol.js';
 import { getJson, withQuery, type HttpSettings } from '../http/http-json.js';
-import type { DerivativesStore, DerivativeVenue, FundingRow, LongShortRow, OpenInterestRow, AccountRatioView } from './derivatives-store.js';
+import type {
+  DerivativesStore,
+  DerivativeVenue,
+  FundingRow,
+  LongShortRow,
+  OpenInterestRow,
+  AccountRatioView,
+} from './derivatives-store.js';
 import { MAJOR_PAIRS } from '../market/majors.js';
 import {
   parseBinanceAccountRatio,
@@ -64,7 +71,12 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
 function ratioView(r: AccountRatio): AccountRatioView {
   const sum = r.long + r.short;
   const long = sum > 0 ? r.long / sum : 0.5;
-  return { longPct: round(long * 100, 2), shortPct: round((1 - long) * 100, 2), ratio: long < 1 ? round(long / (1 - long), 4) : 0, ts: r.ts };
+  return {
+    longPct: round(long * 100, 2),
+    shortPct: round((1 - long) * 100, 2),
+    ratio: long < 1 ? round(long / (1 - long), 4) : 0,
+    ts: r.ts,
+  };
 }
 
 export class DerivativesRefresher {
@@ -134,7 +146,11 @@ export class DerivativesRefresher {
     if (premium) {
       const listed = pairs.filter((p) => premium.mark.has(p));
       const coins = await mapLimit(listed, OI_CONCURRENCY, (pair) =>
-        settle(`binance openInterest ${pair}`, this.o.logger, this.get('binance', '/fapi/v1/openInterest', { symbol: pair }).then(parseBinanceOpenInterest)),
+        settle(
+          `binance openInterest ${pair}`,
+          this.o.logger,
+          this.get('binance', '/fapi/v1/openInterest', { symbol: pair }).then(parseBinanceOpenInterest),
+        ),
       );
       listed.forEach((pair, i) => {
         const coin = coins[i];
@@ -156,10 +172,21 @@ export class DerivativesRefresher {
       }
       const values = Object.values(exchanges);
       if (values.length === 0) continue;
-      rows.push({ symbol: baseOf(pair), pair, oiUsd: round(values.reduce((s, v) => s + v, 0), 2), exchanges });
+      rows.push({
+        symbol: baseOf(pair),
+        pair,
+        oiUsd: round(
+          values.reduce((s, v) => s + v, 0),
+          2,
+        ),
+        exchanges,
+      });
     }
     rows.sort((a, b) => b.oiUsd - a.oiUsd);
-    const totalUsd = round(rows.reduce((s, r) => s + r.oiUsd, 0), 2);
+    const totalUsd = round(
+      rows.reduce((s, r) => s + r.oiUsd, 0),
+      2,
+    );
     await this.o.store.saveOpenInterest({ updatedAt: this.o.clock.now(), count: rows.length, totalUsd, pairs: rows });
     return rows.length;
   }
@@ -170,8 +197,20 @@ export class DerivativesRefresher {
     let answered = 0;
     for (const pair of MAJOR_PAIRS) {
       const [binance, bybit] = await Promise.all([
-        settle(`binance account ratio ${pair}`, logger, this.get('binance', '/futures/data/globalLongShortAccountRatio', { symbol: pair, period: '5m', limit: 1 }).then(parseBinanceAccountRatio)),
-        settle(`bybit account ratio ${pair}`, logger, this.get('bybit', '/v5/market/account-ratio', { category: 'linear', symbol: pair, period: '5min', limit: 1 }).then(parseBybitAccountRatio)),
+        settle(
+          `binance account ratio ${pair}`,
+          logger,
+          this.get('binance', '/futures/data/globalLongShortAccountRatio', { symbol: pair, period: '5m', limit: 1 }).then(
+            parseBinanceAccountRatio,
+          ),
+        ),
+        settle(
+          `bybit account ratio ${pair}`,
+          logger,
+          this.get('bybit', '/v5/market/account-ratio', { category: 'linear', symbol: pair, period: '5min', limit: 1 }).then(
+            parseBybitAccountRatio,
+          ),
+        ),
       ]);
       const exchanges: LongShortRow['exchanges'] = {};
       if (binance) exchanges.binance = ratioView(binance);
@@ -181,7 +220,12 @@ export class DerivativesRefresher {
       answered++;
       // a plain mean of the exchanges' long shares: account counts per exchange are not published
       const long = views.reduce((s, v) => s + v.longPct, 0) / views.length / 100;
-      rows.push({ symbol: baseOf(pair), pair, ...ratioView({ long, short: 1 - long, ts: Math.max(...views.map((v) => v.ts)) }), exchanges });
+      rows.push({
+        symbol: baseOf(pair),
+        pair,
+        ...ratioView({ long, short: 1 - long, ts: Math.max(...views.map((v) => v.ts)) }),
+        exchanges,
+      });
     }
     if (answered === 0) throw new Error('long/short: every exchange failed');
     await this.o.store.saveLongShort({ updatedAt: this.o.clock.now(), count: rows.length, pairs: rows });

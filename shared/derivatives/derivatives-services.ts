@@ -19,14 +19,21 @@ export interface DerivativesServices {
   clusters: ClusterService;
 }
 
-export function createDerivativesServices(deps: { redis: Redis; config: Config; clock: Clock; marketStore: MarketStore; market: MarketService }): DerivativesServices {
+export function createDerivativesServices(deps: {
+  redis: Redis;
+  config: Config;
+  clock: Clock;
+  marketStore: MarketStore;
+  market: MarketService;
+}): DerivativesServices {
   const { redis, config, clock, marketStore, market } = deps;
   const store = new DerivativesStore(redis);
   const liquidationStore = new LiquidationStore(redis, { dedupMs: config.liqDedupMs, rawMax: config.liqRawMax });
-  const followed = (pair: string): Promise<boolean> => market.resolveSymbol(pair).then(
-    () => true,
-    () => false,
-  );
+  const followed = (pair: string): Promise<boolean> =>
+    market.resolveSymbol(pair).then(
+      () => true,
+      () => false,
+    );
   return {
     derivatives: new DerivativesService(store),
     liquidations: new LiquidationService(liquidationStore, followed, clock),

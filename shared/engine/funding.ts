@@ -13,7 +13,11 @@ export interface FundingRecord {
 /** Funding times t with from < t <= to (00:00, 08:00 and 16:00 UTC are the multiples of 8 h since the epoch). */
 export function fundingTimesBetween(fromExclusive: number, toInclusive: number): number[] {
   const times: number[] = [];
-  for (let t = Math.floor(fromExclusive / FUNDING_INTERVAL_MS) * FUNDING_INTERVAL_MS + FUNDING_INTERVAL_MS; t <= toInclusive; t += FUNDING_INTERVAL_MS) {
+  for (
+    let t = Math.floor(fromExclusive / FUNDING_INTERVAL_MS) * FUNDING_INTERVAL_MS + FUNDING_INTERVAL_MS;
+    t <= toInclusive;
+    t += FUNDING_INTERVAL_MS
+  ) {
     times.push(t);
   }
   return times;

@@ -57,7 +57,12 @@ export type LevelRefusal = 'sl_wrong_side' | 'tp_wrong_side';
  * A stop must sit on the losing side of the reference price and a target on the winning side
  * (long: sl below, tp above; short: the reverse). null = both fine (an absent level is fine).
  */
-export function checkLevels(side: Side, reference: number, sl: number | null | undefined, tp: number | null | undefined): LevelRefusal | null {
+export function checkLevels(
+  side: Side,
+  reference: number,
+  sl: number | null | undefined,
+  tp: number | null | undefined,
+): LevelRefusal | null {
   const dir = direction(side);
   if (sl !== null && sl !== undefined && (sl - reference) * dir >= 0) return 'sl_wrong_side';
   if (tp !== null && tp !== undefined && (tp - reference) * dir <= 0) return 'tp_wrong_side';

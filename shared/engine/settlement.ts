@@ -65,7 +65,11 @@ export function splitPosition(position: { qty: number; margin: number }, funding
   const remaining = { qty: position.qty * keep, margin: position.margin * keep, fundingUsd: fundingUsd * keep };
   return {
     remaining,
-    closed: { qty: position.qty - remaining.qty, margin: position.margin - remaining.margin, fundingUsd: fundingUsd - remaining.fundingUsd },
+    closed: {
+      qty: position.qty - remaining.qty,
+      margin: position.margin - remaining.margin,
+      fundingUsd: fundingUsd - remaining.fundingUsd,
+    },
   };
 }
 
@@ -84,7 +88,12 @@ export interface PartialSettlement {
  */
 export function settlePartial(whole: SettleInput, fraction: number): PartialSettlement {
   const split = splitPosition(whole, whole.fundingUsd, fraction);
-  const remainingInput: SettleInput = { ...whole, qty: split.remaining.qty, margin: split.remaining.margin, fundingUsd: split.remaining.fundingUsd };
+  const remainingInput: SettleInput = {
+    ...whole,
+    qty: split.remaining.qty,
+    margin: split.remaining.margin,
+    fundingUsd: split.remaining.fundingUsd,
+  };
   const closedCents = settleCents(whole) - settleCents(remainingInput);
   const closed = settle({ ...whole, qty: split.closed.qty, margin: split.closed.margin, fundingUsd: split.closed.fundingUsd });
   return { split, closedCents, closed };

@@ -45,7 +45,8 @@ export const CLOSE_REASONS = {
 } as const;
 
 export type CloseReason = (typeof CLOSE_REASONS)[keyof typeof CLOSE_REASONS];
-export type TriggerReason = typeof CLOSE_REASONS.stopLoss | typeof CLOSE_REASONS.takeProfit | typeof CLOSE_REASONS.trailingStop | typeof CLOSE_REASONS.liquidation;
+export type TriggerReason =
+  typeof CLOSE_REASONS.stopLoss | typeof CLOSE_REASONS.takeProfit | typeof CLOSE_REASONS.trailingStop | typeof CLOSE_REASONS.liquidation;
 
 /** The levels of a position the sweep checks. */
 export interface TriggerLevels extends TrailState {
@@ -148,9 +149,13 @@ export function levelsInForce(p: Pick<SweepState, 'opened_ts' | 'levels_ts'>, w:
  * `now` began with: the current ones when they were set before that minute, else (a change
  * within the minute already) the ones that change kept. Pure.
  */
-export function levelsChange(p: Pick<SweepState, 'sl' | 'tp' | 'trail_pct' | 'opened_ts' | 'levels_ts' | 'levels_prev'>, now: number): Pick<SweepState, 'levels_ts' | 'levels_prev'> {
+export function levelsChange(
+  p: Pick<SweepState, 'sl' | 'tp' | 'trail_pct' | 'opened_ts' | 'levels_ts' | 'levels_prev'>,
+  now: number,
+): Pick<SweepState, 'levels_ts' | 'levels_prev'> {
   const since = p.levels_ts ?? p.opened_ts;
-  if (since > now - (now % MINUTE_MS)) return p.levels_prev === undefined ? { levels_ts: now } : { levels_ts: now, levels_prev: p.levels_prev };
+  if (since > now - (now % MINUTE_MS))
+    return p.levels_prev === undefined ? { levels_ts: now } : { levels_ts: now, levels_prev: p.levels_prev };
   return { levels_ts: now, levels_prev: { sl: p.sl, tp: p.tp, trail_pct: p.trail_pct, ts: since } };
 }
 

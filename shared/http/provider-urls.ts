@@ -67,5 +67,11 @@ export function providerUrlSchema(): Record<string, Joi.StringSchema> {
 
 /** The live hosts or the sim's paths, with any `<PROVIDER>_URL` override applied (trailing slashes dropped). */
 export function providerUrlsFrom(value: Record<string, unknown>, source: MarketSource, simUrl: string): Record<DataProvider, string> {
-  return serviceUrlsFrom(DATA_PROVIDERS, { live: LIVE_PROVIDER_URLS, simPath: SIM_PREFIX, envName: providerEnvName }, value, source, simUrl);
+  return serviceUrlsFrom(
+    DATA_PROVIDERS,
+    { live: LIVE_PROVIDER_URLS, simPath: SIM_PREFIX, envName: providerEnvName },
+    value,
+    source,
+    simUrl,
+  );
 }

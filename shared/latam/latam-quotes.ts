@@ -100,7 +100,13 @@ export interface BrQuote {
   dropped: { btc: string[]; usdt: string[] };
 }
 
-const row = (q: TwoSided): VenueRow => ({ id: q.id, name: venueName(q.id), ask: roundMoney(q.ask), bid: roundMoney(q.bid), spread: Number(spreadPct(q.ask, q.bid).toFixed(2)) });
+const row = (q: TwoSided): VenueRow => ({
+  id: q.id,
+  name: venueName(q.id),
+  ask: roundMoney(q.ask),
+  bid: roundMoney(q.bid),
+  spread: Number(spreadPct(q.ask, q.bid).toFixed(2)),
+});
 const byAsk = (a: TwoSided, b: TwoSided): number => a.ask - b.ask || a.id.localeCompare(b.id);
 
 function best(kept: readonly TwoSided[]): { buy: BestBuy | null; sell: BestSell | null } {

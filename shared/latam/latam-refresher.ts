@@ -47,7 +47,10 @@ export class LatamRefresher {
 
   async refreshAr(): Promise<RegionOutcome> {
     const { criptoya } = this.deps.providers;
-    const [quotes, dolar] = await Promise.all([attempt(() => criptoya.quotes('usdt', 'ars', USDT_VOLUME)), attempt(() => criptoya.dolar())]);
+    const [quotes, dolar] = await Promise.all([
+      attempt(() => criptoya.quotes('usdt', 'ars', USDT_VOLUME)),
+      attempt(() => criptoya.dolar()),
+    ]);
     return this.rebuild('ar', AR_SOURCES, { 'criptoya-usdt-ars': quotes, 'criptoya-dolar': dolar }, (book, now) =>
       buildArQuote(usableData<CriptoyaQuote[]>(book, 'criptoya-usdt-ars', now), usableData<ReferenceDollars>(book, 'criptoya-dolar', now)),
     );
@@ -59,19 +62,30 @@ export class LatamRefresher {
       attempt(() => providers.mercadoBitcoin.tickers()),
       attempt(() => providers.foxbit.tickers()),
       attempt(async () => {
-        const [btc, usdt] = await Promise.all([providers.criptoya.quotes('btc', 'brl', BTC_VOLUME), providers.criptoya.quotes('usdt', 'brl', USDT_VOLUME)]);
+        const [btc, usdt] = await Promise.all([
+          providers.criptoya.quotes('btc', 'brl', BTC_VOLUME),
+          providers.criptoya.quotes('usdt', 'brl', USDT_VOLUME),
+        ]);
         return { btc, usdt };
       }),
       attempt(() => providers.usdBrl.rate(clock.now())),
       this.deps.btcUsd().catch(() => null),
     ]);
-    const outcome = await this.rebuild('br', BR_SOURCES, { 'mercado-bitcoin': mb, foxbit: fox, 'criptoya-brl': cy, usdbrl: usd }, (book, now) => {
-      const venues = brVenueInputs(
-        { 'mercado-bitcoin': usableData<BrlPair>(book, 'mercado-bitcoin', now), foxbit: usableData<{ btc?: BookTop; usdt?: BookTop }>(book, 'foxbit', now) },
-        usableData<{ btc: CriptoyaQuote[]; usdt: CriptoyaQuote[] }>(book, 'criptoya-brl', now),
-      );
-      return buildBrQuote(venues, btcUsd, usableData<UsdBrlRate>(book, 'usdbrl', now));
-    });
+    const outcome = await this.rebuild(
+      'br',
+      BR_SOURCES,
+      { 'mercado-bitcoin': mb, foxbit: fox, 'criptoya-brl': cy, usdbrl: usd },
+      (book, now) => {
+        const venues = brVenueInputs(
+          {
+            'mercado-bitcoin': usableData<BrlPair>(book, 'mercado-bitcoin', now),
+            foxbit: usableData<{ btc?: BookTop; usdt?: BookTop }>(book, 'foxbit', now),
+          },
+          usableData<{ btc: CriptoyaQuote[]; usdt: CriptoyaQuote[] }>(book, 'criptoya-brl', now),
+        );
+        return buildBrQuote(venues, btcUsd, usableData<UsdBrlRate>(book, 'usdbrl', now));
+      },
+    );
     return btcUsd === null ? { ...outcome, missing: 'BTCUSDT price' } : outcome;
   }
 
@@ -86,7 +100,11 @@ export class LatamRefresher {
     const book = recordAttempts(await store.readSources(region), attempts, now);
     await store.saveSources(region, book);
     const sourcesDown = failingSources(book, sources);
-    if (sourcesDown.length > 0) logger.warn({ region, sourcesDown, errors: sourcesDown.map((s) => book[s].error) }, 'regional quote sources down; their last answers are used');
+    if (sourcesDown.length > 0)
+      logger.warn(
+        { region, sourcesDown, errors: sourcesDown.map((s) => book[s].error) },
+        'regional quote sources down; their last answers are used',
+      );
     const quote = build(book, now);
     if (quote.n === 0) {
       // nothing to show: the last stored quote stays, served as stale
@@ -104,9 +122,17 @@ export class LatamRefresher {
    */
   async recordHistory(): Promise<Record<Region, boolean>> {
     const now = this.deps.clock.now();
-    const ar = await this.historyPoint<ArQuote>('ar', now, (q) => ({ mid: q.mid, ask: q.bestBuy?.ask ?? null, bid: q.bestSell?.bid ?? null, blue: q.dolar?.blue?.ask ?? null, official: q.dolar?.official?.ask ?? null }));
+    const ar = await this.historyPoint<ArQuote>('ar', now, (q) => ({
+      mid: q.mid,
+      ask: q.bestBuy?.ask ?? null,
+      bid: q.bestSell?.bid ?? null,
+      blue: q.dolar?.blue?.ask ?? null,
+      official: q.dolar?.official?.ask ?? null,
+    }));
     const br = await this.historyPoint<BrQuote>('br', now, (q) =>
-      q.btcUsd === null ? null : { btc: q.btcMid, btcMid: q.btcMid, usdtMid: q.usdtMid, usdbrl: q.usdbrl, btcUsd: q.btcUsd, agioMid: q.agioMid },
+      q.btcUsd === null
+        ? null
+        : { btc: q.btcMid, btcMid: q.btcMid, usdtMid: q.usdtMid, usdbrl: q.usdbrl, btcUsd: q.btcUsd, agioMid: q.agioMid },
     );
     return { ar, br };
   }

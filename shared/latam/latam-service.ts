@@ -55,7 +55,10 @@ function brHistoryRow(point: HistoryPoint): HistoryPoint[] {
 export class LatamService {
   private readonly store: LatamStore;
 
-  constructor(redis: Redis, private readonly clock: Clock) {
+  constructor(
+    redis: Redis,
+    private readonly clock: Clock,
+  ) {
     this.store = new LatamStore(redis);
   }
 

@@ -7,7 +7,14 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { keys } from '../redis/keys.js';
-import { eventsOfYear, scheduleGaps, upcomingEvents, UPCOMING_WINDOW_DAYS, type CalendarEvent, type ScheduleGap } from './calendar/calendar-events.js';
+import {
+  eventsOfYear,
+  scheduleGaps,
+  upcomingEvents,
+  UPCOMING_WINDOW_DAYS,
+  type CalendarEvent,
+  type ScheduleGap,
+} from './calendar/calendar-events.js';
 import { FALLBACK_CATEGORY_IDS } from './coin-categories.js';
 import { CATEGORY_FRESH_MS, CATEGORY_KEEP_MS, categoryResource, MACRO_RESOURCES, MAX_AGE_MS } from './macro-resources.js';
 import type { CoinGeckoClient } from './providers/macro-providers.js';
@@ -71,7 +78,14 @@ export class MacroService {
     }
     const events = upcomingEvents(now);
     const to = now + UPCOMING_WINDOW_DAYS * 86_400_000;
-    return { gen: now, year: null, window: { from: now, to, days: UPCOMING_WINDOW_DAYS }, count: events.length, events, gaps: scheduleGaps(to) };
+    return {
+      gen: now,
+      year: null,
+      window: { from: now, to, days: UPCOMING_WINDOW_DAYS },
+      count: events.length,
+      events,
+      gaps: scheduleGaps(to),
+    };
   }
 
   async fearGreed(): Promise<Served<FearGreedView>> {
@@ -97,19 +111,32 @@ export class MacroService {
 
   /** The top coins, or one CoinGecko category's (400 unknown_category for an id CoinGecko does not have). */
   async coins(category?: string): Promise<Served<CoinsView>> {
-    if (!category) return this.serve<CoinRow[], CoinsView>(MACRO_RESOURCES.coins, 'CoinGecko', (coins) => ({ category: null, count: coins.length, coins }));
+    if (!category)
+      return this.serve<CoinRow[], CoinsView>(MACRO_RESOURCES.coins, 'CoinGecko', (coins) => ({
+        category: null,
+        count: coins.length,
+        coins,
+      }));
     await this.assertKnownCategory(category);
     const key = keys.macroSnapshot(categoryResource(category));
     const now = this.deps.clock.now();
     const state = classifySnapshot(await this.store.read<CoinRow[]>(key), now, CATEGORY_FRESH_MS);
-    const view = (coins: CoinRow[], fetchedAt: number, stale: boolean): Served<CoinsView> => ({ category, count: coins.length, coins, updatedAt: fetchedAt, stale });
+    const view = (coins: CoinRow[], fetchedAt: number, stale: boolean): Served<CoinsView> => ({
+      category,
+      count: coins.length,
+      coins,
+      updatedAt: fetchedAt,
+      stale,
+    });
     if (state.kind === 'fresh') return view(state.data, state.fetchedAt, false);
     try {
       const coins = await this.fetchCategory(category, key);
       return view(coins, this.deps.clock.now(), false);
     } catch (error) {
       if (state.kind === 'stale') return view(state.data, state.fetchedAt, true);
-      throw new AppError('upstream_unavailable', `CoinGecko did not answer for category ${category}: ${(error as Error).message}`, { category });
+      throw new AppError('upstream_unavailable', `CoinGecko did not answer for category ${category}: ${(error as Error).message}`, {
+        category,
+      });
     }
   }
 
@@ -125,7 +152,10 @@ export class MacroService {
 
   private async assertKnownCategory(category: string): Promise<void> {
     if (!(await this.knownCategories()).has(category)) {
-      throw new AppError('unknown_category', `unknown category: ${category} (CoinGecko category ids, e.g. layer-1)`, { param: 'cat', cat: category });
+      throw new AppError('unknown_category', `unknown category: ${category} (CoinGecko category ids, e.g. layer-1)`, {
+        param: 'cat',
+        cat: category,
+      });
     }
   }
 
@@ -147,7 +177,11 @@ export class MacroService {
     const snapshot = await this.store.read<S>(keys.macroSnapshot(resource));
     const state: SnapshotState<S> = classifySnapshot(snapshot, this.deps.clock.now(), MAX_AGE_MS[resource] ?? 0);
     if (state.kind === 'none') {
-      throw new AppError('upstream_unavailable', `no ${resource} data from ${provider} yet${snapshot.error ? ` (${snapshot.error})` : ''}`, { resource });
+      throw new AppError(
+        'upstream_unavailable',
+        `no ${resource} data from ${provider} yet${snapshot.error ? ` (${snapshot.error})` : ''}`,
+        { resource },
+      );
     }
     return { ...view(state.data), updatedAt: state.fetchedAt, stale: state.kind === 'stale' };
   }

@@ -15,7 +15,14 @@ export const MAX_REBUILT_MINUTES = 3_000;
 export const MAX_HISTORY_LIMIT = 1_500;
 
 /** Up to `limit` candles with openTime <= endMs from one venue, paging backwards. */
-export async function fetchPaged(rest: VenueRest, symbol: string, minutes: number, endMs: number, limit: number, signal?: AbortSignal): Promise<Candle[]> {
+export async function fetchPaged(
+  rest: VenueRest,
+  symbol: string,
+  minutes: number,
+  endMs: number,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<Candle[]> {
   let out: Candle[] = [];
   let end = endMs;
   for (let page = 0; page < MAX_PAGES && out.length < limit; page++) {
@@ -82,7 +89,10 @@ export async function fetchCandleHistory(
   if (intervalMinutes > 1 && minutes <= MAX_REBUILT_MINUTES) {
     const lastMinute = bucketStart + size - MINUTE_MS;
     const ones = await firstAnswer(rests, symbol, 1, lastMinute, minutes, failures);
-    if (ones) return aggregateCandles(ones, intervalMinutes).filter((c) => c.openTime <= bucketStart).slice(-limit);
+    if (ones)
+      return aggregateCandles(ones, intervalMinutes)
+        .filter((c) => c.openTime <= bucketStart)
+        .slice(-limit);
   }
   if (native) return native;
   if (!rests.some((r) => r.supportsInterval(intervalMinutes)) && minutes > MAX_REBUILT_MINUTES) {

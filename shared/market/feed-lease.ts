@@ -69,7 +69,10 @@ export class FeedLease {
           await this.lose('not renewed in time');
           return;
         }
-        const renewed = await withTimeout(marketScripts.runInteger(redis, 'lease-renew', { keys: [this.key], args: [owner, leaseMs] }), deadline);
+        const renewed = await withTimeout(
+          marketScripts.runInteger(redis, 'lease-renew', { keys: [this.key], args: [owner, leaseMs] }),
+          deadline,
+        );
         if (renewed === 1) this.validUntil = sentAt + leaseMs;
         else await this.lose('taken over or expired');
         return;

@@ -67,7 +67,9 @@ export class MarketStore {
   /** Quotes for many symbols in one round trip, in the order asked. */
   async getQuotes(symbols: readonly string[]): Promise<(Quote | null)[]> {
     if (symbols.length === 0) return [];
-    const replies = await Promise.allSettled(inOneWrite(this.redis, () => symbols.map((s) => this.redis.get(keys.marketQuote(normalize(s))))));
+    const replies = await Promise.allSettled(
+      inOneWrite(this.redis, () => symbols.map((s) => this.redis.get(keys.marketQuote(normalize(s))))),
+    );
     return replies.map((reply) => (reply.status === 'fulfilled' && typeof reply.value === 'string' ? decodeQuote(reply.value) : null));
   }
 
@@ -114,14 +116,25 @@ export class MarketStore {
       .filter((c): c is Candle => c !== null)
       .reverse();
     const current = this.pickCurrent(currentReply?.[1], closed[closed.length - 1]?.openTime ?? -Infinity);
-    const inRange = current && (query.fromMs === undefined || current.openTime >= query.fromMs) && (query.toMs === undefined || current.openTime <= query.toMs);
+    const inRange =
+      current &&
+      (query.fromMs === undefined || current.openTime >= query.fromMs) &&
+      (query.toMs === undefined || current.openTime <= query.toMs);
     const out = inRange ? [...closed, current] : closed;
     return out.slice(-limit);
   }
 
   /** Open time of the newest closed candle before `minute`, or null when none is kept. */
   async closedMinuteBefore(symbol: string, minute: number): Promise<number | null> {
-    const reply = await this.redis.zrevrangebyscore(keys.marketCandles1m(normalize(symbol)), `(${minute}`, '-inf', 'WITHSCORES', 'LIMIT', 0, 1);
+    const reply = await this.redis.zrevrangebyscore(
+      keys.marketCandles1m(normalize(symbol)),
+      `(${minute}`,
+      '-inf',
+      'WITHSCORES',
+      'LIMIT',
+      0,
+      1,
+    );
     return reply.length === 2 ? Number(reply[1]) : null;
   }
 
@@ -133,8 +146,7 @@ export class MarketStore {
     for (const value of Object.values(hash)) {
       const c = typeof value === 'string' ? decodeCandle(value) : null;
       if (!c || c.openTime <= lastClosedOpen || c.openTime < now - 2 * MINUTE_MS) continue;
-      const better =
-        !best || c.openTime > best.openTime || (c.openTime === best.openTime && venueRank(c.venue) < venueRank(best.venue));
+      const better = !best || c.openTime > best.openTime || (c.openTime === best.openTime && venueRank(c.venue) < venueRank(best.venue));
       if (better) best = c;
     }
     return best ? { ...best, closed: false } : undefined;

@@ -83,14 +83,10 @@ export class MarketWriter {
       this.options.logger.warn({ venue: c.venue, symbol: c.symbol, minute: c.openTime }, 'closed candle from the future skipped');
       return 'kept';
     }
-    const reply = await marketScripts.runInteger(
-      this.options.redis,
-      'candle-close',
-      {
-        keys: [keys.marketCandles1m(c.symbol)],
-        args: [c.openTime, encodeCandle({ ...c, closed: true }), c.venue, CANDLES_KEPT, CANDLES_TTL_MS, ...VENUE_PRIORITY],
-      },
-    );
+    const reply = await marketScripts.runInteger(this.options.redis, 'candle-close', {
+      keys: [keys.marketCandles1m(c.symbol)],
+      args: [c.openTime, encodeCandle({ ...c, closed: true }), c.venue, CANDLES_KEPT, CANDLES_TTL_MS, ...VENUE_PRIORITY],
+    });
     const result = RESULTS[reply] ?? 'kept';
     if (result === 'first') await this.options.onFirstClose(c);
     return result;

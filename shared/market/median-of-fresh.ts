@@ -55,7 +55,8 @@ export function medianOfFresh(prices: readonly VenuePrice[], now: number, freshM
 export function aggregateQuote(symbol: string, prices: readonly VenuePrice[], now: number, freshMs: number): Quote | null {
   const median = medianOfFresh(prices, now, freshMs);
   if (!median) return null;
-  const withChange = VENUE_PRIORITY.map((v) => prices.find((p) => p.venue === v && median.used.includes(v)))
-    .find((p) => p?.changePct24h !== undefined);
+  const withChange = VENUE_PRIORITY.map((v) => prices.find((p) => p.venue === v && median.used.includes(v))).find(
+    (p) => p?.changePct24h !== undefined,
+  );
   return { symbol, price: median.price, venues: median.venues, changePct24h: withChange?.changePct24h ?? null, ts: median.ts };
 }

@@ -39,7 +39,12 @@ export interface Mark {
 }
 
 /** The marks of symbols, given their quotes in the same order; a symbol with nothing to serve is absent. */
-export function marksOf(symbols: readonly string[], quotes: readonly (PricePoint | null | undefined)[], now: number, rules: FreshnessRules): Map<string, Mark> {
+export function marksOf(
+  symbols: readonly string[],
+  quotes: readonly (PricePoint | null | undefined)[],
+  now: number,
+  rules: FreshnessRules,
+): Map<string, Mark> {
   const out = new Map<string, Mark>();
   symbols.forEach((symbol, i) => {
     const state = classifyQuote(quotes[i] ?? null, now, rules);

@@ -99,7 +99,13 @@ export function emptyFrame(): FrameResult {
  * The candles of one frame's rows for one symbol: each complete one into `out`, an issue for each
  * other row, and one for a frame without a symbol or rows (`what`: 'bybit: bad kline', ...).
  */
-export function pushCandles(out: FrameResult, what: string, msg: Record<string, unknown>, symbol: string | null, toCandle: (row: unknown, symbol: string) => Partial<VenueCandle>): void {
+export function pushCandles(
+  out: FrameResult,
+  what: string,
+  msg: Record<string, unknown>,
+  symbol: string | null,
+  toCandle: (row: unknown, symbol: string) => Partial<VenueCandle>,
+): void {
   if (!symbol || !Array.isArray(msg.data)) {
     out.issues.push(`${what}: ${excerpt(msg)}`);
     return;
@@ -125,7 +131,14 @@ export function isCompleteCandle(c: Partial<VenueCandle>): c is VenueCandle {
 }
 
 /** A tick with the 24h change (percent) and quote volume (USDT) its venue gave, each set only when given. */
-export function venueTick(venue: Venue, symbol: string, price: number, ts: number, changePct: number | undefined, quoteVolume: number | undefined): VenueTick {
+export function venueTick(
+  venue: Venue,
+  symbol: string,
+  price: number,
+  ts: number,
+  changePct: number | undefined,
+  quoteVolume: number | undefined,
+): VenueTick {
   const tick: VenueTick = { venue, symbol, price, ts };
   if (changePct !== undefined) tick.changePct24h = changePct;
   if (quoteVolume !== undefined) tick.quoteVolume24h = quoteVolume;
@@ -141,7 +154,14 @@ export function withVolumes(venue: Venue, symbols: readonly string[], volumes: R
 export type Ohlcv = Pick<Candle, 'openTime' | 'open' | 'high' | 'low' | 'close' | 'volume'>;
 
 export function isOhlcv(c: Partial<Ohlcv>): c is Ohlcv {
-  return c.openTime !== undefined && c.open !== undefined && c.high !== undefined && c.low !== undefined && c.close !== undefined && c.volume !== undefined;
+  return (
+    c.openTime !== undefined &&
+    c.open !== undefined &&
+    c.high !== undefined &&
+    c.low !== undefined &&
+    c.close !== undefined &&
+    c.volume !== undefined
+  );
 }
 
 /**
@@ -150,5 +170,12 @@ export function isOhlcv(c: Partial<Ohlcv>): c is Ohlcv {
  */
 export function ohlcvFromRow(row: unknown, volumeAt = 5): Partial<Ohlcv> {
   if (!Array.isArray(row) || row.length <= volumeAt) return {};
-  return { openTime: toEpochMs(row[0]), open: toPrice(row[1]), high: toPrice(row[2]), low: toPrice(row[3]), close: toPrice(row[4]), volume: toNumber(row[volumeAt]) };
+  return {
+    openTime: toEpochMs(row[0]),
+    open: toPrice(row[1]),
+    high: toPrice(row[2]),
+    low: toPrice(row[3]),
+    close: toPrice(row[4]),
+    volume: toNumber(row[volumeAt]),
+  };
 }

@@ -61,9 +61,7 @@ export const noApiKeys: ApiKeyResolver = { resolve: async () => null };
  * plan that has ended is Free.
  */
 export class StoredApiKeyResolver implements ApiKeyResolver {
-  constructor(
-    private readonly deps: { accounts: AccountStore; keys: KeyStore; clock: Clock },
-  ) {}
+  constructor(private readonly deps: { accounts: AccountStore; keys: KeyStore; clock: Clock }) {}
 
   async resolve(apiKey: string): Promise<ApiKeyLookup> {
     const digest = digestOf(apiKey);
@@ -97,11 +95,23 @@ export class StoredApiKeyResolver implements ApiKeyResolver {
    * spreading the answer into a copy with them left garbage in the old generation on every
    * keyed request (bench/HISTORY.md, the old generation).
    */
-  private lookup(key: KeySummary | null, account: Account | null, gated?: { feeVenue: string | null; window: ResolvedApiKey['window'] }): ApiKeyLookup {
+  private lookup(
+    key: KeySummary | null,
+    account: Account | null,
+    gated?: { feeVenue: string | null; window: ResolvedApiKey['window'] },
+  ): ApiKeyLookup {
     if (!key || !account) return null;
     if (key.revokedAt !== null) return { revoked: true };
     const plan = effectivePlan(account.plan, this.deps.clock.now());
-    const context: KeyContext = { keyId: key.id, keyName: key.name, accountId: account.id, email: account.email, book: key.book, bookBound: key.bound, plan };
+    const context: KeyContext = {
+      keyId: key.id,
+      keyName: key.name,
+      accountId: account.id,
+      email: account.email,
+      book: key.book,
+      bookBound: key.bound,
+      plan,
+    };
     const found: ResolvedApiKey = { keyId: key.id, plan: plan.limits.id, requestsPerMinute: plan.limits.requestsPerMinute, context };
     if (gated) {
       context.feeVenue = gated.feeVenue;

@@ -40,12 +40,15 @@ export class ChangeGate {
         const result = await attempt();
         if (result !== STALE) return result;
       }
-      throw new AppError('busy', `${what} kept changing under other requests; send it again in ${BUSY_RETRY_AFTER_S} s`, { retry_after: BUSY_RETRY_AFTER_S });
+      throw new AppError('busy', `${what} kept changing under other requests; send it again in ${BUSY_RETRY_AFTER_S} s`, {
+        retry_after: BUSY_RETRY_AFTER_S,
+      });
     });
   }
 }
 
 /** The key of one position's or order's changes in a book. */
-export const changeKey = (kind: 'position' | 'order', ref: { accountId: string; book: string }, id: string): string => `${kind}|${ref.accountId}|${ref.book}|${id}`;
+export const changeKey = (kind: 'position' | 'order', ref: { accountId: string; book: string }, id: string): string =>
+  `${kind}|${ref.accountId}|${ref.book}|${id}`;
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -24,10 +24,66 @@ export interface PlanLimits {
 const common = { maxRestingOrders: 20, websocketSockets: 3 };
 
 export const PLANS: Record<PlanId, PlanLimits> = {
-  free: { id: 'free', tier: 0, label: 'Free', priceUsd: 0, requestsPerMinute: 120, maxKeys: 3, maxOpenPositions: 50, maxBooks: 1, maxWebhooks: 0, aiReadsPerDay: 0, tradeHistoryDays: 30, reportMaxDays: 30, ...common },
-  pro: { id: 'pro', tier: 1, label: 'Pro', priceUsd: 29, requestsPerMinute: 600, maxKeys: 10, maxOpenPositions: 200, maxBooks: 5, maxWebhooks: 3, aiReadsPerDay: 50, tradeHistoryDays: 90, reportMaxDays: 90, ...common },
-  max: { id: 'max', tier: 2, label: 'Max', priceUsd: 79, requestsPerMinute: 2000, maxKeys: 30, maxOpenPositions: 500, maxBooks: 20, maxWebhooks: 15, aiReadsPerDay: 200, tradeHistoryDays: 90, reportMaxDays: 90, ...common },
-  business: { id: 'business', tier: 3, label: 'Business', priceUsd: 159, requestsPerMinute: 5000, maxKeys: 100, maxOpenPositions: 1000, maxBooks: 50, maxWebhooks: 50, aiReadsPerDay: 500, tradeHistoryDays: 90, reportMaxDays: 90, ...common },
+  free: {
+    id: 'free',
+    tier: 0,
+    label: 'Free',
+    priceUsd: 0,
+    requestsPerMinute: 120,
+    maxKeys: 3,
+    maxOpenPositions: 50,
+    maxBooks: 1,
+    maxWebhooks: 0,
+    aiReadsPerDay: 0,
+    tradeHistoryDays: 30,
+    reportMaxDays: 30,
+    ...common,
+  },
+  pro: {
+    id: 'pro',
+    tier: 1,
+    label: 'Pro',
+    priceUsd: 29,
+    requestsPerMinute: 600,
+    maxKeys: 10,
+    maxOpenPositions: 200,
+    maxBooks: 5,
+    maxWebhooks: 3,
+    aiReadsPerDay: 50,
+    tradeHistoryDays: 90,
+    reportMaxDays: 90,
+    ...common,
+  },
+  max: {
+    id: 'max',
+    tier: 2,
+    label: 'Max',
+    priceUsd: 79,
+    requestsPerMinute: 2000,
+    maxKeys: 30,
+    maxOpenPositions: 500,
+    maxBooks: 20,
+    maxWebhooks: 15,
+    aiReadsPerDay: 200,
+    tradeHistoryDays: 90,
+    reportMaxDays: 90,
+    ...common,
+  },
+  business: {
+    id: 'business',
+    tier: 3,
+    label: 'Business',
+    priceUsd: 159,
+    requestsPerMinute: 5000,
+    maxKeys: 100,
+    maxOpenPositions: 1000,
+    maxBooks: 50,
+    maxWebhooks: 50,
+    aiReadsPerDay: 500,
+    tradeHistoryDays: 90,
+    reportMaxDays: 90,
+    ...common,
+  },
 };
 
 export const PLAN_IDS = Object.keys(PLANS) as PlanId[];
@@ -62,6 +118,12 @@ export interface EffectivePlan {
 
 /** A paid plan that has ended is Free again; the service keeps answering. */
 export function effectivePlan(stored: { plan: PlanId; until: number | null; source?: PlanSource }, now: number): EffectivePlan {
-  if (stored.plan === 'free' || stored.until === null || stored.until <= now) return { limits: PLANS.free, until: null, daysLeft: null, source: null };
-  return { limits: PLANS[stored.plan], until: stored.until, daysLeft: Math.ceil((stored.until - now) / DAY_MS), source: stored.source ?? 'paid' };
+  if (stored.plan === 'free' || stored.until === null || stored.until <= now)
+    return { limits: PLANS.free, until: null, daysLeft: null, source: null };
+  return {
+    limits: PLANS[stored.plan],
+    until: stored.until,
+    daysLeft: Math.ceil((stored.until - now) / DAY_MS),
+    source: stored.source ?? 'paid',
+  };
 }

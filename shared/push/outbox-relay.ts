@@ -118,7 +118,14 @@ export class OutboxRelay {
         const entries = await this.store.head(accountId, BATCH);
         if (entries.length === 0 || this.stopped) return;
         await this.relay(accountId, entries);
-        if (!(await this.store.ack(accountId, this.owner, entries.map((e) => e.id), leaseMs))) {
+        if (
+          !(await this.store.ack(
+            accountId,
+            this.owner,
+            entries.map((e) => e.id),
+            leaseMs,
+          ))
+        ) {
           this.deps.logger.warn({ accountId }, 'outbox relay: lease lost mid-drain; the new holder relays the rest');
           return;
         }
@@ -143,7 +150,10 @@ export class OutboxRelay {
     const mapped = entries.map((entry) => this.mapEntry(accountId, entry)).filter((e): e is RelayEntry => e !== null && e.items.length > 0);
     if (mapped.length === 0) return;
     const messages = mapped.map(channelMessage).filter((m) => m.messages.length > 0);
-    await this.store.publish(accountId, messages.map((m) => JSON.stringify(m)));
+    await this.store.publish(
+      accountId,
+      messages.map((m) => JSON.stringify(m)),
+    );
     const hooks = await this.hooksOf(accountId);
     if (hooks.length === 0) return;
     const deliveries: WebhookDelivery[] = [];
@@ -151,7 +161,10 @@ export class OutboxRelay {
       for (const item of entry.items) {
         for (const hook of hooks) {
           if (!wants(hook, entry, item.event)) continue;
-          deliveries.push({ itemId: item.itemId, job: { accountId, hookId: hook.id, event: item.event, body: webhookBody(entry, item, hook.id) } });
+          deliveries.push({
+            itemId: item.itemId,
+            job: { accountId, hookId: hook.id, event: item.event, body: webhookBody(entry, item, hook.id) },
+          });
         }
       }
     }

@@ -38,7 +38,10 @@ export class OutboxStore {
 
   /** Removes relayed entries and extends the lease; false (nothing removed) when the lease was lost meanwhile. */
   async ack(accountId: string, owner: string, ids: string[], ttlMs: number): Promise<boolean> {
-    const reply = await pushScripts.run(this.redis, 'outbox-ack', { keys: [keys.outboxLease(accountId), keys.accountOutbox(accountId)], args: [owner, ttlMs, ...ids] });
+    const reply = await pushScripts.run(this.redis, 'outbox-ack', {
+      keys: [keys.outboxLease(accountId), keys.accountOutbox(accountId)],
+      args: [owner, ttlMs, ...ids],
+    });
     return typeof reply === 'number' && reply >= 0;
   }
 
@@ -62,7 +65,10 @@ export class OutboxStore {
     const pipeline = this.redis.pipeline();
     for (const key of found) pipeline.xlen(key);
     const lengths = (await pipeline.exec()) ?? [];
-    const accounts = found.filter((_key, i) => Number(lengths[i]?.[1] ?? 0) > 0).map(accountOfOutbox).filter((a): a is string => a !== null);
+    const accounts = found
+      .filter((_key, i) => Number(lengths[i]?.[1] ?? 0) > 0)
+      .map(accountOfOutbox)
+      .filter((a): a is string => a !== null);
     return { cursor: next, accounts };
   }
 }

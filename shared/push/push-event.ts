@@ -87,10 +87,13 @@ function positionItems(entry: OutboxEntry, event: WebhookEvent): PushItem[] {
   const position = positionData(entry.fields.position);
   if (position === null) throw new Error(`outbox entry ${entry.id} (${event}) carries no position`);
   const streamEvent = STREAM_EVENT[event];
-  const items: PushItem[] = [{ itemId: entry.id, event, data: position, ...(streamEvent ? { stream: { event: streamEvent, position } } : {}) }];
+  const items: PushItem[] = [
+    { itemId: entry.id, event, data: position, ...(streamEvent ? { stream: { event: streamEvent, position } } : {}) },
+  ];
   // a partial close keeps the position open with a smaller quantity: that is an update of it
   const remaining = positionData(entry.fields.remaining);
-  if (remaining !== null) items.push({ itemId: `${entry.id}.1`, event: 'position.updated', data: remaining, stream: { event: 'updated', position: remaining } });
+  if (remaining !== null)
+    items.push({ itemId: `${entry.id}.1`, event: 'position.updated', data: remaining, stream: { event: 'updated', position: remaining } });
   return items;
 }
 
@@ -118,13 +121,21 @@ export function mapOutboxEntry(entry: OutboxEntry): RelayEntry {
 
 /** The channel message of an entry: its stream messages (position events only), ready to fan out. */
 export function channelMessage(entry: RelayEntry): ChannelMessage {
-  const messages = entry.items.flatMap((item): StreamMessage[] => (item.stream ? [{ type: 'position', data: item.stream, ts: entry.ts }] : []));
+  const messages = entry.items.flatMap((item): StreamMessage[] =>
+    item.stream ? [{ type: 'position', data: item.stream, ts: entry.ts }] : [],
+  );
   return { id: entry.id, book: entry.book, messages };
 }
 
 /** The JSON body of a webhook delivery: { event, ts, hook_id, data }, plus account (the book) for a book's events. */
 export function webhookBody(entry: RelayEntry, item: PushItem, hookId: string): string {
-  const body: WebhookDeliveryBody = { event: item.event, ts: entry.ts, hook_id: hookId, data: item.data, ...(entry.book !== 'main' ? { account: entry.book } : {}) };
+  const body: WebhookDeliveryBody = {
+    event: item.event,
+    ts: entry.ts,
+    hook_id: hookId,
+    data: item.data,
+    ...(entry.book !== 'main' ? { account: entry.book } : {}),
+  };
   return JSON.stringify(body);
 }
 

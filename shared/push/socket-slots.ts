@@ -20,7 +20,10 @@ export class SocketSlots {
 
   /** Takes a slot unless the account holds `cap` live ones; answers whether it did and how many are held. */
   async claim(slot: SlotRef, cap: number, now: number): Promise<{ ok: boolean; held: number }> {
-    const [status, held] = await pushScripts.runStatus(this.redis, 'socket-claim', { keys: [keys.accountSockets(slot.accountId)], args: [now, now + this.ttlMs, cap, slot.socketId] });
+    const [status, held] = await pushScripts.runStatus(this.redis, 'socket-claim', {
+      keys: [keys.accountSockets(slot.accountId)],
+      args: [now, now + this.ttlMs, cap, slot.socketId],
+    });
     return { ok: status === 1, held: Number(held) };
   }
 

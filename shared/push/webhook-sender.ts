@@ -38,7 +38,12 @@ export class WebhookSender {
 
   async send(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
     const started = performance.now();
-    const done = (status: number | null, error: string | null): SendResult => ({ ok: error === null, status, ms: Math.round(performance.now() - started), error });
+    const done = (status: number | null, error: string | null): SendResult => ({
+      ok: error === null,
+      status,
+      ms: Math.round(performance.now() - started),
+      error,
+    });
     try {
       const target = checkUrlShape(url, this.options.allowPrivate);
       const response = await request(target, {

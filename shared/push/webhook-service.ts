@@ -65,7 +65,10 @@ export class WebhookService {
       if (error instanceof UrlRefused) throw new AppError('bad_url', `url refused: ${error.message}`, { param: 'url' });
       throw error;
     }
-    const events = input.events === undefined || input.events.length === 0 ? [...WEBHOOK_EVENTS] : WEBHOOK_EVENTS.filter((e) => input.events?.includes(e));
+    const events =
+      input.events === undefined || input.events.length === 0
+        ? [...WEBHOOK_EVENTS]
+        : WEBHOOK_EVENTS.filter((e) => input.events?.includes(e));
     const record: WebhookRecord = {
       id: `wh${randomBase62(16)}`,
       url: input.url,
@@ -76,8 +79,16 @@ export class WebhookService {
     };
     const max = ctx.plan.limits.maxWebhooks;
     const outcome = await this.deps.store.add(ctx.accountId, record, max);
-    if (outcome.kind === 'cap') throw new AppError('too_many_webhooks', `the ${ctx.plan.limits.label} plan allows ${max} webhooks: delete one first`, { max });
-    const webhook: WebhookView = { id: record.id, url: record.url, secret: record.secret, events, active: true, ...(record.book !== null ? { account: record.book } : {}) };
+    if (outcome.kind === 'cap')
+      throw new AppError('too_many_webhooks', `the ${ctx.plan.limits.label} plan allows ${max} webhooks: delete one first`, { max });
+    const webhook: WebhookView = {
+      id: record.id,
+      url: record.url,
+      secret: record.secret,
+      events,
+      active: true,
+      ...(record.book !== null ? { account: record.book } : {}),
+    };
     return { ok: true, webhook };
   }
 
@@ -97,8 +108,19 @@ export class WebhookService {
     this.requirePaid(ctx);
     const record = await this.find(ctx, id);
     const now = this.deps.clock.now();
-    const body = JSON.stringify({ event: 'ping', ts: now, hook_id: record.id, data: { message: 'test delivery' } } satisfies WebhookDeliveryBody);
-    const headers = deliveryHeaders({ event: 'ping', deliveryId: `test.${randomBytes(6).toString('hex')}`, timestamp: now, body, secret: record.secret });
+    const body = JSON.stringify({
+      event: 'ping',
+      ts: now,
+      hook_id: record.id,
+      data: { message: 'test delivery' },
+    } satisfies WebhookDeliveryBody);
+    const headers = deliveryHeaders({
+      event: 'ping',
+      deliveryId: `test.${randomBytes(6).toString('hex')}`,
+      timestamp: now,
+      body,
+      secret: record.secret,
+    });
     // a sender of its own, closed after: tests are rare, and the API then holds no outbound connections
     const sender = new WebhookSender({ ...this.deps.policy, timeoutMs: this.deps.timeoutMs });
     const result = await sender.send(record.url, body, headers).finally(() => sender.close());

@@ -64,30 +64,46 @@ export class WebhookStore {
 
   /** Adds a hook unless the account holds `max` already (atomic: racing adds never exceed it). */
   async add(accountId: string, record: WebhookRecord, max: number): Promise<AddOutcome> {
-    const [status, held] = await pushScripts.runStatus(this.redis, 'webhook-add', { keys: [keys.accountWebhooks(accountId)], args: [record.id, JSON.stringify(record), max] });
+    const [status, held] = await pushScripts.runStatus(this.redis, 'webhook-add', {
+      keys: [keys.accountWebhooks(accountId)],
+      args: [record.id, JSON.stringify(record), max],
+    });
     return status === 1 ? { kind: 'added' } : { kind: 'cap', held: Number(held) };
   }
 
   /** Every hook of the account with its counters, oldest first. */
   async list(accountId: string): Promise<StoredWebhook[]> {
-    const [records, paused] = await Promise.all([this.redis.hvals(keys.accountWebhooks(accountId)), this.redis.smembers(keys.accountWebhooksPaused(accountId))]);
+    const [records, paused] = await Promise.all([
+      this.redis.hvals(keys.accountWebhooks(accountId)),
+      this.redis.smembers(keys.accountWebhooksPaused(accountId)),
+    ]);
     const hooks = records.map(parseRecord).sort((a, b) => a.created - b.created);
     const pipeline = this.redis.pipeline();
     for (const hook of hooks) pipeline.hgetall(keys.webhookStats(accountId, hook.id));
     const stats = (await pipeline.exec()) ?? [];
     const pausedSet = new Set(paused);
-    return hooks.map((record, i) => ({ record, stats: parseStats((stats[i]?.[1] as Record<string, string> | undefined) ?? {}), active: !pausedSet.has(record.id) }));
+    return hooks.map((record, i) => ({
+      record,
+      stats: parseStats((stats[i]?.[1] as Record<string, string> | undefined) ?? {}),
+      active: !pausedSet.has(record.id),
+    }));
   }
 
   /** One hook and whether it is active; null when it does not exist (deleted). */
   async get(accountId: string, hookId: string): Promise<{ record: WebhookRecord; active: boolean } | null> {
-    const [raw, paused] = await Promise.all([this.redis.hget(keys.accountWebhooks(accountId), hookId), this.redis.sismember(keys.accountWebhooksPaused(accountId), hookId)]);
+    const [raw, paused] = await Promise.all([
+      this.redis.hget(keys.accountWebhooks(accountId), hookId),
+      this.redis.sismember(keys.accountWebhooksPaused(accountId), hookId),
+    ]);
     return raw === null ? null : { record: parseRecord(raw), active: paused === 0 };
   }
 
   /** The active hooks of an account: what the relay queues deliveries for. */
   async active(accountId: string): Promise<WebhookRecord[]> {
-    const [records, paused] = await Promise.all([this.redis.hvals(keys.accountWebhooks(accountId)), this.redis.smembers(keys.accountWebhooksPaused(accountId))]);
+    const [records, paused] = await Promise.all([
+      this.redis.hvals(keys.accountWebhooks(accountId)),
+      this.redis.smembers(keys.accountWebhooksPaused(accountId)),
+    ]);
     const pausedSet = new Set(paused);
     return records.map(parseRecord).filter((hook) => !pausedSet.has(hook.id));
   }
@@ -105,11 +121,10 @@ export class WebhookStore {
 
   /** Counts one attempt; the failure that reaches PAUSE_AFTER_FAILURES in a row pauses the hook. */
   async recordAttempt(accountId: string, hookId: string, outcome: AttemptOutcome, now: number): Promise<'recorded' | 'paused' | 'gone'> {
-    const reply = await pushScripts.run(
-      this.redis,
-      'webhook-outcome',
-      { keys: [keys.webhookStats(accountId, hookId), keys.accountWebhooksPaused(accountId), keys.accountWebhooks(accountId)], args: [hookId, outcome.ok ? 1 : 0, outcome.status ?? '', outcome.error ?? '', now, PAUSE_AFTER_FAILURES] }
-    );
+    const reply = await pushScripts.run(this.redis, 'webhook-outcome', {
+      keys: [keys.webhookStats(accountId, hookId), keys.accountWebhooksPaused(accountId), keys.accountWebhooks(accountId)],
+      args: [hookId, outcome.ok ? 1 : 0, outcome.status ?? '', outcome.error ?? '', now, PAUSE_AFTER_FAILURES],
+    });
     return reply === 2 ? 'paused' : reply === 1 ? 'recorded' : 'gone';
   }
 }

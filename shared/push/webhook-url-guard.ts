@@ -38,7 +38,9 @@ const METADATA = new Set(['100.100.100.200', 'fd00:ec2::254']);
 
 const cidr = (text: string): [ipaddr.IPv6, number] => ipaddr.IPv6.parseCIDR(text);
 const NAT64_WELL_KNOWN = cidr('64:ff9b::/96');
-/** IANA special-purpose IPv6 ranges ipaddr.js 2.5.0 does not name: IPv4-compatible (RFC 4291, deprecated) and the dummy prefix (RFC 9780). */
+/**
+ * IANA special-purpose IPv6 ranges ipaddr.js 2.5.0 does not name: IPv4-compatible (RFC 4291, deprecated) and the dummy prefix (RFC 9780).
+ */
 const UNNAMED_V6: Record<string, [ipaddr.IPv6, number]> = { ipv4Compatible: cidr('::/96'), dummyPrefix: cidr('100:0:0:1::/64') };
 
 type AddressClass = { kind: 'public' } | { kind: 'private' } | { kind: 'special'; range: string };
@@ -112,7 +114,9 @@ export function checkUrlShape(raw: string, allowPrivate: boolean): URL {
 }
 
 const systemResolve: ResolveAll = (hostname) =>
-  new Promise((resolve, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+  new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
+  );
 
 /** Every address of a name, each one allowed; a name that does not resolve is refused too. */
 export async function resolveAllowed(hostname: string, policy: UrlPolicy): Promise<LookupAddress[]> {
@@ -147,12 +151,17 @@ export async function checkWebhookUrl(raw: string, policy: UrlPolicy): Promise<U
  * to exactly the addresses that were checked, so DNS cannot answer differently in between.
  */
 export function guardedLookup(policy: UrlPolicy): LookupFunction {
-  return (hostname: string, options: LookupOptions, callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
+  return (
+    hostname: string,
+    options: LookupOptions,
+    callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
     resolveAllowed(hostname, policy).then(
       (addresses) => {
         const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
         const wanted = family === 4 || family === 6 ? addresses.filter((a) => a.family === family) : addresses;
-        if (wanted.length === 0) return callback(Object.assign(new Error(`${hostname} has no IPv${String(family)} address`), { code: 'ENOTFOUND' }), '');
+        if (wanted.length === 0)
+          return callback(Object.assign(new Error(`${hostname} has no IPv${String(family)} address`), { code: 'ENOTFOUND' }), '');
         if (options.all) return callback(null, wanted);
         return callback(null, wanted[0].address, wanted[0].family);
       },

@@ -56,15 +56,19 @@ export class WhsinkStore {
   async record(token: string, delivery: SinkDelivery): Promise<void> {
     const json = JSON.stringify(delivery);
     if (Buffer.byteLength(json) > WHSINK_MAX_RECORD) {
-      throw new AppError('payload_too_large', `a delivery is kept up to ${WHSINK_MAX_RECORD} bytes with its headers; this one takes more`, { max_bytes: WHSINK_MAX_RECORD });
+      throw new AppError('payload_too_large', `a delivery is kept up to ${WHSINK_MAX_RECORD} bytes with its headers; this one takes more`, {
+        max_bytes: WHSINK_MAX_RECORD,
+      });
     }
     const id = digest(token);
     const [status, value] = await pushScripts.runStatus(this.redis, 'whsink-record', {
       keys: [keys.whsink(id), keys.whsinkRate(id), keys.whsinkLive()],
       args: [this.clock.now(), WHSINK_TTL_MS, WHSINK_KEEP, this.limits.perMinute, RATE_WINDOW_MS, this.limits.maxSinks, id, json],
     });
-    if (status === 0) throw refused('whsink_rate_limited', `this address takes ${this.limits.perMinute} deliveries a minute`, seconds(Number(value)));
-    if (status === -1) throw refused('whsink_full', `${this.limits.maxSinks} whsink addresses hold deliveries already`, seconds(Number(value)));
+    if (status === 0)
+      throw refused('whsink_rate_limited', `this address takes ${this.limits.perMinute} deliveries a minute`, seconds(Number(value)));
+    if (status === -1)
+      throw refused('whsink_full', `${this.limits.maxSinks} whsink addresses hold deliveries already`, seconds(Number(value)));
   }
 
   /** The last deliveries, newest first, and how long until the address forgets them (ms, 0 when empty). */

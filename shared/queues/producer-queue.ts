@@ -9,7 +9,11 @@ export interface ProducerQueue<Data, Name extends string> {
   close(): Promise<void>;
 }
 
-export function openProducerQueue<Data, Name extends string>(redisUrl: string, name: QueueName, defaultJobOptions: JobsOptions): ProducerQueue<Data, Name> {
+export function openProducerQueue<Data, Name extends string>(
+  redisUrl: string,
+  name: QueueName,
+  defaultJobOptions: JobsOptions,
+): ProducerQueue<Data, Name> {
   const connection = createBlockingRedis(redisUrl);
   const queue = new Queue<Data, void, Name>(name, { connection, prefix: QUEUE_PREFIX, defaultJobOptions });
   queue.on('error', redisOutages.onError);

@@ -20,7 +20,9 @@ export function createWebhookProducer(redisUrl: string, retryBaseMs: number): We
   return {
     async enqueue(deliveries) {
       if (deliveries.length === 0) return;
-      await queue.addBulk(deliveries.map(({ job, itemId }) => ({ name: 'deliver' as const, data: job, opts: { jobId: webhookJobId(job.hookId, itemId) } })));
+      await queue.addBulk(
+        deliveries.map(({ job, itemId }) => ({ name: 'deliver' as const, data: job, opts: { jobId: webhookJobId(job.hookId, itemId) } })),
+      );
     },
     close,
   };

@@ -83,12 +83,12 @@ export class CoalescingLimiter {
 
   private buildLimiter(limit: number): RateLimiterRedis {
     return new RateLimiterRedis({
-        storeClient: this.redis,
-        keyPrefix: keys.rateLimitPrefix(limit),
-        points: limit,
-        duration: WINDOW_SECONDS,
-        // With Redis unreachable each pod limits on its own rather than failing every request.
-        insuranceLimiter: new RateLimiterMemory({ points: limit, duration: WINDOW_SECONDS }),
+      storeClient: this.redis,
+      keyPrefix: keys.rateLimitPrefix(limit),
+      points: limit,
+      duration: WINDOW_SECONDS,
+      // With Redis unreachable each pod limits on its own rather than failing every request.
+      insuranceLimiter: new RateLimiterMemory({ points: limit, duration: WINDOW_SECONDS }),
     });
   }
 

@@ -11,7 +11,10 @@ export const keys = {
   marketCandles1m: (symbol: string) => `mkt:{${symbol}}:c1m`,
   /** hash venue -> JSON candle: each venue's 1m candle in progress. */
   marketCurrentCandle: (symbol: string) => `mkt:{${symbol}}:c1m:cur`,
-  /** string JSON {end, limit, candles}: the newest REST history of one interval, cached for the API (short TTL); one per symbol and interval. */
+  /**
+   * string JSON {end, limit, candles}: the newest REST history of one interval, cached for the API (short TTL); one per symbol and
+   * interval.
+   */
   marketHistory: (symbol: string, intervalMinutes: number) => `mkt:{${symbol}}:hist:${intervalMinutes}`,
   /** string JSON {updatedAt, symbols: UniverseEntry[]}: the symbol universe, largest volume first. */
   marketUniverseList: () => 'mkt:{universe}:list',
@@ -75,7 +78,8 @@ export const keys = {
   bookOrdersGoneStatus: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:orders:gone:status`,
   /** hash and zset like bookClosed/bookClosedByTime: the closed positions a reset archived. */
   bookArchiveClosed: (accountId: string, book: string, resetTs: number) => `acct:{${accountId}}:b:${book}:archive:${resetTs}:closed`,
-  bookArchiveClosedByTime: (accountId: string, book: string, resetTs: number) => `acct:{${accountId}}:b:${book}:archive:${resetTs}:closed:ts`,
+  bookArchiveClosedByTime: (accountId: string, book: string, resetTs: number) =>
+    `acct:{${accountId}}:b:${book}:archive:${resetTs}:closed:ts`,
   /** zset reset_ts by reset_ts: the archives of a book. */
   bookArchives: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:archives`,
   /** set of book names: the books that have traded (the accounts listing's fallback when no book registry is given). */
@@ -97,7 +101,10 @@ export const keys = {
   outboxLease: (accountId: string) => `acct:{${accountId}}:outbox:lease`,
   /** string relay id, PX lease: the relay that scans for outboxes nobody drained, once per scan period in the cluster. */
   outboxScanLease: 'push:scan:lease',
-  /** pub/sub channel: JSON {id, book, messages} per outbox entry relayed, and {cut, code, reason} notices that close sockets (socket-notices.ts); API pods with the account's sockets subscribe. */
+  /**
+   * pub/sub channel: JSON {id, book, messages} per outbox entry relayed, and {cut, code, reason} notices that close sockets (socket-
+   * notices.ts); API pods with the account's sockets subscribe.
+   */
   accountEvents: (accountId: string) => `acct:{${accountId}}:events`,
   /** zset socket id by the ms its slot lapses: the account's open WebSocket streams on every pod (the cap of 3). */
   accountSockets: (accountId: string) => `acct:{${accountId}}:sockets`,
@@ -107,7 +114,9 @@ export const keys = {
   accountWebhooks: (accountId: string) => `acct:{${accountId}}:hooks`,
   /** set of hookId: the account's webhooks paused after consecutive failures. */
   accountWebhooksPaused: (accountId: string) => `acct:{${accountId}}:hooks:paused`,
-  /** hash {deliveries, failures, consecutive_failures, last_error, last_status, last_attempt_ts, last_success_ts}: one webhook's counters. */
+  /**
+   * hash {deliveries, failures, consecutive_failures, last_error, last_status, last_attempt_ts, last_success_ts}: one webhook's counters.
+   */
   webhookStats: (accountId: string, hookId: string) => `acct:{${accountId}}:hook:${hookId}`,
   /**
    * list of JSON deliveries, newest first, last 20, 15-minute TTL: what a whsink address received (digest = SHA-256 of
@@ -155,7 +164,10 @@ export const keys = {
   // liquidations: every key shares the {liq} hash tag, so the batch scripts (shared/derivatives/
   // liquidations/lua, which build the same names from liqPrefix) stay in one slot under Redis Cluster
   liqPrefix: () => 'liq:{liq}:',
-  /** hash: rolling 24 h sums c:<SYM>:<l|s> (cents), n:<SYM>:<l|s> (count), xc:/xn:<exchange>:<l|s>, and _expired (the last 5-minute block subtracted). */
+  /**
+   * hash: rolling 24 h sums c:<SYM>:<l|s> (cents), n:<SYM>:<l|s> (count), xc:/xn:<exchange>:<l|s>, and _expired (the last 5-minute block
+   * subtracted).
+   */
   liqTotals: () => 'liq:{liq}:tot24',
   /** list of encoded events [ts,exchange,symbol,l|s,price,qty,notional], newest first: every exchange's, 24 h, at most LIQ_RAW_MAX. */
   liqRaw: () => 'liq:{liq}:raw',

@@ -72,7 +72,9 @@ export class LuaScripts<Name extends string> {
     } catch (error) {
       if (!isNoScript(error)) throw this.named(name, error);
       await this.load(redis, name);
-      return redis.evalsha(sha, call.keys.length, ...call.keys, ...call.args).catch((again: unknown) => Promise.reject(this.named(name, again)));
+      return redis
+        .evalsha(sha, call.keys.length, ...call.keys, ...call.args)
+        .catch((again: unknown) => Promise.reject(this.named(name, again)));
     }
   }
 
@@ -101,7 +103,12 @@ export class LuaScripts<Name extends string> {
     const unknown = results.flatMap(([error], i) => (isNoScript(error) ? [i] : []));
     if (unknown.length > 0) {
       await this.load(redis, name);
-      const again = await this.batch(redis, name, unknown.map((i) => calls[i]), transport);
+      const again = await this.batch(
+        redis,
+        name,
+        unknown.map((i) => calls[i]),
+        transport,
+      );
       unknown.forEach((i, k) => (results[i] = again[k]));
     }
     return results.map(([error, reply]) => {
@@ -133,11 +140,18 @@ export class LuaScripts<Name extends string> {
   }
 
   /** Each call's error or reply, in the order of the calls. */
-  private async batch(redis: Redis, name: Name, calls: readonly ScriptCall[], transport: BatchTransport): Promise<[Error | null, unknown][]> {
+  private async batch(
+    redis: Redis,
+    name: Name,
+    calls: readonly ScriptCall[],
+    transport: BatchTransport,
+  ): Promise<[Error | null, unknown][]> {
     const { sha } = this.script(name);
     if (transport === 'one-write') {
       const replies = inOneWrite(redis, () => calls.map((call) => redis.evalsha(sha, call.keys.length, ...call.keys, ...call.args)));
-      return (await Promise.allSettled(replies)).map((settled) => (settled.status === 'fulfilled' ? [null, settled.value] : [settled.reason as Error, undefined]));
+      return (await Promise.allSettled(replies)).map((settled) =>
+        settled.status === 'fulfilled' ? [null, settled.value] : [settled.reason as Error, undefined],
+      );
     }
     const pipeline = redis.pipeline();
     for (const call of calls) pipeline.evalsha(sha, call.keys.length, ...call.keys, ...call.args);
@@ -151,7 +165,10 @@ export class LuaScripts<Name extends string> {
   private script(name: Name): { lua: string; sha: string } {
     let script = this.sources.get(name);
     if (script === undefined) {
-      const files = [...(this.specs[name].includes ?? []).map((include) => new URL(`${include}.lua`, INCLUDES)), new URL(`${name}.lua`, this.base)];
+      const files = [
+        ...(this.specs[name].includes ?? []).map((include) => new URL(`${include}.lua`, INCLUDES)),
+        new URL(`${name}.lua`, this.base),
+      ];
       const lua = files.map((file) => readFileSync(file, 'utf8')).join('\n');
       script = { lua, sha: createHash('sha1').update(lua).digest('hex') };
       this.sources.set(name, script);

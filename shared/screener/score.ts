@@ -84,7 +84,10 @@ export function scoreSnapshot(s: IndicatorSnapshot): ScoreResult {
     rsi: clamp((s.rsi - 50) / 20),
   };
   const weighted =
-    WEIGHTS.trend * components.trend + WEIGHTS.macd * components.macd + WEIGHTS.histogram * components.histogram + WEIGHTS.rsi * components.rsi;
+    WEIGHTS.trend * components.trend +
+    WEIGHTS.macd * components.macd +
+    WEIGHTS.histogram * components.histogram +
+    WEIGHTS.rsi * components.rsi;
   const score = Math.max(0, Math.min(100, Math.round(50 + weighted / 2)));
   const verdict: Verdict = score >= 50 ? 'bullish' : 'bearish';
   const dir = score >= LONG_AT ? 'long' : score <= SHORT_AT ? 'short' : null;

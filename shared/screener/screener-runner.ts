@@ -35,7 +35,11 @@ export function rowFor(symbol: string, candles: readonly Candle[]): ScreenerRow 
     verdict: scored.verdict,
     decisive: scored.decisive,
     rsi: round(snapshot.rsi, 2),
-    macd: { macd: roundPrice(snapshot.macd.macd), signal: roundPrice(snapshot.macd.signal), histogram: roundPrice(snapshot.macd.histogram) },
+    macd: {
+      macd: roundPrice(snapshot.macd.macd),
+      signal: roundPrice(snapshot.macd.signal),
+      histogram: roundPrice(snapshot.macd.histogram),
+    },
     trend: scored.trend,
     ema: {
       ema20: roundPrice(snapshot.ema20),

@@ -15,7 +15,10 @@ export interface ScreenerView extends ScreenerResult {
 export class ScreenerService {
   private readonly store: SnapshotStore;
 
-  constructor(redis: Redis, private readonly clock: Clock) {
+  constructor(
+    redis: Redis,
+    private readonly clock: Clock,
+  ) {
     this.store = new SnapshotStore(redis);
   }
 

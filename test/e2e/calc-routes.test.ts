@@ -21,7 +21,9 @@ describe('calculator routes over HTTP', () => {
     const bare = await getJson<Record<string, unknown>>(`${api.url}/api/pnl?${query}`);
     expect(v1.status).to.equal(200);
     expect(v1.body.ok).to.equal(true);
-    expect(v1.body.ts).to.be.a('number').within(Date.now() - 60_000, Date.now() + 1000);
+    expect(v1.body.ts)
+      .to.be.a('number')
+      .within(Date.now() - 60_000, Date.now() + 1000);
     expect(v1.body.data).to.deep.equal(bare.body);
     expect(bare.body).to.include({ entry: 65000, exit: 66300, size: 0.5, leverage: 10, side: 'long', roiPct: 2 });
     expect(bare.body.pnl as number).to.be.closeTo(650, 1e-9);
@@ -39,7 +41,7 @@ describe('calculator routes over HTTP', () => {
     expect(tp.body.targetExitPrice).to.be.closeTo(110, 1e-9);
   });
 
-  it('answers the engine\'s liquidation price above 200x: mmr capped at half the margin, and echoed', async () => {
+  it("answers the engine's liquidation price above 200x: mmr capped at half the margin, and echoed", async () => {
     const liq = await getJson<Envelope<{ mmr: number; liquidationPrice: number; distancePct: number }>>(
       `${api.url}/api/v1/calc/liquidation?entry=100&leverage=500`,
     );
@@ -49,7 +51,9 @@ describe('calculator routes over HTTP', () => {
   });
 
   it('computes short results on every calculator that takes a side', async () => {
-    const liq = await getJson<{ liquidationPrice: number; distancePct: number }>(`${api.url}/api/liquidation?entry=2000&leverage=20&side=short`);
+    const liq = await getJson<{ liquidationPrice: number; distancePct: number }>(
+      `${api.url}/api/liquidation?entry=2000&leverage=20&side=short`,
+    );
     expect(liq.body.liquidationPrice).to.be.closeTo(2090, 1e-9);
     expect(liq.body.distancePct).to.be.greaterThan(0);
     const pnl = await getJson<{ pnl: number }>(`${api.url}/api/pnl?entry=100&exit=90&size=3&side=SELL`);
@@ -83,9 +87,16 @@ describe('calculator routes over HTTP', () => {
   }
 
   it('says which rule failed: a stop at the entry is named as such, not as an invalid value', async () => {
-    for (const path of ['/api/v1/calc/risk-reward?entry=100&stop=100&tp=120', '/api/v1/calc/position-size?balance=1000&risk=1&entry=50&stop=50']) {
+    for (const path of [
+      '/api/v1/calc/risk-reward?entry=100&stop=100&tp=120',
+      '/api/v1/calc/position-size?balance=1000&risk=1&entry=50&stop=50',
+    ]) {
       const response = await getJson<Envelope<never>>(`${api.url}${path}`);
-      expect(response.body.error).to.include({ code: 'entry_equals_stop', message: 'stop must differ from entry: a stop at the entry risks nothing', param: 'stop' });
+      expect(response.body.error).to.include({
+        code: 'entry_equals_stop',
+        message: 'stop must differ from entry: a stop at the entry risks nothing',
+        param: 'stop',
+      });
     }
   });
 

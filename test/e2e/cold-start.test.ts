@@ -30,29 +30,47 @@ describe('cold start: each refresh runs again as soon as its inputs exist', func
     const screenerQueue = new Queue(QUEUES.screener, { connection: inspectConnection, prefix: QUEUE_PREFIX });
     try {
       // the first runs are done: a Brazil quote without the feed's BTC price, a screener with nothing to score
-      const first = await waitFor(async () => {
-        const r = await getJson<{ n: number; btcUsd: number | null }>(`${stack.api.url}/api/latam/br`);
-        return r.body.n > 0 ? r.body : undefined;
-      }, 20_000, 'the first Brazil quote');
+      const first = await waitFor(
+        async () => {
+          const r = await getJson<{ n: number; btcUsd: number | null }>(`${stack.api.url}/api/latam/br`);
+          return r.body.n > 0 ? r.body : undefined;
+        },
+        20_000,
+        'the first Brazil quote',
+      );
       expect(first.btcUsd).to.equal(null);
-      const [done] = await waitFor(async () => {
-        const jobs = await screenerQueue.getJobs(['completed']);
-        return jobs.length > 0 ? jobs : undefined;
-      }, 20_000, 'the first screener run');
+      const [done] = await waitFor(
+        async () => {
+          const jobs = await screenerQueue.getJobs(['completed']);
+          return jobs.length > 0 ? jobs : undefined;
+        },
+        20_000,
+        'the first screener run',
+      );
       expect(done.returnvalue).to.deep.include({ waiting: 'symbol universe' });
       expect((await getJson(`${stack.api.url}/api/v1/screener`)).status).to.equal(503);
 
       await stack.startFeed();
       const deadline = Date.now() + 30_000;
-      const br = await waitFor(async () => {
-        const r = await getJson<{ btcUsd: number | null; agioMid: number | null }>(`${stack.api.url}/api/latam/br`);
-        return r.body.btcUsd === 60_000 ? r.body : undefined;
-      }, deadline - Date.now(), 'the Brazil quote with the feed BTC price', 100);
+      const br = await waitFor(
+        async () => {
+          const r = await getJson<{ btcUsd: number | null; agioMid: number | null }>(`${stack.api.url}/api/latam/br`);
+          return r.body.btcUsd === 60_000 ? r.body : undefined;
+        },
+        deadline - Date.now(),
+        'the Brazil quote with the feed BTC price',
+        100,
+      );
       expect(br.agioMid).to.be.a('number');
-      const screener = await waitFor(async () => {
-        const r = await getJson<{ data?: { rows: unknown[] } }>(`${stack.api.url}/api/v1/screener`);
-        return r.status === 200 ? r.body.data : undefined;
-      }, deadline - Date.now(), 'the screener', 100);
+      const screener = await waitFor(
+        async () => {
+          const r = await getJson<{ data?: { rows: unknown[] } }>(`${stack.api.url}/api/v1/screener`);
+          return r.status === 200 ? r.body.data : undefined;
+        },
+        deadline - Date.now(),
+        'the screener',
+        100,
+      );
       expect(screener.rows.length).to.be.at.least(1);
     } finally {
       await screenerQueue.close();

@@ -67,14 +67,17 @@ describe('public API conventions', () => {
   });
 
   it('serves an OpenAPI 3.1 document of every route, with parameters from the validating schemas, and a docs page', async () => {
-    const doc = await getJson<{ openapi: string; paths: Record<string, Record<string, { parameters: { name: string; required: boolean }[] }>> }>(
-      `${api.url}/api/openapi.json`,
-    );
+    const doc = await getJson<{
+      openapi: string;
+      paths: Record<string, Record<string, { parameters: { name: string; required: boolean }[] }>>;
+    }>(`${api.url}/api/openapi.json`);
     expect(doc.body.openapi).to.equal('3.1.0');
     const ping = await getJson<{ data: { endpoints: string[] } }>(`${api.url}/api/v1/ping`);
     // the OpenAPI document covers the catalog: everything ping lists but the routes Express serves beside it
     const outsideCatalog = new Set(['/docs', '/healthz', '/readyz', '/api/whsink/:token']);
-    const pinged = [...new Set(ping.body.data.endpoints.map((endpoint) => endpoint.replace(/^[A-Z]+ /, '')))].filter((path) => !outsideCatalog.has(path));
+    const pinged = [...new Set(ping.body.data.endpoints.map((endpoint) => endpoint.replace(/^[A-Z]+ /, '')))].filter(
+      (path) => !outsideCatalog.has(path),
+    );
     expect(Object.keys(doc.body.paths).sort()).to.deep.equal(pinged.sort());
     const liq = doc.body.paths['/api/v1/calc/liquidation'].get.parameters;
     expect(liq.find((p) => p.name === 'leverage')).to.include({ required: true });

@@ -5,15 +5,18 @@ import { apiUrlFrom, DEMO_ENTRY, spawnService } from '../helpers/process.js';
 import { testRedisUrl, useFreshRedis } from '../helpers/redis.js';
 
 async function startDemo(): Promise<{ url: string; key: string; stop(): Promise<void> }> {
-  const service = spawnService({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    REDIS_URL: testRedisUrl(),
-    ROLE: 'all',
-    MARKET_SOURCE: 'sim',
-    SIM_PORT: String(await freePort()),
-    LOG_LEVEL: 'info',
-  }, DEMO_ENTRY);
+  const service = spawnService(
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      REDIS_URL: testRedisUrl(),
+      ROLE: 'all',
+      MARKET_SOURCE: 'sim',
+      SIM_PORT: String(await freePort()),
+      LOG_LEVEL: 'info',
+    },
+    DEMO_ENTRY,
+  );
   const url = apiUrlFrom(await service.waitForLine((line) => line.includes('api listening')));
   const line = await service.waitForLine((l) => l.includes('demo API key: '));
   const key = /pd_[0-9A-Za-z]{40}/.exec(line)?.[0];
@@ -38,7 +41,9 @@ describe('the demo prints a working API key', function () {
     let firstKey: string;
     try {
       firstKey = first.key;
-      const usage = await getJson<{ key_name: string; plan: string; used: { keys: number } }>(`${first.url}/api/bot/v1/usage`, { headers: { 'x-api-key': firstKey } });
+      const usage = await getJson<{ key_name: string; plan: string; used: { keys: number } }>(`${first.url}/api/bot/v1/usage`, {
+        headers: { 'x-api-key': firstKey },
+      });
       expect(usage.status).to.equal(200);
       expect(usage.body.key_name).to.equal('demo');
       expect(usage.body.plan).to.equal('pro');
@@ -51,7 +56,9 @@ describe('the demo prints a working API key', function () {
     const second = await startDemo();
     try {
       expect(second.key).to.not.equal(firstKey);
-      const fresh = await getJson<{ key_name: string; used: { keys: number } }>(`${second.url}/api/bot/v1/usage`, { headers: { 'x-api-key': second.key } });
+      const fresh = await getJson<{ key_name: string; used: { keys: number } }>(`${second.url}/api/bot/v1/usage`, {
+        headers: { 'x-api-key': second.key },
+      });
       expect(fresh.status).to.equal(200);
       expect(fresh.body.used.keys).to.equal(1);
       const old = await getJson<{ error: string }>(`${second.url}/api/bot/v1/usage`, { headers: { 'x-api-key': firstKey } });

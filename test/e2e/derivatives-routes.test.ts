@@ -34,11 +34,14 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
     worker: { processors: [derivativesProcessor], schedules: SCHEDULES.filter((s) => s.queue === QUEUES.derivatives) },
   });
 
-  const liquidate = (exchange: string, symbol: string, side: 'long' | 'short', price: number, qty: number) => simControl(stack.sim, 'liquidation', { exchange, symbol, side, price, qty });
+  const liquidate = (exchange: string, symbol: string, side: 'long' | 'short', price: number, qty: number) =>
+    simControl(stack.sim, 'liquidation', { exchange, symbol, side, price, qty });
   const coins = async () => (await getJson<Envelope<{ coins: CoinTotals[] }>>(`${stack.api.url}/api/v1/liquidations`)).body.data.coins;
   const coin = async (pair: string) => (await coins()).find((c) => c.pair === pair);
-  const venues = async () => (await getJson<Envelope<{ venues: VenueTotals[]; totalUsd: number }>>(`${stack.api.url}/api/v1/venues`)).body.data;
-  const connections = async () => ((await (await fetch(`${stack.sim.url}/__sim/state`)).json()) as { connections: Record<string, number> }).connections;
+  const venues = async () =>
+    (await getJson<Envelope<{ venues: VenueTotals[]; totalUsd: number }>>(`${stack.api.url}/api/v1/venues`)).body.data;
+  const connections = async () =>
+    ((await (await fetch(`${stack.sim.url}/__sim/state`)).json()) as { connections: Record<string, number> }).connections;
 
   before(async () => {
     // every exchange's collector is subscribed once a probe liquidation of each comes through
@@ -63,10 +66,14 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
       await liquidate(exchange, 'ETHUSDT', 'long', 3000, 2);
       await liquidate(exchange, 'ETHUSDT', 'short', 3100, 1);
     }
-    const eth = await waitFor(async () => {
-      const c = await coin('ETHUSDT');
-      return c && c.longCount === 9 && c.shortCount === 9 ? c : undefined;
-    }, 10_000, 'the ETH liquidations');
+    const eth = await waitFor(
+      async () => {
+        const c = await coin('ETHUSDT');
+        return c && c.longCount === 9 && c.shortCount === 9 ? c : undefined;
+      },
+      10_000,
+      'the ETH liquidations',
+    );
     expect(eth).to.include({ longUsd: 54_000, shortUsd: 27_900, totalUsd: 81_900 });
 
     const feedRes = await fetch(`${stack.api.url}/api/v1/feed`);
@@ -84,13 +91,21 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
       else expect(e).to.include({ side: 'short_liquidated', price: 3100, qty: 1, notional: 3100 });
     }
 
-    const live = await getJson<{ symbol: string; events: Event[]; updatedAt: number }>(`${stack.api.url}/api/v1/liquidations/live?symbol=ETH&limit=1000`);
+    const live = await getJson<{ symbol: string; events: Event[]; updatedAt: number }>(
+      `${stack.api.url}/api/v1/liquidations/live?symbol=ETH&limit=1000`,
+    );
     expect(live.body.symbol).to.equal('ETHUSDT');
     expect(live.body.events).to.have.length(18);
     expect(live.body.events.filter((e) => e.side === 'long_liquidated')).to.have.length(9);
-    expect((await getJson<{ events: Event[] }>(`${stack.api.url}/api/v1/liquidations/live?symbol=ETHUSDT&limit=5`)).body.events).to.have.length(5);
+    expect(
+      (await getJson<{ events: Event[] }>(`${stack.api.url}/api/v1/liquidations/live?symbol=ETHUSDT&limit=5`)).body.events,
+    ).to.have.length(5);
 
-    for (const [minutes, size] of [[60, 1], [1440, 15], [43_200, 240]]) {
+    for (const [minutes, size] of [
+      [60, 1],
+      [1440, 15],
+      [43_200, 240],
+    ]) {
       const recent = await getJson<{ bucket_minutes: number; long_usd: number; short_usd: number; buckets: { ts: number }[] }>(
         `${stack.api.url}/api/v1/liquidations/recent?symbol=eth&minutes=${minutes}`,
       );
@@ -99,10 +114,14 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
     }
 
     // /venues is shared from a 2 s in-process cache: wait for the answer that includes the new events
-    const after = await waitFor(async () => {
-      const v = await venues();
-      return v.totalUsd !== before.totalUsd ? v : undefined;
-    }, 5_000, 'venues totals with the new events');
+    const after = await waitFor(
+      async () => {
+        const v = await venues();
+        return v.totalUsd !== before.totalUsd ? v : undefined;
+      },
+      5_000,
+      'venues totals with the new events',
+    );
     expect(after.totalUsd - before.totalUsd).to.be.closeTo(9 * 9_100, 0.01);
     expect(after.venues.reduce((s, v) => s + v.sharePct, 0)).to.be.closeTo(100, 0.1);
     for (const exchange of EXCHANGES) {
@@ -120,22 +139,30 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
     const before = await connections();
     const dropped = (await simControl(stack.sim, 'drop', {})) as { dropped: number };
     expect(dropped.dropped).to.be.greaterThan(9);
-    await waitFor(async () => {
-      const now = await connections();
-      return Object.entries(before).every(([name, n]) => (now[name] ?? 0) >= n);
-    }, 20_000, 'every connection back');
+    await waitFor(
+      async () => {
+        const now = await connections();
+        return Object.entries(before).every(([name, n]) => (now[name] ?? 0) >= n);
+      },
+      20_000,
+      'every connection back',
+    );
     // subscriptions go out right after the connection opens (Bybit's in batches): give them their time, then wait
     // until each exchange streams a probe (another coin) to a subscriber again, however slow the machine is
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const resubscribed = new Set<string>();
-    await waitFor(async () => {
-      for (const exchange of EXCHANGES) {
-        if (resubscribed.has(exchange)) continue;
-        const probe = (await liquidate(exchange, 'LTCUSDT', 'long', 80, 1)) as { frames?: number };
-        if ((probe.frames ?? 0) > 0) resubscribed.add(exchange);
-      }
-      return resubscribed.size === EXCHANGES.length;
-    }, 20_000, 'every exchange subscribed again');
+    await waitFor(
+      async () => {
+        for (const exchange of EXCHANGES) {
+          if (resubscribed.has(exchange)) continue;
+          const probe = (await liquidate(exchange, 'LTCUSDT', 'long', 80, 1)) as { frames?: number };
+          if ((probe.frames ?? 0) > 0) resubscribed.add(exchange);
+        }
+        return resubscribed.size === EXCHANGES.length;
+      },
+      20_000,
+      'every exchange subscribed again',
+    );
     // the replay a new subscriber gets, as BitMEX's partial and Bitfinex's snapshot carry it
     const probe = await WsProbe.open(`${toWsUrl(stack.sim.url)}/bitmex/realtime`);
     probe.send({ op: 'subscribe', args: ['liquidation'] });
@@ -144,10 +171,14 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
     expect(partial.data.map((row) => row.symbol)).to.include('SOLUSDT');
 
     for (const exchange of EXCHANGES) await liquidate(exchange, 'SOLUSDT', 'short', 100, 1);
-    const sol = await waitFor(async () => {
-      const c = await coin('SOLUSDT');
-      return c && c.shortCount === 9 ? c : undefined;
-    }, 10_000, 'the markers after the reconnect');
+    const sol = await waitFor(
+      async () => {
+        const c = await coin('SOLUSDT');
+        return c && c.shortCount === 9 ? c : undefined;
+      },
+      10_000,
+      'the markers after the reconnect',
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await coin('SOLUSDT')).to.deep.include({ longUsd: 9_000, longCount: 9, shortUsd: 900, shortCount: 9 });
     expect(sol.longUsd).to.equal(9_000);
@@ -156,31 +187,64 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
   });
 
   it('serves funding (~every pair, positive = longs pay shorts), open interest in USD and the majors long/short ratio from the jobs', async () => {
-    const funding = await waitFor(async () => {
-      const r = await getJson<Envelope<{ count: number; pairs: { pair: string; rate: number; nextFundingTime: number; exchanges: Record<string, { rate: number }> }[] }>>(`${stack.api.url}/api/v1/funding`);
-      return r.status === 200 && r.body.data.count > 0 ? r.body.data : undefined;
-    }, 20_000, 'funding');
+    const funding = await waitFor(
+      async () => {
+        const r = await getJson<
+          Envelope<{
+            count: number;
+            pairs: { pair: string; rate: number; nextFundingTime: number; exchanges: Record<string, { rate: number }> }[];
+          }>
+        >(`${stack.api.url}/api/v1/funding`);
+        return r.status === 200 && r.body.data.count > 0 ? r.body.data : undefined;
+      },
+      20_000,
+      'funding',
+    );
     expect(funding.count).to.be.at.least(50);
     const btc = funding.pairs.find((p) => p.pair === 'BTCUSDT')!;
     expect(btc.rate).to.equal(0.0001);
     expect(Object.keys(btc.exchanges).sort()).to.deep.equal(['binance', 'bybit', 'okx']);
     expect(btc.nextFundingTime).to.be.greaterThan(Date.now());
 
-    const oi = await waitFor(async () => {
-      const r = await getJson<Envelope<{ count: number; totalUsd: number; pairs: { pair: string; oiUsd: number; exchanges: Record<string, number> }[] }>>(`${stack.api.url}/api/v1/open-interest`);
-      return r.status === 200 ? r.body.data : undefined;
-    }, 20_000, 'open interest');
+    const oi = await waitFor(
+      async () => {
+        const r = await getJson<
+          Envelope<{ count: number; totalUsd: number; pairs: { pair: string; oiUsd: number; exchanges: Record<string, number> }[] }>
+        >(`${stack.api.url}/api/v1/open-interest`);
+        return r.status === 200 ? r.body.data : undefined;
+      },
+      20_000,
+      'open interest',
+    );
     expect(oi.count).to.be.at.least(50);
     const btcOi = oi.pairs.find((p) => p.pair === 'BTCUSDT')!;
     expect(Object.keys(btcOi.exchanges).sort()).to.deep.equal(['binance', 'bybit', 'okx']);
-    expect(btcOi.oiUsd).to.be.closeTo(Object.values(btcOi.exchanges).reduce((s, v) => s + v, 0), 1);
+    expect(btcOi.oiUsd).to.be.closeTo(
+      Object.values(btcOi.exchanges).reduce((s, v) => s + v, 0),
+      1,
+    );
     expect(oi.pairs[0].oiUsd).to.be.at.least(oi.pairs[1].oiUsd);
 
-    const ls = await waitFor(async () => {
-      const r = await getJson<Envelope<{ pairs: { pair: string; longPct: number; shortPct: number; ratio: number; exchanges: Record<string, unknown> }[] }>>(`${stack.api.url}/api/v1/long-short`);
-      return r.status === 200 ? r.body.data : undefined;
-    }, 20_000, 'long/short');
-    expect(ls.pairs.map((p) => p.pair)).to.deep.equal(['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BNBUSDT', 'XRPUSDT', 'DOGEUSDT', 'ADAUSDT', 'AVAXUSDT']);
+    const ls = await waitFor(
+      async () => {
+        const r = await getJson<
+          Envelope<{ pairs: { pair: string; longPct: number; shortPct: number; ratio: number; exchanges: Record<string, unknown> }[] }>
+        >(`${stack.api.url}/api/v1/long-short`);
+        return r.status === 200 ? r.body.data : undefined;
+      },
+      20_000,
+      'long/short',
+    );
+    expect(ls.pairs.map((p) => p.pair)).to.deep.equal([
+      'BTCUSDT',
+      'ETHUSDT',
+      'SOLUSDT',
+      'BNBUSDT',
+      'XRPUSDT',
+      'DOGEUSDT',
+      'ADAUSDT',
+      'AVAXUSDT',
+    ]);
     for (const p of ls.pairs) {
       expect(p.longPct + p.shortPct).to.be.closeTo(100, 0.02);
       expect(Object.keys(p.exchanges).sort()).to.deep.equal(['binance', 'bybit']);
@@ -188,12 +252,14 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
   });
 
   it('serves modelled clusters: longs below the price, shorts above, with updatedAt', async () => {
-    const r = await getJson<{ clusters: { price: number; side: string; est_notional: number }[]; updatedAt: number }>(`${stack.api.url}/api/v1/clusters?symbol=BTC`);
+    const r = await getJson<{ clusters: { price: number; side: string; est_notional: number }[]; updatedAt: number }>(
+      `${stack.api.url}/api/v1/clusters?symbol=BTC`,
+    );
     expect(r.status).to.equal(200);
     expect(Object.keys(r.body).sort()).to.deep.equal(['clusters', 'updatedAt']);
     expect(r.body.updatedAt).to.be.a('number');
     expect(r.body.clusters.length).to.be.greaterThan(0);
-    const price = ((await getJson<Envelope<{ price: number }>>(`${stack.api.url}/api/v1/price?symbol=BTC`)).body.data).price;
+    const price = (await getJson<Envelope<{ price: number }>>(`${stack.api.url}/api/v1/price?symbol=BTC`)).body.data.price;
     for (const c of r.body.clusters) {
       expect(Object.keys(c)).to.deep.equal(['price', 'side', 'est_notional']);
       expect(c.est_notional).to.be.greaterThan(0);

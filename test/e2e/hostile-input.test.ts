@@ -12,7 +12,28 @@ import { seedMacroSnapshots } from '../helpers/macro-seed.js';
 import { freshRedis, snapshotRedis, testRedisUrl } from '../helpers/redis.js';
 
 const hostileValue = fc.oneof(
-  fc.constantFrom('NaN', 'Infinity', '-Infinity', '1e400', '-1e400', '', ' ', '0x10', '1,5', 'null', 'undefined', 'true', '[]', '{}', '%00', '💥', 'ｌｏｎｇ', "' OR 1=1 --", '<script>', '9'.repeat(400)),
+  fc.constantFrom(
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    '1e400',
+    '-1e400',
+    '',
+    ' ',
+    '0x10',
+    '1,5',
+    'null',
+    'undefined',
+    'true',
+    '[]',
+    '{}',
+    '%00',
+    '💥',
+    'ｌｏｎｇ',
+    "' OR 1=1 --",
+    '<script>',
+    '9'.repeat(400),
+  ),
   fc.string({ maxLength: 40 }),
   fc.double().map(String),
   fc.integer().map(String),
@@ -77,7 +98,9 @@ describe('hostile input on every route', () => {
           const where = `${route.path} ${JSON.stringify(params)}`;
           expect(response.status, where).to.be.within(400, 499);
           // Bot v1 keeps the original's flat { error: code } body; every other route answers in the envelope.
-          const code = route.path.startsWith('/api/bot/v1/') ? body.error : (expect(body.ok, where).to.equal(false), (body.error as { code: string })?.code);
+          const code = route.path.startsWith('/api/bot/v1/')
+            ? body.error
+            : (expect(body.ok, where).to.equal(false), (body.error as { code: string })?.code);
           expect(Object.keys(ERROR_CODES), where).to.include(code);
           return true;
         }),
@@ -89,7 +112,9 @@ describe('hostile input on every route', () => {
 
   it('refuses a malformed JSON body on every route that takes one with 400 invalid_json, writing nothing', async function () {
     const config = configWith({ REDIS_URL: testRedisUrl() });
-    const bodyRoutes = createApp({ domain: createDomain({ config, redis }), logger: createLogger(config) }).catalog.routes.filter((route) => route.body !== undefined);
+    const bodyRoutes = createApp({ domain: createDomain({ config, redis }), logger: createLogger(config) }).catalog.routes.filter(
+      (route) => route.body !== undefined,
+    );
     if (bodyRoutes.length === 0) this.skip(); // until the first POST route exists
     const before = withoutRateLimits(await snapshotRedis(redis));
     for (const route of bodyRoutes) {

@@ -100,7 +100,7 @@ describe('keyed routes: API keys, plan headers, per-key budgets and /usage', () 
     expect(ping.headers.get('x-ratelimit-remaining')).to.equal('117');
   });
 
-  it('gives every key its own budget: a Free key\'s 121st call in a minute is 429 (scope key) while another key of the account still has its own', async () => {
+  it("gives every key its own budget: a Free key's 121st call in a minute is 429 (scope key) while another key of the account still has its own", async () => {
     const first = await mod.service.createKey({ email: 'budget@example.com', name: 'busy' });
     const second = await mod.service.createKey({ email: 'budget@example.com', name: 'quiet' });
     for (let call = 1; call <= 120; call += 1) {
@@ -163,16 +163,48 @@ describe('keyed routes: API keys, plan headers, per-key budgets and /usage', () 
     const v1 = await getJson<UsageBody>(usageV1(), withKey(a1.apiKey));
     expect(v1.status).to.equal(200);
     expect(Object.keys(v1.body)).to.have.members([
-      'key_name', 'account', 'plan', 'plan_source', 'plan_until', 'plan_days_left', 'plan_price_usd', 'limits', 'features', 'used', 'plans', 'free_month', 'usage_30d',
+      'key_name',
+      'account',
+      'plan',
+      'plan_source',
+      'plan_until',
+      'plan_days_left',
+      'plan_price_usd',
+      'limits',
+      'features',
+      'used',
+      'plans',
+      'free_month',
+      'usage_30d',
     ]);
-    expect(v1.body).to.include({ key_name: 'a-main', account: 'main', plan: 'free', plan_source: null, plan_until: null, plan_days_left: null, plan_price_usd: 0 });
+    expect(v1.body).to.include({
+      key_name: 'a-main',
+      account: 'main',
+      plan: 'free',
+      plan_source: null,
+      plan_until: null,
+      plan_days_left: null,
+      plan_price_usd: 0,
+    });
     expect(v1.body.used).to.deep.equal({ keys: 2, books: 1, calls_today: 2 });
     expect(v1.body.limits).to.deep.equal({
-      requests_per_minute: 120, max_keys: 3, max_open_positions: 50, max_books: 1, max_resting_orders: 20, trade_history_days: 30, report_max_days: 30, websocket: 3,
+      requests_per_minute: 120,
+      max_keys: 3,
+      max_open_positions: 50,
+      max_books: 1,
+      max_resting_orders: 20,
+      trade_history_days: 30,
+      report_max_days: 30,
+      websocket: 3,
       data_api_requests_per_minute: 120,
     });
     expect(v1.body.features).to.include({ webhooks: 0, trailing_stops: true, modify_order: true, dry_run: true, fee_venues: true });
-    expect(v1.body.plans.map((p) => [p.plan, p.price_usd, p.features.webhooks])).to.deep.equal([['free', 0, 0], ['pro', 29, 3], ['max', 79, 15], ['business', 159, 50]]);
+    expect(v1.body.plans.map((p) => [p.plan, p.price_usd, p.features.webhooks])).to.deep.equal([
+      ['free', 0, 0],
+      ['pro', 29, 3],
+      ['max', 79, 15],
+      ['business', 159, 50],
+    ]);
     // Free without a trial: no free month (the original's null, not a zero count)
     expect(v1.body.free_month).to.equal(null);
     expect((await getJson<UsageBody>(usageV1(), withKey(a2.apiKey))).body.account).to.equal('swing');
@@ -182,7 +214,15 @@ describe('keyed routes: API keys, plan headers, per-key budgets and /usage', () 
     expect(JSON.stringify(v1.body)).to.not.contain('iso-b').and.not.contain(b.key.id).and.not.contain(a1.apiKey);
     const v2 = await getJson<{ ok: boolean; data: UsageBody; ts: number }>(usageV2(), withKey(b.apiKey));
     expect(v2.body.ok).to.equal(true);
-    expect(v2.body.data).to.include({ key_name: 'b-main', account: 'main', plan: 'max', plan_source: 'grant', plan_days_left: 30, plan_price_usd: 79, free_month: null });
+    expect(v2.body.data).to.include({
+      key_name: 'b-main',
+      account: 'main',
+      plan: 'max',
+      plan_source: 'grant',
+      plan_days_left: 30,
+      plan_price_usd: 79,
+      free_month: null,
+    });
     expect(v2.body.data.features.webhooks).to.equal(15);
     expect(v2.body.data.limits.data_api_requests_per_minute).to.equal(2000);
     expect(v2.body.data.used).to.deep.equal({ keys: 1, books: 0, calls_today: 5 });
@@ -212,34 +252,60 @@ describe('keyed routes: API keys, plan headers, per-key budgets and /usage', () 
   it('answers hostile keys and queries on /usage with 401 or 200, never a 5xx, and writes nothing but rate counters', async function () {
     this.timeout(60_000);
     const created = await mod.service.createKey({ email: 'hostile@example.com' });
-    const withoutRate = (snapshot: Map<string, string>): Map<string, string> => new Map([...snapshot].filter(([key]) => !key.startsWith('rl:')));
+    const withoutRate = (snapshot: Map<string, string>): Map<string, string> =>
+      new Map([...snapshot].filter(([key]) => !key.startsWith('rl:')));
     await api.flush();
     const before = withoutRate(await snapshotRedis(redis));
-    const printable = fc.string({ unit: fc.constantFrom(...'!"#$%&\'()*+,-./0123456789:;<=>?@ABCXYZ[\\]^_`abcxyz{|}~ '.split('')), maxLength: 200 });
-    const anyText = fc.oneof(fc.string({ maxLength: 300 }), fc.constantFrom('pd_', `pd_${'0'.repeat(40)}`, `${created.apiKey} `, created.apiKey.toUpperCase(), `${created.apiKey}\u0000`, '💥', '%00', 'null', '[]'));
+    const printable = fc.string({
+      unit: fc.constantFrom(...'!"#$%&\'()*+,-./0123456789:;<=>?@ABCXYZ[\\]^_`abcxyz{|}~ '.split('')),
+      maxLength: 200,
+    });
+    const anyText = fc.oneof(
+      fc.string({ maxLength: 300 }),
+      fc.constantFrom(
+        'pd_',
+        `pd_${'0'.repeat(40)}`,
+        `${created.apiKey} `,
+        created.apiKey.toUpperCase(),
+        `${created.apiKey}\u0000`,
+        '💥',
+        '%00',
+        'null',
+        '[]',
+      ),
+    );
     await fc.assert(
-      fc.asyncProperty(fc.option(printable), fc.option(anyText), fc.boolean(), fc.dictionary(fc.string({ maxLength: 10 }), fc.string({ maxLength: 20 }), { maxKeys: 3 }), async (header, query, v2, extra) => {
-        const search = new URLSearchParams(extra);
-        if (query !== null) search.append('api_key', query);
-        const headers: Record<string, string> = header === null ? {} : { 'x-api-key': header };
-        const response = await fetch(`${v2 ? usageV2() : usageV1()}?${search.toString()}`, { headers });
-        const body = (await response.json()) as V1Error & V2Error;
-        const valid = header === created.apiKey || ((header === null || header.trim() === '') && query === created.apiKey);
-        if (response.status === 200) {
-          expect(valid, JSON.stringify({ header, query })).to.equal(true);
-          return;
-        }
-        expect(response.status, JSON.stringify({ header, query })).to.equal(401);
-        const code = v2 ? body.error.code : body.error;
-        expect(Object.keys(ERROR_CODES)).to.include(code);
-        expect(['missing_api_key', 'bad_api_key']).to.include(code);
-      }),
+      fc.asyncProperty(
+        fc.option(printable),
+        fc.option(anyText),
+        fc.boolean(),
+        fc.dictionary(fc.string({ maxLength: 10 }), fc.string({ maxLength: 20 }), { maxKeys: 3 }),
+        async (header, query, v2, extra) => {
+          const search = new URLSearchParams(extra);
+          if (query !== null) search.append('api_key', query);
+          const headers: Record<string, string> = header === null ? {} : { 'x-api-key': header };
+          const response = await fetch(`${v2 ? usageV2() : usageV1()}?${search.toString()}`, { headers });
+          const body = (await response.json()) as V1Error & V2Error;
+          const valid = header === created.apiKey || ((header === null || header.trim() === '') && query === created.apiKey);
+          if (response.status === 200) {
+            expect(valid, JSON.stringify({ header, query })).to.equal(true);
+            return;
+          }
+          expect(response.status, JSON.stringify({ header, query })).to.equal(401);
+          const code = v2 ? body.error.code : body.error;
+          expect(Object.keys(ERROR_CODES)).to.include(code);
+          expect(['missing_api_key', 'bad_api_key']).to.include(code);
+        },
+      ),
       { numRuns: 200 },
     );
     // the valid key's calls are counted; everything else left no trace
     await api.flush();
     const after = withoutRate(await snapshotRedis(redis));
     const changed = [...after.keys()].filter((key) => after.get(key) !== before.get(key));
-    expect(changed.every((key) => key.startsWith(`acct:{${created.account.id}}:key:${created.key.id}`)), changed.join(', ')).to.equal(true);
+    expect(
+      changed.every((key) => key.startsWith(`acct:{${created.account.id}}:key:${created.key.id}`)),
+      changed.join(', '),
+    ).to.equal(true);
   });
 });

@@ -64,15 +64,24 @@ describe('regional quotes end to end: sim providers -> latam jobs -> Redis -> AP
   const ar = () => getJson<Ar>(`${stack.api.url}/api/latam/ar`);
   const br = () => getJson<Br>(`${stack.api.url}/api/latam/br`);
   const until = async <T>(read: () => Promise<{ status: number; body: T }>, ok: (body: T) => boolean, what: string): Promise<T> =>
-    waitFor(async () => {
-      const r = await read();
-      expect(r.status).to.equal(200);
-      return ok(r.body) ? r.body : undefined;
-    }, 20_000, what, 100);
+    waitFor(
+      async () => {
+        const r = await read();
+        expect(r.status).to.equal(200);
+        return ok(r.body) ? r.body : undefined;
+      },
+      20_000,
+      what,
+      100,
+    );
   const down = (name: string, isDown = true) => simControl(stack.sim, 'provider', { name, down: isDown });
 
   before(async () => {
-    await waitFor(async () => (await getJson<{ data?: { price: number } }>(`${stack.api.url}/api/v1/price?symbol=BTC`)).body.data?.price === 60_000, 20_000, 'BTC at 60,000 from the feed');
+    await waitFor(
+      async () => (await getJson<{ data?: { price: number } }>(`${stack.api.url}/api/v1/price?symbol=BTC`)).body.data?.price === 60_000,
+      20_000,
+      'BTC at 60,000 from the feed',
+    );
   });
 
   it('answers ok and stale with no venues before the first quote, never an error', async () => {
@@ -107,7 +116,13 @@ describe('regional quotes end to end: sim providers -> latam jobs -> Redis -> AP
     expect(q.bestSell).to.deep.include({ id: 'binancep2p', bid: 1199, price: 1199 });
     // each dollar an object with its ask (and the blue's bid), by the original's Spanish names and the earlier English ones
     expect(q.dolar).to.deep.equal({
-      oficial: { ask: 1050 }, blue: { ask: 1230, bid: 1210 }, mep: { ask: 1180 }, ccl: { ask: 1200 }, tarjeta: { ask: 1365 }, official: { ask: 1050 }, card: { ask: 1365 },
+      oficial: { ask: 1050 },
+      blue: { ask: 1230, bid: 1210 },
+      mep: { ask: 1180 },
+      ccl: { ask: 1200 },
+      tarjeta: { ask: 1365 },
+      official: { ask: 1050 },
+      card: { ask: 1365 },
     });
     // 1199/1050 - 1 = 14.19 %, 1199/1230 - 1 = -2.52 %, 1199/1180 - 1 = 1.61 %, 1199/1200 - 1 = -0.08 %, 1199/1365 - 1 = -12.16 %
     expect(q.brecha).to.deep.equal({ oficial: 14.19, blue: -2.52, mep: 1.61, ccl: -0.08, tarjeta: -12.16, official: 14.19, card: -12.16 });
@@ -151,7 +166,7 @@ describe('regional quotes end to end: sim providers -> latam jobs -> Redis -> AP
     await until(br, (b) => !b.stale, 'a fresh Brazilian quote again');
   });
 
-  it('Brazil: AwesomeAPI down -> the central bank\'s PTAX, still fresh; PTAX down too -> stale; both back -> AwesomeAPI', async () => {
+  it("Brazil: AwesomeAPI down -> the central bank's PTAX, still fresh; PTAX down too -> stale; both back -> AwesomeAPI", async () => {
     await down('awesomeapi');
     const ptax = await until(br, (b) => b.usdbrlSource === 'bcb-ptax', 'the PTAX dollar');
     // (5.395 + 5.3956) / 2
@@ -193,10 +208,15 @@ describe('regional quotes: the Brazilian history before the feed has a BTC/USD p
   const br = () => getJson<Br>(`${stack.api.url}/api/latam/br`);
   /** The answer built after `t` (the route caches its answer for a second). */
   const brAfter = (t: number): Promise<Br> =>
-    waitFor(async () => {
-      const body = (await br()).body;
-      return body.ts > t ? body : undefined;
-    }, 5_000, 'an answer built after the history job', 100);
+    waitFor(
+      async () => {
+        const body = (await br()).body;
+        return body.ts > t ? body : undefined;
+      },
+      5_000,
+      'an answer built after the history job',
+      100,
+    );
   /** Runs the history job once, as its schedule would, and answers what it recorded per region. */
   const recordHistory = async (): Promise<{ ar: boolean; br: boolean }> => {
     const job = await queue.add(LATAM_JOBS.history, {});
@@ -213,7 +233,10 @@ describe('regional quotes: the Brazilian history before the feed has a BTC/USD p
     events = new QueueEvents(QUEUES.latam, { connection: { url: testRedisUrl() }, prefix: QUEUE_PREFIX });
     await events.waitUntilReady();
     // the quotes refresh on their own; the feed is not started, so BTC/USD has no price yet
-    await stack.startWorker({ processors: [latamProcessor], schedules: [{ id: 'test-latam-refresh', queue: QUEUES.latam, repeat: { every: 300 }, job: { name: LATAM_JOBS.refresh } }] });
+    await stack.startWorker({
+      processors: [latamProcessor],
+      schedules: [{ id: 'test-latam-refresh', queue: QUEUES.latam, repeat: { every: 300 }, job: { name: LATAM_JOBS.refresh } }],
+    });
   });
   after(async () => {
     await events?.close();
@@ -222,10 +245,15 @@ describe('regional quotes: the Brazilian history before the feed has a BTC/USD p
   });
 
   it('keeps no point with btcUsd null (the first minutes after a start), and the first point with a price carries btc', async () => {
-    const early = await waitFor(async () => {
-      const r = (await br()).body;
-      return r.n > 0 && !r.stale ? r : undefined;
-    }, 20_000, 'a fresh Brazilian quote without BTC/USD', 100);
+    const early = await waitFor(
+      async () => {
+        const r = (await br()).body;
+        return r.n > 0 && !r.stale ? r : undefined;
+      },
+      20_000,
+      'a fresh Brazilian quote without BTC/USD',
+      100,
+    );
     expect(early).to.include({ btcUsd: null, agioMid: null });
     // two points an earlier version kept: one without BTC/USD, one without btc
     const store = new LatamStore(stack.redis);
@@ -238,7 +266,12 @@ describe('regional quotes: the Brazilian history before the feed has a BTC/USD p
     expect(recorded).to.deep.equal({ ar: true, br: false });
 
     await stack.startFeed();
-    await waitFor(async () => ((await br()).body.btcUsd === 60_000 ? true : undefined), 20_000, 'the Brazilian quote with BTC/USD from the feed', 100);
+    await waitFor(
+      async () => ((await br()).body.btcUsd === 60_000 ? true : undefined),
+      20_000,
+      'the Brazilian quote with BTC/USD from the feed',
+      100,
+    );
     expect(await recordHistory()).to.deep.equal({ ar: true, br: true });
     const { hist } = await brAfter(Date.now());
     expect(hist).to.have.length(2);

@@ -23,10 +23,15 @@ describe('macro routes end to end: sim providers -> refresh jobs -> Redis -> API
   const get = <T>(path: string) => getJson<Envelope<T>>(`${stack.api.url}${path}`);
   /** Waits out the API's one-second in-process cache until the answer satisfies `ok`. */
   const until = <T>(path: string, ok: (r: { status: number; body: Envelope<T> }) => boolean, what: string) =>
-    waitFor(async () => {
-      const r = await get<T>(path);
-      return ok(r) ? r : undefined;
-    }, 15_000, what, 100);
+    waitFor(
+      async () => {
+        const r = await get<T>(path);
+        return ok(r) ? r : undefined;
+      },
+      15_000,
+      what,
+      100,
+    );
 
   it('answers 503 upstream_unavailable before the first refresh', async () => {
     for (const path of ['/api/v1/fear-greed', '/api/v1/coins', '/api/v1/global', '/api/v1/trending', '/api/v1/defi']) {
@@ -40,21 +45,34 @@ describe('macro routes end to end: sim providers -> refresh jobs -> Redis -> API
     const every = 300;
     await stack.startWorker({
       processors: [macroProcessor],
-      schedules: Object.values(MACRO_JOBS).map((name) => ({ id: `test-macro-${name}`, queue: QUEUES.macro, repeat: { every }, job: { name } })),
+      schedules: Object.values(MACRO_JOBS).map((name) => ({
+        id: `test-macro-${name}`,
+        queue: QUEUES.macro,
+        repeat: { every },
+        job: { name },
+      })),
     });
-    const fg = await until<Stamped & { value: number; classification: string; ts: number; history: { v: number; c: string; ts: number }[] }>('/api/v1/fear-greed', (r) => r.status === 200, 'fear and greed');
+    const fg = await until<
+      Stamped & { value: number; classification: string; ts: number; history: { v: number; c: string; ts: number }[] }
+    >('/api/v1/fear-greed', (r) => r.status === 200, 'fear and greed');
     expect(fg.body.data.value).to.be.within(0, 100);
     expect(fg.body.data.history).to.have.length(31);
     expect(fg.body.data.history[0]).to.deep.equal({ v: fg.body.data.value, c: fg.body.data.classification, ts: fg.body.data.ts });
     expect(fg.body.data.stale).to.equal(false);
 
-    const coins = await until<Stamped & { count: number; coins: { id: string; sparkline: number[]; change1h: number; change7d: number }[] }>('/api/v1/coins', (r) => r.status === 200, 'coins');
+    const coins = await until<
+      Stamped & { count: number; coins: { id: string; sparkline: number[]; change1h: number; change7d: number }[] }
+    >('/api/v1/coins', (r) => r.status === 200, 'coins');
     expect(coins.body.data.count).to.equal(250);
     expect(coins.body.data.coins[0].id).to.equal('bitcoin');
     expect(coins.body.data.coins[0].sparkline).to.have.length(42);
     expect(coins.body.data.coins[0].change7d).to.be.a('number');
 
-    const global = await until<Stamped & { totalMarketCapUsd: number; btcDominance: number }>('/api/v1/global', (r) => r.status === 200, 'global');
+    const global = await until<Stamped & { totalMarketCapUsd: number; btcDominance: number }>(
+      '/api/v1/global',
+      (r) => r.status === 200,
+      'global',
+    );
     expect(global.body.data.btcDominance).to.be.within(0, 100);
     const trending = await until<Stamped & { coins: unknown[] }>('/api/v1/trending', (r) => r.status === 200, 'trending');
     expect(trending.body.data.coins).to.have.length(7);
@@ -62,7 +80,11 @@ describe('macro routes end to end: sim providers -> refresh jobs -> Redis -> API
     const defi = await get('/api/v1/defi');
     expect([defi.status, defi.body.error?.code]).to.deep.equal([503, 'upstream_unavailable']);
     await simControl(stack.sim, 'provider', { name: 'defillama', down: false });
-    const up = await until<Stamped & { totalTvl: number; protocols: { name: string }[]; stablecoins: { symbol: string }[] }>('/api/v1/defi', (r) => r.status === 200, 'defi');
+    const up = await until<Stamped & { totalTvl: number; protocols: { name: string }[]; stablecoins: { symbol: string }[] }>(
+      '/api/v1/defi',
+      (r) => r.status === 200,
+      'defi',
+    );
     expect(up.body.data.stale).to.equal(false);
     expect(up.body.data.protocols.map((p) => p.name)).to.not.include('Binance CEX');
     expect(up.body.data.protocols[0].name).to.equal('Lido');
@@ -72,7 +94,11 @@ describe('macro routes end to end: sim providers -> refresh jobs -> Redis -> API
   it('serves the last good answer with stale: true while CoinGecko is down, then fresh again', async () => {
     const before = (await get<Stamped & { totalMarketCapUsd: number }>('/api/v1/global')).body.data;
     await simControl(stack.sim, 'provider', { name: 'coingecko', down: true });
-    const stale = await until<Stamped & { totalMarketCapUsd: number }>('/api/v1/global', (r) => r.body.data?.stale === true, 'stale global');
+    const stale = await until<Stamped & { totalMarketCapUsd: number }>(
+      '/api/v1/global',
+      (r) => r.body.data?.stale === true,
+      'stale global',
+    );
     expect(stale.status).to.equal(200);
     expect(stale.body.data.updatedAt).to.be.at.least(before.updatedAt);
     const staleCoins = await until<Stamped & { count: number }>('/api/v1/coins', (r) => r.body.data?.stale === true, 'stale coins');
@@ -95,7 +121,9 @@ describe('macro routes end to end: sim providers -> refresh jobs -> Redis -> API
   });
 
   it('serves the calendar of a year, the next 90 days without one, and 400 invalid_param outside 2023-2027', async () => {
-    const year = await get<{ year: number; count: number; events: { ts: number; iso: string; type: string; impact: number }[] }>('/api/v1/calendar?year=2026');
+    const year = await get<{ year: number; count: number; events: { ts: number; iso: string; type: string; impact: number }[] }>(
+      '/api/v1/calendar?year=2026',
+    );
     expect(year.status).to.equal(200);
     expect(year.body.data.events.filter((e) => e.type === 'fomc').map((e) => e.iso)).to.include('2026-03-18T18:00:00.000Z');
     expect(year.body.data.count).to.equal(year.body.data.events.length);
@@ -106,7 +134,9 @@ describe('macro routes end to end: sim providers -> refresh jobs -> Redis -> API
     expect((await get<{ gaps: unknown[] }>('/api/v1/calendar?year=2025')).body.data.gaps).to.deep.equal([]);
     const upcoming = await get<{ window: { days: number; from: number; to: number }; events: { ts: number }[] }>('/api/v1/calendar');
     expect(upcoming.body.data.window.days).to.equal(90);
-    expect(upcoming.body.data.events.every((e) => e.ts >= upcoming.body.data.window.from && e.ts < upcoming.body.data.window.to)).to.equal(true);
+    expect(upcoming.body.data.events.every((e) => e.ts >= upcoming.body.data.window.from && e.ts < upcoming.body.data.window.to)).to.equal(
+      true,
+    );
     for (const bad of ['2022', '2028', 'abc', '2026.5']) {
       const r = await get(`/api/v1/calendar?year=${bad}`);
       expect([r.status, r.body.error?.code], bad).to.deep.equal([400, 'invalid_param']);

@@ -43,10 +43,14 @@ describe('market data end to end: sim -> connectors -> Redis -> API', function (
   it('serves a price set on the exchanges within 2 s, from all four venues', async () => {
     await simControl(stack.sim, 'price', { symbol: 'BTCUSDT', price: 70123.5 });
     const started = Date.now();
-    const served = await waitFor(async () => {
-      const r = await price('BTC');
-      return r.body.data?.price === 70123.5 ? r.body.data : undefined;
-    }, 2_000, 'the new BTC price');
+    const served = await waitFor(
+      async () => {
+        const r = await price('BTC');
+        return r.body.data?.price === 70123.5 ? r.body.data : undefined;
+      },
+      2_000,
+      'the new BTC price',
+    );
     expect(Date.now() - started).to.be.below(2_000);
     expect(served).to.include({ symbol: 'BTC', pair: 'BTCUSDT', venues: 4, stale: false });
     // the 24h change under our name and the original's
@@ -57,8 +61,19 @@ describe('market data end to end: sim -> connectors -> Redis -> API', function (
   });
 
   it('serves the eight majors with prices as strings', async () => {
-    const r = await getJson<Envelope<{ pairs: { symbol: string; price: string; changePct: string | null }[] }>>(`${stack.api.url}/api/v1/prices`);
-    expect(r.body.data.pairs.map((p) => p.symbol)).to.deep.equal(['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BNBUSDT', 'XRPUSDT', 'DOGEUSDT', 'ADAUSDT', 'AVAXUSDT']);
+    const r = await getJson<Envelope<{ pairs: { symbol: string; price: string; changePct: string | null }[] }>>(
+      `${stack.api.url}/api/v1/prices`,
+    );
+    expect(r.body.data.pairs.map((p) => p.symbol)).to.deep.equal([
+      'BTCUSDT',
+      'ETHUSDT',
+      'SOLUSDT',
+      'BNBUSDT',
+      'XRPUSDT',
+      'DOGEUSDT',
+      'ADAUSDT',
+      'AVAXUSDT',
+    ]);
     for (const pair of r.body.data.pairs) expect(Number(pair.price)).to.be.greaterThan(0);
   });
 
@@ -73,10 +88,14 @@ describe('market data end to end: sim -> connectors -> Redis -> API', function (
     const minute = Math.floor(Date.now() / 60_000) * 60_000 - 3 * 60_000;
     const candle = { open: 1001, high: 1010.5, low: 995.25, close: 1004 };
     await simControl(stack.sim, 'candle', { symbol: 'ETHUSDT', minute, ...candle });
-    const v1 = await waitFor(async () => {
-      const r = await getJson<Envelope<CandleRow[]>>(`${stack.api.url}/api/v1/klines?symbol=ETH&interval=1&limit=10`);
-      return r.body.data?.find((c) => c.time === minute / 1000) ? r.body.data : undefined;
-    }, 5_000, 'the forced candle');
+    const v1 = await waitFor(
+      async () => {
+        const r = await getJson<Envelope<CandleRow[]>>(`${stack.api.url}/api/v1/klines?symbol=ETH&interval=1&limit=10`);
+        return r.body.data?.find((c) => c.time === minute / 1000) ? r.body.data : undefined;
+      },
+      5_000,
+      'the forced candle',
+    );
     expect(v1.find((c) => c.time === minute / 1000)).to.include(candle);
     const times = v1.map((c) => c.time);
     expect(times).to.deep.equal([...times].sort((a, b) => a - b));
@@ -107,7 +126,9 @@ describe('market data end to end: sim -> connectors -> Redis -> API', function (
     const weekly = await getJson<Envelope<CandleRow[]>>(`${stack.api.url}/api/v1/klines?symbol=BTC&interval=1w&limit=10`);
     expect(weekly.body.data).to.have.length(10);
     for (const c of weekly.body.data) expect(new Date(c.time * 1000).getUTCDay()).to.equal(1); // Monday
-    const paged = await getJson<CandleRow[]>(`${stack.api.url}/api/bot/v1/klines?symbol=BTC&interval=1440&limit=5&end=${(daily.body.data[10].time) * 1000}`);
+    const paged = await getJson<CandleRow[]>(
+      `${stack.api.url}/api/bot/v1/klines?symbol=BTC&interval=1440&limit=5&end=${daily.body.data[10].time * 1000}`,
+    );
     expect(paged.body.map((c) => c.time)).to.deep.equal(daily.body.data.slice(6, 11).map((c) => c.time));
   });
 
@@ -116,11 +137,15 @@ describe('market data end to end: sim -> connectors -> Redis -> API', function (
     const key = 'mkt:{BTCUSDT}:hist:1440';
     const historyKeys = async () => (await stack.redis.keys('mkt:{BTCUSDT}:hist:1440*')).sort();
     for (let back = 1; back <= 40; back++) {
-      const r = await getJson<Envelope<CandleRow[]>>(`${stack.api.url}/api/v1/klines?symbol=BTC&interval=1d&limit=1000&end=${Date.now() - back * DAY}`);
+      const r = await getJson<Envelope<CandleRow[]>>(
+        `${stack.api.url}/api/v1/klines?symbol=BTC&interval=1d&limit=1000&end=${Date.now() - back * DAY}`,
+      );
       expect(r.status).to.equal(200);
     }
     for (const limit of [10, 1000, 200, 999, 1]) {
-      const r = await getJson<Envelope<CandleRow[]>>(`${stack.api.url}/api/v1/klines?symbol=BTC&interval=1d&limit=${limit}&end=${Date.now()}`);
+      const r = await getJson<Envelope<CandleRow[]>>(
+        `${stack.api.url}/api/v1/klines?symbol=BTC&interval=1d&limit=${limit}&end=${Date.now()}`,
+      );
       expect(r.body.data).to.have.length(limit);
     }
     expect(await historyKeys()).to.deep.equal([key]);
@@ -132,7 +157,9 @@ describe('market data end to end: sim -> connectors -> Redis -> API', function (
     try {
       const cached = await getJson<Envelope<CandleRow[]>>(`${stack.api.url}/api/v1/klines?symbol=BTC&interval=1d&limit=500`);
       expect(cached.body.data, 'the newest candles, from the cache').to.have.length(500);
-      const past = await getJson<Envelope<CandleRow[]>>(`${stack.api.url}/api/v1/klines?symbol=BTC&interval=1d&limit=5&end=${Date.now() - DAY}`);
+      const past = await getJson<Envelope<CandleRow[]>>(
+        `${stack.api.url}/api/v1/klines?symbol=BTC&interval=1d&limit=5&end=${Date.now() - DAY}`,
+      );
       expect([past.status, past.body.error?.code], 'a past page is not cached').to.deep.equal([503, 'upstream_unavailable']);
     } finally {
       for (const name of VENUES) await simControl(stack.sim, 'provider', { name, down: false });
@@ -152,7 +179,9 @@ describe('market data end to end: sim -> connectors -> Redis -> API', function (
 
   it('reports server time and the client drift', async () => {
     const clientTs = Date.now() - 1234;
-    const r = await getJson<{ server_time_ms: number; drift_ms: number; client_time_ms: number }>(`${stack.api.url}/api/bot/v1/time?client_ts=${clientTs}`);
+    const r = await getJson<{ server_time_ms: number; drift_ms: number; client_time_ms: number }>(
+      `${stack.api.url}/api/bot/v1/time?client_ts=${clientTs}`,
+    );
     expect(r.body.client_time_ms).to.equal(clientTs);
     expect(r.body.drift_ms).to.equal(r.body.server_time_ms - clientTs);
     expect(r.body.drift_ms).to.be.within(1234, 1234 + 5_000);
@@ -161,23 +190,35 @@ describe('market data end to end: sim -> connectors -> Redis -> API', function (
   it('keeps a median of three when one exchange is down, serves stale when all are, then 503', async () => {
     await simControl(stack.sim, 'provider', { name: 'okx', down: true });
     await simControl(stack.sim, 'price', { symbol: 'SOLUSDT', price: 151.25 });
-    const three = await waitFor(async () => {
-      const r = await price('SOL');
-      return r.body.data?.venues === 3 && r.body.data.price === 151.25 ? r.body.data : undefined;
-    }, 8_000, 'SOL from three venues');
+    const three = await waitFor(
+      async () => {
+        const r = await price('SOL');
+        return r.body.data?.venues === 3 && r.body.data.price === 151.25 ? r.body.data : undefined;
+      },
+      8_000,
+      'SOL from three venues',
+    );
     expect(three.stale).to.equal(false);
 
     for (const venue of VENUES) await simControl(stack.sim, 'provider', { name: venue, down: true });
-    const stale = await waitFor(async () => {
-      const r = await price('SOL');
-      return r.body.data?.stale ? r.body.data : undefined;
-    }, 8_000, 'a stale SOL price');
+    const stale = await waitFor(
+      async () => {
+        const r = await price('SOL');
+        return r.body.data?.stale ? r.body.data : undefined;
+      },
+      8_000,
+      'a stale SOL price',
+    );
     expect(stale.price).to.equal(151.25);
     expect(stale.ageMs).to.be.above(1500);
-    const gone = await waitFor(async () => {
-      const r = await price('SOL');
-      return r.status === 503 ? r.body : undefined;
-    }, 10_000, 'SOL to expire');
+    const gone = await waitFor(
+      async () => {
+        const r = await price('SOL');
+        return r.status === 503 ? r.body : undefined;
+      },
+      10_000,
+      'SOL to expire',
+    );
     expect(gone.error?.code).to.equal('upstream_unavailable');
 
     for (const venue of VENUES) await simControl(stack.sim, 'provider', { name: venue, down: false });

@@ -41,7 +41,15 @@ class PositionsReader {
       .filter(([, v]) => v !== undefined)
       .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
       .join('&');
-    const r = await botCall<{ data?: { positions: Json[] } }>(this.base, this.trader, 'GET', `/positions${params ? `?${params}` : ''}`, undefined, 'v2', this.etag ? { 'if-none-match': this.etag } : {});
+    const r = await botCall<{ data?: { positions: Json[] } }>(
+      this.base,
+      this.trader,
+      'GET',
+      `/positions${params ? `?${params}` : ''}`,
+      undefined,
+      'v2',
+      this.etag ? { 'if-none-match': this.etag } : {},
+    );
     const etag = r.headers.get('etag');
     if (etag) this.etag = etag;
     return { status: r.status, positions: r.status === 304 ? null : r.body.data!.positions };
@@ -58,11 +66,16 @@ describe('the official JS client: ETag per query, fees(""), errors with code and
     trader = await createTrader(accountServices(fixture.redis));
   });
 
-  it('gives two different /positions queries over the same state two ETags, and answers one query 200 to the other one\'s ETag', async () => {
+  it("gives two different /positions queries over the same state two ETags, and answers one query 200 to the other one's ETag", async () => {
     const { url } = fixture.api;
     const get = (path: string, headers: Record<string, string> = {}) => botCall(url, trader, 'GET', path, undefined, 'v1', headers);
     const since = Date.now() - 60_000;
-    const queries = ['/positions?status=open', '/positions?status=closed', `/positions?since=${since}`, `/positions?status=closed&since=${since}`];
+    const queries = [
+      '/positions?status=open',
+      '/positions?status=closed',
+      `/positions?since=${since}`,
+      `/positions?status=closed&since=${since}`,
+    ];
     // an empty book: every query answers no rows, and yet each has its own tag
     const tags = await Promise.all(queries.map(async (q) => (await get(q)).headers.get('etag')!));
     expect(new Set(tags).size, tags.join(' ')).to.equal(queries.length);
@@ -75,7 +88,12 @@ describe('the official JS client: ETag per query, fees(""), errors with code and
   it("positions() with the client's one remembered ETag: each new query reads its rows, a repeated one reads null", async () => {
     const { url } = fixture.api;
     const since = Date.now() - 1_000;
-    const opened = await botCall<{ position: Json }>(url, trader, 'POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 5 });
+    const opened = await botCall<{ position: Json }>(url, trader, 'POST', '/open', {
+      symbol: 'BTC',
+      side: 'long',
+      margin_usd: 100,
+      leverage: 5,
+    });
     expect(opened.status).to.equal(200);
     const id = opened.body.position.id;
     const client = new PositionsReader(url, trader);
@@ -98,7 +116,10 @@ describe('the official JS client: ETag per query, fees(""), errors with code and
 
   it("fees('') goes back to the default venue, as fees(null) does", async () => {
     const { url } = fixture.api;
-    const fees = (venue?: string | null) => (venue === undefined ? botCall<{ data: Json }>(url, trader, 'GET', '/fees', undefined, 'v2') : botCall<{ data: Json }>(url, trader, 'POST', '/fees', { venue }, 'v2'));
+    const fees = (venue?: string | null) =>
+      venue === undefined
+        ? botCall<{ data: Json }>(url, trader, 'GET', '/fees', undefined, 'v2')
+        : botCall<{ data: Json }>(url, trader, 'POST', '/fees', { venue }, 'v2');
     // v2's data is the v1 body without its ok
     expect((await fees('binance')).body.data).to.deep.equal({ fee_venue: 'binance' });
     expect((await fees()).body.data.fee_venue).to.equal('binance');
@@ -110,12 +131,36 @@ describe('the official JS client: ETag per query, fees(""), errors with code and
 
   it('errors carry the code and the HTTP status the client reads, in v1 (flat) and v2 (envelope)', async () => {
     const { url } = fixture.api;
-    const cases: { version: 'v1' | 'v2'; key: Trader | string | null; method: 'GET' | 'POST'; path: string; body?: unknown; code: string; status: number }[] = [
+    const cases: {
+      version: 'v1' | 'v2';
+      key: Trader | string | null;
+      method: 'GET' | 'POST';
+      path: string;
+      body?: unknown;
+      code: string;
+      status: number;
+    }[] = [
       { version: 'v1', key: null, method: 'GET', path: '/positions', code: 'missing_api_key', status: 401 },
       { version: 'v2', key: null, method: 'GET', path: '/positions', code: 'missing_api_key', status: 401 },
       { version: 'v1', key: 'pd_not_a_key', method: 'GET', path: '/account', code: 'bad_api_key', status: 401 },
-      { version: 'v2', key: trader, method: 'POST', path: '/open', body: { side: 'long', margin_usd: 100 }, code: 'symbol_required', status: 400 },
-      { version: 'v1', key: trader, method: 'POST', path: '/open', body: { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 5000 }, code: 'leverage_max', status: 400 },
+      {
+        version: 'v2',
+        key: trader,
+        method: 'POST',
+        path: '/open',
+        body: { side: 'long', margin_usd: 100 },
+        code: 'symbol_required',
+        status: 400,
+      },
+      {
+        version: 'v1',
+        key: trader,
+        method: 'POST',
+        path: '/open',
+        body: { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 5000 },
+        code: 'leverage_max',
+        status: 400,
+      },
       { version: 'v2', key: trader, method: 'POST', path: '/fees', body: { venue: 'nowhere' }, code: 'unknown_fee_venue', status: 400 },
       { version: 'v1', key: trader, method: 'POST', path: '/close', body: { id: 'bpnope' }, code: 'position_not_found', status: 404 },
     ];
@@ -134,7 +179,10 @@ describe('the official JS client: ETag per query, fees(""), errors with code and
       expect({ code: error.code, status: error.status }, label).to.deep.equal({ code: c.code, status: c.status });
       expect(error.message, label).to.be.a('string').and.not.equal('');
     }
-    const tooHigh = asClientError(400, (await botCall<Json>(url, trader, 'POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 5000 }, 'v1')).body);
+    const tooHigh = asClientError(
+      400,
+      (await botCall<Json>(url, trader, 'POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 5000 }, 'v1')).body,
+    );
     expect(tooHigh.extra).to.include({ requested: 5000 });
     expect(tooHigh.extra.max).to.be.a('number');
   });
@@ -145,7 +193,13 @@ describe('the official JS client: ETag per query, fees(""), errors with code and
     expect(v1.status).to.equal(404);
     expect(v1.body.error).to.equal('not_found');
     const v1Endpoints = v1.body.endpoints as string[];
-    expect(v1Endpoints).to.include.members(['/api/bot/v1/positions', 'POST /api/bot/v1/open', 'POST /api/bot/v1/close', '/api/bot/v1/orders', '/api/bot/v1/account']);
+    expect(v1Endpoints).to.include.members([
+      '/api/bot/v1/positions',
+      'POST /api/bot/v1/open',
+      'POST /api/bot/v1/close',
+      '/api/bot/v1/orders',
+      '/api/bot/v1/account',
+    ]);
     expect(v1Endpoints.every((e) => e.replace(/^POST /, '').startsWith('/api/bot/v1/'))).to.equal(true);
 
     const v2 = await botCall<{ ok: boolean; error: Json }>(url, trader, 'POST', '/open_everything', {}, 'v2');
@@ -153,7 +207,10 @@ describe('the official JS client: ETag per query, fees(""), errors with code and
     expect(v2.body.ok).to.equal(false);
     expect(v2.body.error.code).to.equal('not_found');
     // v2 has what v1 has, and the stream (v2 only)
-    expect(v2.body.error.endpoints).to.have.members([...v1Endpoints.map((e) => e.replace('/api/bot/v1/', '/api/bot/v2/')), '/api/bot/v2/stream']);
+    expect(v2.body.error.endpoints).to.have.members([
+      ...v1Endpoints.map((e) => e.replace('/api/bot/v1/', '/api/bot/v2/')),
+      '/api/bot/v2/stream',
+    ]);
     expect(asClientError(v2.status, v2.body as unknown as Json)).to.include({ code: 'not_found', status: 404 });
 
     // the keyless data API's 404 stays as it was: no bot route list

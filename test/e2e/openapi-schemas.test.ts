@@ -31,10 +31,14 @@ function resolve(doc: unknown, pointer: string): unknown {
     .slice(2)
     .split('/')
     .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce<unknown>((node, part) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), doc);
+    .reduce<unknown>(
+      (node, part) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined),
+      doc,
+    );
 }
 
-const typeOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value);
+const typeOf = (value: unknown): string =>
+  value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value;
 
 /**
  * The ways `value` fails `schema` (none: it conforms). Strict where the document declares an object's
@@ -42,26 +46,33 @@ const typeOf = (value: unknown): string => (value === null ? 'null' : Array.isAr
  * Covers what the document uses: $ref, type, const, enum, properties, required, items, anyOf, allOf.
  */
 function mismatches(doc: OpenApiDoc, schema: Schema, value: unknown, at = '$', strict = true): string[] {
-  if (typeof schema.$ref === 'string') return mismatches(doc, { ...(resolve(doc, schema.$ref) as Schema), ...omit(schema, '$ref') }, value, at, strict);
+  if (typeof schema.$ref === 'string')
+    return mismatches(doc, { ...(resolve(doc, schema.$ref) as Schema), ...omit(schema, '$ref') }, value, at, strict);
   const errors: string[] = [];
-  if (schema.anyOf && !(schema.anyOf as Schema[]).some((option) => mismatches(doc, option, value, at).length === 0)) errors.push(`${at}: matches none of anyOf`);
+  if (schema.anyOf && !(schema.anyOf as Schema[]).some((option) => mismatches(doc, option, value, at).length === 0))
+    errors.push(`${at}: matches none of anyOf`);
   const parts = (schema.allOf as Schema[] | undefined) ?? [];
   for (const part of parts) errors.push(...mismatches(doc, part, value, at, false));
   if (schema.type !== undefined) {
     const types = ([] as string[]).concat(schema.type as string | string[]);
     const actual = typeOf(value);
-    if (!types.includes(actual) && !(actual === 'integer' && types.includes('number'))) errors.push(`${at}: ${actual}, not ${types.join('|')}`);
+    if (!types.includes(actual) && !(actual === 'integer' && types.includes('number')))
+      errors.push(`${at}: ${actual}, not ${types.join('|')}`);
   }
   if ('const' in schema && value !== schema.const) errors.push(`${at}: ${JSON.stringify(value)}, not ${JSON.stringify(schema.const)}`);
   if (schema.enum && !(schema.enum as unknown[]).includes(value)) errors.push(`${at}: ${JSON.stringify(value)} not in enum`);
-  if (Array.isArray(value) && schema.items) value.forEach((item, i) => errors.push(...mismatches(doc, schema.items as Schema, item, `${at}[${i}]`)));
+  if (Array.isArray(value) && schema.items)
+    value.forEach((item, i) => errors.push(...mismatches(doc, schema.items as Schema, item, `${at}[${i}]`)));
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const object = value as Record<string, unknown>;
     const properties = (schema.properties as Record<string, Schema> | undefined) ?? {};
-    for (const name of (schema.required as string[] | undefined) ?? []) if (!(name in object)) errors.push(`${at}.${name}: required, absent`);
-    for (const [name, child] of Object.entries(properties)) if (name in object) errors.push(...mismatches(doc, child, object[name], `${at}.${name}`));
+    for (const name of (schema.required as string[] | undefined) ?? [])
+      if (!(name in object)) errors.push(`${at}.${name}: required, absent`);
+    for (const [name, child] of Object.entries(properties))
+      if (name in object) errors.push(...mismatches(doc, child, object[name], `${at}.${name}`));
     const declared = new Set([...Object.keys(properties), ...parts.flatMap((part) => Object.keys(propertiesOf(doc, part)))]);
-    if (strict && declared.size > 0) for (const name of Object.keys(object)) if (!declared.has(name)) errors.push(`${at}.${name}: not declared`);
+    if (strict && declared.size > 0)
+      for (const name of Object.keys(object)) if (!declared.has(name)) errors.push(`${at}.${name}: not declared`);
   }
   return errors;
 }
@@ -101,18 +112,34 @@ describe('OpenAPI: named response components, matched against live answers', fun
   };
 
   it('declares the entities as components, and every $ref resolves', () => {
-    expect(doc.components.schemas).to.include.keys(['Position', 'Order', 'Trade', 'Account', 'Balance', 'Webhook', 'WebhookDelivery', 'Market', 'Fees', 'Error', 'BotV1Error']);
+    expect(doc.components.schemas).to.include.keys([
+      'Position',
+      'Order',
+      'Trade',
+      'Account',
+      'Balance',
+      'Webhook',
+      'WebhookDelivery',
+      'Market',
+      'Fees',
+      'Error',
+      'BotV1Error',
+    ]);
     const refs = [...walk(doc)].filter(([path, value]) => path.endsWith('/$ref') && typeof value === 'string');
     expect(refs.length).to.be.greaterThan(40);
     for (const [path, ref] of refs) expect(resolve(doc, ref as string), `${path} -> ${String(ref)}`).to.be.an('object');
-    expect(doc.webhooks.event.post.requestBody.content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/WebhookDelivery' });
+    expect(doc.webhooks.event.post.requestBody.content['application/json'].schema).to.deep.equal({
+      $ref: '#/components/schemas/WebhookDelivery',
+    });
   });
 
   it("references a component from each keyed bot route's 200, in v1 and v2", () => {
     const keyed = Object.entries(doc.paths).flatMap(([path, methods]) =>
       Object.entries(methods)
         // the stream never answers 200: a valid key gets 426, or the upgrade
-        .filter(([, op]) => op.security !== undefined && path.startsWith('/api/bot/') && !path.endsWith('/usage') && !path.endsWith('/stream'))
+        .filter(
+          ([, op]) => op.security !== undefined && path.startsWith('/api/bot/') && !path.endsWith('/usage') && !path.endsWith('/stream'),
+        )
         .map(([method]) => [path, method] as const),
     );
     expect(keyed.length).to.be.greaterThan(30);
@@ -131,16 +158,31 @@ describe('OpenAPI: named response components, matched against live answers', fun
     const call = async (version: 'v1' | 'v2', method: 'GET' | 'POST', path: string, body?: unknown) => {
       const r = await botCall<Record<string, unknown>>(url, trader, method, path, body, version);
       expect(r.status, `${method} ${path} ${JSON.stringify(r.body)}`).to.equal(200);
-      const problems = mismatches(doc, success(`/api/bot/${version}${path.split("?")[0]}`, method.toLowerCase()), r.body);
+      const problems = mismatches(doc, success(`/api/bot/${version}${path.split('?')[0]}`, method.toLowerCase()), r.body);
       expect(problems, `${version} ${method} ${path}: ${JSON.stringify(r.body)}`).to.deep.equal([]);
       return r.body;
     };
-    const opened = await call('v1', 'POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, sl: 50000, trail_pct: 2, client_order_id: 'c1' });
+    const opened = await call('v1', 'POST', '/open', {
+      symbol: 'BTC',
+      side: 'long',
+      margin_usd: 100,
+      leverage: 10,
+      sl: 50000,
+      trail_pct: 2,
+      client_order_id: 'c1',
+    });
     const id = (opened.position as { id: string }).id;
     await call('v2', 'POST', '/open', { symbol: 'ETH', side: 'short', margin_usd: 50, leverage: 5, tp: 2000 });
     await call('v1', 'POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, client_order_id: 'c1' });
     await call('v1', 'POST', '/open', { symbol: 'BTC', side: 'short', margin_usd: 100, leverage: 10, dry_run: true });
-    const placed = await call('v1', 'POST', '/open', { symbol: 'ETH', side: 'long', margin_usd: 20, leverage: 3, type: 'limit', limit_price: 2500 });
+    const placed = await call('v1', 'POST', '/open', {
+      symbol: 'ETH',
+      side: 'long',
+      margin_usd: 20,
+      leverage: 3,
+      type: 'limit',
+      limit_price: 2500,
+    });
     const orderId = (placed.order as { order_id: string }).order_id;
     await call('v2', 'POST', '/modify_order', { order_id: orderId, limit_price: 2400 });
     for (const v of ['v1', 'v2'] as const) {

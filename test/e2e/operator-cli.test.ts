@@ -65,10 +65,14 @@ describe('operator CLI (npm run cli), end to end', function () {
     expect(human.code).to.equal(0);
     expect(human.stdout).to.match(/^id\s+name\s+book\s+created\s+revoked\s+calls\s+last$/m);
     expect(human.stdout).to.not.contain(apiKey).and.not.contain(apiKey.slice(3, 20));
-    const [key] = await waitFor(async () => {
-      const rows = await listed('trader@example.com');
-      return rows[0]?.calls === 1 ? rows : undefined;
-    }, 5000, 'the call in the listing');
+    const [key] = await waitFor(
+      async () => {
+        const rows = await listed('trader@example.com');
+        return rows[0]?.calls === 1 ? rows : undefined;
+      },
+      5000,
+      'the call in the listing',
+    );
     expect(key).to.include({ name: 'first bot', book: 'main', revoked: false, calls: 1 });
     expect(key.id).to.match(/^key_/);
     expect(key.last).to.match(/^\d{4}-\d\d-\d\dT/);
@@ -160,7 +164,8 @@ describe('operator CLI (npm run cli), end to end', function () {
 
   it('answers bad arguments with one line on stderr and exit 2, writing nothing', async () => {
     await cli('keys', 'create', '--email', 'exists@example.com');
-    const withoutRate = (snapshot: Map<string, string>): Map<string, string> => new Map([...snapshot].filter(([key]) => !key.startsWith('rl:')));
+    const withoutRate = (snapshot: Map<string, string>): Map<string, string> =>
+      new Map([...snapshot].filter(([key]) => !key.startsWith('rl:')));
     const before = withoutRate(await snapshotRedis(redis));
     const cases: string[][] = [
       [],
@@ -222,11 +227,40 @@ describe('operator CLI (npm run cli), end to end', function () {
   it('property: any arguments end in exit 0, 1 or 2 with one line on failure, never a crash', async () => {
     const word = fc.oneof(
       fc.string({ maxLength: 40 }),
-      fc.constantFrom('keys', 'plans', 'create', 'list', 'rename', 'revoke', 'set', '--email', '--plan', '--book', '--name', '--id', '--days', '--source', 'trial', '--json', 'a@b.co', 'pro', 'main', '💥', '\u0000', '-'.repeat(3), 'key_AAAAAAAAAAAAAAAA'),
+      fc.constantFrom(
+        'keys',
+        'plans',
+        'create',
+        'list',
+        'rename',
+        'revoke',
+        'set',
+        '--email',
+        '--plan',
+        '--book',
+        '--name',
+        '--id',
+        '--days',
+        '--source',
+        'trial',
+        '--json',
+        'a@b.co',
+        'pro',
+        'main',
+        '💥',
+        '\u0000',
+        '-'.repeat(3),
+        'key_AAAAAAAAAAAAAAAA',
+      ),
     );
     const argv = fc.oneof(
       fc.array(word, { maxLength: 8 }),
-      fc.tuple(fc.constantFrom(['keys', 'create'], ['keys', 'list'], ['keys', 'rename'], ['keys', 'revoke'], ['plans', 'set']), fc.array(word, { maxLength: 8 })).map(([cmd, rest]) => [...cmd, ...rest]),
+      fc
+        .tuple(
+          fc.constantFrom(['keys', 'create'], ['keys', 'list'], ['keys', 'rename'], ['keys', 'revoke'], ['plans', 'set']),
+          fc.array(word, { maxLength: 8 }),
+        )
+        .map(([cmd, rest]) => [...cmd, ...rest]),
     );
     await fc.assert(
       fc.asyncProperty(argv, async (args) => {

@@ -83,7 +83,10 @@ describe('push: the WebSocket stream', function () {
   };
 
   /** A bare HTTP server with only the stream attached, on its own key resolver and sweep of a connected book. */
-  const streamPod = async (apiKeys: ApiKeyResolver, sweepBook: (ref: BookRef) => Promise<unknown> = async () => undefined): Promise<{ url: string; close(): Promise<void> }> => {
+  const streamPod = async (
+    apiKeys: ApiKeyResolver,
+    sweepBook: (ref: BookRef) => Promise<unknown> = async () => undefined,
+  ): Promise<{ url: string; close(): Promise<void> }> => {
     const config = configWith({ REDIS_URL: testRedisUrl(), STREAM_TICK_MS: '200' });
     const { trading, marketStore: market } = createDomain({ config, redis });
     const freshness = freshnessRules(config);
@@ -91,8 +94,24 @@ describe('push: the WebSocket stream', function () {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const logger = createLogger(config);
     const connectedBookSweep = new ConnectedBookSweep({ redis, clock: systemClock, logger, tickMs: config.push.streamTickMs, sweepBook });
-    const ticks = new LatestTicks({ subscriber: redis.duplicate(), market, clock: systemClock, freshness, onError: (error) => logger.error({ err: error }, 'unreadable price tick') });
-    const stream = attachStream(server, { redis, config, logger, clock: systemClock, apiKeys, chargeRefusedKey: async () => null, trading, ticks, connectedBookSweep });
+    const ticks = new LatestTicks({
+      subscriber: redis.duplicate(),
+      market,
+      clock: systemClock,
+      freshness,
+      onError: (error) => logger.error({ err: error }, 'unreadable price tick'),
+    });
+    const stream = attachStream(server, {
+      redis,
+      config,
+      logger,
+      clock: systemClock,
+      apiKeys,
+      chargeRefusedKey: async () => null,
+      trading,
+      ticks,
+      connectedBookSweep,
+    });
     return {
       url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       close: async () => {
@@ -135,10 +154,14 @@ describe('push: the WebSocket stream', function () {
       // a missing key is not a guess: never charged
       for (let i = 0; i < 4; i++) expect(codeOf(await refusedUpgrade(pod.url, {}))).to.equal('missing_api_key');
       expect((await getJson(`${pod.url}/api/bot/v1/positions`, { headers: { 'x-api-key': 'pd_guess0' } })).status).to.equal(401);
-      for (const guess of ['pd_guess1', 'pd_guess2']) expect(codeOf(await refusedUpgrade(pod.url, { api_key: guess }))).to.equal('bad_api_key');
+      for (const guess of ['pd_guess1', 'pd_guess2'])
+        expect(codeOf(await refusedUpgrade(pod.url, { api_key: guess }))).to.equal('bad_api_key');
       const over = await refusedUpgrade(pod.url, { api_key: 'pd_guess3' });
       expect(over.status).to.equal(429);
-      expect((over.body as { error: { code: string; retry_after: number } }).error).to.include({ code: 'rate_limited' }).and.have.property('retry_after').above(0);
+      expect((over.body as { error: { code: string; retry_after: number } }).error)
+        .to.include({ code: 'rate_limited' })
+        .and.have.property('retry_after')
+        .above(0);
       expect((await getJson(`${pod.url}/api/bot/v1/positions`, { headers: { 'x-api-key': 'pd_guess4' } })).status).to.equal(429);
       // a valid key from the same address still streams
       const stream = connect(pod.url, { api_key: trader.apiKey });
@@ -180,7 +203,11 @@ describe('push: the WebSocket stream', function () {
 
   it('shows a partial close as the closed part and the updated remainder, and nothing of another book', async () => {
     const bookTrader = await createTrader(mod, { plan: 'pro', book: 'alpha' });
-    const mainTrader = { ...bookTrader, apiKey: (await mod.service.createKey({ email: (await mod.accounts.get(bookTrader.accountId))!.email })).apiKey, book: 'main' };
+    const mainTrader = {
+      ...bookTrader,
+      apiKey: (await mod.service.createKey({ email: (await mod.accounts.get(bookTrader.accountId))!.email })).apiKey,
+      book: 'main',
+    };
     const onBook = connect(podA.url, { api_key: bookTrader.apiKey });
     const onMain = connect(podB.url, { api_key: mainTrader.apiKey });
     await onBook.next(isType('snapshot'));
@@ -252,22 +279,31 @@ describe('push: the WebSocket stream', function () {
   it('caps streams at 3 per account across keys and pods; closing one frees its slot', async () => {
     const email = (await mod.accounts.get(trader.accountId))!.email;
     const second = (await mod.service.createKey({ email })).apiKey;
-    const held = [connect(podA.url, { api_key: trader.apiKey }), connect(podA.url, { api_key: second }), connect(podB.url, { api_key: trader.apiKey })];
+    const held = [
+      connect(podA.url, { api_key: trader.apiKey }),
+      connect(podA.url, { api_key: second }),
+      connect(podB.url, { api_key: trader.apiKey }),
+    ];
     for (const stream of held) await stream.next(isType('snapshot'));
     const fourth = connect(podB.url, { api_key: second });
     expect(await fourth.closed).to.deep.equal({ code: 4429, reason: 'too_many_sockets' });
     held[0].ws.close();
     await held[0].closed;
-    const fifth = await waitFor(async () => {
-      const stream = connect(podB.url, { api_key: second });
-      const first = await stream.next(() => true);
-      return first.type === 'welcome' ? stream : undefined;
-    }, 3_000, 'a freed slot');
+    const fifth = await waitFor(
+      async () => {
+        const stream = connect(podB.url, { api_key: second });
+        const first = await stream.next(() => true);
+        return first.type === 'welcome' ? stream : undefined;
+      },
+      3_000,
+      'a freed slot',
+    );
     await fifth.next(isType('snapshot'));
   });
 
   const emailOf = async (who: Trader): Promise<string> => (await mod.accounts.get(who.accountId))!.email;
-  const keyIdOf = async (who: Trader): Promise<string> => (await mod.service.listKeys(await emailOf(who))).keys.find((k) => k.revokedAt === null)!.id;
+  const keyIdOf = async (who: Trader): Promise<string> =>
+    (await mod.service.listKeys(await emailOf(who))).keys.find((k) => k.revokedAt === null)!.id;
   const cli = (...args: string[]) => runCli(args, { REDIS_URL: testRedisUrl() });
   const stillOpen = async (stream: TestStream): Promise<void> => {
     const from = stream.messages.length;
@@ -331,7 +367,11 @@ describe('push: the WebSocket stream', function () {
   it("closes the streams beyond the account's cap when a plan change lowers it, on every pod (4429 too_many_sockets), and keeps the rest", async () => {
     const stranger = await createTrader(mod, { plan: 'free' });
     const other = connect(podB.url, { api_key: stranger.apiKey });
-    const held = [connect(podA.url, { api_key: trader.apiKey }), connect(podA.url, { api_key: trader.apiKey }), connect(podB.url, { api_key: trader.apiKey })];
+    const held = [
+      connect(podA.url, { api_key: trader.apiKey }),
+      connect(podA.url, { api_key: trader.apiKey }),
+      connect(podB.url, { api_key: trader.apiKey }),
+    ];
     for (const stream of [other, ...held]) await stream.next(isType('snapshot'));
     // every plan allows 3 today: here the cap falls to 1 (what a plan change runs with the new plan's cap)
     expect(await new SocketCap(redis).enforce(trader.accountId, 1, Date.now())).to.equal(2);
@@ -350,7 +390,8 @@ describe('push: the WebSocket stream', function () {
     // through the CLI: slots held beyond the plan's 3 (as a plan with a higher cap would leave them) that
     // lapse later than the open stream's, so the stream is the one cut
     const granted = new SocketSlots(redis, 120_000);
-    for (const socketId of ['older.1', 'older.2', 'older.3']) expect((await granted.claim({ accountId: trader.accountId, socketId }, 10, Date.now())).ok).to.equal(true);
+    for (const socketId of ['older.1', 'older.2', 'older.3'])
+      expect((await granted.claim({ accountId: trader.accountId, socketId }, 10, Date.now())).ok).to.equal(true);
     const run = await cli('plans', 'set', '--email', await emailOf(trader), '--plan', 'pro', '--days', '30');
     expect(run.code, run.stderr).to.equal(0);
     expect(await closedWithin(kept, 1_000)).to.deep.equal({ code: 4429, reason: 'too_many_sockets' });
@@ -418,7 +459,8 @@ describe('push: the WebSocket stream', function () {
   it("lets a dead pod's slots lapse: a slot not renewed within its TTL no longer counts", async () => {
     const slots = new SocketSlots(redis, 1_000);
     const now = Date.now();
-    for (const socketId of ['dead.1', 'dead.2', 'dead.3']) expect((await slots.claim({ accountId: 'lapse', socketId }, 3, now)).ok).to.equal(true);
+    for (const socketId of ['dead.1', 'dead.2', 'dead.3'])
+      expect((await slots.claim({ accountId: 'lapse', socketId }, 3, now)).ok).to.equal(true);
     expect(await slots.claim({ accountId: 'lapse', socketId: 'live.1' }, 3, now + 500)).to.deep.equal({ ok: false, held: 3 });
     expect(await slots.claim({ accountId: 'lapse', socketId: 'live.1' }, 3, now + 1_001)).to.deep.equal({ ok: true, held: 1 });
   });
@@ -459,11 +501,22 @@ describe('push: the WebSocket stream', function () {
   it('answers any frame a client sends without closing its socket; an oversized frame closes only that socket (1009)', async () => {
     const stream = connect(podA.url, { api_key: trader.apiKey });
     await stream.next(isType('snapshot'));
-    const frames = fc.sample(fc.oneof(fc.string({ maxLength: 60 }), fc.json(), fc.constantFrom('{"op":"subscribe"}', '{"op":"subscribe","channels":"prices"}', '{"op":null}', '[]', 'null', '{"op":"ping","x":1}')), 80);
+    const frames = fc.sample(
+      fc.oneof(
+        fc.string({ maxLength: 60 }),
+        fc.json(),
+        fc.constantFrom('{"op":"subscribe"}', '{"op":"subscribe","channels":"prices"}', '{"op":null}', '[]', 'null', '{"op":"ping","x":1}'),
+      ),
+      80,
+    );
     const from = stream.messages.length;
     for (const frame of frames) stream.ws.send(frame);
     stream.ws.send(Buffer.from([0, 1, 2]), { binary: true });
-    await waitFor(() => stream.messages.slice(from).filter((m) => ['error', 'pong', 'subscribed'].includes(m.type)).length === frames.length + 1, 5_000, 'an answer to every frame');
+    await waitFor(
+      () => stream.messages.slice(from).filter((m) => ['error', 'pong', 'subscribed'].includes(m.type)).length === frames.length + 1,
+      5_000,
+      'an answer to every frame',
+    );
     expect(stream.ws.readyState).to.equal(stream.ws.OPEN);
     stream.ws.send('x'.repeat(10_000));
     expect((await stream.closed).code).to.equal(1009);

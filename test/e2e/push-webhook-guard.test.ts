@@ -32,7 +32,8 @@ describe('push: where a webhook may point (SSRF guard)', function () {
     await closeRedis(redis);
   });
 
-  const add = (api: TestApi, url: string) => botCall<{ error?: string; message?: string }>(api.url, trader, 'POST', '/webhooks', { act: 'add', url });
+  const add = (api: TestApi, url: string) =>
+    botCall<{ error?: string; message?: string }>(api.url, trader, 'POST', '/webhooks', { act: 'add', url });
 
   it('refuses loopback, private, link-local and metadata addresses, names that resolve to them, http and credentials', async () => {
     const refused = [
@@ -75,7 +76,15 @@ describe('push: where a webhook may point (SSRF guard)', function () {
 
   it('with WEBHOOK_ALLOW_PRIVATE: http and loopback are allowed; link-local, metadata and 6to4 or IPv4-compatible forms never', async () => {
     expect((await add(lenient, `${receiver.url}/hook`)).status).to.equal(200);
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fe80::1]/', 'http://[::ffff:169.254.169.254]/', 'http://100.100.100.200/', 'http://0.0.0.0:80/', 'http://[::127.0.0.1]/', 'http://[2002:7f00:1::1]/']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[fe80::1]/',
+      'http://[::ffff:169.254.169.254]/',
+      'http://100.100.100.200/',
+      'http://0.0.0.0:80/',
+      'http://[::127.0.0.1]/',
+      'http://[2002:7f00:1::1]/',
+    ]) {
       const r = await add(lenient, url);
       expect(r.body.error, url).to.equal('bad_url');
     }
@@ -84,7 +93,11 @@ describe('push: where a webhook may point (SSRF guard)', function () {
   it('checks the resolved address again at delivery: a name that now resolves to loopback is refused before connecting', async () => {
     const port = new URL(receiver.url).port;
     const before = receiver.received.length;
-    const rebinding = new WebhookSender({ allowPrivate: false, timeoutMs: 2_000, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
+    const rebinding = new WebhookSender({
+      allowPrivate: false,
+      timeoutMs: 2_000,
+      resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+    });
     try {
       const result = await rebinding.send(`https://rebind.example:${port}/hook`, '{}', { 'content-type': 'application/json' });
       expect(result).to.include({ ok: false, status: null });

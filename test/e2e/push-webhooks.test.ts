@@ -7,10 +7,15 @@ import { signatureVerifies, useWebhookStack, type ReceivedDelivery } from '../he
 import { snapshotRedis } from '../helpers/redis.js';
 import { botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
-type Body = Record<string, unknown> & { error?: string | { code: string; plan_needed?: string }; webhook?: { id: string; secret: string }; webhooks?: Record<string, unknown>[] };
+type Body = Record<string, unknown> & {
+  error?: string | { code: string; plan_needed?: string };
+  webhook?: { id: string; secret: string };
+  webhooks?: Record<string, unknown>[];
+};
 type Pos = Record<string, unknown> & { id: string };
 
-const payload = (delivery: ReceivedDelivery) => JSON.parse(delivery.body) as { event: string; ts: number; hook_id: string; data: Record<string, unknown>; account?: string };
+const payload = (delivery: ReceivedDelivery) =>
+  JSON.parse(delivery.body) as { event: string; ts: number; hook_id: string; data: Record<string, unknown>; account?: string };
 
 describe('push: webhooks', function () {
   this.timeout(60_000);
@@ -29,14 +34,20 @@ describe('push: webhooks', function () {
     stack.receiver.answer = () => 200;
   });
 
-  const call = (method: 'GET' | 'POST', path: string, body?: unknown, who: Trader = trader, version: 'v1' | 'v2' = 'v1') => botCall<Body>(stack.api.url, who, method, path, body, version);
+  const call = (method: 'GET' | 'POST', path: string, body?: unknown, who: Trader = trader, version: 'v1' | 'v2' = 'v1') =>
+    botCall<Body>(stack.api.url, who, method, path, body, version);
   const addHook = async (url: string, events?: string[], who: Trader = trader): Promise<{ id: string; secret: string }> => {
     const r = await call('POST', '/webhooks', { act: 'add', url, ...(events ? { events } : {}) }, who);
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
     return r.body.webhook!;
   };
   const open = async (symbol = 'BTC', who: Trader = trader): Promise<Pos> => {
-    const r = await botCall<{ position: Pos }>(stack.api.url, who, 'POST', '/open', { symbol, side: 'long', margin_usd: 100, leverage: 10 });
+    const r = await botCall<{ position: Pos }>(stack.api.url, who, 'POST', '/open', {
+      symbol,
+      side: 'long',
+      margin_usd: 100,
+      leverage: 10,
+    });
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
     return r.body.position;
   };
@@ -107,10 +118,31 @@ describe('push: webhooks', function () {
     const closed = (await call('POST', '/close', { id: p.id })).body.closed as Pos;
     const order = { order_id: 'lo1', type: 'limit', symbol: 'ETHUSDT', side: 'long', limit_price: 2900, status: 'filled', account: 'main' };
     const ts = String(Date.now());
-    await appendEvent(trader.accountId, { event: 'position.liquidated', book: 'main', ts, position: JSON.stringify({ ...closed, id: 'bpliq', liquidated: true, close_reason: 'liquidation' }) });
-    await appendEvent(trader.accountId, { event: 'order.filled', book: 'main', ts, order: JSON.stringify(order), position: JSON.stringify({ ...p, id: 'bpfill' }) });
-    await appendEvent(trader.accountId, { event: 'order.cancelled', book: 'main', ts, order: JSON.stringify({ ...order, order_id: 'lo2', status: 'cancelled' }) });
-    await appendEvent(trader.accountId, { event: 'order.expired', book: 'main', ts, order: JSON.stringify({ ...order, order_id: 'lo3', status: 'expired' }) });
+    await appendEvent(trader.accountId, {
+      event: 'position.liquidated',
+      book: 'main',
+      ts,
+      position: JSON.stringify({ ...closed, id: 'bpliq', liquidated: true, close_reason: 'liquidation' }),
+    });
+    await appendEvent(trader.accountId, {
+      event: 'order.filled',
+      book: 'main',
+      ts,
+      order: JSON.stringify(order),
+      position: JSON.stringify({ ...p, id: 'bpfill' }),
+    });
+    await appendEvent(trader.accountId, {
+      event: 'order.cancelled',
+      book: 'main',
+      ts,
+      order: JSON.stringify({ ...order, order_id: 'lo2', status: 'cancelled' }),
+    });
+    await appendEvent(trader.accountId, {
+      event: 'order.expired',
+      book: 'main',
+      ts,
+      order: JSON.stringify({ ...order, order_id: 'lo3', status: 'expired' }),
+    });
     await appendEvent(trader.accountId, { event: 'book.reset', book: 'main', ts, reset: '{}' });
 
     // nine: a partial close is the closed part and the updated remainder; book.reset is not a webhook event
@@ -118,7 +150,15 @@ describe('push: webhooks', function () {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(stack.receiver.received).to.have.length(9);
     const byEvent = new Map(stack.receiver.received.map((d) => [payload(d).event, d]));
-    expect([...byEvent.keys()].sort()).to.deep.equal(['order.cancelled', 'order.expired', 'order.filled', 'position.closed', 'position.liquidated', 'position.opened', 'position.updated']);
+    expect([...byEvent.keys()].sort()).to.deep.equal([
+      'order.cancelled',
+      'order.expired',
+      'order.filled',
+      'position.closed',
+      'position.liquidated',
+      'position.opened',
+      'position.updated',
+    ]);
     for (const delivery of stack.receiver.received) {
       const body = payload(delivery);
       expect(signatureVerifies(delivery, hook.secret), body.event).to.equal(true);
@@ -137,12 +177,20 @@ describe('push: webhooks', function () {
     expect(payload(byEvent.get('order.filled')!).data).to.deep.include({ order_id: 'lo1', symbol: 'ETH' });
     expect((payload(byEvent.get('order.filled')!).data.position as Pos).id).to.equal('bpfill');
     // deliveries are independent jobs; their ids (hook.entry[.n]) keep the outbox order
-    const entryOrder = (d: ReceivedDelivery): number[] => String(d.headers['x-pd-delivery']).split('.').slice(1).join('-').split('-').map(Number);
+    const entryOrder = (d: ReceivedDelivery): number[] =>
+      String(d.headers['x-pd-delivery']).split('.').slice(1).join('-').split('-').map(Number);
     const sorted = [...stack.receiver.received].sort((a, b) => {
       const [x, y] = [entryOrder(a), entryOrder(b)];
       return x[0] - y[0] || x[1] - y[1] || (x[2] ?? 0) - (y[2] ?? 0);
     });
-    expect(sorted.map((d) => payload(d).event).slice(0, 6)).to.deep.equal(['position.opened', 'position.updated', 'position.closed', 'position.updated', 'position.closed', 'position.liquidated']);
+    expect(sorted.map((d) => payload(d).event).slice(0, 6)).to.deep.equal([
+      'position.opened',
+      'position.updated',
+      'position.closed',
+      'position.updated',
+      'position.closed',
+      'position.liquidated',
+    ]);
     expect(await stack.redis.xlen(keys.accountOutbox(trader.accountId))).to.equal(0);
     const view = await hookView(hook.id);
     expect(view).to.include({ deliveries: 9, failures: 0, consecutive_failures: 0, active: true });
@@ -151,14 +199,22 @@ describe('push: webhooks', function () {
   it("sends a book's events with account set to the book; a book key's hook carries only that book", async () => {
     const bookTrader = await createTrader(stack.mod, { plan: 'pro', book: 'alpha' });
     const email = (await stack.mod.accounts.get(bookTrader.accountId))!.email;
-    const mainTrader: Trader = { apiKey: (await stack.mod.service.createKey({ email })).apiKey, accountId: bookTrader.accountId, book: 'main' };
+    const mainTrader: Trader = {
+      apiKey: (await stack.mod.service.createKey({ email })).apiKey,
+      accountId: bookTrader.accountId,
+      book: 'main',
+    };
     const bookHook = await addHook(`${stack.receiver.url}/book`, ['position.opened'], bookTrader);
     const allHook = await addHook(`${stack.receiver.url}/all-books`, ['position.opened'], mainTrader);
     await open('BTC', bookTrader);
     await open('ETH', mainTrader);
     await waitFor(() => stack.receiver.received.length >= 3, 5_000, 'three deliveries');
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const seen = stack.receiver.received.map((d) => ({ hook: payload(d).hook_id, account: payload(d).account ?? 'main', symbol: payload(d).data.symbol }));
+    const seen = stack.receiver.received.map((d) => ({
+      hook: payload(d).hook_id,
+      account: payload(d).account ?? 'main',
+      symbol: payload(d).data.symbol,
+    }));
     expect(seen).to.have.deep.members([
       { hook: bookHook.id, account: 'alpha', symbol: 'BTC' },
       { hook: allHook.id, account: 'alpha', symbol: 'BTC' },
@@ -179,7 +235,14 @@ describe('push: webhooks', function () {
     expect(third.at - second.at).to.be.at.least(95);
     for (const attempt of stack.receiver.received) expect(signatureVerifies(attempt, hook.secret)).to.equal(true);
     await waitFor(async () => (await hookView(hook.id)).deliveries === 1, 2_000, 'the delivery counted');
-    expect(await hookView(hook.id)).to.include({ deliveries: 1, failures: 2, consecutive_failures: 0, last_error: 'answered 503', last_status: 200, active: true });
+    expect(await hookView(hook.id)).to.include({
+      deliveries: 1,
+      failures: 2,
+      consecutive_failures: 0,
+      last_error: 'answered 503',
+      last_status: 200,
+      active: true,
+    });
   });
 
   it('pauses a hook (active false) after 25 consecutive failures and sends it nothing more', async () => {
@@ -212,7 +275,14 @@ describe('push: webhooks', function () {
     const redirected = await call('POST', '/webhooks', { act: 'test', id: hook.id });
     expect(redirected.body).to.include({ delivered: false, status: 302, error: 'redirect not followed (302)' });
     expect(stack.receiver.received).to.have.length(2);
-    expect(await hookView(hook.id)).to.include({ deliveries: 1, failures: 1, consecutive_failures: 1, last_status: 302, last_error: 'redirect not followed (302)', active: true });
+    expect(await hookView(hook.id)).to.include({
+      deliveries: 1,
+      failures: 1,
+      consecutive_failures: 1,
+      last_status: 302,
+      last_error: 'redirect not followed (302)',
+      active: true,
+    });
   });
 
   it('records deliveries at a whsink address and echoes the last 20 as { deliveries: [{ ts, headers, body }] }, body parsed when JSON', async () => {
@@ -221,11 +291,15 @@ describe('push: webhooks', function () {
     const token = `sink_${Date.now()}_abcdefgh`;
     const hook = await addHook(`${stack.api.url}/api/whsink/${token}`, ['position.opened']);
     const opened = [await open(), await open()];
-    const sink = await waitFor(async () => {
-      const r = await fetch(`${stack.api.url}/api/whsink/${token}`);
-      const body = (await r.json()) as Sink;
-      return body.count >= 2 ? body : undefined;
-    }, 5_000, 'two deliveries at the sink');
+    const sink = await waitFor(
+      async () => {
+        const r = await fetch(`${stack.api.url}/api/whsink/${token}`);
+        const body = (await r.json()) as Sink;
+        return body.count >= 2 ? body : undefined;
+      },
+      5_000,
+      'two deliveries at the sink',
+    );
     // no envelope, as the original answers
     expect(sink).to.not.have.any.keys('ok', 'data');
     expect(sink.expires_in_s).to.be.within(890, 900);
@@ -236,7 +310,7 @@ describe('push: webhooks', function () {
       expect(delivery.body).to.deep.include({ event: 'position.opened', hook_id: hook.id });
       expect(signatureVerifies({ headers: delivery.headers, body: delivery.raw_body, at: 0 }, hook.secret)).to.equal(true);
     }
-    expect(sink.deliveries.map((d) => ((d.body as { data: Pos }).data).id)).to.have.members(opened.map((p) => p.id));
+    expect(sink.deliveries.map((d) => (d.body as { data: Pos }).data.id)).to.have.members(opened.map((p) => p.id));
     for (let i = 0; i < 25; i += 1) await fetch(`${stack.api.url}/api/whsink/${token}`, { method: 'POST', body: `{"n":${i}}` });
     await fetch(`${stack.api.url}/api/whsink/${token}`, { method: 'POST', body: 'not json {' });
     const echoed = (await (await fetch(`${stack.api.url}/api/whsink/${token}`)).json()) as Sink;
@@ -253,7 +327,20 @@ describe('push: webhooks', function () {
   it('answers hostile bodies with a 4xx and a named code, never a 500, and writes nothing of the account', async function () {
     this.timeout(120_000);
     const hostile = fc.oneof(
-      fc.constantFrom('', ' ', 'null', 'NaN', '💥', "' OR 1=1 --", '<script>', 'file:///etc/passwd', 'https://169.254.169.254/', 'http://[fe80::1]/', 'gopher://x', '9'.repeat(400)),
+      fc.constantFrom(
+        '',
+        ' ',
+        'null',
+        'NaN',
+        '💥',
+        "' OR 1=1 --",
+        '<script>',
+        'file:///etc/passwd',
+        'https://169.254.169.254/',
+        'http://[fe80::1]/',
+        'gopher://x',
+        '9'.repeat(400),
+      ),
       fc.string({ maxLength: 40 }),
       fc.double(),
       fc.integer(),
@@ -262,10 +349,18 @@ describe('push: webhooks', function () {
       fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 2 }),
     );
     const body = fc.record(
-      { act: fc.oneof(fc.constantFrom('add', 'delete', 'test', 'ADD', ' test '), hostile), url: hostile, events: fc.oneof(hostile, fc.array(hostile, { maxLength: 3 })), id: hostile },
+      {
+        act: fc.oneof(fc.constantFrom('add', 'delete', 'test', 'ADD', ' test '), hostile),
+        url: hostile,
+        events: fc.oneof(hostile, fc.array(hostile, { maxLength: 3 })),
+        id: hostile,
+      },
       { requiredKeys: [] },
     );
-    const accountKeys = async () => new Map([...(await snapshotRedis(stack.redis))].filter(([key]) => key.startsWith(`acct:{${trader.accountId}}`) && !key.includes(':day:')));
+    const accountKeys = async () =>
+      new Map(
+        [...(await snapshotRedis(stack.redis))].filter(([key]) => key.startsWith(`acct:{${trader.accountId}}`) && !key.includes(':day:')),
+      );
     const before = await accountKeys();
     await fc.assert(
       fc.asyncProperty(body, async (sent) => {

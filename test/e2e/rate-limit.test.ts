@@ -81,9 +81,16 @@ describe('keyless rate limit shared by two API pods', () => {
     const call = async (key: string, pod: TestApi) => {
       const response = await fetch(`${pod.url}/api/v1/ping`, { headers: { 'x-api-key': key } });
       const body = (await response.json()) as { error?: { code: string } };
-      return { status: response.status, code: body.error?.code, retryAfter: response.headers.get('retry-after'), scope: response.headers.get('x-ratelimit-scope') };
+      return {
+        status: response.status,
+        code: body.error?.code,
+        retryAfter: response.headers.get('retry-after'),
+        scope: response.headers.get('x-ratelimit-scope'),
+      };
     };
-    const guesses = await Promise.all(Array.from({ length: 300 }, (_, i) => call(i % 10 === 0 ? revoked.apiKey : `pd_guess_${i}`, i % 2 === 0 ? podA : podB)));
+    const guesses = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => call(i % 10 === 0 ? revoked.apiKey : `pd_guess_${i}`, i % 2 === 0 ? podA : podB)),
+    );
     expect(guesses.filter((r) => r.status === 401)).to.have.length(20);
     const throttled = guesses.filter((r) => r.status === 429);
     expect(throttled).to.have.length(280);

@@ -47,7 +47,11 @@ describe('Redis unreachable: 503 unavailable with Retry-After, /readyz fails, an
     const port = Number(new URL(server.url).port);
 
     await server.stop();
-    const down = await Promise.all([keyed(), keyless(), botCall(api.url, trader, 'POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2 })]);
+    const down = await Promise.all([
+      keyed(),
+      keyless(),
+      botCall(api.url, trader, 'POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2 }),
+    ]);
     for (const r of down) {
       expect(r.status, JSON.stringify(r.body)).to.equal(503);
       expect(Number(r.headers.get('retry-after'))).to.be.within(1, 30);

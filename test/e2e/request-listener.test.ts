@@ -23,7 +23,10 @@ const VOLATILE_HEADERS = new Set(['date', 'x-request-id', 'x-ratelimit-remaining
 function comparable(status: number, headers: Headers, text: string): Answer {
   const kept = Object.fromEntries([...headers.entries()].map(([name, value]) => [name, VOLATILE_HEADERS.has(name) ? '<varies>' : value]));
   const json = (headers.get('content-type') ?? '').startsWith('application/json');
-  const body: unknown = json && text !== '' ? JSON.parse(text, (key, value: unknown) => (key === 'ts' || key === 'id' || key.endsWith('_ts') ? '<varies>' : value)) : text;
+  const body: unknown =
+    json && text !== ''
+      ? JSON.parse(text, (key, value: unknown) => (key === 'ts' || key === 'id' || key.endsWith('_ts') ? '<varies>' : value))
+      : text;
   return { status, headers: kept, body };
 }
 
@@ -67,14 +70,21 @@ describe('request listener: catalog routes served without Express, the same as E
     reachedExpress.length = 0;
   });
 
-  const call = async (base: string, method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}): Promise<Answer> => {
+  const call = async (
+    base: string,
+    method: string,
+    path: string,
+    init: { headers?: Record<string, string>; body?: string } = {},
+  ): Promise<Answer> => {
     const response = await fetch(`${base}${path}`, { method, headers: init.headers, body: init.body });
     return comparable(response.status, response.headers, await response.text());
   };
 
   it('serves a catalog route without Express, and hands every other request to it', async () => {
     expect((await call(front.url, 'GET', '/api/v1/calc/pnl?entry=100&exit=110&size=1000&side=long')).status).to.equal(200);
-    expect((await call(front.url, 'POST', '/api/bot/v1/open', { headers: { 'content-type': 'application/json' }, body: '{}' })).status).to.equal(401);
+    expect(
+      (await call(front.url, 'POST', '/api/bot/v1/open', { headers: { 'content-type': 'application/json' }, body: '{}' })).status,
+    ).to.equal(401);
     expect(reachedExpress).to.deep.equal([]);
     const others = ['/api/v1/nope', '/healthz', '/docs', '/api/whsink/abcdefghijklmnopqrst'];
     for (const path of others) await call(front.url, 'GET', path);
@@ -96,8 +106,16 @@ describe('request listener: catalog routes served without Express, the same as E
       ['POST', '/api/bot/v1/open', { headers: { 'content-type': 'application/json' }, body: '{}' }],
       ['POST', '/api/bot/v2/open', { headers: { ...key, 'x-api-key': 'pd_live_not-a-key' }, body: '{}' }],
       ['POST', '/api/bot/v1/open', { headers: key, body: '{"symbol": ' }],
-      ['POST', '/api/bot/v2/open', { headers: key, body: JSON.stringify({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 2000 }) }],
-      ['POST', '/api/bot/v1/open', { headers: key, body: JSON.stringify({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, dry_run: true }) }],
+      [
+        'POST',
+        '/api/bot/v2/open',
+        { headers: key, body: JSON.stringify({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 2000 }) },
+      ],
+      [
+        'POST',
+        '/api/bot/v1/open',
+        { headers: key, body: JSON.stringify({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, dry_run: true }) },
+      ],
       ['GET', `/api/bot/v1/positions?api_key=${encodeURIComponent(trader.apiKey)}`],
       ['GET', '/api/bot/v2/stream'],
     ];
@@ -126,7 +144,10 @@ describe('request listener: catalog routes served without Express, the same as E
   });
 
   it('answers what the route or the chain throws through the same error handler (a bot v1 path gets the flat body)', async () => {
-    const viaFront = await call(front.url, 'POST', '/api/bot/v1/close', { headers: { 'x-api-key': trader.apiKey, 'content-type': 'application/json' }, body: '{}' });
+    const viaFront = await call(front.url, 'POST', '/api/bot/v1/close', {
+      headers: { 'x-api-key': trader.apiKey, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(viaFront.status).to.equal(400);
     expect(viaFront.body).to.include({ error: 'id_required' });
     expect(viaFront.headers['x-content-type-options']).to.equal('nosniff');

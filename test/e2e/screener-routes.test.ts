@@ -28,7 +28,11 @@ describe('screener end to end: sim -> feed -> screener job -> Redis -> API', fun
   this.timeout(90_000);
   const stack = useSimStack({ env: { PUBLIC_RATE_LIMIT: '1000000', FEED_LEASE_MS: '2000', SCREENER_SIZE: '6' }, feed: true });
   before(async () => {
-    await waitFor(async () => (await getJson<Envelope<{ count: number }>>(`${stack.api.url}/api/v1/symbols`)).body.data?.count > 0, 20_000, 'the symbol universe');
+    await waitFor(
+      async () => (await getJson<Envelope<{ count: number }>>(`${stack.api.url}/api/v1/symbols`)).body.data?.count > 0,
+      20_000,
+      'the symbol universe',
+    );
   });
 
   it('answers 503 upstream_unavailable before the first run', async () => {
@@ -37,11 +41,19 @@ describe('screener end to end: sim -> feed -> screener job -> Redis -> API', fun
   });
 
   it('scores the top perpetuals by volume on 1h bars, with consistent verdicts and setups', async () => {
-    await stack.startWorker({ processors: [screenerProcessor], schedules: [{ id: 'test-screener', queue: QUEUES.screener, repeat: { every: 2_000 }, job: { name: 'refresh' } }] });
-    const r = await waitFor(async () => {
-      const res = await getJson<Envelope<Screener>>(`${stack.api.url}/api/v1/screener`);
-      return res.status === 200 ? res.body.data : undefined;
-    }, 40_000, 'the first screener run', 200);
+    await stack.startWorker({
+      processors: [screenerProcessor],
+      schedules: [{ id: 'test-screener', queue: QUEUES.screener, repeat: { every: 2_000 }, job: { name: 'refresh' } }],
+    });
+    const r = await waitFor(
+      async () => {
+        const res = await getJson<Envelope<Screener>>(`${stack.api.url}/api/v1/screener`);
+        return res.status === 200 ? res.body.data : undefined;
+      },
+      40_000,
+      'the first screener run',
+      200,
+    );
     expect(r).to.include({ timeframe: '1h', intervalMinutes: 60, bars: 250, universe: 6, stale: false });
     const symbols = (await getJson<Envelope<{ symbols: string[] }>>(`${stack.api.url}/api/v1/symbols`)).body.data.symbols.slice(0, 6);
     expect(r.rows.map((row) => row.symbol)).to.deep.equal(symbols.filter((s) => !r.skipped.includes(s)));
@@ -69,7 +81,15 @@ describe('screener end to end: sim -> feed -> screener job -> Redis -> API', fun
     const klines = await getJson<Envelope<{ time: number; open: number; high: number; low: number; close: number; volume: number }[]>>(
       `${stack.api.url}/api/v1/klines?symbol=${row.symbol}&interval=60&limit=250&end=${screener.updatedAt}`,
     );
-    const candles = klines.body.data.map((k) => ({ openTime: k.time * 1000, open: k.open, high: k.high, low: k.low, close: k.close, volume: k.volume, closed: true }));
+    const candles = klines.body.data.map((k) => ({
+      openTime: k.time * 1000,
+      open: k.open,
+      high: k.high,
+      low: k.low,
+      close: k.close,
+      volume: k.volume,
+      closed: true,
+    }));
     expect(candles).to.have.length(250);
     expect(rowFor(row.symbol, candles)).to.deep.equal(row);
   });

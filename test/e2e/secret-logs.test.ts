@@ -60,7 +60,13 @@ describe('secrets never reach the logs (the API at the default log level)', func
     await log.next(requestLine(500, (url) => url === '/api/whsink/[redacted]'));
     await log.next((line) => line.msg === 'unhandled error' && line.path === '/api/whsink/[redacted]');
     await log.next((line) => line.msg === 'stream closed' && line.url === '/api/bot/v2/stream?api_key=[redacted]' && line.code === 1005);
-    await log.next((line) => line.msg === 'stream refused' && line.url === '/api/bot/v2/stream?token=[redacted]' && line.status === 401 && line.code === 'bad_api_key');
+    await log.next(
+      (line) =>
+        line.msg === 'stream refused' &&
+        line.url === '/api/bot/v2/stream?token=[redacted]' &&
+        line.status === 401 &&
+        line.code === 'bad_api_key',
+    );
     // ...and no secret in any of them, whole or in part
     const text = log.text();
     for (const value of secrets) expect(text).to.not.contain(value).and.not.contain(value.slice(3, 19));

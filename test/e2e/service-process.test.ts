@@ -24,15 +24,22 @@ describe('the service process', () => {
 
   it("the demo's entry starts every role and its own simulated exchange, serves prices, and exits 0 on SIGTERM", async () => {
     const simPort = await freePort();
-    const service = spawnService({ PORT: '0', HOST: '127.0.0.1', REDIS_URL: testRedisUrl(), ROLE: 'all', MARKET_SOURCE: 'sim', SIM_PORT: String(simPort) }, DEMO_ENTRY);
+    const service = spawnService(
+      { PORT: '0', HOST: '127.0.0.1', REDIS_URL: testRedisUrl(), ROLE: 'all', MARKET_SOURCE: 'sim', SIM_PORT: String(simPort) },
+      DEMO_ENTRY,
+    );
     const url = apiUrlFrom(await service.waitForLine((line) => line.includes('api listening')));
     await service.waitForLine((line) => line.startsWith('Perpdesk is up at http://'));
     const response = await fetch(`${url}/api/v1/calc/risk-reward?entry=10&stop=9&tp=13`);
     expect(response.status).to.equal(200);
-    const prices = await waitFor(async () => {
-      const r = (await (await fetch(`${url}/api/v1/prices`)).json()) as { data?: { pairs: unknown[] } };
-      return r.data && r.data.pairs.length === 8 ? r.data.pairs : undefined;
-    }, 15_000, 'the eight majors');
+    const prices = await waitFor(
+      async () => {
+        const r = (await (await fetch(`${url}/api/v1/prices`)).json()) as { data?: { pairs: unknown[] } };
+        return r.data && r.data.pairs.length === 8 ? r.data.pairs : undefined;
+      },
+      15_000,
+      'the eight majors',
+    );
     expect(prices).to.have.length(8);
     service.child.kill('SIGTERM');
     expect(await service.exit).to.equal(0);

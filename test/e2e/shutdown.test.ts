@@ -12,7 +12,9 @@ import { portIsClosed, spawnDemo, spawnService, type ServiceProcess } from '../h
 function exitWithin(service: ServiceProcess, ms: number): Promise<number | null> {
   return Promise.race([
     service.exit,
-    new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error(`still running ${ms} ms later; output:\n${service.lines.slice(-40).join('\n')}`)), ms).unref()),
+    new Promise<never>((_resolve, reject) =>
+      setTimeout(() => reject(new Error(`still running ${ms} ms later; output:\n${service.lines.slice(-40).join('\n')}`)), ms).unref(),
+    ),
   ]);
 }
 
@@ -40,19 +42,37 @@ describe('shutdown', function () {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     it(`${signal} to the demo's process group stops the roles, then its Redis, and exits 0 within seconds`, async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'perpdesk-demo-'));
-      const demo = spawnDemo({ PORT: '0', HOST: '127.0.0.1', SIM_PORT: String(await freePort()), REDIS_DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+      const demo = spawnDemo({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SIM_PORT: String(await freePort()),
+        REDIS_DATA_DIR: dataDir,
+        LOG_LEVEL: 'info',
+      });
       const groupId = demo.child.pid;
       let redisPid: number | undefined;
       try {
-        const started = jsonLine(await demo.waitForLine((line) => line.includes('private redis-server started'), 60_000)) as { url: string; pid: number; dataDir: string };
+        const started = jsonLine(await demo.waitForLine((line) => line.includes('private redis-server started'), 60_000)) as {
+          url: string;
+          pid: number;
+          dataDir: string;
+        };
         redisPid = started.pid;
         expect(started.dataDir).to.equal(dataDir);
         const url = (await demo.waitForLine((line) => line.startsWith('Perpdesk is up at '), 60_000)).split(' ')[4].replace(/,$/, '');
         // the banner says where the demo's Redis is and how to reach it with the CLI
-        expect(await demo.waitForLine((line) => line.includes('Redis: '))).to.contain(`Redis: ${started.url} (a private redis-server, data in ${dataDir};`);
-        expect(await demo.waitForLine((line) => line.includes('npm run cli'))).to.equal(`  try REDIS_URL=${started.url} npm run cli -- keys list --email demo@perpdesk.local`);
+        expect(await demo.waitForLine((line) => line.includes('Redis: '))).to.contain(
+          `Redis: ${started.url} (a private redis-server, data in ${dataDir};`,
+        );
+        expect(await demo.waitForLine((line) => line.includes('npm run cli'))).to.equal(
+          `  try REDIS_URL=${started.url} npm run cli -- keys list --email demo@perpdesk.local`,
+        );
         // every role busy: the feed writing prices, the workers sweeping, the API answering
-        await waitFor(async () => ((await getJson<{ data?: { pairs: unknown[] } }>(`${url}/api/v1/prices`)).body.data?.pairs.length ?? 0) === 8, 30_000, 'the eight majors');
+        await waitFor(
+          async () => ((await getJson<{ data?: { pairs: unknown[] } }>(`${url}/api/v1/prices`)).body.data?.pairs.length ?? 0) === 8,
+          30_000,
+          'the eight majors',
+        );
 
         const signalled = Date.now();
         process.kill(-(groupId as number), signal);
@@ -67,7 +87,11 @@ describe('shutdown', function () {
         expect(demo.lines.filter((line) => /ECONNREFUSED|Unhandled error event|^\s+at /.test(line))).to.deep.equal([]);
         const messages = after.map((line) => jsonLine(line)?.msg);
         // Redis last, after every role
-        expect(messages.filter((msg) => typeof msg === 'string' && /role stopped|redis-server stopped/.test(msg))).to.deep.equal(['feed role stopped', 'worker role stopped', 'private redis-server stopped']);
+        expect(messages.filter((msg) => typeof msg === 'string' && /role stopped|redis-server stopped/.test(msg))).to.deep.equal([
+          'feed role stopped',
+          'worker role stopped',
+          'private redis-server stopped',
+        ]);
         expect(messages).to.include('stopped');
         expect(isAlive(started.pid)).to.equal(false);
         expect(await portIsClosed(started.url)).to.equal(true);
@@ -105,7 +129,9 @@ describe('shutdown', function () {
 
     beforeEach(async () => {
       const port = await freePort();
-      redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       await waitForReady(redis);
       redisUrl = `redis://127.0.0.1:${port}`;
     });
@@ -116,7 +142,14 @@ describe('shutdown', function () {
 
     const startFrozen = async (): Promise<ServiceProcess> => {
       // the worker role (its providers on a closed port: nothing leaves the machine)
-      const service = spawnService({ ROLE: 'worker', REDIS_URL: redisUrl, MARKET_SOURCE: 'sim', SIM_URL: 'http://127.0.0.1:1', SHUTDOWN_GRACE_MS: String(graceMs), LOG_LEVEL: 'info' });
+      const service = spawnService({
+        ROLE: 'worker',
+        REDIS_URL: redisUrl,
+        MARKET_SOURCE: 'sim',
+        SIM_URL: 'http://127.0.0.1:1',
+        SHUTDOWN_GRACE_MS: String(graceMs),
+        LOG_LEVEL: 'info',
+      });
       await service.waitForLine((line) => line.includes('"msg":"worker role started"'));
       // the connections stay open and nothing answers: BullMQ's close waits for ever
       redis.kill('SIGSTOP');
@@ -133,7 +166,9 @@ describe('shutdown', function () {
       const missed = service.lines.map(jsonLine).filter((entry) => entry?.level === 60);
       expect(missed).to.have.length(1);
       expect(missed[0]).to.deep.include({ unfinished: ['worker role'] });
-      expect(missed[0]?.msg).to.equal(`shutdown did not finish within ${deadline} ms (SHUTDOWN_GRACE_MS + ${SHUTDOWN_MARGIN_MS}); still stopping: worker role`);
+      expect(missed[0]?.msg).to.equal(
+        `shutdown did not finish within ${deadline} ms (SHUTDOWN_GRACE_MS + ${SHUTDOWN_MARGIN_MS}); still stopping: worker role`,
+      );
     });
 
     it('a second signal exits at once, naming what was still stopping', async () => {
@@ -142,7 +177,9 @@ describe('shutdown', function () {
       await service.waitForLine((line) => line.includes('"msg":"shutting down"'));
       service.child.kill('SIGINT');
       expect(await exitWithin(service, 2_000)).to.equal(1);
-      expect(service.lines.some((line) => jsonLine(line)?.msg === 'SIGINT during shutdown: exiting now; still stopping: worker role')).to.equal(true);
+      expect(
+        service.lines.some((line) => jsonLine(line)?.msg === 'SIGINT during shutdown: exiting now; still stopping: worker role'),
+      ).to.equal(true);
     });
   });
 });

@@ -31,7 +31,11 @@ describe('the sweep end to end: sim candles and prices -> feed -> sweep jobs -> 
   const stack = useSimStack({
     env: TRADING_SIM_ENV,
     feed: true,
-    worker: { processors: [candleSweepProcessor, liveSweepProcessor], schedules: SCHEDULES.filter((s) => s.queue === QUEUES.liveSweep), relay: false },
+    worker: {
+      processors: [candleSweepProcessor, liveSweepProcessor],
+      schedules: SCHEDULES.filter((s) => s.queue === QUEUES.liveSweep),
+      relay: false,
+    },
     clock: { now: () => Date.now() - 60 * MINUTE },
   });
   before(async () => {
@@ -42,7 +46,8 @@ describe('the sweep end to end: sim candles and prices -> feed -> sweep jobs -> 
     await waitFor(async () => (await market.getQuote('BCHUSDT')) !== null, 20_000, 'live prices');
   });
 
-  const priceOf = async (symbol: string): Promise<number> => (await waitFor(() => market.getQuote(symbol), 10_000, `a price for ${symbol}`)).price;
+  const priceOf = async (symbol: string): Promise<number> =>
+    (await waitFor(() => market.getQuote(symbol), 10_000, `a price for ${symbol}`)).price;
   const open = async (body: Record<string, unknown>): Promise<Position> => {
     const r = await botCall<{ position: Position }>(stack.api.url, trader, 'POST', '/open', { margin_usd: 100, leverage: 10, ...body });
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
@@ -59,20 +64,65 @@ describe('the sweep end to end: sim candles and prices -> feed -> sweep jobs -> 
   /** The position's events: names as listed; the last one carries the record as stored, of the book, at its close time. */
   const expectSettledEvent = async (closed: Position, names: string[]): Promise<void> => {
     const events = await positionEvents(stack.redis, ref.accountId, closed.id);
-    expect(events.map((e) => e.event), closed.symbol).to.deep.equal(names);
+    expect(
+      events.map((e) => e.event),
+      closed.symbol,
+    ).to.deep.equal(names);
     const last = events[events.length - 1];
     expect(last, closed.symbol).to.deep.include({ book: 'main', ts: closed.closed_ts });
     expect(last.position, closed.symbol).to.deep.equal(closed);
   };
 
   it("settles a long's stop, target and liquidation at their levels, and a short's", async () => {
-    const cases: { symbol: string; side: 'long' | 'short'; levels: (e: number) => Record<string, number>; range: (e: number) => [number, number]; reason: string; exit: (p: Position) => number }[] = [
-      { symbol: 'LINKUSDT', side: 'long', levels: (e) => ({ sl: e * 0.95, tp: e * 1.1 }), range: (e) => [e * 0.94, e * 1.01], reason: 'stop_loss', exit: (p) => p.sl! },
-      { symbol: 'DOTUSDT', side: 'long', levels: (e) => ({ sl: e * 0.95, tp: e * 1.03 }), range: (e) => [e * 0.99, e * 1.04], reason: 'take_profit', exit: (p) => p.tp! },
+    const cases: {
+      symbol: string;
+      side: 'long' | 'short';
+      levels: (e: number) => Record<string, number>;
+      range: (e: number) => [number, number];
+      reason: string;
+      exit: (p: Position) => number;
+    }[] = [
+      {
+        symbol: 'LINKUSDT',
+        side: 'long',
+        levels: (e) => ({ sl: e * 0.95, tp: e * 1.1 }),
+        range: (e) => [e * 0.94, e * 1.01],
+        reason: 'stop_loss',
+        exit: (p) => p.sl!,
+      },
+      {
+        symbol: 'DOTUSDT',
+        side: 'long',
+        levels: (e) => ({ sl: e * 0.95, tp: e * 1.03 }),
+        range: (e) => [e * 0.99, e * 1.04],
+        reason: 'take_profit',
+        exit: (p) => p.tp!,
+      },
       { symbol: 'LTCUSDT', side: 'long', levels: () => ({}), range: (e) => [e * 0.85, e], reason: 'liquidation', exit: (p) => p.liq_price },
-      { symbol: 'TONUSDT', side: 'short', levels: (e) => ({ sl: e * 1.05, tp: e * 0.9 }), range: (e) => [e * 0.99, e * 1.06], reason: 'stop_loss', exit: (p) => p.sl! },
-      { symbol: 'SUIUSDT', side: 'short', levels: (e) => ({ sl: e * 1.05, tp: e * 0.97 }), range: (e) => [e * 0.96, e * 1.01], reason: 'take_profit', exit: (p) => p.tp! },
-      { symbol: 'APTUSDT', side: 'short', levels: () => ({}), range: (e) => [e, e * 1.15], reason: 'liquidation', exit: (p) => p.liq_price },
+      {
+        symbol: 'TONUSDT',
+        side: 'short',
+        levels: (e) => ({ sl: e * 1.05, tp: e * 0.9 }),
+        range: (e) => [e * 0.99, e * 1.06],
+        reason: 'stop_loss',
+        exit: (p) => p.sl!,
+      },
+      {
+        symbol: 'SUIUSDT',
+        side: 'short',
+        levels: (e) => ({ sl: e * 1.05, tp: e * 0.97 }),
+        range: (e) => [e * 0.96, e * 1.01],
+        reason: 'take_profit',
+        exit: (p) => p.tp!,
+      },
+      {
+        symbol: 'APTUSDT',
+        side: 'short',
+        levels: () => ({}),
+        range: (e) => [e, e * 1.15],
+        reason: 'liquidation',
+        exit: (p) => p.liq_price,
+      },
     ];
     const opened = await Promise.all(
       cases.map(async (c) => {
@@ -116,20 +166,36 @@ describe('the sweep end to end: sim candles and prices -> feed -> sweep jobs -> 
     expect(p).to.include({ trail_pct: 5, trail_hwm: e });
     // checked at 0.95 e first, the low (0.97 e) holds; the high moves the stop to 0.988 e, above that low
     await publish('ATOMUSDT', e * 0.97, e * 1.04);
-    const moved = await waitFor(async () => {
-      const now = await openPosition(stack.redis, ref, p.id);
-      return now && now.trail_hwm !== e ? now : undefined;
-    }, 15_000, 'the ratchet');
+    const moved = await waitFor(
+      async () => {
+        const now = await openPosition(stack.redis, ref, p.id);
+        return now && now.trail_hwm !== e ? now : undefined;
+      },
+      15_000,
+      'the ratchet',
+    );
     expect(moved.trail_hwm).to.equal(e * 1.04);
     const stop = trailingStop('long', e * 1.04, 5);
-    expect(stop).to.be.above(e * 0.97).and.below(e);
+    expect(stop)
+      .to.be.above(e * 0.97)
+      .and.below(e);
     expect(Number(await stack.redis.zscore(keys.triggerIndex('ATOMUSDT', 'sl', 'long'), `${ref.accountId}|main|${p.id}`))).to.equal(stop);
     const ratchet = await positionEvents(stack.redis, ref.accountId, p.id);
     expect(ratchet.map((x) => x.event)).to.deep.equal(['position.opened', 'position.updated']);
     // the ratchet's event carries the position as it stands: the new mark, the levels unchanged
     expect(ratchet[1]).to.deep.include({ book: 'main' });
     expect(ratchet[1].position).to.deep.equal(moved);
-    expect(ratchet[1].position).to.include({ id: p.id, symbol: 'ATOMUSDT', side: 'long', status: 'open', trail_pct: 5, trail_hwm: e * 1.04, sl: null, tp: null, qty: p.qty });
+    expect(ratchet[1].position).to.include({
+      id: p.id,
+      symbol: 'ATOMUSDT',
+      side: 'long',
+      status: 'open',
+      trail_pct: 5,
+      trail_hwm: e * 1.04,
+      sl: null,
+      tp: null,
+      qty: p.qty,
+    });
     await publish('ATOMUSDT', e * 0.98, e);
     const closed = await settled(p.id);
     expect(closed).to.include({ close_reason: 'trailing_stop', exit: stop, trail_hwm: e * 1.04 });
@@ -167,7 +233,9 @@ describe('the sweep end to end: sim candles and prices -> feed -> sweep jobs -> 
       expect(events[1].position).to.deep.equal(await openPosition(stack.redis, ref, p.id));
       expect(events[1].position).to.include({ id: p.id, symbol: 'BCHUSDT', status: 'open', trail_pct: 5, trail_hwm: e * 1.03 });
       const member = `${ref.accountId}|main|${p.id}`;
-      expect(Number(await stack.redis.zscore(keys.triggerIndex('BCHUSDT', 'sl', 'long'), member))).to.equal(trailingStop('long', e * 1.03, 5));
+      expect(Number(await stack.redis.zscore(keys.triggerIndex('BCHUSDT', 'sl', 'long'), member))).to.equal(
+        trailingStop('long', e * 1.03, 5),
+      );
       expect(Number(await stack.redis.zscore(keys.triggerIndex('BCHUSDT', 'trail', 'long'), member))).to.equal(e * 1.03);
     } finally {
       await releaseSweeps();

@@ -18,7 +18,8 @@ describe('bot trading: books, /accounts, /reset and isolation', function () {
   this.timeout(30_000);
   const stack = useTradingFixture({ BTCUSDT: 60000, ETHUSDT: 3000 });
 
-  const call = (who: Trader, method: 'GET' | 'POST', path: string, body?: unknown, version: 'v1' | 'v2' = 'v1') => botCall<Body>(stack.api.url, who, method, path, body, version);
+  const call = (who: Trader, method: 'GET' | 'POST', path: string, body?: unknown, version: 'v1' | 'v2' = 'v1') =>
+    botCall<Body>(stack.api.url, who, method, path, body, version);
   const open = async (who: Trader, body: Record<string, unknown> = {}): Promise<Pos> => {
     const r = await call(who, 'POST', '/open', { symbol: 'ETH', side: 'long', margin_usd: 10, leverage: 2, ...body });
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
@@ -108,7 +109,14 @@ describe('bot trading: books, /accounts, /reset and isolation', function () {
     expect(data).to.not.have.property('ok');
     expect(await stack.redis.xlen(keys.accountOutbox(t.accountId))).to.equal(eventsBefore + 1);
     const after = await call(t, 'GET', '/account');
-    expect(after.body).to.include({ balance_usd: 10000, equity_usd: 10000, closed_trades: 0, wins: 0, realized_pnl_usd: 0, reset_ts: data.reset_ts });
+    expect(after.body).to.include({
+      balance_usd: 10000,
+      equity_usd: 10000,
+      closed_trades: 0,
+      wins: 0,
+      realized_pnl_usd: 0,
+      reset_ts: data.reset_ts,
+    });
     expect((await call(t, 'GET', '/trades')).body.trades).to.deep.equal([]);
     expect((await call(t, 'GET', '/positions?status=closed')).body.positions).to.deep.equal([]);
     const row = ((await call(t, 'GET', '/accounts')).body.accounts as BookRow[])[0];

@@ -15,8 +15,14 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
     trader = await createTrader(stack.mod);
   });
 
-  const call = (method: 'GET' | 'POST', path: string, body?: unknown, who: Trader = trader, version: 'v1' | 'v2' = 'v1', headers: Record<string, string> = {}) =>
-    botCall<Body>(stack.api.url, who, method, path, body, version, headers);
+  const call = (
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    who: Trader = trader,
+    version: 'v1' | 'v2' = 'v1',
+    headers: Record<string, string> = {},
+  ) => botCall<Body>(stack.api.url, who, method, path, body, version, headers);
   const open = async (body: Record<string, unknown>, who: Trader = trader): Promise<Pos> => {
     const r = await call('POST', '/open', { margin_usd: 100, leverage: 10, ...body }, who);
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
@@ -26,7 +32,11 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
     const entries = await stack.redis.xrange(keys.accountOutbox(who.accountId), '-', '+');
     return entries.map(([, fields]) => {
       const map = Object.fromEntries(Array.from({ length: fields.length / 2 }, (_, i) => [fields[2 * i], fields[2 * i + 1]]));
-      return { event: map.event, position: JSON.parse(map.position ?? map.reset) as Pos, ...(map.remaining ? { remaining: JSON.parse(map.remaining) as Pos } : {}) };
+      return {
+        event: map.event,
+        position: JSON.parse(map.position ?? map.reset) as Pos,
+        ...(map.remaining ? { remaining: JSON.parse(map.remaining) as Pos } : {}),
+      };
     });
   };
 
@@ -47,7 +57,16 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
     expect(evs.map((e) => e.event)).to.deep.equal(['position.opened', 'position.closed']);
     expect(evs[1].position).to.include({ id: p.id, status: 'closed', pnl_usd: closed.pnl_usd });
     const account = await call('GET', '/account');
-    expect(account.body).to.include({ account: 'main', open_positions: 0, closed_trades: 1, wins: 1, losses: 0, win_rate_pct: 100, margin_enforced: false, starting_balance_usd: 10000 });
+    expect(account.body).to.include({
+      account: 'main',
+      open_positions: 0,
+      closed_trades: 1,
+      wins: 1,
+      losses: 0,
+      win_rate_pct: 100,
+      margin_enforced: false,
+      starting_balance_usd: 10000,
+    });
     expect(account.body.balance_usd).to.equal(10000 + (closed.pnl_usd as number));
   });
 
@@ -68,7 +87,13 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
     const sum = Math.round(((closedPart.pnl_usd as number) + ((rest.body.closed as Pos).pnl_usd as number)) * 100);
     expect(sum).to.equal(Math.round(((whole.body.closed as Pos).pnl_usd as number) * 100));
     const evs = await events();
-    expect(evs.map((e) => e.event)).to.deep.equal(['position.opened', 'position.opened', 'position.closed', 'position.closed', 'position.closed']);
+    expect(evs.map((e) => e.event)).to.deep.equal([
+      'position.opened',
+      'position.opened',
+      'position.closed',
+      'position.closed',
+      'position.closed',
+    ]);
     expect(evs[2].remaining).to.include({ id: a.id, status: 'open' });
     const trades = await call('GET', '/trades');
     expect((trades.body.trades as Pos[]).map((t) => t.id).sort()).to.deep.equal([a.id, `${a.id}-1`, b.id].sort());
@@ -113,7 +138,12 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
     expect(closes.stop.body.closed).to.include({ id: stop.id, close_reason: 'stop_loss', exit: 59000, liquidated: false });
     // the whole position, whatever pct asked
     expect(closes.target.body.closed).to.include({ id: target.id, close_reason: 'take_profit', exit: 3900, qty: target.qty });
-    expect(closes.liquidated.body.closed).to.include({ id: liquidated.id, close_reason: 'liquidation', exit: liquidated.liq_price, liquidated: true });
+    expect(closes.liquidated.body.closed).to.include({
+      id: liquidated.id,
+      close_reason: 'liquidation',
+      exit: liquidated.liq_price,
+      liquidated: true,
+    });
     const evs = await events();
     expect(evs.map((e) => [e.event, e.position.id])).to.deep.equal([
       ...[stop, target, liquidated].map((p) => ['position.opened', p.id]),
@@ -197,7 +227,8 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
     expect((await events()).map((e) => e.event)).to.deep.equal(['position.opened', 'position.updated', 'position.updated']);
     await call('POST', '/close', { id: p.id });
     expect((await call('POST', '/sltp', { id: p.id, tp: 50000 })).body.error).to.equal('already_closed');
-    for (const kind of ['sl', 'tp', 'liq', 'trail'] as const) expect(await stack.redis.zscore(keys.triggerIndex('BTCUSDT', kind, 'short'), member)).to.equal(null);
+    for (const kind of ['sl', 'tp', 'liq', 'trail'] as const)
+      expect(await stack.redis.zscore(keys.triggerIndex('BTCUSDT', kind, 'short'), member)).to.equal(null);
   });
 
   it("shows a trailing stop's current level as sl (the tighter of it and the client's stop), ratcheted; trail_pct absent when it does not trail", async () => {
@@ -265,7 +296,9 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
   });
 
   it('caps positions at 100 rows', async () => {
-    const many = await Promise.all(Array.from({ length: 105 }, () => call('POST', '/open', { symbol: 'ETH', side: 'long', margin_usd: 1, leverage: 1 })));
+    const many = await Promise.all(
+      Array.from({ length: 105 }, () => call('POST', '/open', { symbol: 'ETH', side: 'long', margin_usd: 1, leverage: 1 })),
+    );
     expect(many.every((r) => r.status === 200)).to.equal(true);
     const r = await call('GET', '/positions');
     expect(r.body.positions).to.have.length(100);
@@ -274,7 +307,8 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
   it('pages trades newest first with before/next_before, at most limit rows a page, each trade once', async () => {
     await Promise.all(Array.from({ length: 7 }, () => open({ symbol: 'ETH', side: 'long', margin_usd: 1, leverage: 1 })));
     await call('POST', '/close_all', {});
-    for (let i = 0; i < 3; i++) await call('POST', '/close', { id: (await open({ symbol: 'BTC', side: 'short', margin_usd: 1, leverage: 1 })).id });
+    for (let i = 0; i < 3; i++)
+      await call('POST', '/close', { id: (await open({ symbol: 'BTC', side: 'short', margin_usd: 1, leverage: 1 })).id });
     const seen: string[] = [];
     let before: number | string | null | undefined;
     let pages = 0;
@@ -294,14 +328,16 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
     expect(new Set(seen).size).to.equal(10);
     expect((await call('GET', '/trades?limit=0')).status).to.equal(400);
     expect((await call('GET', '/trades?limit=501')).status).to.equal(400);
-    for (const bad of ['-1', 'abc', '1.5', '12:', '12:BP', `1:${'a'.repeat(65)}`]) expect((await call('GET', `/trades?before=${bad}`)).status, bad).to.equal(400);
+    for (const bad of ['-1', 'abc', '1.5', '12:', '12:BP', `1:${'a'.repeat(65)}`])
+      expect((await call('GET', `/trades?before=${bad}`)).status, bad).to.equal(400);
   });
 
   it('sums open positions into account and balance: margin in use, unrealized, equity, free margin', async () => {
     await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 });
     await open({ symbol: 'ETH', side: 'short', margin_usd: 50, leverage: 2 });
     const positions = await call('GET', '/positions');
-    const unrealized = (positions.body.positions as Pos[]).reduce((s, p) => s + Math.round((p.unrealized_pnl_usd as number) * 100), 0) / 100;
+    const unrealized =
+      (positions.body.positions as Pos[]).reduce((s, p) => s + Math.round((p.unrealized_pnl_usd as number) * 100), 0) / 100;
     const balance = await call('GET', '/balance');
     expect(balance.body).to.deep.equal({
       account: 'main',
@@ -317,11 +353,15 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
     expect(account.body.data).to.include({ open_positions: 2, margin_in_use_usd: 150, closed_trades: 0, win_rate_pct: null });
   });
 
-  describe('a close\'s reads ride the key gate\'s round trip', () => {
+  describe("a close's reads ride the key gate's round trip", () => {
     const held = useHeldGateApi(stack);
 
     /** Commands seen by Redis while the next close's key gate is held, then that close's answer. */
-    async function closeWhileHeld(who: Trader, body: Record<string, unknown>, meanwhile: () => Promise<void> = async () => undefined): Promise<{ commands: string[][]; status: number; body: Body }> {
+    async function closeWhileHeld(
+      who: Trader,
+      body: Record<string, unknown>,
+      meanwhile: () => Promise<void> = async () => undefined,
+    ): Promise<{ commands: string[][]; status: number; body: Body }> {
       const commands: string[][] = [];
       const stopWatching = await watchCommands(stack.redis, (args) => commands.push(args));
       try {
@@ -330,7 +370,8 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
         await called;
         // the reads are sent once the body is parsed (a close that waited for the gate would never send them here)
         const quote = keys.marketQuote('ETHUSDT');
-        while (!commands.some((args) => args[0]?.toLowerCase() === 'get' && args[1] === quote)) await new Promise((resolve) => setImmediate(resolve));
+        while (!commands.some((args) => args[0]?.toLowerCase() === 'get' && args[1] === quote))
+          await new Promise((resolve) => setImmediate(resolve));
         const whileHeld = [...commands];
         await meanwhile();
         held.gate.release();
@@ -341,7 +382,7 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
       }
     }
 
-    it('reads the position of a key\'s own book and then its price while the key (one seen before) is being looked up', async () => {
+    it("reads the position of a key's own book and then its price while the key (one seen before) is being looked up", async () => {
       const bound = await createTrader(stack.mod, { book: 'swing' });
       const p = await open({ symbol: 'ETH', side: 'long' }, bound);
       // a first call through this pod makes the key one it has found before, book included
@@ -349,7 +390,11 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
       expect((await botCall<Body>(held.api.url, bound, 'GET', '/usage')).status).to.equal(200);
       await stack.prices.set({ ETHUSDT: 3100 });
       const { commands, status, body } = await closeWhileHeld(bound, { id: p.id });
-      expect(commands.some((args) => args[0]?.toLowerCase() === 'hget' && args[1] === keys.bookOpen(bound.accountId, 'swing') && args[2] === p.id)).to.equal(true);
+      expect(
+        commands.some(
+          (args) => args[0]?.toLowerCase() === 'hget' && args[1] === keys.bookOpen(bound.accountId, 'swing') && args[2] === p.id,
+        ),
+      ).to.equal(true);
       // nothing was written before the key was checked: the close script (it names the closed book) waits for the gate
       expect(commands.some((args) => args.includes(keys.bookClosed(bound.accountId, 'swing')))).to.equal(false);
       expect(status).to.equal(200);

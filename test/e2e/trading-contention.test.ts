@@ -7,7 +7,12 @@ import { startTestApi, type JsonResponse, type TestApi } from '../helpers/app.js
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
 import { accountServices, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
-type Body = Record<string, unknown> & { error?: string; position?: Record<string, unknown>; closed?: Record<string, unknown>; remaining?: Record<string, unknown> };
+type Body = Record<string, unknown> & {
+  error?: string;
+  position?: Record<string, unknown>;
+  closed?: Record<string, unknown>;
+  remaining?: Record<string, unknown>;
+};
 
 /**
  * Every answer of a burst: 2xx, or the named retryable 409 busy with Retry-After, or one of the
@@ -103,7 +108,14 @@ describe('bot trading under contention: two API pods on one Redis', function () 
   });
 
   it('100 concurrent modify_order on one order: no 5xx; the stored terms are those of a request that answered 200', async () => {
-    const placed = await botCall<Body>(apis[0].url, trader, 'POST', '/open', { symbol: 'BTC', side: 'long', type: 'limit', limit_price: 59000, margin_usd: 100, leverage: 10 });
+    const placed = await botCall<Body>(apis[0].url, trader, 'POST', '/open', {
+      symbol: 'BTC',
+      side: 'long',
+      type: 'limit',
+      limit_price: 59000,
+      margin_usd: 100,
+      leverage: 10,
+    });
     const orderId = (placed.body.order as { order_id: string }).order_id;
     const results = await burst(100, '/modify_order', (i) => ({ order_id: orderId, limit_price: 59000 - i }));
     expectNoLostRace(results);

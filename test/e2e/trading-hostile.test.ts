@@ -13,8 +13,42 @@ import { accountServices, botCall, createTrader, TestPrices, type Trader } from 
 
 const hostileScalar = fc.oneof(
   fc.constantFrom<unknown>(
-    'NaN', 'Infinity', '-Infinity', '1e400', '', ' ', '0x10', '1,5', 'null', 'undefined', '[]', '{}', '%00', '💥', 'ｌｏｎｇ', "' OR 1=1 --", '<script>', '9'.repeat(400),
-    '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'main', 'bp0', '-1', '-0', '1e-400', false, null, 0, -1, -0, 1e308, -1e308, 5e-324, 2 ** 53 + 1,
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    '1e400',
+    '',
+    ' ',
+    '0x10',
+    '1,5',
+    'null',
+    'undefined',
+    '[]',
+    '{}',
+    '%00',
+    '💥',
+    'ｌｏｎｇ',
+    "' OR 1=1 --",
+    '<script>',
+    '9'.repeat(400),
+    '__proto__',
+    'constructor',
+    'toString',
+    'hasOwnProperty',
+    'main',
+    'bp0',
+    '-1',
+    '-0',
+    '1e-400',
+    false,
+    null,
+    0,
+    -1,
+    -0,
+    1e308,
+    -1e308,
+    5e-324,
+    2 ** 53 + 1,
   ),
   fc.string({ maxLength: 40 }),
   fc.double(),
@@ -45,7 +79,10 @@ describe('hostile JSON bodies on every keyed POST route', function () {
     const config = configWith({ REDIS_URL: testRedisUrl() });
     routes = createApp({ domain: createDomain({ config, redis }), logger: createLogger(config) })
       .catalog.routes.filter((route) => route.method === 'post' && route.keyed && route.body)
-      .map((route) => ({ path: route.path, fields: Object.keys((route.body?.describe() as { keys?: Record<string, unknown> }).keys ?? {}) }));
+      .map((route) => ({
+        path: route.path,
+        fields: Object.keys((route.body?.describe() as { keys?: Record<string, unknown> }).keys ?? {}),
+      }));
     // one position, so close and sltp have something a lucky id could hit
     const opened = await botCall(api.url, trader, 'POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2 });
     expect(opened.status).to.equal(200);
@@ -100,25 +137,41 @@ describe('hostile JSON bodies on every keyed POST route', function () {
     const config = configWith({ REDIS_URL: testRedisUrl() });
     const gets = createApp({ domain: createDomain({ config, redis }), logger: createLogger(config) })
       .catalog.routes.filter((route) => route.method === 'get' && route.keyed && route.path.startsWith('/api/bot/'))
-      .map((route) => ({ path: route.path, params: Object.keys((route.query?.describe() as { keys?: Record<string, unknown> } | undefined)?.keys ?? {}) }));
-    expect(gets.map((g) => g.path)).to.include.members(['/api/bot/v1/positions', '/api/bot/v1/trades', '/api/bot/v1/markets', '/api/bot/v2/account']);
+      .map((route) => ({
+        path: route.path,
+        params: Object.keys((route.query?.describe() as { keys?: Record<string, unknown> } | undefined)?.keys ?? {}),
+      }));
+    expect(gets.map((g) => g.path)).to.include.members([
+      '/api/bot/v1/positions',
+      '/api/bot/v1/trades',
+      '/api/bot/v1/markets',
+      '/api/bot/v2/account',
+    ]);
     const before = stable(await snapshotRedis(redis));
-    const param = fc.oneof(fc.constant(undefined), hostileScalar.map(String), fc.array(hostileScalar.map(String), { minLength: 2, maxLength: 3 }));
+    const param = fc.oneof(
+      fc.constant(undefined),
+      hostileScalar.map(String),
+      fc.array(hostileScalar.map(String), { minLength: 2, maxLength: 3 }),
+    );
     for (const route of gets) {
       await fc.assert(
-        fc.asyncProperty(fc.record(Object.fromEntries([...route.params, 'extra'].map((name) => [name, param])), { requiredKeys: [] }), async (params) => {
-          const search = new URLSearchParams();
-          for (const [name, value] of Object.entries(params)) for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) search.append(name, item as string);
-          const response = await fetch(`${api.url}${route.path}?${search}`, { headers: { 'x-api-key': trader.apiKey } });
-          const text = await response.text();
-          const where = `${route.path}?${search} -> ${response.status} ${text.slice(0, 200)}`;
-          if (response.status === 200) return true;
-          expect(response.status, where).to.be.within(400, 499);
-          const parsed = JSON.parse(text) as { error?: string | { code: string } };
-          const code = route.path.startsWith('/api/bot/v1/') ? parsed.error : (parsed.error as { code: string }).code;
-          expect(Object.keys(ERROR_CODES), where).to.include(code);
-          return true;
-        }),
+        fc.asyncProperty(
+          fc.record(Object.fromEntries([...route.params, 'extra'].map((name) => [name, param])), { requiredKeys: [] }),
+          async (params) => {
+            const search = new URLSearchParams();
+            for (const [name, value] of Object.entries(params))
+              for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) search.append(name, item as string);
+            const response = await fetch(`${api.url}${route.path}?${search}`, { headers: { 'x-api-key': trader.apiKey } });
+            const text = await response.text();
+            const where = `${route.path}?${search} -> ${response.status} ${text.slice(0, 200)}`;
+            if (response.status === 200) return true;
+            expect(response.status, where).to.be.within(400, 499);
+            const parsed = JSON.parse(text) as { error?: string | { code: string } };
+            const code = route.path.startsWith('/api/bot/v1/') ? parsed.error : (parsed.error as { code: string }).code;
+            expect(Object.keys(ERROR_CODES), where).to.include(code);
+            return true;
+          },
+        ),
         { numRuns: 40 },
       );
     }

@@ -15,7 +15,8 @@ describe('bot trading: /open, /markets, /fees', function () {
     trader = await createTrader(stack.mod);
   });
 
-  const open = (body: unknown, who: Trader | null = trader, version: 'v1' | 'v2' = 'v1') => botCall<Body>(stack.api.url, who, 'POST', '/open', body, version);
+  const open = (body: unknown, who: Trader | null = trader, version: 'v1' | 'v2' = 'v1') =>
+    botCall<Body>(stack.api.url, who, 'POST', '/open', body, version);
 
   it('opens a market long at the live price: qty = margin x leverage / entry, liq, fees stamped; symbol as the spec ticker (BTC)', async () => {
     const r = await open({ symbol: 'btc', side: 'BUY', margin_usd: 100, leverage: 10, sl: 60000, tp: 70000, client_order_id: 'a-1' });
@@ -23,7 +24,22 @@ describe('bot trading: /open, /markets, /fees', function () {
     expect(r.body.ok).to.equal(true);
     expect(r.body.idempotent).to.equal(false);
     const p = r.body.position!;
-    expect(p).to.include({ symbol: 'BTC', side: 'long', status: 'open', entry: 65000, entry_price: 65000, margin: 100, margin_usd: 100, leverage: 10, sl: 60000, tp: 70000, fee_rate_pct: 0.055, fee_venue: null, account: 'main', asset_class: 'crypto' });
+    expect(p).to.include({
+      symbol: 'BTC',
+      side: 'long',
+      status: 'open',
+      entry: 65000,
+      entry_price: 65000,
+      margin: 100,
+      margin_usd: 100,
+      leverage: 10,
+      sl: 60000,
+      tp: 70000,
+      fee_rate_pct: 0.055,
+      fee_venue: null,
+      account: 'main',
+      asset_class: 'crypto',
+    });
     expect(p.qty as number).to.be.closeTo(1000 / 65000, 1e-12);
     expect(p.liq_price).to.equal(58825);
     expect(p.fee_open_usd).to.equal(0.55);
@@ -35,7 +51,20 @@ describe('bot trading: /open, /markets, /fees', function () {
   });
 
   it('accepts every side alias in any case and a symbol as BTC, BTCUSDT or BTC-USDT', async () => {
-    for (const [side, want] of [['long', 'long'], ['SHORT', 'short'], ['Sell', 'short'], ['b', 'long'], ['ask', 'short'], ['bull', 'long'], ['Bear', 'short'], ['up', 'long'], ['down', 'short'], [1, 'long'], [-1, 'short'], ['-1', 'short']] as const) {
+    for (const [side, want] of [
+      ['long', 'long'],
+      ['SHORT', 'short'],
+      ['Sell', 'short'],
+      ['b', 'long'],
+      ['ask', 'short'],
+      ['bull', 'long'],
+      ['Bear', 'short'],
+      ['up', 'long'],
+      ['down', 'short'],
+      [1, 'long'],
+      [-1, 'short'],
+      ['-1', 'short'],
+    ] as const) {
       const r = await open({ symbol: 'BTC-USDT', side, margin_usd: 5, leverage: 2 });
       expect(r.status, String(side)).to.equal(200);
       expect(r.body.position!.side, String(side)).to.equal(want);
@@ -76,8 +105,18 @@ describe('bot trading: /open, /markets, /fees', function () {
       [{ symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, trail_pct: 0.01 }, 400, 'trail_pct_invalid'],
       [{ symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, trail_pct: 51 }, 400, 'trail_pct_invalid'],
       [{ symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, fee_venue: 'mtgox' }, 400, 'unknown_fee_venue'],
-      [{ symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, type: 'limit', limit_price: 66000 }, 400, 'limit_marketable', { live: 65000 }],
-      [{ symbol: 'BTC', side: 'short', margin_usd: 10, leverage: 2, type: 'stop', limit_price: 66000 }, 400, 'stop_wrong_side', { live: 65000 }],
+      [
+        { symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, type: 'limit', limit_price: 66000 },
+        400,
+        'limit_marketable',
+        { live: 65000 },
+      ],
+      [
+        { symbol: 'BTC', side: 'short', margin_usd: 10, leverage: 2, type: 'stop', limit_price: 66000 },
+        400,
+        'stop_wrong_side',
+        { live: 65000 },
+      ],
       [{ symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, type: 'limit' }, 400, 'limit_price_required'],
       [{ symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, limit_price: 60000 }, 400, 'invalid_param', { param: 'type' }],
       [{ symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, reduce_only: true }, 400, 'reduce_only_unsupported'],
@@ -97,7 +136,8 @@ describe('bot trading: /open, /markets, /fees', function () {
       expect((v2.body.error as unknown as { code: string }).code).to.equal(code);
     }
     const after = await snapshotRedis(stack.redis);
-    for (const key of [...after.keys()].filter((k) => !k.startsWith('rl:') && !k.includes(':key:'))) expect(after.get(key), key).to.equal(before.get(key));
+    for (const key of [...after.keys()].filter((k) => !k.startsWith('rl:') && !k.includes(':key:')))
+      expect(after.get(key), key).to.equal(before.get(key));
   });
 
   it('says in each refusal which rule failed, in words', async () => {
@@ -118,7 +158,10 @@ describe('bot trading: /open, /markets, /fees', function () {
   });
 
   it('refuses to fill without a fresh price (400 no_price)', async () => {
-    await stack.redis.set(keys.marketQuote('ETHUSDT'), JSON.stringify({ symbol: 'ETHUSDT', price: 3500, venues: 1, changePct24h: null, ts: Date.now() - 60_000 }));
+    await stack.redis.set(
+      keys.marketQuote('ETHUSDT'),
+      JSON.stringify({ symbol: 'ETHUSDT', price: 3500, venues: 1, changePct24h: null, ts: Date.now() - 60_000 }),
+    );
     const r = await open({ symbol: 'ETH', side: 'long', margin_usd: 10, leverage: 2 });
     expect(r.status).to.equal(400);
     expect(r.body).to.include({ error: 'no_price', symbol: 'ETH' });
@@ -140,9 +183,10 @@ describe('bot trading: /open, /markets, /fees', function () {
     expect(p.liq_distance_pct as number).to.be.above(0);
     expect(p).to.include({ fee_vs_marginpad_default_usd: 0, fee_vs_default_usd: 0 }); // both capped at this leverage
     const low = await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, dry_run: true, fee_venue: 'binance' });
-    expect(low.body.position!.fee_vs_marginpad_default_usd as number).to.be.closeTo(2 * 1000 * (0.04 - 0.055) / 100, 1e-9);
+    expect(low.body.position!.fee_vs_marginpad_default_usd as number).to.be.closeTo((2 * 1000 * (0.04 - 0.055)) / 100, 1e-9);
     const after = await snapshotRedis(stack.redis);
-    for (const key of [...after.keys()].filter((k) => !k.startsWith('rl:') && !k.includes(':key:'))) expect(after.get(key), key).to.equal(before.get(key));
+    for (const key of [...after.keys()].filter((k) => !k.startsWith('rl:') && !k.includes(':key:')))
+      expect(after.get(key), key).to.equal(before.get(key));
   });
 
   it('stamps the class rate on other classes, and the account fee venue on crypto only; open positions keep their rate', async () => {
@@ -162,9 +206,15 @@ describe('bot trading: /open, /markets, /fees', function () {
     const list = await botCall<{ positions: Record<string, unknown>[] }>(stack.api.url, trader, 'GET', '/positions');
     expect(list.body.positions.find((p) => p.id === btc.body.position!.id)).to.include({ fee_venue: 'bitget', fee_rate_pct: 0.048 });
     // the key gate reads the venue with every request: a change applies to the very next open
-    expect((await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 })).body.position).to.include({ fee_venue: 'mexc', fee_rate_pct: 0.02 });
+    expect((await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 })).body.position).to.include({
+      fee_venue: 'mexc',
+      fee_rate_pct: 0.02,
+    });
     await botCall(stack.api.url, trader, 'POST', '/fees', { venue: null });
-    expect((await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 })).body.position).to.include({ fee_venue: null, fee_rate_pct: 0.055 });
+    expect((await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 })).body.position).to.include({
+      fee_venue: null,
+      fee_rate_pct: 0.055,
+    });
     await botCall(stack.api.url, trader, 'POST', '/fees', { venue: 'mexc' });
     const fees = await botCall<Body>(stack.api.url, trader, 'GET', '/fees');
     expect(fees.body.fee_venue).to.equal('mexc');
@@ -179,8 +229,15 @@ describe('bot trading: /open, /markets, /fees', function () {
     // the numbers themselves are checked against the original's table in test/unit/engine.test.ts: here, that /fees serves them
     const fees = await botCall<{ venues: Record<string, unknown>[] }>(stack.api.url, trader, 'GET', '/fees');
     const table = fees.body.venues.map((v) => [v.venue, v.taker_pct, v.referral_discount_pct, v.effective_taker_pct, v.maker_pct, v.code]);
-    expect(table).to.deep.equal(FEE_VENUES.map((v) => [v.venue, v.takerPct, v.referralDiscountPct, venueEffectivePct(v), v.makerPct, v.code]));
-    for (const [venue, rate] of [['hyperliquid', 0.0432], ['bybit', 0.044], ['gate', 0.04], ['kucoin', 0.06]] as const) {
+    expect(table).to.deep.equal(
+      FEE_VENUES.map((v) => [v.venue, v.takerPct, v.referralDiscountPct, venueEffectivePct(v), v.makerPct, v.code]),
+    );
+    for (const [venue, rate] of [
+      ['hyperliquid', 0.0432],
+      ['bybit', 0.044],
+      ['gate', 0.04],
+      ['kucoin', 0.06],
+    ] as const) {
       const r = await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, fee_venue: venue });
       expect(r.body.position, venue).to.include({ fee_venue: venue, fee_rate_pct: rate });
     }
@@ -205,7 +262,10 @@ describe('bot trading: /open, /markets, /fees', function () {
       expect(r.status, JSON.stringify(venue)).to.equal(200);
       expect(r.body).to.deep.equal({ ok: true, fee_venue: null });
       expect((await botCall<Body>(stack.api.url, trader, 'GET', '/fees')).body.fee_venue).to.equal(null);
-      expect((await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 })).body.position).to.include({ fee_venue: null, fee_rate_pct: 0.055 });
+      expect((await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 })).body.position).to.include({
+        fee_venue: null,
+        fee_rate_pct: 0.055,
+      });
       await botCall(stack.api.url, trader, 'POST', '/fees', { venue: 'bybit' });
     }
   });
@@ -231,7 +291,12 @@ describe('bot trading: /open, /markets, /fees', function () {
   it('caps smaller alts below 1000x: 999x on ADA, LINK, SUI, ORDI or ARB is refused with the cap /markets lists', async () => {
     const live: Record<string, number> = { ADAUSDT: 0.45, LINKUSDT: 15, SUIUSDT: 1.1, ORDIUSDT: 40, ARBUSDT: 0.9 };
     await stack.prices.set(live);
-    const markets = await botCall<{ markets: { symbol: string; max_leverage: number }[] }>(stack.api.url, trader, 'GET', '/markets?class=crypto');
+    const markets = await botCall<{ markets: { symbol: string; max_leverage: number }[] }>(
+      stack.api.url,
+      trader,
+      'GET',
+      '/markets?class=crypto',
+    );
     const caps = Object.fromEntries(markets.body.markets.map((m) => [m.symbol, m.max_leverage]));
     for (const coin of ['ADA', 'LINK', 'SUI', 'ORDI', 'ARB']) {
       const symbol = `${coin}USDT`;
@@ -239,7 +304,15 @@ describe('bot trading: /open, /markets, /fees', function () {
       const r = await open({ symbol: coin, side: 'long', margin_usd: 10, leverage: 999, dry_run: true });
       expect(r.status, coin).to.equal(400);
       expect(r.body, coin).to.include({ error: 'leverage_max', symbol: coin, max: caps[symbol], requested: 999 });
-      const limit = await open({ symbol: coin, side: 'long', margin_usd: 10, leverage: 999, type: 'limit', limit_price: live[symbol] * 0.99, dry_run: true });
+      const limit = await open({
+        symbol: coin,
+        side: 'long',
+        margin_usd: 10,
+        leverage: 999,
+        type: 'limit',
+        limit_price: live[symbol] * 0.99,
+        dry_run: true,
+      });
       expect(limit.body, coin).to.include({ error: 'leverage_max', max: caps[symbol] });
       const atCap = await open({ symbol: coin, side: 'long', margin_usd: 10, leverage: caps[symbol], dry_run: true });
       expect(atCap.status, coin).to.equal(200);
@@ -253,10 +326,27 @@ describe('bot trading: /open, /markets, /fees', function () {
 
   it('caps crypto by the majors list and 24 h volume tiers; a symbol without volume data gets the most conservative tier', async () => {
     await stack.prices.set({ AVAXUSDT: 35, DOTUSDT: 7.2, NEARUSDT: 5.5, WIFUSDT: 2.5, HYPEUSDT: 40, '1000PEPEUSDT': 0.01, SOLUSDT: 150 });
-    await stack.prices.setVolumes({ AVAXUSDT: 2e9, DOTUSDT: 3e8, NEARUSDT: 5e7, HYPEUSDT: 8e8, '1000PEPEUSDT': 6e7, WIFUSDT: null, SOLUSDT: null });
+    await stack.prices.setVolumes({
+      AVAXUSDT: 2e9,
+      DOTUSDT: 3e8,
+      NEARUSDT: 5e7,
+      HYPEUSDT: 8e8,
+      '1000PEPEUSDT': 6e7,
+      WIFUSDT: null,
+      SOLUSDT: null,
+    });
     const markets = await botCall<{ markets: { symbol: string; max_leverage: number }[] }>(stack.api.url, trader, 'GET', '/markets');
     const caps = Object.fromEntries(markets.body.markets.map((m) => [m.symbol, m.max_leverage]));
-    expect(caps).to.include({ BTCUSDT: 1000, HYPEUSDT: 1000, '1000PEPEUSDT': 1000, AVAXUSDT: 200, DOTUSDT: 150, NEARUSDT: 100, XAUUSDT: 20, TSLAUSDT: 50 });
+    expect(caps).to.include({
+      BTCUSDT: 1000,
+      HYPEUSDT: 1000,
+      '1000PEPEUSDT': 1000,
+      AVAXUSDT: 200,
+      DOTUSDT: 150,
+      NEARUSDT: 100,
+      XAUUSDT: 20,
+      TSLAUSDT: 50,
+    });
     // listed by the feed no longer (no volume data), priced still: tradable at the lowest tier, a major too
     expect(caps).to.not.have.any.keys('WIFUSDT', 'SOLUSDT');
     for (const coin of ['WIF', 'SOL']) {
@@ -264,8 +354,13 @@ describe('bot trading: /open, /markets, /fees', function () {
       expect(r.body, coin).to.include({ error: 'leverage_max', max: 100, requested: 101 });
       expect((await open({ symbol: coin, side: 'short', margin_usd: 10, leverage: 100 })).status, coin).to.equal(200);
     }
-    expect((await open({ symbol: 'DOT', side: 'long', margin_usd: 10, leverage: 151, dry_run: true })).body).to.include({ error: 'leverage_max', max: 150 });
-    expect((await open({ symbol: 'HYPE', side: 'long', margin_usd: 10, leverage: 1000, dry_run: true })).body.position).to.include({ leverage_max: 1000 });
+    expect((await open({ symbol: 'DOT', side: 'long', margin_usd: 10, leverage: 151, dry_run: true })).body).to.include({
+      error: 'leverage_max',
+      max: 150,
+    });
+    expect((await open({ symbol: 'HYPE', side: 'long', margin_usd: 10, leverage: 1000, dry_run: true })).body.position).to.include({
+      leverage_max: 1000,
+    });
     // an order accepted at 150x keeps it when the cap falls; only a new leverage meets the new cap
     const placed = await open({ symbol: 'DOT', side: 'long', margin_usd: 10, leverage: 150, type: 'limit', limit_price: 7 });
     const orderId = (placed.body.order as { order_id: string }).order_id;
@@ -277,12 +372,16 @@ describe('bot trading: /open, /markets, /fees', function () {
     expect(raised.body).to.include({ error: 'leverage_max', max: 100, requested: 120 });
     // the universe moves with the feed's refresh: the next open reads the new volume
     await stack.prices.setVolumes({ DOTUSDT: 1.5e9 });
-    expect((await open({ symbol: 'DOT', side: 'long', margin_usd: 10, leverage: 151, dry_run: true })).body.position).to.include({ leverage_max: 200 });
+    expect((await open({ symbol: 'DOT', side: 'long', margin_usd: 10, leverage: 151, dry_run: true })).body.position).to.include({
+      leverage_max: 200,
+    });
   });
 
   it('enforces the plan cap of open positions per book with 409 too_many_open', async () => {
     const free = await createTrader(stack.mod, { plan: 'free' });
-    const results = await Promise.all(Array.from({ length: 55 }, () => open({ symbol: 'ETH', side: 'long', margin_usd: 1, leverage: 1 }, free)));
+    const results = await Promise.all(
+      Array.from({ length: 55 }, () => open({ symbol: 'ETH', side: 'long', margin_usd: 1, leverage: 1 }, free)),
+    );
     expect(results.filter((r) => r.status === 200)).to.have.length(50);
     const refused = results.filter((r) => r.status === 409);
     expect(refused).to.have.length(5);
@@ -303,7 +402,11 @@ describe('bot trading: /open, /markets, /fees', function () {
 
   it('makes one position of 50 concurrent opens with one client_order_id', async () => {
     const racer = await createTrader(stack.mod);
-    const results = await Promise.all(Array.from({ length: 50 }, () => open({ symbol: 'ETH', side: 'short', margin_usd: 20, leverage: 4, client_order_id: 'race-1' }, racer)));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        open({ symbol: 'ETH', side: 'short', margin_usd: 20, leverage: 4, client_order_id: 'race-1' }, racer),
+      ),
+    );
     expect(results.every((r) => r.status === 200)).to.equal(true);
     const ids = new Set(results.map((r) => r.body.position!.id));
     expect(ids.size).to.equal(1);
@@ -312,10 +415,10 @@ describe('bot trading: /open, /markets, /fees', function () {
     expect(await stack.redis.xlen(keys.accountOutbox(racer.accountId))).to.equal(1);
   });
 
-  describe('the fill price read rides the key gate\'s round trip', () => {
+  describe("the fill price read rides the key gate's round trip", () => {
     const held = useHeldGateApi(stack);
 
-    it('sends an open\'s price read while its key (one seen before) is still being looked up, and fills at that price', async () => {
+    it("sends an open's price read while its key (one seen before) is still being looked up, and fills at that price", async () => {
       // a first call makes the key one this process has found before
       held.gate.releaseNext();
       expect((await botCall<Body>(held.api.url, trader, 'GET', '/usage')).status).to.equal(200);
@@ -327,7 +430,12 @@ describe('bot trading: /open, /markets, /fees', function () {
       });
       try {
         const called = held.gate.nextCall();
-        const response = botCall<Body>(held.api.url, trader, 'POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 });
+        const response = botCall<Body>(held.api.url, trader, 'POST', '/open', {
+          symbol: 'BTC',
+          side: 'long',
+          margin_usd: 100,
+          leverage: 10,
+        });
         await called;
         await quoteRead;
         held.gate.release();
@@ -341,14 +449,25 @@ describe('bot trading: /open, /markets, /fees', function () {
 
     it('keeps the order of answers: a bad key before a bad body, a bad body before the price', async () => {
       held.gate.releaseNext();
-      const badKey = await botCall<Body>(held.api.url, { ...trader, apiKey: `${trader.apiKey.slice(0, -1)}${trader.apiKey.endsWith('a') ? 'b' : 'a'}` }, 'POST', '/open', '{"symbol":');
+      const badKey = await botCall<Body>(
+        held.api.url,
+        { ...trader, apiKey: `${trader.apiKey.slice(0, -1)}${trader.apiKey.endsWith('a') ? 'b' : 'a'}` },
+        'POST',
+        '/open',
+        '{"symbol":',
+      );
       expect(badKey.status).to.equal(401);
       held.gate.releaseNext();
       const badBody = await botCall<Body>(held.api.url, trader, 'POST', '/open', '{"symbol":');
       expect(badBody.status).to.equal(400);
       expect(badBody.body.error).to.equal('invalid_json');
       held.gate.releaseNext();
-      const unknown = await botCall<Body>(held.api.url, trader, 'POST', '/open', { symbol: 'NOPE', side: 'long', margin_usd: 10, leverage: 2 });
+      const unknown = await botCall<Body>(held.api.url, trader, 'POST', '/open', {
+        symbol: 'NOPE',
+        side: 'long',
+        margin_usd: 10,
+        leverage: 2,
+      });
       expect(unknown.status).to.equal(404);
       expect(unknown.body.error).to.equal('unknown_symbol');
     });

@@ -19,20 +19,44 @@ describe('bot trading: resting orders over their life (modify, cancel, expiry, r
   this.timeout(30_000);
   const fx = useOrderFixture();
 
-  const call = (method: 'GET' | 'POST', path: string, body?: unknown, who: Trader = fx.trader, version: 'v1' | 'v2' = 'v1') => botCall<Body>(fx.api.url, who, method, path, body, version);
+  const call = (method: 'GET' | 'POST', path: string, body?: unknown, who: Trader = fx.trader, version: 'v1' | 'v2' = 'v1') =>
+    botCall<Body>(fx.api.url, who, method, path, body, version);
   const place = async (body: Record<string, unknown> = {}, who: Trader = fx.trader): Promise<Order> => {
-    const r = await call('POST', '/open', { symbol: 'BTC', side: 'long', type: 'limit', limit_price: 64000, margin_usd: 100, leverage: 10, ...body }, who);
+    const r = await call(
+      'POST',
+      '/open',
+      { symbol: 'BTC', side: 'long', type: 'limit', limit_price: 64000, margin_usd: 100, leverage: 10, ...body },
+      who,
+    );
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
     return r.body.order!;
   };
-  const orders = async (who: Trader = fx.trader) => (await call('GET', '/orders', undefined, who)).body as unknown as { orders: Order[]; recent: Order[] };
+  const orders = async (who: Trader = fx.trader) =>
+    (await call('GET', '/orders', undefined, who)).body as unknown as { orders: Order[]; recent: Order[] };
   const eventNames = async (who: Trader = fx.trader) => (await fx.events(who.accountId)).map((e) => e.event);
 
   it('modifies a resting order: the level is re-checked against the market now, sl and tp against the new level, null clears', async () => {
     const order = await place({ sl: 60000, tp: 64500, trail_pct: 1 });
-    const r = await call('POST', '/modify_order', { order_id: order.order_id, limit_price: 63000, margin_usd: 50, leverage: 20, tp: null, trail_pct: null });
+    const r = await call('POST', '/modify_order', {
+      order_id: order.order_id,
+      limit_price: 63000,
+      margin_usd: 50,
+      leverage: 20,
+      tp: null,
+      trail_pct: null,
+    });
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
-    expect(r.body.order).to.include({ order_id: order.order_id, status: 'open', limit_price: 63000, margin_usd: 50, leverage: 20, sl: 60000, tp: null, trail_pct: null, placed_ts: order.placed_ts });
+    expect(r.body.order).to.include({
+      order_id: order.order_id,
+      status: 'open',
+      limit_price: 63000,
+      margin_usd: 50,
+      leverage: 20,
+      sl: 60000,
+      tp: null,
+      trail_pct: null,
+      placed_ts: order.placed_ts,
+    });
     expect(r.body.order!.modified_ts).to.be.a('number');
     const refusals: [Record<string, unknown>, number, string][] = [
       [{ limit_price: 65500 }, 400, 'limit_marketable'],
@@ -49,13 +73,16 @@ describe('bot trading: resting orders over their life (modify, cancel, expiry, r
       expect(bad.body.error, JSON.stringify(change)).to.equal(code);
     }
     const after = await snapshotRedis(fx.redis);
-    for (const key of [...after.keys()].filter((k) => !k.startsWith('rl:') && !k.includes(':key:'))) expect(after.get(key), key).to.equal(before.get(key));
+    for (const key of [...after.keys()].filter((k) => !k.startsWith('rl:') && !k.includes(':key:')))
+      expect(after.get(key), key).to.equal(before.get(key));
     // a stop entry: the direction comes from the market now (a stop long must stay above it)
     await fx.prices.set({ BTCUSDT: 66000 });
     const stop = await place({ type: 'stop', limit_price: 67000 });
     await fx.prices.set({ BTCUSDT: 67500 });
     expect((await call('POST', '/modify_order', { order_id: stop.order_id, limit_price: 67200 })).body.error).to.equal('stop_wrong_side');
-    expect((await call('POST', '/modify_order', { order_id: stop.order_id, limit_price: 68000 })).body.order).to.include({ limit_price: 68000 });
+    expect((await call('POST', '/modify_order', { order_id: stop.order_id, limit_price: 68000 })).body.order).to.include({
+      limit_price: 68000,
+    });
     expect(await eventNames()).to.deep.equal([]); // the spec names no event for a modify
   });
 
@@ -100,9 +127,18 @@ describe('bot trading: resting orders over their life (modify, cancel, expiry, r
       expect((v2.body.error as unknown as { code: string }).code).to.equal(code);
     }
     const after = await snapshotRedis(fx.redis);
-    for (const key of [...after.keys()].filter((k) => !k.startsWith('rl:') && !k.includes(':key:'))) expect(after.get(key), key).to.equal(before.get(key));
+    for (const key of [...after.keys()].filter((k) => !k.startsWith('rl:') && !k.includes(':key:')))
+      expect(after.get(key), key).to.equal(before.get(key));
     // the client_order_id still answers the order, as it stands now
-    const again = await call('POST', '/open', { symbol: 'BTC', side: 'long', type: 'limit', limit_price: 64000, margin_usd: 100, leverage: 10, client_order_id: 'c-9' });
+    const again = await call('POST', '/open', {
+      symbol: 'BTC',
+      side: 'long',
+      type: 'limit',
+      limit_price: 64000,
+      margin_usd: 100,
+      leverage: 10,
+      client_order_id: 'c-9',
+    });
     expect(again.body).to.include({ idempotent: true });
     expect(again.body.order).to.include({ order_id: order.order_id, status: 'cancelled' });
   });
@@ -134,7 +170,11 @@ describe('bot trading: resting orders over their life (modify, cancel, expiry, r
     expect((await call('POST', '/reset', { confirm: true })).body).to.include({ cancelled_orders: 1 });
     await cancel(await place({ limit_price: 50000 }));
     const recent = new Set(await fx.redis.zrange(keys.bookOrdersDone(fx.trader.accountId, 'main'), '0', '-1'));
-    for (const [o, status] of [[filled, 'filled'], [cancelled[0], 'cancelled'], [cancelled[1], 'cancelled']] as const) {
+    for (const [o, status] of [
+      [filled, 'filled'],
+      [cancelled[0], 'cancelled'],
+      [cancelled[1], 'cancelled'],
+    ] as const) {
       expect(recent.has(o.order_id)).to.equal(false);
       for (const path of ['/modify_order', '/cancel_order']) {
         const r = await call('POST', path, { order_id: o.order_id, limit_price: 63000 });
@@ -156,13 +196,16 @@ describe('bot trading: resting orders over their life (modify, cancel, expiry, r
     expect(listed.orders.map((o) => o.order_id)).to.deep.equal([young.order_id]);
     expect(listed.recent[0]).to.include({ order_id: old.order_id, status: 'expired' });
     expect(await eventNames()).to.deep.equal(['order.expired']);
-    // the event carries the order as it ended (what /orders shows: the outbox keeps the canonical symbol, clients see the ticker), of its book, at the time it expired
+    // the event carries the order as it ended (what /orders shows: the outbox keeps the canonical symbol, clients see the ticker), of its
+    // book, at the time it expired
     const [expired] = await outbox(fx.redis, fx.trader.accountId);
     const shown: Record<string, unknown> = { ...expired.order, symbol: 'BTC' };
     const { done_ts: doneTs, ...ended } = shown;
     expect(shown).to.deep.equal(listed.recent[0]);
     expect(expired).to.deep.include({ book: 'main', ts: doneTs });
-    expect(doneTs).to.be.a('number').and.at.least(old.expires_ts as number);
+    expect(doneTs)
+      .to.be.a('number')
+      .and.at.least(old.expires_ts as number);
     expect(ended).to.deep.equal({ ...old, status: 'expired' });
     for (const path of ['/modify_order', '/cancel_order']) {
       const r = await call('POST', path, { order_id: old.order_id, tp: 70000 });
@@ -204,7 +247,8 @@ describe('bot trading: resting orders over their life (modify, cancel, expiry, r
     const listed = await orders();
     expect(listed.orders).to.deep.equal([]);
     const byId = new Map(listed.recent.map((o) => [o.order_id, o]));
-    for (const o of [a, b]) expect(byId.get(o.order_id)).to.include({ status: 'cancelled', note: 'book reset', limit_price: o.limit_price, margin_usd: 100 });
+    for (const o of [a, b])
+      expect(byId.get(o.order_id)).to.include({ status: 'cancelled', note: 'book reset', limit_price: o.limit_price, margin_usd: 100 });
     expect(byId.get(filled.order_id)).to.include({ status: 'filled' });
     expect((await eventNames()).slice(before)).to.deep.equal(['order.cancelled', 'order.cancelled', 'book.reset']);
     expect((await call('POST', '/cancel_order', { order_id: a.order_id })).body.error).to.equal('already_done');
@@ -225,7 +269,12 @@ describe('bot trading: resting orders over their life (modify, cancel, expiry, r
     expect((await orders(other)).orders.map((o) => o.order_id)).to.deep.equal([theirs.order_id]);
     expect((await orders(bookKey)).orders.map((o) => o.order_id)).to.deep.equal([inBook.order_id]);
     expect((await orders()).orders.map((o) => o.order_id)).to.deep.equal([mine.order_id]);
-    for (const [who, id] of [[other, mine.order_id], [bookKey, mine.order_id], [fx.trader, inBook.order_id], [fx.trader, theirs.order_id]] as const) {
+    for (const [who, id] of [
+      [other, mine.order_id],
+      [bookKey, mine.order_id],
+      [fx.trader, inBook.order_id],
+      [fx.trader, theirs.order_id],
+    ] as const) {
       for (const path of ['/cancel_order', '/modify_order']) {
         const r = await call('POST', path, { order_id: id, sl: 100 }, who);
         expect(r.status, `${path} ${id}`).to.equal(404);

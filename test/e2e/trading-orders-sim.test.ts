@@ -35,10 +35,20 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
     // the stop short in another account: one book would hold the symbol one way only (one-way mode at fill)
     const other = await createTrader(accountServices(stack.redis));
     await simControl(stack.sim, 'price', { symbol: 'ETHUSDT', price: 3500 });
-    await waitFor(async () => {
-      const r = await botCall<Body>(stack.api.url, trader, 'POST', '/open', { symbol: 'ETH', side: 'long', margin_usd: 10, leverage: 2, dry_run: true });
-      return r.body.position?.entry === 3500;
-    }, 10_000, 'the sim price on the open path');
+    await waitFor(
+      async () => {
+        const r = await botCall<Body>(stack.api.url, trader, 'POST', '/open', {
+          symbol: 'ETH',
+          side: 'long',
+          margin_usd: 10,
+          leverage: 2,
+          dry_run: true,
+        });
+        return r.body.position?.entry === 3500;
+      },
+      10_000,
+      'the sim price on the open path',
+    );
     const place = async (body: Record<string, unknown>, who: Trader = trader): Promise<Order> => {
       const r = await botCall<Body>(stack.api.url, who, 'POST', '/open', { symbol: 'ETH', margin_usd: 100, leverage: 10, ...body });
       expect(r.status, JSON.stringify(r.body)).to.equal(200);
@@ -64,17 +74,32 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
     expect([limit.fills_from_ts, stop.fills_from_ts]).to.deep.equal([minute, minute]);
     // the minute's close, its sweep job and the order step end in each fill's outbox event
     await Promise.all([trader, other].map((who) => nextOutboxEvent(stack.redis, who.accountId, (e) => e.event === 'order.filled', 90_000)));
-    const [done, theirs] = await Promise.all([trader, other].map(async (who) => (await botCall<Body>(stack.api.url, who, 'GET', '/orders')).body));
+    const [done, theirs] = await Promise.all(
+      [trader, other].map(async (who) => (await botCall<Body>(stack.api.url, who, 'GET', '/orders')).body),
+    );
     expect([done.recent, theirs.recent].map((recent) => recent?.length)).to.deep.equal([1, 1]);
     const byId = new Map([...done.recent!, ...theirs.recent!].map((o) => [o.order_id, o]));
     expect(byId.get(limit.order_id)).to.include({ status: 'filled', filled_ts: minute });
     expect(byId.get(stop.order_id)).to.include({ status: 'filled', filled_ts: minute });
     expect(done.orders!.map((o) => o.order_id)).to.deep.equal([untouched.order_id]);
-    const positionsOf = async (who: Trader) => (await botCall<Body>(stack.api.url, who, 'GET', '/positions')).body.positions as Record<string, unknown>[];
+    const positionsOf = async (who: Trader) =>
+      (await botCall<Body>(stack.api.url, who, 'GET', '/positions')).body.positions as Record<string, unknown>[];
     const positions = [...(await positionsOf(trader)), ...(await positionsOf(other))];
     const byPosition = new Map(positions.map((p) => [p.id, p]));
-    expect(byPosition.get(byId.get(limit.order_id)!.position_id)).to.include({ side: 'long', entry: 3450, opened_ts: minute, tp: 3700, status: 'open' });
-    expect(byPosition.get(byId.get(stop.order_id)!.position_id)).to.include({ side: 'short', entry: 3420, opened_ts: minute, sl: 3600, status: 'open' });
+    expect(byPosition.get(byId.get(limit.order_id)!.position_id)).to.include({
+      side: 'long',
+      entry: 3450,
+      opened_ts: minute,
+      tp: 3700,
+      status: 'open',
+    });
+    expect(byPosition.get(byId.get(stop.order_id)!.position_id)).to.include({
+      side: 'short',
+      entry: 3420,
+      opened_ts: minute,
+      sl: 3600,
+      status: 'open',
+    });
   });
 
   it('fills a limit short and a stop long, and rejects a fill the open-position cap blocks, from a past candle the sim publishes', async () => {
@@ -84,10 +109,17 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
     // the stop long in another account: one book would hold SOL one way only (one-way mode at fill)
     const bot2 = await createTrader(accountServices(stack.redis));
     const free = await createTrader(accountServices(stack.redis), { plan: 'free' });
-    const call = (who: Trader, method: 'GET' | 'POST', path: string, body?: Record<string, unknown>) => botCall<Body>(stack.api.url, who, method, path, body);
+    const call = (who: Trader, method: 'GET' | 'POST', path: string, body?: Record<string, unknown>) =>
+      botCall<Body>(stack.api.url, who, method, path, body);
     // the sim's own prices, left alone: the minutes it closes by itself stay flat and reach no level below
     const priceOf = async (symbol: string): Promise<number> =>
-      waitFor(async () => (await call(bot, 'POST', '/open', { symbol, side: 'long', margin_usd: 10, leverage: 2, dry_run: true })).body.position?.entry as number | undefined, 10_000, `the sim price of ${symbol}`);
+      waitFor(
+        async () =>
+          (await call(bot, 'POST', '/open', { symbol, side: 'long', margin_usd: 10, leverage: 2, dry_run: true })).body.position?.entry as
+            number | undefined,
+        10_000,
+        `the sim price of ${symbol}`,
+      );
     const [sol, bnb] = [await priceOf('SOL'), await priceOf('BNB')];
     const at = (price: number, factor: number): number => Number((price * factor).toPrecision(6));
     const place = async (who: Trader, body: Record<string, unknown>): Promise<Order> => {
@@ -100,7 +132,9 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
     const stopLong = await place(bot2, { symbol: 'SOL', side: 'long', type: 'stop', limit_price: at(sol, 1.02), tp: at(sol, 1.2) });
     const missed = await place(bot, { symbol: 'SOL', side: 'short', type: 'limit', limit_price: at(sol, 1.1) });
     const blocked = await place(free, { symbol: 'BNB', side: 'long', type: 'limit', limit_price: at(bnb, 0.98) });
-    const opens = await Promise.all(Array.from({ length: 50 }, () => call(free, 'POST', '/open', { symbol: 'BNB', side: 'short', margin_usd: 1, leverage: 1 })));
+    const opens = await Promise.all(
+      Array.from({ length: 50 }, () => call(free, 'POST', '/open', { symbol: 'BNB', side: 'short', margin_usd: 1, leverage: 1 })),
+    );
     expect(opens.every((r) => r.status === 200)).to.equal(true);
 
     const minute = unstoredMinute;
@@ -109,21 +143,43 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
     await simControl(stack.sim, 'candle', { symbol: 'BNBUSDT', minute, open: bnb, high: at(bnb, 1.005), low: at(bnb, 0.975), close: bnb });
 
     const done = async (who: Trader, count: number) =>
-      waitFor(async () => {
-        const r = await call(who, 'GET', '/orders');
-        return r.body.recent?.length === count ? r.body : undefined;
-      }, 60_000, 'the orders the candle reached');
+      waitFor(
+        async () => {
+          const r = await call(who, 'GET', '/orders');
+          return r.body.recent?.length === count ? r.body : undefined;
+        },
+        60_000,
+        'the orders the candle reached',
+      );
     const [mine, theirs] = await Promise.all([done(bot, 1), done(bot2, 1)]);
     const byId = new Map([...mine.recent!, ...theirs.recent!].map((o) => [o.order_id, o]));
     expect(byId.get(limitShort.order_id)).to.include({ status: 'filled', filled_ts: minute });
     expect(byId.get(stopLong.order_id)).to.include({ status: 'filled', filled_ts: minute });
     expect(mine.orders!.map((o) => o.order_id)).to.deep.equal([missed.order_id]);
-    const positions = (await Promise.all([bot, bot2].map(async (who) => (await call(who, 'GET', '/positions')).body.positions as Record<string, unknown>[]))).flat();
+    const positions = (
+      await Promise.all([bot, bot2].map(async (who) => (await call(who, 'GET', '/positions')).body.positions as Record<string, unknown>[]))
+    ).flat();
     const byPosition = new Map(positions.map((p) => [p.id, p]));
-    expect(byPosition.get(byId.get(limitShort.order_id)!.position_id)).to.include({ symbol: 'SOL', side: 'short', entry: limitShort.limit_price, opened_ts: minute, sl: limitShort.sl, status: 'open' });
-    expect(byPosition.get(byId.get(stopLong.order_id)!.position_id)).to.include({ symbol: 'SOL', side: 'long', entry: stopLong.limit_price, opened_ts: minute, tp: stopLong.tp, status: 'open' });
+    expect(byPosition.get(byId.get(limitShort.order_id)!.position_id)).to.include({
+      symbol: 'SOL',
+      side: 'short',
+      entry: limitShort.limit_price,
+      opened_ts: minute,
+      sl: limitShort.sl,
+      status: 'open',
+    });
+    expect(byPosition.get(byId.get(stopLong.order_id)!.position_id)).to.include({
+      symbol: 'SOL',
+      side: 'long',
+      entry: stopLong.limit_price,
+      opened_ts: minute,
+      tp: stopLong.tp,
+      status: 'open',
+    });
     // each fill announced with the order as it ended and the position it opened
-    const fills = [...(await outbox(stack.redis, bot.accountId)), ...(await outbox(stack.redis, bot2.accountId))].filter((e) => e.event === 'order.filled');
+    const fills = [...(await outbox(stack.redis, bot.accountId)), ...(await outbox(stack.redis, bot2.accountId))].filter(
+      (e) => e.event === 'order.filled',
+    );
     for (const o of [limitShort, stopLong]) {
       const fill = fills.find((e) => e.order?.order_id === o.order_id)!;
       // stored under the canonical symbol; /orders shows the ticker

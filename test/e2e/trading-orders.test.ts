@@ -12,13 +12,15 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
   this.timeout(30_000);
   const fx = useOrderFixture();
 
-  const call = (method: 'GET' | 'POST', path: string, body?: unknown, who: Trader = fx.trader, version: 'v1' | 'v2' = 'v1') => botCall<Body>(fx.api.url, who, method, path, body, version);
+  const call = (method: 'GET' | 'POST', path: string, body?: unknown, who: Trader = fx.trader, version: 'v1' | 'v2' = 'v1') =>
+    botCall<Body>(fx.api.url, who, method, path, body, version);
   const place = async (body: Record<string, unknown>, who: Trader = fx.trader): Promise<Order> => {
     const r = await call('POST', '/open', { symbol: 'BTC', margin_usd: 100, leverage: 10, ...body }, who);
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
     return r.body.order!;
   };
-  const orders = async (who: Trader = fx.trader) => (await call('GET', '/orders', undefined, who)).body as unknown as { orders: Order[]; recent: Order[] };
+  const orders = async (who: Trader = fx.trader) =>
+    (await call('GET', '/orders', undefined, who)).body as unknown as { orders: Order[]; recent: Order[] };
 
   const cases = [
     { type: 'limit', side: 'long', level: 64000, near: [64500, 65200], reach: [63900, 64800] },
@@ -30,8 +32,23 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
   for (const c of cases) {
     it(`rests a ${c.type} ${c.side} and fills it at its level, stamped with the minute the market reached it`, async () => {
       const now = fx.clock.now();
-      const order = await place({ side: c.side, type: c.type, limit_price: c.level, sl: c.side === 'long' ? c.level * 0.9 : c.level * 1.1 });
-      expect(order).to.include({ type: c.type, side: c.side, symbol: 'BTC', limit_price: c.level, status: 'open', margin_usd: 100, leverage: 10, account: 'main', client_order_id: null });
+      const order = await place({
+        side: c.side,
+        type: c.type,
+        limit_price: c.level,
+        sl: c.side === 'long' ? c.level * 0.9 : c.level * 1.1,
+      });
+      expect(order).to.include({
+        type: c.type,
+        side: c.side,
+        symbol: 'BTC',
+        limit_price: c.level,
+        status: 'open',
+        margin_usd: 100,
+        leverage: 10,
+        account: 'main',
+        client_order_id: null,
+      });
       expect(order.order_id).to.match(/^lo[0-9a-z]+$/);
       expect(order.placed_ts).to.be.within(now, fx.clock.now());
       expect(order.expires_ts).to.equal((order.placed_ts as number) + ORDER_TTL_MS);
@@ -51,7 +68,16 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
       expect(filled).to.include({ order_id: order.order_id, status: 'filled', filled_ts: w + MINUTE_MS });
       const positions = (await call('GET', '/positions')).body.positions as Record<string, unknown>[];
       expect(positions).to.have.length(1);
-      expect(positions[0]).to.include({ id: filled.position_id, side: c.side, entry: c.level, entry_price: c.level, opened_ts: w + MINUTE_MS, status: 'open', margin: 100, leverage: 10 });
+      expect(positions[0]).to.include({
+        id: filled.position_id,
+        side: c.side,
+        entry: c.level,
+        entry_price: c.level,
+        opened_ts: w + MINUTE_MS,
+        status: 'open',
+        margin: 100,
+        leverage: 10,
+      });
       expect(positions[0].qty as number).to.be.closeTo(1000 / c.level, 1e-12);
       const events = await fx.events(fx.trader.accountId);
       expect(events.map((e) => e.event)).to.deep.equal(['order.filled', 'position.opened']);
@@ -62,12 +88,15 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
     });
   }
 
-  it('fills an order at the leverage it was accepted with after the symbol\'s cap fell below it', async () => {
+  it("fills an order at the leverage it was accepted with after the symbol's cap fell below it", async () => {
     await fx.prices.set({ DOTUSDT: 7.2 });
     await fx.prices.setVolumes({ DOTUSDT: 3e8 }); // 150x
     const order = await place({ symbol: 'DOT', side: 'long', type: 'limit', limit_price: 7, leverage: 150 });
     await fx.prices.setVolumes({ DOTUSDT: null }); // out of the universe: 100x
-    expect((await call('POST', '/open', { symbol: 'DOT', side: 'long', margin_usd: 10, leverage: 150, dry_run: true })).body).to.include({ error: 'leverage_max', max: 100 });
+    expect((await call('POST', '/open', { symbol: 'DOT', side: 'long', margin_usd: 10, leverage: 150, dry_run: true })).body).to.include({
+      error: 'leverage_max',
+      max: 100,
+    });
     expect(await fx.candle('DOTUSDT', order.fills_from_ts, 6.9, 7.1)).to.deep.equal({ filled: 1, blocked: 0 });
     const positions = (await call('GET', '/positions')).body.positions as Record<string, unknown>[];
     expect(positions.map((p) => [p.symbol, p.leverage, p.entry])).to.deep.equal([['DOT', 150, 7]]);
@@ -88,11 +117,18 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
       const r = await call('POST', '/open', { symbol: 'BTC', side, type, limit_price: level, margin_usd: 10, leverage: 2 });
       expect(r.status, `${type} ${side} ${level}`).to.equal(400);
       expect(r.body).to.include({ error: code, live: 65000, limit_price: level, symbol: 'BTC' });
-      const v2 = await call('POST', '/open', { symbol: 'BTC', side, type, stop_price: level, margin_usd: 10, leverage: 2 }, fx.trader, 'v2');
+      const v2 = await call(
+        'POST',
+        '/open',
+        { symbol: 'BTC', side, type, stop_price: level, margin_usd: 10, leverage: 2 },
+        fx.trader,
+        'v2',
+      );
       expect((v2.body.error as unknown as { code: string }).code).to.equal(code);
     }
     const after = await snapshotRedis(fx.redis);
-    for (const key of [...after.keys()].filter((k) => !k.startsWith('rl:') && !k.includes(':key:'))) expect(after.get(key), key).to.equal(before.get(key));
+    for (const key of [...after.keys()].filter((k) => !k.startsWith('rl:') && !k.includes(':key:')))
+      expect(after.get(key), key).to.equal(before.get(key));
     expect((await call('GET', '/positions')).body.positions).to.deep.equal([]);
   });
 
@@ -115,24 +151,50 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
 
   it('answers a dry run of a resting entry with the order (type, direction, would_fill_now) and position_if_filled priced at limit_price; writes nothing', async () => {
     const before = await snapshotRedis(fx.redis);
-    const r = await call('POST', '/open', { symbol: 'BTC', side: 'long', type: 'limit', limit_price: 50000, margin_usd: 100, leverage: 10, dry_run: true });
+    const r = await call('POST', '/open', {
+      symbol: 'BTC',
+      side: 'long',
+      type: 'limit',
+      limit_price: 50000,
+      margin_usd: 100,
+      leverage: 10,
+      dry_run: true,
+    });
     expect(r.status).to.equal(200);
     expect(r.body).to.have.keys('ok', 'dry_run', 'order', 'position_if_filled');
     expect(r.body).to.include({ ok: true, dry_run: true });
-    expect(r.body.order).to.deep.equal({ type: 'limit', symbol: 'BTC', side: 'long', limit_price: 50000, direction: 'down', would_fill_now: false });
+    expect(r.body.order).to.deep.equal({
+      type: 'limit',
+      symbol: 'BTC',
+      side: 'long',
+      limit_price: 50000,
+      direction: 'down',
+      would_fill_now: false,
+    });
     const ifFilled = r.body.position_if_filled as Record<string, unknown>;
     expect(ifFilled).to.include({ entry: 50000, entry_price: 50000, qty: 1000 / 50000, leverage_max: 1000, side: 'long', symbol: 'BTC' });
     expect(ifFilled.liq_price as number).to.be.closeTo(50000 * (1 - 1 / 10 + 0.005), 1e-6);
     expect(ifFilled).to.not.have.property('id');
     // the market has to come up to a stop long and a limit short, down to a stop short
-    for (const [type, side, level, direction] of [['stop', 'long', 66000, 'up'], ['limit', 'short', 66000, 'up'], ['stop', 'short', 64000, 'down']] as const) {
-      const v2 = await call('POST', '/open', { symbol: 'BTC', side, type, limit_price: level, margin_usd: 100, leverage: 10, dry_run: true }, fx.trader, 'v2');
+    for (const [type, side, level, direction] of [
+      ['stop', 'long', 66000, 'up'],
+      ['limit', 'short', 66000, 'up'],
+      ['stop', 'short', 64000, 'down'],
+    ] as const) {
+      const v2 = await call(
+        'POST',
+        '/open',
+        { symbol: 'BTC', side, type, limit_price: level, margin_usd: 100, leverage: 10, dry_run: true },
+        fx.trader,
+        'v2',
+      );
       const data = v2.body.data as unknown as { order: Record<string, unknown>; position_if_filled: Record<string, unknown> };
       expect(data.order, `${type} ${side}`).to.include({ type, direction, would_fill_now: false });
       expect(data.position_if_filled).to.include({ entry: level, side });
     }
     const after = await snapshotRedis(fx.redis);
-    for (const key of [...after.keys()].filter((k) => !k.startsWith('rl:') && !k.includes(':key:'))) expect(after.get(key), key).to.equal(before.get(key));
+    for (const key of [...after.keys()].filter((k) => !k.startsWith('rl:') && !k.includes(':key:')))
+      expect(after.get(key), key).to.equal(before.get(key));
   });
 
   it('refuses limit_price 0 as missing (limit_price_required), on open and on modify_order', async () => {
@@ -159,7 +221,10 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
       const r = await call('POST', '/open', { symbol: 'BTC', side, type, limit_price: level, margin_usd: 10, leverage: 2 });
       expect(r.status, `${type} ${side} ${level}`).to.equal(400);
       expect(r.body).to.include({ error: 'limit_price_far', live: 65000, limit_price: level, max_distance_pct: 50 });
-      expect((await call('POST', '/open', { symbol: 'BTC', side, type, limit_price: level, margin_usd: 10, leverage: 2, dry_run: true })).body.error).to.equal('limit_price_far');
+      expect(
+        (await call('POST', '/open', { symbol: 'BTC', side, type, limit_price: level, margin_usd: 10, leverage: 2, dry_run: true })).body
+          .error,
+      ).to.equal('limit_price_far');
     }
     expect((await orders()).orders).to.deep.equal([]);
     // 50% away is the farthest level taken
@@ -183,13 +248,21 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
     const rejected = recent.find((o) => o.order_id === short.order_id)!;
     expect(rejected).to.include({ status: 'rejected' });
     expect(rejected).to.not.have.property('position_id');
-    expect(rejected.note).to.be.a('string').and.match(/open long on BTC; one-way mode/);
+    expect(rejected.note)
+      .to.be.a('string')
+      .and.match(/open long on BTC; one-way mode/);
     expect(recent.find((o) => o.order_id === more.order_id)).to.include({ status: 'filled' });
     const positions = (await call('GET', '/positions')).body.positions as Record<string, unknown>[];
-    expect(positions.map((p) => [p.symbol, p.side]).sort()).to.deep.equal([['BTC', 'long'], ['BTC', 'long'], ['ETH', 'short']]);
+    expect(positions.map((p) => [p.symbol, p.side]).sort()).to.deep.equal([
+      ['BTC', 'long'],
+      ['BTC', 'long'],
+      ['ETH', 'short'],
+    ]);
     expect(positions.map((p) => p.id)).to.include(long.id);
     const events = (await fx.events(fx.trader.accountId)).slice(before);
-    expect(events.filter((e) => e.order?.order_id === short.order_id).map((e) => [e.event, e.order?.status])).to.deep.equal([['order.cancelled', 'rejected']]);
+    expect(events.filter((e) => e.order?.order_id === short.order_id).map((e) => [e.event, e.order?.status])).to.deep.equal([
+      ['order.cancelled', 'rejected'],
+    ]);
     const r = await call('POST', '/cancel_order', { order_id: short.order_id });
     expect(r.status).to.equal(409);
     expect(r.body).to.include({ error: 'already_done', status: 'rejected' });
@@ -213,7 +286,9 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
 
   it('holds at most 20 resting orders per book (409 too_many_orders), also when 25 arrive at once; a cancel frees a slot', async () => {
     const results = await Promise.all(
-      Array.from({ length: 25 }, (_, i) => call('POST', '/open', { symbol: 'ETH', side: 'long', type: 'limit', limit_price: 3000 - i, margin_usd: 5, leverage: 2 })),
+      Array.from({ length: 25 }, (_, i) =>
+        call('POST', '/open', { symbol: 'ETH', side: 'long', type: 'limit', limit_price: 3000 - i, margin_usd: 5, leverage: 2 }),
+      ),
     );
     expect(results.filter((r) => r.status === 200)).to.have.length(20);
     const refused = results.filter((r) => r.status === 409);
@@ -222,19 +297,25 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
     expect(await fx.redis.zcard(keys.bookOrders(fx.trader.accountId, 'main'))).to.equal(20);
     const first = results.find((r) => r.status === 200)!.body.order!;
     expect((await call('POST', '/cancel_order', { order_id: first.order_id })).status).to.equal(200);
-    expect((await call('POST', '/open', { symbol: 'ETH', side: 'short', type: 'stop', limit_price: 3000, margin_usd: 5, leverage: 2 })).status).to.equal(200);
+    expect(
+      (await call('POST', '/open', { symbol: 'ETH', side: 'short', type: 'stop', limit_price: 3000, margin_usd: 5, leverage: 2 })).status,
+    ).to.equal(200);
   });
 
   it('rejects a fill the open-position cap blocks: the order closes with a readable note and no position opens', async () => {
     const free = await createTrader(fx.mod, { plan: 'free' });
     const order = await place({ symbol: 'ETH', side: 'long', type: 'limit', limit_price: 3400 }, free);
-    const opens = await Promise.all(Array.from({ length: 50 }, () => call('POST', '/open', { symbol: 'ETH', side: 'short', margin_usd: 1, leverage: 1 }, free)));
+    const opens = await Promise.all(
+      Array.from({ length: 50 }, () => call('POST', '/open', { symbol: 'ETH', side: 'short', margin_usd: 1, leverage: 1 }, free)),
+    );
     expect(opens.every((r) => r.status === 200)).to.equal(true);
     const before = (await fx.events(free.accountId)).length;
     expect(await fx.candle('ETHUSDT', order.fills_from_ts, 3390, 3450)).to.deep.equal({ filled: 0, blocked: 1 });
     const rejected = (await orders(free)).recent[0];
     expect(rejected).to.include({ order_id: order.order_id, status: 'rejected' });
-    expect(rejected.note).to.be.a('string').and.match(/cap of 50 open positions/);
+    expect(rejected.note)
+      .to.be.a('string')
+      .and.match(/cap of 50 open positions/);
     expect(rejected).to.not.have.property('position_id');
     expect(await fx.redis.hlen(keys.bookOpen(free.accountId, 'main'))).to.equal(50);
     const events = await fx.events(free.accountId);
@@ -257,7 +338,9 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
     const v2 = await call('POST', '/open', { symbol: 'BTC', margin_usd: 100, leverage: 10, ...body }, fx.trader, 'v2');
     expect(v2.body.data).to.deep.equal({ order: first, idempotent: true });
     // the same id on a market open is another namespace: it opens a position
-    expect((await call('POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, client_order_id: 'lim-1' })).body.position).to.include({ client_order_id: 'lim-1' });
+    expect(
+      (await call('POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, client_order_id: 'lim-1' })).body.position,
+    ).to.include({ client_order_id: 'lim-1' });
   });
 
   it('makes one order of 20 concurrent identical requests with one client_order_id', async () => {
@@ -273,12 +356,32 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
   it('refuses a level without a resting type and a resting type without a level; answers v2 in the envelope', async () => {
     const noType = await call('POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, limit_price: 60000 });
     expect(noType.body).to.include({ error: 'invalid_param', param: 'type' });
-    const noLevel = await call('POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, type: 'stop' }, fx.trader, 'v2');
+    const noLevel = await call(
+      'POST',
+      '/open',
+      { symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, type: 'stop' },
+      fx.trader,
+      'v2',
+    );
     expect(noLevel.status).to.equal(400);
     expect((noLevel.body.error as unknown as { code: string }).code).to.equal('limit_price_required');
-    const both = await call('POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, type: 'limit', limit_price: 60000, stop_price: 61000 });
+    const both = await call('POST', '/open', {
+      symbol: 'BTC',
+      side: 'long',
+      margin_usd: 10,
+      leverage: 2,
+      type: 'limit',
+      limit_price: 60000,
+      stop_price: 61000,
+    });
     expect(both.body).to.include({ error: 'invalid_param', param: 'stop_price' });
-    const placed = await call('POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, type: 'LIMIT', stop_price: 60000 }, fx.trader, 'v2');
+    const placed = await call(
+      'POST',
+      '/open',
+      { symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, type: 'LIMIT', stop_price: 60000 },
+      fx.trader,
+      'v2',
+    );
     expect(placed.body.ok).to.equal(true);
     expect(placed.body.data).to.have.keys('order', 'idempotent');
     const list = await call('GET', '/orders', undefined, fx.trader, 'v2');

@@ -16,40 +16,87 @@ describe('bot trading end to end: sim -> feed -> Redis -> trading routes (all cl
   const stack = useSimStack({ env: TRADING_SIM_ENV, feed: true, worker: {} });
   before(async () => {
     trader = await createTrader(accountServices(stack.redis));
-    await waitFor(async () => (await botCall<Body>(stack.api.url, trader, 'GET', '/markets?class=metal')).body.markets?.length === 2, 20_000, 'metal markets with prices');
+    await waitFor(
+      async () => (await botCall<Body>(stack.api.url, trader, 'GET', '/markets?class=metal')).body.markets?.length === 2,
+      20_000,
+      'metal markets with prices',
+    );
   });
 
   it('lists crypto and the TradFi perpetuals of the sim with their classes', async () => {
     const r = await botCall<Body>(stack.api.url, trader, 'GET', '/markets');
     const by = Object.fromEntries(r.body.markets!.map((m) => [m.symbol, m.asset_class]));
-    expect(by).to.include({ BTCUSDT: 'crypto', ETHUSDT: 'crypto', XAUUSDT: 'metal', XAGUSDT: 'metal', SPX500USDT: 'index', NAS100USDT: 'index', TSLAUSDT: 'stock', NVDAUSDT: 'stock', EURUSDT: 'forex', JPYUSDT: 'forex' });
+    expect(by).to.include({
+      BTCUSDT: 'crypto',
+      ETHUSDT: 'crypto',
+      XAUUSDT: 'metal',
+      XAGUSDT: 'metal',
+      SPX500USDT: 'index',
+      NAS100USDT: 'index',
+      TSLAUSDT: 'stock',
+      NVDAUSDT: 'stock',
+      EURUSDT: 'forex',
+      JPYUSDT: 'forex',
+    });
     expect(Object.keys(by).length).to.equal(72);
   });
 
   it('fills an open at the price set on the simulated exchanges, for a coin and for gold', async () => {
     await simControl(stack.sim, 'price', { symbol: 'BTCUSDT', price: 71234.5 });
     await simControl(stack.sim, 'price', { symbol: 'XAUUSDT', price: 4012.25 });
-    const btc = await waitFor(async () => {
-      const r = await botCall<Body>(stack.api.url, trader, 'POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 100, dry_run: true });
-      return r.body.position?.entry === 71234.5 ? r : undefined;
-    }, 5_000, 'the sim price on the open path');
+    const btc = await waitFor(
+      async () => {
+        const r = await botCall<Body>(stack.api.url, trader, 'POST', '/open', {
+          symbol: 'BTC',
+          side: 'long',
+          margin_usd: 100,
+          leverage: 100,
+          dry_run: true,
+        });
+        return r.body.position?.entry === 71234.5 ? r : undefined;
+      },
+      5_000,
+      'the sim price on the open path',
+    );
     expect(btc.body.position).to.include({ symbol: 'BTC', entry: 71234.5 });
     // each symbol's price travels on its own: wait for gold's as well before trading it
-    await waitFor(async () => {
-      const r = await botCall<Body>(stack.api.url, trader, 'POST', '/open', { symbol: 'XAU', side: 'short', margin_usd: 100, leverage: 20, dry_run: true });
-      return r.body.position?.entry === 4012.25 ? r : undefined;
-    }, 5_000, 'the sim gold price on the open path');
-    const gold = await botCall<Body>(stack.api.url, trader, 'POST', '/open', { symbol: 'XAU', side: 'short', margin_usd: 100, leverage: 20 });
+    await waitFor(
+      async () => {
+        const r = await botCall<Body>(stack.api.url, trader, 'POST', '/open', {
+          symbol: 'XAU',
+          side: 'short',
+          margin_usd: 100,
+          leverage: 20,
+          dry_run: true,
+        });
+        return r.body.position?.entry === 4012.25 ? r : undefined;
+      },
+      5_000,
+      'the sim gold price on the open path',
+    );
+    const gold = await botCall<Body>(stack.api.url, trader, 'POST', '/open', {
+      symbol: 'XAU',
+      side: 'short',
+      margin_usd: 100,
+      leverage: 20,
+    });
     expect(gold.status).to.equal(200);
     expect(gold.body.position).to.include({ symbol: 'XAU', asset_class: 'metal', entry: 4012.25, fee_rate_pct: 0.015 });
     await simControl(stack.sim, 'price', { symbol: 'XAUUSDT', price: 3990 });
-    const closed = await waitFor(async () => {
-      const r = await botCall<Body & { closed?: Record<string, unknown> }>(stack.api.url, trader, 'GET', '/positions');
-      const row = (r.body.positions as Record<string, unknown>[])[0];
-      return row?.mark_price === 3990 ? row : undefined;
-    }, 5_000, 'the new gold mark');
+    const closed = await waitFor(
+      async () => {
+        const r = await botCall<Body & { closed?: Record<string, unknown> }>(stack.api.url, trader, 'GET', '/positions');
+        const row = (r.body.positions as Record<string, unknown>[])[0];
+        return row?.mark_price === 3990 ? row : undefined;
+      },
+      5_000,
+      'the new gold mark',
+    );
     expect(closed.unrealized_pnl_usd as number).to.be.above(0);
-    const r = await botCall<Body & { closed?: Record<string, unknown> }>(stack.api.url, trader, 'POST', '/close', { id: gold.body.position!.id, symbol: 'XAUUSDT' });
+    const r = await botCall<Body & { closed?: Record<string, unknown> }>(stack.api.url, trader, 'POST', '/close', {
+      id: gold.body.position!.id,
+      symbol: 'XAUUSDT',
+    });
     expect(r.body.closed).to.include({ exit: 3990, pnl_usd: closed.unrealized_pnl_usd });
   });
 
@@ -58,7 +105,9 @@ describe('bot trading end to end: sim -> feed -> Redis -> trading routes (all cl
     const queue = new Queue(QUEUES.funding, { connection, prefix: QUEUE_PREFIX });
     try {
       const schedulers = await queue.getJobSchedulers();
-      expect(schedulers.map((s) => ({ key: s.key, pattern: s.pattern, tz: s.tz }))).to.deep.equal([{ key: 'funding-record', pattern: '5 0 0,8,16 * * *', tz: 'UTC' }]);
+      expect(schedulers.map((s) => ({ key: s.key, pattern: s.pattern, tz: s.tz }))).to.deep.equal([
+        { key: 'funding-record', pattern: '5 0 0,8,16 * * *', tz: 'UTC' },
+      ]);
     } finally {
       await queue.close();
       await closeRedis(connection);

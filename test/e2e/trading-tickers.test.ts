@@ -6,9 +6,19 @@ import { botCall, createTrader, TestPrices, type Trader } from '../helpers/tradi
 
 type Row = Record<string, unknown> & { id: string; symbol: string };
 type Order = Record<string, unknown> & { order_id: string; symbol: string };
-type Body = Record<string, unknown> & { position?: Row; closed?: Row; order?: Order; orders?: Order[]; recent?: Order[]; positions?: Row[]; trades?: Row[]; webhook?: { id: string } };
+type Body = Record<string, unknown> & {
+  position?: Row;
+  closed?: Row;
+  order?: Order;
+  orders?: Order[];
+  recent?: Order[];
+  positions?: Row[];
+  trades?: Row[];
+  webhook?: { id: string };
+};
 
-const payload = (delivery: ReceivedDelivery) => JSON.parse(delivery.body) as { event: string; data: Record<string, unknown> & { symbol: string } };
+const payload = (delivery: ReceivedDelivery) =>
+  JSON.parse(delivery.body) as { event: string; data: Record<string, unknown> & { symbol: string } };
 
 /**
  * The spec names a market by its ticker (BTC, XAU), as the original does: every view a client gets
@@ -29,7 +39,11 @@ describe('bot trading: symbols are the spec ticker everywhere a client sees them
 
   const call = (method: 'GET' | 'POST', path: string, body?: unknown) => botCall<Body>(stack.api.url, trader, method, path, body);
   const delivered = (event: string, symbol: string) =>
-    waitFor(() => stack.receiver.received.map(payload).find((p) => p.event === event && p.data.symbol === symbol), 10_000, `${event} of ${symbol} delivered`);
+    waitFor(
+      () => stack.receiver.received.map(payload).find((p) => p.event === event && p.data.symbol === symbol),
+      10_000,
+      `${event} of ${symbol} delivered`,
+    );
 
   it('names the ticker in REST views, the stream (position events and prices) and webhook payloads, for any input spelling', async () => {
     const hook = await call('POST', '/webhooks', { act: 'add', url: `${stack.receiver.url}/hook` });
@@ -55,7 +69,14 @@ describe('bot trading: symbols are the spec ticker everywhere a client sees them
     expect(tick.data).to.deep.equal({ XAU: 4000, '1000PEPE': 0.0125 });
 
     // a limit order: placed, listed, cancelled, and its webhook, all under the ticker
-    const placed = await call('POST', '/open', { symbol: 'btc', side: 'long', type: 'limit', limit_price: 50000, margin_usd: 100, leverage: 10 });
+    const placed = await call('POST', '/open', {
+      symbol: 'btc',
+      side: 'long',
+      type: 'limit',
+      limit_price: 50000,
+      margin_usd: 100,
+      leverage: 10,
+    });
     expect(placed.status, JSON.stringify(placed.body)).to.equal(200);
     expect(placed.body.order).to.include({ symbol: 'BTC' });
     expect((await call('GET', '/orders')).body.orders!.map((o) => o.symbol)).to.deep.equal(['BTC']);
@@ -80,7 +101,10 @@ describe('bot trading: symbols are the spec ticker everywhere a client sees them
     expect(stack.receiver.received.map(payload).filter((p) => p.data.symbol.endsWith('USDT'))).to.deep.equal([]);
 
     // close_all names what it could not close (no fresh price) by its ticker as well
-    await stack.redis.set(keys.marketQuote('1000PEPEUSDT'), JSON.stringify({ symbol: '1000PEPEUSDT', price: 0.0125, venues: 1, changePct24h: null, ts: Date.now() - 60_000 }));
+    await stack.redis.set(
+      keys.marketQuote('1000PEPEUSDT'),
+      JSON.stringify({ symbol: '1000PEPEUSDT', price: 0.0125, venues: 1, changePct24h: null, ts: Date.now() - 60_000 }),
+    );
     const all = await call('POST', '/close_all', {});
     expect(all.body).to.deep.include({ closed: 0, not_closed: [{ id: pepe.body.position!.id, symbol: '1000PEPE', error: 'no_price' }] });
   });

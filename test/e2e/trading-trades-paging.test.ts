@@ -31,7 +31,8 @@ describe('bot trading: /trades pages when many trades closed in one millisecond'
   /** Opens n positions and closes them all at the clock's millisecond. */
   const closeAt = async (ts: number, n: number) => {
     now = ts;
-    for (let i = 0; i < n; i++) expect((await call('POST', '/open', { symbol: 'ETH', side: 'long', margin_usd: 5, leverage: 2 })).status).to.equal(200);
+    for (let i = 0; i < n; i++)
+      expect((await call('POST', '/open', { symbol: 'ETH', side: 'long', margin_usd: 5, leverage: 2 })).status).to.equal(200);
     expect((await call<{ closed: number }>('POST', '/close_all', {})).body.closed).to.equal(n);
   };
 
@@ -51,7 +52,10 @@ describe('bot trading: /trades pages when many trades closed in one millisecond'
       const cursors: (number | string)[] = [];
       let before: number | string | null = null;
       do {
-        const r: { status: number; body: Page } = await call<Page>('GET', `/trades?limit=${limit}${before === null ? '' : `&before=${before}`}`);
+        const r: { status: number; body: Page } = await call<Page>(
+          'GET',
+          `/trades?limit=${limit}${before === null ? '' : `&before=${before}`}`,
+        );
         expect(r.status).to.equal(200);
         expect(r.body.trades.length, `limit ${limit}`).to.be.within(1, limit);
         expect(r.body.count).to.equal(r.body.trades.length);

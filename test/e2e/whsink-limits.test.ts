@@ -22,7 +22,12 @@ describe('whsink: its own budget per address, and bounded storage', function () 
 
   beforeEach(async () => {
     redis = await freshRedis();
-    api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '3', WHSINK_RATE_LIMIT: '5', WHSINK_MAX_SINKS: '3', WEBHOOK_ALLOW_PRIVATE: 'true' });
+    api = await startTestApi(redis, {
+      PUBLIC_RATE_LIMIT: '3',
+      WHSINK_RATE_LIMIT: '5',
+      WHSINK_MAX_SINKS: '3',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    });
     store = new WhsinkStore(redis, systemClock, { perMinute: 5, maxSinks: 3 });
   });
   afterEach(async () => {
@@ -55,7 +60,10 @@ describe('whsink: its own budget per address, and bounded storage', function () 
     const sender = new WebhookSender({ allowPrivate: true, timeoutMs: 2_000 });
     try {
       for (let i = 0; i < 3; i += 1) {
-        const result = await sender.send(sinkUrl(token), `{"n":${i}}`, { 'content-type': 'application/json', 'x-pd-event': 'position.opened' });
+        const result = await sender.send(sinkUrl(token), `{"n":${i}}`, {
+          'content-type': 'application/json',
+          'x-pd-event': 'position.opened',
+        });
         expect(result, `delivery ${i}`).to.include({ ok: true, status: 200 });
       }
     } finally {
@@ -99,7 +107,8 @@ describe('whsink: its own budget per address, and bounded storage', function () 
       expect(refused.retryAfter).to.be.within(1, 900);
     }
     for (const token of tokens.slice(0, 3)) {
-      for (let i = 0; i < 30; i += 1) expect((await post(token, big)).status, 'an address already held keeps taking deliveries').to.equal(200);
+      for (let i = 0; i < 30; i += 1)
+        expect((await post(token, big)).status, 'an address already held keeps taking deliveries').to.equal(200);
       expect((await store.list(token)).deliveries).to.have.length(WHSINK_KEEP);
     }
     // each held address: its list and its rate count; and the index of held addresses

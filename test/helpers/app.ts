@@ -19,7 +19,11 @@ export async function startTestApi(
   extra: { apiKeys?: ApiKeyResolver; clock?: Clock; logger?: Logger } = {},
 ): Promise<TestApi> {
   const config = configWith({ REDIS_URL: testRedisUrl(), PORT: '0', HOST: '127.0.0.1', ...env });
-  const server = await startApiServer({ domain: createDomain({ config, redis, clock: extra.clock }), apiKeys: extra.apiKeys, logger: extra.logger ?? createLogger(config) });
+  const server = await startApiServer({
+    domain: createDomain({ config, redis, clock: extra.clock }),
+    apiKeys: extra.apiKeys,
+    logger: extra.logger ?? createLogger(config),
+  });
   return { ...server, config };
 }
 

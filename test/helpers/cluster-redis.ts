@@ -19,7 +19,11 @@ export interface ClusterRedis {
 export async function startClusterRedis(): Promise<ClusterRedis> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'pd-cluster-'));
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--cluster-enabled', 'yes', '--dir', dir], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--cluster-enabled', 'yes', '--dir', dir],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   const url = `redis://127.0.0.1:${port}`;
   const stop = async (): Promise<void> => {
     if (child.exitCode === null) {

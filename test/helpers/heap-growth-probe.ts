@@ -12,7 +12,8 @@ import { applyHeapSettings } from '../../shared/core/heap-settings.js';
 applyHeapSettings(configWith({ HEAP_GROWING_PERCENT: process.argv[2] ?? '0' }));
 let fullCollections = 0;
 const observer = new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) if ((entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) fullCollections += 1;
+  for (const entry of list.getEntries())
+    if ((entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) fullCollections += 1;
 });
 observer.observe({ entryTypes: ['gc'] });
 const oldUsedMb = (): number => (getHeapSpaceStatistics().find((space) => space.space_name === 'old_space')?.space_used_size ?? 0) / 1e6;

@@ -59,7 +59,10 @@ export class HeldGate {
  * Registers before/after hooks for a describe block: an API server on the suite's Redis whose key
  * gates are held (HeldGate). Read the fields inside tests (they are set once `before` ran).
  */
-export function useHeldGateApi(stack: { readonly redis: Redis; readonly mod: AccountServices }): { readonly api: TestApi; readonly gate: HeldGate } {
+export function useHeldGateApi(stack: { readonly redis: Redis; readonly mod: AccountServices }): {
+  readonly api: TestApi;
+  readonly gate: HeldGate;
+} {
   let api: TestApi | undefined;
   let gate: HeldGate | undefined;
   before(async () => {

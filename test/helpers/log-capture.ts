@@ -17,7 +17,11 @@ export interface CapturedLog {
 
 export function captureLog(): CapturedLog {
   let written = '';
-  const lines = (): Record<string, unknown>[] => written.split('\n').filter((text) => text !== '').map((text) => JSON.parse(text) as Record<string, unknown>);
+  const lines = (): Record<string, unknown>[] =>
+    written
+      .split('\n')
+      .filter((text) => text !== '')
+      .map((text) => JSON.parse(text) as Record<string, unknown>);
   const arrivals = new Arrivals(lines, () => `log lines: ${written}`);
   const destination = new Writable({
     write(chunk: Buffer, _encoding, done) {

@@ -10,5 +10,9 @@ import { fixture } from './fixtures.js';
  * the API without a worker: /api/v1/coins then answers from Redis instead of 503 before the first refresh.
  */
 export async function seedMacroSnapshots(redis: Redis, now = Date.now()): Promise<void> {
-  await new SnapshotStore(redis).saveGood(keys.macroSnapshot(MACRO_RESOURCES.coins), parseMarkets(fixture('coingecko/coins-markets.json')), now);
+  await new SnapshotStore(redis).saveGood(
+    keys.macroSnapshot(MACRO_RESOURCES.coins),
+    parseMarkets(fixture('coingecko/coins-markets.json')),
+    now,
+  );
 }

@@ -52,7 +52,12 @@ export async function scriptCurrentCandle(sim: SimHandle, candle: CandlePrices):
 }
 
 /** The environment of the trading stacks on the sim: trades see a sim price once the feed writes it (no quote cache), fresh for 3 s. */
-export const TRADING_SIM_ENV: Readonly<Record<string, string>> = { PRICE_FRESH_MS: '3000', QUOTE_CACHE_MS: '0', PUBLIC_RATE_LIMIT: '100000', FEED_LEASE_MS: '2000' };
+export const TRADING_SIM_ENV: Readonly<Record<string, string>> = {
+  PRICE_FRESH_MS: '3000',
+  QUOTE_CACHE_MS: '0',
+  PUBLIC_RATE_LIMIT: '100000',
+  FEED_LEASE_MS: '2000',
+};
 
 export interface SimStackOptions {
   /** The environment of the API and the roles, beside REDIS_URL, MARKET_SOURCE=sim and SIM_URL. */
@@ -71,7 +76,10 @@ export interface SimStack {
   readonly sim: SimHandle;
   readonly redis: Redis;
   readonly api: TestApi;
-  /** The minute the stack started in, before its feed: the feed never stores a candle of an earlier minute, so the sim's candle for one is its first close. */
+  /**
+   * The minute the stack started in, before its feed: the feed never stores a candle of an earlier minute, so the sim's candle for one is
+   * its first close.
+   */
   readonly startedMinute: number;
   /** What the roles are started with: the config of `env`, the suite's Redis. */
   readonly ctx: RoleContext;

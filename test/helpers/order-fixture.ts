@@ -111,7 +111,11 @@ export function useOrderFixture(): OrderFixture {
     expire: async (ahead) => {
       const later: Clock = { now: () => clock.now() + ahead };
       const settings = need(config);
-      const processor = orderExpiryProcessor.create({ domain: createDomain({ config: settings, redis: need(redis), clock: later }), redisUrl: testRedisUrl(), logger: createLogger(settings) });
+      const processor = orderExpiryProcessor.create({
+        domain: createDomain({ config: settings, redis: need(redis), clock: later }),
+        redisUrl: testRedisUrl(),
+        logger: createLogger(settings),
+      });
       // the expiry job carries no data: any job of the queue runs it
       return processor.process({ name: 'expire', data: {} } as Job);
     },

@@ -20,7 +20,9 @@ export const DEMO_ENTRY = 'ops/demo/main.ts';
 
 /** Runs a real entry point (the service's unless told) as a child process with the given environment. */
 export function spawnService(env: Record<string, string>, entry = SERVICE_ENTRY): ServiceProcess {
-  return watch(spawn(process.execPath, ['--import', 'tsx', entry], { cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
+  return watch(
+    spawn(process.execPath, ['--import', 'tsx', entry], { cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
 }
 
 /**
@@ -28,7 +30,9 @@ export function spawnService(env: Record<string, string>, entry = SERVICE_ENTRY)
  * sends Ctrl-C to the whole group with process.kill(-pid, 'SIGINT').
  */
 export function spawnDemo(env: Record<string, string>): ServiceProcess {
-  return watch(spawn('bash', ['ops/demo.sh'], { cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true }));
+  return watch(
+    spawn('bash', ['ops/demo.sh'], { cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true }),
+  );
 }
 
 function childEnv(env: Record<string, string>): Record<string, string> {

@@ -37,12 +37,17 @@ export function connectStream(base: string, query: Record<string, string>): Test
   const url = `${base.replace(/^http/, 'ws')}/api/bot/v2/stream?${new URLSearchParams(query).toString()}`;
   const ws = new WebSocket(url);
   const messages: StreamMessage[] = [];
-  const arrivals = new Arrivals(() => messages, () => `stream messages ${JSON.stringify(messages.map((m) => m.type))}`);
+  const arrivals = new Arrivals(
+    () => messages,
+    () => `stream messages ${JSON.stringify(messages.map((m) => m.type))}`,
+  );
   ws.on('message', (data) => {
     messages.push(JSON.parse(data.toString()) as StreamMessage);
     arrivals.arrived();
   });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
   return {
     ws,
     messages,
@@ -84,7 +89,9 @@ export function refusedUpgrade(base: string, query: Record<string, string>): Pro
 /** The stream's close, which must come within `ms` from now (the test fails otherwise). */
 export async function closedWithin(stream: TestStream, ms: number): Promise<{ code: number; reason: string }> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`the stream was not closed within ${ms} ms`)), ms)));
+  const late = new Promise<never>(
+    (_resolve, reject) => (timer = setTimeout(() => reject(new Error(`the stream was not closed within ${ms} ms`)), ms)),
+  );
   try {
     return await Promise.race([stream.closed, late]);
   } finally {
@@ -150,7 +157,10 @@ export function startTestRelay(redis: Redis, env: Record<string, string> = {}): 
 /** A worker role running only the webhook processor (and the relay unless told otherwise), as a worker process would. */
 export function startWebhookWorker(redis: Redis, env: Record<string, string>, options: WorkerRoleOptions = {}): Promise<RunningRole> {
   const config = configWith({ REDIS_URL: testRedisUrl(), ...env });
-  return startWorkerRole({ config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) }, { processors: [webhookProcessor], schedules: [], ...options });
+  return startWorkerRole(
+    { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) },
+    { processors: [webhookProcessor], schedules: [], ...options },
+  );
 }
 
 export interface WebhookStack {

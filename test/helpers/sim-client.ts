@@ -173,7 +173,6 @@ export function shapeDiff(expected: unknown, actual: unknown, path = '$'): strin
   return [];
 }
 
-
 /**
  * Registers before/after hooks for a describe block: a scripted sim (ticking every 100 ms, `seed`
  * fixing its random parts), and the stream probes `open` connects to it; all closed after.

@@ -92,11 +92,16 @@ export async function outbox(redis: Redis, accountId: string): Promise<OutboxEve
 }
 
 /** The account's first outbox event that matches, written already or to come: the stream is read as it grows (XREAD BLOCK). */
-export async function nextOutboxEvent(redis: Redis, accountId: string, match: (e: OutboxEvent) => boolean, timeoutMs: number): Promise<OutboxEvent> {
+export async function nextOutboxEvent(
+  redis: Redis,
+  accountId: string,
+  match: (e: OutboxEvent) => boolean,
+  timeoutMs: number,
+): Promise<OutboxEvent> {
   const reader = redis.duplicate();
   const deadline = Date.now() + timeoutMs;
   try {
-    for (let after = '0'; ; ) {
+    for (let after = '0'; ;) {
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`no matching outbox event of ${accountId} within ${timeoutMs} ms`);
       const read = await reader.xread('BLOCK', left, 'STREAMS', keys.accountOutbox(accountId), after);

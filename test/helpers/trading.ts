@@ -67,7 +67,10 @@ export interface Trader {
 let emails = 0;
 
 /** A new account (or a new key of an existing e-mail) on a plan, optionally bound to a book. */
-export async function createTrader(accounts: AccountServices, opts: { email?: string; plan?: PlanId; book?: string } = {}): Promise<Trader> {
+export async function createTrader(
+  accounts: AccountServices,
+  opts: { email?: string; plan?: PlanId; book?: string } = {},
+): Promise<Trader> {
   const email = opts.email ?? `trader${++emails}-${Date.now()}@example.org`;
   const created = await accounts.service.createKey({ email, plan: opts.plan ?? 'business', ...(opts.book ? { book: opts.book } : {}) });
   return { apiKey: created.apiKey, accountId: created.account.id, book: opts.book ?? 'main' };
@@ -90,7 +93,11 @@ export function botCall<T = Record<string, unknown>>(
   const key = trader === null ? undefined : typeof trader === 'string' ? trader : trader.apiKey;
   return getJson<T>(`${base}/api/bot/${version}${path}`, {
     method,
-    headers: { ...(key !== undefined ? { 'x-api-key': key } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: {
+      ...(key !== undefined ? { 'x-api-key': key } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
     ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
   });
 }

@@ -55,7 +55,9 @@ describe('accounts, keys, plans and books in Redis', () => {
   });
 
   it('never lets concurrent creates pass max_keys (Free: 3 active keys); revoked keys do not count', async () => {
-    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => mod.service.createKey({ email: 'cap@example.com', name: `k${i}` })));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) => mod.service.createKey({ email: 'cap@example.com', name: `k${i}` })),
+    );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).to.have.length(3);
     const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected').map((o) => o.reason as AppError);
     expect(refused.map((e) => e.code)).to.deep.equal(Array(5).fill('max_keys'));
@@ -104,14 +106,21 @@ describe('accounts, keys, plans and books in Redis', () => {
     expect(found).to.not.equal(null);
     if (found === null || 'revoked' in found) throw new Error('expected a key');
     expect(found).to.include({ keyId: created.key.id, plan: 'free', requestsPerMinute: 120 });
-    expect(found.context).to.deep.include({ keyId: created.key.id, keyName: 'bot', accountId: created.account.id, email: 'ctx@example.com', book: 'scalper', bookBound: true });
+    expect(found.context).to.deep.include({
+      keyId: created.key.id,
+      keyName: 'bot',
+      accountId: created.account.id,
+      email: 'ctx@example.com',
+      book: 'scalper',
+      bookBound: true,
+    });
     expect(await resolver.resolve(`${created.apiKey.slice(0, -1)}${created.apiKey.endsWith('a') ? 'b' : 'a'}`)).to.equal(null);
     expect(await resolver.resolve('pd_nothing')).to.equal(null);
     await mod.service.revokeKey('ctx@example.com', created.key.id);
     expect(await resolver.resolve(created.apiKey)).to.deep.equal({ revoked: true });
   });
 
-  it('resolves a key metered (key-gate.lua): the same context as resolve, the call counted in the key\'s own window, nothing counted for a revoked or unknown key', async () => {
+  it("resolves a key metered (key-gate.lua): the same context as resolve, the call counted in the key's own window, nothing counted for a revoked or unknown key", async () => {
     const created = await mod.service.createKey({ email: 'gate@example.com', book: 'scalper', name: 'bot' });
     const other = await mod.service.createKey({ email: 'gate@example.com', name: 'other' });
     expect(resolver.known(created.apiKey)).to.equal(undefined);
@@ -150,7 +159,9 @@ describe('accounts, keys, plans and books in Redis', () => {
     expect(resolver.known(`${created.apiKey.slice(0, -1)}${created.apiKey.endsWith('a') ? 'b' : 'a'}`)).to.equal(undefined);
     expect(resolver.known('pd_nothing')).to.equal(undefined);
     expect(await resolver.resolveMetered('pd_nothing', 60_000)).to.equal(null);
-    expect(await resolver.resolveMetered(`${created.apiKey.slice(0, -1)}${created.apiKey.endsWith('a') ? 'b' : 'a'}`, 60_000)).to.equal(null);
+    expect(await resolver.resolveMetered(`${created.apiKey.slice(0, -1)}${created.apiKey.endsWith('a') ? 'b' : 'a'}`, 60_000)).to.equal(
+      null,
+    );
     await mod.service.revokeKey('gate@example.com', created.key.id);
     const before = await snapshotRedis(redis);
     expect(await resolver.resolveMetered(created.apiKey, 60_000)).to.deep.equal({ revoked: true });
@@ -216,7 +227,9 @@ describe('accounts, keys, plans and books in Redis', () => {
     const created = await mod.service.createKey({ email: 'use-race@example.com' });
     const { id: accountId } = created.account;
     const day = '2026-01-10';
-    await Promise.all(Array.from({ length: 12 }, (_, i) => mod.keys.recordCalls([{ accountId, keyId: created.key.id, day, calls: i + 1, last: now + i }])));
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) => mod.keys.recordCalls([{ accountId, keyId: created.key.id, day, calls: i + 1, last: now + i }])),
+    );
     const total = (12 * 13) / 2;
     expect((await mod.keys.get(accountId, created.key.id))?.calls).to.equal(total);
     expect((await mod.keys.dailyCalls(accountId, created.key.id, now)).at(-1)).to.deep.equal({ day, calls: total });

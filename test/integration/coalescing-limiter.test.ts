@@ -13,7 +13,10 @@ describe('the coalescing limiter', () => {
     const a = new CoalescingLimiter(redis, [20]);
     const b = new CoalescingLimiter(redis, [20]);
     const decisions = await Promise.all(Array.from({ length: 25 }, (_, i) => (i % 3 === 0 ? a : b).consume('ip:x', 20)));
-    const remaining = decisions.filter((d) => d.allowed).map((d) => d.remaining).sort((x, y) => x - y);
+    const remaining = decisions
+      .filter((d) => d.allowed)
+      .map((d) => d.remaining)
+      .sort((x, y) => x - y);
     expect(remaining).to.deep.equal(Array.from({ length: 20 }, (_, i) => i));
     expect(decisions.filter((d) => !d.allowed)).to.have.length(5);
     expect(await redis.get('rl:20:ip:x')).to.equal('25');

@@ -34,10 +34,12 @@ describe('feed lease failover between two feed processes', function () {
   };
   /** Lease owners are `host:pid:nonce`. */
   const holders = async (): Promise<(number | undefined)[]> =>
-    Promise.all(VENUES.map(async (v) => {
-      const owner = await redis.get(keys.feedLease(v));
-      return owner ? Number(owner.split(':')[1]) : undefined;
-    }));
+    Promise.all(
+      VENUES.map(async (v) => {
+        const owner = await redis.get(keys.feedLease(v));
+        return owner ? Number(owner.split(':')[1]) : undefined;
+      }),
+    );
 
   before(async () => {
     sim = await startScriptedSim();
@@ -54,15 +56,22 @@ describe('feed lease failover between two feed processes', function () {
     const store = createMarketStore(redis, configWith({ REDIS_URL: testRedisUrl(), MARKET_SOURCE: 'sim', SIM_URL: sim.url }));
     const first = spawnFeed();
     await waitFor(async () => (await holders()).every((pid) => pid === first.child.pid), 20_000, 'the first feed holding all four leases');
-    const clients = async (): Promise<number> => String(await redis.client('LIST')).split('\n').filter(Boolean).length;
+    const clients = async (): Promise<number> =>
+      String(await redis.client('LIST'))
+        .split('\n')
+        .filter(Boolean).length;
     const baseline = await clients();
     const second = spawnFeed();
     let price = 81_000;
     await simControl(sim, 'price', { symbol: 'BTCUSDT', price });
-    await waitFor(async () => {
-      const q = await store.getQuote('BTCUSDT');
-      return q?.price === price && q.venues === 4;
-    }, 20_000, 'prices from the first feed');
+    await waitFor(
+      async () => {
+        const q = await store.getQuote('BTCUSDT');
+        return q?.price === price && q.venues === 4;
+      },
+      20_000,
+      'prices from the first feed',
+    );
     // the standby is up (its service and feed connections are open) and has found every lease taken
     await waitFor(async () => (await clients()) >= baseline + 2, 20_000, 'the standby connected to Redis');
     expect(await holders()).to.deep.equal(VENUES.map(() => first.child.pid));
@@ -73,10 +82,14 @@ describe('feed lease failover between two feed processes', function () {
     await waitFor(async () => (await holders()).every((pid) => pid === second.child.pid), 5_000, 'the standby holding all four leases');
     price += 250;
     await simControl(sim, 'price', { symbol: 'BTCUSDT', price });
-    const q = await waitFor(async () => {
-      const current = await store.getQuote('BTCUSDT');
-      return current?.price === price && current.venues === 4 ? current : undefined;
-    }, 5_000, 'prices from the standby');
+    const q = await waitFor(
+      async () => {
+        const current = await store.getQuote('BTCUSDT');
+        return current?.price === price && current.venues === 4 ? current : undefined;
+      },
+      5_000,
+      'prices from the standby',
+    );
     expect(q.ts).to.be.greaterThan(killedAt);
     expect(Date.now() - killedAt).to.be.below(10_000);
 

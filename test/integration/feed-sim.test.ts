@@ -83,10 +83,14 @@ describe('feed role against the simulated exchange', function () {
   it('shows a price set on the exchanges within 2 s, from four venues', async () => {
     const started = Date.now();
     const target = await setPrice();
-    const q = await waitFor(async () => {
-      const current = await quote();
-      return current?.price === target && current.venues === 4 ? current : undefined;
-    }, 2_000, `price ${target} from 4 venues`);
+    const q = await waitFor(
+      async () => {
+        const current = await quote();
+        return current?.price === target && current.venues === 4 ? current : undefined;
+      },
+      2_000,
+      `price ${target} from 4 venues`,
+    );
     expect(Date.now() - started).to.be.below(2_000);
     expect(q.ts).to.be.at.least(started - 1_000);
     const venuePrices = await redis.hgetall(keys.marketVenuePrices('BTCUSDT'));
@@ -97,43 +101,61 @@ describe('feed role against the simulated exchange', function () {
     await simControl(sim, 'provider', { name: 'okx', down: true });
     try {
       const target = await setPrice();
-      await waitFor(async () => {
-        const q = await quote();
-        return q?.venues === 3 && q.price === target;
-      }, 5_000, 'the median of three venues');
+      await waitFor(
+        async () => {
+          const q = await quote();
+          return q?.venues === 3 && q.price === target;
+        },
+        5_000,
+        'the median of three venues',
+      );
       const okx = JSON.parse((await redis.hget(keys.marketVenuePrices('BTCUSDT'), 'okx')) ?? '{}') as { price: number };
       expect(okx.price).to.not.equal(target);
     } finally {
       await simControl(sim, 'provider', { name: 'okx', down: false });
     }
     const target = await setPrice();
-    await waitFor(async () => {
-      const q = await quote();
-      return q?.venues === 4 && q.price === target;
-    }, 8_000, 'four venues again');
+    await waitFor(
+      async () => {
+        const q = await quote();
+        return q?.venues === 4 && q.price === target;
+      },
+      8_000,
+      'four venues again',
+    );
   });
 
   it('stores a closed candle for a past minute once, from the best venue, and enqueues exactly one sweep', async () => {
     const minute = Math.floor(Date.now() / MINUTE) * MINUTE - 3 * MINUTE;
     const ohlc = { open: price - 20, high: price + 150, low: price - 175, close: price + 5 };
     await simControl(sim, 'candle', { symbol: 'BTCUSDT', minute, ...ohlc });
-    const candle = await waitFor(async () => {
-      const found = (await store.getCandles('BTCUSDT', { fromMs: minute, toMs: minute, limit: 5 }))[0];
-      return found?.venue === 'binance' && found.high === ohlc.high ? found : undefined;
-    }, 5_000, 'the candle from binance');
+    const candle = await waitFor(
+      async () => {
+        const found = (await store.getCandles('BTCUSDT', { fromMs: minute, toMs: minute, limit: 5 }))[0];
+        return found?.venue === 'binance' && found.high === ohlc.high ? found : undefined;
+      },
+      5_000,
+      'the candle from binance',
+    );
     expect(candle).to.include({ openTime: minute, ...ohlc, closed: true });
     const job = await waitFor(() => sweeps.getJob(sweepJobId('BTCUSDT', minute)), 5_000, 'the sweep job');
     expect(job.data).to.include({ symbol: 'BTCUSDT', minute, high: ohlc.high, low: ohlc.low });
-    const forMinute = (await sweeps.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed'])).filter((j) => j.data.minute === minute);
+    const forMinute = (await sweeps.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed'])).filter(
+      (j) => j.data.minute === minute,
+    );
     expect(forMinute).to.have.length(1);
     expect(await redis.zcount(keys.marketCandles1m('BTCUSDT'), minute, minute)).to.equal(1);
   });
 
   it('stops updating the aggregate while every venue is down (its ts ages), and resumes after', async () => {
-    const before = await waitFor(async () => {
-      const q = await quote();
-      return q && Date.now() - q.ts < 1_000 ? q : undefined;
-    }, 5_000, 'a recent aggregate');
+    const before = await waitFor(
+      async () => {
+        const q = await quote();
+        return q && Date.now() - q.ts < 1_000 ? q : undefined;
+      },
+      5_000,
+      'a recent aggregate',
+    );
     for (const name of VENUES) await simControl(sim, 'provider', { name, down: true });
     try {
       await simControl(sim, 'price', { symbol: 'BTCUSDT', price: price + 500 });
@@ -146,10 +168,14 @@ describe('feed role against the simulated exchange', function () {
       for (const name of VENUES) await simControl(sim, 'provider', { name, down: false });
     }
     const target = await setPrice();
-    await waitFor(async () => {
-      const q = await quote();
-      return q?.price === target && q.venues === 4;
-    }, 8_000, 'prices flowing again');
+    await waitFor(
+      async () => {
+        const q = await quote();
+        return q?.price === target && q.venues === 4;
+      },
+      8_000,
+      'prices flowing again',
+    );
   });
 
   it('reconnects every connector after the sockets are dropped, and prices flow again', async () => {
@@ -164,10 +190,14 @@ describe('feed role against the simulated exchange', function () {
     expect(dropped.dropped).to.equal(5);
     await waitFor(allOpen, 8_000, 'every socket reconnected, none twice');
     const target = await setPrice();
-    await waitFor(async () => {
-      const q = await quote();
-      return q?.price === target && q.venues === 4;
-    }, 5_000, 'prices after the reconnect');
+    await waitFor(
+      async () => {
+        const q = await quote();
+        return q?.price === target && q.venues === 4;
+      },
+      5_000,
+      'prices after the reconnect',
+    );
   });
 
   it('fetches REST history from the first venue that answers, aggregating 1m when the interval is not served, and caches the newest', async () => {

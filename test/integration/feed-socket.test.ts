@@ -52,7 +52,16 @@ const protocol: SocketProtocol = {
 
 function socket(url: string, onText: (text: string) => void = () => undefined, silenceMs = 60_000): ReconnectingSocket {
   return new ReconnectingSocket({
-    name: 'test#0', url, logger, protocol, silenceMs, pingIntervalMs: 100, reconnectMinMs: 50, reconnectMaxMs: 200, sendGapMs: 5, onText,
+    name: 'test#0',
+    url,
+    logger,
+    protocol,
+    silenceMs,
+    pingIntervalMs: 100,
+    reconnectMinMs: 50,
+    reconnectMaxMs: 200,
+    sendGapMs: 5,
+    onText,
   });
 }
 
@@ -73,7 +82,10 @@ describe('reconnecting exchange socket', () => {
     await waitFor(() => server!.received.length >= 3, 5_000, 'two reconnects after silence');
     for (const frames of server.received.slice(0, 2)) {
       expect(frames[0]).to.equal(JSON.stringify({ op: 'subscribe', args: ['a', 'b'] }));
-      expect(frames.slice(1).every((f) => f === 'ping'), 'then only keep-alive pings').to.equal(true);
+      expect(
+        frames.slice(1).every((f) => f === 'ping'),
+        'then only keep-alive pings',
+      ).to.equal(true);
     }
   });
 
@@ -95,7 +107,10 @@ describe('reconnecting exchange socket', () => {
     await waitFor(() => data(0).length === 1, 2_000, 'first subscribe');
     client.setTopics(['b', 'c']);
     await waitFor(() => data(0).length === 3, 2_000, 'the diff');
-    expect(data(0).slice(1)).to.deep.equal([JSON.stringify({ op: 'unsubscribe', args: ['a'] }), JSON.stringify({ op: 'subscribe', args: ['c'] })]);
+    expect(data(0).slice(1)).to.deep.equal([
+      JSON.stringify({ op: 'unsubscribe', args: ['a'] }),
+      JSON.stringify({ op: 'subscribe', args: ['c'] }),
+    ]);
     server.sockets[0].terminate();
     await waitFor(() => data(1).length === 1, 3_000, 'resubscribe after the drop');
     expect(data(1)[0]).to.equal(JSON.stringify({ op: 'subscribe', args: ['b', 'c'] }));
@@ -105,7 +120,10 @@ describe('reconnecting exchange socket', () => {
   it('logs and skips malformed frames and keeps delivering the good ones', async () => {
     const ticks: VenueTick[] = [];
     const state = createBybitTickerState();
-    const handler = frameHandler('bybit', logger, (msg) => parseBybitMessage(msg, state), { onTicks: (t) => ticks.push(...t), onCandles: () => undefined });
+    const handler = frameHandler('bybit', logger, (msg) => parseBybitMessage(msg, state), {
+      onTicks: (t) => ticks.push(...t),
+      onCandles: () => undefined,
+    });
     server = await startServer((ws) => {
       ws.send('not json at all');
       ws.send('{"topic":"tickers.BTCUSDT","type":"snapshot","data":"oops","ts":1}');
@@ -128,7 +146,15 @@ describe('reconnecting exchange socket', () => {
     server = undefined;
     const failures: string[] = [];
     client = new ReconnectingSocket({
-      name: 'test#0', url, logger, protocol, silenceMs: 60_000, pingIntervalMs: 100, reconnectMinMs: 20, reconnectMaxMs: 100, sendGapMs: 5,
+      name: 'test#0',
+      url,
+      logger,
+      protocol,
+      silenceMs: 60_000,
+      pingIntervalMs: 100,
+      reconnectMinMs: 20,
+      reconnectMaxMs: 100,
+      sendGapMs: 5,
       onText: () => undefined,
       onDisconnect: (reason) => failures.push(reason),
     });

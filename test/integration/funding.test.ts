@@ -25,7 +25,15 @@ describe('funding: recorded per funding time, charged at close', function () {
   let now = DAY + 7 * H;
   const clock = { now: () => now };
   let trading: TradingServices;
-  const ctx: KeyContext = { keyId: 'k1', keyName: 'k', accountId: 'fund-acct', email: 'f@example.org', book: 'main', bookBound: false, plan: effectivePlan({ plan: 'free', until: null }, 0) };
+  const ctx: KeyContext = {
+    keyId: 'k1',
+    keyName: 'k',
+    accountId: 'fund-acct',
+    email: 'f@example.org',
+    book: 'main',
+    bookBound: false,
+    plan: effectivePlan({ plan: 'free', until: null }, 0),
+  };
 
   const setPrice = async (symbol: string, price: number) => {
     await redis.set(keys.marketQuote(symbol), JSON.stringify({ symbol, price, venues: 2, changePct24h: null, ts: now }));
@@ -85,7 +93,10 @@ describe('funding: recorded per funding time, charged at close', function () {
     const sim: SimHandle = await startScriptedSim();
     try {
       now = Date.now();
-      await saveUniverse(redis, { updatedAt: now, symbols: ['BTCUSDT', 'XAUUSDT'].map((symbol) => ({ symbol, quoteVolume24h: 1, venues: ['binance' as const] })) });
+      await saveUniverse(redis, {
+        updatedAt: now,
+        symbols: ['BTCUSDT', 'XAUUSDT'].map((symbol) => ({ symbol, quoteVolume24h: 1, venues: ['binance' as const] })),
+      });
       const deps = {
         funding: new FundingStore(redis),
         binanceRest: `${sim.url}/binance`,

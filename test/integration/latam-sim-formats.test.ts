@@ -32,17 +32,22 @@ describe('regional quote providers on the simulated exchange', () => {
       const [reference, actual] = file.startsWith('criptoya/')
         ? [Object.values(expected as Record<string, unknown>)[0], Object.values(r.body as Record<string, unknown>)]
         : [expected, r.body];
-      const diffs = file.startsWith('criptoya/') ? (actual as unknown[]).flatMap((v) => shapeDiff(reference, v)) : shapeDiff(reference, actual);
+      const diffs = file.startsWith('criptoya/')
+        ? (actual as unknown[]).flatMap((v) => shapeDiff(reference, v))
+        : shapeDiff(reference, actual);
       expect(diffs).to.deep.equal([]);
     });
   }
 
   it('PTAX lists one bulletin per weekday of the period', async () => {
     const r = await getJson(`${sim.url}${ptaxPath}`);
-    expect((r.body as { value: { dataHoraCotacao: string }[] }).value.map((v) => v.dataHoraCotacao)).to.deep.equal(['2021-08-20 13:10:00.000', '2021-08-23 13:10:00.000']);
+    expect((r.body as { value: { dataHoraCotacao: string }[] }).value.map((v) => v.dataHoraCotacao)).to.deep.equal([
+      '2021-08-20 13:10:00.000',
+      '2021-08-23 13:10:00.000',
+    ]);
   });
 
-  it('prices BTC/BRL from the sim\'s BTC price: Mercado Bitcoin at +0.4 % over BTC x 5.40', async () => {
+  it("prices BTC/BRL from the sim's BTC price: Mercado Bitcoin at +0.4 % over BTC x 5.40", async () => {
     await simControl(sim, 'price', { symbol: 'BTCUSDT', price: 60_000 });
     const r = await getJson(`${sim.url}/mercado-bitcoin/api/v4/tickers?symbols=BTC-BRL,USDT-BRL`);
     // 60,000 x 5.4 x 1.004 = 325,296; half-spread 0.1 %: ask 325,621.30 (325,621.296), bid 324,970.70 (324,970.704)

@@ -32,12 +32,18 @@ describe('latam store (real Redis)', () => {
     expect(await store.readHistory('br', now)).to.deep.equal([]);
   });
 
-  it('stores each source\'s last answer and the quote snapshot', async () => {
+  it("stores each source's last answer and the quote snapshot", async () => {
     await store.saveSources('br', { foxbit: { ok: false, attemptAt: 2, at: 1, data: { btc: { ask: 1, bid: 1 } }, error: 'HTTP 503' } });
     expect((await store.readSources('br')).foxbit).to.include({ ok: false, at: 1 });
     await store.saveQuote('br', { quote: { n: 1 }, sourcesDown: ['foxbit'] }, 10);
     await store.saveQuoteFailure('br', new Error('no venue quotes'), 20);
     const snapshot = await store.readQuote<{ n: number }>('br');
-    expect(snapshot).to.deep.equal({ data: { quote: { n: 1 }, sourcesDown: ['foxbit'] }, fetchedAt: 10, attemptAt: 20, attemptOk: false, error: 'no venue quotes' });
+    expect(snapshot).to.deep.equal({
+      data: { quote: { n: 1 }, sourcesDown: ['foxbit'] },
+      fetchedAt: 10,
+      attemptAt: 20,
+      attemptOk: false,
+      error: 'no venue quotes',
+    });
   });
 });

@@ -21,7 +21,15 @@ describe("a pod's latest ticks (Redis)", () => {
   beforeEach(async () => {
     now = start;
     redis = await freshRedis();
-    ticks = new LatestTicks({ subscriber: redis.duplicate(), market: createMarketStore(redis, config, clock), clock, freshness, onError: (error) => { throw error; } });
+    ticks = new LatestTicks({
+      subscriber: redis.duplicate(),
+      market: createMarketStore(redis, config, clock),
+      clock,
+      freshness,
+      onError: (error) => {
+        throw error;
+      },
+    });
     await ticks.start();
   });
   afterEach(async () => {
@@ -44,7 +52,10 @@ describe("a pod's latest ticks (Redis)", () => {
   });
 
   it('reads a symbol not heard yet once, then serves the ticks it hears without a read', async () => {
-    await redis.set(keys.marketQuote('ETHUSDT'), JSON.stringify({ symbol: 'ETHUSDT', price: 3000, venues: 1, changePct24h: null, ts: start }));
+    await redis.set(
+      keys.marketQuote('ETHUSDT'),
+      JSON.stringify({ symbol: 'ETHUSDT', price: 3000, venues: 1, changePct24h: null, ts: start }),
+    );
     expect(await ticks.marks(['ETHUSDT'])).to.deep.equal(new Map([['ETHUSDT', { price: 3000, stale: false }]]));
     const reads: string[][] = [];
     const stop = await watchCommands(redis, (args) => {

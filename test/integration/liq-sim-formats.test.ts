@@ -16,7 +16,14 @@ import { at, getJson, shapeDiff, toWsUrl, WsProbe } from '../helpers/sim-client.
 import { fixture } from '../helpers/fixtures.js';
 
 const BTC_LONG = { symbol: 'BTCUSDT', side: 'long', price: 50_000, qty: 0.5 };
-const expected = (exchange: string) => ({ exchange, symbol: 'BTCUSDT', side: 'long_liquidated', price: 50_000, qty: 0.5, notional: 25_000 });
+const expected = (exchange: string) => ({
+  exchange,
+  symbol: 'BTCUSDT',
+  side: 'long_liquidated',
+  price: 50_000,
+  qty: 0.5,
+  notional: 25_000,
+});
 const withoutTs = (frame: LiquidationFrame) => frame.events.map((e) => ({ ...publicEvent(e), ts: 0 })).map(({ ts: _ts, ...rest }) => rest);
 
 describe('simulated exchange: the liquidation formats of the seven exchanges beyond Binance and Bybit', function () {

@@ -12,7 +12,17 @@ const T0 = Math.floor(Date.now() / (DAY_MINUTES * MINUTE_MS)) * DAY_MINUTES * MI
 const all = (): boolean => true;
 
 function ev(id: string, over: Partial<CollectedLiquidation> = {}): CollectedLiquidation {
-  return { id, ts: T0, exchange: 'binance', symbol: 'BTCUSDT', side: 'long_liquidated', price: 50_000, qty: 0.5, notional: 25_000, ...over };
+  return {
+    id,
+    ts: T0,
+    exchange: 'binance',
+    symbol: 'BTCUSDT',
+    side: 'long_liquidated',
+    price: 50_000,
+    qty: 0.5,
+    notional: 25_000,
+    ...over,
+  };
 }
 
 describe('liquidation store (Redis)', () => {
@@ -26,17 +36,26 @@ describe('liquidation store (Redis)', () => {
   afterEach(async () => closeRedis(redis));
 
   it('stores a batch once: a replay (same id) is dropped, in the same batch or a later one', async () => {
-    expect(await store.ingest([ev('a'), ev('b', { side: 'short_liquidated', exchange: 'okx', notional: 1_000.25 }), ev('a')], all, T0)).to.deep.equal({ added: 2, duplicates: 1, stale: 0 });
+    expect(
+      await store.ingest([ev('a'), ev('b', { side: 'short_liquidated', exchange: 'okx', notional: 1_000.25 }), ev('a')], all, T0),
+    ).to.deep.equal({ added: 2, duplicates: 1, stale: 0 });
     expect(await store.ingest([ev('a'), ev('b')], all, T0 + 5_000)).to.deep.equal({ added: 0, duplicates: 2, stale: 0 });
     const totals = await store.totals();
-    expect(totals.coins.get('BTCUSDT')).to.deep.equal({ long_liquidated: { usd: 25_000, count: 1 }, short_liquidated: { usd: 1_000.25, count: 1 } });
+    expect(totals.coins.get('BTCUSDT')).to.deep.equal({
+      long_liquidated: { usd: 25_000, count: 1 },
+      short_liquidated: { usd: 1_000.25, count: 1 },
+    });
     expect(totals.exchanges.get('okx')?.short_liquidated).to.deep.equal({ usd: 1_000.25, count: 1 });
     expect((await store.newest(10)).map((e) => e.exchange)).to.deep.equal(['okx', 'binance']);
     expect(await store.newestOf('BTCUSDT', 1)).to.have.length(1);
   });
 
   it('refuses events older than the dedup window (a replay it can no longer recognise)', async () => {
-    expect(await store.ingest([ev('old', { ts: T0 - 700_000 }), ev('new', { ts: T0 - 1_000 })], all, T0)).to.deep.equal({ added: 1, duplicates: 0, stale: 1 });
+    expect(await store.ingest([ev('old', { ts: T0 - 700_000 }), ev('new', { ts: T0 - 1_000 })], all, T0)).to.deep.equal({
+      added: 1,
+      duplicates: 0,
+      stale: 1,
+    });
   });
 
   it('fills minute buckets per side in whole dollars, only for wanted symbols', async () => {
@@ -66,7 +85,7 @@ describe('liquidation store (Redis)', () => {
   });
 
   it('reads minutes across a day boundary', async () => {
-    const midnight = (T0 - 10 * MINUTE_MS);
+    const midnight = T0 - 10 * MINUTE_MS;
     await store.ingest([ev('x', { ts: midnight - MINUTE_MS }), ev('y', { ts: midnight })], all, midnight + 1_000);
     const m = midnight / MINUTE_MS;
     expect([...(await store.minutes('BTCUSDT', m - 2, m + 2)).keys()]).to.deep.equal([m - 1, m]);

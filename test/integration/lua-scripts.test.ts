@@ -47,14 +47,19 @@ describe('Lua scripts (EVALSHA, reloaded after NOSCRIPT)', () => {
     });
   }
 
-  it('sends a one-write batch in one write on a connection without auto-pipelining (the API\'s): the server reads the 50 calls at once', async () => {
+  it("sends a one-write batch in one write on a connection without auto-pipelining (the API's): the server reads the 50 calls at once", async () => {
     const scripts = counterScripts();
     const direct = createRedis(testRedisUrl(), { enableAutoPipelining: false });
     try {
       await scripts.run(direct, 'bump', { keys: ['lua:g'], args: [0] });
       const reads = async (): Promise<number> => Number(/total_reads_processed:(\d+)/.exec(await direct.info('stats'))?.[1]);
       const before = await reads();
-      await scripts.runMany(direct, 'bump', Array.from({ length: 50 }, () => ({ keys: ['lua:g'], args: [1] })), 'one-write');
+      await scripts.runMany(
+        direct,
+        'bump',
+        Array.from({ length: 50 }, () => ({ keys: ['lua:g'], args: [1] })),
+        'one-write',
+      );
       // one read for the batch, one for the INFO that reads the counter (uncorked, the first call goes out alone)
       expect((await reads()) - before).to.equal(2);
       expect(await direct.get('lua:g')).to.equal('50');
@@ -66,8 +71,15 @@ describe('Lua scripts (EVALSHA, reloaded after NOSCRIPT)', () => {
   it('a failing call of a one-write batch fails the batch; the others still ran, each once', async () => {
     const scripts = counterScripts();
     await redis.set('lua:h:bad', 'not a number');
-    const calls = [{ keys: ['lua:h:ok'], args: [1] }, { keys: ['lua:h:bad'], args: [1] }, { keys: ['lua:h:ok'], args: [1] }];
-    const error = await scripts.runMany(redis, 'bump', calls, 'one-write').then(() => undefined, (e: unknown) => e);
+    const calls = [
+      { keys: ['lua:h:ok'], args: [1] },
+      { keys: ['lua:h:bad'], args: [1] },
+      { keys: ['lua:h:ok'], args: [1] },
+    ];
+    const error = await scripts.runMany(redis, 'bump', calls, 'one-write').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(String(error)).to.match(/not an integer/);
     expect(await redis.get('lua:h:ok')).to.equal('2');
   });
@@ -82,9 +94,22 @@ describe('Lua scripts (EVALSHA, reloaded after NOSCRIPT)', () => {
 
   it('refuses a call with the wrong number of keys before sending it', async () => {
     const scripts = counterScripts();
-    const refusal = async (run: () => Promise<unknown>): Promise<string> => run().then(() => 'sent', (e: unknown) => String(e));
-    expect(await refusal(() => scripts.run(redis, 'bump', { keys: ['lua:e', 'lua:f'], args: [1] }))).to.match(/script bump:1 takes 1 keys, got 2/);
-    expect(await refusal(() => scripts.runMany(redis, 'bump', [{ keys: ['lua:e'], args: [1] }, { keys: [], args: [1] }]))).to.match(/takes 1 keys, got 0/);
+    const refusal = async (run: () => Promise<unknown>): Promise<string> =>
+      run().then(
+        () => 'sent',
+        (e: unknown) => String(e),
+      );
+    expect(await refusal(() => scripts.run(redis, 'bump', { keys: ['lua:e', 'lua:f'], args: [1] }))).to.match(
+      /script bump:1 takes 1 keys, got 2/,
+    );
+    expect(
+      await refusal(() =>
+        scripts.runMany(redis, 'bump', [
+          { keys: ['lua:e'], args: [1] },
+          { keys: [], args: [1] },
+        ]),
+      ),
+    ).to.match(/takes 1 keys, got 0/);
     expect([await redis.exists('lua:e'), await redis.exists('lua:f')]).to.deep.equal([0, 0]);
   });
 
@@ -111,7 +136,10 @@ describe('Lua scripts (EVALSHA, reloaded after NOSCRIPT)', () => {
 
   it('names the script and its version when a reply has the wrong shape', async () => {
     const scripts = counterScripts();
-    const error = await scripts.runStatus(redis, 'bump', { keys: ['lua:j'], args: [1] }).then(() => undefined, (e: unknown) => e);
+    const error = await scripts.runStatus(redis, 'bump', { keys: ['lua:j'], args: [1] }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(String(error)).to.equal('Error: script bump:1 answered 1');
   });
 });

@@ -35,7 +35,7 @@ describe('macro providers on the simulated exchange', () => {
     });
   }
 
-  it('CoinGecko /search/trending has the fixture\'s coin and category shapes', async () => {
+  it("CoinGecko /search/trending has the fixture's coin and category shapes", async () => {
     const r = await getJson(`${sim.url}/coingecko/api/v3/search/trending`);
     const expected = fixture('coingecko/search-trending.json') as Record<string, unknown[]>;
     const body = r.body as Record<string, unknown[]>;
@@ -44,7 +44,7 @@ describe('macro providers on the simulated exchange', () => {
     expect(body.coins).to.have.length(7);
   });
 
-  it('CoinGecko serves 250 coins a page, a category\'s coins, and 404 for an unknown category', async () => {
+  it("CoinGecko serves 250 coins a page, a category's coins, and 404 for an unknown category", async () => {
     const all = await getJson(`${sim.url}/coingecko/api/v3/coins/markets?vs_currency=usd&per_page=250`);
     expect(all.body).to.have.length(250);
     const l1 = (await getJson(`${sim.url}/coingecko/api/v3/coins/markets?vs_currency=usd&category=layer-1`)).body as { id: string }[];

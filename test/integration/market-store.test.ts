@@ -31,9 +31,23 @@ describe('market store and writer (Redis)', () => {
   let writer: MarketWriter;
   let store: MarketStore;
 
-  const tick = (venue: Venue, symbol: string, price: number, age = 0, changePct24h?: number): VenueTick => ({ venue, symbol, price, ts: now - age, changePct24h });
+  const tick = (venue: Venue, symbol: string, price: number, age = 0, changePct24h?: number): VenueTick => ({
+    venue,
+    symbol,
+    price,
+    ts: now - age,
+    changePct24h,
+  });
   const candle = (venue: Venue, openTime: number, close: number, closed = true): VenueCandle => ({
-    venue, symbol: 'BTCUSDT', openTime, open: close - 1, high: close + 5, low: close - 5, close, volume: 2, closed,
+    venue,
+    symbol: 'BTCUSDT',
+    openTime,
+    open: close - 1,
+    high: close + 5,
+    low: close - 5,
+    close,
+    volume: 2,
+    closed,
   });
 
   before(async () => {
@@ -47,7 +61,11 @@ describe('market store and writer (Redis)', () => {
     clock.set(now);
     firstCloses = [];
     writer = new MarketWriter({
-      redis, logger, clock, priceFreshMs: 10_000, flushIntervalMs: 50,
+      redis,
+      logger,
+      clock,
+      priceFreshMs: 10_000,
+      flushIntervalMs: 50,
       onFirstClose: async (c) => {
         firstCloses.push(c);
       },
@@ -62,7 +80,13 @@ describe('market store and writer (Redis)', () => {
     await sub.subscribe(keys.marketTicksChannel());
     sub.on('message', (_channel: string, text: string) => messages.push(JSON.parse(text) as PriceTickMessage));
     try {
-      writer.recordTicks([tick('binance', 'BTCUSDT', 100, 0, 2.5), tick('bybit', 'BTCUSDT', 104), tick('okx', 'BTCUSDT', 101), tick('bitget', 'BTCUSDT', 500, 11_000), tick('binance', 'DOGEUSDT', 1)]);
+      writer.recordTicks([
+        tick('binance', 'BTCUSDT', 100, 0, 2.5),
+        tick('bybit', 'BTCUSDT', 104),
+        tick('okx', 'BTCUSDT', 101),
+        tick('bitget', 'BTCUSDT', 500, 11_000),
+        tick('binance', 'DOGEUSDT', 1),
+      ]);
       await writer.flush();
       expect(await store.getQuote('btc')).to.deep.equal({ symbol: 'BTCUSDT', price: 101, venues: 3, changePct24h: 2.5, ts: now });
       expect(await store.getQuote('DOGE'), 'outside the universe').to.equal(null);
@@ -120,14 +144,21 @@ describe('market store and writer (Redis)', () => {
     const ranged = await store.getCandles('BTCUSDT', { fromMs: cur - 4 * MINUTE, toMs: cur - 2 * MINUTE, limit: 100 });
     expect(ranged.map((c) => c.openTime)).to.deep.equal([cur - 4 * MINUTE, cur - 3 * MINUTE, cur - 2 * MINUTE]);
     clock.set(now + 10 * MINUTE);
-    expect((await store.getCandles('BTCUSDT', { limit: 100 })).every((c) => c.closed), 'a stale current candle is left out').to.equal(true);
+    expect(
+      (await store.getCandles('BTCUSDT', { limit: 100 })).every((c) => c.closed),
+      'a stale current candle is left out',
+    ).to.equal(true);
   });
 
   it('trims the series to 1440 minutes and refuses a minute older than all of them', async () => {
     const base = now - 30_000 - 1500 * MINUTE;
     const pipeline = redis.pipeline();
     for (let i = 0; i < 1440; i++) {
-      pipeline.zadd(keys.marketCandles1m('BTCUSDT'), base + i * MINUTE, JSON.stringify({ t: base + i * MINUTE, o: 1, h: 1, l: 1, c: 1, v: 1, venue: 'binance' }));
+      pipeline.zadd(
+        keys.marketCandles1m('BTCUSDT'),
+        base + i * MINUTE,
+        JSON.stringify({ t: base + i * MINUTE, o: 1, h: 1, l: 1, c: 1, v: 1, venue: 'binance' }),
+      );
     }
     await pipeline.exec();
     expect(await writer.storeClosed(candle('binance', base - MINUTE, 5))).to.equal('too-old');
@@ -193,7 +224,12 @@ describe('feed lease', () => {
 
   function lease(owner: string, events: string[], leaseMs = 600): FeedLease {
     return new FeedLease({
-      redis, name: 'testvenue', owner, leaseMs, logger, clock: { now: () => Date.now() },
+      redis,
+      name: 'testvenue',
+      owner,
+      leaseMs,
+      logger,
+      clock: { now: () => Date.now() },
       onGained: () => {
         events.push(`${owner}+`);
       },

@@ -7,7 +7,13 @@ import { STORING_MS } from '../../shared/paper/timed-ids.js';
 import { orderScripts } from '../../shared/paper/orders/lua/order-scripts.js';
 import { closeArgs, closeKeys, OrderStore } from '../../shared/paper/orders/order-store.js';
 import { fillResult, OrderSweep } from '../../shared/paper/orders/order-sweep.js';
-import { newOrderId, ORDER_TOMBSTONE_MS, ORDER_TOMBSTONES_KEPT, ORDERS_DONE_KEPT, type Order } from '../../shared/paper/orders/order-types.js';
+import {
+  newOrderId,
+  ORDER_TOMBSTONE_MS,
+  ORDER_TOMBSTONES_KEPT,
+  ORDERS_DONE_KEPT,
+  type Order,
+} from '../../shared/paper/orders/order-types.js';
 import { PositionStore } from '../../shared/paper/positions/position-store.js';
 import type { BookRef } from '../../shared/paper/positions/position-types.js';
 import type { SweepJob } from '../../shared/queues/job-types.js';
@@ -46,7 +52,15 @@ function newOrder(ref: BookRef, over: Partial<Order> = {}): Order {
   };
 }
 
-const candle = (over: Partial<SweepJob> = {}): SweepJob => ({ symbol: 'ETHUSDT', minute: W0, open: 100, high: 101, low: 94, close: 96, ...over });
+const candle = (over: Partial<SweepJob> = {}): SweepJob => ({
+  symbol: 'ETHUSDT',
+  minute: W0,
+  open: 100,
+  high: 101,
+  low: 94,
+  close: 96,
+  ...over,
+});
 
 /** Each order script raced from two connections (two "pods"): the order's own state decides, once. */
 describe('order scripts under races (Lua, real Redis)', () => {
@@ -76,7 +90,9 @@ describe('order scripts under races (Lua, real Redis)', () => {
   };
 
   it('place: one client_order_id places one order however many pods race; the others get it back as idempotent', async () => {
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => pods[i % 2].place(ref, newOrder(ref, { client_order_id: 'c-1' }), 20)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => pods[i % 2].place(ref, newOrder(ref, { client_order_id: 'c-1' }), 20)),
+    );
     const placed = results.filter((r) => r.kind === 'placed');
     expect(placed).to.have.length(1);
     const id = placed[0].kind === 'placed' ? placed[0].stored.order.order_id : '';
@@ -104,7 +120,17 @@ describe('order scripts under races (Lua, real Redis)', () => {
     const positions = await new PositionStore(redis).listOpen(ref);
     expect(positions).to.have.length(1);
     const p = positions[0].position;
-    expect(p).to.include({ entry: 95, opened_ts: W0, status: 'open', sl: 90, tp: 120, trail_pct: 2, trail_hwm: 95, margin: 50, leverage: 5 });
+    expect(p).to.include({
+      entry: 95,
+      opened_ts: W0,
+      status: 'open',
+      sl: 90,
+      tp: 120,
+      trail_pct: 2,
+      trail_hwm: 95,
+      margin: 50,
+      leverage: 5,
+    });
     const order = (await pods[0].get(ref, read.order.order_id))!.order;
     expect(order).to.include({ status: 'filled', position_id: p.id, filled_ts: W0 });
     const member = `${ref.accountId}|${ref.book}|${p.id}`;
@@ -203,7 +229,10 @@ describe('order scripts under races (Lua, real Redis)', () => {
     expect((await pods[0].get(ref, read.order.order_id))!.order.limit_price).to.equal(winner.limit_price);
     expect(await events()).to.deep.equal([]);
     // a candle the entry offers but the level does not reach sets it to the level
-    expect(await sweeps()[0].fillCandle(candle({ low: 92.5, minute: W0 + 2 * MINUTE_MS }))).to.deep.equal({ filled: winner.limit_price === 93 ? 1 : 0, blocked: 0 });
+    expect(await sweeps()[0].fillCandle(candle({ low: 92.5, minute: W0 + 2 * MINUTE_MS }))).to.deep.equal({
+      filled: winner.limit_price === 93 ? 1 : 0,
+      blocked: 0,
+    });
     if (winner.limit_price === 92) expect(await redis.zscore(keys.orderIndex('ETHUSDT', 'down'), member)).to.equal('92');
   });
 
@@ -212,7 +241,9 @@ describe('order scripts under races (Lua, real Redis)', () => {
     const modified = { ...read.order, limit_price: 96, fills_from_ts: W0 + 2 * MINUTE_MS };
     expect(await pods[1].modify(ref, read, modified)).to.equal('applied');
     // the candle at W0 reached the old and the new level, but it opened before the new watermark
-    expect(await pods[0].fill({ ref, read, ...fillResult(ref, read.order, W0, clock.now(), 'bpx', 50), openCap: 50, now: clock.now() })).to.deep.equal({ kind: 'stale' });
+    expect(
+      await pods[0].fill({ ref, read, ...fillResult(ref, read.order, W0, clock.now(), 'bpx', 50), openCap: 50, now: clock.now() }),
+    ).to.deep.equal({ kind: 'stale' });
     expect(await sweeps()[0].fillCandle(candle({ low: 90 }))).to.deep.equal({ filled: 0, blocked: 0 });
     expect(await sweeps()[0].fillCandle(candle({ minute: W0 + 2 * MINUTE_MS, low: 95.5 }))).to.deep.equal({ filled: 1, blocked: 0 });
     const p = (await new PositionStore(redis).listOpen(ref))[0].position;
@@ -223,7 +254,10 @@ describe('order scripts under races (Lua, real Redis)', () => {
     const read = await place(newOrder(ref));
     const later = expiresAt(T0) + 1;
     const expiry = new OrderExpiry(pods[0], { now: () => later });
-    const [expired, cancel] = await Promise.all([expiry.expireDue(), pods[1].cancel(ref, read, { ...read.order, status: 'cancelled', done_ts: later }, later)]);
+    const [expired, cancel] = await Promise.all([
+      expiry.expireDue(),
+      pods[1].cancel(ref, read, { ...read.order, status: 'cancelled', done_ts: later }, later),
+    ]);
     const stored = (await pods[0].get(ref, read.order.order_id))!.order;
     expect(expired.expired + (cancel === 'applied' ? 1 : 0)).to.equal(1);
     expect(stored.status).to.equal(cancel === 'applied' ? 'cancelled' : 'expired');
@@ -260,7 +294,9 @@ describe('order scripts under races (Lua, real Redis)', () => {
       const now = clock.now();
       const args = closeArgs(ref, read, { ...read.order, status: 'filled', done_ts: now }, now);
       for (const status of ['filled', 'rejected', 'open', '', 'CANCELLED']) {
-        expect(await orderScripts.runStatus(redis, 'order-close', { keys: closeKeys(ref), args: [...args, status] }), status).to.deep.equal([-3, 'unknown_status']);
+        expect(await orderScripts.runStatus(redis, 'order-close', { keys: closeKeys(ref), args: [...args, status] }), status).to.deep.equal(
+          [-3, 'unknown_status'],
+        );
       }
       expect(await snapshotRedis(redis)).to.deep.equal(before);
       expect(await redis.exists(keys.accountOutbox(ref.accountId))).to.equal(0); // the snapshot shows a stream only as its type
@@ -272,7 +308,9 @@ describe('order scripts under races (Lua, real Redis)', () => {
       const cancelled = { ...read.order, status: 'cancelled' as const, done_ts: now };
       expect(await pods[0].cancel(ref, read, cancelled, now)).to.equal('applied');
       const entries = await redis.xrange(keys.accountOutbox(ref.accountId), '-', '+');
-      expect(entries.map(([, f]) => f)).to.deep.equal([['event', 'order.cancelled', 'book', 'main', 'ts', String(now), 'order', JSON.stringify(cancelled)]]);
+      expect(entries.map(([, f]) => f)).to.deep.equal([
+        ['event', 'order.cancelled', 'book', 'main', 'ts', String(now), 'order', JSON.stringify(cancelled)],
+      ]);
     } finally {
       await closeRedis(sub);
     }
@@ -290,7 +328,12 @@ describe('order scripts under races (Lua, real Redis)', () => {
     expect(outcome).to.deep.equal({ kind: 'reset', archived: 0, cancelled: 2 });
     for (const id of [a.order.order_id, b.order.order_id]) {
       const o = (await pods[0].get(ref, id))!.order;
-      expect(o).to.include({ status: 'cancelled', note: 'book reset', done_ts: T0 + 10 * MINUTE_MS, limit_price: id === a.order.order_id ? 95 : 105 });
+      expect(o).to.include({
+        status: 'cancelled',
+        note: 'book reset',
+        done_ts: T0 + 10 * MINUTE_MS,
+        limit_price: id === a.order.order_id ? 95 : 105,
+      });
       expect(o.placed_ts).to.equal(T0);
     }
     expect((await pods[0].get(ref, filled.order.order_id))!.order.status).to.equal('filled');
@@ -322,7 +365,10 @@ describe('order scripts under races (Lua, real Redis)', () => {
       const read = await place(newOrder(ref), 1000);
       const args = closeArgs(ref, read, { ...read.order, status: 'cancelled', done_ts: at }, at);
       args[args.length - 1] = cap;
-      expect(await orderScripts.runStatus(redis, 'order-close', { keys: closeKeys(ref), args: [...args, 'cancelled'] })).to.have.property('0', 1);
+      expect(await orderScripts.runStatus(redis, 'order-close', { keys: closeKeys(ref), args: [...args, 'cancelled'] })).to.have.property(
+        '0',
+        1,
+      );
     };
     for (let i = 0; i < ORDERS_DONE_KEPT + 3; i++) await cancelAt(T0 + i);
     const firstIds = await redis.zrange(gone, '0', '-1');
@@ -345,14 +391,21 @@ describe('order scripts under races (Lua, real Redis)', () => {
     expect(await pods[0].tombstone(ref, firstIds[2])).to.equal(null);
   });
 
-  describe('index hints written around the scripts (every script key is the account\'s)', () => {
+  describe("index hints written around the scripts (every script key is the account's)", () => {
     const down = () => keys.orderIndex('ETHUSDT', 'down');
     const up = () => keys.orderIndex('ETHUSDT', 'up');
     const member = (o: Order, r: BookRef = ref) => `${r.accountId}|${r.book}|${o.order_id}`;
     const expiry = (o: Order, reach: 'down' | 'up' = 'down', r: BookRef = ref) => `${member(o, r)}|${o.symbol}|${reach}`;
-    const entries = async (o: Order, reach: 'down' | 'up' = 'down') => [await redis.zscore(keys.orderIndex(o.symbol, reach), member(o)), await redis.zscore(keys.orderExpiry(), expiry(o, reach))];
+    const entries = async (o: Order, reach: 'down' | 'up' = 'down') => [
+      await redis.zscore(keys.orderIndex(o.symbol, reach), member(o)),
+      await redis.zscore(keys.orderExpiry(), expiry(o, reach)),
+    ];
     const triggers = async (positionId: string) =>
-      Promise.all((['liq', 'sl', 'tp', 'trail'] as const).map((kind) => redis.zscore(keys.triggerIndex('ETHUSDT', kind, 'long'), `${ref.accountId}|${ref.book}|${positionId}`)));
+      Promise.all(
+        (['liq', 'sl', 'tp', 'trail'] as const).map((kind) =>
+          redis.zscore(keys.triggerIndex('ETHUSDT', kind, 'long'), `${ref.accountId}|${ref.book}|${positionId}`),
+        ),
+      );
 
     it('place: a placed order is indexed at its level and expiry; a refused one (cap) leaves no entry', async () => {
       const kept = newOrder(ref);
@@ -414,14 +467,19 @@ describe('order scripts under races (Lua, real Redis)', () => {
       const now = clock.now();
       const modified = { ...read.order, sl: 91 };
       expect(await pods[1].modify(ref, read, modified)).to.equal('applied');
-      expect(await pods[0].fill({ ref, read, ...fillResult(ref, read.order, W0, now, 'bp-stale', 50), openCap: 50, now })).to.deep.equal({ kind: 'stale' });
+      expect(await pods[0].fill({ ref, read, ...fillResult(ref, read.order, W0, now, 'bp-stale', 50), openCap: 50, now })).to.deep.equal({
+        kind: 'stale',
+      });
       expect(await triggers('bp-stale')).to.deep.equal([null, null, null, null]);
       expect(await entries(read.order)).to.deep.equal(['95', String(read.order.expires_ts)]);
       const fresh = (await pods[0].get(ref, read.order.order_id))!;
-      expect(await pods[0].fill({ ref, read: fresh, ...fillResult(ref, fresh.order, W0, now, 'bp-cap', 0), openCap: 0, now })).to.deep.equal({ kind: 'rejected', open: 0 });
+      expect(
+        await pods[0].fill({ ref, read: fresh, ...fillResult(ref, fresh.order, W0, now, 'bp-cap', 0), openCap: 0, now }),
+      ).to.deep.equal({ kind: 'rejected', open: 0 });
       expect(await triggers('bp-cap')).to.deep.equal([null, null, null, null]);
       expect(await entries(read.order)).to.deep.equal([null, null]);
-      for (const kind of ['liq', 'sl', 'tp', 'trail'] as const) expect(await redis.zcard(keys.triggerIndex('ETHUSDT', kind, 'long')), kind).to.equal(0);
+      for (const kind of ['liq', 'sl', 'tp', 'trail'] as const)
+        expect(await redis.zcard(keys.triggerIndex('ETHUSDT', kind, 'long')), kind).to.equal(0);
     });
 
     it('modify: a level moved later or sooner ends with its exact score; the expiry entry stays', async () => {
@@ -460,7 +518,13 @@ describe('order scripts under races (Lua, real Redis)', () => {
       // places that crashed before their scripts: one just now (it may still be on its way), one long ago
       const young = newOrder(ref, { order_id: newOrderId(now - 1000), limit_price: 97 });
       const old = newOrder(ref, { order_id: newOrderId(now - STORING_MS - 1000), limit_price: 97 });
-      await hints.widen([{ ref, order: young }, { ref, order: old }], true);
+      await hints.widen(
+        [
+          { ref, order: young },
+          { ref, order: old },
+        ],
+        true,
+      );
       // a modify that crashed before its script: the entry of a resting order at 95 moved early, to 97
       const resting = await place(newOrder(ref));
       await hints.widen([{ ref, order: { ...resting.order, limit_price: 97 } }], false);
@@ -506,7 +570,12 @@ describe('order scripts under Redis Cluster (one node owning every slot)', () =>
     // a script whose keys span two slots is refused here, as under a real cluster
     let crossSlot: unknown;
     try {
-      await redis.eval("return redis.call('GET', KEYS[1])", 2, keys.bookOrders(ref.accountId, ref.book), keys.orderIndex('ETHUSDT', 'down'));
+      await redis.eval(
+        "return redis.call('GET', KEYS[1])",
+        2,
+        keys.bookOrders(ref.accountId, ref.book),
+        keys.orderIndex('ETHUSDT', 'down'),
+      );
     } catch (error) {
       crossSlot = error;
     }
@@ -533,7 +602,9 @@ describe('order scripts under Redis Cluster (one node owning every slot)', () =>
 
     const filling = await placed({ trail_pct: 2 });
     const stale = { ...filling, raw: `${filling.raw} ` };
-    expect(await store.fill({ ref, read: stale, ...fillResult(ref, filling.order, W0, now, 'bp-cluster', 50), openCap: 50, now })).to.deep.equal({ kind: 'stale' });
+    expect(
+      await store.fill({ ref, read: stale, ...fillResult(ref, filling.order, W0, now, 'bp-cluster', 50), openCap: 50, now }),
+    ).to.deep.equal({ kind: 'stale' });
     const sweep = new OrderSweep({ store, clock, openCap: async () => 50 });
     expect(await sweep.fillCandle(candle({ low: 96 }))).to.deep.equal({ filled: 0, blocked: 0 });
     expect(await sweep.fillCandle(candle())).to.deep.equal({ filled: 1, blocked: 0 });
@@ -546,6 +617,7 @@ describe('order scripts under Redis Cluster (one node owning every slot)', () =>
     expect((await store.get(ref, rejected.order.order_id))!.order.status).to.equal('rejected');
     const events = (await redis.xrange(keys.accountOutbox(ref.accountId), '-', '+')).map(([, f]) => f[1]);
     expect(events).to.deep.equal(['order.cancelled', 'order.expired', 'order.filled', 'position.opened', 'order.cancelled']);
-    for (const key of [keys.orderIndex('ETHUSDT', 'down'), keys.orderIndex('ETHUSDT', 'up'), keys.orderExpiry()]) expect(await redis.zcard(key), key).to.equal(0);
+    for (const key of [keys.orderIndex('ETHUSDT', 'down'), keys.orderIndex('ETHUSDT', 'up'), keys.orderExpiry()])
+      expect(await redis.zcard(key), key).to.equal(0);
   });
 });

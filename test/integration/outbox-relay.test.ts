@@ -13,7 +13,14 @@ import { startTestRelay } from '../helpers/push.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
 import { accountServices, createTrader } from '../helpers/trading.js';
 
-const hook = (id: string, events: WebhookRecord['events'] = ['position.opened']): WebhookRecord => ({ id, url: 'http://127.0.0.1:9/x', secret: 'whs_x', events, book: null, created: Date.now() });
+const hook = (id: string, events: WebhookRecord['events'] = ['position.opened']): WebhookRecord => ({
+  id,
+  url: 'http://127.0.0.1:9/x',
+  secret: 'whs_x',
+  events,
+  book: null,
+  created: Date.now(),
+});
 
 describe('push: the outbox relay', function () {
   this.timeout(30_000);
@@ -27,7 +34,19 @@ describe('push: the outbox relay', function () {
   /** Appends position.opened entries the way the scripts do; nudge false skips the publish (a nudge nobody heard). */
   const append = async (accountId: string, ids: string[], nudge = true): Promise<void> => {
     const pipeline = redis.pipeline();
-    for (const id of ids) pipeline.xadd(keys.accountOutbox(accountId), '*', 'event', 'position.opened', 'book', 'main', 'ts', String(Date.now()), 'position', JSON.stringify({ id, symbol: 'BTCUSDT', status: 'open' }));
+    for (const id of ids)
+      pipeline.xadd(
+        keys.accountOutbox(accountId),
+        '*',
+        'event',
+        'position.opened',
+        'book',
+        'main',
+        'ts',
+        String(Date.now()),
+        'position',
+        JSON.stringify({ id, symbol: 'BTCUSDT', status: 'open' }),
+      );
     if (nudge) pipeline.publish(keys.outboxNudgeChannel, keys.accountOutbox(accountId));
     await pipeline.exec();
   };
@@ -37,7 +56,8 @@ describe('push: the outbox relay', function () {
     await listener.subscribe(keys.accountEvents(accountId));
     return messages;
   };
-  const positionIds = (messages: ChannelMessage[]): string[] => messages.flatMap((m) => m.messages.map((s) => (s.data as { position: { id: string } }).position.id));
+  const positionIds = (messages: ChannelMessage[]): string[] =>
+    messages.flatMap((m) => m.messages.map((s) => (s.data as { position: { id: string } }).position.id));
 
   before(async () => {
     redis = await freshRedis();
@@ -64,7 +84,9 @@ describe('push: the outbox relay', function () {
       await waitFor(() => messages.length >= expected.length, 5_000, `the entries of ${account}`);
       expect(positionIds(messages)).to.deep.equal(expected);
       const ids = messages.map((m) => m.id);
-      expect([...ids].sort((a, b) => Number(a.split('-')[0]) - Number(b.split('-')[0]) || Number(a.split('-')[1]) - Number(b.split('-')[1]))).to.deep.equal(ids);
+      expect(
+        [...ids].sort((a, b) => Number(a.split('-')[0]) - Number(b.split('-')[0]) || Number(a.split('-')[1]) - Number(b.split('-')[1])),
+      ).to.deep.equal(ids);
       expect(await redis.xlen(keys.accountOutbox(account))).to.equal(0);
     }
   });
@@ -108,7 +130,11 @@ describe('push: the outbox relay', function () {
     await redis.sadd(keys.accountWebhooksPaused(pro.accountId), 'whpaused');
     await append(free.accountId, ['f1']);
     await append(pro.accountId, ['a1']);
-    await waitFor(async () => (await redis.xlen(keys.accountOutbox(free.accountId))) + (await redis.xlen(keys.accountOutbox(pro.accountId))) === 0, 3_000, 'both outboxes relayed');
+    await waitFor(
+      async () => (await redis.xlen(keys.accountOutbox(free.accountId))) + (await redis.xlen(keys.accountOutbox(pro.accountId))) === 0,
+      3_000,
+      'both outboxes relayed',
+    );
     const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed']);
     expect(jobs.map((job) => job.data as { hookId: string }).map((data) => data.hookId)).to.deep.equal(['whactive']);
     expect(jobs[0].opts).to.deep.include({ attempts: 6, backoff: { type: 'exponential', delay: 30_000 } });
@@ -120,7 +146,9 @@ describe('push: the outbox relay', function () {
       const delivery = { itemId: '1700000000000-0', job: { accountId: 'dup', hookId: 'whdup', event: 'position.opened', body: '{}' } };
       await producer.enqueue([delivery]);
       await producer.enqueue([delivery, delivery]);
-      const jobs = (await queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed'])).filter((job) => (job.data as { hookId: string }).hookId === 'whdup');
+      const jobs = (await queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed'])).filter(
+        (job) => (job.data as { hookId: string }).hookId === 'whdup',
+      );
       expect(jobs.map((job) => job.id)).to.deep.equal(['whdup.1700000000000-0']);
     } finally {
       await producer.close();

@@ -97,7 +97,14 @@ describe('position scripts under races (Lua, real Redis)', () => {
     await redis.hset(keys.bookOpen(ref.accountId, ref.book), position.id, JSON.stringify(legacy));
     const read = (await pods[1].getOpen(ref, position.id))!;
     expect(read.position).to.not.have.any.keys('entry_price', 'margin_usd', 'feeOpen');
-    expect(openView(read.position, undefined, 0)).to.include({ entry: 100, entry_price: 100, margin: 50, margin_usd: 50, fee_open_usd: 0.1375, feeOpen: 0.1375 });
+    expect(openView(read.position, undefined, 0)).to.include({
+      entry: 100,
+      entry_price: 100,
+      margin: 50,
+      margin_usd: 50,
+      fee_open_usd: 0.1375,
+      feeOpen: 0.1375,
+    });
     // the sweep's whole close splices into the JSON as read: the old aliases stay beside it and still read
     const swept = parsePosition(wholeCloseJson(read, 95, 0, Date.now(), 'stop_loss', false).json).position;
     expect(closedView(swept)).to.include({ exit: 95, exit_price: 95, entry_price: 100, margin_usd: 50 });
@@ -106,7 +113,8 @@ describe('position scripts under races (Lua, real Redis)', () => {
     expect((await pods[1].close(closeWrite(ref, read, settled, null, 'position.closed'))).kind).to.equal('closed');
     const remaining = (await redis.hget(keys.bookOpen(ref.accountId, ref.book), position.id))!;
     const closedPart = (await pods[1].getClosed(ref, settled.closed.id))!;
-    for (const raw of [remaining, closedPart.raw]) expect(JSON.parse(raw)).to.not.have.any.keys('entry_price', 'margin_usd', 'exit_price', 'feeOpen');
+    for (const raw of [remaining, closedPart.raw])
+      expect(JSON.parse(raw)).to.not.have.any.keys('entry_price', 'margin_usd', 'exit_price', 'feeOpen');
     expect(openView(parsePosition(remaining).position, undefined, 0)).to.include({ margin: 30, margin_usd: 30 });
     expect(closedView(closedPart.position)).to.include({ margin: 20, margin_usd: 20, exit: 110, exit_price: 110 });
   });
@@ -132,13 +140,20 @@ describe('position scripts under races (Lua, real Redis)', () => {
     expect(stats).to.include({ closed: '1', realized_cents: String(settled.cents), wins: '1' });
     expect(await outbox()).to.deep.equal(['position.opened', 'position.closed']);
     const member = `${ref.accountId}|${ref.book}|${position.id}`;
-    for (const kind of ['sl', 'tp', 'liq'] as const) expect(await redis.zscore(keys.triggerIndex('ETHUSDT', kind, 'long'), member)).to.equal(null);
+    for (const kind of ['sl', 'tp', 'liq'] as const)
+      expect(await redis.zscore(keys.triggerIndex('ETHUSDT', kind, 'long'), member)).to.equal(null);
   });
 
   it('close: the book counters add up over wins, losses and a liquidation, best trade included, and stay integers', async () => {
     const stats = keys.bookStats(ref.accountId, ref.book);
     await redis.hset(stats, 'life_realized_cents', String(2 ** 52));
-    const exits: [number, boolean][] = [[110, false], [95, false], [130, false], [80, true], [100.5, false]];
+    const exits: [number, boolean][] = [
+      [110, false],
+      [95, false],
+      [130, false],
+      [80, true],
+      [100.5, false],
+    ];
     const cents: number[] = [];
     for (const [exit, liquidation] of exits) {
       const position = newPosition(ref, { sl: null, tp: null });
@@ -146,7 +161,9 @@ describe('position scripts under races (Lua, real Redis)', () => {
       const read = (await pods[0].getOpen(ref, position.id))!;
       const settled = computeClose(read.position, exit, 100, 0, Date.now(), liquidation ? 'liquidation' : 'manual');
       cents.push(settled.cents);
-      expect((await pods[1].close(closeWrite(ref, read, settled, null, liquidation ? 'position.liquidated' : 'position.closed'))).kind).to.equal('closed');
+      expect(
+        (await pods[1].close(closeWrite(ref, read, settled, null, liquidation ? 'position.liquidated' : 'position.closed'))).kind,
+      ).to.equal('closed');
     }
     const total = cents.reduce((a, b) => a + b, 0);
     const wins = cents.filter((c) => c > 0).length;
@@ -183,12 +200,19 @@ describe('position scripts under races (Lua, real Redis)', () => {
     const positions = [newPosition(ref), newPosition(ref), newPosition(ref)];
     for (const p of positions) await pods[0].open(ref, p, 50);
     const reads = await Promise.all(positions.map(async (p) => (await pods[0].getOpen(ref, p.id))!));
-    const writes = reads.map((read) => closeWrite(ref, read, computeClose(read.position, 110, 100, 0, Date.now(), 'manual'), null, 'position.closed'));
+    const writes = reads.map((read) =>
+      closeWrite(ref, read, computeClose(read.position, 110, 100, 0, Date.now(), 'manual'), null, 'position.closed'),
+    );
     await redis.script('FLUSH');
     expect((await pods[1].closeMany(writes.slice(0, 2))).map((o) => o.kind)).to.deep.equal(['closed', 'closed']);
     expect((await pods[1].closeMany(writes)).map((o) => o.kind)).to.deep.equal(['already_closed', 'already_closed', 'closed']);
     expect(await redis.hget(keys.bookStats(ref.accountId, ref.book), 'closed')).to.equal('3');
-    expect(await outbox()).to.deep.equal([...positions.map(() => 'position.opened'), 'position.closed', 'position.closed', 'position.closed']);
+    expect(await outbox()).to.deep.equal([
+      ...positions.map(() => 'position.opened'),
+      'position.closed',
+      'position.closed',
+      'position.closed',
+    ]);
   });
 
   it('close: two partial closes from the same read apply once; the other is stale and writes nothing', async () => {

@@ -10,7 +10,9 @@ import { waitFor } from '../helpers/market-wait.js';
 
 /** A Redis of this test's own, killed and started again on the same port. */
 async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   await waitForReady(child);
   return child;
 }
@@ -25,7 +27,9 @@ describe('a Redis outage is logged once, not once per reconnect', function () {
   let producer: SweepProducer | undefined;
 
   before(() => {
-    redisOutages.useLogger(pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line) as Record<string, unknown>) }));
+    redisOutages.useLogger(
+      pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line) as Record<string, unknown>) }),
+    );
     // ioredis prints "[ioredis] Unhandled error event" with console.error when a connection has no 'error' listener
     console.error = (...args: unknown[]) => void printed.push(args.map(String).join(' '));
   });
@@ -66,7 +70,8 @@ describe('a Redis outage is logged once, not once per reconnect', function () {
   });
 
   it('a logger given during an outage starts with none: no recovery line for an outage it never heard begin', () => {
-    const lines = (into: string[]) => pino({ level: 'info' }, { write: (line: string) => void into.push((JSON.parse(line) as { msg: string }).msg) });
+    const lines = (into: string[]) =>
+      pino({ level: 'info' }, { write: (line: string) => void into.push((JSON.parse(line) as { msg: string }).msg) });
     const log = new RedisOutageLog();
     const first: string[] = [];
     const second: string[] = [];

@@ -13,7 +13,10 @@ describe('simulated exchange control plane', () => {
   const post = (path: string, body: unknown) => postJson(`${stack.sim.url}/__sim${path}`, body);
 
   it('the shape checker itself reports missing keys and type changes', () => {
-    expect(shapeDiff({ a: '1', b: [1, 'x'] }, { a: 1, b: [1, 'x'], c: true })).to.deep.equal(['$.c: unexpected', '$.a: expected string, got number']);
+    expect(shapeDiff({ a: '1', b: [1, 'x'] }, { a: 1, b: [1, 'x'], c: true })).to.deep.equal([
+      '$.c: unexpected',
+      '$.a: expected string, got number',
+    ]);
     expect(shapeDiff([{ a: 1 }], [{ a: 2 }, { b: 2 }])).to.deep.equal(['$[1].a: missing', '$[1].b: unexpected']);
   });
 
@@ -26,7 +29,10 @@ describe('simulated exchange control plane', () => {
     expect(await bin.waitClose()).to.equal(1006);
     expect((await getJson(`${stack.sim.url}/binance/fapi/v1/ticker/price`)).status).to.equal(503);
     let refused: unknown;
-    await WsProbe.open(`${toWsUrl(stack.sim.url)}/binance/stream`).then((p) => p.close(), (e: unknown) => (refused = e));
+    await WsProbe.open(`${toWsUrl(stack.sim.url)}/binance/stream`).then(
+      (p) => p.close(),
+      (e: unknown) => (refused = e),
+    );
     expect(String(refused)).to.contain('503');
     // other venues are unaffected
     expect((await getJson(`${stack.sim.url}/bybit/v5/market/tickers?category=linear`)).status).to.equal(200);
@@ -47,7 +53,9 @@ describe('simulated exchange control plane', () => {
   });
 
   it('drop closes open sockets abruptly (one exchange or all) and reconnects are accepted', async () => {
-    const sockets = await Promise.all(['/binance/stream', '/bybit/v5/public/linear', '/okx/ws/v5/public', '/bitget/v2/ws/public'].map(open));
+    const sockets = await Promise.all(
+      ['/binance/stream', '/bybit/v5/public/linear', '/okx/ws/v5/public', '/bitget/v2/ws/public'].map(open),
+    );
     const one = await post('/drop', { exchange: 'okx' });
     expect(at(one.body, 'dropped')).to.be.at.least(1);
     expect(await sockets[2].waitClose()).to.equal(1006);
@@ -94,7 +102,10 @@ describe('simulated exchange control plane', () => {
     const res = await post('/candle', { symbol: 'LINK', minute: t, open: 10, high: 12, low: 9, close: 11 });
     if (at(res.body, 'kind') === 'past') return; // the minute rolled over between the two calls
     expect(at(res.body, 'kind')).to.equal('current');
-    const k = await bin.waitFor((m) => at(m, 'data', 'k', 't') === t && at(m, 'data', 'k', 'x') === false && at(m, 'data', 'k', 'c') === '11.0000', { since: mark });
+    const k = await bin.waitFor(
+      (m) => at(m, 'data', 'k', 't') === t && at(m, 'data', 'k', 'x') === false && at(m, 'data', 'k', 'c') === '11.0000',
+      { since: mark },
+    );
     expect(at(k, 'data', 'k', 'h')).to.equal('12.0000');
     expect(at((await getJson(`${stack.sim.url}/__sim/state?symbol=LINKUSDT`)).body, 'price')).to.equal(11);
   });

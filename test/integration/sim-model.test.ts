@@ -19,7 +19,9 @@ describe('simulated market model', () => {
       expect(all).to.have.length(HISTORY_MINUTES + 1);
       const broken = all.slice(1).filter((c, i) => {
         const prev = all[i];
-        return c.t - prev.t !== MINUTE || c.o !== prev.c || prev.h < Math.max(prev.o, prev.c) || prev.l > Math.min(prev.o, prev.c) || prev.l <= 0;
+        return (
+          c.t - prev.t !== MINUTE || c.o !== prev.c || prev.h < Math.max(prev.o, prev.c) || prev.l > Math.min(prev.o, prev.c) || prev.l <= 0
+        );
       });
       expect(broken, spec.symbol).to.deep.equal([]);
       expect(all[all.length - 1].c).to.equal(m.basePrice(spec.symbol));
@@ -41,7 +43,12 @@ describe('simulated market model', () => {
     expect(next.t).to.equal(before.t + MINUTE);
     expect(next.o).to.equal(btc?.candle.c);
     clock += 3 * MINUTE;
-    expect(m.advance().filter((c) => c.symbol === 'BTCUSDT').map((c) => c.candle.t)).to.deep.equal([1, 2, 3].map((k) => before.t + k * MINUTE));
+    expect(
+      m
+        .advance()
+        .filter((c) => c.symbol === 'BTCUSDT')
+        .map((c) => c.candle.t),
+    ).to.deep.equal([1, 2, 3].map((k) => before.t + k * MINUTE));
   });
 
   it('is reproducible for a given seed', () => {
@@ -74,7 +81,10 @@ describe('simulated market model', () => {
     expect(q.open24h).to.equal(day[0].o);
     expect(q.high24h).to.equal(Math.max(...day.map((c) => c.h)));
     expect(q.low24h).to.equal(Math.min(...day.map((c) => c.l)));
-    expect(q.quoteVolume24h).to.be.closeTo(day.reduce((s, c) => s + c.q, 0), 1);
+    expect(q.quoteVolume24h).to.be.closeTo(
+      day.reduce((s, c) => s + c.q, 0),
+      1,
+    );
     expect(q.changePct).to.be.closeTo(((q.last - q.open24h) / q.open24h) * 100, 1e-9);
     expect(q.quoteVolume24h).to.be.within(0.7e10, 2.5e10);
   });

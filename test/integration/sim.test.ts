@@ -42,7 +42,10 @@ describe('simulated exchange (scripted mode)', () => {
       await shaped('/binance/fapi/v1/ticker/24hr', tickers);
       await shaped('/binance/fapi/v1/ticker/24hr?symbol=BTCUSDT', at(tickers, 0));
       await shaped('/binance/fapi/v1/ticker/price', fixture('binance-usdm/ticker-price.json'));
-      const klines = (await shaped('/binance/fapi/v1/klines?symbol=BTCUSDT&interval=1m&limit=1500', fixture('binance-usdm/klines.json'))) as unknown[][];
+      const klines = (await shaped(
+        '/binance/fapi/v1/klines?symbol=BTCUSDT&interval=1m&limit=1500',
+        fixture('binance-usdm/klines.json'),
+      )) as unknown[][];
       expect(klines).to.have.length(1500);
       expect(klines[1][0]).to.equal((klines[0][0] as number) + MINUTE);
       expect(klines[1499][0]).to.equal(await currentMinute());
@@ -61,7 +64,10 @@ describe('simulated exchange (scripted mode)', () => {
       const names: string[] = [];
       let cursor = '';
       for (let page = 0; page < 10; page++) {
-        const body = await shaped(`/bybit/v5/market/instruments-info?category=linear&limit=25&cursor=${cursor}`, fixture('bybit-v5/instruments-info-linear.json'));
+        const body = await shaped(
+          `/bybit/v5/market/instruments-info?category=linear&limit=25&cursor=${cursor}`,
+          fixture('bybit-v5/instruments-info-linear.json'),
+        );
         names.push(...(at(body, 'result', 'list') as unknown[]).map((i) => at(i, 'symbol') as string));
         cursor = at(body, 'result', 'nextPageCursor') as string;
         if (cursor === '') break;
@@ -74,7 +80,11 @@ describe('simulated exchange (scripted mode)', () => {
       const list = at(k, 'result', 'list') as string[][];
       expect(list).to.have.length(5);
       expect(num(list[0][0]) - num(list[1][0])).to.equal(MINUTE, 'newest first');
-      const max = at((await getJson(`${stack.sim.url}/bybit/v5/market/kline?category=linear&symbol=BTCUSDT&interval=1&limit=5000`)).body, 'result', 'list');
+      const max = at(
+        (await getJson(`${stack.sim.url}/bybit/v5/market/kline?category=linear&symbol=BTCUSDT&interval=1&limit=5000`)).body,
+        'result',
+        'list',
+      );
       expect(max).to.have.length(1000);
       const bad = await getJson(`${stack.sim.url}/bybit/v5/market/tickers?category=linear&symbol=NOPEUSDT`);
       expect(at(bad.body, 'retCode')).to.equal(10001);
@@ -139,18 +149,37 @@ describe('simulated exchange (scripted mode)', () => {
       const res = await postJson(`${stack.sim.url}/__sim/price`, { symbol: 'BTC', price: 65000 });
       expect(res.status).to.equal(200);
       const frames = await Promise.all([
-        binUrl.waitFor((m) => at(m, 'stream') === 'btcusdt@ticker' && num(at(m, 'data', 'c')) === 65000, { since: marks[0], label: 'binance ticker' }),
+        binUrl.waitFor((m) => at(m, 'stream') === 'btcusdt@ticker' && num(at(m, 'data', 'c')) === 65000, {
+          since: marks[0],
+          label: 'binance ticker',
+        }),
         binArr.waitFor(
-          (m) => at(m, 'stream') === '!ticker@arr' && (at(m, 'data') as unknown[]).some((t) => at(t, 's') === 'BTCUSDT' && num(at(t, 'c')) === 65000),
+          (m) =>
+            at(m, 'stream') === '!ticker@arr' &&
+            (at(m, 'data') as unknown[]).some((t) => at(t, 's') === 'BTCUSDT' && num(at(t, 'c')) === 65000),
           { since: marks[1], label: 'binance !ticker@arr' },
         ),
-        bybit.waitFor((m) => at(m, 'topic') === 'tickers.BTCUSDT' && num(at(m, 'data', 'lastPrice')) === 65000, { since: marks[2], label: 'bybit tickers' }),
-        okx.waitFor((m) => at(m, 'arg', 'channel') === 'tickers' && num(at(m, 'data', 0, 'last')) === 65000, { since: marks[3], label: 'okx tickers' }),
-        bitget.waitFor((m) => at(m, 'arg', 'channel') === 'ticker' && num(at(m, 'data', 0, 'lastPr')) === 65000, { since: marks[4], label: 'bitget ticker' }),
+        bybit.waitFor((m) => at(m, 'topic') === 'tickers.BTCUSDT' && num(at(m, 'data', 'lastPrice')) === 65000, {
+          since: marks[2],
+          label: 'bybit tickers',
+        }),
+        okx.waitFor((m) => at(m, 'arg', 'channel') === 'tickers' && num(at(m, 'data', 0, 'last')) === 65000, {
+          since: marks[3],
+          label: 'okx tickers',
+        }),
+        bitget.waitFor((m) => at(m, 'arg', 'channel') === 'ticker' && num(at(m, 'data', 0, 'lastPr')) === 65000, {
+          since: marks[4],
+          label: 'bitget ticker',
+        }),
       ]);
       expect(Date.now() - t0).to.be.below(100);
       expect(shapeDiff(BINANCE_WS_TICKER, at(frames[0], 'data'))).to.deep.equal([]);
-      expect(shapeDiff(fixture('bybit-v5/ws-tickers-linear.json'), bybit.messages.find((m) => at(m, 'type') === 'snapshot'))).to.deep.equal([]);
+      expect(
+        shapeDiff(
+          fixture('bybit-v5/ws-tickers-linear.json'),
+          bybit.messages.find((m) => at(m, 'type') === 'snapshot'),
+        ),
+      ).to.deep.equal([]);
       expect(shapeDiff(fixture('okx-v5/ws-tickers.recorded.json'), frames[3])).to.deep.equal([]);
       expect(shapeDiff(BITGET_WS_TICKER, frames[4])).to.deep.equal([]);
       const state = await getJson(`${stack.sim.url}/__sim/state?symbol=BTCUSDT`);
@@ -178,25 +207,63 @@ describe('simulated exchange (scripted mode)', () => {
 
       const minute = (await currentMinute()) - 3 * MINUTE;
       const marks = [bin, bybit, okx, bitget].map((p) => p.mark());
-      const res = await postJson(`${stack.sim.url}/__sim/candle`, { symbol: 'ETHUSDT', minute, open: 3000, high: 3100, low: 2950, close: 3050, volume: 12 });
+      const res = await postJson(`${stack.sim.url}/__sim/candle`, {
+        symbol: 'ETHUSDT',
+        minute,
+        open: 3000,
+        high: 3100,
+        low: 2950,
+        close: 3050,
+        volume: 12,
+      });
       expect(res.status).to.equal(200);
       expect(at(res.body, 'kind')).to.equal('past');
       const ohlc = [3000, 3100, 2950, 3050];
-      const k = await bin.waitFor((m) => at(m, 'data', 'k', 't') === minute && at(m, 'data', 'k', 'x') === true, { since: marks[0], label: 'binance closed' });
+      const k = await bin.waitFor((m) => at(m, 'data', 'k', 't') === minute && at(m, 'data', 'k', 'x') === true, {
+        since: marks[0],
+        label: 'binance closed',
+      });
       expect(['o', 'h', 'l', 'c'].map((f) => num(at(k, 'data', 'k', f)))).to.deep.equal(ohlc);
-      const b = await bybit.waitFor((m) => at(m, 'data', 0, 'start') === minute && at(m, 'data', 0, 'confirm') === true, { since: marks[1], label: 'bybit closed' });
+      const b = await bybit.waitFor((m) => at(m, 'data', 0, 'start') === minute && at(m, 'data', 0, 'confirm') === true, {
+        since: marks[1],
+        label: 'bybit closed',
+      });
       expect(['open', 'high', 'low', 'close'].map((f) => num(at(b, 'data', 0, f)))).to.deep.equal(ohlc);
-      const o = await okx.waitFor((m) => at(m, 'data', 0, 0) === String(minute) && at(m, 'data', 0, 8) === '1', { since: marks[2], label: 'okx closed' });
+      const o = await okx.waitFor((m) => at(m, 'data', 0, 0) === String(minute) && at(m, 'data', 0, 8) === '1', {
+        since: marks[2],
+        label: 'okx closed',
+      });
       expect([1, 2, 3, 4].map((i) => num(at(o, 'data', 0, i)))).to.deep.equal(ohlc);
-      const g = await bitget.waitFor((m) => at(m, 'action') === 'update' && at(m, 'data', 0, 0) === String(minute), { since: marks[3], label: 'bitget closed' });
+      const g = await bitget.waitFor((m) => at(m, 'action') === 'update' && at(m, 'data', 0, 0) === String(minute), {
+        since: marks[3],
+        label: 'bitget closed',
+      });
       expect([1, 2, 3, 4].map((i) => num(at(g, 'data', 0, i)))).to.deep.equal(ohlc);
 
       // and history REST calls return it on every venue
       const rows = [
         at((await getJson(`${stack.sim.url}/binance/fapi/v1/klines?symbol=ETHUSDT&interval=1m&startTime=${minute}&limit=1`)).body, 0),
-        at((await getJson(`${stack.sim.url}/bybit/v5/market/kline?category=linear&symbol=ETHUSDT&interval=1&start=${minute}&end=${minute}`)).body, 'result', 'list', 0),
-        at((await getJson(`${stack.sim.url}/okx/api/v5/market/history-candles?instId=ETH-USDT-SWAP&after=${minute + MINUTE}&limit=1`)).body, 'data', 0),
-        at((await getJson(`${stack.sim.url}/bitget/api/v2/mix/market/candles?symbol=ETHUSDT&productType=USDT-FUTURES&granularity=1m&startTime=${minute}&endTime=${minute}`)).body, 'data', 0),
+        at(
+          (await getJson(`${stack.sim.url}/bybit/v5/market/kline?category=linear&symbol=ETHUSDT&interval=1&start=${minute}&end=${minute}`))
+            .body,
+          'result',
+          'list',
+          0,
+        ),
+        at(
+          (await getJson(`${stack.sim.url}/okx/api/v5/market/history-candles?instId=ETH-USDT-SWAP&after=${minute + MINUTE}&limit=1`)).body,
+          'data',
+          0,
+        ),
+        at(
+          (
+            await getJson(
+              `${stack.sim.url}/bitget/api/v2/mix/market/candles?symbol=ETHUSDT&productType=USDT-FUTURES&granularity=1m&startTime=${minute}&endTime=${minute}`,
+            )
+          ).body,
+          'data',
+          0,
+        ),
       ] as unknown[][];
       for (const row of rows) {
         expect(num(row[0])).to.equal(minute);
@@ -210,7 +277,10 @@ describe('simulated exchange (scripted mode)', () => {
       await bybit.waitFor((m) => at(m, 'type') === 'snapshot', { label: 'snapshot' });
       const mark = bybit.mark();
       await postJson(`${stack.sim.url}/__sim/price`, { symbol: 'SOLUSDT', price: 123.456 });
-      const delta = await bybit.waitFor((m) => at(m, 'type') === 'delta' && at(m, 'data', 'lastPrice') !== undefined, { since: mark, label: 'delta' });
+      const delta = await bybit.waitFor((m) => at(m, 'type') === 'delta' && at(m, 'data', 'lastPrice') !== undefined, {
+        since: mark,
+        label: 'delta',
+      });
       expect(at(delta, 'data', 'lastPrice')).to.equal('123.456');
       expect(at(delta, 'data', 'symbol')).to.equal('SOLUSDT');
       expect(at(delta, 'data')).to.not.have.property('fundingCap');

@@ -44,7 +44,13 @@ describe('a worker process killed in the middle of a sweep', function () {
     const positions = Array.from({ length: N }, () => testPosition(A, { symbol: 'ETHUSDT', side: 'long', entry: 100, sl: 97 }));
     for (let i = 0; i < N; i += 2_000) await seedPositions(redis, A, positions.slice(i, i + 2_000));
     // the real entry point as a worker role (every processor and schedule); no feed, so its live sweep finds no prices
-    child = spawnService({ ROLE: 'worker', REDIS_URL: testRedisUrl(), MARKET_SOURCE: 'sim', SIM_URL: 'http://127.0.0.1:9', LOG_LEVEL: 'info' });
+    child = spawnService({
+      ROLE: 'worker',
+      REDIS_URL: testRedisUrl(),
+      MARKET_SOURCE: 'sim',
+      SIM_URL: 'http://127.0.0.1:9',
+      LOG_LEVEL: 'info',
+    });
     await child.waitForLine((line) => line.includes('worker role started'), 60_000);
 
     const job = candle('ETHUSDT', Math.ceil(Date.now() / MINUTE) * MINUTE, 96, 100);
@@ -65,12 +71,20 @@ describe('a worker process killed in the middle of a sweep', function () {
     const id = sweepJobId(job.symbol, job.minute);
     await redis.del(`${QUEUE_PREFIX}:${QUEUES.sweep}:${id}:lock`, `${QUEUE_PREFIX}:${QUEUES.sweep}:stalled-check`);
     const config = configWith({ REDIS_URL: testRedisUrl() });
-    const retrying = candleSweepProcessor.create({ domain: createDomain({ config, redis }), redisUrl: testRedisUrl(), logger: createLogger(config) });
+    const retrying = candleSweepProcessor.create({
+      domain: createDomain({ config, redis }),
+      redisUrl: testRedisUrl(),
+      logger: createLogger(config),
+    });
     processor = retrying;
     connection = createBlockingRedis(testRedisUrl());
     worker = new Worker(QUEUES.sweep, (j, token) => retrying.process(j, token), { connection, prefix: QUEUE_PREFIX, stalledInterval: 200 });
     // a job's result is written when it completes (the dead worker never completed it)
-    const done = await waitFor(() => redis.hget(`${QUEUE_PREFIX}:${QUEUES.sweep}:${id}`, 'returnvalue'), 60_000, 'the retried job to finish');
+    const done = await waitFor(
+      () => redis.hget(`${QUEUE_PREFIX}:${QUEUES.sweep}:${id}`, 'returnvalue'),
+      60_000,
+      'the retried job to finish',
+    );
     const retried = (JSON.parse(done) as { positions: { settled: number } }).positions.settled;
 
     // the dead worker settled part of the minute, the retry the rest

@@ -18,7 +18,19 @@ import type { RunningRole } from '../../workers/runtime.js';
 import { startWorkerRole } from '../../workers/worker-role.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { testRedisUrl, useFreshRedis } from '../helpers/redis.js';
-import { bookMoney, candle, closedPosition, eventsOf, MINUTE, openPosition, outbox, positionEvents, seedPositions, testSweep, testPosition } from '../helpers/sweep.js';
+import {
+  bookMoney,
+  candle,
+  closedPosition,
+  eventsOf,
+  MINUTE,
+  openPosition,
+  outbox,
+  positionEvents,
+  seedPositions,
+  testSweep,
+  testPosition,
+} from '../helpers/sweep.js';
 import { startTestApi } from '../helpers/app.js';
 import { accountServices, botCall, createTrader, TestPrices } from '../helpers/trading.js';
 
@@ -34,7 +46,8 @@ describe('the sweep of open positions (real Redis)', function () {
   useFreshRedis((fresh) => (redis = fresh), 'each');
 
   it('settles what a candle crosses at the level (stop, target, liquidation, long and short), leaves the rest, one event each', async () => {
-    const at = (over: Partial<Position> & { side: 'long' | 'short' }, symbol = 'ETHUSDT') => testPosition(A, { symbol, entry: 100, ...over });
+    const at = (over: Partial<Position> & { side: 'long' | 'short' }, symbol = 'ETHUSDT') =>
+      testPosition(A, { symbol, entry: 100, ...over });
     const p = {
       longStop: at({ side: 'long', sl: 95, tp: 110 }),
       longTarget: at({ side: 'long', tp: 103 }),
@@ -76,14 +89,19 @@ describe('the sweep of open positions (real Redis)', function () {
       // the event carries the closed record as stored, of its book, at its close time
       expect(events[1]).to.deep.include({ book: 'main', ts: closed!.closed_ts, position: closed });
       const member = `${A.accountId}|main|${position.id}`;
-      for (const kind of ['sl', 'tp', 'liq', 'trail'] as const) expect(await redis.zscore(keys.triggerIndex(position.symbol, kind, position.side), member)).to.equal(null);
+      for (const kind of ['sl', 'tp', 'liq', 'trail'] as const)
+        expect(await redis.zscore(keys.triggerIndex(position.symbol, kind, position.side), member)).to.equal(null);
     }
     for (const untouched of [p.longUntouched, p.shortUntouched]) {
       expect(await openPosition(redis, A, untouched.id)).to.deep.equal(untouched);
       expect(await eventsOf(redis, A.accountId, untouched.id)).to.deep.equal(['position.opened']);
     }
     const money = await bookMoney(redis, A);
-    expect(money).to.deep.equal({ closed: 9, liquidations: 3, realizedCents: expected.reduce((sum, [position, , exit]) => sum + cents(position, exit), 0) });
+    expect(money).to.deep.equal({
+      closed: 9,
+      liquidations: 3,
+      realizedCents: expected.reduce((sum, [position, , exit]) => sum + cents(position, exit), 0),
+    });
   });
 
   it('ratchets a trailing stop on the minute, never fires it at a level its own candle moved, and fires it on the next', async () => {
@@ -109,7 +127,14 @@ describe('the sweep of open positions (real Redis)', function () {
       expect(ratchets[i].map((e) => e.event)).to.deep.equal(['position.updated']);
       // the position as it stands after the ratchet: only the mark (and its bookkeeping) moved
       expect(ratchets[i][0]).to.deep.include({ book: 'main', position: moved });
-      expect(moved).to.deep.equal({ ...p, v: 2, trail_hwm: moved.trail_hwm, trail_ts: minute + MINUTE, trail_prev_hwm: 100, trail_prev_ts: 0 });
+      expect(moved).to.deep.equal({
+        ...p,
+        v: 2,
+        trail_hwm: moved.trail_hwm,
+        trail_ts: minute + MINUTE,
+        trail_prev_hwm: 100,
+        trail_prev_ts: 0,
+      });
     }
     // the same candles again (a retried job) change nothing
     expect(await sweep.candle.sweep(firstCandles)).to.deep.include({ settled: 0, ratcheted: 0 });
@@ -150,7 +175,9 @@ describe('the sweep of open positions (real Redis)', function () {
     const elsewhere = testPosition(other, { symbol: 'ETHUSDT', side: 'long', entry: 105, sl: 101 });
     await seedPositions(redis, A, [stop, target, untouched]);
     await seedPositions(redis, other, [elsewhere]);
-    const report = await testSweep(redis).connectedBook({ logger: createLogger(configWith({})) }).sweep(A);
+    const report = await testSweep(redis)
+      .connectedBook({ logger: createLogger(configWith({})) })
+      .sweep(A);
     expect(report).to.deep.include({ checked: 3, settled: 2 });
     expect(await closedPosition(redis, A, stop.id)).to.include({ close_reason: 'stop_loss', exit: 101 });
     expect(await closedPosition(redis, A, target.id)).to.include({ close_reason: 'take_profit', exit: 100.5 });
@@ -186,7 +213,15 @@ describe('the sweep of open positions (real Redis)', function () {
       const trader = await createTrader(accountServices(redis));
       const ref: BookRef = { accountId: trader.accountId, book: 'main' };
       const opened = await Promise.all(
-        Array.from({ length: 40 }, () => botCall<{ position: Position }>(api.url, trader, 'POST', '/open', { symbol: 'ETH', side: 'long', margin_usd: 100, leverage: 10, sl: 95 })),
+        Array.from({ length: 40 }, () =>
+          botCall<{ position: Position }>(api.url, trader, 'POST', '/open', {
+            symbol: 'ETH',
+            side: 'long',
+            margin_usd: 100,
+            leverage: 10,
+            sl: 95,
+          }),
+        ),
       );
       const ids = opened.map((r) => r.body.position.id);
       const [closes, report] = await Promise.all([
@@ -216,11 +251,24 @@ describe('the sweep of open positions (real Redis)', function () {
     try {
       const trader = await createTrader(accountServices(redis));
       const ref: BookRef = { accountId: trader.accountId, book: 'main' };
-      const at = (over: Partial<Position> & { side: 'long' | 'short' }, symbol = 'ETHUSDT') => testPosition(ref, { symbol, entry: 100, ...over });
-      // long at 100 (liquidation 90.5); the minute's low (95) and high (104) came before the client set sl 97 or tp 103 with the price at 99
-      const p = { late: at({ side: 'long' }), lateTarget: at({ side: 'long' }), early: at({ side: 'long', sl: 97 }), lateLiq: at({ side: 'long' }, 'SOLUSDT'), live: at({ side: 'long' }, 'BNBUSDT') };
+      const at = (over: Partial<Position> & { side: 'long' | 'short' }, symbol = 'ETHUSDT') =>
+        testPosition(ref, { symbol, entry: 100, ...over });
+      // long at 100 (liquidation 90.5); the minute's low (95) and high (104) came before the client set sl 97 or tp 103 with the price at
+      // 99
+      const p = {
+        late: at({ side: 'long' }),
+        lateTarget: at({ side: 'long' }),
+        early: at({ side: 'long', sl: 97 }),
+        lateLiq: at({ side: 'long' }, 'SOLUSDT'),
+        live: at({ side: 'long' }, 'BNBUSDT'),
+      };
       await seedPositions(redis, ref, Object.values(p));
-      for (const [id, levels] of [[p.late.id, { sl: 97 }], [p.lateTarget.id, { tp: 103 }], [p.lateLiq.id, { sl: 92 }], [p.live.id, { sl: 97 }]] as const) {
+      for (const [id, levels] of [
+        [p.late.id, { sl: 97 }],
+        [p.lateTarget.id, { tp: 103 }],
+        [p.lateLiq.id, { sl: 92 }],
+        [p.live.id, { sl: 97 }],
+      ] as const) {
         const set = await botCall<{ position: Record<string, unknown> }>(api.url, trader, 'POST', '/sltp', { id, ...levels });
         expect(set.status).to.equal(200);
         expect(set.body.position).to.not.have.property('levels_ts');
@@ -252,7 +300,7 @@ describe('the sweep of open positions (real Redis)', function () {
     }
   });
 
-  it('a trailing stop a positions read moved within a minute: that minute\'s candle is checked against the stop the minute began with', async () => {
+  it("a trailing stop a positions read moved within a minute: that minute's candle is checked against the stop the minute began with", async () => {
     const prices = new TestPrices(redis);
     await prices.set({ ETHUSDT: 110, SOLUSDT: 90, BNBUSDT: 110 });
     const api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
@@ -277,7 +325,11 @@ describe('the sweep of open positions (real Redis)', function () {
       // BNB's low (100) is below its moved stop (104.5) but above the one the minute began with: it may have come before the read
       const minute = Math.floor((moved.trail_ts! - 1) / MINUTE) * MINUTE;
       const sweep = testSweep(redis);
-      const report = await sweep.candle.sweep([candle('ETHUSDT', minute, 94, 110), candle('SOLUSDT', minute, 90, 106), candle('BNBUSDT', minute, 100, 110)]);
+      const report = await sweep.candle.sweep([
+        candle('ETHUSDT', minute, 94, 110),
+        candle('SOLUSDT', minute, 90, 106),
+        candle('BNBUSDT', minute, 100, 110),
+      ]);
       expect(report).to.deep.include({ settled: 2 });
       expect(await closedPosition(redis, ref, p.long.id)).to.include({ close_reason: 'trailing_stop', exit: 95 });
       expect(await closedPosition(redis, ref, p.short.id)).to.include({ close_reason: 'trailing_stop', exit: 105 });
@@ -285,13 +337,14 @@ describe('the sweep of open positions (real Redis)', function () {
       // the next candle is checked against the moved stop
       expect(await sweep.candle.sweep([candle('BNBUSDT', minute + MINUTE, 104, 109)])).to.deep.include({ settled: 1 });
       expect(await closedPosition(redis, ref, p.held.id)).to.include({ close_reason: 'trailing_stop', exit: 104.5 });
-      for (const position of Object.values(p)) expect(await eventsOf(redis, ref.accountId, position.id)).to.deep.equal(['position.opened', 'position.updated', 'position.closed']);
+      for (const position of Object.values(p))
+        expect(await eventsOf(redis, ref.accountId, position.id)).to.deep.equal(['position.opened', 'position.updated', 'position.closed']);
     } finally {
       await api.close();
     }
   });
 
-  it('levels changed through /sltp within a minute: that minute\'s candle fires a stop the change kept, not one it removed', async () => {
+  it("levels changed through /sltp within a minute: that minute's candle fires a stop the change kept, not one it removed", async () => {
     await new TestPrices(redis).set({ ETHUSDT: 100, SOLUSDT: 100, BNBUSDT: 100 });
     const api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
     try {
@@ -304,7 +357,11 @@ describe('the sweep of open positions (real Redis)', function () {
         removed: testPosition(ref, { symbol: 'BNBUSDT', side: 'long', entry: 100, sl: 95 }),
       };
       await seedPositions(redis, ref, Object.values(p));
-      for (const [id, body] of [[p.kept.id, { tp: 110 }], [p.keptShort.id, { tp: 90 }], [p.removed.id, { sl: null }]] as const) {
+      for (const [id, body] of [
+        [p.kept.id, { tp: 110 }],
+        [p.keptShort.id, { tp: 90 }],
+        [p.removed.id, { sl: null }],
+      ] as const) {
         const r = await botCall<{ position: Record<string, unknown> }>(api.url, trader, 'POST', '/sltp', { id, ...body });
         expect(r.status, JSON.stringify(r.body)).to.equal(200);
         expect(r.body.position).to.not.have.any.keys('levels_ts', 'levels_prev');
@@ -312,7 +369,11 @@ describe('the sweep of open positions (real Redis)', function () {
       const changed = (await openPosition(redis, ref, p.kept.id))!;
       // the candle of the minute of the change: lows (highs) past the stops that may have come before it
       const minute = Math.floor(changed.levels_ts! / MINUTE) * MINUTE;
-      const report = await testSweep(redis).candle.sweep([candle('ETHUSDT', minute, 94, 101), candle('SOLUSDT', minute, 99, 106), candle('BNBUSDT', minute, 94, 101)]);
+      const report = await testSweep(redis).candle.sweep([
+        candle('ETHUSDT', minute, 94, 101),
+        candle('SOLUSDT', minute, 99, 106),
+        candle('BNBUSDT', minute, 94, 101),
+      ]);
       expect(report).to.deep.include({ settled: 2 });
       const closed = (await closedPosition(redis, ref, p.kept.id))!;
       expect(closed).to.include({ close_reason: 'stop_loss', exit: 95, status: 'closed', liquidated: false, tp: 110 });
@@ -337,7 +398,8 @@ describe('the sweep of open positions (real Redis)', function () {
     const startWorkers = async (n: number): Promise<void> => {
       const config = configWith({ REDIS_URL: testRedisUrl() });
       const ctx = { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) };
-      for (let i = 0; i < n; i++) roles.push(await startWorkerRole(ctx, { processors: [candleSweepProcessor], schedules: [], relay: false }));
+      for (let i = 0; i < n; i++)
+        roles.push(await startWorkerRole(ctx, { processors: [candleSweepProcessor], schedules: [], relay: false }));
     };
     beforeEach(() => {
       roles = [];
@@ -350,10 +412,14 @@ describe('the sweep of open positions (real Redis)', function () {
       await closeRedis(inspectConnection);
     });
     const finished = (id: string, after = 0) =>
-      waitFor(async () => {
-        const job = await inspect.getJob(id);
-        return job && (await job.getState()) === 'completed' && (job.finishedOn ?? 0) > after ? job : undefined;
-      }, 20_000, `job ${id} completed`);
+      waitFor(
+        async () => {
+          const job = await inspect.getJob(id);
+          return job && (await job.getState()) === 'completed' && (job.finishedOn ?? 0) > after ? job : undefined;
+        },
+        20_000,
+        `job ${id} completed`,
+      );
 
     /**
      * The feed's path (a minute's first closed candle stored, then its sweep job added) and another
@@ -368,12 +434,28 @@ describe('the sweep of open positions (real Redis)', function () {
         clock: systemClock,
         priceFreshMs: config.priceFreshMs,
         flushIntervalMs: 1_000,
-        onFirstClose: (c) => producer.enqueue({ symbol: c.symbol, minute: c.openTime, open: c.open, high: c.high, low: c.low, close: c.close }),
+        onFirstClose: (c) =>
+          producer.enqueue({ symbol: c.symbol, minute: c.openTime, open: c.open, high: c.high, low: c.low, close: c.close }),
       });
-      const close = (minute: number, low: number, high: number) => writer.storeClosed({ venue: 'binance', symbol: 'ETHUSDT', openTime: minute, open: low, high, low, close: high, volume: 1, closed: true });
+      const close = (minute: number, low: number, high: number) =>
+        writer.storeClosed({
+          venue: 'binance',
+          symbol: 'ETHUSDT',
+          openTime: minute,
+          open: low,
+          high,
+          low,
+          close: high,
+          volume: 1,
+          closed: true,
+        });
       const elsewhereConnection = createBlockingRedis(testRedisUrl());
       const elsewhere = new Worker<SweepJob>(QUEUES.sweep, null, { connection: elsewhereConnection, prefix: QUEUE_PREFIX });
-      const elsewhereProcessor = candleSweepProcessor.create({ domain: createDomain({ config, redis }), redisUrl: testRedisUrl(), logger: createLogger(config) });
+      const elsewhereProcessor = candleSweepProcessor.create({
+        domain: createDomain({ config, redis }),
+        redisUrl: testRedisUrl(),
+        logger: createLogger(config),
+      });
       const stop = async (): Promise<void> => {
         await elsewhere.close();
         await elsewhereProcessor.close?.();
@@ -411,7 +493,7 @@ describe('the sweep of open positions (real Redis)', function () {
       expect(SWEEP_JOB_OPTIONS.attempts).to.be.greaterThan(1);
     });
 
-    it('sweeps a symbol\'s next minute only after its previous minute, even when another worker process holds that one', async () => {
+    it("sweeps a symbol's next minute only after its previous minute, even when another worker process holds that one", async () => {
       // a trailing stop at 95 that the first minute's low fires and the second minute's high would move to 104.5
       const trailing = testPosition(A, { symbol: 'ETHUSDT', side: 'long', entry: 100, trail_pct: 5, trail_hwm: 100 });
       await seedPositions(redis, A, [trailing]);
@@ -461,16 +543,29 @@ describe('the sweep of open positions (real Redis)', function () {
 
     it('two workers on one queue settle each position once, even when two minutes of a symbol race for it', async () => {
       const symbols = ['ETHUSDT', 'SOLUSDT', 'BNBUSDT'];
-      const positions = symbols.flatMap((symbol) => Array.from({ length: 100 }, (_, i) => testPosition(A, { symbol, side: i % 2 ? 'long' : 'short', entry: 100, ...(i % 2 ? { sl: 97 } : { sl: 103 }) })));
+      const positions = symbols.flatMap((symbol) =>
+        Array.from({ length: 100 }, (_, i) =>
+          testPosition(A, { symbol, side: i % 2 ? 'long' : 'short', entry: 100, ...(i % 2 ? { sl: 97 } : { sl: 103 }) }),
+        ),
+      );
       await seedPositions(redis, A, positions);
       await startWorkers(2);
       const minute = nextMinute();
       const jobs = symbols.flatMap((symbol) => [candle(symbol, minute, 96, 104), candle(symbol, minute + MINUTE, 96, 104)]);
       // the candles are kept as the feed keeps them, so each minute finds the one before it
       await Promise.all(jobs.map((j) => redis.zadd(keys.marketCandles1m(j.symbol), j.minute, JSON.stringify(j))));
-      await Promise.all([...jobs, ...jobs].map((j) => inspect.add('sweep', j, { ...SWEEP_JOB_OPTIONS, jobId: sweepJobId(j.symbol, j.minute) })));
+      await Promise.all(
+        [...jobs, ...jobs].map((j) => inspect.add('sweep', j, { ...SWEEP_JOB_OPTIONS, jobId: sweepJobId(j.symbol, j.minute) })),
+      );
       await Promise.all(jobs.map((j) => finished(sweepJobId(j.symbol, j.minute))));
-      const settledByJobs = (await Promise.all(jobs.map(async (j) => ((await inspect.getJob(sweepJobId(j.symbol, j.minute)))?.returnvalue as { positions: { settled: number } }).positions.settled))).reduce((a, b) => a + b, 0);
+      const settledByJobs = (
+        await Promise.all(
+          jobs.map(
+            async (j) =>
+              ((await inspect.getJob(sweepJobId(j.symbol, j.minute)))?.returnvalue as { positions: { settled: number } }).positions.settled,
+          ),
+        )
+      ).reduce((a, b) => a + b, 0);
       expect(settledByJobs).to.equal(300);
       expect(await redis.hlen(keys.bookOpen(A.accountId, 'main'))).to.equal(0);
       expect(await redis.hlen(keys.bookClosed(A.accountId, 'main'))).to.equal(300);

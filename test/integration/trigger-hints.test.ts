@@ -20,7 +20,10 @@ const nextMinute = (): number => Math.ceil((Date.now() + 1) / MINUTE) * MINUTE;
 async function entries(redis: Redis, ref: BookRef, p: Position): Promise<Record<TriggerKind, number | null>> {
   const member = triggerMember(ref, p.id);
   const scores = await Promise.all(TRIGGER_KINDS.map((kind) => redis.zscore(keys.triggerIndex(p.symbol, kind, p.side), member)));
-  return Object.fromEntries(TRIGGER_KINDS.map((kind, i) => [kind, scores[i] === null ? null : Number(scores[i])])) as Record<TriggerKind, number | null>;
+  return Object.fromEntries(TRIGGER_KINDS.map((kind, i) => [kind, scores[i] === null ? null : Number(scores[i])])) as Record<
+    TriggerKind,
+    number | null
+  >;
 }
 
 describe('trigger index hints around the account scripts (real Redis)', () => {
@@ -50,7 +53,9 @@ describe('trigger index hints around the account scripts (real Redis)', () => {
     await store.open(A, bare, 10);
     expect(await entries(redis, A, bare)).to.deep.equal({ liq: bare.liq_price, sl: null, tp: null, trail: null });
     const read = (await store.getOpen(A, bare.id))!;
-    expect((await store.close(closeWrite(A, read, computeClose(read.position, 99, 100, 0, Date.now(), 'manual'), null, 'position.closed'))).kind).to.equal('closed');
+    expect(
+      (await store.close(closeWrite(A, read, computeClose(read.position, 99, 100, 0, Date.now(), 'manual'), null, 'position.closed'))).kind,
+    ).to.equal('closed');
     expect(await entries(redis, A, bare)).to.deep.equal({ liq: null, sl: null, tp: null, trail: null });
   });
 
@@ -112,9 +117,18 @@ describe('trigger index hints around the account scripts (real Redis)', () => {
   it('the sweep leaves alone the entries of a position that may be opening right now, and drops those of one long gone', async () => {
     const now = Date.now();
     const opening = testPosition(A, { symbol: 'ETHUSDT', side: 'long', entry: 100, sl: 97, id: defaultPositionId(now) });
-    const crashed = testPosition(A, { symbol: 'ETHUSDT', side: 'long', entry: 100, sl: 97, id: defaultPositionId(now - STORING_MS - 1_000) });
+    const crashed = testPosition(A, {
+      symbol: 'ETHUSDT',
+      side: 'long',
+      entry: 100,
+      sl: 97,
+      id: defaultPositionId(now - STORING_MS - 1_000),
+    });
     // the widen step of two opens whose scripts have not run (yet, or ever)
-    await hints.widen([{ ref: A, position: opening }, { ref: A, position: crashed }]);
+    await hints.widen([
+      { ref: A, position: opening },
+      { ref: A, position: crashed },
+    ]);
     const report = await testSweep(redis).candle.sweep([candle('ETHUSDT', nextMinute(), 96, 100)]);
     expect(report).to.deep.include({ checked: 2, settled: 0, dropped: 1 });
     expect((await entries(redis, A, opening)).sl).to.equal(97);
@@ -132,13 +146,25 @@ describe('trigger index hints around the account scripts (real Redis)', () => {
     const stores = pods.map((conn) => new PositionStore(conn));
     const aligners = pods.map((conn) => new TriggerHints(conn));
     let seed = 7;
-    const random = (): number => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const random = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
     try {
       for (let round = 0; round < 20; round++) {
         const old = (await store.getOpen(A, p.id))!;
         await Promise.all([
           // three writers from the same read: one applies, the others are stale (their widened entries stay early)
-          ...[0, 1, 2].map((w) => stores[w % 2].sltp(A, old, { ...old.position, v: old.position.v + 1, sl: Math.round((85 + random() * 14) * 100) / 100, tp: Math.round((101 + random() * 30) * 100) / 100 }, Date.now())),
+          ...[0, 1, 2].map((w) =>
+            stores[w % 2].sltp(
+              A,
+              old,
+              {
+                ...old.position,
+                v: old.position.v + 1,
+                sl: Math.round((85 + random() * 14) * 100) / 100,
+                tp: Math.round((101 + random() * 30) * 100) / 100,
+              },
+              Date.now(),
+            ),
+          ),
           // a sweep aligning the position as it read it before the change
           aligners[round % 2].align([{ ref: A, ...old }]),
         ]);
@@ -179,7 +205,10 @@ describe('the account scripts on a Redis Cluster node (every key of a script in 
   });
 
   it('refuses keys of two slots (the check is real)', async () => {
-    const error = await redis.mget('{a}x', '{b}y').then(() => null, (e: unknown) => e);
+    const error = await redis.mget('{a}x', '{b}y').then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(String(error)).to.match(/CROSSSLOT/);
   });
 
@@ -191,9 +220,15 @@ describe('the account scripts on a Redis Cluster node (every key of a script in 
     let read = (await store.getOpen(A, p.id))!;
     expect(await store.sltp(A, read, { ...read.position, v: 2, sl: 95 }, Date.now())).to.equal('updated');
     read = (await store.getOpen(A, p.id))!;
-    expect((await store.close(closeWrite(A, read, computeClose(read.position, 101, 50, 0, Date.now(), 'manual'), 'close-1', 'position.closed'))).kind).to.equal('closed');
+    expect(
+      (await store.close(closeWrite(A, read, computeClose(read.position, 101, 50, 0, Date.now(), 'manual'), 'close-1', 'position.closed')))
+        .kind,
+    ).to.equal('closed');
     read = (await store.getOpen(A, p.id))!;
-    expect((await store.close(closeWrite(A, read, computeClose(read.position, 102, 100, 0, Date.now(), 'manual'), null, 'position.closed'))).kind).to.equal('closed');
+    expect(
+      (await store.close(closeWrite(A, read, computeClose(read.position, 102, 100, 0, Date.now(), 'manual'), null, 'position.closed')))
+        .kind,
+    ).to.equal('closed');
     expect((await store.reset(A, Date.now(), 10_000)).kind).to.equal('reset');
 
     const stop = testPosition(A, { symbol: 'ETHUSDT', side: 'long', entry: 100, sl: 97 });

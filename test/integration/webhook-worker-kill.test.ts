@@ -32,14 +32,39 @@ describe('push: a worker killed mid-delivery', function () {
   it('loses nothing: the delivery it held runs again on another worker, with the same delivery id', async () => {
     const env = { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_LOCK_MS: '1000' };
     // a real worker process: MARKET_SOURCE=sim at an address where nothing listens keeps its other jobs off the network
-    const child = spawnService({ ...env, ROLE: 'worker', REDIS_URL: testRedisUrl(), MARKET_SOURCE: 'sim', SIM_URL: 'http://127.0.0.1:9', LOG_LEVEL: 'info' });
+    const child = spawnService({
+      ...env,
+      ROLE: 'worker',
+      REDIS_URL: testRedisUrl(),
+      MARKET_SOURCE: 'sim',
+      SIM_URL: 'http://127.0.0.1:9',
+      LOG_LEVEL: 'info',
+    });
     try {
       await child.waitForLine((line) => line.includes('worker role started'));
       const trader = await createTrader(accountServices(redis), { plan: 'pro' });
-      const hook = { id: 'whkill', url: `${receiver.url}/hook`, secret: 'whs_kill', events: ['position.opened' as const], book: null, created: Date.now() };
+      const hook = {
+        id: 'whkill',
+        url: `${receiver.url}/hook`,
+        secret: 'whs_kill',
+        events: ['position.opened' as const],
+        book: null,
+        created: Date.now(),
+      };
       expect(await new WebhookStore(redis).add(trader.accountId, hook, 3)).to.deep.equal({ kind: 'added' });
       receiver.answer = () => (receiver.received.length === 1 ? 'hang' : 200);
-      await redis.xadd(keys.accountOutbox(trader.accountId), '*', 'event', 'position.opened', 'book', 'main', 'ts', String(Date.now()), 'position', JSON.stringify({ id: 'bpkill', symbol: 'BTCUSDT', status: 'open' }));
+      await redis.xadd(
+        keys.accountOutbox(trader.accountId),
+        '*',
+        'event',
+        'position.opened',
+        'book',
+        'main',
+        'ts',
+        String(Date.now()),
+        'position',
+        JSON.stringify({ id: 'bpkill', symbol: 'BTCUSDT', status: 'open' }),
+      );
       await redis.publish(keys.outboxNudgeChannel, keys.accountOutbox(trader.accountId));
       await waitFor(() => receiver.received.length === 1, 10_000, 'the first attempt, held open by the receiver');
       child.child.kill('SIGKILL');
@@ -49,10 +74,14 @@ describe('push: a worker killed mid-delivery', function () {
       const [first, second] = receiver.received;
       expect(second.headers['x-pd-delivery']).to.equal(first.headers['x-pd-delivery']);
       expect(second.body).to.equal(first.body);
-      const stats = await waitFor(async () => {
-        const [stored] = await new WebhookStore(redis).list(trader.accountId);
-        return stored.stats.deliveries === 1 ? stored.stats : undefined;
-      }, 5_000, 'the delivery counted');
+      const stats = await waitFor(
+        async () => {
+          const [stored] = await new WebhookStore(redis).list(trader.accountId);
+          return stored.stats.deliveries === 1 ? stored.stats : undefined;
+        },
+        5_000,
+        'the delivery counted',
+      );
       expect(stats).to.include({ deliveries: 1, consecutive_failures: 0 });
     } finally {
       if (child.child.exitCode === null) child.child.kill('SIGKILL');

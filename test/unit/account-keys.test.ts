@@ -44,7 +44,8 @@ describe('API key format and digest', () => {
   it('drops bytes of 248 and above, so a source of only such bytes never yields a character from them', () => {
     let call = 0;
     // first call: all bytes unusable; afterwards bytes 0..: '0123...'
-    const source = (size: number): Buffer => (call++ === 0 ? Buffer.alloc(size, 250) : Buffer.from(Array.from({ length: size }, (_, i) => i % 62)));
+    const source = (size: number): Buffer =>
+      call++ === 0 ? Buffer.alloc(size, 250) : Buffer.from(Array.from({ length: size }, (_, i) => i % 62));
     expect(randomBase62(5, source)).to.equal('01234');
   });
 
@@ -60,7 +61,16 @@ describe('API key format and digest', () => {
   });
 
   it('refuses anything that does not look like a key before any lookup', () => {
-    for (const text of ['', 'pd_', 'pd_short', `pd_${'a'.repeat(31)}`, `xx_${'a'.repeat(40)}`, `pd_${'a'.repeat(39)}!`, `pd_${'a'.repeat(200)}`, ` pd_${'a'.repeat(40)}`]) {
+    for (const text of [
+      '',
+      'pd_',
+      'pd_short',
+      `pd_${'a'.repeat(31)}`,
+      `xx_${'a'.repeat(40)}`,
+      `pd_${'a'.repeat(39)}!`,
+      `pd_${'a'.repeat(200)}`,
+      ` pd_${'a'.repeat(40)}`,
+    ]) {
       expect(looksLikeApiKey(text), text).to.equal(false);
     }
     expect(looksLikeApiKey(`pd_${'a'.repeat(32)}`)).to.equal(true);
@@ -79,14 +89,20 @@ describe('account input rules', () => {
   it('normalizes e-mails to lowercase and trimmed, and refuses what is not one', () => {
     expect(normalizeEmail('  Alice@Example.COM ')).to.equal('alice@example.com');
     for (const bad of ['', 'alice', 'a@', '@b.c', 'a b@c.d', 'a@b@c.d', 'a\u0000@b.c', `${'a'.repeat(250)}@b.co`]) {
-      expect(codeOf(() => normalizeEmail(bad)), JSON.stringify(bad)).to.equal('invalid_param');
+      expect(
+        codeOf(() => normalizeEmail(bad)),
+        JSON.stringify(bad),
+      ).to.equal('invalid_param');
     }
   });
 
   it('accepts book names of 1-32 characters of A-Za-z0-9_- except main, and answers bad_book otherwise', () => {
     for (const good of ['a', 'bot-1', 'Scalper_2', 'x'.repeat(32), 'mainly']) expect(checkBookName(good)).to.equal(good);
     for (const bad of ['', 'main', 'MAIN', 'Main', 'a b', 'x'.repeat(33), 'bot.1', 'émile', '💥', '../x']) {
-      expect(codeOf(() => checkBookName(bad)), bad).to.equal('bad_book');
+      expect(
+        codeOf(() => checkBookName(bad)),
+        bad,
+      ).to.equal('bad_book');
     }
     fc.assert(
       fc.property(fc.string({ maxLength: 40 }), (name) => {
@@ -99,6 +115,10 @@ describe('account input rules', () => {
   it('trims key names and refuses empty, over-long or control-character names', () => {
     expect(checkKeyName('  my bot ')).to.equal('my bot');
     expect(checkKeyName('ключ 🔑')).to.equal('ключ 🔑');
-    for (const bad of ['', '   ', 'x'.repeat(65), 'a\u0007b', 'a\nb', 'a\u2028b']) expect(codeOf(() => checkKeyName(bad)), JSON.stringify(bad)).to.equal('invalid_param');
+    for (const bad of ['', '   ', 'x'.repeat(65), 'a\u0007b', 'a\nb', 'a\u2028b'])
+      expect(
+        codeOf(() => checkKeyName(bad)),
+        JSON.stringify(bad),
+      ).to.equal('invalid_param');
   });
 });

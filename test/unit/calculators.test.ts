@@ -35,10 +35,16 @@ describe('calculators (pure)', () => {
 
     it('keeps a long liquidation below entry and a short one above at any leverage and rate', () => {
       fc.assert(
-        fc.property(price, fc.double({ min: 0.01, max: 1000, noNaN: true }), side, fc.double({ min: 0, max: 99, noNaN: true }), (entry, leverage, s, mmr) => {
-          const { liquidationPrice: at } = liquidation({ entry, leverage, side: s, mmr });
-          return s === 'long' ? at < entry : at > entry;
-        }),
+        fc.property(
+          price,
+          fc.double({ min: 0.01, max: 1000, noNaN: true }),
+          side,
+          fc.double({ min: 0, max: 99, noNaN: true }),
+          (entry, leverage, s, mmr) => {
+            const { liquidationPrice: at } = liquidation({ entry, leverage, side: s, mmr });
+            return s === 'long' ? at < entry : at > entry;
+          },
+        ),
       );
     });
 

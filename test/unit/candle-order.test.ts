@@ -18,7 +18,7 @@ function gate<T = void>(): { promise: Promise<T>; open(value: T): void; fail(err
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe('tasks in order by key', () => {
-  it('starts a key\'s task only once the one before it settled, and runs other keys meanwhile', async () => {
+  it("starts a key's task only once the one before it settled, and runs other keys meanwhile", async () => {
     const order = new InOrderByKey();
     const started: string[] = [];
     const first = gate<string>();
@@ -58,10 +58,10 @@ describe('tasks in order by key', () => {
   });
 });
 
-describe('the sweep processor\'s candle runner', () => {
+describe("the sweep processor's candle runner", () => {
   const candle = (symbol: string, minute: number): SweepJob => ({ symbol, minute, open: 100, high: 101, low: 99, close: 100 });
 
-  it('runs a symbol\'s later minute after its earlier one, each candle\'s steps in order, other symbols side by side', async () => {
+  it("runs a symbol's later minute after its earlier one, each candle's steps in order, other symbols side by side", async () => {
     const events: string[] = [];
     const held = gate();
     const steps: CandleStep[] = [
@@ -87,7 +87,7 @@ describe('the sweep processor\'s candle runner', () => {
     expect(events.slice(3)).to.deep.equal(['positions BTCUSDT 0', 'orders BTCUSDT 60000', 'positions BTCUSDT 60000']);
   });
 
-  it('asks the gate before a candle\'s steps and tells it only of a candle swept to the end', async () => {
+  it("asks the gate before a candle's steps and tells it only of a candle swept to the end", async () => {
     const events: string[] = [];
     const waiting = new Set(['BTCUSDT 60000']);
     const gate = {
@@ -114,6 +114,12 @@ describe('the sweep processor\'s candle runner', () => {
     expect(failed).to.be.an('error').with.property('message', 'down');
     waiting.clear();
     expect(await run(candle('BTCUSDT', 60_000))).to.deep.equal({ positions: 'done' });
-    expect(events.slice(1)).to.deep.equal(['asked SOLUSDT 0', 'positions SOLUSDT 0', 'asked BTCUSDT 60000', 'positions BTCUSDT 60000', 'swept BTCUSDT 60000']);
+    expect(events.slice(1)).to.deep.equal([
+      'asked SOLUSDT 0',
+      'positions SOLUSDT 0',
+      'asked BTCUSDT 60000',
+      'positions BTCUSDT 60000',
+      'swept BTCUSDT 60000',
+    ]);
   });
 });

@@ -33,10 +33,12 @@ describe('the change gate of positions and orders', () => {
   it('answers 409 busy with retry_after once every attempt lost, and the next change of the key still runs', async () => {
     const gate = new ChangeGate({ attempts: 4, firstPauseMs: 1 });
     let tries = 0;
-    const error = await gate.run('k', 'position p1', async () => (tries++, STALE)).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const error = await gate
+      .run('k', 'position p1', async () => (tries++, STALE))
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(tries).to.equal(4);
     expect(error).to.be.instanceOf(AppError);
     expect(error).to.include({ code: 'busy', status: 409 });
@@ -49,10 +51,12 @@ describe('the change gate of positions and orders', () => {
     const gate = new ChangeGate({ attempts: 4, firstPauseMs: 1 });
     let tries = 0;
     const refused = new AppError('already_closed', 'closed');
-    const error = await gate.run('k', 'p', async () => {
-      tries++;
-      throw refused;
-    }).catch((e: unknown) => e);
+    const error = await gate
+      .run('k', 'p', async () => {
+        tries++;
+        throw refused;
+      })
+      .catch((e: unknown) => e);
     expect(error).to.equal(refused);
     expect(tries).to.equal(1);
   });

@@ -67,7 +67,10 @@ describe('closing rules (pure): the remainder of a partial close, and the trigge
       expect(crossedTrigger(long, { price: 94, ts: after })).to.deep.equal({ reason: 'stop_loss', price: 95 });
       expect(crossedTrigger(long, { price: 111, ts: after })).to.deep.equal({ reason: 'take_profit', price: 110 });
       expect(crossedTrigger(long, { price: 96, ts: after })).to.equal(null);
-      expect(crossedTrigger({ ...long, sl: null }, { price: 80, ts: after })).to.deep.equal({ reason: 'liquidation', price: long.liq_price });
+      expect(crossedTrigger({ ...long, sl: null }, { price: 80, ts: after })).to.deep.equal({
+        reason: 'liquidation',
+        price: long.liq_price,
+      });
       const trailing = { ...long, sl: null, trail_pct: 5, trail_hwm: 104 };
       expect(crossedTrigger(trailing, { price: 98, ts: after })).to.deep.equal({ reason: 'trailing_stop', price: 98.8 });
       const short = { ...testPosition(ref, { symbol: 'ETHUSDT', side: 'short', entry: 100, sl: 105, tp: 90 }), opened_ts: long.opened_ts };

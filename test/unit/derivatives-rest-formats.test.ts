@@ -22,8 +22,16 @@ describe('derivatives REST formats (fixtures)', () => {
 
   it('binance openInterest (coin) and the newest globalLongShortAccountRatio row, timestamps as strings or numbers', () => {
     expect(parseBinanceOpenInterest(fixture('binance-usdm/open-interest.json'))).to.equal(10659.509);
-    expect(parseBinanceAccountRatio(fixture('binance-usdm/global-long-short-account-ratio.json'))).to.deep.equal({ long: 0.6617, short: 0.3382, ts: 1583139900000 });
-    expect(parseBinanceAccountRatio([{ longAccount: '0.6', shortAccount: '0.4', timestamp: 1761051300000 }])).to.deep.equal({ long: 0.6, short: 0.4, ts: 1761051300000 });
+    expect(parseBinanceAccountRatio(fixture('binance-usdm/global-long-short-account-ratio.json'))).to.deep.equal({
+      long: 0.6617,
+      short: 0.3382,
+      ts: 1583139900000,
+    });
+    expect(parseBinanceAccountRatio([{ longAccount: '0.6', shortAccount: '0.4', timestamp: 1761051300000 }])).to.deep.equal({
+      long: 0.6,
+      short: 0.4,
+      ts: 1761051300000,
+    });
   });
 
   it('bybit tickers: funding, next funding time and open interest value of linear USDT perpetuals', () => {
@@ -31,7 +39,19 @@ describe('derivatives REST formats (fixtures)', () => {
     expect(parseBybitTickers(fixture('bybit-v5/tickers.json')).funding.size).to.equal(0);
     const linear = {
       retCode: 0,
-      result: { category: 'linear', list: [{ symbol: 'BTCUSDT', fundingRate: '-0.00012', nextFundingTime: '1760371200000', openInterestValue: '8123456.78', markPrice: '65000', fundingIntervalHour: '8' }] },
+      result: {
+        category: 'linear',
+        list: [
+          {
+            symbol: 'BTCUSDT',
+            fundingRate: '-0.00012',
+            nextFundingTime: '1760371200000',
+            openInterestValue: '8123456.78',
+            markPrice: '65000',
+            fundingIntervalHour: '8',
+          },
+        ],
+      },
     };
     const parsed = parseBybitTickers(linear);
     expect(parsed.funding.get('BTCUSDT')).to.deep.equal({ rate: -0.00012, nextFundingTime: 1760371200000, intervalHours: 8 });
@@ -43,7 +63,11 @@ describe('derivatives REST formats (fixtures)', () => {
   });
 
   it('okx funding-rate (fundingTime is the next settlement) and open-interest (oiUsd)', () => {
-    expect(parseOkxFundingRates(fixture('okx-v5/funding-rate.json')).get('BTCUSDT')).to.deep.equal({ rate: 0.0000182221218054, nextFundingTime: 1743609600000, intervalHours: 8 });
+    expect(parseOkxFundingRates(fixture('okx-v5/funding-rate.json')).get('BTCUSDT')).to.deep.equal({
+      rate: 0.0000182221218054,
+      nextFundingTime: 1743609600000,
+      intervalHours: 8,
+    });
     expect(parseOkxOpenInterest(fixture('okx-v5/open-interest.json')).get('BTCUSDT')).to.equal(50000);
     expect(parseOkxOpenInterest({ code: '50011', data: [] }).size).to.equal(0);
   });

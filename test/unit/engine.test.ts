@@ -1,6 +1,14 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { baseTakerPct, cappedRatePct, CLASS_TAKER_PCT, FEE_VENUES, findFeeVenue, venueEffectivePct, type AssetClass } from '../../shared/engine/fees.js';
+import {
+  baseTakerPct,
+  cappedRatePct,
+  CLASS_TAKER_PCT,
+  FEE_VENUES,
+  findFeeVenue,
+  venueEffectivePct,
+  type AssetClass,
+} from '../../shared/engine/fees.js';
 import { fundingCost, fundingTimesBetween, lastFundingTime, FUNDING_INTERVAL_MS } from '../../shared/engine/funding.js';
 import { liquidationPrice, maintenancePct } from '../../shared/engine/liquidation.js';
 import { checkLevels, priceOpen } from '../../shared/engine/open-pricing.js';
@@ -14,10 +22,27 @@ const side = fc.constantFrom('long' as const, 'short' as const);
 const assetClass = fc.constantFrom<AssetClass>('crypto', 'stock', 'forex', 'metal', 'index');
 /** Exit within -90%..+200% of entry, funding up to the margin either way. */
 const position = fc
-  .record({ side, entry: price, lev: leverage, margin, move: fc.double({ min: -0.9, max: 2, noNaN: true }), funding: fc.double({ min: -1, max: 1, noNaN: true }), cls: assetClass })
+  .record({
+    side,
+    entry: price,
+    lev: leverage,
+    margin,
+    move: fc.double({ min: -0.9, max: 2, noNaN: true }),
+    funding: fc.double({ min: -1, max: 1, noNaN: true }),
+    cls: assetClass,
+  })
   .map(({ side: s, entry, lev, margin: m, move, funding, cls }): SettleInput & { leverage: number } => {
     const priced = priceOpen({ side: s, entry, margin: m, leverage: lev, baseRatePct: CLASS_TAKER_PCT[cls] });
-    return { side: s, qty: priced.qty, entry, exit: entry * (1 + move), ratePct: priced.ratePct, fundingUsd: funding * m * 0.1, margin: m, leverage: lev };
+    return {
+      side: s,
+      qty: priced.qty,
+      entry,
+      exit: entry * (1 + move),
+      ratePct: priced.ratePct,
+      fundingUsd: funding * m * 0.1,
+      margin: m,
+      leverage: lev,
+    };
   });
 
 describe('engine (pure money math)', () => {
@@ -100,11 +125,17 @@ describe('engine (pure money math)', () => {
     });
 
     it('property: never loses more than the margin', () => {
-      fc.assert(fc.property(position, (p) => settle(p).pnl >= -p.margin && settleCents(p) >= -toCents(p.margin)), { numRuns: 500 });
+      fc.assert(
+        fc.property(position, (p) => settle(p).pnl >= -p.margin && settleCents(p) >= -toCents(p.margin)),
+        { numRuns: 500 },
+      );
     });
 
     it('property: a round trip at the entry price costs at most 20% of the margin', () => {
-      fc.assert(fc.property(position, (p) => settle({ ...p, exit: p.entry, fundingUsd: 0 }).fees <= 0.2 * p.margin * (1 + 1e-12)), { numRuns: 500 });
+      fc.assert(
+        fc.property(position, (p) => settle({ ...p, exit: p.entry, fundingUsd: 0 }).fees <= 0.2 * p.margin * (1 + 1e-12)),
+        { numRuns: 500 },
+      );
     });
 
     it('property: a partial close followed by the rest settles to the cent what one close at the same price does', () => {
@@ -112,7 +143,12 @@ describe('engine (pure money math)', () => {
       fc.assert(
         fc.property(position, pct, (p, share) => {
           const part = settlePartial(p, share / 100);
-          const rest: SettleInput = { ...p, qty: part.split.remaining.qty, margin: part.split.remaining.margin, fundingUsd: part.split.remaining.fundingUsd };
+          const rest: SettleInput = {
+            ...p,
+            qty: part.split.remaining.qty,
+            margin: part.split.remaining.margin,
+            fundingUsd: part.split.remaining.fundingUsd,
+          };
           return part.closedCents + settleCents(rest) === settleCents(p);
         }),
         { numRuns: 1000 },
@@ -128,7 +164,11 @@ describe('engine (pure money math)', () => {
           const liqLong = liquidationPrice(p.entry, p.leverage, 'long', mmr);
           const liqShort = liquidationPrice(p.entry, p.leverage, 'short', mmr);
           const tol = 1e-9 * Math.max(1, Math.abs(long.gross), p.entry);
-          return Math.abs(long.gross + short.gross) <= tol && long.fees === short.fees && Math.abs(liqLong - p.entry + (liqShort - p.entry)) <= tol;
+          return (
+            Math.abs(long.gross + short.gross) <= tol &&
+            long.fees === short.fees &&
+            Math.abs(liqLong - p.entry + (liqShort - p.entry)) <= tol
+          );
         }),
         { numRuns: 500 },
       );

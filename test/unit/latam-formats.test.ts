@@ -1,5 +1,11 @@
 import { expect } from 'chai';
-import { brasiliaToUtc, parseAwesomeUsdBrl, parseFoxbitTicker, parseMercadoBitcoinTickers, parsePtax } from '../../shared/latam/providers/brl-formats.js';
+import {
+  brasiliaToUtc,
+  parseAwesomeUsdBrl,
+  parseFoxbitTicker,
+  parseMercadoBitcoinTickers,
+  parsePtax,
+} from '../../shared/latam/providers/brl-formats.js';
 import { parseCriptoyaQuotes, parseDolar } from '../../shared/latam/providers/criptoya-format.js';
 import { ProviderFormatError } from '../../shared/http/provider-http.js';
 import { fixture } from '../helpers/fixtures.js';
@@ -42,7 +48,9 @@ describe('regional quote provider formats (fixtures)', () => {
   });
 
   it('reads Mercado Bitcoin v4 tickers (buy = bid, sell = ask) and Foxbit v3 tickers', () => {
-    expect(parseMercadoBitcoinTickers(fixture('mercado-bitcoin/tickers-v4.json'))).to.deep.equal({ 'BTC-BRL': { ask: 145.00000006, bid: 160.00000005 } });
+    expect(parseMercadoBitcoinTickers(fixture('mercado-bitcoin/tickers-v4.json'))).to.deep.equal({
+      'BTC-BRL': { ask: 145.00000006, bid: 160.00000005 },
+    });
     expect(parseFoxbitTicker(fixture('foxbit/ticker-24hr.json'))).to.deep.equal({ ask: 1.7893, bid: 1.7816 });
   });
 });

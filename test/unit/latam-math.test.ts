@@ -46,16 +46,25 @@ describe('regional quote math (pure)', () => {
       expect(q.bestSell).to.deep.equal({ id: 'b', name: 'B', bid: 100, price: 100 });
     });
 
-    it('computes the brecha against every reference dollar, by the original\'s Spanish names and the earlier English ones', () => {
+    it("computes the brecha against every reference dollar, by the original's Spanish names and the earlier English ones", () => {
       // 99/90 - 1 = 10 %, 99/110 - 1 = -10 %, 99/99 - 1 = 0, 99/100 - 1 = -1 %, 99/144 - 1 = -31.25 %
       expect(q.brecha).to.deep.equal({ oficial: 10, blue: -10, mep: 0, ccl: -1, tarjeta: -31.25, official: 10, card: -31.25 });
     });
 
     it('names each reference dollar an object with its ask, and its bid where the source quotes one', () => {
       expect(q.dolar).to.deep.equal({
-        oficial: { ask: 90 }, blue: { ask: 110, bid: 108 }, mep: { ask: 99 }, ccl: { ask: 100 }, tarjeta: { ask: 144 }, official: { ask: 90 }, card: { ask: 144 },
+        oficial: { ask: 90 },
+        blue: { ask: 110, bid: 108 },
+        mep: { ask: 99 },
+        ccl: { ask: 100 },
+        tarjeta: { ask: 144 },
+        official: { ask: 90 },
+        card: { ask: 144 },
       });
-      expect(buildArQuote(quotes, { official: null, blue: 110, mep: null, ccl: null, card: null }).dolar).to.deep.include({ oficial: null, blue: { ask: 110 } });
+      expect(buildArQuote(quotes, { official: null, blue: 110, mep: null, ccl: null, card: null }).dolar).to.deep.include({
+        oficial: null,
+        blue: { ask: 110 },
+      });
     });
 
     it('answers an empty quote with no venues', () => {
@@ -80,7 +89,7 @@ describe('regional quote math (pure)', () => {
     );
     const q = buildBrQuote(venues, 50_000, { rate: 5, source: 'awesomeapi', ts: null });
 
-    it('adds the taker fee to direct venues (0.7 % Mercado Bitcoin, 0.5 % Foxbit) and skips CriptoYa\'s copy of them', () => {
+    it("adds the taker fee to direct venues (0.7 % Mercado Bitcoin, 0.5 % Foxbit) and skips CriptoYa's copy of them", () => {
       expect(venues.map((v) => v.id).sort()).to.deep.equal(['binance', 'bitpreco', 'foxbit', 'mercado-bitcoin']);
       const mb = q.btc.find((r) => r.id === 'mercado-bitcoin');
       expect(mb).to.include({ ask: 251_750, bid: 247_257 });
@@ -152,7 +161,7 @@ describe('regional quote math (pure)', () => {
   });
 
   describe('the sources book', () => {
-    it('keeps a failing source\'s last good data, marks it failing, and forgets data older than an hour', () => {
+    it("keeps a failing source's last good data, marks it failing, and forgets data older than an hour", () => {
       let book = recordAttempts({}, { s: { ok: true, data: [1] } }, 1_000);
       book = recordAttempts(book, { s: { ok: false, error: 'HTTP 503' } }, 2_000);
       expect(book.s).to.deep.include({ ok: false, at: 1_000, data: [1], error: 'HTTP 503', attemptAt: 2_000 });

@@ -21,7 +21,13 @@ describe('leverage caps (pure)', () => {
 
   it('property: a symbol without volume data gets the most conservative crypto tier, a major too', () => {
     const lowest = Math.min(...VOLUME_TIERS.map((t) => t.maxLeverage));
-    fc.assert(fc.property(fc.constantFrom(...TOP_LEVERAGE_BASES, 'ADA', 'WIF'), noData, (base, v) => maxLeverage(`${base}USDT`, 'crypto', v) === lowest));
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...TOP_LEVERAGE_BASES, 'ADA', 'WIF'),
+        noData,
+        (base, v) => maxLeverage(`${base}USDT`, 'crypto', v) === lowest,
+      ),
+    );
   });
 
   it('property: a coin outside the majors stays within 100x-200x and never loses leverage as its volume grows', () => {

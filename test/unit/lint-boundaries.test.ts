@@ -5,16 +5,27 @@ import { ESLint } from 'eslint';
 const REFUSED: Record<string, Record<string, string[]>> = {
   'api/ reaches Redis': { 'api/v1/planted.ts': ["import { createRedis } from '../../shared/redis/connection.js';"] },
   'Pure domain code': {
-    'shared/engine/planted.ts': ["import { readFileSync } from 'node:fs';", "import { createRedis } from '../redis/connection.js';", "import { Redis } from 'ioredis';"],
-    'shared/calculators/planted.ts': ["import { request } from 'undici';", "import { PositionStore } from '../paper/positions/position-store.js';"],
+    'shared/engine/planted.ts': [
+      "import { readFileSync } from 'node:fs';",
+      "import { createRedis } from '../redis/connection.js';",
+      "import { Redis } from 'ioredis';",
+    ],
+    'shared/calculators/planted.ts': [
+      "import { request } from 'undici';",
+      "import { PositionStore } from '../paper/positions/position-store.js';",
+    ],
     'shared/screener/indicators.ts': ["import { ScreenerRunner } from './screener-runner.js';"],
   },
-  'ops/': { 'workers/planted.ts': ["import { startSim } from '../ops/sim/sim-server.js';"], 'shared/paper/planted.ts': ["import { startSim } from '../../ops/sim/sim-server.js';"] },
+  'ops/': {
+    'workers/planted.ts': ["import { startSim } from '../ops/sim/sim-server.js';"],
+    'shared/paper/planted.ts': ["import { startSim } from '../../ops/sim/sim-server.js';"],
+  },
 };
 
 /** Imports each layer may make, by the file they are planted in. */
 const ALLOWED: Record<string, string> = {
-  'api/v1/planted.ts': "import type { Redis } from 'ioredis';\nimport { isRedisUnreachable } from '../../shared/core/redis-unreachable.js';",
+  'api/v1/planted.ts':
+    "import type { Redis } from 'ioredis';\nimport { isRedisUnreachable } from '../../shared/core/redis-unreachable.js';",
   'shared/engine/planted.ts': "import { direction } from './side.js';",
   'shared/calculators/planted.ts': "import { liquidationPrice } from '../engine/liquidation.js';",
   'shared/screener/indicators.ts': "import { EMA } from 'trading-signals';\nimport type { Setup } from './score.js';",

@@ -15,8 +15,11 @@ import {
 
 describe('liquidation minute buckets (pure)', () => {
   it('sizes buckets by window: 1, 5, 15, 60, 240 minutes, never more than 180 buckets', () => {
-    expect([1, 60, 61, 360, 361, 1440, 1441, 10_080, 10_081, 43_200].map(recentBucketMinutes)).to.deep.equal([1, 1, 5, 5, 15, 15, 60, 60, 240, 240]);
-    for (let minutes = 1; minutes <= RETENTION_MINUTES; minutes += 37) expect(Math.ceil(minutes / recentBucketMinutes(minutes)) + 1).to.be.at.most(181);
+    expect([1, 60, 61, 360, 361, 1440, 1441, 10_080, 10_081, 43_200].map(recentBucketMinutes)).to.deep.equal([
+      1, 1, 5, 5, 15, 15, 60, 60, 240, 240,
+    ]);
+    for (let minutes = 1; minutes <= RETENTION_MINUTES; minutes += 37)
+      expect(Math.ceil(minutes / recentBucketMinutes(minutes)) + 1).to.be.at.most(181);
   });
 
   it('lays a day out as 1440 x [long, short] u32: 11,520 bytes, 345,600 for 30 days', () => {

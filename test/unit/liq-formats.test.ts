@@ -20,7 +20,15 @@ const plain = (events: LiquidationEvent[]): LiquidationEvent[] => events.map(pub
 describe('liquidation formats: each exchange to the normalized event', () => {
   it('binance forceOrder: S is the liquidation order side, so SELL = a long liquidated (fixture), raw or combined', () => {
     const frame = fixture('binance-usdm/ws-force-order.json');
-    const expected = { ts: 1568014460893, exchange: 'binance', symbol: 'BTCUSDT', side: 'long_liquidated', price: 9910, qty: 0.014, notional: 138.74 };
+    const expected = {
+      ts: 1568014460893,
+      exchange: 'binance',
+      symbol: 'BTCUSDT',
+      side: 'long_liquidated',
+      price: 9910,
+      qty: 0.014,
+      notional: 138.74,
+    };
     expect(plain(parseBinanceLiquidations(frame).events)).to.deep.equal([expected]);
     const wrapped = parseBinanceLiquidations({ stream: '!forceOrder@arr', data: frame });
     expect(plain(wrapped.events)).to.deep.equal([expected]);
@@ -28,7 +36,10 @@ describe('liquidation formats: each exchange to the normalized event', () => {
     buy.o.S = 'BUY';
     expect(parseBinanceLiquidations(buy).events[0].side).to.equal('short_liquidated');
     // an order that is not filled yet counts its quantity at its price
-    expect(parseBinanceLiquidations({ e: 'forceOrder', E: 1, o: { s: 'ETHUSDC', S: 'SELL', q: '2', p: '3000', ap: '0', z: '0', T: 5 } }).events[0]).to.include({ symbol: 'ETHUSDT', qty: 2, notional: 6000 });
+    expect(
+      parseBinanceLiquidations({ e: 'forceOrder', E: 1, o: { s: 'ETHUSDC', S: 'SELL', q: '2', p: '3000', ap: '0', z: '0', T: 5 } })
+        .events[0],
+    ).to.include({ symbol: 'ETHUSDT', qty: 2, notional: 6000 });
     expect(parseBinanceLiquidations({ result: null, id: 1 }).events).to.deep.equal([]);
   });
 
@@ -37,9 +48,25 @@ describe('liquidation formats: each exchange to the normalized event', () => {
       { ts: 1739502302929, exchange: 'bybit', symbol: 'ROSEUSDT', side: 'short_liquidated', price: 0.04499, qty: 20000, notional: 899.8 },
     ]);
     const [pippin, xrpInverse] = frames('bybit-v5/ws-liquidation.recorded.json').map((f) => parseBybitLiquidations(f).events[0]);
-    expect(publicEvent(pippin)).to.deep.equal({ ts: 1740480207110, exchange: 'bybit', symbol: 'PIPPINUSDT', side: 'short_liquidated', price: 0.02456, qty: 2846, notional: 69.9 });
+    expect(publicEvent(pippin)).to.deep.equal({
+      ts: 1740480207110,
+      exchange: 'bybit',
+      symbol: 'PIPPINUSDT',
+      side: 'short_liquidated',
+      price: 0.02456,
+      qty: 2846,
+      notional: 69.9,
+    });
     // retired liquidation.<SYM> on an inverse contract: size is USD
-    expect(publicEvent(xrpInverse)).to.deep.equal({ ts: 1680673944093, exchange: 'bybit', symbol: 'XRPUSDT', side: 'short_liquidated', price: 0.5149, qty: 13495.82443193, notional: 6949 });
+    expect(publicEvent(xrpInverse)).to.deep.equal({
+      ts: 1680673944093,
+      exchange: 'bybit',
+      symbol: 'XRPUSDT',
+      side: 'short_liquidated',
+      price: 0.5149,
+      qty: 13495.82443193,
+      notional: 6949,
+    });
     const buy = parseBybitLiquidations({ topic: 'allLiquidation.BTCUSDT', data: [{ T: 1, s: 'BTCUSDT', S: 'Buy', v: '0.5', p: '50000' }] });
     expect(buy.events[0]).to.include({ side: 'long_liquidated', notional: 25000 });
   });
@@ -54,10 +81,21 @@ describe('liquidation formats: each exchange to the normalized event', () => {
       { ts: 1692266434010, exchange: 'okx', symbol: 'IOSTUSDT', side: 'short_liquidated', price: 0.007831, qty: 13000, notional: 101.8 },
     ]);
     expect(plain(parseOkxLiquidations(fixture('okx-v5/ws-liquidation-orders.recorded.json'), contracts).events)).to.deep.equal([
-      { ts: 1680173247614, exchange: 'okx', symbol: 'XRPUSDT', side: 'short_liquidated', price: 0.55205, qty: 7064.57748392, notional: 3900 },
+      {
+        ts: 1680173247614,
+        exchange: 'okx',
+        symbol: 'XRPUSDT',
+        side: 'short_liquidated',
+        price: 0.55205,
+        qty: 7064.57748392,
+        notional: 3900,
+      },
     ]);
     // net mode: no long/short posSide, the order side decides (a sell closes a long)
-    const net = { arg: { channel: 'liquidation-orders', instType: 'SWAP' }, data: [{ instId: 'BTC-USDT-SWAP', details: [{ side: 'sell', posSide: 'net', sz: '50', bkPx: '50000', ts: '7' }] }] };
+    const net = {
+      arg: { channel: 'liquidation-orders', instType: 'SWAP' },
+      data: [{ instId: 'BTC-USDT-SWAP', details: [{ side: 'sell', posSide: 'net', sz: '50', bkPx: '50000', ts: '7' }] }],
+    };
     expect(parseOkxLiquidations(net, contracts).events[0]).to.include({ side: 'long_liquidated', qty: 0.5, notional: 25000 });
     const unknown = parseOkxLiquidations({ ...net, data: [{ ...net.data[0], instId: 'NEW-USDT-SWAP' }] }, contracts);
     expect(unknown.events).to.deep.equal([]);
@@ -67,7 +105,15 @@ describe('liquidation formats: each exchange to the normalized event', () => {
   it('bitget v3 liquidation: side is the position side, buy = a long liquidated (recorded fixture)', () => {
     expect(plain(parseBitgetLiquidations(fixture('bitget/ws-liquidation.recorded.json')).events)).to.deep.equal([
       { ts: 1777358886549, exchange: 'bitget', symbol: 'APEUSDT', side: 'long_liquidated', price: 0.1649, qty: 13.70319, notional: 2.26 },
-      { ts: 1777358876983, exchange: 'bitget', symbol: 'IPUSDT', side: 'long_liquidated', price: 0.500280739469, qty: 143.33043186, notional: 71.71 },
+      {
+        ts: 1777358876983,
+        exchange: 'bitget',
+        symbol: 'IPUSDT',
+        side: 'long_liquidated',
+        price: 0.500280739469,
+        qty: 143.33043186,
+        notional: 71.71,
+      },
     ]);
   });
 
@@ -76,10 +122,23 @@ describe('liquidation formats: each exchange to the normalized event', () => {
     expect(plain(parseGateLiquidations(fixture('gate-futures/ws-public-liquidates.json'), new Map()).events)).to.deep.equal([
       { ts: 1541486601123, exchange: 'gate', symbol: 'BTCUSDT', side: 'long_liquidated', price: 215.1, qty: 0.57647606, notional: 124 },
     ]);
-    const multipliers = parseGateMultipliers([{ name: 'BTC_USDT', quanto_multiplier: '0.0001' }, { name: 'ETH_USDT', quanto_multiplier: '0.01' }]);
-    const update = { channel: 'futures.public_liquidates', event: 'update', result: [{ price: 50000, size: 5000, time_ms: 1541486601123, contract: 'BTC_USDT' }] };
+    const multipliers = parseGateMultipliers([
+      { name: 'BTC_USDT', quanto_multiplier: '0.0001' },
+      { name: 'ETH_USDT', quanto_multiplier: '0.01' },
+    ]);
+    const update = {
+      channel: 'futures.public_liquidates',
+      event: 'update',
+      result: [{ price: 50000, size: 5000, time_ms: 1541486601123, contract: 'BTC_USDT' }],
+    };
     expect(publicEvent(parseGateLiquidations(update, multipliers).events[0])).to.deep.equal({
-      ts: 1541486601123, exchange: 'gate', symbol: 'BTCUSDT', side: 'short_liquidated', price: 50000, qty: 0.5, notional: 25000,
+      ts: 1541486601123,
+      exchange: 'gate',
+      symbol: 'BTCUSDT',
+      side: 'short_liquidated',
+      price: 50000,
+      qty: 0.5,
+      notional: 25000,
     });
     expect(parseGateLiquidations(fixture('gate-futures/ws-subscribe-ack.json'), multipliers)).to.deep.equal({ events: [], issues: [] });
   });
@@ -93,26 +152,67 @@ describe('liquidation formats: each exchange to the normalized event', () => {
     const times = new BitmexOrderTimes();
     const [insert, remove] = frames('bitmex/ws-liquidation.recorded.json');
     const first = parseBitmexLiquidations(insert, instruments, times, 1_000);
-    expect(plain(first.events)).to.deep.equal([{ ts: 1_000, exchange: 'bitmex', symbol: 'BTCUSDT', side: 'short_liquidated', price: 10106, qty: 0.91173560, notional: 9214 }]);
+    expect(plain(first.events)).to.deep.equal([
+      { ts: 1_000, exchange: 'bitmex', symbol: 'BTCUSDT', side: 'short_liquidated', price: 10106, qty: 0.9117356, notional: 9214 },
+    ]);
     expect(first.events[0].id).to.equal('bitmex|dd9cea25-207c-0dab-15b5-b88da776f500');
     // the same order in a later partial keeps its id and first time
     const replay = parseBitmexLiquidations({ ...(insert as object), action: 'partial' }, instruments, times, 9_000);
     expect(replay.events[0]).to.include({ id: first.events[0].id, ts: 1_000 });
     expect(parseBitmexLiquidations(remove, instruments, times, 2_000).events).to.deep.equal([]);
-    const linear = parseBitmexLiquidations({ table: 'liquidation', action: 'insert', data: [{ orderID: 'b', symbol: 'XBTUSDT', side: 'Sell', price: 50000, leavesQty: 500000 }] }, instruments, times, 1);
+    const linear = parseBitmexLiquidations(
+      {
+        table: 'liquidation',
+        action: 'insert',
+        data: [{ orderID: 'b', symbol: 'XBTUSDT', side: 'Sell', price: 50000, leavesQty: 500000 }],
+      },
+      instruments,
+      times,
+      1,
+    );
     expect(linear.events[0]).to.include({ side: 'long_liquidated', qty: 0.5, notional: 25000 });
     // quanto: 100 satoshi x price per contract, valued at the XBT price
-    const quanto = parseBitmexLiquidations({ table: 'liquidation', action: 'insert', data: [{ orderID: 'c', symbol: 'ETHUSD', side: 'Sell', price: 2000, leavesQty: 1000 }] }, instruments, times, 1);
+    const quanto = parseBitmexLiquidations(
+      { table: 'liquidation', action: 'insert', data: [{ orderID: 'c', symbol: 'ETHUSD', side: 'Sell', price: 2000, leavesQty: 1000 }] },
+      instruments,
+      times,
+      1,
+    );
     expect(quanto.events[0]).to.include({ symbol: 'ETHUSDT', notional: 20000, qty: 10 });
   });
 
   it('deribit trades: liquidation T = the taker liquidated (its order side is direction), M = the maker (the opposite order side) (recorded fixture)', () => {
     const [taker, maker] = frames('deribit/ws-trades-liquidation.recorded.json').map((f) => parseDeribitLiquidations(f).events);
-    expect(plain(taker)).to.deep.equal([{ ts: 1584058044032, exchange: 'deribit', symbol: 'BTCUSDT', side: 'long_liquidated', price: 4469.5, qty: 0.25058731, notional: 1120 }]);
-    expect(plain(maker)).to.deep.equal([{ ts: 1584058067675, exchange: 'deribit', symbol: 'BTCUSDT', side: 'long_liquidated', price: 4458.5, qty: 0.5607267, notional: 2500 }]);
+    expect(plain(taker)).to.deep.equal([
+      {
+        ts: 1584058044032,
+        exchange: 'deribit',
+        symbol: 'BTCUSDT',
+        side: 'long_liquidated',
+        price: 4469.5,
+        qty: 0.25058731,
+        notional: 1120,
+      },
+    ]);
+    expect(plain(maker)).to.deep.equal([
+      { ts: 1584058067675, exchange: 'deribit', symbol: 'BTCUSDT', side: 'long_liquidated', price: 4458.5, qty: 0.5607267, notional: 2500 },
+    ]);
     const both = parseDeribitLiquidations({
       method: 'subscription',
-      params: { channel: 'trades.future.USDC.100ms', data: [{ trade_id: 'x1', timestamp: 5, price: 150, instrument_name: 'SOL_USDC-PERPETUAL', direction: 'buy', amount: 10, liquidation: 'MT' }] },
+      params: {
+        channel: 'trades.future.USDC.100ms',
+        data: [
+          {
+            trade_id: 'x1',
+            timestamp: 5,
+            price: 150,
+            instrument_name: 'SOL_USDC-PERPETUAL',
+            direction: 'buy',
+            amount: 10,
+            liquidation: 'MT',
+          },
+        ],
+      },
     });
     expect(both.events.map((e) => [e.id, e.side, e.qty, e.notional])).to.deep.equal([
       ['deribit|x1|T', 'short_liquidated', 10, 1500],
@@ -123,8 +223,20 @@ describe('liquidation formats: each exchange to the normalized event', () => {
   it('htx liquidation_orders: direction is the order side (sell = a long liquidated); coin-margined volume in 100 USD contracts (recorded fixture)', () => {
     const [ack, linear, coin] = frames('htx/ws-liquidation-orders.recorded.json').map((f) => parseHtxLiquidations(f).events);
     expect(ack).to.deep.equal([]);
-    expect(plain(linear)).to.deep.equal([{ ts: 1608226502284, exchange: 'htx', symbol: 'BTCUSDT', side: 'long_liquidated', price: 23350.5, qty: 0.227, notional: 5300.56 }]);
-    expect(plain(coin)).to.deep.equal([{ ts: 1593561769833, exchange: 'htx', symbol: 'BTCUSDT', side: 'long_liquidated', price: 9062.71, qty: 15.99962925, notional: 145000 }]);
+    expect(plain(linear)).to.deep.equal([
+      { ts: 1608226502284, exchange: 'htx', symbol: 'BTCUSDT', side: 'long_liquidated', price: 23350.5, qty: 0.227, notional: 5300.56 },
+    ]);
+    expect(plain(coin)).to.deep.equal([
+      {
+        ts: 1593561769833,
+        exchange: 'htx',
+        symbol: 'BTCUSDT',
+        side: 'long_liquidated',
+        price: 9062.71,
+        qty: 15.99962925,
+        notional: 145000,
+      },
+    ]);
     expect(htxPong('{"op":"ping","ts":"1492420473027"}')).to.equal('{"op":"pong","ts":"1492420473027"}');
     expect(htxPong('{"op":"notify"}')).to.equal(undefined);
   });
@@ -133,7 +245,17 @@ describe('liquidation formats: each exchange to the normalized event', () => {
     const [subscribed, update] = frames('bitfinex/ws-liquidations.recorded.json');
     expect(parseBitfinexLiquidations(subscribed).events).to.deep.equal([]);
     const events = parseBitfinexLiquidations(update).events;
-    expect(plain(events)).to.deep.equal([{ ts: 1593522802742, exchange: 'bitfinex', symbol: 'BTCUSDT', side: 'long_liquidated', price: 9080, qty: 0.00268657, notional: 24.39 }]);
+    expect(plain(events)).to.deep.equal([
+      {
+        ts: 1593522802742,
+        exchange: 'bitfinex',
+        symbol: 'BTCUSDT',
+        side: 'long_liquidated',
+        price: 9080,
+        qty: 0.00268657,
+        notional: 24.39,
+      },
+    ]);
     expect(events[0].id).to.equal('bitfinex|143683674');
     const short = parseBitfinexLiquidations([1, ['pos', 7, 5, null, 'tETHF0:USTF0', -2, 3000, null, 1, 1, null, 3100]]);
     expect(short.events[0]).to.include({ symbol: 'ETHUSDT', side: 'short_liquidated', qty: 2, price: 3100 });
@@ -141,7 +263,16 @@ describe('liquidation formats: each exchange to the normalized event', () => {
   });
 
   it('never throws on junk and reports what it skipped', () => {
-    const junk = [null, 1, 'x', [], {}, { e: 'forceOrder' }, { topic: 'allLiquidation.X', data: [null, { S: 'Buy' }] }, { table: 'liquidation', action: 'insert', data: [{}] }];
+    const junk = [
+      null,
+      1,
+      'x',
+      [],
+      {},
+      { e: 'forceOrder' },
+      { topic: 'allLiquidation.X', data: [null, { S: 'Buy' }] },
+      { table: 'liquidation', action: 'insert', data: [{}] },
+    ];
     for (const msg of junk) {
       for (const parse of [
         parseBinanceLiquidations,

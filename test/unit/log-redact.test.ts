@@ -18,23 +18,31 @@ describe('secrets out of log lines (redactSecrets)', () => {
         const query = first ? `?${name}=${value}&symbol=BTC` : `?symbol=BTC&${name}=${value}`;
         const out = redactSecrets(line({ url: `/api/bot/v1/usage${query}` }));
         expect(out).to.not.contain(value).and.not.contain(JSON.stringify(value).slice(1, -1));
-        expect(JSON.parse(out).url).to.equal(`/api/bot/v1/usage${first ? `?${name}=${REDACTED}&symbol=BTC` : `?symbol=BTC&${name}=${REDACTED}`}`);
+        expect(JSON.parse(out).url).to.equal(
+          `/api/bot/v1/usage${first ? `?${name}=${REDACTED}&symbol=BTC` : `?symbol=BTC&${name}=${REDACTED}`}`,
+        );
       }),
     );
   });
 
   it("redacts a whsink path's token (any case, with a query or not), and an API key anywhere", () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[A-Za-z0-9_-]{16,128}$/), fc.constantFrom('/api/whsink/', '/API/WhSink/'), fc.constantFrom('', '?x=1', '/'), (token, prefix, tail) => {
-        const out = redactSecrets(line({ url: `${prefix}${token}${tail}`, path: `${prefix}${token}` }));
-        expect(out).to.not.contain(token);
-        expect(JSON.parse(out)).to.include({ url: `${prefix}${REDACTED}${tail}`, path: `${prefix}${REDACTED}` });
-      }),
+      fc.property(
+        fc.stringMatching(/^[A-Za-z0-9_-]{16,128}$/),
+        fc.constantFrom('/api/whsink/', '/API/WhSink/'),
+        fc.constantFrom('', '?x=1', '/'),
+        (token, prefix, tail) => {
+          const out = redactSecrets(line({ url: `${prefix}${token}${tail}`, path: `${prefix}${token}` }));
+          expect(out).to.not.contain(token);
+          expect(JSON.parse(out)).to.include({ url: `${prefix}${REDACTED}${tail}`, path: `${prefix}${REDACTED}` });
+        },
+      ),
     );
     const key = 'pd_0123456789abcdefghijABCDEFGHIJ0123456789';
     const out = redactSecrets(line({ err: { message: `no such key ${key}` }, url: `/api/v1/price?symbol=${key}` }));
     expect(out).to.not.contain(key);
-    for (const url of ['/api/v1/price?symbol=BTC&interval=60', '/x?monkey=1&keys=2&key=&tokens=3']) expect(redactSecrets(line({ url }))).to.equal(line({ url }));
+    for (const url of ['/api/v1/price?symbol=BTC&interval=60', '/x?monkey=1&keys=2&key=&tokens=3'])
+      expect(redactSecrets(line({ url }))).to.equal(line({ url }));
   });
 
   it('is applied by the logger to every line it writes, whatever logged it', () => {

@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { allCalendarEvents, eventsOfYear, scheduleGaps, upcomingEvents, UPCOMING_WINDOW_DAYS } from '../../shared/macro/calendar/calendar-events.js';
+import {
+  allCalendarEvents,
+  eventsOfYear,
+  scheduleGaps,
+  upcomingEvents,
+  UPCOMING_WINDOW_DAYS,
+} from '../../shared/macro/calendar/calendar-events.js';
 import { isNewYorkDst, newYorkToUtc, nthSunday } from '../../shared/macro/calendar/new-york-time.js';
 import { expiriesOfYear, lastFriday, optionsExpiry } from '../../shared/macro/calendar/options-expiry.js';
 import { CPI_RELEASES, FOMC_DECISIONS, NFP_RELEASES } from '../../shared/macro/calendar/us-release-schedule.js';
@@ -9,7 +15,15 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** New York's UTC offset in hours at an instant, from the platform's time-zone database. */
 function intlOffsetHours(ms: number): number {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }).formatToParts(new Date(ms));
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: 'America/New_York',
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).formatToParts(new Date(ms));
   const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value);
   const local = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'));
   return Math.round((ms - local) / 3_600_000);
@@ -28,12 +42,11 @@ describe('macro calendar (pure)', () => {
     it('dates the expiry at 08:00 UTC and marks March, June, September and December quarterly', () => {
       expect(optionsExpiry(2026, 3)).to.deep.equal({ ts: Date.parse('2026-03-27T08:00:00Z'), year: 2026, month: 3, quarterly: true });
       expect(optionsExpiry(2026, 4).quarterly).to.equal(false);
-      expect(expiriesOfYear(2025).filter((e) => e.quarterly).map((e) => iso(e.ts))).to.deep.equal([
-        '2025-03-28T08:00:00.000Z',
-        '2025-06-27T08:00:00.000Z',
-        '2025-09-26T08:00:00.000Z',
-        '2025-12-26T08:00:00.000Z',
-      ]);
+      expect(
+        expiriesOfYear(2025)
+          .filter((e) => e.quarterly)
+          .map((e) => iso(e.ts)),
+      ).to.deep.equal(['2025-03-28T08:00:00.000Z', '2025-06-27T08:00:00.000Z', '2025-09-26T08:00:00.000Z', '2025-12-26T08:00:00.000Z']);
     });
 
     it('is always a Friday in the last seven days of its month', () => {
@@ -72,13 +85,17 @@ describe('macro calendar (pure)', () => {
 
     it('agrees with the time-zone database on every day of 2023-2027 at 08:30 and 14:00', () => {
       fc.assert(
-        fc.property(fc.integer({ min: Date.UTC(2023, 0, 1), max: Date.UTC(2027, 11, 31) }), fc.constantFrom('08:30', '14:00'), (ms, time) => {
-          const day = new Date(ms).toISOString().slice(0, 10);
-          const utc = newYorkToUtc(day, time);
-          const [h, m] = time.split(':').map(Number);
-          const [y, mo, d] = day.split('-').map(Number);
-          expect(utc - Date.UTC(y, mo - 1, d, h, m)).to.equal(intlOffsetHours(utc) * 3_600_000);
-        }),
+        fc.property(
+          fc.integer({ min: Date.UTC(2023, 0, 1), max: Date.UTC(2027, 11, 31) }),
+          fc.constantFrom('08:30', '14:00'),
+          (ms, time) => {
+            const day = new Date(ms).toISOString().slice(0, 10);
+            const utc = newYorkToUtc(day, time);
+            const [h, m] = time.split(':').map(Number);
+            const [y, mo, d] = day.split('-').map(Number);
+            expect(utc - Date.UTC(y, mo - 1, d, h, m)).to.equal(intlOffsetHours(utc) * 3_600_000);
+          },
+        ),
         { numRuns: 400 },
       );
     });
@@ -86,7 +103,11 @@ describe('macro calendar (pure)', () => {
 
   describe('events', () => {
     it('lists eight FOMC decisions a year, each a Tuesday-Wednesday meeting ending on a weekday at 14:00 New York', () => {
-      for (let year = 2023; year <= 2027; year++) expect(FOMC_DECISIONS.filter((d) => d.startsWith(String(year))), String(year)).to.have.length(8);
+      for (let year = 2023; year <= 2027; year++)
+        expect(
+          FOMC_DECISIONS.filter((d) => d.startsWith(String(year))),
+          String(year),
+        ).to.have.length(8);
       for (const date of FOMC_DECISIONS) expect([3, 4], date).to.include(new Date(`${date}T12:00:00Z`).getUTCDay());
     });
 
@@ -124,7 +145,9 @@ describe('macro calendar (pure)', () => {
       expect(scheduleGaps(Date.UTC(2027, 0, 1))).to.deep.equal([]);
       const gaps = scheduleGaps(Date.UTC(2028, 0, 1));
       expect(gaps.map((g) => g.type)).to.deep.equal(['cpi', 'nfp']);
-      const lastCpi = eventsOfYear(2026).filter((e) => e.type === 'cpi').at(-1);
+      const lastCpi = eventsOfYear(2026)
+        .filter((e) => e.type === 'cpi')
+        .at(-1);
       expect(gaps[0].last_listed).to.equal(lastCpi?.iso);
       expect(eventsOfYear(2027).filter((e) => e.type === 'cpi' && e.ts > Date.parse(gaps[0].last_listed))).to.have.length(0);
     });
@@ -134,7 +157,11 @@ describe('macro calendar (pure)', () => {
       const events = upcomingEvents(now);
       expect(events.length).to.be.greaterThan(0);
       expect(events.every((e) => e.ts >= now && e.ts < now + UPCOMING_WINDOW_DAYS * 86_400_000)).to.equal(true);
-      expect(events.map((e) => e.iso)).to.include.members(['2026-12-09T19:00:00.000Z', '2026-12-25T08:00:00.000Z', '2027-01-27T19:00:00.000Z']);
+      expect(events.map((e) => e.iso)).to.include.members([
+        '2026-12-09T19:00:00.000Z',
+        '2026-12-25T08:00:00.000Z',
+        '2027-01-27T19:00:00.000Z',
+      ]);
       expect(allCalendarEvents().filter((e) => e.ts >= now && e.ts < now + 90 * 86_400_000)).to.deep.equal(events);
     });
   });

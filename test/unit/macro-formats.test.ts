@@ -1,5 +1,12 @@
 import { expect } from 'chai';
-import { downsample, parseCategoryIds, parseGlobal, parseMarkets, parseMoneyText, parseTrending } from '../../shared/macro/providers/coingecko-format.js';
+import {
+  downsample,
+  parseCategoryIds,
+  parseGlobal,
+  parseMarkets,
+  parseMoneyText,
+  parseTrending,
+} from '../../shared/macro/providers/coingecko-format.js';
 import { buildDefiOverview, parseChains, parseProtocols, parseStablecoins } from '../../shared/macro/providers/defillama-format.js';
 import { parseFearGreed } from '../../shared/macro/providers/fear-greed-format.js';
 import { ProviderFormatError } from '../../shared/http/provider-http.js';
@@ -7,13 +14,23 @@ import { fixture } from '../helpers/fixtures.js';
 
 describe('macro provider formats (fixtures)', () => {
   it('reads alternative.me fear and greed: strings, seconds', () => {
-    expect(parseFearGreed(fixture('alternative-me/fng.json'))).to.deep.equal([{ value: 25, classification: 'Extreme Fear', ts: 1639958400000 }]);
+    expect(parseFearGreed(fixture('alternative-me/fng.json'))).to.deep.equal([
+      { value: 25, classification: 'Extreme Fear', ts: 1639958400000 },
+    ]);
     expect(() => parseFearGreed({ data: [] })).to.throw(ProviderFormatError);
   });
 
   it('reads CoinGecko /coins/markets with the 1h/24h/7d changes and the sparkline', () => {
     const [btc] = parseMarkets(fixture('coingecko/coins-markets.json'));
-    expect(btc).to.deep.include({ id: 'bitcoin', symbol: 'BTC', name: 'Bitcoin', rank: 1, price: 77671, marketCap: 1555886872303, volume24h: 33235034316 });
+    expect(btc).to.deep.include({
+      id: 'bitcoin',
+      symbol: 'BTC',
+      name: 'Bitcoin',
+      rank: 1,
+      price: 77671,
+      marketCap: 1555886872303,
+      volume24h: 33235034316,
+    });
     expect(btc.change1h).to.be.closeTo(0.5823, 1e-4);
     expect(btc.change24h).to.be.closeTo(-0.953, 1e-3);
     expect(btc.change7d).to.be.closeTo(-4.0423, 1e-4);
@@ -44,7 +61,17 @@ describe('macro provider formats (fixtures)', () => {
   it('reads CoinGecko /search/trending, market cap given as text', () => {
     const t = parseTrending(fixture('coingecko/search-trending.json'));
     expect(t.coins).to.deep.equal([
-      { id: 'bonk', name: 'Bonk', symbol: 'BONK', rank: 103, priceUsd: 5.938674704566297e-6, change24hPct: -3.2712597351582655, marketCapUsd: 521967819, thumb: 'https://coin-images.coingecko.com/coins/images/28600/standard/bonk.jpg?1696527587', score: 0 },
+      {
+        id: 'bonk',
+        name: 'Bonk',
+        symbol: 'BONK',
+        rank: 103,
+        priceUsd: 5.938674704566297e-6,
+        change24hPct: -3.2712597351582655,
+        marketCapUsd: 521967819,
+        thumb: 'https://coin-images.coingecko.com/coins/images/28600/standard/bonk.jpg?1696527587',
+        score: 0,
+      },
     ]);
     expect(t.categories).to.deep.equal([{ name: 'Base Native', slug: 'base-native', marketCapChange24hPct: 0.14714515711689605 }]);
     expect(parseMoneyText('$1,234')).to.equal(1234);
@@ -72,7 +99,11 @@ describe('macro provider formats (fixtures)', () => {
       ['USDT', 100],
       ['EURC', 12],
     ]);
-    const overview = buildDefiOverview([...chains, { name: 'Ethereum', tvl: 95184107.34349291 }], [...protocols, { name: 'Aave', slug: 'aave', category: 'Lending', tvl: 50, change1d: 1, change7d: 2, chains: 3 }], stablecoins);
+    const overview = buildDefiOverview(
+      [...chains, { name: 'Ethereum', tvl: 95184107.34349291 }],
+      [...protocols, { name: 'Aave', slug: 'aave', category: 'Lending', tvl: 50, change1d: 1, change7d: 2, chains: 3 }],
+      stablecoins,
+    );
     expect(overview.totalTvl).to.be.closeTo(1e8, 1e-6);
     expect(overview.chains.map((c) => [c.name, c.sharePct])).to.deep.equal([
       ['Ethereum', 95.18],

@@ -14,7 +14,17 @@ import { SIM_NOW, simModel } from '../helpers/market-sim-model.js';
 describe('market: Binance USDⓈ-M parsers', () => {
   it('reads a kline frame (strings to numbers, ms times, x = closed), wrapped or raw', () => {
     const raw = fixture('binance-usdm/ws-kline.json');
-    const expected = { venue: 'binance', symbol: 'BTCUSDT', openTime: 1638747660000, open: 0.001, high: 0.0025, low: 0.0015, close: 0.002, volume: 1000, closed: false };
+    const expected = {
+      venue: 'binance',
+      symbol: 'BTCUSDT',
+      openTime: 1638747660000,
+      open: 0.001,
+      high: 0.0025,
+      low: 0.0015,
+      close: 0.002,
+      volume: 1000,
+      closed: false,
+    };
     expect(parseBinanceMessage(raw).candles).to.deep.equal([expected]);
     const wrapped = parseBinanceMessage({ stream: 'btcusdt@kline_1m', data: raw });
     expect(wrapped.candles).to.deep.equal([expected]);
@@ -33,7 +43,9 @@ describe('market: Binance USDⓈ-M parsers', () => {
   it('reads !ticker@arr and skips a malformed element without losing the others', () => {
     const good = { e: '24hrTicker', E: 1700000000000, s: 'ETHUSDT', c: '3500.10', P: '-1.250', q: '123456.78' };
     const r = parseBinanceMessage({ stream: '!ticker@arr', data: [good, { e: '24hrTicker', s: 'XUSDT', c: 'abc', E: 1 }, 'junk'] });
-    expect(r.ticks).to.deep.equal([{ venue: 'binance', symbol: 'ETHUSDT', price: 3500.1, changePct24h: -1.25, quoteVolume24h: 123456.78, ts: 1700000000000 }]);
+    expect(r.ticks).to.deep.equal([
+      { venue: 'binance', symbol: 'ETHUSDT', price: 3500.1, changePct24h: -1.25, quoteVolume24h: 123456.78, ts: 1700000000000 },
+    ]);
     expect(r.issues).to.have.length(2);
   });
 
@@ -67,18 +79,33 @@ describe('market: Binance USDⓈ-M parsers', () => {
     expect(tick).to.include({ venue: 'binance', symbol: 'BTCUSDT', price: q.last, ts: q.ts });
     expect(tick.quoteVolume24h).to.be.closeTo(q.quoteVolume24h, 0.01);
     const spec = model.spec('BTCUSDT')!;
-    const kline = parseBinanceMessage({ stream: 'btcusdt@kline_1m', data: klineEvent(spec, model.currentCandle('BTCUSDT', 'binance'), true, SIM_NOW) });
+    const kline = parseBinanceMessage({
+      stream: 'btcusdt@kline_1m',
+      data: klineEvent(spec, model.currentCandle('BTCUSDT', 'binance'), true, SIM_NOW),
+    });
     expect(kline.candles[0]).to.include({ symbol: 'BTCUSDT', closed: true });
     const contracts = [perpetual(spec), { ...perpetual(spec), name: 'BTCUSDT_250328', contractType: 'CURRENT_QUARTER' as const }];
-    const info = exchangeInfo(SIM_NOW, contracts.map((k) => symbolInfo(k, q.last)));
+    const info = exchangeInfo(
+      SIM_NOW,
+      contracts.map((k) => symbolInfo(k, q.last)),
+    );
     expect(parseBinanceExchangeInfo(info)).to.deep.equal(['BTCUSDT']);
     expect(binanceMarkets(info, [ticker24hr(q, perpetual(spec))])[0].quoteVolume24h).to.be.closeTo(q.quoteVolume24h, 0.01);
     const history = model.range('BTCUSDT', 'binance', { limit: 3, anchor: 'end' });
-    expect(parseBinanceKlines(history.map((c) => klineRow(spec, c)), SIM_NOW).map((c) => c.openTime)).to.deep.equal(history.map((c) => c.t));
+    expect(
+      parseBinanceKlines(
+        history.map((c) => klineRow(spec, c)),
+        SIM_NOW,
+      ).map((c) => c.openTime),
+    ).to.deep.equal(history.map((c) => c.t));
   });
 
   it('builds SUBSCRIBE messages', () => {
-    expect(JSON.parse(binanceSubscribe(['!ticker@arr', 'btcusdt@kline_1m'], 7))).to.deep.equal({ method: 'SUBSCRIBE', params: ['!ticker@arr', 'btcusdt@kline_1m'], id: 7 });
+    expect(JSON.parse(binanceSubscribe(['!ticker@arr', 'btcusdt@kline_1m'], 7))).to.deep.equal({
+      method: 'SUBSCRIBE',
+      params: ['!ticker@arr', 'btcusdt@kline_1m'],
+      id: 7,
+    });
     expect(JSON.parse(binanceSubscribe(['x'], 8, true)).method).to.equal('UNSUBSCRIBE');
   });
 });

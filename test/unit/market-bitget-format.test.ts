@@ -13,7 +13,12 @@ import { fixture } from '../helpers/fixtures.js';
 import { SIM_NOW, simModel } from '../helpers/market-sim-model.js';
 
 const row = (t: number, close: string): string[] => [String(t), '100', '110', '90', close, '1.5', '150', '150'];
-const candleFrame = (action: string, rows: string[][]): unknown => ({ action, arg: { instType: 'USDT-FUTURES', channel: 'candle1m', instId: 'BTCUSDT' }, data: rows, ts: 1 });
+const candleFrame = (action: string, rows: string[][]): unknown => ({
+  action,
+  arg: { instType: 'USDT-FUTURES', channel: 'candle1m', instId: 'BTCUSDT' },
+  data: rows,
+  ts: 1,
+});
 const M = 1_700_000_040_000 - (1_700_000_040_000 % 60_000);
 
 describe('market: Bitget v2 USDT-FUTURES parsers', () => {
@@ -29,7 +34,9 @@ describe('market: Bitget v2 USDT-FUTURES parsers', () => {
     expect(parseBitgetMessage(candleFrame('update', [row(M, '101')]), state).candles).to.deep.equal([
       { venue: 'bitget', symbol: 'BTCUSDT', openTime: M, open: 100, high: 110, low: 90, close: 101, volume: 1.5, closed: false },
     ]);
-    expect(parseBitgetMessage(candleFrame('update', [row(M, '102')]), state).candles.map((c) => [c.close, c.closed])).to.deep.equal([[102, false]]);
+    expect(parseBitgetMessage(candleFrame('update', [row(M, '102')]), state).candles.map((c) => [c.close, c.closed])).to.deep.equal([
+      [102, false],
+    ]);
     const next = parseBitgetMessage(candleFrame('update', [row(M + 60_000, '103')]), state).candles;
     expect(next.map((c) => [c.openTime, c.close, c.closed])).to.deep.equal([
       [M, 102, true],
@@ -40,13 +47,23 @@ describe('market: Bitget v2 USDT-FUTURES parsers', () => {
   it('reads a row older than the open candle as closed (a rewritten past minute), and a snapshot closes only its newest past row', () => {
     const state = createBitgetCandleState();
     parseBitgetMessage(candleFrame('update', [row(M + 120_000, '1')]), state);
-    expect(parseBitgetMessage(candleFrame('update', [row(M, '99')]), state).candles.map((c) => [c.openTime, c.closed])).to.deep.equal([[M, true]]);
-    const snap = parseBitgetMessage(candleFrame('snapshot', [row(M, '1'), row(M + 60_000, '2'), row(M + 120_000, '3'), row(M + 180_000, '4')]), createBitgetCandleState());
+    expect(parseBitgetMessage(candleFrame('update', [row(M, '99')]), state).candles.map((c) => [c.openTime, c.closed])).to.deep.equal([
+      [M, true],
+    ]);
+    const snap = parseBitgetMessage(
+      candleFrame('snapshot', [row(M, '1'), row(M + 60_000, '2'), row(M + 120_000, '3'), row(M + 180_000, '4')]),
+      createBitgetCandleState(),
+    );
     expect(snap.candles.map((c) => [c.openTime, c.closed])).to.deep.equal([
       [M + 120_000, true],
       [M + 180_000, false],
     ]);
-    expect(parseBitgetMessage(BITGET_WS_CANDLE, createBitgetCandleState()).candles[0]).to.include({ openTime: 1695685500000, close: 27000.5, volume: 0.057, closed: false });
+    expect(parseBitgetMessage(BITGET_WS_CANDLE, createBitgetCandleState()).candles[0]).to.include({
+      openTime: 1695685500000,
+      close: 27000.5,
+      volume: 0.057,
+      closed: false,
+    });
   });
 
   it('skips malformed rows and frames', () => {
@@ -74,7 +91,10 @@ describe('market: Bitget v2 USDT-FUTURES parsers', () => {
     const model = simModel();
     const q = model.quote('XRPUSDT', 'bitget');
     const spec = model.spec('XRPUSDT')!;
-    const tick = parseBitgetMessage({ action: 'snapshot', arg: { instType: 'USDT-FUTURES', channel: 'ticker', instId: 'XRPUSDT' }, data: [wsTicker(q)], ts: SIM_NOW }, createBitgetCandleState()).ticks[0];
+    const tick = parseBitgetMessage(
+      { action: 'snapshot', arg: { instType: 'USDT-FUTURES', channel: 'ticker', instId: 'XRPUSDT' }, data: [wsTicker(q)], ts: SIM_NOW },
+      createBitgetCandleState(),
+    ).ticks[0];
     expect(tick).to.include({ symbol: 'XRPUSDT', price: q.last, ts: q.ts });
     expect(tick.changePct24h).to.be.closeTo(q.changePct, 1e-3);
     const rows = model.range('XRPUSDT', 'bitget', { limit: 5, anchor: 'end' }).map((c) => candleRow(spec, c, true));

@@ -17,20 +17,41 @@ describe('market: Bybit v5 linear parsers', () => {
     const state = createBybitTickerState();
     const r = parseBybitMessage(fixture('bybit-v5/ws-tickers-linear.json'), state);
     expect(r.ticks).to.have.length(1);
-    expect(r.ticks[0]).to.include({ venue: 'bybit', symbol: 'BTCUSDT', price: 66666.6, quoteVolume24h: 4936790807.6521, ts: 1760325052630 });
+    expect(r.ticks[0]).to.include({
+      venue: 'bybit',
+      symbol: 'BTCUSDT',
+      price: 66666.6,
+      quoteVolume24h: 4936790807.6521,
+      ts: 1760325052630,
+    });
     expect(r.ticks[0].changePct24h).to.be.closeTo(-15.8315, 1e-9);
   });
 
   it('merges deltas into the last state: a delta with only other fields keeps the price', () => {
     const state = createBybitTickerState();
     parseBybitMessage(fixture('bybit-v5/ws-tickers-linear.json'), state);
-    const onlyFunding = parseBybitMessage({ topic: 'tickers.BTCUSDT', type: 'delta', data: { symbol: 'BTCUSDT', fundingRate: '0.0001' }, cs: 1, ts: 1760325053000 }, state);
+    const onlyFunding = parseBybitMessage(
+      { topic: 'tickers.BTCUSDT', type: 'delta', data: { symbol: 'BTCUSDT', fundingRate: '0.0001' }, cs: 1, ts: 1760325053000 },
+      state,
+    );
     expect(onlyFunding.ticks[0]).to.include({ price: 66666.6, ts: 1760325053000 });
     expect(onlyFunding.ticks[0].quoteVolume24h).to.equal(4936790807.6521);
-    const newPrice = parseBybitMessage({ topic: 'tickers.BTCUSDT', type: 'delta', data: { symbol: 'BTCUSDT', lastPrice: '67000.5', price24hPcnt: '0.01' }, cs: 2, ts: 1760325054000 }, state);
+    const newPrice = parseBybitMessage(
+      {
+        topic: 'tickers.BTCUSDT',
+        type: 'delta',
+        data: { symbol: 'BTCUSDT', lastPrice: '67000.5', price24hPcnt: '0.01' },
+        cs: 2,
+        ts: 1760325054000,
+      },
+      state,
+    );
     expect(newPrice.ticks[0]).to.include({ price: 67000.5, changePct24h: 1, ts: 1760325054000 });
     const fresh = createBybitTickerState();
-    const early = parseBybitMessage({ topic: 'tickers.ETHUSDT', type: 'delta', data: { symbol: 'ETHUSDT', fundingRate: '0.0001' }, ts: 1 }, fresh);
+    const early = parseBybitMessage(
+      { topic: 'tickers.ETHUSDT', type: 'delta', data: { symbol: 'ETHUSDT', fundingRate: '0.0001' }, ts: 1 },
+      fresh,
+    );
     expect(early.ticks).to.deep.equal([]);
     expect(early.issues).to.deep.equal([]);
   });
@@ -39,7 +60,17 @@ describe('market: Bybit v5 linear parsers', () => {
     const frame = fixture('bybit-v5/ws-kline.json') as Record<string, unknown>;
     const one = { ...frame, topic: 'kline.1.BTCUSDT' };
     expect(parseBybitMessage(one, createBybitTickerState()).candles).to.deep.equal([
-      { venue: 'bybit', symbol: 'BTCUSDT', openTime: 1672324800000, open: 16649.5, high: 16677, low: 16608, close: 16677, volume: 2.081, closed: false },
+      {
+        venue: 'bybit',
+        symbol: 'BTCUSDT',
+        openTime: 1672324800000,
+        open: 16649.5,
+        high: 16677,
+        low: 16608,
+        close: 16677,
+        volume: 2.081,
+        closed: false,
+      },
     ]);
     expect(parseBybitMessage(frame, createBybitTickerState()).candles, '5-minute topic').to.deep.equal([]);
     const bad = parseBybitMessage({ topic: 'kline.1.BTCUSDT', data: [{ start: 'x' }] }, createBybitTickerState());
@@ -71,7 +102,9 @@ describe('market: Bybit v5 linear parsers', () => {
     const q = model.quote('ETHUSDT', 'bybit');
     const state = createBybitTickerState();
     const first = wsTicker(q, undefined);
-    expect(parseBybitMessage({ topic: 'tickers.ETHUSDT', type: 'snapshot', data: first, cs: 1, ts: SIM_NOW }, state).ticks[0]).to.include({ price: q.last });
+    expect(parseBybitMessage({ topic: 'tickers.ETHUSDT', type: 'snapshot', data: first, cs: 1, ts: SIM_NOW }, state).ticks[0]).to.include({
+      price: q.last,
+    });
     model.setPrice('ETHUSDT', 3600.5);
     const next = wsTicker(model.quote('ETHUSDT', 'bybit'), first);
     const delta = tickerDelta(first, next)!;
@@ -80,17 +113,31 @@ describe('market: Bybit v5 linear parsers', () => {
     expect(tick.quoteVolume24h).to.be.closeTo(q.quoteVolume24h, 0.01);
     const closed = parseBybitMessage(wsKline(spec, model.currentCandle('ETHUSDT', 'bybit'), true, SIM_NOW), state).candles[0];
     expect(closed).to.include({ symbol: 'ETHUSDT', closed: true });
-    const instruments = envelope({ category: 'linear', list: [instrument({ name: 'ETHUSDT', spec, settle: 'USDT' }, 3600), instrument({ name: 'ETHPERP', spec, settle: 'USDC' }, 3600)], nextPageCursor: 'abc' }, SIM_NOW);
+    const instruments = envelope(
+      {
+        category: 'linear',
+        list: [instrument({ name: 'ETHUSDT', spec, settle: 'USDT' }, 3600), instrument({ name: 'ETHPERP', spec, settle: 'USDC' }, 3600)],
+        nextPageCursor: 'abc',
+      },
+      SIM_NOW,
+    );
     const parsed = parseBybitInstruments(instruments);
     expect(parsed).to.deep.equal({ symbols: ['ETHUSDT'], nextCursor: 'abc' });
     const markets = bybitMarkets(parsed.symbols, envelope({ category: 'linear', list: [restTicker(q, 'ETHUSDT')] }, SIM_NOW));
     expect(markets[0].quoteVolume24h).to.be.closeTo(q.quoteVolume24h, 0.01);
-    const rows = model.range('ETHUSDT', 'bybit', { limit: 3, anchor: 'end' }).reverse().map((c) => klineRow(spec, c));
+    const rows = model
+      .range('ETHUSDT', 'bybit', { limit: 3, anchor: 'end' })
+      .reverse()
+      .map((c) => klineRow(spec, c));
     const candles = parseBybitKlines(envelope({ symbol: 'ETHUSDT', category: 'linear', list: rows }, SIM_NOW), 1, SIM_NOW);
     expect(candles.map((c) => c.openTime)).to.deep.equal([...rows].reverse().map((r) => Number(r[0])));
   });
 
   it('builds subscribe messages', () => {
-    expect(JSON.parse(bybitSubscribe(['tickers.BTCUSDT', 'kline.1.BTCUSDT'], '5'))).to.deep.equal({ req_id: '5', op: 'subscribe', args: ['tickers.BTCUSDT', 'kline.1.BTCUSDT'] });
+    expect(JSON.parse(bybitSubscribe(['tickers.BTCUSDT', 'kline.1.BTCUSDT'], '5'))).to.deep.equal({
+      req_id: '5',
+      op: 'subscribe',
+      args: ['tickers.BTCUSDT', 'kline.1.BTCUSDT'],
+    });
   });
 });

@@ -7,7 +7,14 @@ describe('market: config', () => {
     expect(c.venueUrls.binance).to.deep.equal({ rest: 'https://fapi.binance.com', ws: 'wss://fstream.binance.com' });
     expect(c.venueUrls.okx.ws).to.equal('wss://ws.okx.com:8443');
     expect(c.feedVenues).to.deep.equal(['binance', 'bybit', 'okx', 'bitget']);
-    expect(c).to.include({ universeSize: 500, universeRefreshMs: 300_000, aggregateThrottleMs: 250, streamReconnectMaxMs: 30_000, restTimeoutMs: 10_000, historyCacheMs: 60_000 });
+    expect(c).to.include({
+      universeSize: 500,
+      universeRefreshMs: 300_000,
+      aggregateThrottleMs: 250,
+      streamReconnectMaxMs: 30_000,
+      restTimeoutMs: 10_000,
+      historyCacheMs: 60_000,
+    });
   });
 
   it('points every venue under SIM_URL when MARKET_SOURCE=sim (http -> ws), and lets each URL be overridden', () => {

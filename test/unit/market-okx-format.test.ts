@@ -31,9 +31,22 @@ describe('market: OKX v5 SWAP parsers', () => {
   });
 
   it('reads candle1m rows: confirm "1" closed, "0" open; volume in base coin', () => {
-    const frame = { arg: { channel: 'candle1m', instId: 'BTC-USDT-SWAP' }, data: [['1747094040000', '102806.1', '102820.4', '102806.1', '102820.4', '1040.37', '10.4037', '1069603.34883', '0']] };
+    const frame = {
+      arg: { channel: 'candle1m', instId: 'BTC-USDT-SWAP' },
+      data: [['1747094040000', '102806.1', '102820.4', '102806.1', '102820.4', '1040.37', '10.4037', '1069603.34883', '0']],
+    };
     expect(parseOkxMessage(frame).candles).to.deep.equal([
-      { venue: 'okx', symbol: 'BTCUSDT', openTime: 1747094040000, open: 102806.1, high: 102820.4, low: 102806.1, close: 102820.4, volume: 10.4037, closed: false },
+      {
+        venue: 'okx',
+        symbol: 'BTCUSDT',
+        openTime: 1747094040000,
+        open: 102806.1,
+        high: 102820.4,
+        low: 102806.1,
+        close: 102820.4,
+        volume: 10.4037,
+        closed: false,
+      },
     ]);
     frame.data[0][8] = '1';
     expect(parseOkxMessage(frame).candles[0].closed).to.equal(true);
@@ -43,7 +56,7 @@ describe('market: OKX v5 SWAP parsers', () => {
 
   it('treats events as control frames and reports errors', () => {
     expect(parseOkxMessage(fixture('okx-v5/ws-subscribe-event.json'))).to.deep.equal({ ticks: [], candles: [], issues: [] });
-    expect(parseOkxMessage({ event: 'error', code: '60018', msg: "Wrong URL or channel" }).issues).to.have.length(1);
+    expect(parseOkxMessage({ event: 'error', code: '60018', msg: 'Wrong URL or channel' }).issues).to.have.length(1);
     expect(parseOkxMessage({ arg: { channel: 'tickers' }, data: [{ instId: 'BTC-USDT-SWAP', last: '' }] }).issues).to.have.length(1);
   });
 
@@ -69,7 +82,10 @@ describe('market: OKX v5 SWAP parsers', () => {
     expect(t).to.include({ symbol: 'SOLUSDT', price: q.last, ts: q.ts });
     expect(t.quoteVolume24h).to.be.closeTo(q.volume24h * q.last, q.volume24h * q.last * 1e-3);
     const row = candleRow(k, model.currentCandle('SOLUSDT', 'okx'), false);
-    expect(parseOkxMessage({ arg: { channel: 'candle1m', instId: k.instId }, data: [row] }).candles[0]).to.include({ symbol: 'SOLUSDT', closed: false });
+    expect(parseOkxMessage({ arg: { channel: 'candle1m', instId: k.instId }, data: [row] }).candles[0]).to.include({
+      symbol: 'SOLUSDT',
+      closed: false,
+    });
     const inverse = { instId: 'SOL-USD-SWAP', spec, inverse: true };
     expect(parseOkxInstruments(envelope([instrument(k), instrument(inverse)]))).to.deep.equal(['SOLUSDT']);
     const markets = okxMarkets(envelope([instrument(k)]), envelope([ticker(q, k), ticker(q, inverse)]));
@@ -78,6 +94,10 @@ describe('market: OKX v5 SWAP parsers', () => {
   });
 
   it('builds subscribe messages from channel:instId topics', () => {
-    expect(JSON.parse(okxSubscribe(['tickers:BTC-USDT-SWAP'], '9'))).to.deep.equal({ id: '9', op: 'subscribe', args: [{ channel: 'tickers', instId: 'BTC-USDT-SWAP' }] });
+    expect(JSON.parse(okxSubscribe(['tickers:BTC-USDT-SWAP'], '9'))).to.deep.equal({
+      id: '9',
+      op: 'subscribe',
+      args: [{ channel: 'tickers', instId: 'BTC-USDT-SWAP' }],
+    });
   });
 });

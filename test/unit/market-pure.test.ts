@@ -23,7 +23,20 @@ describe('market: canonicalSymbol', () => {
   });
 
   it('rejects junk', () => {
-    for (const input of ['', '   ', 'USDT', '-USDT', 'BTC-ETH', 'BTC USDT', 'BTC$', '123', 'ETH/BTC', 'A'.repeat(41), 'BTC-USD-SWAP', 'BTC--USDT']) {
+    for (const input of [
+      '',
+      '   ',
+      'USDT',
+      '-USDT',
+      'BTC-ETH',
+      'BTC USDT',
+      'BTC$',
+      '123',
+      'ETH/BTC',
+      'A'.repeat(41),
+      'BTC-USD-SWAP',
+      'BTC--USDT',
+    ]) {
       expect(canonicalSymbol(input), JSON.stringify(input)).to.equal(null);
     }
     expect(canonicalSymbol(undefined)).to.equal(null);
@@ -50,7 +63,11 @@ describe('market: medianOfFresh', () => {
   });
 
   it('ignores stale and invalid prices, counts only the fresh ones and reports the newest time', () => {
-    const m = medianOfFresh([vp('binance', 100, 500), vp('bybit', 102, 1_000), vp('okx', 1, FRESH), vp('bitget', Number.NaN, 0)], NOW, FRESH);
+    const m = medianOfFresh(
+      [vp('binance', 100, 500), vp('bybit', 102, 1_000), vp('okx', 1, FRESH), vp('bitget', Number.NaN, 0)],
+      NOW,
+      FRESH,
+    );
     expect(m).to.deep.equal({ price: 101, venues: 2, ts: NOW - 500, used: ['binance', 'bybit'] });
     expect(medianOfFresh([vp('binance', 100, FRESH + 1)], NOW, FRESH)).to.equal(null);
     expect(medianOfFresh([], NOW, FRESH)).to.equal(null);
@@ -58,21 +75,24 @@ describe('market: medianOfFresh', () => {
 
   it('property: lies between the min and max fresh price; stale venues never count', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ venue: venueArb, price: priceArb, age: fc.integer({ min: -1_000, max: 3 * FRESH }) }), { maxLength: 8 }), (rows) => {
-        const prices = rows.map((r) => vp(r.venue, r.price, r.age));
-        const fresh = rows.filter((r) => r.age < FRESH);
-        const m = medianOfFresh(prices, NOW, FRESH);
-        if (fresh.length === 0) {
-          expect(m).to.equal(null);
-          return;
-        }
-        expect(m).to.not.equal(null);
-        const values = fresh.map((r) => r.price);
-        expect(m!.venues).to.equal(fresh.length);
-        expect(m!.price).to.be.at.least(Math.min(...values));
-        expect(m!.price).to.be.at.most(Math.max(...values));
-        expect(m!.ts).to.equal(Math.max(...fresh.map((r) => NOW - r.age)));
-      }),
+      fc.property(
+        fc.array(fc.record({ venue: venueArb, price: priceArb, age: fc.integer({ min: -1_000, max: 3 * FRESH }) }), { maxLength: 8 }),
+        (rows) => {
+          const prices = rows.map((r) => vp(r.venue, r.price, r.age));
+          const fresh = rows.filter((r) => r.age < FRESH);
+          const m = medianOfFresh(prices, NOW, FRESH);
+          if (fresh.length === 0) {
+            expect(m).to.equal(null);
+            return;
+          }
+          expect(m).to.not.equal(null);
+          const values = fresh.map((r) => r.price);
+          expect(m!.venues).to.equal(fresh.length);
+          expect(m!.price).to.be.at.least(Math.min(...values));
+          expect(m!.price).to.be.at.most(Math.max(...values));
+          expect(m!.ts).to.equal(Math.max(...fresh.map((r) => NOW - r.age)));
+        },
+      ),
     );
   });
 
@@ -82,7 +102,13 @@ describe('market: medianOfFresh', () => {
       { venue: 'bybit', price: 101, ts: NOW },
       { venue: 'okx', price: 102, ts: NOW, changePct24h: 1.5 },
     ];
-    expect(aggregateQuote('BTCUSDT', prices, NOW, FRESH)).to.deep.equal({ symbol: 'BTCUSDT', price: 101.5, venues: 2, changePct24h: 1.5, ts: NOW });
+    expect(aggregateQuote('BTCUSDT', prices, NOW, FRESH)).to.deep.equal({
+      symbol: 'BTCUSDT',
+      price: 101.5,
+      venues: 2,
+      changePct24h: 1.5,
+      ts: NOW,
+    });
   });
 });
 
@@ -104,7 +130,9 @@ describe('market: aggregateCandles', () => {
           const size = interval * 60_000;
           expect(out.map((c) => c.openTime)).to.deep.equal([...out.map((c) => c.openTime)].sort((a, b) => a - b));
           for (const bucket of out) {
-            const members = ones.filter((c) => Math.floor(c.openTime / size) * size === bucket.openTime).sort((a, b) => a.openTime - b.openTime);
+            const members = ones
+              .filter((c) => Math.floor(c.openTime / size) * size === bucket.openTime)
+              .sort((a, b) => a.openTime - b.openTime);
             expect(members.length).to.be.greaterThan(0);
             expect(bucket.high).to.equal(Math.max(...members.map((c) => c.high)));
             expect(bucket.low).to.equal(Math.min(...members.map((c) => c.low)));
@@ -120,7 +148,15 @@ describe('market: aggregateCandles', () => {
 
   it('marks a bucket closed only when its last minute is there and closed', () => {
     const base = 1_700_006_400_000; // a multiple of 5 minutes
-    const c = (i: number, closed = true): Candle => ({ openTime: base + i * 60_000, open: i + 1, high: i + 2, low: i, close: i + 1.5, volume: 1, closed });
+    const c = (i: number, closed = true): Candle => ({
+      openTime: base + i * 60_000,
+      open: i + 1,
+      high: i + 2,
+      low: i,
+      close: i + 1.5,
+      volume: 1,
+      closed,
+    });
     const out = aggregateCandles([c(0), c(1), c(2), c(3), c(4), c(5), c(6, false)], 5);
     expect(out).to.have.length(2);
     expect(out[0]).to.include({ openTime: base, open: 1, close: 5.5, high: 6, low: 0, volume: 5, closed: true });
@@ -155,18 +191,27 @@ describe('market: assignShards', () => {
     const first = assignShards([], ['A', 'B', 'C', 'D', 'E'], 2);
     expect(first).to.deep.equal([['A', 'B'], ['C', 'D'], ['E']]);
     const second = assignShards(first, ['B', 'C', 'D', 'E', 'F', 'G'], 2);
-    expect(second).to.deep.equal([['B', 'F'], ['C', 'D'], ['E', 'G']]);
+    expect(second).to.deep.equal([
+      ['B', 'F'],
+      ['C', 'D'],
+      ['E', 'G'],
+    ]);
     expect(assignShards(second, [], 2, 1)).to.deep.equal([[]]);
     expect(assignShards(second, [], 2)).to.deep.equal([]);
   });
 
   it('property: every symbol exactly once, no shard over the limit', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.string({ minLength: 1, maxLength: 4 })), fc.uniqueArray(fc.string({ minLength: 1, maxLength: 4 })), fc.integer({ min: 1, max: 5 }), (a, b, per) => {
-        const shards = assignShards(assignShards([], a, per), b, per);
-        expect(shards.flat().sort()).to.deep.equal([...b].sort());
-        for (const s of shards) expect(s.length).to.be.at.most(per);
-      }),
+      fc.property(
+        fc.uniqueArray(fc.string({ minLength: 1, maxLength: 4 })),
+        fc.uniqueArray(fc.string({ minLength: 1, maxLength: 4 })),
+        fc.integer({ min: 1, max: 5 }),
+        (a, b, per) => {
+          const shards = assignShards(assignShards([], a, per), b, per);
+          expect(shards.flat().sort()).to.deep.equal([...b].sort());
+          for (const s of shards) expect(s.length).to.be.at.most(per);
+        },
+      ),
     );
   });
 });

@@ -65,20 +65,27 @@ describe('plans: effective plan and the plan headers', () => {
 describe('plans: buying days', () => {
   it('property: the same paid plan still running is extended from its end; otherwise the term starts now; the term takes the new source', () => {
     fc.assert(
-      fc.property(storedPlan, anyPlan, fc.integer({ min: 1, max: 3660 }), fc.integer(NOW_RANGE), fc.constantFrom(...PLAN_SOURCES), (current, plan, days, now, source) => {
-        const next = nextPlanTerm(current, plan, days, now, source);
-        if (plan === 'free') {
-          expect(next).to.deep.equal({ plan: 'free', until: null });
-          return;
-        }
-        const running = current.plan === plan && current.until !== null && current.until > now;
-        expect(next.plan).to.equal(plan);
-        expect(next.source).to.equal(source);
-        expect(effectivePlan(next, now).source).to.equal(source);
-        expect(next.until).to.equal((running ? (current.until as number) : now) + days * DAY_MS);
-        // buying never leaves the buyer with fewer days of that plan than bought
-        expect(effectivePlan(next, now).daysLeft).to.be.at.least(days);
-      }),
+      fc.property(
+        storedPlan,
+        anyPlan,
+        fc.integer({ min: 1, max: 3660 }),
+        fc.integer(NOW_RANGE),
+        fc.constantFrom(...PLAN_SOURCES),
+        (current, plan, days, now, source) => {
+          const next = nextPlanTerm(current, plan, days, now, source);
+          if (plan === 'free') {
+            expect(next).to.deep.equal({ plan: 'free', until: null });
+            return;
+          }
+          const running = current.plan === plan && current.until !== null && current.until > now;
+          expect(next.plan).to.equal(plan);
+          expect(next.source).to.equal(source);
+          expect(effectivePlan(next, now).source).to.equal(source);
+          expect(next.until).to.equal((running ? (current.until as number) : now) + days * DAY_MS);
+          // buying never leaves the buyer with fewer days of that plan than bought
+          expect(effectivePlan(next, now).daysLeft).to.be.at.least(days);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -96,7 +103,11 @@ describe('plans: buying days', () => {
 
   it('keys create --plan gives at least 30 days without shortening a longer running term', () => {
     const now = Date.UTC(2026, 0, 1);
-    expect(atLeastPlanTerm({ plan: 'free', until: null }, 'pro', 30, now)).to.deep.equal({ plan: 'pro', until: now + 30 * DAY_MS, source: 'grant' });
+    expect(atLeastPlanTerm({ plan: 'free', until: null }, 'pro', 30, now)).to.deep.equal({
+      plan: 'pro',
+      until: now + 30 * DAY_MS,
+      source: 'grant',
+    });
     const long = { plan: 'pro' as const, until: now + 90 * DAY_MS, source: 'trial' as const };
     expect(atLeastPlanTerm(long, 'pro', 30, now)).to.equal(long);
     expect(atLeastPlanTerm({ plan: 'pro', until: now + DAY_MS }, 'pro', 30, now).until).to.equal(now + 30 * DAY_MS);
@@ -112,22 +123,57 @@ describe('usage body', () => {
   it('reports the effective plan, its limits, what is used, the catalogue and the days', () => {
     const now = Date.UTC(2026, 0, 1);
     const plan = effectivePlan({ plan: 'pro', until: now + 3 * DAY_MS }, now);
-    const body = usageBody({ keyName: 'bot', account: 'main', plan, activeKeys: 2, namedBooks: 1, days: [{ day: '2025-12-31', calls: 3 }, { day: '2026-01-01', calls: 7 }] });
-    expect(body).to.include({ key_name: 'bot', account: 'main', plan: 'pro', plan_source: 'paid', plan_until: now + 3 * DAY_MS, plan_days_left: 3, plan_price_usd: 29 });
+    const body = usageBody({
+      keyName: 'bot',
+      account: 'main',
+      plan,
+      activeKeys: 2,
+      namedBooks: 1,
+      days: [
+        { day: '2025-12-31', calls: 3 },
+        { day: '2026-01-01', calls: 7 },
+      ],
+    });
+    expect(body).to.include({
+      key_name: 'bot',
+      account: 'main',
+      plan: 'pro',
+      plan_source: 'paid',
+      plan_until: now + 3 * DAY_MS,
+      plan_days_left: 3,
+      plan_price_usd: 29,
+    });
     expect(body.limits).to.deep.equal({
-      requests_per_minute: 600, max_keys: 10, max_open_positions: 200, max_books: 5, max_resting_orders: 20, trade_history_days: 90, report_max_days: 90, websocket: 3,
+      requests_per_minute: 600,
+      max_keys: 10,
+      max_open_positions: 200,
+      max_books: 5,
+      max_resting_orders: 20,
+      trade_history_days: 90,
+      report_max_days: 90,
+      websocket: 3,
       data_api_requests_per_minute: 600,
     });
-    expect(body.features).to.include({ webhooks: 3, max_webhooks: 3, trailing_stops: true, modify_order: true, dry_run: true, fee_venues: true });
+    expect(body.features).to.include({
+      webhooks: 3,
+      max_webhooks: 3,
+      trailing_stops: true,
+      modify_order: true,
+      dry_run: true,
+      fee_venues: true,
+    });
     expect(body.used).to.deep.equal({ keys: 2, books: 1, calls_today: 7 });
     expect(body.plans.map((p) => p.plan)).to.deep.equal(['free', 'pro', 'max', 'business']);
     expect(body.free_month).to.equal(null);
     expect(planCatalogue()[0].limits.requests_per_minute).to.equal(120);
   });
 
-  it('names each plan\'s webhooks as a number and its price, as the original\'s catalogue does', () => {
+  it("names each plan's webhooks as a number and its price, as the original's catalogue does", () => {
     expect(planCatalogue().map((p) => [p.plan, p.features.webhooks, p.price_usd, p.limits.data_api_requests_per_minute])).to.deep.equal([
-      ['free', 0, 0, 120], ['pro', 3, 29, 600], ['max', 15, 79, 2000], ['business', 50, 159, 5000],
+      ['free', 0, 0, 120],
+      ['pro', 3, 29, 600],
+      ['max', 15, 79, 2000],
+      ['business', 50, 159, 5000],
     ]);
   });
 
@@ -149,7 +195,8 @@ describe('usage body', () => {
     const now = Date.UTC(2026, 0, 1);
     const trial = nextPlanTerm({ plan: 'free', until: null }, 'pro', 7, now, 'trial');
     const daysLeftAt = (at: number): number | undefined =>
-      usageBody({ keyName: 'k', account: 'main', plan: effectivePlan(trial, at), activeKeys: 1, namedBooks: 0, days: [] }).free_month?.days_left;
+      usageBody({ keyName: 'k', account: 'main', plan: effectivePlan(trial, at), activeKeys: 1, namedBooks: 0, days: [] }).free_month
+        ?.days_left;
     expect([0, 1, 6].map((day) => daysLeftAt(now + day * DAY_MS))).to.deep.equal([7, 6, 1]);
     expect(daysLeftAt(now + 7 * DAY_MS)).to.equal(undefined);
   });

@@ -8,7 +8,15 @@ const assignJson = (json: string, fields: Record<string, JsonScalar>): string | 
 
 // keys as positions have them: never array indices (those JSON.parse would move to the front)
 const key = fc.stringMatching(/^[a-z_][a-z0-9_]{0,11}$/).filter((k) => k !== '__proto__');
-const scalar: fc.Arbitrary<JsonScalar> = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.constantFrom('"', '\\', ',"v":1,', '}', '{"a":'));
+const scalar: fc.Arbitrary<JsonScalar> = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'binary' }),
+  fc.double(),
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constantFrom('"', '\\', ',"v":1,', '}', '{"a":'),
+);
 const flat = fc.dictionary(key, scalar);
 
 describe('assigning fields into a position JSON without parsing it (pure)', () => {
@@ -36,7 +44,7 @@ describe('assigning fields into a position JSON without parsing it (pure)', () =
     expect(assignJson('{"a":"unterminated}', { a: 1 })).to.equal(null);
   });
 
-  it('writes a whole close exactly as serializing computeClose\'s record does (the sweep\'s closed records)', () => {
+  it("writes a whole close exactly as serializing computeClose's record does (the sweep's closed records)", () => {
     const num = fc.double({ min: 0.001, max: 1e6, noNaN: true });
     const position = fc.record({
       side: fc.constantFrom<Position['side']>('long', 'short'),
@@ -51,12 +59,26 @@ describe('assigning fields into a position JSON without parsing it (pure)', () =
     });
     fc.assert(
       fc.property(position, num, fc.double({ min: -50, max: 50, noNaN: true }), fc.boolean(), (over, exit, funding, liquidated) => {
-        const p = { id: 'bp1', account: 'main', symbol: 'ETHUSDT', status: 'open', sl: null, tp: 1, trail_pct: null, trail_hwm: null, opened_ts: 5, ...over } as unknown as Position;
+        const p = {
+          id: 'bp1',
+          account: 'main',
+          symbol: 'ETHUSDT',
+          status: 'open',
+          sl: null,
+          tp: 1,
+          trail_pct: null,
+          trail_hwm: null,
+          opened_ts: 5,
+          ...over,
+        } as unknown as Position;
         if (p.trail_ts === undefined) delete p.trail_ts;
         const closed = computeClose(p, exit, 100, funding, 7, 'stop_loss').closed;
         closed.liquidated = liquidated;
         const read = parsePosition(JSON.stringify(p));
-        expect(wholeCloseJson(read, exit, funding, 7, 'stop_loss', liquidated)).to.deep.equal({ json: JSON.stringify(closed), cents: computeClose(p, exit, 100, funding, 7, 'x').cents });
+        expect(wholeCloseJson(read, exit, funding, 7, 'stop_loss', liquidated)).to.deep.equal({
+          json: JSON.stringify(closed),
+          cents: computeClose(p, exit, 100, funding, 7, 'x').cents,
+        });
       }),
     );
   });

@@ -10,7 +10,14 @@ import { closedView, openView } from '../../shared/paper/positions/position-view
 const INTERNAL = ['v', 'funding_carry_usd', 'funding_from_ts', 'trail_ts', 'trail_prev_hwm', 'trail_prev_ts', 'levels_ts', 'levels_prev'];
 
 /** Stored (canonical) symbols and the spec's ticker a client sees for each, one per asset class. */
-const TICKERS: Readonly<Record<string, string>> = { BTCUSDT: 'BTC', '1000PEPEUSDT': '1000PEPE', XAUUSDT: 'XAU', EURUSDT: 'EUR', TSLAUSDT: 'TSLA', SPX500USDT: 'SPX500' };
+const TICKERS: Readonly<Record<string, string>> = {
+  BTCUSDT: 'BTC',
+  '1000PEPEUSDT': '1000PEPE',
+  XAUUSDT: 'XAU',
+  EURUSDT: 'EUR',
+  TSLAUSDT: 'TSLA',
+  SPX500USDT: 'SPX500',
+};
 
 /**
  * What a client must see of a record: every stored field but the internal ones, as stored, except the symbol (its
@@ -82,8 +89,12 @@ const openPosition: fc.Arbitrary<Position> = fc
       funding_carry_usd: r.funding_carry_usd,
       funding_from_ts: r.opened_ts,
     };
-    const levels = r.levels_changed ? { levels_ts: r.opened_ts + 90_000, levels_prev: { sl: null, tp: r.tp, trail_pct: null, ts: r.opened_ts } } : {};
-    return r.trail_ts === undefined ? { ...position, ...levels } : { ...position, ...levels, trail_ts: r.trail_ts, trail_prev_hwm: r.entry, trail_prev_ts: r.opened_ts };
+    const levels = r.levels_changed
+      ? { levels_ts: r.opened_ts + 90_000, levels_prev: { sl: null, tp: r.tp, trail_pct: null, ts: r.opened_ts } }
+      : {};
+    return r.trail_ts === undefined
+      ? { ...position, ...levels }
+      : { ...position, ...levels, trail_ts: r.trail_ts, trail_prev_hwm: r.entry, trail_prev_ts: r.opened_ts };
   });
 
 describe('position views: what clients see of a position', () => {
@@ -91,7 +102,15 @@ describe('position views: what clients see of a position', () => {
     fc.assert(
       fc.property(openPosition, price, fc.double({ min: 0, max: 50, noNaN: true }), fc.boolean(), (p, mark, funding, stale) => {
         const view = openView(p, { price: mark, stale }, funding);
-        const s = settle({ side: p.side, qty: p.qty, entry: p.entry, exit: mark, ratePct: p.fee_rate_pct, fundingUsd: funding, margin: p.margin });
+        const s = settle({
+          side: p.side,
+          qty: p.qty,
+          entry: p.entry,
+          exit: mark,
+          ratePct: p.fee_rate_pct,
+          fundingUsd: funding,
+          margin: p.margin,
+        });
         expect(view).to.deep.equal({
           ...publicPart(p),
           funding_usd: roundUsd(funding),
@@ -109,7 +128,13 @@ describe('position views: what clients see of a position', () => {
   it('an open position without a price: nulls where the mark would be, the round trip as estimated at open', () => {
     fc.assert(
       fc.property(openPosition, (p) => {
-        expect(openView(p, undefined, 0)).to.deep.equal({ ...publicPart(p), funding_usd: 0, mark_price: null, unrealized_pnl_usd: null, fees_usd: roundUsd(p.fee_round_trip_usd) });
+        expect(openView(p, undefined, 0)).to.deep.equal({
+          ...publicPart(p),
+          funding_usd: 0,
+          mark_price: null,
+          unrealized_pnl_usd: null,
+          fees_usd: roundUsd(p.fee_round_trip_usd),
+        });
       }),
     );
   });
@@ -121,7 +146,17 @@ describe('position views: what clients see of a position', () => {
         const view = closedView(closed);
         expect(view).to.deep.equal(publicPart(closed));
         expect(closed).to.not.have.any.keys('entry_price', 'margin_usd', 'exit_price', 'feeOpen');
-        expect(view).to.include.keys('exit', 'exit_price', 'closed_ts', 'close_reason', 'liquidated', 'pnl_usd', 'roe_pct', 'fees_usd', 'funding_usd');
+        expect(view).to.include.keys(
+          'exit',
+          'exit_price',
+          'closed_ts',
+          'close_reason',
+          'liquidated',
+          'pnl_usd',
+          'roe_pct',
+          'fees_usd',
+          'funding_usd',
+        );
         if (pct < 100) expect(view).to.include({ partial_pct: pct, parent_id: p.id });
         expect(view).to.not.have.any.keys(...INTERNAL);
       }),

@@ -5,7 +5,8 @@ import { channelMessage, compareStreamIds, mapOutboxEntry, webhookBody } from '.
 import { deliveryHeaders, signBody } from '../../shared/push/webhook-signing.js';
 import { webhookJobId, webhookJobOptions } from '../../shared/queues/job-types.js';
 
-const stored = (id: string, extra: Record<string, unknown> = {}) => JSON.stringify({ id, v: 3, funding_carry_usd: 0, funding_from_ts: 1, status: 'open', symbol: 'BTCUSDT', account: 'main', ...extra });
+const stored = (id: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ id, v: 3, funding_carry_usd: 0, funding_from_ts: 1, status: 'open', symbol: 'BTCUSDT', account: 'main', ...extra });
 
 describe('push events: outbox entries to webhook events and stream messages', () => {
   it('maps a position event to its webhook event with the public position, and to a stream position event', () => {
@@ -15,27 +16,57 @@ describe('push events: outbox entries to webhook events and stream messages', ()
     expect(entry.items[0]).to.deep.include({ itemId: '17-0', event: 'position.opened' });
     expect(entry.items[0].data).to.not.have.any.keys('v', 'funding_carry_usd', 'funding_from_ts');
     expect(entry.items[0].data).to.include({ symbol: 'BTC' });
-    expect(channelMessage(entry)).to.deep.equal({ id: '17-0', book: 'main', messages: [{ type: 'position', data: { event: 'opened', position: entry.items[0].data }, ts: 1700 }] });
+    expect(channelMessage(entry)).to.deep.equal({
+      id: '17-0',
+      book: 'main',
+      messages: [{ type: 'position', data: { event: 'opened', position: entry.items[0].data }, ts: 1700 }],
+    });
   });
 
   it('splits a partial close into the closed part and the updated remainder; a liquidation is a close on the stream', () => {
-    const partial = mapOutboxEntry({ id: '18-2', fields: { event: 'position.closed', book: 'alpha', ts: '1800', position: stored('bp1-1', { status: 'closed' }), remaining: stored('bp1') } });
+    const partial = mapOutboxEntry({
+      id: '18-2',
+      fields: {
+        event: 'position.closed',
+        book: 'alpha',
+        ts: '1800',
+        position: stored('bp1-1', { status: 'closed' }),
+        remaining: stored('bp1'),
+      },
+    });
     expect(partial.items.map((i) => [i.itemId, i.event, i.stream?.event])).to.deep.equal([
       ['18-2', 'position.closed', 'closed'],
       ['18-2.1', 'position.updated', 'updated'],
     ]);
-    const liquidated = mapOutboxEntry({ id: '19-0', fields: { event: 'position.liquidated', book: 'main', ts: '1900', position: stored('bp2', { status: 'closed', liquidated: true }) } });
+    const liquidated = mapOutboxEntry({
+      id: '19-0',
+      fields: { event: 'position.liquidated', book: 'main', ts: '1900', position: stored('bp2', { status: 'closed', liquidated: true }) },
+    });
     expect(liquidated.items[0]).to.deep.include({ event: 'position.liquidated' });
     expect(liquidated.items[0].stream?.event).to.equal('closed');
   });
 
   it('carries order events to webhooks only (a fill carries its position; the stream shows the fill as the position.opened written with it)', () => {
-    const filled = mapOutboxEntry({ id: '20-0', fields: { event: 'order.filled', book: 'main', ts: '2000', order: '{"order_id":"lo1","symbol":"XAUUSDT"}', position: stored('bp3', { symbol: 'XAUUSDT' }) } });
+    const filled = mapOutboxEntry({
+      id: '20-0',
+      fields: {
+        event: 'order.filled',
+        book: 'main',
+        ts: '2000',
+        order: '{"order_id":"lo1","symbol":"XAUUSDT"}',
+        position: stored('bp3', { symbol: 'XAUUSDT' }),
+      },
+    });
     // the order and its position name the ticker, as /orders and /positions do
     expect(filled.items[0].data).to.deep.include({ order_id: 'lo1', symbol: 'XAU' });
     expect(filled.items[0].data.position).to.include({ id: 'bp3', symbol: 'XAU' });
     expect(channelMessage(filled).messages).to.have.length(0);
-    expect(mapOutboxEntry({ id: '21-0', fields: { event: 'order.expired', book: 'main', ts: '2100', order: '{"order_id":"lo2","symbol":"BTCUSDT"}' } }).items[0].data).to.deep.equal({ order_id: 'lo2', symbol: 'BTC' });
+    expect(
+      mapOutboxEntry({
+        id: '21-0',
+        fields: { event: 'order.expired', book: 'main', ts: '2100', order: '{"order_id":"lo2","symbol":"BTCUSDT"}' },
+      }).items[0].data,
+    ).to.deep.equal({ order_id: 'lo2', symbol: 'BTC' });
   });
 
   it('gives no item for events clients do not subscribe to, and throws on a malformed entry', () => {
@@ -47,7 +78,10 @@ describe('push events: outbox entries to webhook events and stream messages', ()
   it('builds the webhook body { event, ts, hook_id, data }, with account only for a book', () => {
     const main = mapOutboxEntry({ id: '25-0', fields: { event: 'position.opened', book: 'main', ts: '2500', position: stored('bp4') } });
     expect(Object.keys(JSON.parse(webhookBody(main, main.items[0], 'wh1')) as object)).to.deep.equal(['event', 'ts', 'hook_id', 'data']);
-    const book = mapOutboxEntry({ id: '26-0', fields: { event: 'position.opened', book: 'alpha', ts: '2600', position: stored('bp5', { account: 'alpha' }) } });
+    const book = mapOutboxEntry({
+      id: '26-0',
+      fields: { event: 'position.opened', book: 'alpha', ts: '2600', position: stored('bp5', { account: 'alpha' }) },
+    });
     expect(JSON.parse(webhookBody(book, book.items[0], 'wh1'))).to.include({ account: 'alpha', hook_id: 'wh1' });
   });
 
@@ -63,7 +97,12 @@ describe('webhook delivery: signature, headers, retries', () => {
     const body = '{"event":"position.opened"}';
     expect(signBody(body, 'whs_s')).to.equal(`sha256=${createHmac('sha256', 'whs_s').update(body).digest('hex')}`);
     const headers = deliveryHeaders({ event: 'position.opened', deliveryId: 'wh1.1-0', timestamp: 1234, body, secret: 'whs_s' });
-    expect(headers).to.deep.include({ 'x-pd-event': 'position.opened', 'x-pd-delivery': 'wh1.1-0', 'x-pd-timestamp': '1234', 'x-pd-signature': signBody(body, 'whs_s') });
+    expect(headers).to.deep.include({
+      'x-pd-event': 'position.opened',
+      'x-pd-delivery': 'wh1.1-0',
+      'x-pd-timestamp': '1234',
+      'x-pd-signature': signBody(body, 'whs_s'),
+    });
   });
 
   it('retries 5 times after 30 s, 1, 2, 4 and 8 minutes; job ids carry no BullMQ separator', async () => {
@@ -71,7 +110,8 @@ describe('webhook delivery: signature, headers, retries', () => {
     expect(options.attempts).to.equal(6);
     const job = {} as MinimalJob;
     const delays = [];
-    for (let attempt = 1; attempt <= 5; attempt += 1) delays.push(await Backoffs.calculate(Backoffs.normalize(options.backoff ?? 0) ?? { type: 'fixed' }, attempt, new Error('x'), job));
+    for (let attempt = 1; attempt <= 5; attempt += 1)
+      delays.push(await Backoffs.calculate(Backoffs.normalize(options.backoff ?? 0) ?? { type: 'fixed' }, attempt, new Error('x'), job));
     expect(delays).to.deep.equal([30_000, 60_000, 120_000, 240_000, 480_000]);
     expect(webhookJobId('whA', '1700-0.1')).to.equal('whA.1700-0.1').and.not.contain(':');
   });

@@ -36,7 +36,9 @@ describe('screener scoring (pure)', () => {
     if (!setup) return;
     expect(setup.entry).to.equal(349);
     expect(setup.sl).to.be.below(setup.entry);
-    expect([setup.entry, setup.tp1, setup.tp2, setup.tp3]).to.deep.equal([...[setup.entry, setup.tp1, setup.tp2, setup.tp3]].sort((a, b) => a - b));
+    expect([setup.entry, setup.tp1, setup.tp2, setup.tp3]).to.deep.equal(
+      [...[setup.entry, setup.tp1, setup.tp2, setup.tp3]].sort((a, b) => a - b),
+    );
   });
 
   it('scores a steadily falling series bearish, decisive, with a short setup', () => {
@@ -87,7 +89,18 @@ describe('screener scoring (pure)', () => {
   });
 
   it('builds a row with rounded indicators', () => {
-    const row = rowFor('BTCUSDT', rising.map((close, i) => ({ openTime: i * 3_600_000, open: close, high: close + 0.5, low: close - 0.5, close, volume: 1, closed: true })));
+    const row = rowFor(
+      'BTCUSDT',
+      rising.map((close, i) => ({
+        openTime: i * 3_600_000,
+        open: close,
+        high: close + 0.5,
+        low: close - 0.5,
+        close,
+        volume: 1,
+        closed: true,
+      })),
+    );
     expect(row).to.include({ symbol: 'BTCUSDT', price: 349, verdict: 'bullish', decisive: true, trend: 'up' });
     expect(row?.rsi).to.equal(100);
     expect(row?.setup?.dir).to.equal('long');
@@ -133,7 +146,12 @@ describe('screener scoring (pure)', () => {
       fc.property(walk, (closes) => {
         const top = Math.max(...closes) * 2;
         const up = computeIndicators(bars(closes, 0.2));
-        const down = computeIndicators(bars(closes.map((c) => top - c), 0.2));
+        const down = computeIndicators(
+          bars(
+            closes.map((c) => top - c),
+            0.2,
+          ),
+        );
         if (!up || !down) return;
         expect(Math.abs(scoreSnapshot(up).score + scoreSnapshot(down).score - 100)).to.be.at.most(1);
       }),
@@ -145,7 +163,12 @@ describe('screener scoring (pure)', () => {
     fc.assert(
       fc.property(walk, fc.constantFrom(0.001, 7, 50_000), (closes, k) => {
         const a = computeIndicators(bars(closes, 0.2));
-        const b = computeIndicators(bars(closes.map((c) => c * k), 0.2 * k));
+        const b = computeIndicators(
+          bars(
+            closes.map((c) => c * k),
+            0.2 * k,
+          ),
+        );
         if (!a || !b) return;
         expect(Math.abs(scoreSnapshot(a).score - scoreSnapshot(b).score)).to.be.at.most(1);
       }),

@@ -2,7 +2,16 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Side } from '../../shared/engine/side.js';
 import { effectiveStop, ratchetHwm, ratchetTrail, tighterStop, trailingStop } from '../../shared/engine/trailing.js';
-import { CLOSE_REASONS, decide, findTrigger, levelsChange, levelsInForce, type PriceWindow, type SweepDecision, type SweepState } from '../../shared/engine/triggers.js';
+import {
+  CLOSE_REASONS,
+  decide,
+  findTrigger,
+  levelsChange,
+  levelsInForce,
+  type PriceWindow,
+  type SweepDecision,
+  type SweepState,
+} from '../../shared/engine/triggers.js';
 
 const side = fc.constantFrom<Side>('long', 'short');
 const price = fc.double({ min: 0.01, max: 1e6, noNaN: true, noDefaultInfinity: true });
@@ -56,7 +65,12 @@ describe('sweep triggers and trailing stops (pure)', () => {
       expect(ratchetTrail(p, 99, 5)).to.equal(null);
       expect(ratchetTrail(p, 100, 5)).to.equal(null);
       expect(ratchetTrail(p, 104, 7)).to.deep.equal({ trail_hwm: 104, trail_ts: 7, trail_prev_hwm: 100, trail_prev_ts: 0 });
-      expect(ratchetTrail({ ...p, trail_ts: 9 }, 104, 7)).to.deep.equal({ trail_hwm: 104, trail_ts: 9, trail_prev_hwm: 100, trail_prev_ts: 9 });
+      expect(ratchetTrail({ ...p, trail_ts: 9 }, 104, 7)).to.deep.equal({
+        trail_hwm: 104,
+        trail_ts: 9,
+        trail_prev_hwm: 100,
+        trail_prev_ts: 9,
+      });
       expect(ratchetTrail({ side: 'long', trail_pct: null, trail_hwm: null }, 200, 1)).to.equal(null);
     });
 
@@ -82,12 +96,18 @@ describe('sweep triggers and trailing stops (pure)', () => {
       const short = position({ side: 'short', sl: 105, tp: 90, liq_price: 109.5 });
       expect(findTrigger(short, { low: 99, high: 106 }, true)).to.deep.equal({ reason: 'stop_loss', price: 105 });
       expect(findTrigger(short, { low: 89, high: 101 }, true)).to.deep.equal({ reason: 'take_profit', price: 90 });
-      expect(findTrigger(position({ side: 'short', liq_price: 109.5 }), { low: 100, high: 110 }, true)).to.deep.equal({ reason: 'liquidation', price: 109.5 });
+      expect(findTrigger(position({ side: 'short', liq_price: 109.5 }), { low: 100, high: 110 }, true)).to.deep.equal({
+        reason: 'liquidation',
+        price: 109.5,
+      });
     });
 
     it('picks the stop when one candle crosses both the stop and the target (conservative)', () => {
       expect(findTrigger(position({ sl: 95, tp: 110 }), { low: 94, high: 111 }, true)).to.deep.equal({ reason: 'stop_loss', price: 95 });
-      expect(findTrigger(position({ side: 'short', sl: 105, tp: 90, liq_price: 109.5 }), { low: 89, high: 106 }, true)).to.deep.equal({ reason: 'stop_loss', price: 105 });
+      expect(findTrigger(position({ side: 'short', sl: 105, tp: 90, liq_price: 109.5 }), { low: 89, high: 106 }, true)).to.deep.equal({
+        reason: 'stop_loss',
+        price: 105,
+      });
     });
 
     it('between a stop and the liquidation takes the level the falling price reaches first', () => {
@@ -153,9 +173,15 @@ describe('sweep triggers and trailing stops (pure)', () => {
       // the same candle again (a retried job): nothing, the stop it moved is newer than it
       expect(decide(moved, candle(97, 110), true).kind).to.equal('none');
       // the next candle is checked against the moved stop
-      expect(decide(moved, candle(104, 106, 11 * MINUTE), true)).to.deep.equal({ kind: 'settle', trigger: { reason: 'trailing_stop', price: 104.5 } });
+      expect(decide(moved, candle(104, 106, 11 * MINUTE), true)).to.deep.equal({
+        kind: 'settle',
+        trigger: { reason: 'trailing_stop', price: 104.5 },
+      });
       // a live price after the candle too
-      expect(decide(moved, { low: 103, high: 103, from: 11 * MINUTE + 5, to: 11 * MINUTE + 5 }, false)).to.deep.equal({ kind: 'settle', trigger: { reason: 'trailing_stop', price: 104.5 } });
+      expect(decide(moved, { low: 103, high: 103, from: 11 * MINUTE + 5, to: 11 * MINUTE + 5 }, false)).to.deep.equal({
+        kind: 'settle',
+        trigger: { reason: 'trailing_stop', price: 104.5 },
+      });
     });
 
     it('never fires a trailing stop at a level its own window moved, and a retried window changes nothing', () => {
@@ -167,7 +193,13 @@ describe('sweep triggers and trailing stops (pure)', () => {
           const d = decide(pos, w, true);
           if (d.kind === 'settle') return d.trigger.price === trailingStop(s, entry, p);
           if (d.kind === 'none') return true;
-          return decide({ ...pos, trail_hwm: d.trail_hwm, trail_ts: d.trail_ts, trail_prev_hwm: d.trail_prev_hwm, trail_prev_ts: d.trail_prev_ts }, w, true).kind === 'none';
+          return (
+            decide(
+              { ...pos, trail_hwm: d.trail_hwm, trail_ts: d.trail_ts, trail_prev_hwm: d.trail_prev_hwm, trail_prev_ts: d.trail_prev_ts },
+              w,
+              true,
+            ).kind === 'none'
+          );
         }),
       );
     });
@@ -179,21 +211,49 @@ describe('sweep triggers and trailing stops (pure)', () => {
       const second = ratchetTrail({ ...p, ...first }, 106, 10 * MINUTE + 40_000)!;
       expect(second).to.deep.equal({ trail_hwm: 106, trail_ts: 10 * MINUTE + 40_000, trail_prev_hwm: 100, trail_prev_ts: 9 * MINUTE });
       // the next minute began with 106
-      expect(ratchetTrail({ ...p, ...second }, 107, 11 * MINUTE + 5_000)).to.deep.equal({ trail_hwm: 107, trail_ts: 11 * MINUTE + 5_000, trail_prev_hwm: 106, trail_prev_ts: 10 * MINUTE + 40_000 });
+      expect(ratchetTrail({ ...p, ...second }, 107, 11 * MINUTE + 5_000)).to.deep.equal({
+        trail_hwm: 107,
+        trail_ts: 11 * MINUTE + 5_000,
+        trail_prev_hwm: 106,
+        trail_prev_ts: 10 * MINUTE + 40_000,
+      });
     });
 
     it('checks the candle of a minute whose mark a read moved against the stop that minute began with', () => {
       // long at 100, 5%: the minute began with the stop at 95; a read at :20 moved the mark to 110 (stop 104.5)
-      const long = position({ trail_pct: 5, trail_hwm: 110, trail_ts: 10 * MINUTE + 20_000, trail_prev_hwm: 100, trail_prev_ts: 9 * MINUTE });
+      const long = position({
+        trail_pct: 5,
+        trail_hwm: 110,
+        trail_ts: 10 * MINUTE + 20_000,
+        trail_prev_hwm: 100,
+        trail_prev_ts: 9 * MINUTE,
+      });
       expect(decide(long, candle(94, 110), true)).to.deep.equal({ kind: 'settle', trigger: { reason: 'trailing_stop', price: 95 } });
       // a low between the two stops may have come before the move: not fired by this candle, fired by the next one
       expect(decide(long, candle(100, 110), true).kind).to.equal('none');
-      expect(decide(long, candle(104, 108, 11 * MINUTE), true)).to.deep.equal({ kind: 'settle', trigger: { reason: 'trailing_stop', price: 104.5 } });
-      const short = position({ side: 'short', liq_price: 109.5, trail_pct: 5, trail_hwm: 90, trail_ts: 10 * MINUTE + 20_000, trail_prev_hwm: 100, trail_prev_ts: 9 * MINUTE });
+      expect(decide(long, candle(104, 108, 11 * MINUTE), true)).to.deep.equal({
+        kind: 'settle',
+        trigger: { reason: 'trailing_stop', price: 104.5 },
+      });
+      const short = position({
+        side: 'short',
+        liq_price: 109.5,
+        trail_pct: 5,
+        trail_hwm: 90,
+        trail_ts: 10 * MINUTE + 20_000,
+        trail_prev_hwm: 100,
+        trail_prev_ts: 9 * MINUTE,
+      });
       expect(decide(short, candle(90, 106), true)).to.deep.equal({ kind: 'settle', trigger: { reason: 'trailing_stop', price: 105 } });
       expect(decide(short, candle(90, 100), true).kind).to.equal('none');
       // a previous mark from within the candle's minute is no older than the candle: no trailing check at all
-      const twice = position({ trail_pct: 5, trail_hwm: 110, trail_ts: 11 * MINUTE + 5_000, trail_prev_hwm: 106, trail_prev_ts: 10 * MINUTE + 40_000 });
+      const twice = position({
+        trail_pct: 5,
+        trail_hwm: 110,
+        trail_ts: 11 * MINUTE + 5_000,
+        trail_prev_hwm: 106,
+        trail_prev_ts: 10 * MINUTE + 40_000,
+      });
       expect(decide(twice, candle(99, 105), true).kind).to.equal('none');
     });
 
@@ -201,7 +261,13 @@ describe('sweep triggers and trailing stops (pure)', () => {
       fc.assert(
         fc.property(side, price, pct, fc.array(price, { minLength: 1, maxLength: 5 }), price, price, (s, entry, p, reads, a, b) => {
           const start = 10 * MINUTE;
-          let pos: SweepState = position({ side: s, liq_price: s === 'long' ? 0 : Infinity, trail_pct: p, trail_hwm: entry, trail_ts: start - MINUTE });
+          let pos: SweepState = position({
+            side: s,
+            liq_price: s === 'long' ? 0 : Infinity,
+            trail_pct: p,
+            trail_hwm: entry,
+            trail_ts: start - MINUTE,
+          });
           reads.forEach((px, i) => {
             const moved = ratchetTrail(pos, px, start + 1 + i);
             if (moved) pos = { ...pos, ...moved };
@@ -224,7 +290,7 @@ describe('sweep triggers and trailing stops (pure)', () => {
     });
   });
 
-  describe('levels set within a candle\'s minute', () => {
+  describe("levels set within a candle's minute", () => {
     const start = 10 * MINUTE;
     const live = (px: number, at: number): PriceWindow => ({ low: px, high: px, from: at, to: at });
 
@@ -232,7 +298,10 @@ describe('sweep triggers and trailing stops (pure)', () => {
       // long at 100; the minute's low (95) came at :10, the stop (97) was set at :30 with the price at 99
       const p = position({ sl: 97, levels_ts: start + 30_000 });
       expect(decide(p, candle(95, 100), true).kind).to.equal('none');
-      expect(decide(p, candle(96, 99, start + MINUTE), true)).to.deep.equal({ kind: 'settle', trigger: { reason: 'stop_loss', price: 97 } });
+      expect(decide(p, candle(96, 99, start + MINUTE), true)).to.deep.equal({
+        kind: 'settle',
+        trigger: { reason: 'stop_loss', price: 97 },
+      });
       expect(decide(p, live(96.5, start + 40_000), false)).to.deep.equal({ kind: 'settle', trigger: { reason: 'stop_loss', price: 97 } });
     });
 
@@ -242,20 +311,38 @@ describe('sweep triggers and trailing stops (pure)', () => {
       expect(decide(position({ side: 'short', tp: 97, liq_price: 109.5, levels_ts: at }), candle(96, 101), true).kind).to.equal('none');
       expect(decide(position({ side: 'short', sl: 103, liq_price: 109.5, levels_ts: at }), candle(99, 104), true).kind).to.equal('none');
       expect(decide(position({ trail_pct: 2, trail_hwm: 100, levels_ts: at }), candle(97, 100), true).kind).to.equal('none');
-      expect(decide(position({ trail_pct: 2, trail_hwm: 100, levels_ts: at }), candle(97, 100, start + MINUTE), true)).to.deep.equal({ kind: 'settle', trigger: { reason: 'trailing_stop', price: 98 } });
+      expect(decide(position({ trail_pct: 2, trail_hwm: 100, levels_ts: at }), candle(97, 100, start + MINUTE), true)).to.deep.equal({
+        kind: 'settle',
+        trigger: { reason: 'trailing_stop', price: 98 },
+      });
     });
 
-    it('fires levels set at or before the candle\'s start, and liquidates whenever they were set', () => {
-      expect(decide(position({ sl: 97, levels_ts: start }), candle(95, 100), true)).to.deep.equal({ kind: 'settle', trigger: { reason: 'stop_loss', price: 97 } });
-      expect(decide(position({ sl: 97, levels_ts: start - 1 }), candle(95, 100), true)).to.deep.equal({ kind: 'settle', trigger: { reason: 'stop_loss', price: 97 } });
+    it("fires levels set at or before the candle's start, and liquidates whenever they were set", () => {
+      expect(decide(position({ sl: 97, levels_ts: start }), candle(95, 100), true)).to.deep.equal({
+        kind: 'settle',
+        trigger: { reason: 'stop_loss', price: 97 },
+      });
+      expect(decide(position({ sl: 97, levels_ts: start - 1 }), candle(95, 100), true)).to.deep.equal({
+        kind: 'settle',
+        trigger: { reason: 'stop_loss', price: 97 },
+      });
       // positions stored before levels_ts existed: their open time stands in
       expect(decide(position({ sl: 97 }), candle(95, 100), true).kind).to.equal('settle');
-      expect(decide(position({ sl: 97, levels_ts: start + 30_000 }), candle(89, 100), true)).to.deep.equal({ kind: 'settle', trigger: { reason: 'liquidation', price: 90.5 } });
+      expect(decide(position({ sl: 97, levels_ts: start + 30_000 }), candle(89, 100), true)).to.deep.equal({
+        kind: 'settle',
+        trigger: { reason: 'liquidation', price: 90.5 },
+      });
     });
 
     it('still ratchets a trailing stop it holds off (the mark is the best price since entry)', () => {
       const p = position({ trail_pct: 5, trail_hwm: 100, levels_ts: start + 30_000 });
-      expect(decide(p, candle(90.6, 110), true)).to.deep.equal({ kind: 'ratchet', trail_hwm: 110, trail_ts: start + MINUTE, trail_prev_hwm: 100, trail_prev_ts: 0 });
+      expect(decide(p, candle(90.6, 110), true)).to.deep.equal({
+        kind: 'ratchet',
+        trail_hwm: 110,
+        trail_ts: start + MINUTE,
+        trail_prev_hwm: 100,
+        trail_prev_ts: 0,
+      });
     });
 
     it('in general: a candle that started before the stamp settles only what it would with no stop, target or trail (a liquidation)', () => {
@@ -272,21 +359,34 @@ describe('sweep triggers and trailing stops (pure)', () => {
       );
     });
 
-    it('in general: a stamp at or before the window\'s start, or any live price, decides as if there were no stamp', () => {
+    it("in general: a stamp at or before the window's start, or any live price, decides as if there were no stamp", () => {
       const level = fc.option(price, { nil: null });
       fc.assert(
-        fc.property(side, level, level, price, price, price, fc.integer({ min: -MINUTE, max: MINUTE }), fc.boolean(), (s, sl, tp, liq, a, b, offset, isCandle) => {
-          const [low, high] = a <= b ? [a, b] : [b, a];
-          const w = isCandle ? candle(low, high) : { low: a, high: a, from: start, to: start };
-          const stamped = position({ side: s, sl, tp, liq_price: liq, levels_ts: w.from + offset });
-          const applies = levelsInForce(stamped, w, isCandle);
-          if (applies !== (!isCandle || offset <= 0)) return false;
-          return !applies || JSON.stringify(decide(stamped, w, isCandle)) === JSON.stringify(decide({ ...stamped, levels_ts: undefined }, w, isCandle));
-        }),
+        fc.property(
+          side,
+          level,
+          level,
+          price,
+          price,
+          price,
+          fc.integer({ min: -MINUTE, max: MINUTE }),
+          fc.boolean(),
+          (s, sl, tp, liq, a, b, offset, isCandle) => {
+            const [low, high] = a <= b ? [a, b] : [b, a];
+            const w = isCandle ? candle(low, high) : { low: a, high: a, from: start, to: start };
+            const stamped = position({ side: s, sl, tp, liq_price: liq, levels_ts: w.from + offset });
+            const applies = levelsInForce(stamped, w, isCandle);
+            if (applies !== (!isCandle || offset <= 0)) return false;
+            return (
+              !applies ||
+              JSON.stringify(decide(stamped, w, isCandle)) === JSON.stringify(decide({ ...stamped, levels_ts: undefined }, w, isCandle))
+            );
+          },
+        ),
       );
     });
   });
-  describe('levels changed within a candle\'s minute: the levels the minute began with', () => {
+  describe("levels changed within a candle's minute: the levels the minute began with", () => {
     const start = 10 * MINUTE;
     const settles = (price: number, reason: string = CLOSE_REASONS.stopLoss) => ({ kind: 'settle', trigger: { reason, price } });
     /** A long at 100 whose levels the minute began with were `prior` (set an hour before), changed at :30 to `now`. */
@@ -301,9 +401,14 @@ describe('sweep triggers and trailing stops (pure)', () => {
       expect(first).to.deep.equal({ levels_ts: start + 20_000, levels_prev: { sl: 95, tp: 110, trail_pct: null, ts: 5 * MINUTE } });
       const second = levelsChange({ ...p, sl: 97, ...first }, start + 40_000);
       expect(second).to.deep.equal({ levels_ts: start + 40_000, levels_prev: { sl: 95, tp: 110, trail_pct: null, ts: 5 * MINUTE } });
-      expect(levelsChange({ ...p, sl: 98, ...second }, start + MINUTE + 5_000)).to.deep.equal({ levels_ts: start + MINUTE + 5_000, levels_prev: { sl: 98, tp: 110, trail_pct: null, ts: start + 40_000 } });
+      expect(levelsChange({ ...p, sl: 98, ...second }, start + MINUTE + 5_000)).to.deep.equal({
+        levels_ts: start + MINUTE + 5_000,
+        levels_prev: { sl: 98, tp: 110, trail_pct: null, ts: start + 40_000 },
+      });
       // a position opened within the minute has no levels from its start: none are kept
-      expect(levelsChange(position({ sl: 95, opened_ts: start + 1_000, levels_ts: start + 1_000 }), start + 30_000)).to.deep.equal({ levels_ts: start + 30_000 });
+      expect(levelsChange(position({ sl: 95, opened_ts: start + 1_000, levels_ts: start + 1_000 }), start + 30_000)).to.deep.equal({
+        levels_ts: start + 30_000,
+      });
       // positions stored before levels_ts existed: their open time stands in
       expect(levelsChange(position({ sl: 95 }), start + 30_000).levels_prev).to.deep.equal({ sl: 95, tp: null, trail_pct: null, ts: 0 });
     });
@@ -312,7 +417,9 @@ describe('sweep triggers and trailing stops (pure)', () => {
       expect(decide(changed({ sl: 95 }, { tp: 110 }), candle(94, 100), true)).to.deep.equal(settles(95));
       expect(decide(changed({ sl: 105, tp: 90 }, { tp: 95 }, 'short'), candle(99, 106), true)).to.deep.equal(settles(105));
       // an old trailing stop the same way (the mark never moved: the stop is 95)
-      expect(decide(changed({ trail_pct: 5, trail_hwm: 100 }, { tp: 110 }), candle(94, 100), true)).to.deep.equal(settles(95, CLOSE_REASONS.trailingStop));
+      expect(decide(changed({ trail_pct: 5, trail_hwm: 100 }, { tp: 110 }), candle(94, 100), true)).to.deep.equal(
+        settles(95, CLOSE_REASONS.trailingStop),
+      );
     });
 
     it('a tightened stop: a low past both settles at the older, looser level; a low between them may predate the change and waits', () => {
@@ -355,14 +462,22 @@ describe('sweep triggers and trailing stops (pure)', () => {
 
     it('in general: a stop the change kept fires when the candle crosses it, at a level no better than it', () => {
       fc.assert(
-        fc.property(side, price, fc.option(price, { nil: null }), fc.option(price, { nil: null }), price, price, (s, sl, tp0, tp1, a, b) => {
-          const [low, high] = a <= b ? [a, b] : [b, a];
-          const p = changed({ side: s, sl, tp: tp0, liq_price: s === 'long' ? 0 : Infinity }, { tp: tp1 }, s);
-          const crossed = s === 'long' ? low <= sl : high >= sl;
-          const d = decide(p, candle(low, high), true);
-          if (!crossed) return true;
-          return d.kind === 'settle' && (s === 'long' ? d.trigger.price <= sl : d.trigger.price >= sl);
-        }),
+        fc.property(
+          side,
+          price,
+          fc.option(price, { nil: null }),
+          fc.option(price, { nil: null }),
+          price,
+          price,
+          (s, sl, tp0, tp1, a, b) => {
+            const [low, high] = a <= b ? [a, b] : [b, a];
+            const p = changed({ side: s, sl, tp: tp0, liq_price: s === 'long' ? 0 : Infinity }, { tp: tp1 }, s);
+            const crossed = s === 'long' ? low <= sl : high >= sl;
+            const d = decide(p, candle(low, high), true);
+            if (!crossed) return true;
+            return d.kind === 'settle' && (s === 'long' ? d.trigger.price <= sl : d.trigger.price >= sl);
+          },
+        ),
         { numRuns: 1000 },
       );
     });

@@ -32,7 +32,12 @@ const insideV4: fc.Arbitrary<V4> = fc.oneof(
   fc.tuple(fc.constant(0), byte, byte, byte),
 );
 /** Addresses in /8s with no special-purpose range inside (1-9, 11-99, 128-168). */
-const publicV4: fc.Arbitrary<V4> = fc.tuple(fc.oneof(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 11, max: 99 }), fc.integer({ min: 128, max: 168 })), byte, byte, byte);
+const publicV4: fc.Arbitrary<V4> = fc.tuple(
+  fc.oneof(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 11, max: 99 }), fc.integer({ min: 128, max: 168 })),
+  byte,
+  byte,
+  byte,
+);
 /** Global unicast IPv6 from the registries' allocations (2400::/6 through 2dff::/16 hold no special range). */
 const publicV6 = fc
   .tuple(fc.integer({ min: 0x2400, max: 0x2dff }), fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 7, maxLength: 7 }))
@@ -146,7 +151,12 @@ describe('webhook URL guard', () => {
 
   it('checks every address a name resolves to', async () => {
     const resolve = async (name: string): Promise<LookupAddress[]> =>
-      name === 'mixed.test' ? [{ address: '93.184.216.34', family: 4 }, { address: '10.0.0.1', family: 4 }] : [{ address: '93.184.216.34', family: 4 }];
+      name === 'mixed.test'
+        ? [
+            { address: '93.184.216.34', family: 4 },
+            { address: '10.0.0.1', family: 4 },
+          ]
+        : [{ address: '93.184.216.34', family: 4 }];
     expect((await checkWebhookUrl('https://public.test/x', { allowPrivate: false, resolve })).hostname).to.equal('public.test');
     let refused: unknown;
     await checkWebhookUrl('https://mixed.test/x', { allowPrivate: false, resolve }).catch((error: unknown) => (refused = error));
@@ -154,10 +164,23 @@ describe('webhook URL guard', () => {
   });
 
   it('resolves for net.connect only to checked addresses, answering in the form asked for', async () => {
-    const lookup = guardedLookup({ allowPrivate: false, resolve: async () => [{ address: '93.184.216.34', family: 4 }, { address: '2606:2800:220:1::1', family: 6 }] });
+    const lookup = guardedLookup({
+      allowPrivate: false,
+      resolve: async () => [
+        { address: '93.184.216.34', family: 4 },
+        { address: '2606:2800:220:1::1', family: 6 },
+      ],
+    });
     const ask = (options: { all?: boolean; family?: number }) =>
       new Promise<unknown[]>((resolve) => lookup('public.test', options, (error, address, family) => resolve([error, address, family])));
-    expect(await ask({ all: true })).to.deep.equal([null, [{ address: '93.184.216.34', family: 4 }, { address: '2606:2800:220:1::1', family: 6 }], undefined]);
+    expect(await ask({ all: true })).to.deep.equal([
+      null,
+      [
+        { address: '93.184.216.34', family: 4 },
+        { address: '2606:2800:220:1::1', family: 6 },
+      ],
+      undefined,
+    ]);
     expect(await ask({ family: 6 })).to.deep.equal([null, '2606:2800:220:1::1', 6]);
     const blocked = guardedLookup({ allowPrivate: false, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
     const [error] = await new Promise<unknown[]>((resolve) => blocked('rebind.test', {}, (e, a) => resolve([e, a])));

@@ -10,4 +10,14 @@ import { liveSweepProcessor } from './sweep/live-sweep-processor.js';
 import { webhookProcessor } from './webhooks/webhook-processor.js';
 
 /** Every queue consumer of the worker role, in one list: a feature adds its processor here. */
-export const PROCESSORS: ProcessorDefinition[] = [fundingRecorder, screenerProcessor, macroProcessor, latamProcessor, derivativesProcessor, webhookProcessor, orderExpiryProcessor, candleSweepProcessor, liveSweepProcessor];
+export const PROCESSORS: ProcessorDefinition[] = [
+  fundingRecorder,
+  screenerProcessor,
+  macroProcessor,
+  latamProcessor,
+  derivativesProcessor,
+  webhookProcessor,
+  orderExpiryProcessor,
+  candleSweepProcessor,
+  liveSweepProcessor,
+];

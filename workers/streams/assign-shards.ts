@@ -5,7 +5,12 @@
  * places with the new ones in order, and opens more shards when all are full. Empty shards at the
  * end are dropped, but `minShards` are always kept.
  */
-export function assignShards(current: readonly (readonly string[])[], symbols: readonly string[], perShard: number, minShards = 0): string[][] {
+export function assignShards(
+  current: readonly (readonly string[])[],
+  symbols: readonly string[],
+  perShard: number,
+  minShards = 0,
+): string[][] {
   if (!Number.isInteger(perShard) || perShard < 1) throw new RangeError('perShard must be a positive integer');
   const wanted = new Set(symbols);
   const shards = current.map((shard) => shard.filter((s) => wanted.has(s)));

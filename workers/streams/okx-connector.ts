@@ -2,7 +2,14 @@
  * OKX v5 SWAP: tickers on /ws/v5/public, candle1m on /ws/v5/business (confirm "1" = closed).
  * OKX drops a connection quiet for 30 s, so the text "ping" goes out every 25 s ("pong" back).
  */
-import { OKX_ARGS_PER_MESSAGE, OKX_BUSINESS_PATH, OKX_PUBLIC_PATH, okxSubscribe, okxTopic, parseOkxMessage } from '../../shared/market/venues/okx-format.js';
+import {
+  OKX_ARGS_PER_MESSAGE,
+  OKX_BUSINESS_PATH,
+  OKX_PUBLIC_PATH,
+  okxSubscribe,
+  okxTopic,
+  parseOkxMessage,
+} from '../../shared/market/venues/okx-format.js';
 import type { SocketProtocol } from './reconnecting-socket.js';
 import { ShardedStream } from './sharded-stream.js';
 import { chunk, composeConnector, frameHandler, pingEvery, type ConnectorDeps, type VenueConnector } from './venue-connector.js';
@@ -36,5 +43,8 @@ export function createOkxConnector(deps: ConnectorDeps): VenueConnector {
       topicsFor: (symbol) => [okxTopic(channel, symbol)],
       onText: frameHandler(name, deps.logger, parseOkxMessage, deps.sink),
     });
-  return composeConnector('okx', [endpoint('okx-public', OKX_PUBLIC_PATH, 'tickers'), endpoint('okx-business', OKX_BUSINESS_PATH, 'candle1m')]);
+  return composeConnector('okx', [
+    endpoint('okx-public', OKX_PUBLIC_PATH, 'tickers'),
+    endpoint('okx-business', OKX_BUSINESS_PATH, 'candle1m'),
+  ]);
 }

@@ -154,12 +154,15 @@ export class ReconnectingSocket {
 
   private startTimers(ws: WebSocket): void {
     const { silenceMs, pingIntervalMs, protocol, logger, name } = this.options;
-    this.watchdog = setInterval(() => {
-      if (ws.readyState !== WebSocket.OPEN || Date.now() - this.lastActivity <= silenceMs) return;
-      logger.warn({ stream: name, silentForMs: Date.now() - this.lastActivity }, 'stream silent: reconnecting');
-      this.lastError = `silent for more than ${silenceMs} ms`;
-      ws.terminate();
-    }, Math.max(50, Math.min(1_000, Math.floor(silenceMs / 4))));
+    this.watchdog = setInterval(
+      () => {
+        if (ws.readyState !== WebSocket.OPEN || Date.now() - this.lastActivity <= silenceMs) return;
+        logger.warn({ stream: name, silentForMs: Date.now() - this.lastActivity }, 'stream silent: reconnecting');
+        this.lastError = `silent for more than ${silenceMs} ms`;
+        ws.terminate();
+      },
+      Math.max(50, Math.min(1_000, Math.floor(silenceMs / 4))),
+    );
     this.pinger = setInterval(() => {
       if (ws.readyState !== WebSocket.OPEN) return;
       if (protocol.ping.kind === 'text') ws.send(protocol.ping.text);

@@ -76,7 +76,12 @@ export function jsonFrameHandler<F extends { issues: string[] }>(
 }
 
 /** The frame handler of a price stream: ticks and candles to the market writer. */
-export function frameHandler(stream: string, logger: Logger, parse: (msg: unknown) => FrameResult, sink: StreamSink): (text: string) => void {
+export function frameHandler(
+  stream: string,
+  logger: Logger,
+  parse: (msg: unknown) => FrameResult,
+  sink: StreamSink,
+): (text: string) => void {
   return jsonFrameHandler(stream, logger, parse, (result) => {
     if (result.ticks.length > 0) sink.onTicks(result.ticks);
     if (result.candles.length > 0) sink.onCandles(result.candles);

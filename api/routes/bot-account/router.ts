@@ -20,12 +20,29 @@ const exampleUsage = {
   plan_days_left: 7,
   plan_price_usd: 29,
   limits: {
-    requests_per_minute: 600, max_keys: 10, max_open_positions: 200, max_books: 5, max_resting_orders: 20, trade_history_days: 90, report_max_days: 90, websocket: 3,
+    requests_per_minute: 600,
+    max_keys: 10,
+    max_open_positions: 200,
+    max_books: 5,
+    max_resting_orders: 20,
+    trade_history_days: 90,
+    report_max_days: 90,
+    websocket: 3,
     data_api_requests_per_minute: 600,
   },
   features: {
-    webhooks: 3, max_webhooks: 3, ai: true, ai_reads_per_day: 50, report_breakdowns: true, websocket: true, books: true, replay: true,
-    trailing_stops: true, modify_order: true, dry_run: true, fee_venues: true,
+    webhooks: 3,
+    max_webhooks: 3,
+    ai: true,
+    ai_reads_per_day: 50,
+    report_breakdowns: true,
+    websocket: true,
+    books: true,
+    replay: true,
+    trailing_stops: true,
+    modify_order: true,
+    dry_run: true,
+    fee_venues: true,
   },
   used: { keys: 2, books: 1, calls_today: 42 },
   plans: planCatalogue().slice(0, 1),
@@ -44,11 +61,15 @@ export function botAccountRoutes({ accounts, authenticate }: BotAccountRouteOpti
         summary: `The key's plan, limits and features, what the account uses, the plan catalogue, and this key's calls per day (30 days)`,
         description:
           'Keyed (X-API-Key or ?api_key=). used.keys counts active keys and used.books the books besides main; calls_today and ' +
-          'usage_30d count this key\'s successful calls per UTC day, oldest first. account is the book the key trades. ' +
+          "usage_30d count this key's successful calls per UTC day, oldest first. account is the book the key trades. " +
           'plan_until is epoch ms; plan_days_left whole days, rounded up; plan_source how the term was granted (paid, trial, grant); all three null on Free. ' +
-          'free_month is the trial\'s countdown ({ days_left, until }) while plan_source is trial, else null. features.webhooks is the number of webhooks the plan allows. ' +
-          `Monthly prices: ${Object.values(PLANS).map((plan) => `${plan.label} $${plan.priceUsd}`).join(', ')}. ` +
-          `Requests per minute per key: ${Object.values(PLANS).map((plan) => `${plan.label} ${plan.requestsPerMinute}`).join(', ')}.`,
+          "free_month is the trial's countdown ({ days_left, until }) while plan_source is trial, else null. features.webhooks is the number of webhooks the plan allows. " +
+          `Monthly prices: ${Object.values(PLANS)
+            .map((plan) => `${plan.label} $${plan.priceUsd}`)
+            .join(', ')}. ` +
+          `Requests per minute per key: ${Object.values(PLANS)
+            .map((plan) => `${plan.label} ${plan.requestsPerMinute}`)
+            .join(', ')}.`,
         example: { response: exampleUsage },
         handle: ({ auth }: { auth: KeyContext }) => accounts.usage(auth),
       }),

@@ -14,7 +14,8 @@ export interface BotMarketRouteOptions {
 
 /** The keyless market routes of the bot API, in v1 (bare) and v2 (envelope). */
 export function botMarketRoutes({ market, clock, quotes }: BotMarketRouteOptions): RouteGroup {
-  const marketRoute = (path: string, route: Omit<KeylessBotRoute, 'method' | 'tag'>): RouteDefinition[] => botRoute(path, { method: 'get', tag: 'bot market', ...route });
+  const marketRoute = (path: string, route: Omit<KeylessBotRoute, 'method' | 'tag'>): RouteDefinition[] =>
+    botRoute(path, { method: 'get', tag: 'bot market', ...route });
   return defineRoutes([
     ...marketRoute('/price', {
       summary: 'Live price of one symbol (no key needed)',
@@ -51,7 +52,12 @@ export function botMarketRoutes({ market, clock, quotes }: BotMarketRouteOptions
       query: timeQuery,
       example: {
         query: { client_ts: '1767225599750' },
-        response: { server_time_ms: 1767225600000, server_time_iso: '2026-01-01T00:00:00.000Z', client_time_ms: 1767225599750, drift_ms: 250 },
+        response: {
+          server_time_ms: 1767225600000,
+          server_time_iso: '2026-01-01T00:00:00.000Z',
+          client_time_ms: 1767225599750,
+          drift_ms: 250,
+        },
       },
       handle: ({ query }: { query: { client_ts?: number } }) => {
         const now = clock.now();

@@ -43,8 +43,26 @@ export function marketRoutes({ trading }: BotTradingRouteOptions): RouteDefiniti
         response: {
           fee_venue: 'hyperliquid',
           venues: [
-            { venue: 'bybit', taker_pct: 0.055, maker_pct: 0.02, referral_discount_pct: 20, effective_taker_pct: 0.044, code: null, signup_url: null, source: "the exchange's published base tier" },
-            { venue: 'hyperliquid', taker_pct: 0.045, maker_pct: 0.015, referral_discount_pct: 4, effective_taker_pct: 0.0432, code: 'MARGINPAD', signup_url: null, source: "the exchange's published base tier" },
+            {
+              venue: 'bybit',
+              taker_pct: 0.055,
+              maker_pct: 0.02,
+              referral_discount_pct: 20,
+              effective_taker_pct: 0.044,
+              code: null,
+              signup_url: null,
+              source: "the exchange's published base tier",
+            },
+            {
+              venue: 'hyperliquid',
+              taker_pct: 0.045,
+              maker_pct: 0.015,
+              referral_discount_pct: 4,
+              effective_taker_pct: 0.0432,
+              code: 'MARGINPAD',
+              signup_url: null,
+              source: "the exchange's published base tier",
+            },
           ],
           defaults: { crypto: 0.055, stock: 0.02, metal: 0.015, index: 0.015, forex: 0.008 },
           applies_to: 'crypto',

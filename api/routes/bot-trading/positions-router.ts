@@ -21,17 +21,21 @@ type OpenBody = Omit<OpenRequest, 'side' | 'type'> & {
   margin_mode?: unknown;
 };
 
-const truthy = (value: unknown): boolean => value !== undefined && value !== null && value !== false && value !== 0 && value !== '' && value !== 'false' && value !== '0';
+const truthy = (value: unknown): boolean =>
+  value !== undefined && value !== null && value !== false && value !== 0 && value !== '' && value !== 'false' && value !== '0';
 
 /** Refuses what this engine does not do, by name, before anything is priced. */
 function refuseUnsupported(body: OpenBody): void {
-  if (truthy(body.reduce_only)) throw new AppError('reduce_only_unsupported', 'reduce_only is not supported: close with /close (pct for a part)');
+  if (truthy(body.reduce_only))
+    throw new AppError('reduce_only_unsupported', 'reduce_only is not supported: close with /close (pct for a part)');
   if (truthy(body.post_only)) throw new AppError('post_only_unsupported', 'post_only is not supported: entries fill as takers');
   if (body.margin_mode !== undefined && String(body.margin_mode).toLowerCase() !== 'isolated') {
     throw new AppError('margin_mode_unsupported', 'margin is isolated per position');
   }
   if (body.slippage === true || body.margin_tiers === true) {
-    throw new AppError('invalid_param', 'the realism switches (slippage, margin_tiers) are not available yet: send false or omit them', { param: body.slippage === true ? 'slippage' : 'margin_tiers' });
+    throw new AppError('invalid_param', 'the realism switches (slippage, margin_tiers) are not available yet: send false or omit them', {
+      param: body.slippage === true ? 'slippage' : 'margin_tiers',
+    });
   }
 }
 
@@ -48,7 +52,8 @@ function entryKind(body: OpenBody): Pick<OpenRequest, 'type' | 'limit_price'> {
     if (level === undefined) throw new AppError('limit_price_required', `a ${body.type} entry needs limit_price`, { param: 'limit_price' });
     return { type: body.type, limit_price: level };
   }
-  if (level !== undefined) throw new AppError('invalid_param', 'limit_price needs type limit or stop (a market entry fills at the live price)', { param: 'type' });
+  if (level !== undefined)
+    throw new AppError('invalid_param', 'limit_price needs type limit or stop (a market entry fills at the live price)', { param: 'type' });
   return { type: 'market' };
 }
 
@@ -92,7 +97,21 @@ export function positionRoutes({ trading }: BotTradingRouteOptions): RouteDefini
       ],
       example: {
         body: { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, sl: 60000, client_order_id: 'my-1' },
-        response: { ok: true, position: { id: 'bpmb3x0k2a1b2c3d4', symbol: 'BTC', side: 'long', entry: 65000, qty: 0.0153846, margin: 100, leverage: 10, liq_price: 58825, status: 'open' }, idempotent: false },
+        response: {
+          ok: true,
+          position: {
+            id: 'bpmb3x0k2a1b2c3d4',
+            symbol: 'BTC',
+            side: 'long',
+            entry: 65000,
+            qty: 0.0153846,
+            margin: 100,
+            leverage: 10,
+            liq_price: 58825,
+            status: 'open',
+          },
+          idempotent: false,
+        },
       },
       prefetch: (body) => trading.positions.prefetchFill(body),
       handle: ({ body, auth, prefetched }: { body: OpenBody; auth: KeyContext; prefetched?: unknown }) => {
@@ -105,12 +124,21 @@ export function positionRoutes({ trading }: BotTradingRouteOptions): RouteDefini
       path: '/close',
       method: 'post',
       response: BOT_RESPONSES.close,
-      summary: 'Close a position (pct below 100 splits it and records the closed part) at the live price; a stop, target or liquidation the live price crossed settles the whole position at its level',
+      summary:
+        'Close a position (pct below 100 splits it and records the closed part) at the live price; a stop, target or liquidation the live price crossed settles the whole position at its level',
       body: closeBody,
       errors: ['id_required', 'position_not_found', 'already_closed', 'no_price', 'remaining_margin_min_1', 'busy'],
-      example: { body: { id: 'bpmb3x0k2a1b2c3d4', pct: 50 }, response: { ok: true, closed: { id: 'bpmb3x0k2a1b2c3d4-1', status: 'closed', pnl_usd: 3.21 }, remaining: { id: 'bpmb3x0k2a1b2c3d4', status: 'open' } } },
+      example: {
+        body: { id: 'bpmb3x0k2a1b2c3d4', pct: 50 },
+        response: {
+          ok: true,
+          closed: { id: 'bpmb3x0k2a1b2c3d4-1', status: 'closed', pnl_usd: 3.21 },
+          remaining: { id: 'bpmb3x0k2a1b2c3d4', status: 'open' },
+        },
+      },
       prefetch: (body, key) => trading.closes.prefetch(body, key),
-      handle: ({ body, auth, prefetched }: { body: CloseRequest; auth: KeyContext; prefetched?: unknown }) => trading.closes.close(auth, body, undefined, prefetched),
+      handle: ({ body, auth, prefetched }: { body: CloseRequest; auth: KeyContext; prefetched?: unknown }) =>
+        trading.closes.close(auth, body, undefined, prefetched),
     },
     {
       path: '/close_all',
@@ -132,7 +160,19 @@ export function positionRoutes({ trading }: BotTradingRouteOptions): RouteDefini
       errors: ['id_required', 'sl_or_tp_required', 'sl_wrong_side', 'tp_wrong_side', 'position_not_found', 'already_closed', 'busy'],
       example: {
         body: { id: 'bpmb3x0k2a1b2c3d4', sl: 58000, trail_pct: 5 },
-        response: { ok: true, position: { id: 'bpmb3x0k2a1b2c3d4', side: 'long', entry: 60000, status: 'open', sl: 59850, tp: null, trail_pct: 5, trail_hwm: 63000 } },
+        response: {
+          ok: true,
+          position: {
+            id: 'bpmb3x0k2a1b2c3d4',
+            side: 'long',
+            entry: 60000,
+            status: 'open',
+            sl: 59850,
+            tp: null,
+            trail_pct: 5,
+            trail_hwm: 63000,
+          },
+        },
       },
       handle: ({ body, auth }: { body: SltpRequest; auth: KeyContext }) => trading.positions.sltp(auth, body),
     },
@@ -142,7 +182,17 @@ export function positionRoutes({ trading }: BotTradingRouteOptions): RouteDefini
       response: BOT_RESPONSES.positions,
       summary: 'Open positions (or closed with status=closed), marked to the live price; at most 100 rows; ETag and 304',
       query: positionsQuery,
-      handle: async ({ query, auth, req, res }: { query: { status?: 'open' | 'closed'; since?: number }; auth: KeyContext; req: ApiRequest; res: ApiResponse }) => {
+      handle: async ({
+        query,
+        auth,
+        req,
+        res,
+      }: {
+        query: { status?: 'open' | 'closed'; since?: number };
+        auth: KeyContext;
+        req: ApiRequest;
+        res: ApiResponse;
+      }) => {
         const { positions, etag } = await trading.reads.positions(auth, query);
         res.setHeader('ETag', etag);
         if (notModified(req, etag)) {

@@ -37,7 +37,10 @@ export const BOT_RESPONSES = {
       ok: okTrue,
       closed: integer('How many closed'),
       positions: arrayOf(ref('Position')),
-      not_closed: arrayOf(bodySchema({ id: string(), symbol: string(), error: string() }), 'Positions left open (no live price), with the reason'),
+      not_closed: arrayOf(
+        bodySchema({ id: string(), symbol: string(), error: string() }),
+        'Positions left open (no live price), with the reason',
+      ),
     },
     ['not_closed'],
   ),
@@ -49,7 +52,10 @@ export const BOT_RESPONSES = {
     next_before: { type: ['integer', 'string', 'null'], description: 'The before of the next page (unix ms, or ms:id); null at the end' },
     retention_days: integer(),
   }),
-  orders: bodySchema({ orders: arrayOf(ref('Order'), 'Resting'), recent: arrayOf(ref('Order'), 'The last ones that filled, expired or were cancelled') }),
+  orders: bodySchema({
+    orders: arrayOf(ref('Order'), 'Resting'),
+    recent: arrayOf(ref('Order'), 'The last ones that filled, expired or were cancelled'),
+  }),
   order: bodySchema({ ok: okTrue, order: ref('Order') }),
   cancel: bodySchema({ ok: okTrue, order_id: string(), status: { const: 'cancelled' }, order: ref('Order') }),
   account: ref('Account'),

@@ -15,5 +15,8 @@ export interface BotTradingRouteOptions {
 
 /** Each sub-router (<resource>-router.ts) takes the group's options and answers its route definitions. */
 export function botTradingRoutes(options: BotTradingRouteOptions): RouteGroup {
-  return defineRoutes([...positionRoutes(options), ...orderRoutes(options), ...accountRoutes(options), ...marketRoutes(options), ...bookRoutes(options)], { authenticate: options.authenticate });
+  return defineRoutes(
+    [...positionRoutes(options), ...orderRoutes(options), ...accountRoutes(options), ...marketRoutes(options), ...bookRoutes(options)],
+    { authenticate: options.authenticate },
+  );
 }

@@ -15,7 +15,9 @@ const clientOrderId = () =>
     .max(64)
     .pattern(/^[\x21-\x7e]+$/)
     .messages({ 'string.pattern.base': '{#label} must be printable characters without spaces (1-64)' })
-    .description('Idempotency key (1-64 printable characters), remembered 7 days: a reuse answers with the same result and idempotent true');
+    .description(
+      'Idempotency key (1-64 printable characters), remembered 7 days: a reuse answers with the same result and idempotent true',
+    );
 
 const MARGIN_MESSAGES = { 'number.min': '{#label} must be at least 1 USD', 'number.max': '{#label} must be at most 100000 USD' };
 
@@ -35,7 +37,15 @@ const trailPct = () =>
     .min(0)
     .max(50)
     .custom((value: number, helpers) => (value === 0 || value >= 0.05 ? value : helpers.error('any.invalid')))
-    .meta(codes({ 'number.base': 'trail_pct_invalid', 'number.min': 'trail_pct_invalid', 'number.max': 'trail_pct_invalid', 'any.invalid': 'trail_pct_invalid', 'number.infinity': 'trail_pct_invalid' }))
+    .meta(
+      codes({
+        'number.base': 'trail_pct_invalid',
+        'number.min': 'trail_pct_invalid',
+        'number.max': 'trail_pct_invalid',
+        'any.invalid': 'trail_pct_invalid',
+        'number.infinity': 'trail_pct_invalid',
+      }),
+    )
     .messages({ 'any.invalid': TRAIL_RULE, 'number.min': TRAIL_RULE, 'number.max': TRAIL_RULE })
     .description('Trailing-stop distance in percent, 0.05-50 (0 = off)');
 
@@ -59,16 +69,30 @@ export const openBody = Joi.object({
     .min(1)
     .meta(codes({ 'number.min': 'leverage_min' }))
     .messages({ 'number.min': '{#label} must be at least 1 (1x: no leverage)' })
-    .description("Multiple, 1 up to the symbol's max_leverage from /markets: 1000 on BTC, ETH, SOL, XRP, DOGE, HYPE, PEPE, 100 to 200 on other coins by 24 h volume (above it: leverage_max with max and requested)"),
+    .description(
+      "Multiple, 1 up to the symbol's max_leverage from /markets: 1000 on BTC, ETH, SOL, XRP, DOGE, HYPE, PEPE, 100 to 200 on other coins by 24 h volume (above it: leverage_max with max and requested)",
+    ),
   sl: price().allow(null).description('Stop-loss price: below the entry for a long, above for a short'),
   tp: price().allow(null).description('Take-profit price: above the entry for a long, below for a short'),
   trail_pct: trailPct(),
-  type: Joi.string().trim().lowercase().valid('market', 'limit', 'stop').description('market (default), or limit or stop: a resting entry at limit_price'),
-  limit_price: level().description('Level of a limit or stop entry (required with them, above 0; at most 50% away from the market): limit long below the market, short above; stop long above, short below'),
+  type: Joi.string()
+    .trim()
+    .lowercase()
+    .valid('market', 'limit', 'stop')
+    .description('market (default), or limit or stop: a resting entry at limit_price'),
+  limit_price: level().description(
+    'Level of a limit or stop entry (required with them, above 0; at most 50% away from the market): limit long below the market, short above; stop long above, short below',
+  ),
   stop_price: level().description('Alias of limit_price'),
   client_order_id: clientOrderId(),
-  dry_run: Joi.boolean().description('Price and validate, write nothing: answers leverage_max, fee_venue (null without one) and, with a venue, fee_vs_marginpad_default_usd (also as fee_vs_default_usd)'),
-  fee_venue: Joi.string().trim().max(40).allow(null).description('Fee venue for this position (crypto only); null: the class rates; absent: the account venue'),
+  dry_run: Joi.boolean().description(
+    'Price and validate, write nothing: answers leverage_max, fee_venue (null without one) and, with a venue, fee_vs_marginpad_default_usd (also as fee_vs_default_usd)',
+  ),
+  fee_venue: Joi.string()
+    .trim()
+    .max(40)
+    .allow(null)
+    .description('Fee venue for this position (crypto only); null: the class rates; absent: the account venue'),
   mmr_pct: Joi.number().greater(0).max(10).description('Maintenance margin override, percent (default 0.5)'),
   slippage: Joi.boolean().description('Realism override: only false is available yet'),
   margin_tiers: Joi.boolean().description('Realism override: only false is available yet'),
@@ -92,7 +116,11 @@ const PCT_RULE = '{#label} is the percent of the position to close: from 1 to 10
 
 export const closeBody = Joi.object({
   id: positionId(),
-  pct: Joi.number().min(1).max(100).messages({ 'number.min': PCT_RULE, 'number.max': PCT_RULE }).description('Percent to close, 1-100 (default 100); below 100 splits the position'),
+  pct: Joi.number()
+    .min(1)
+    .max(100)
+    .messages({ 'number.min': PCT_RULE, 'number.max': PCT_RULE })
+    .description('Percent to close, 1-100 (default 100); below 100 splits the position'),
   symbol: Joi.string().trim().max(40).description("The position's symbol, if known: the close reads its price alongside the position"),
   client_order_id: clientOrderId(),
 });
@@ -114,7 +142,9 @@ export const feesBody = Joi.object({
     .max(40)
     .allow(null, '')
     .required()
-    .description('A venue name (bybit, binance, bitget, gate, hyperliquid, okx, kraken, mexc, kucoin), or null or "" to go back to the class rates'),
+    .description(
+      'A venue name (bybit, binance, bitget, gate, hyperliquid, okx, kraken, mexc, kucoin), or null or "" to go back to the class rates',
+    ),
 });
 
 export const positionsQuery = Joi.object({

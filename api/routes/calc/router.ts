@@ -1,13 +1,6 @@
 import type Joi from 'joi';
 import { AppError } from '../../../shared/core/errors.js';
-import {
-  allFinite,
-  liquidation,
-  pnl,
-  positionSize,
-  riskReward,
-  takeProfit,
-} from '../../../shared/calculators/calculators.js';
+import { allFinite, liquidation, pnl, positionSize, riskReward, takeProfit } from '../../../shared/calculators/calculators.js';
 import { defineRoutes, type RouteDefinition, type RouteGroup } from '../../routing/route-catalog.js';
 import { liquidationQuery, pnlQuery, positionSizeQuery, riskRewardQuery, takeProfitQuery } from './schemas.js';
 

@@ -10,7 +10,11 @@ const STOP_AT_ENTRY = '{#label} must differ from entry: a stop at the entry risk
 
 const finite = () => Joi.number().min(-MAX_MAGNITUDE).max(MAX_MAGNITUDE);
 const positive = () => Joi.number().greater(0).max(MAX_MAGNITUDE);
-const entry = () => positive().required().meta(codes({ 'number.greater': 'entry_min' })).description('Entry price, > 0');
+const entry = () =>
+  positive()
+    .required()
+    .meta(codes({ 'number.greater': 'entry_min' }))
+    .description('Entry price, > 0');
 const stopLoss = () =>
   positive()
     .required()
@@ -19,7 +23,9 @@ const stopLoss = () =>
     .messages({ 'any.invalid': STOP_AT_ENTRY })
     .description('Stop-loss price; must differ from entry');
 const leverage = () =>
-  positive().meta(codes({ 'number.greater': 'leverage_min' })).description('Leverage multiple, > 0');
+  positive()
+    .meta(codes({ 'number.greater': 'leverage_min' }))
+    .description('Leverage multiple, > 0');
 
 /** long or short; buy and sell are accepted as their aliases, in any case. */
 export const side = () =>

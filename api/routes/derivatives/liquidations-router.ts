@@ -24,7 +24,15 @@ const CLUSTER_CACHE_MS = 15_000;
 /** What both totals' examples begin with. */
 const TOTALS_HEAD = { window: '24h', updatedAt: 1767225600000, totalUsd: 1250000 };
 
-const sampleEvent = { ts: 1767225600000, exchange: 'binance', symbol: 'BTCUSDT', side: 'long_liquidated', price: 64950.1, qty: 0.25, notional: 16237.53 };
+const sampleEvent = {
+  ts: 1767225600000,
+  exchange: 'binance',
+  symbol: 'BTCUSDT',
+  side: 'long_liquidated',
+  price: 64950.1,
+  qty: 0.25,
+  notional: 16237.53,
+};
 
 export function liquidationRoutes({ liquidations, clusters }: LiquidationRouteOptions): RouteDefinition[] {
   // answers shared by every request for a moment are serialized once (api/routing/json-text.ts)
@@ -37,13 +45,24 @@ export function liquidationRoutes({ liquidations, clusters }: LiquidationRouteOp
     totals({
       path: '/api/v1/liquidations',
       summary: '24 h liquidation totals per coin, longs vs shorts, across the nine exchanges',
-      description: 'Measured by the service\'s own collector (see /api/v1/venues for what each exchange\'s stream covers).',
+      description: "Measured by the service's own collector (see /api/v1/venues for what each exchange's stream covers).",
       example: {
         response: {
           ...TOTALS_HEAD,
           longUsd: 800000,
           shortUsd: 450000,
-          coins: [{ symbol: 'BTC', pair: 'BTCUSDT', longUsd: 500000, shortUsd: 250000, totalUsd: 750000, longPct: 66.67, longCount: 41, shortCount: 17 }],
+          coins: [
+            {
+              symbol: 'BTC',
+              pair: 'BTCUSDT',
+              longUsd: 500000,
+              shortUsd: 250000,
+              totalUsd: 750000,
+              longPct: 66.67,
+              longCount: 41,
+              shortCount: 17,
+            },
+          ],
         },
       },
       read: () => liquidations.coins(),
@@ -138,7 +157,13 @@ export function liquidationRoutes({ liquidations, clusters }: LiquidationRouteOp
       errors: ['unknown_symbol'],
       example: {
         query: { symbol: 'BTC' },
-        response: { clusters: [{ price: 61750, side: 'long', est_notional: 1250000 }, { price: 68250, side: 'short', est_notional: 980000 }], updatedAt: 1767225600000 },
+        response: {
+          clusters: [
+            { price: 61750, side: 'long', est_notional: 1250000 },
+            { price: 68250, side: 'short', est_notional: 980000 },
+          ],
+          updatedAt: 1767225600000,
+        },
       },
       handle: async ({ query }: { query: { symbol: string } }) => {
         const pair = await liquidations.resolveSymbol(query.symbol);

@@ -29,13 +29,17 @@ export function derivativesRoutes({ derivatives, liquidations, clusters }: Deriv
     jobSnapshot({
       path: '/api/v1/funding',
       summary: 'Funding rates of about 160 USDT perpetuals (Binance, Bybit, OKX and their mean); positive = longs pay shorts',
-      description: 'Rates are per funding interval (intervalHours when known), with the soonest next funding time. Refreshed every minute; 503 until the first refresh.',
+      description:
+        'Rates are per funding interval (intervalHours when known), with the soonest next funding time. Refreshed every minute; 503 until the first refresh.',
       example: pairsExample({
         rate: 0.0001,
         ratePct: 0.01,
         nextFundingTime: 1767254400000,
         intervalHours: 8,
-        exchanges: { binance: { rate: 0.0001, nextFundingTime: 1767254400000 }, bybit: { rate: 0.0001, nextFundingTime: 1767254400000, intervalHours: 8 } },
+        exchanges: {
+          binance: { rate: 0.0001, nextFundingTime: 1767254400000 },
+          bybit: { rate: 0.0001, nextFundingTime: 1767254400000, intervalHours: 8 },
+        },
       }),
       read: () => derivatives.funding(),
     }),
@@ -43,7 +47,10 @@ export function derivativesRoutes({ derivatives, liquidations, clusters }: Deriv
       path: '/api/v1/open-interest',
       summary: 'Open interest in USD of about 160 USDT perpetuals, summed over Binance, Bybit and OKX, largest first',
       description: 'Refreshed every minute; 503 until the first refresh.',
-      example: pairsExample({ oiUsd: 21000000000, exchanges: { binance: 9000000000, bybit: 7000000000, okx: 5000000000 } }, { totalUsd: 21000000000 }),
+      example: pairsExample(
+        { oiUsd: 21000000000, exchanges: { binance: 9000000000, bybit: 7000000000, okx: 5000000000 } },
+        { totalUsd: 21000000000 },
+      ),
       read: () => derivatives.openInterest(),
     }),
     jobSnapshot({
@@ -55,7 +62,10 @@ export function derivativesRoutes({ derivatives, liquidations, clusters }: Deriv
         shortPct: 37.9,
         ratio: 1.6385,
         ts: 1767225300000,
-        exchanges: { binance: { longPct: 66.22, shortPct: 33.78, ratio: 1.9603, ts: 1767225300000 }, bybit: { longPct: 58, shortPct: 42, ratio: 1.381, ts: 1767225300000 } },
+        exchanges: {
+          binance: { longPct: 66.22, shortPct: 33.78, ratio: 1.9603, ts: 1767225300000 },
+          bybit: { longPct: 58, shortPct: 42, ratio: 1.381, ts: 1767225300000 },
+        },
       }),
       read: () => derivatives.longShort(),
     }),

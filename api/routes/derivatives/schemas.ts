@@ -10,7 +10,12 @@ export const FEED_EVENTS = 100;
 
 export const liveQuery = Joi.object({
   symbol: symbolParam(),
-  limit: Joi.number().integer().min(1).max(MAX_LIVE_LIMIT).default(DEFAULT_LIVE_LIMIT).description(`Events, newest first, 1..${MAX_LIVE_LIMIT}`),
+  limit: Joi.number()
+    .integer()
+    .min(1)
+    .max(MAX_LIVE_LIMIT)
+    .default(DEFAULT_LIVE_LIMIT)
+    .description(`Events, newest first, 1..${MAX_LIVE_LIMIT}`),
 });
 
 export const recentQuery = Joi.object({

@@ -10,20 +10,21 @@ export interface LatamRouteOptions {
 const common =
   'Plain JSON with ok and ts. Quotes are rebuilt every 60 s; when a provider is down the last known quote is served with stale: true ' +
   '(sourcesDown names the failing sources), never an error. Fee-inclusive prices; venues more than 20 % from the median are dropped. ' +
-  'hist: the service\'s own hourly history, 30 days.';
+  "hist: the service's own hourly history, 30 days.";
 
 /** What both quotes' examples begin with. */
 const EXAMPLE_HEAD = { ok: true, ts: 1767225600000, updatedAt: 1767225590000, stale: false, sourcesDown: [] };
 
 export function latamRoutes({ latam, cacheMs }: LatamRouteOptions): RouteGroup {
   const cache = new JsonTextCache(cacheMs);
-  const quote = (route: Pick<SnapshotRoute, 'path' | 'summary' | 'description' | 'example' | 'read'>): RouteDefinition => snapshotRoute(cache, { tag: 'latam', style: 'bare', ...route });
+  const quote = (route: Pick<SnapshotRoute, 'path' | 'summary' | 'description' | 'example' | 'read'>): RouteDefinition =>
+    snapshotRoute(cache, { tag: 'latam', style: 'bare', ...route });
   return defineRoutes([
     quote({
       path: '/api/latam/ar',
       summary: 'USDT in Argentine pesos per exchange (CriptoYa), reference dollars and the brecha',
       description:
-        'dolar: the reference dollars as { ask } ({ ask, bid } for the blue), by the original\'s Spanish names (oficial, blue, mep, ccl, tarjeta) ' +
+        "dolar: the reference dollars as { ask } ({ ask, bid } for the blue), by the original's Spanish names (oficial, blue, mep, ccl, tarjeta) " +
         `and the earlier English ones (official, card); brecha[k] = (mid / dolar[k].ask - 1) x 100 under the same keys. bestBuy and bestSell carry price beside ask and bid. ${common}`,
       example: {
         response: {
@@ -35,7 +36,13 @@ export function latamRoutes({ latam, cacheMs }: LatamRouteOptions): RouteGroup {
           rows: [{ id: 'lemoncash', name: 'Lemon Cash', ask: 1210, bid: 1190, spread: 1.67 }],
           dropped: [],
           dolar: {
-            oficial: { ask: 1050 }, blue: { ask: 1230, bid: 1210 }, mep: { ask: 1180 }, ccl: { ask: 1200 }, tarjeta: { ask: 1365 }, official: { ask: 1050 }, card: { ask: 1365 },
+            oficial: { ask: 1050 },
+            blue: { ask: 1230, bid: 1210 },
+            mep: { ask: 1180 },
+            ccl: { ask: 1200 },
+            tarjeta: { ask: 1365 },
+            official: { ask: 1050 },
+            card: { ask: 1365 },
           },
           brecha: { oficial: 14.43, blue: -2.32, mep: 1.82, ccl: 0.13, tarjeta: -11.98, official: 14.43, card: -11.98 },
           hist: [{ t: 1767222000000, mid: 1200.5, ask: 1209, bid: 1191, blue: 1230, official: 1050 }],
@@ -61,8 +68,14 @@ export function latamRoutes({ latam, cacheMs }: LatamRouteOptions): RouteGroup {
           fair: 351000,
           agioMid: 0.6,
           usdtAgioMid: 0.5,
-          bestBuy: { btc: { id: 'foxbit', name: 'Foxbit', ask: 353100, price: 353100 }, usdt: { id: 'foxbit', name: 'Foxbit', ask: 5.427, price: 5.427 } },
-          bestSell: { btc: { id: 'foxbit', name: 'Foxbit', bid: 350900, price: 350900 }, usdt: { id: 'foxbit', name: 'Foxbit', bid: 5.413, price: 5.413 } },
+          bestBuy: {
+            btc: { id: 'foxbit', name: 'Foxbit', ask: 353100, price: 353100 },
+            usdt: { id: 'foxbit', name: 'Foxbit', ask: 5.427, price: 5.427 },
+          },
+          bestSell: {
+            btc: { id: 'foxbit', name: 'Foxbit', bid: 350900, price: 350900 },
+            usdt: { id: 'foxbit', name: 'Foxbit', bid: 5.413, price: 5.413 },
+          },
           btc: [{ id: 'foxbit', name: 'Foxbit', ask: 353100, bid: 350900, spread: 0.63, agio: 0.6 }],
           usdt: [{ id: 'foxbit', name: 'Foxbit', ask: 5.427, bid: 5.413, spread: 0.26, agio: 0.5 }],
           dropped: { btc: [], usdt: [] },

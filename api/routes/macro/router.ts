@@ -10,12 +10,14 @@ export interface MacroRouteOptions {
   cacheMs: number;
 }
 
-const staleNote = 'Served from the last refresh; when the provider is down, the last good answer with stale: true; 503 upstream_unavailable before the first one.';
+const staleNote =
+  'Served from the last refresh; when the provider is down, the last good answer with stale: true; 503 upstream_unavailable before the first one.';
 
 export function macroRoutes({ macro, cacheMs }: MacroRouteOptions): RouteGroup {
   const cache = new JsonTextCache(cacheMs);
   /** Serialized once per cache period for every request that shares it. */
-  const send = async (res: ServerResponse, key: string, load: () => unknown): Promise<void> => sendEnvelopeText(res, await cache.get(key, load));
+  const send = async (res: ServerResponse, key: string, load: () => unknown): Promise<void> =>
+    sendEnvelopeText(res, await cache.get(key, load));
   return defineRoutes([
     {
       method: 'get',
@@ -33,11 +35,21 @@ export function macroRoutes({ macro, cacheMs }: MacroRouteOptions): RouteGroup {
           year: 2026,
           window: null,
           count: 1,
-          events: [{ ts: 1769626800000, iso: '2026-01-28T19:00:00.000Z', type: 'fomc', title: 'FOMC rate decision', desc: 'Policy statement at 14:00 New York time, press conference at 14:30.', impact: 3 }],
+          events: [
+            {
+              ts: 1769626800000,
+              iso: '2026-01-28T19:00:00.000Z',
+              type: 'fomc',
+              title: 'FOMC rate decision',
+              desc: 'Policy statement at 14:00 New York time, press conference at 14:30.',
+              impact: 3,
+            },
+          ],
           gaps: [],
         },
       },
-      handle: ({ query, res }: { query: { year?: number }; res: ServerResponse }) => send(res, `calendar:${query.year ?? 'next'}`, () => macro.calendar(query.year)),
+      handle: ({ query, res }: { query: { year?: number }; res: ServerResponse }) =>
+        send(res, `calendar:${query.year ?? 'next'}`, () => macro.calendar(query.year)),
     },
     {
       method: 'get',
@@ -48,7 +60,14 @@ export function macroRoutes({ macro, cacheMs }: MacroRouteOptions): RouteGroup {
       style: 'envelope',
       errors: ['upstream_unavailable'],
       example: {
-        response: { value: 25, classification: 'Extreme Fear', ts: 1767225600000, history: [{ v: 25, c: 'Extreme Fear', ts: 1767225600000 }], updatedAt: 1767225600000, stale: false },
+        response: {
+          value: 25,
+          classification: 'Extreme Fear',
+          ts: 1767225600000,
+          history: [{ v: 25, c: 'Extreme Fear', ts: 1767225600000 }],
+          updatedAt: 1767225600000,
+          stale: false,
+        },
       },
       handle: ({ res }: { res: ServerResponse }) => send(res, 'fear-greed', () => macro.fearGreed()),
     },
@@ -65,12 +84,28 @@ export function macroRoutes({ macro, cacheMs }: MacroRouteOptions): RouteGroup {
         response: {
           category: null,
           count: 1,
-          coins: [{ id: 'bitcoin', symbol: 'BTC', name: 'Bitcoin', image: null, rank: 1, price: 77671, marketCap: 1555886872303, volume24h: 33235034316, change1h: 0.58, change24h: -0.95, change7d: -4.04, sparkline: [81045.8, 80898.2] }],
+          coins: [
+            {
+              id: 'bitcoin',
+              symbol: 'BTC',
+              name: 'Bitcoin',
+              image: null,
+              rank: 1,
+              price: 77671,
+              marketCap: 1555886872303,
+              volume24h: 33235034316,
+              change1h: 0.58,
+              change24h: -0.95,
+              change7d: -4.04,
+              sparkline: [81045.8, 80898.2],
+            },
+          ],
           updatedAt: 1767225600000,
           stale: false,
         },
       },
-      handle: ({ query, res }: { query: { cat?: string }; res: ServerResponse }) => send(res, `coins:${query.cat ?? ''}`, () => macro.coins(query.cat || undefined)),
+      handle: ({ query, res }: { query: { cat?: string }; res: ServerResponse }) =>
+        send(res, `coins:${query.cat ?? ''}`, () => macro.coins(query.cat || undefined)),
     },
     {
       method: 'get',
@@ -81,7 +116,18 @@ export function macroRoutes({ macro, cacheMs }: MacroRouteOptions): RouteGroup {
       style: 'envelope',
       errors: ['upstream_unavailable'],
       example: {
-        response: { totalMarketCapUsd: 2621040321355, totalVolume24hUsd: 95133256404, btcDominance: 57.95, ethDominance: 9.58, marketCapChange24hPct: -1.61, activeCryptocurrencies: 17397, markets: 1476, providerUpdatedAt: 1767225500000, updatedAt: 1767225600000, stale: false },
+        response: {
+          totalMarketCapUsd: 2621040321355,
+          totalVolume24hUsd: 95133256404,
+          btcDominance: 57.95,
+          ethDominance: 9.58,
+          marketCapChange24hPct: -1.61,
+          activeCryptocurrencies: 17397,
+          markets: 1476,
+          providerUpdatedAt: 1767225500000,
+          updatedAt: 1767225600000,
+          stale: false,
+        },
       },
       handle: ({ res }: { res: ServerResponse }) => send(res, 'global', () => macro.global()),
     },
@@ -94,7 +140,24 @@ export function macroRoutes({ macro, cacheMs }: MacroRouteOptions): RouteGroup {
       style: 'envelope',
       errors: ['upstream_unavailable'],
       example: {
-        response: { coins: [{ id: 'bonk', name: 'Bonk', symbol: 'BONK', rank: 103, priceUsd: 0.0000059, change24hPct: -3.27, marketCapUsd: 521967819, thumb: null, score: 0 }], categories: [], updatedAt: 1767225600000, stale: false },
+        response: {
+          coins: [
+            {
+              id: 'bonk',
+              name: 'Bonk',
+              symbol: 'BONK',
+              rank: 103,
+              priceUsd: 0.0000059,
+              change24hPct: -3.27,
+              marketCapUsd: 521967819,
+              thumb: null,
+              score: 0,
+            },
+          ],
+          categories: [],
+          updatedAt: 1767225600000,
+          stale: false,
+        },
       },
       handle: ({ res }: { res: ServerResponse }) => send(res, 'trending', () => macro.trending()),
     },

@@ -39,16 +39,25 @@ export function marketRoutes({ market, quotes, cacheMs }: MarketRouteOptions): R
       path: '/api/v1/price',
       tag: 'market',
       summary: 'Live price of one coin: the median of the exchanges with a fresh price',
-      description: 'When no exchange has a fresh price, the last known one is served with stale: true and ageMs; 503 upstream_unavailable when there is none.',
+      description:
+        'When no exchange has a fresh price, the last known one is served with stale: true and ageMs; 503 upstream_unavailable when there is none.',
       style: 'envelope',
       query: priceQuery,
       errors: SYMBOL_ERRORS,
       example: {
         query: { symbol: 'BTC' },
-        response: { symbol: 'BTC', pair: 'BTCUSDT', price: 65012.5, changePct24h: 1.42, change_24h_pct: 1.42, venues: 4, stale: false, ts: 1767225600000 },
+        response: {
+          symbol: 'BTC',
+          pair: 'BTCUSDT',
+          price: 65012.5,
+          changePct24h: 1.42,
+          change_24h_pct: 1.42,
+          venues: 4,
+          stale: false,
+          ts: 1767225600000,
+        },
       },
-      handle: async ({ query }: { query: { symbol: string } }) =>
-        priceView(await quotes.get(query.symbol)),
+      handle: async ({ query }: { query: { symbol: string } }) => priceView(await quotes.get(query.symbol)),
     },
     {
       method: 'get',
@@ -99,7 +108,12 @@ export function marketRoutes({ market, quotes, cacheMs }: MarketRouteOptions): R
       summary: 'About 500 liquid USDT perpetuals, largest 24h quote volume (summed across exchanges) first',
       style: 'envelope',
       example: {
-        response: { ts: 1767225600000, count: 2, symbols: ['BTCUSDT', 'ETHUSDT'], volumes: [{ symbol: 'BTCUSDT', quoteVolume24h: 1.5e10 }] },
+        response: {
+          ts: 1767225600000,
+          count: 2,
+          symbols: ['BTCUSDT', 'ETHUSDT'],
+          volumes: [{ symbol: 'BTCUSDT', quoteVolume24h: 1.5e10 }],
+        },
       },
       handle: async () => {
         const entries = await market.symbols();

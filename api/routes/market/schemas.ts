@@ -15,14 +15,38 @@ export const symbolParam = () =>
 
 /** Interval spellings accepted by the public klines route, in minutes. */
 export const PUBLIC_INTERVALS: Record<string, number> = {
-  '1': 1, '5': 5, '15': 15, '60': 60, '240': 240, '1440': 1440, '10080': 10080,
-  '1m': 1, '5m': 5, '15m': 15, '1h': 60, '4h': 240, '1d': 1440, '1w': 10080,
+  '1': 1,
+  '5': 5,
+  '15': 15,
+  '60': 60,
+  '240': 240,
+  '1440': 1440,
+  '10080': 10080,
+  '1m': 1,
+  '5m': 5,
+  '15m': 15,
+  '1h': 60,
+  '4h': 240,
+  '1d': 1440,
+  '1w': 10080,
 };
 
 /** Intervals of the bot klines route, in minutes. */
 export const BOT_INTERVALS: Record<string, number> = {
-  '1': 1, '5': 5, '15': 15, '30': 30, '60': 60, '240': 240, '1440': 1440,
-  '1m': 1, '5m': 5, '15m': 15, '30m': 30, '1h': 60, '4h': 240, '1d': 1440,
+  '1': 1,
+  '5': 5,
+  '15': 15,
+  '30': 30,
+  '60': 60,
+  '240': 240,
+  '1440': 1440,
+  '1m': 1,
+  '5m': 5,
+  '15m': 15,
+  '30m': 30,
+  '1h': 60,
+  '4h': 240,
+  '1d': 1440,
 };
 
 export const DEFAULT_KLINES_INTERVAL = '60';

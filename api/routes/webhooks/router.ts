@@ -32,12 +32,24 @@ export function webhookRoutes({ webhooks, authenticate }: WebhookRouteOptions): 
         path: '/webhooks',
         method: 'get',
         response: BOT_RESPONSES.webhooks,
-        summary: 'Your webhooks with delivery counts, consecutive_failures, last_error and active; the event names and the signature scheme (Pro and above)',
+        summary:
+          'Your webhooks with delivery counts, consecutive_failures, last_error and active; the event names and the signature scheme (Pro and above)',
         description: DELIVERY,
         errors: ['plan_required'],
         example: {
           response: {
-            webhooks: [{ id: 'whA1b2C3d4E5f6G7h8', url: 'https://example.org/hook', events: ['position.closed'], active: true, deliveries: 12, failures: 1, consecutive_failures: 0, last_error: null }],
+            webhooks: [
+              {
+                id: 'whA1b2C3d4E5f6G7h8',
+                url: 'https://example.org/hook',
+                events: ['position.closed'],
+                active: true,
+                deliveries: 12,
+                failures: 1,
+                consecutive_failures: 0,
+                last_error: null,
+              },
+            ],
             max: 3,
             events: WEBHOOK_EVENTS,
           },
@@ -48,13 +60,23 @@ export function webhookRoutes({ webhooks, authenticate }: WebhookRouteOptions): 
         path: '/webhooks',
         method: 'post',
         response: BOT_RESPONSES.webhookAct,
-        summary: 'act add (url, events; the secret is returned once), delete (id) or test (id: answers the HTTP status your server gave; the ping counts in the hook\'s deliveries or failures)',
+        summary:
+          "act add (url, events; the secret is returned once), delete (id) or test (id: answers the HTTP status your server gave; the ping counts in the hook's deliveries or failures)",
         description: DELIVERY,
         body: webhooksBody,
         errors: ['plan_required', 'bad_url', 'bad_event', 'too_many_webhooks', 'webhook_not_found', 'id_required'],
         example: {
           body: { act: 'add', url: 'https://example.org/hook', events: ['position.opened', 'position.closed'] },
-          response: { ok: true, webhook: { id: 'whA1b2C3d4E5f6G7h8', url: 'https://example.org/hook', secret: 'whs_...', events: ['position.opened', 'position.closed'], active: true } },
+          response: {
+            ok: true,
+            webhook: {
+              id: 'whA1b2C3d4E5f6G7h8',
+              url: 'https://example.org/hook',
+              secret: 'whs_...',
+              events: ['position.opened', 'position.closed'],
+              active: true,
+            },
+          },
         },
         handle: ({ body, auth }: { body: WebhooksBody; auth: KeyContext }) => {
           if (body.act === 'add') return webhooks.add(auth, { url: body.url, events: body.events });

@@ -14,11 +14,25 @@ export const webhooksBody = Joi.object({
     .meta(codes({ 'string.base': 'bad_url', 'string.empty': 'bad_url', 'string.max': 'bad_url' }))
     .description('add: the https address events are POSTed to (public addresses only)'),
   events: Joi.array()
-    .items(Joi.string().trim().valid(...WEBHOOK_EVENTS))
+    .items(
+      Joi.string()
+        .trim()
+        .valid(...WEBHOOK_EVENTS),
+    )
     .single()
     .max(WEBHOOK_EVENTS.length)
     .unique()
-    .meta(codes({ 'array.base': 'bad_event', 'array.max': 'bad_event', 'array.unique': 'bad_event', 'array.sparse': 'bad_event', 'any.only': 'bad_event', 'string.base': 'bad_event', 'string.empty': 'bad_event' }))
+    .meta(
+      codes({
+        'array.base': 'bad_event',
+        'array.max': 'bad_event',
+        'array.unique': 'bad_event',
+        'array.sparse': 'bad_event',
+        'any.only': 'bad_event',
+        'string.base': 'bad_event',
+        'string.empty': 'bad_event',
+      }),
+    )
     .description(`add: events to send (omitted: all): ${WEBHOOK_EVENTS.join(', ')}`),
   id: Joi.string()
     .trim()

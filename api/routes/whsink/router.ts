@@ -10,7 +10,14 @@
 import express, { Router, type Request } from 'express';
 import type { Clock } from '../../../shared/core/clock.js';
 import { AppError } from '../../../shared/core/errors.js';
-import { WHSINK_KEEP, WHSINK_MAX_BODY, WHSINK_TOKEN, WHSINK_TTL_MS, type SinkDelivery, type WhsinkStore } from '../../../shared/push/whsink-store.js';
+import {
+  WHSINK_KEEP,
+  WHSINK_MAX_BODY,
+  WHSINK_TOKEN,
+  WHSINK_TTL_MS,
+  type SinkDelivery,
+  type WhsinkStore,
+} from '../../../shared/push/whsink-store.js';
 import { respond } from '../../routing/route-catalog.js';
 
 export const WHSINK_PATH = '/api/whsink/:token';
@@ -19,7 +26,9 @@ const KEPT_HEADERS = /^(content-type|user-agent|x-pd-.*)$/;
 function token(req: Request): string {
   const value = req.params.token;
   if (typeof value !== 'string' || !WHSINK_TOKEN.test(value)) {
-    throw new AppError('invalid_param', 'the token is 16 to 128 letters, digits, _ or -: pick a random one and keep it secret', { param: 'token' });
+    throw new AppError('invalid_param', 'the token is 16 to 128 letters, digits, _ or -: pick a random one and keep it secret', {
+      param: 'token',
+    });
   }
   return value;
 }
@@ -62,8 +71,17 @@ export function whsinkRouters({ store, clock }: WhsinkRouteOptions): { deliverie
     try {
       const sinkToken = token(req);
       const text = typeof req.body === 'string' ? req.body : '';
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => KEPT_HEADERS.test(name)).map(([name, value]) => [name, String(value)]));
-      await store.record(sinkToken, { received_ts: clock.now(), headers, body: text.slice(0, WHSINK_MAX_BODY), truncated: text.length > WHSINK_MAX_BODY });
+      const headers = Object.fromEntries(
+        Object.entries(req.headers)
+          .filter(([name]) => KEPT_HEADERS.test(name))
+          .map(([name, value]) => [name, String(value)]),
+      );
+      await store.record(sinkToken, {
+        received_ts: clock.now(),
+        headers,
+        body: text.slice(0, WHSINK_MAX_BODY),
+        truncated: text.length > WHSINK_MAX_BODY,
+      });
       respond(res, 'envelope', { received: true });
     } catch (error) {
       next(error);
@@ -72,7 +90,13 @@ export function whsinkRouters({ store, clock }: WhsinkRouteOptions): { deliverie
   echo.get(WHSINK_PATH, async (req, res, next) => {
     try {
       const { deliveries, expiresInMs } = await store.list(token(req));
-      respond(res, 'bare', { deliveries: deliveries.map(deliveryView), count: deliveries.length, keeps: WHSINK_KEEP, ttl_s: WHSINK_TTL_MS / 1000, expires_in_s: Math.ceil(expiresInMs / 1000) });
+      respond(res, 'bare', {
+        deliveries: deliveries.map(deliveryView),
+        count: deliveries.length,
+        keeps: WHSINK_KEEP,
+        ttl_s: WHSINK_TTL_MS / 1000,
+        expires_in_s: Math.ceil(expiresInMs / 1000),
+      });
     } catch (error) {
       next(error);
     }

@@ -14,7 +14,10 @@ applyHeapSettings(config);
 const redisUrl = config.redisUrl;
 if (!redisUrl) throw new Error('sweep-worker: REDIS_URL is required');
 const redis = createRedis(redisUrl);
-const role = await startWorkerRole({ config, redis, redisUrl, logger: createLogger(config) }, { processors: [candleSweepProcessor], schedules: [], relay: false });
+const role = await startWorkerRole(
+  { config, redis, redisUrl, logger: createLogger(config) },
+  { processors: [candleSweepProcessor], schedules: [], relay: false },
+);
 process.stdout.write(`${JSON.stringify({ url: redisUrl })}\n`);
 process.on('SIGTERM', () => {
   void role

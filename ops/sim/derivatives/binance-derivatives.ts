@@ -24,7 +24,13 @@ export function binanceDerivativesRest(req: RestRequest, deps: VenueDeps): RestR
   const limit = clampLimit(intParam(req.query, 'limit'), 30, 500);
   const body = ratioTimes(now, limit).map((ts) => {
     const long = longShare(spec, 0, ts);
-    return { symbol, longShortRatio: fixed(long / (1 - long), 4), longAccount: fixed(long, 4), shortAccount: fixed(1 - long, 4), timestamp: ts };
+    return {
+      symbol,
+      longShortRatio: fixed(long / (1 - long), 4),
+      longAccount: fixed(long, 4),
+      shortAccount: fixed(1 - long, 4),
+      timestamp: ts,
+    };
   });
   return { status: 200, body };
 }

@@ -6,7 +6,14 @@ import { clampLimit } from '../venues/common.js';
 import { intParam } from '../ws-hub.js';
 import { longShare, ratioTimes } from './account-ratio.js';
 
-const INTERVALS: Record<string, number> = { '5min': 300_000, '15min': 900_000, '30min': 1_800_000, '1h': 3_600_000, '4h': 14_400_000, '1d': 86_400_000 };
+const INTERVALS: Record<string, number> = {
+  '5min': 300_000,
+  '15min': 900_000,
+  '30min': 1_800_000,
+  '1h': 3_600_000,
+  '4h': 14_400_000,
+  '1d': 86_400_000,
+};
 
 export function bybitDerivativesRest(req: RestRequest, deps: VenueDeps): RestReply | undefined {
   if (req.method !== 'GET') return undefined;
@@ -23,7 +30,10 @@ export function bybitDerivativesRest(req: RestRequest, deps: VenueDeps): RestRep
     if (!step) return fail('params error: intervalTime invalid');
     const oi = deps.model.quote(symbol, 'bybit').openInterest;
     const last = Math.floor(now / step) * step;
-    const list = Array.from({ length: limit }, (_, i) => ({ openInterest: fixed(oi * (1 - i * 0.001), 8), timestamp: String(last - i * step) }));
+    const list = Array.from({ length: limit }, (_, i) => ({
+      openInterest: fixed(oi * (1 - i * 0.001), 8),
+      timestamp: String(last - i * step),
+    }));
     return { status: 200, body: envelope({ symbol, category: 'linear', list, nextPageCursor: '' }, now) };
   }
   if (!INTERVALS[req.query.get('period') ?? '']) return fail('params error: period invalid');

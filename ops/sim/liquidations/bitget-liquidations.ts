@@ -16,8 +16,16 @@ export class BitgetLiquidations extends LiquidationVenueBase {
   protected frames(ev: LiquidationEvent): string[] {
     const spec = this.deps.model.spec(ev.symbol);
     if (!spec) return [];
-    const row = { symbol: spec.symbol, side: ev.side === 'long' ? 'buy' : 'sell', price: fmt(ev.price, spec.priceDp), amount: String(ev.qty), ts: String(ev.ts) };
-    return [JSON.stringify({ action: 'update', arg: { instType: 'usdt-futures', topic: 'liquidation' }, data: [row], ts: this.deps.now() })];
+    const row = {
+      symbol: spec.symbol,
+      side: ev.side === 'long' ? 'buy' : 'sell',
+      price: fmt(ev.price, spec.priceDp),
+      amount: String(ev.qty),
+      ts: String(ev.ts),
+    };
+    return [
+      JSON.stringify({ action: 'update', arg: { instType: 'usdt-futures', topic: 'liquidation' }, data: [row], ts: this.deps.now() }),
+    ];
   }
 
   protected onText(client: HubClient, text: string): void {

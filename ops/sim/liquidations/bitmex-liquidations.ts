@@ -69,7 +69,13 @@ export class BitmexLiquidations extends LiquidationVenueBase {
 
   protected override welcome(client: HubClient): void {
     const now = this.deps.now();
-    this.hub.send(client, { info: 'Welcome to the BitMEX Realtime API.', version: 'sim', timestamp: new Date(now).toISOString(), docs: 'https://www.bitmex.com/app/wsAPI', limit: { remaining: 720 } });
+    this.hub.send(client, {
+      info: 'Welcome to the BitMEX Realtime API.',
+      version: 'sim',
+      timestamp: new Date(now).toISOString(),
+      docs: 'https://www.bitmex.com/app/wsAPI',
+      limit: { remaining: 720 },
+    });
   }
 
   protected onText(client: HubClient, text: string): void {
@@ -96,7 +102,14 @@ export class BitmexLiquidations extends LiquidationVenueBase {
       // BitMEX answers a subscription with the orders resting now
       const since = this.deps.now() - REPLAY_MS;
       const data = this.resting.filter((r) => r.ts >= since).map((r) => r.row);
-      this.hub.send(client, { table: TABLE, action: 'partial', keys: ['orderID'], types: { orderID: 'guid', symbol: 'symbol', side: 'symbol', price: 'float', leavesQty: 'long' }, filter: {}, data });
+      this.hub.send(client, {
+        table: TABLE,
+        action: 'partial',
+        keys: ['orderID'],
+        types: { orderID: 'guid', symbol: 'symbol', side: 'symbol', price: 'float', leavesQty: 'long' },
+        filter: {},
+        data,
+      });
       client.subs.add(LIQ_TOPIC);
     }
   }

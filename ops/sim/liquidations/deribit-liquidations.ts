@@ -40,7 +40,13 @@ export class DeribitLiquidations extends LiquidationVenueBase {
       amount: inst.inverse ? clean(ev.qty * ev.price, 4) : ev.qty,
       liquidation: 'T',
     };
-    return [JSON.stringify({ jsonrpc: '2.0', method: 'subscription', params: { channel: `trades.future.${inst.currency}.100ms`, data: [trade] } })];
+    return [
+      JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'subscription',
+        params: { channel: `trades.future.${inst.currency}.100ms`, data: [trade] },
+      }),
+    ];
   }
 
   protected onText(client: HubClient, text: string): void {
@@ -60,7 +66,9 @@ export class DeribitLiquidations extends LiquidationVenueBase {
         return;
       case 'public/subscribe':
       case 'public/unsubscribe': {
-        const channels = Array.isArray(params.channels) ? params.channels.filter((c): c is string => typeof c === 'string' && CHANNEL.test(c)) : [];
+        const channels = Array.isArray(params.channels)
+          ? params.channels.filter((c): c is string => typeof c === 'string' && CHANNEL.test(c))
+          : [];
         this.hub.send(client, { jsonrpc: '2.0', id, result: channels });
         if (msg.method === 'public/unsubscribe') client.subs.clear();
         else if (channels.length > 0 && !client.subs.has(LIQ_TOPIC)) this.subscribe(client);

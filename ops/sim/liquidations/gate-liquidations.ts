@@ -62,7 +62,13 @@ export class GateLiquidations extends LiquidationVenueBase {
       return;
     }
     if (msg.channel !== CHANNEL || (msg.event !== 'subscribe' && msg.event !== 'unsubscribe') || !Array.isArray(msg.payload)) {
-      this.hub.send(client, { ...base, channel: msg.channel, event: msg.event, error: { code: 2, message: 'invalid argument' }, result: null });
+      this.hub.send(client, {
+        ...base,
+        channel: msg.channel,
+        event: msg.event,
+        error: { code: 2, message: 'invalid argument' },
+        result: null,
+      });
       return;
     }
     this.hub.send(client, { ...base, channel: CHANNEL, event: msg.event, result: { status: 'success' } });

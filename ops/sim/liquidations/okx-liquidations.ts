@@ -26,5 +26,8 @@ export function okxLiquidationFrame(spec: SymbolSpec, ev: LiquidationEvent): Rec
     ts: String(ev.ts),
   };
   const family = `${spec.base}-USDT`;
-  return { arg: { channel: OKX_LIQUIDATION_CHANNEL, instType: 'SWAP' }, data: [{ details: [detail], instFamily: family, instId, instType: 'SWAP', uly: family }] };
+  return {
+    arg: { channel: OKX_LIQUIDATION_CHANNEL, instType: 'SWAP' },
+    data: [{ details: [detail], instFamily: family, instId, instType: 'SWAP', uly: family }],
+  };
 }

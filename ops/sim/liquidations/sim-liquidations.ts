@@ -64,11 +64,22 @@ export class SimLiquidations {
     const found = this.route(pathname);
     if (!found || found.venue.exchange === 'bitget') return undefined;
     if (this.providers.isDown(found.venue.exchange)) return { status: 503, body: { message: 'Service Unavailable' } };
-    return found.venue.handleRest({ method, path: found.sub, query, headers }) ?? { status: 404, body: { message: `no such endpoint ${pathname}` } };
+    return (
+      found.venue.handleRest({ method, path: found.sub, query, headers }) ?? {
+        status: 404,
+        body: { message: `no such endpoint ${pathname}` },
+      }
+    );
   }
 
   /** Takes the upgrade when the path is one of these venues' sockets; false leaves it to the market venues. */
-  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, wss: WebSocketServer, reject: (status: number, text: string) => void): boolean {
+  handleUpgrade(
+    req: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    wss: WebSocketServer,
+    reject: (status: number, text: string) => void,
+  ): boolean {
     const url = new URL(req.url ?? '/', 'http://sim');
     const found = this.route(url.pathname);
     if (!found || !found.venue.acceptsWs(found.sub)) return false;

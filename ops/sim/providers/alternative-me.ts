@@ -27,7 +27,11 @@ export function alternativeMe(deps: ProviderDeps): SimProvider {
       const data = Array.from({ length: limit }, (_, i) => {
         const day = today - i;
         const value = fearGreedOfDay(day);
-        const row: Record<string, string> = { value: String(value), value_classification: classify(value), timestamp: String((day * DAY_MS) / 1000) };
+        const row: Record<string, string> = {
+          value: String(value),
+          value_classification: classify(value),
+          timestamp: String((day * DAY_MS) / 1000),
+        };
         if (i === 0) row.time_until_update = String(Math.round(((today + 1) * DAY_MS - now) / 1000));
         return row;
       });

@@ -17,7 +17,8 @@ export function bcbPtax(deps: ProviderDeps): SimProvider {
       if (decodeURIComponent(path) !== PTAX_PATH) return undefined;
       const from = ptaxDate(query.get('@dataInicial'));
       const to = ptaxDate(query.get('@dataFinalCotacao'));
-      if (from === undefined || to === undefined) return json({ error: { code: 'BadRequest', message: 'dataInicial and dataFinalCotacao are required (MM-DD-YYYY)' } }, 400);
+      if (from === undefined || to === undefined)
+        return json({ error: { code: 'BadRequest', message: 'dataInicial and dataFinalCotacao are required (MM-DD-YYYY)' } }, 400);
       const value: Record<string, unknown>[] = [];
       // one bulletin at 13:10 Brasília on each weekday of the period, up to now
       for (let day = from; day <= to && value.length < 31; day += DAY_MS) {
@@ -26,7 +27,11 @@ export function bcbPtax(deps: ProviderDeps): SimProvider {
         if (weekday === 0 || weekday === 6 || at > deps.now()) continue;
         value.push({ cotacaoCompra: USD_BRL.ptaxBuy, cotacaoVenda: USD_BRL.ptaxSell, dataHoraCotacao: brasilia(at) });
       }
-      return json({ '@odata.context': 'https://was-p.bcnet.bcb.gov.br/olinda/servico/PTAX/versao/v1/odata$metadata#_CotacaoDolarPeriodo(cotacaoCompra,cotacaoVenda,dataHoraCotacao)', value });
+      return json({
+        '@odata.context':
+          'https://was-p.bcnet.bcb.gov.br/olinda/servico/PTAX/versao/v1/odata$metadata#_CotacaoDolarPeriodo(cotacaoCompra,cotacaoVenda,dataHoraCotacao)',
+        value,
+      });
     },
   };
 }

@@ -7,20 +7,44 @@ import { TRADFI } from '../symbols.js';
 import { DAY_MS, hashOf, json, unit, type ProviderDeps, type SimProvider } from './provider-types.js';
 
 const IDS: Record<string, [string, string]> = {
-  BTC: ['bitcoin', 'Bitcoin'], ETH: ['ethereum', 'Ethereum'], SOL: ['solana', 'Solana'], BNB: ['binancecoin', 'BNB'],
-  XRP: ['ripple', 'XRP'], DOGE: ['dogecoin', 'Dogecoin'], ADA: ['cardano', 'Cardano'], AVAX: ['avalanche-2', 'Avalanche'],
-  LINK: ['chainlink', 'Chainlink'], DOT: ['polkadot', 'Polkadot'], LTC: ['litecoin', 'Litecoin'], TRX: ['tron', 'TRON'],
-  TON: ['the-open-network', 'Toncoin'], SUI: ['sui', 'Sui'], APT: ['aptos', 'Aptos'], ARB: ['arbitrum', 'Arbitrum'],
-  OP: ['optimism', 'Optimism'], NEAR: ['near', 'NEAR Protocol'], ATOM: ['cosmos', 'Cosmos Hub'], UNI: ['uniswap', 'Uniswap'],
-  AAVE: ['aave', 'Aave'], WIF: ['dogwifcoin', 'dogwifhat'], LDO: ['lido-dao', 'Lido DAO'], CRV: ['curve-dao-token', 'Curve DAO'],
+  BTC: ['bitcoin', 'Bitcoin'],
+  ETH: ['ethereum', 'Ethereum'],
+  SOL: ['solana', 'Solana'],
+  BNB: ['binancecoin', 'BNB'],
+  XRP: ['ripple', 'XRP'],
+  DOGE: ['dogecoin', 'Dogecoin'],
+  ADA: ['cardano', 'Cardano'],
+  AVAX: ['avalanche-2', 'Avalanche'],
+  LINK: ['chainlink', 'Chainlink'],
+  DOT: ['polkadot', 'Polkadot'],
+  LTC: ['litecoin', 'Litecoin'],
+  TRX: ['tron', 'TRON'],
+  TON: ['the-open-network', 'Toncoin'],
+  SUI: ['sui', 'Sui'],
+  APT: ['aptos', 'Aptos'],
+  ARB: ['arbitrum', 'Arbitrum'],
+  OP: ['optimism', 'Optimism'],
+  NEAR: ['near', 'NEAR Protocol'],
+  ATOM: ['cosmos', 'Cosmos Hub'],
+  UNI: ['uniswap', 'Uniswap'],
+  AAVE: ['aave', 'Aave'],
+  WIF: ['dogwifcoin', 'dogwifhat'],
+  LDO: ['lido-dao', 'Lido DAO'],
+  CRV: ['curve-dao-token', 'Curve DAO'],
 };
 
 /** The categories the sim knows, with the coins in each (others are assigned by hash). */
 const CATEGORIES: Record<string, { name: string; members: string[] }> = {
-  'layer-1': { name: 'Layer 1 (L1)', members: ['BTC', 'ETH', 'SOL', 'BNB', 'ADA', 'AVAX', 'DOT', 'TRX', 'TON', 'SUI', 'APT', 'NEAR', 'ATOM', 'ALGO', 'XLM'] },
+  'layer-1': {
+    name: 'Layer 1 (L1)',
+    members: ['BTC', 'ETH', 'SOL', 'BNB', 'ADA', 'AVAX', 'DOT', 'TRX', 'TON', 'SUI', 'APT', 'NEAR', 'ATOM', 'ALGO', 'XLM'],
+  },
   'layer-2': { name: 'Layer 2 (L2)', members: ['ARB', 'OP', 'STRK', 'IMX', 'STX'] },
   'smart-contract-platform': { name: 'Smart Contract Platform', members: ['ETH', 'SOL', 'BNB', 'ADA', 'AVAX', 'DOT', 'TRX', 'NEAR'] },
-  'decentralized-finance-defi': { name: 'Decentralized Finance (DeFi)', members: ['LINK', 'UNI', 'AAVE', 'LDO', 'CRV', 'INJ', 'DYDX', 'COMP', 'SNX', 'RUNE', 'JUP', 'ENA', 'ONDO', '1INCH'] },
+  'decentralized-finance-defi': {
+    name: 'Decentralized Finance (DeFi)',
+    members: ['LINK', 'UNI', 'AAVE', 'LDO', 'CRV', 'INJ', 'DYDX', 'COMP', 'SNX', 'RUNE', 'JUP', 'ENA', 'ONDO', '1INCH'],
+  },
   'meme-token': { name: 'Meme', members: ['DOGE', 'WIF'] },
   'artificial-intelligence': { name: 'Artificial Intelligence (AI)', members: ['FET', 'WLD', 'NEAR', 'GRT'] },
   gaming: { name: 'Gaming (GameFi)', members: ['SAND', 'MANA', 'AXS', 'GALA', 'IMX'] },
@@ -75,8 +99,20 @@ export function simCoins(deps: ProviderDeps): SimCoin[] {
       change1h: q.open1h > 0 ? (q.last / q.open1h - 1) * 100 : 0,
     });
   }
-  for (const [symbol, name] of [['usdt', 'Tether'], ['usdc', 'USDC']]) {
-    coins.push({ id: name.toLowerCase(), symbol, name, price: 1, marketCap: symbol === 'usdt' ? 1.5e11 : 7e10, volume: 5e10, change24h: 0.01, change1h: 0 });
+  for (const [symbol, name] of [
+    ['usdt', 'Tether'],
+    ['usdc', 'USDC'],
+  ]) {
+    coins.push({
+      id: name.toLowerCase(),
+      symbol,
+      name,
+      price: 1,
+      marketCap: symbol === 'usdt' ? 1.5e11 : 7e10,
+      volume: 5e10,
+      change24h: 0.01,
+      change1h: 0,
+    });
   }
   return coins.sort((a, b) => b.marketCap - a.marketCap);
 }
@@ -93,7 +129,10 @@ function marketRow(c: SimCoin, rank: number, query: URLSearchParams, now: number
   const day = Math.floor(now / DAY_MS);
   const supply = Math.round(c.marketCap / c.price);
   const changes: Record<string, number> = { '1h': c.change1h, '24h': c.change24h };
-  const asked = (query.get('price_change_percentage') ?? '').split(',').map((w) => w.trim()).filter((w) => CHANGE_WINDOWS.includes(w));
+  const asked = (query.get('price_change_percentage') ?? '')
+    .split(',')
+    .map((w) => w.trim())
+    .filter((w) => CHANGE_WINDOWS.includes(w));
   const high = c.price * 1.01;
   const ath = c.price * (1.2 + unit(`${c.id}:ath`));
   const atl = c.price * (0.01 + unit(`${c.id}:atl`) * 0.2);
@@ -134,7 +173,16 @@ function marketRow(c: SimCoin, rank: number, query: URLSearchParams, now: number
 function fillers(count: number, from: number): SimCoin[] {
   return Array.from({ length: count }, (_, i) => {
     const n = from + i + 1;
-    return { id: `sim-coin-${n}`, symbol: `sim${n}`, name: `Sim Coin ${n}`, price: round(0.01 + unit(`filler:${n}`) * 5, 6), marketCap: Math.round(5e8 / n), volume: Math.round(2e7 / n), change24h: 0, change1h: 0 };
+    return {
+      id: `sim-coin-${n}`,
+      symbol: `sim${n}`,
+      name: `Sim Coin ${n}`,
+      price: round(0.01 + unit(`filler:${n}`) * 5, 6),
+      marketCap: Math.round(5e8 / n),
+      volume: Math.round(2e7 / n),
+      change24h: 0,
+      change1h: 0,
+    };
   });
 }
 

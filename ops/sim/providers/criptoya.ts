@@ -9,7 +9,9 @@ export function criptoya(deps: ProviderDeps): SimProvider {
   const dolar = (): Record<string, unknown> => {
     const ts = time();
     const d = ARS_DOLLARS;
-    const bond = (ci: number, h24: number) => ({ al30: { '24hs': { price: h24, variation: 0.2, timestamp: ts }, ci: { price: ci, variation: 0.1, timestamp: ts } } });
+    const bond = (ci: number, h24: number) => ({
+      al30: { '24hs': { price: h24, variation: 0.2, timestamp: ts }, ci: { price: ci, variation: 0.1, timestamp: ts } },
+    });
     return {
       oficial: { price: d.official, variation: 0.1, timestamp: ts },
       ahorro: { ask: d.card, bid: d.official, variation: 0.1, timestamp: ts },

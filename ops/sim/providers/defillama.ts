@@ -6,10 +6,18 @@
 import { DAY_MS, json, unit, type ProviderDeps, type SimProvider } from './provider-types.js';
 
 const CHAINS: ReadonlyArray<readonly [string, number, string, string]> = [
-  ['Ethereum', 6.1e10, 'ETH', 'ethereum'], ['Solana', 9.5e9, 'SOL', 'solana'], ['BSC', 6.2e9, 'BNB', 'binancecoin'],
-  ['Tron', 5.9e9, 'TRX', 'tron'], ['Bitcoin', 5.1e9, 'BTC', 'bitcoin'], ['Base', 4.3e9, '', 'base'],
-  ['Arbitrum', 2.9e9, 'ARB', 'arbitrum'], ['Sui', 1.6e9, 'SUI', 'sui'], ['Avalanche', 1.4e9, 'AVAX', 'avalanche-2'],
-  ['Polygon', 9.0e8, 'POL', 'matic-network'], ['Aptos', 8.5e8, 'APT', 'aptos'], ['Optimism', 6.0e8, 'OP', 'optimism'],
+  ['Ethereum', 6.1e10, 'ETH', 'ethereum'],
+  ['Solana', 9.5e9, 'SOL', 'solana'],
+  ['BSC', 6.2e9, 'BNB', 'binancecoin'],
+  ['Tron', 5.9e9, 'TRX', 'tron'],
+  ['Bitcoin', 5.1e9, 'BTC', 'bitcoin'],
+  ['Base', 4.3e9, '', 'base'],
+  ['Arbitrum', 2.9e9, 'ARB', 'arbitrum'],
+  ['Sui', 1.6e9, 'SUI', 'sui'],
+  ['Avalanche', 1.4e9, 'AVAX', 'avalanche-2'],
+  ['Polygon', 9.0e8, 'POL', 'matic-network'],
+  ['Aptos', 8.5e8, 'APT', 'aptos'],
+  ['Optimism', 6.0e8, 'OP', 'optimism'],
   ['Harmony', 4.8e6, 'ONE', 'harmony'],
 ];
 
@@ -51,11 +59,23 @@ export function defillama(deps: ProviderDeps): SimProvider {
     handle: ({ path }) => {
       switch (path) {
         case '/v2/chains':
-          return json(CHAINS.map(([name, tvl, tokenSymbol, gecko], i) => ({ gecko_id: gecko, tvl: tvl * drift(name), tokenSymbol, cmcId: String(1000 + i), name, chainId: i + 1 })));
+          return json(
+            CHAINS.map(([name, tvl, tokenSymbol, gecko], i) => ({
+              gecko_id: gecko,
+              tvl: tvl * drift(name),
+              tokenSymbol,
+              cmcId: String(1000 + i),
+              name,
+              chainId: i + 1,
+            })),
+          );
         case '/protocols':
           return json(
             PROTOCOLS.map(([name, category, tvl, chains], i) => {
-              const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+              const slug = name
+                .toLowerCase()
+                .replace(/[^a-z0-9]+/g, '-')
+                .replace(/^-|-$/g, '');
               const total = tvl * drift(name);
               return {
                 id: String(100 + i),

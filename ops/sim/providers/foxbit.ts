@@ -20,7 +20,15 @@ export function foxbit(deps: ProviderDeps): SimProvider {
           {
             market_symbol: m[1],
             last_trade: { price: f(last), volume: '0.01000000', date: new Date(deps.now()).toISOString() },
-            rolling_24h: { price_change: '0.00000000', price_change_percent: '0.00000000', volume: '12.50000000', trades_count: '550', open: f(last), high: f(last * 1.01), low: f(last * 0.99) },
+            rolling_24h: {
+              price_change: '0.00000000',
+              price_change_percent: '0.00000000',
+              volume: '12.50000000',
+              trades_count: '550',
+              open: f(last),
+              high: f(last * 1.01),
+              low: f(last * 0.99),
+            },
             best: { ask: { price: f(top.ask), volume: '0.50000000' }, bid: { price: f(top.bid), volume: '0.50000000' } },
           },
         ],

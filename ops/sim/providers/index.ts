@@ -15,6 +15,15 @@ export type { SimProvider };
 export const PROVIDER_PATH = /^\/(alternative-me|coingecko|defillama|criptoya|awesomeapi|bcb-ptax|mercado-bitcoin|foxbit)(\/.*)?$/;
 
 export function createSimProviders(deps: ProviderDeps): Map<string, SimProvider> {
-  const all = [alternativeMe(deps), coingecko(deps), defillama(deps), criptoya(deps), awesomeapi(deps), bcbPtax(deps), mercadoBitcoin(deps), foxbit(deps)];
+  const all = [
+    alternativeMe(deps),
+    coingecko(deps),
+    defillama(deps),
+    criptoya(deps),
+    awesomeapi(deps),
+    bcbPtax(deps),
+    mercadoBitcoin(deps),
+    foxbit(deps),
+  ];
   return new Map(all.map((p) => [p.name, p]));
 }

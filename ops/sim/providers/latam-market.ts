@@ -26,7 +26,17 @@ export const USDT_ARS: Readonly<Record<string, ArsVenue>> = {
   tiendacrypto: { ask: 1650, totalAsk: 1650, bid: 1620, totalBid: 1620 },
 };
 
-export const ARS_DOLLARS = { official: 1050, blueAsk: 1230, blueBid: 1210, mepCi: 1180, mep24: 1182, cclCi: 1200, ccl24: 1205, card: 1365, wholesale: 1030 };
+export const ARS_DOLLARS = {
+  official: 1050,
+  blueAsk: 1230,
+  blueBid: 1210,
+  mepCi: 1180,
+  mep24: 1182,
+  cclCi: 1200,
+  ccl24: 1205,
+  card: 1365,
+  wholesale: 1030,
+};
 
 /** The commercial dollar: AwesomeAPI bid/ask and the PTAX compra/venda (slightly different, so a test can tell them apart). */
 export const USD_BRL = { bid: 5.399, ask: 5.401, ptaxBuy: 5.395, ptaxSell: 5.3956 };

@@ -7,7 +7,10 @@ export function mercadoBitcoin(deps: ProviderDeps): SimProvider {
     name: 'mercado-bitcoin',
     handle: ({ path, query }) => {
       if (path !== '/api/v4/tickers') return undefined;
-      const symbols = (query.get('symbols') ?? '').split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
+      const symbols = (query.get('symbols') ?? '')
+        .split(',')
+        .map((s) => s.trim().toUpperCase())
+        .filter(Boolean);
       if (symbols.length === 0) return json({ code: 'API_INVALID_PARAM', message: 'symbols is required' }, 400);
       const date = Math.floor(deps.now() / 1000);
       const rows = symbols.flatMap((pair) => {
@@ -16,7 +19,19 @@ export function mercadoBitcoin(deps: ProviderDeps): SimProvider {
         const top = brlTop(deps.model, DIRECT_BRL['mercado-bitcoin'], asset);
         const last = (top.ask + top.bid) / 2;
         const f = (x: number): string => x.toFixed(8);
-        return [{ buy: f(top.bid), date, high: f(last * 1.01), last: f(last), low: f(last * 0.99), open: f(last * 0.995), pair, sell: f(top.ask), vol: '84.00100003' }];
+        return [
+          {
+            buy: f(top.bid),
+            date,
+            high: f(last * 1.01),
+            last: f(last),
+            low: f(last * 0.99),
+            open: f(last * 0.995),
+            pair,
+            sell: f(top.ask),
+            vol: '84.00100003',
+          },
+        ];
       });
       return json(rows);
     },

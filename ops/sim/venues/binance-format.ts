@@ -49,7 +49,12 @@ export function symbolInfo(k: BinanceContract, price: number): Record<string, un
     liquidationFee: '0.012500',
     marketTakeBound: '0.05',
     filters: [
-      { minPrice: fixed(spec.tick, spec.priceDp), maxPrice: fixed(price * 20, spec.priceDp), filterType: 'PRICE_FILTER', tickSize: fixed(spec.tick, spec.priceDp) },
+      {
+        minPrice: fixed(spec.tick, spec.priceDp),
+        maxPrice: fixed(price * 20, spec.priceDp),
+        filterType: 'PRICE_FILTER',
+        tickSize: fixed(spec.tick, spec.priceDp),
+      },
       { stepSize: step, filterType: 'LOT_SIZE', maxQty, minQty: step },
       { stepSize: step, filterType: 'MARKET_LOT_SIZE', maxQty: mktQty, minQty: step },
       { limit: 200, filterType: 'MAX_NUM_ORDERS' },

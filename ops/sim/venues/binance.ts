@@ -26,8 +26,7 @@ const COMBINED = 'combined';
 
 const err = (status: number, code: number, msg: string): RestReply => ({ status, body: { code, msg } });
 const badSymbol = (): RestReply => err(400, -1121, 'Invalid symbol.');
-const mandatory = (name: string): RestReply =>
-  err(400, -1102, `Mandatory parameter '${name}' was not sent, was empty/null, or malformed.`);
+const mandatory = (name: string): RestReply => err(400, -1102, `Mandatory parameter '${name}' was not sent, was empty/null, or malformed.`);
 
 export class BinanceVenue implements Venue {
   readonly id = 'binance' as const;
@@ -77,7 +76,10 @@ export class BinanceVenue implements Venue {
     const { model, now } = this.deps;
     for (const topic of this.hub.activeTopics()) {
       if (topic === ALL_TICKERS) {
-        this.emit(topic, model.symbols.map((s) => tickerEvent(model.quote(s.symbol, 'binance'))));
+        this.emit(
+          topic,
+          model.symbols.map((s) => tickerEvent(model.quote(s.symbol, 'binance'))),
+        );
         continue;
       }
       const [sym, kind] = splitStream(topic);
@@ -206,7 +208,7 @@ export class BinanceVenue implements Venue {
     if (minutes > 1) {
       const held = model.range(symbol, 'binance', { limit: Number.MAX_SAFE_INTEGER, anchor: 'end' });
       const rows = intervalCandles(symbol, minutes, held, { start, end, limit: clampLimit(limit, 500, 1500), now: this.deps.now() });
-      if (rows === null) return err(400, -1130, 'Data sent for parameter \'endTime\' is not valid.');
+      if (rows === null) return err(400, -1130, "Data sent for parameter 'endTime' is not valid.");
       const intervalSpec = model.spec(symbol)!;
       return { status: 200, body: rows.map((c) => klineRow(intervalSpec, c, minutes)) };
     }

@@ -27,7 +27,9 @@ export class BitgetVenue implements Venue {
       case '/api/v2/mix/market/contracts':
         return this.withProduct(query, () => this.contracts(query.get('symbol')));
       case '/api/v2/mix/market/tickers':
-        return this.withProduct(query, () => this.ok(this.deps.model.symbols.map((s) => restTicker(this.deps.model.quote(s.symbol, 'bitget')))));
+        return this.withProduct(query, () =>
+          this.ok(this.deps.model.symbols.map((s) => restTicker(this.deps.model.quote(s.symbol, 'bitget')))),
+        );
       case '/api/v2/mix/market/ticker':
         return this.withProduct(query, () => {
           const symbol = query.get('symbol');

@@ -204,6 +204,8 @@ export function allLiquidation(spec: SymbolSpec, ev: LiquidationEvent, now: numb
     topic: `allLiquidation.${spec.symbol}`,
     type: 'snapshot',
     ts: now,
-    data: [{ T: ev.ts, s: spec.symbol, S: ev.side === 'long' ? 'Buy' : 'Sell', v: fmt(ev.qty, spec.qtyDp), p: fmt(ev.price, spec.priceDp) }],
+    data: [
+      { T: ev.ts, s: spec.symbol, S: ev.side === 'long' ? 'Buy' : 'Sell', v: fmt(ev.qty, spec.qtyDp), p: fmt(ev.price, spec.priceDp) },
+    ],
   };
 }

@@ -113,7 +113,12 @@ export function survivalFactors(candles: readonly ModelCandle[], oi: readonly Oi
   return keep;
 }
 
-export function estimateClusters(candles: readonly ModelCandle[], oi: readonly OiSnapshot[], currentPrice: number, params: ClusterParams = DEFAULT_CLUSTER_PARAMS): Cluster[] {
+export function estimateClusters(
+  candles: readonly ModelCandle[],
+  oi: readonly OiSnapshot[],
+  currentPrice: number,
+  params: ClusterParams = DEFAULT_CLUSTER_PARAMS,
+): Cluster[] {
   if (candles.length === 0 || !(currentPrice > 0)) return [];
   const weightSum = params.leverageMix.reduce((s, l) => s + l.weight, 0);
   if (!(weightSum > 0)) return [];

@@ -58,7 +58,13 @@ export interface MinuteDollars {
  * Reads minutes [from, to] of one day from a GETRANGE of that day's string starting at the first
  * requested minute (a string shorter than asked means the missing minutes are zero).
  */
-export function decodeDayRange(bytes: Uint8Array, day: number, from: number, to: number, into: (minute: number, value: MinuteDollars) => void): void {
+export function decodeDayRange(
+  bytes: Uint8Array,
+  day: number,
+  from: number,
+  to: number,
+  into: (minute: number, value: MinuteDollars) => void,
+): void {
   const first = Math.max(from, day * DAY_MINUTES);
   const last = Math.min(to, day * DAY_MINUTES + DAY_MINUTES - 1);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

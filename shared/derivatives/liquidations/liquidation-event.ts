@@ -79,7 +79,10 @@ const QUOTES = ['USDT', 'USDC', 'FDUSD', 'BUSD', 'USD', 'PERP'];
 
 /** BTCUSDT, BTCUSDC, BTCUSDT_250328, BTCPERP, XBTUSD -> BTCUSDT: strips a dated suffix, then the quote. */
 export function pairOfConcatenated(symbol: string): string | undefined {
-  const name = symbol.trim().toUpperCase().replace(/_\d{6}$/, '');
+  const name = symbol
+    .trim()
+    .toUpperCase()
+    .replace(/_\d{6}$/, '');
   for (const quote of QUOTES) {
     if (name.length > quote.length && name.endsWith(quote)) return pairOfBase(name.slice(0, -quote.length));
   }

@@ -23,7 +23,8 @@ const EXPIRE_MAX_BLOCKS = 576;
 /** Most raw events one expiry call drops (it runs every few seconds). */
 const EXPIRE_MAX_RAW = 20_000;
 
-const decodeAll = (items: string[]): LiquidationEvent[] => items.map(decodeLiquidation).filter((e): e is LiquidationEvent => e !== undefined);
+const decodeAll = (items: string[]): LiquidationEvent[] =>
+  items.map(decodeLiquidation).filter((e): e is LiquidationEvent => e !== undefined);
 
 export interface LiquidationStoreOptions {
   /**
@@ -74,9 +75,19 @@ export class LiquidationStore {
       // a clock a little ahead of ours files the event now, not in a future minute
       const ts = Math.min(e.ts, now);
       const wanted = perSymbol(e.symbol) ? '1' : '0';
-      lines[i] = `${e.id.replace(UNSAFE, ' ')}\t${e.symbol}\t${e.exchange}\t${side}\t${Math.round(e.notional * 100)}\t${Math.min(SLOT_MAX, Math.round(e.notional))}\t${ts}\t${wanted}\t${encodeLiquidation(e)}`;
+      lines[i] =
+        `${e.id.replace(UNSAFE, ' ')}\t${e.symbol}\t${e.exchange}\t${side}\t${Math.round(e.notional * 100)}\t${Math.min(SLOT_MAX, Math.round(e.notional))}\t${ts}\t${wanted}\t${encodeLiquidation(e)}`;
     }
-    const args = [now, this.options.dedupMs, TOTALS_WINDOW_MS, this.options.rawMax, SYMBOL_EVENTS_KEPT, BUCKETS_KEPT_MS, keys.liqPrefix(), lines.join('\n')];
+    const args = [
+      now,
+      this.options.dedupMs,
+      TOTALS_WINDOW_MS,
+      this.options.rawMax,
+      SYMBOL_EVENTS_KEPT,
+      BUCKETS_KEPT_MS,
+      keys.liqPrefix(),
+      lines.join('\n'),
+    ];
     const reply = await liquidationScripts.run(this.redis, 'liq-ingest', { keys: [keys.liqTotals()], args });
     const [added, duplicates, stale] = Array.isArray(reply) ? reply.map(Number) : [0, 0, 0];
     return { added, duplicates, stale };
@@ -84,7 +95,10 @@ export class LiquidationStore {
 
   /** Subtracts the 5-minute blocks that left the 24 h window and trims the raw list; answers how many blocks. */
   async expire(now: number): Promise<number> {
-    return liquidationScripts.runInteger(this.redis, 'liq-expire', { keys: [keys.liqTotals()], args: [now, TOTALS_WINDOW_MS, EXPIRE_MAX_BLOCKS, keys.liqPrefix(), EXPIRE_MAX_RAW] });
+    return liquidationScripts.runInteger(this.redis, 'liq-expire', {
+      keys: [keys.liqTotals()],
+      args: [now, TOTALS_WINDOW_MS, EXPIRE_MAX_BLOCKS, keys.liqPrefix(), EXPIRE_MAX_RAW],
+    });
   }
 
   /** The newest events of every symbol, newest stored first. */
@@ -110,7 +124,8 @@ export class LiquidationStore {
     days.forEach((day, i) => {
       const [error, bytes] = replies[i] ?? [];
       if (error) throw error;
-      if (bytes instanceof Buffer && bytes.length > 0) decodeDayRange(bytes, day, fromMinute, toMinute, (minute, value) => out.set(minute, value));
+      if (bytes instanceof Buffer && bytes.length > 0)
+        decodeDayRange(bytes, day, fromMinute, toMinute, (minute, value) => out.set(minute, value));
     });
     return out;
   }
@@ -147,4 +162,3 @@ export function minuteWindow(now: number, minutes: number): { from: number; to: 
   const to = minuteOf(now);
   return { from: to - minutes + 1, to };
 }
-

@@ -52,7 +52,11 @@ export interface LiquidationSettings {
 
 /** The settings from the validated environment. */
 export function liquidationSettings(value: Record<string, unknown>, source: MarketSource, simUrl: string): LiquidationSettings {
-  const wanted = new Set(String(value.LIQ_VENUES).split(',').map((s) => s.trim()));
+  const wanted = new Set(
+    String(value.LIQ_VENUES)
+      .split(',')
+      .map((s) => s.trim()),
+  );
   return {
     liquidationUrls: venueUrlsFrom(LIQUIDATION_ONLY_VENUES, LIVE_LIQUIDATION_URLS, value, source, simUrl),
     liqVenues: LIQUIDATION_EXCHANGES.filter((venue) => wanted.has(venue)),

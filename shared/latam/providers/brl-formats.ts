@@ -22,7 +22,8 @@ export function parseAwesomeUsdBrl(body: unknown): UsdBrlRate {
   const q = isRecord(body) && isRecord(body.USDBRL) ? body.USDBRL : undefined;
   const bid = q ? toNumber(q.bid) : undefined;
   const ask = q ? toNumber(q.ask) : undefined;
-  if (!q || bid === undefined || ask === undefined || bid <= 0 || ask <= 0) throw new ProviderFormatError('awesomeapi: USDBRL.bid/ask missing');
+  if (!q || bid === undefined || ask === undefined || bid <= 0 || ask <= 0)
+    throw new ProviderFormatError('awesomeapi: USDBRL.bid/ask missing');
   const seconds = toNumber(q.timestamp);
   return { rate: (bid + ask) / 2, source: 'awesomeapi', ts: seconds === undefined ? null : seconds * 1000 };
 }

@@ -1,7 +1,14 @@
 /** HTTP clients of the regional-quote providers; each answer is parsed before it is returned. */
 import type { DataProvider } from '../../http/provider-urls.js';
 import { providerUrl, type ProviderHttp } from '../../http/provider-http.js';
-import { parseAwesomeUsdBrl, parseFoxbitTicker, parseMercadoBitcoinTickers, parsePtax, type BookTop, type UsdBrlRate } from './brl-formats.js';
+import {
+  parseAwesomeUsdBrl,
+  parseFoxbitTicker,
+  parseMercadoBitcoinTickers,
+  parsePtax,
+  type BookTop,
+  type UsdBrlRate,
+} from './brl-formats.js';
 import { parseCriptoyaQuotes, parseDolar, type CriptoyaQuote, type ReferenceDollars } from './criptoya-format.js';
 
 /** Volumes asked of CriptoYa: 1 USDT and 0.1 BTC (the fee-inclusive price depends on the size). */
@@ -16,7 +23,10 @@ export interface BrlPair {
 }
 
 export class CriptoyaClient {
-  constructor(private readonly base: string, private readonly http: ProviderHttp) {}
+  constructor(
+    private readonly base: string,
+    private readonly http: ProviderHttp,
+  ) {}
 
   async quotes(coin: 'usdt' | 'btc', fiat: 'ars' | 'brl', volume: number): Promise<CriptoyaQuote[]> {
     return parseCriptoyaQuotes(await this.http.get(providerUrl(this.base, `/api/${coin}/${fiat}/${volume}`)));
@@ -63,20 +73,30 @@ export class UsdBrlClient {
 }
 
 export class MercadoBitcoinClient {
-  constructor(private readonly base: string, private readonly http: ProviderHttp) {}
+  constructor(
+    private readonly base: string,
+    private readonly http: ProviderHttp,
+  ) {}
 
   async tickers(): Promise<BrlPair> {
-    const pairs = parseMercadoBitcoinTickers(await this.http.get(providerUrl(this.base, '/api/v4/tickers', { symbols: 'BTC-BRL,USDT-BRL' })));
+    const pairs = parseMercadoBitcoinTickers(
+      await this.http.get(providerUrl(this.base, '/api/v4/tickers', { symbols: 'BTC-BRL,USDT-BRL' })),
+    );
     return { btc: pairs['BTC-BRL'], usdt: pairs['USDT-BRL'] };
   }
 }
 
 export class FoxbitClient {
-  constructor(private readonly base: string, private readonly http: ProviderHttp) {}
+  constructor(
+    private readonly base: string,
+    private readonly http: ProviderHttp,
+  ) {}
 
   async tickers(): Promise<BrlPair> {
     const [btc, usdt] = await Promise.all(
-      ['btcbrl', 'usdtbrl'].map(async (market) => parseFoxbitTicker(await this.http.get(providerUrl(this.base, `/rest/v3/markets/${market}/ticker/24hr`)))),
+      ['btcbrl', 'usdtbrl'].map(async (market) =>
+        parseFoxbitTicker(await this.http.get(providerUrl(this.base, `/rest/v3/markets/${market}/ticker/24hr`))),
+      ),
     );
     return { btc, usdt };
   }

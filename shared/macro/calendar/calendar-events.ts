@@ -57,7 +57,13 @@ function blsEvent(release: BlsRelease, type: 'cpi' | 'nfp'): CalendarEvent {
   const title = type === 'cpi' ? `US CPI (${monthName(release.ref)})` : `US jobs report (${monthName(release.ref)})`;
   const source = type === 'cpi' ? CPI_SOURCE : NFP_SOURCE;
   const note = release.note ? `; ${release.note}` : '';
-  return event(newYorkToUtc(release.date, BLS_TIME), type, title, `${what} for ${monthName(release.ref)}, BLS, 08:30 New York time${note}. ${source}`, 3);
+  return event(
+    newYorkToUtc(release.date, BLS_TIME),
+    type,
+    title,
+    `${what} for ${monthName(release.ref)}, BLS, 08:30 New York time${note}. ${source}`,
+    3,
+  );
 }
 
 let cache: CalendarEvent[] | undefined;
@@ -69,7 +75,13 @@ export function allCalendarEvents(): CalendarEvent[] {
   for (const date of FOMC_DECISIONS) {
     const tentative = date.startsWith('2027') ? ' (tentative)' : '';
     events.push(
-      event(newYorkToUtc(date, FOMC_TIME), 'fomc', `FOMC rate decision${tentative}`, `Policy statement at 14:00 New York time, press conference at 14:30. ${FOMC_SOURCE}`, 3),
+      event(
+        newYorkToUtc(date, FOMC_TIME),
+        'fomc',
+        `FOMC rate decision${tentative}`,
+        `Policy statement at 14:00 New York time, press conference at 14:30. ${FOMC_SOURCE}`,
+        3,
+      ),
     );
   }
   for (const release of CPI_RELEASES) events.push(blsEvent(release, 'cpi'));
@@ -110,7 +122,10 @@ const NEXT_RELEASE_DUE_DAYS = 35;
  */
 export function scheduleGaps(to: number): ScheduleGap[] {
   const gaps: ScheduleGap[] = [];
-  for (const [type, releases, source] of [['cpi', CPI_RELEASES, CPI_SOURCE], ['nfp', NFP_RELEASES, NFP_SOURCE]] as const) {
+  for (const [type, releases, source] of [
+    ['cpi', CPI_RELEASES, CPI_SOURCE],
+    ['nfp', NFP_RELEASES, NFP_SOURCE],
+  ] as const) {
     const last = releases.at(-1);
     if (!last) continue;
     const lastTs = newYorkToUtc(last.date, BLS_TIME);

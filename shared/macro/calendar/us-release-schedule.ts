@@ -26,11 +26,46 @@ export const NFP_SOURCE = 'https://www.bls.gov/schedule/news_release/empsit.htm'
 
 /** FOMC statement days (second day of each meeting). */
 export const FOMC_DECISIONS: readonly string[] = [
-  '2023-02-01', '2023-03-22', '2023-05-03', '2023-06-14', '2023-07-26', '2023-09-20', '2023-11-01', '2023-12-13',
-  '2024-01-31', '2024-03-20', '2024-05-01', '2024-06-12', '2024-07-31', '2024-09-18', '2024-11-07', '2024-12-18',
-  '2025-01-29', '2025-03-19', '2025-05-07', '2025-06-18', '2025-07-30', '2025-09-17', '2025-10-29', '2025-12-10',
-  '2026-01-28', '2026-03-18', '2026-04-29', '2026-06-17', '2026-07-29', '2026-09-16', '2026-10-28', '2026-12-09',
-  '2027-01-27', '2027-03-17', '2027-04-28', '2027-06-09', '2027-07-28', '2027-09-15', '2027-10-27', '2027-12-08',
+  '2023-02-01',
+  '2023-03-22',
+  '2023-05-03',
+  '2023-06-14',
+  '2023-07-26',
+  '2023-09-20',
+  '2023-11-01',
+  '2023-12-13',
+  '2024-01-31',
+  '2024-03-20',
+  '2024-05-01',
+  '2024-06-12',
+  '2024-07-31',
+  '2024-09-18',
+  '2024-11-07',
+  '2024-12-18',
+  '2025-01-29',
+  '2025-03-19',
+  '2025-05-07',
+  '2025-06-18',
+  '2025-07-30',
+  '2025-09-17',
+  '2025-10-29',
+  '2025-12-10',
+  '2026-01-28',
+  '2026-03-18',
+  '2026-04-29',
+  '2026-06-17',
+  '2026-07-29',
+  '2026-09-16',
+  '2026-10-28',
+  '2026-12-09',
+  '2027-01-27',
+  '2027-03-17',
+  '2027-04-28',
+  '2027-06-09',
+  '2027-07-28',
+  '2027-09-15',
+  '2027-10-27',
+  '2027-12-08',
 ];
 
 export interface BlsRelease {
@@ -46,7 +81,10 @@ export interface BlsRelease {
  * Releases on these days (per year, MM-DD), each of the month before it, but for the reference month
  * or note `changed` gives a day.
  */
-function monthlyReleases(daysByYear: Readonly<Record<number, string>>, changed: Readonly<Record<string, Partial<Omit<BlsRelease, 'date'>>>>): BlsRelease[] {
+function monthlyReleases(
+  daysByYear: Readonly<Record<number, string>>,
+  changed: Readonly<Record<string, Partial<Omit<BlsRelease, 'date'>>>>,
+): BlsRelease[] {
   const days = Object.entries(daysByYear).flatMap(([year, monthDays]) => monthDays.split(' ').map((monthDay) => `${year}-${monthDay}`));
   return days.map((date) => {
     const [year, month] = date.split('-').map(Number);

@@ -88,7 +88,10 @@ export function parseMarkets(body: unknown): CoinRow[] {
       change1h: num(c.price_change_percentage_1h_in_currency),
       change24h: num(c.price_change_percentage_24h_in_currency) ?? num(c.price_change_percentage_24h),
       change7d: num(c.price_change_percentage_7d_in_currency),
-      sparkline: downsample(spark.map((p) => toNumber(p)).filter((p): p is number => p !== undefined), SPARKLINE_POINTS),
+      sparkline: downsample(
+        spark.map((p) => toNumber(p)).filter((p): p is number => p !== undefined),
+        SPARKLINE_POINTS,
+      ),
     });
   }
   return rows;

@@ -93,9 +93,16 @@ export function parseStablecoins(body: unknown): Stablecoin[] {
   return out;
 }
 
-const byDesc = <T>(value: (x: T) => number) => (a: T, b: T): number => value(b) - value(a);
+const byDesc =
+  <T>(value: (x: T) => number) =>
+  (a: T, b: T): number =>
+    value(b) - value(a);
 
-export function buildDefiOverview(chains: readonly ChainTvl[], protocols: readonly ProtocolTvl[], stablecoins: readonly Stablecoin[]): DefiOverview {
+export function buildDefiOverview(
+  chains: readonly ChainTvl[],
+  protocols: readonly ProtocolTvl[],
+  stablecoins: readonly Stablecoin[],
+): DefiOverview {
   const totalTvl = chains.reduce((sum, c) => sum + c.tvl, 0);
   return {
     totalTvl,

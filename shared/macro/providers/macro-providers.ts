@@ -1,6 +1,14 @@
 /** The macro data providers' HTTP clients: one method per endpoint used, answers parsed. */
 import type { DataProvider } from '../../http/provider-urls.js';
-import { parseCategoryIds, parseGlobal, parseMarkets, parseTrending, type CoinRow, type GlobalStats, type Trending } from './coingecko-format.js';
+import {
+  parseCategoryIds,
+  parseGlobal,
+  parseMarkets,
+  parseTrending,
+  type CoinRow,
+  type GlobalStats,
+  type Trending,
+} from './coingecko-format.js';
 import { buildDefiOverview, parseChains, parseProtocols, parseStablecoins, type DefiOverview } from './defillama-format.js';
 import { parseFearGreed, type FearGreedPoint } from './fear-greed-format.js';
 import { providerUrl, type ProviderHttp } from '../../http/provider-http.js';
@@ -11,7 +19,10 @@ export const FEAR_GREED_DAYS = 31;
 export const COINS_PER_PAGE = 250;
 
 export class AlternativeMeClient {
-  constructor(private readonly base: string, private readonly http: ProviderHttp) {}
+  constructor(
+    private readonly base: string,
+    private readonly http: ProviderHttp,
+  ) {}
 
   async fearGreed(days = FEAR_GREED_DAYS): Promise<FearGreedPoint[]> {
     return parseFearGreed(await this.http.get(providerUrl(this.base, '/fng/', { limit: days })));
@@ -19,7 +30,10 @@ export class AlternativeMeClient {
 }
 
 export class CoinGeckoClient {
-  constructor(private readonly base: string, private readonly http: ProviderHttp) {}
+  constructor(
+    private readonly base: string,
+    private readonly http: ProviderHttp,
+  ) {}
 
   /** The top coins by market cap, optionally of one CoinGecko category id. */
   async markets(category?: string): Promise<CoinRow[]> {

@@ -5,7 +5,18 @@
  */
 import { canonicalSymbol } from '../canonical-symbol.js';
 import { excerpt, isRecord, toEpochMs, toNumber, toPrice, toStr } from '../parse-utils.js';
-import { emptyFrame, isCompleteCandle, isOhlcv, ohlcvFromRow, withVolumes, venueTick, type Candle, type FrameResult, type VenueCandle, type VenueMarket } from '../types.js';
+import {
+  emptyFrame,
+  isCompleteCandle,
+  isOhlcv,
+  ohlcvFromRow,
+  withVolumes,
+  venueTick,
+  type Candle,
+  type FrameResult,
+  type VenueCandle,
+  type VenueMarket,
+} from '../types.js';
 
 export const BINANCE_ALL_TICKERS = '!ticker@arr';
 /** Streams per SUBSCRIBE message; Binance accepts 10 incoming messages per second and 1024 streams per connection. */
@@ -117,8 +128,20 @@ export function binanceMarkets(exchangeInfo: unknown, tickers: unknown): VenueMa
 }
 
 const BINANCE_INTERVALS: Record<number, string> = {
-  1: '1m', 3: '3m', 5: '5m', 15: '15m', 30: '30m', 60: '1h', 120: '2h', 240: '4h', 360: '6h',
-  480: '8h', 720: '12h', 1440: '1d', 4320: '3d', 10080: '1w',
+  1: '1m',
+  3: '3m',
+  5: '5m',
+  15: '15m',
+  30: '30m',
+  60: '1h',
+  120: '2h',
+  240: '4h',
+  360: '6h',
+  480: '8h',
+  720: '12h',
+  1440: '1d',
+  4320: '3d',
+  10080: '1w',
 };
 
 export function binanceInterval(minutes: number): string | undefined {

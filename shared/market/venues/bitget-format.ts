@@ -6,7 +6,18 @@
  */
 import { canonicalSymbol } from '../canonical-symbol.js';
 import { excerpt, frameArg, isRecord, toEpochMs, toNumber, toPrice, toStr, unwrapCodeData } from '../parse-utils.js';
-import { emptyFrame, isCompleteCandle, isOhlcv, ohlcvFromRow, withVolumes, venueTick, type Candle, type FrameResult, type VenueCandle, type VenueMarket } from '../types.js';
+import {
+  emptyFrame,
+  isCompleteCandle,
+  isOhlcv,
+  ohlcvFromRow,
+  withVolumes,
+  venueTick,
+  type Candle,
+  type FrameResult,
+  type VenueCandle,
+  type VenueMarket,
+} from '../types.js';
 
 export const BITGET_PRODUCT = 'USDT-FUTURES';
 /** Args per subscribe message (Bitget allows 10 messages per second and asks for small batches). */
@@ -128,8 +139,18 @@ export function bitgetMarkets(contracts: unknown, tickers: unknown): VenueMarket
 
 /** Bitget granularities; 6h and longer use the UTC-aligned variants. */
 const BITGET_GRANULARITIES: Record<number, string> = {
-  1: '1m', 3: '3m', 5: '5m', 15: '15m', 30: '30m', 60: '1H', 240: '4H', 360: '6Hutc', 720: '12Hutc',
-  1440: '1Dutc', 4320: '3Dutc', 10080: '1Wutc',
+  1: '1m',
+  3: '3m',
+  5: '5m',
+  15: '15m',
+  30: '30m',
+  60: '1H',
+  240: '4H',
+  360: '6Hutc',
+  720: '12Hutc',
+  1440: '1Dutc',
+  4320: '3Dutc',
+  10080: '1Wutc',
 };
 
 export function bitgetGranularity(minutes: number): string | undefined {

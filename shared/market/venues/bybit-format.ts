@@ -5,7 +5,18 @@
  */
 import { canonicalSymbol } from '../canonical-symbol.js';
 import { excerpt, isRecord, toEpochMs, toNumber, toPrice, toStr } from '../parse-utils.js';
-import { emptyFrame, isOhlcv, ohlcvFromRow, pushCandles, withVolumes, venueTick, type Candle, type FrameResult, type VenueCandle, type VenueMarket } from '../types.js';
+import {
+  emptyFrame,
+  isOhlcv,
+  ohlcvFromRow,
+  pushCandles,
+  withVolumes,
+  venueTick,
+  type Candle,
+  type FrameResult,
+  type VenueCandle,
+  type VenueMarket,
+} from '../types.js';
 
 /** Bybit accepts at most 10 args per subscribe message. */
 export const BYBIT_ARGS_PER_MESSAGE = 10;
@@ -80,7 +91,8 @@ export function parseBybitMessage(msg: unknown, state: BybitTickerState): FrameR
     return out;
   }
   if (topic.startsWith('tickers.')) parseTicker(msg, state, out);
-  else if (topic.startsWith('kline.1.')) pushCandles(out, 'bybit: bad kline', msg, canonicalSymbol(topic.slice('kline.1.'.length)), klineCandle);
+  else if (topic.startsWith('kline.1.'))
+    pushCandles(out, 'bybit: bad kline', msg, canonicalSymbol(topic.slice('kline.1.'.length)), klineCandle);
   return out;
 }
 
@@ -126,8 +138,18 @@ export function bybitMarkets(symbols: readonly string[], tickers: unknown): Venu
 }
 
 const BYBIT_INTERVALS: Record<number, string> = {
-  1: '1', 3: '3', 5: '5', 15: '15', 30: '30', 60: '60', 120: '120', 240: '240', 360: '360', 720: '720',
-  1440: 'D', 10080: 'W',
+  1: '1',
+  3: '3',
+  5: '5',
+  15: '15',
+  30: '30',
+  60: '60',
+  120: '120',
+  240: '240',
+  360: '360',
+  720: '720',
+  1440: 'D',
+  10080: 'W',
 };
 
 export function bybitInterval(minutes: number): string | undefined {

@@ -5,7 +5,18 @@
  */
 import { baseOf, canonicalSymbol } from '../canonical-symbol.js';
 import { excerpt, frameArg, isRecord, toEpochMs, toNumber, toPrice, unwrapCodeData } from '../parse-utils.js';
-import { emptyFrame, isCompleteCandle, ohlcvFromRow, pushCandles, withVolumes, venueTick, type Candle, type FrameResult, type VenueCandle, type VenueMarket } from '../types.js';
+import {
+  emptyFrame,
+  isCompleteCandle,
+  ohlcvFromRow,
+  pushCandles,
+  withVolumes,
+  venueTick,
+  type Candle,
+  type FrameResult,
+  type VenueCandle,
+  type VenueMarket,
+} from '../types.js';
 
 /** Args per subscribe message: OKX caps a request at 64 KB, about 1,000 args; stay far below. */
 export const OKX_ARGS_PER_MESSAGE = 100;
@@ -59,7 +70,6 @@ function candleFromRow(row: unknown, symbol: string): Partial<VenueCandle> {
   return { venue: 'okx', symbol, ...ohlcvFromRow(row, 6), closed: row[8] === '1' ? true : row[8] === '0' ? false : undefined };
 }
 
-
 /** One frame of /ws/v5/public or /ws/v5/business ("pong" text is handled by the socket). */
 export function parseOkxMessage(msg: unknown): FrameResult {
   const out = emptyFrame();
@@ -105,8 +115,19 @@ export function okxMarkets(instruments: unknown, tickers: unknown): VenueMarket[
 
 /** OKX bars; 6h and longer use the UTC-aligned variants (the plain ones follow Hong Kong time). */
 const OKX_BARS: Record<number, string> = {
-  1: '1m', 3: '3m', 5: '5m', 15: '15m', 30: '30m', 60: '1H', 120: '2H', 240: '4H', 360: '6Hutc',
-  720: '12Hutc', 1440: '1Dutc', 4320: '3Dutc', 10080: '1Wutc',
+  1: '1m',
+  3: '3m',
+  5: '5m',
+  15: '15m',
+  30: '30m',
+  60: '1H',
+  120: '2H',
+  240: '4H',
+  360: '6Hutc',
+  720: '12Hutc',
+  1440: '1Dutc',
+  4320: '3Dutc',
+  10080: '1Wutc',
 };
 
 export function okxBar(minutes: number): string | undefined {
@@ -119,7 +140,16 @@ export function parseOkxCandles(body: unknown): Candle[] {
   for (const row of okxData(body)) {
     const c = candleFromRow(row, 'X');
     if (!isCompleteCandle(c)) continue;
-    out.push({ openTime: c.openTime, open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume, closed: c.closed, venue: 'okx' });
+    out.push({
+      openTime: c.openTime,
+      open: c.open,
+      high: c.high,
+      low: c.low,
+      close: c.close,
+      volume: c.volume,
+      closed: c.closed,
+      venue: 'okx',
+    });
   }
   return out.sort((a, b) => a.openTime - b.openTime);
 }

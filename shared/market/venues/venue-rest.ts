@@ -115,7 +115,12 @@ function bitgetRest(deps: VenueRestDeps): VenueRest {
   return {
     venue: 'bitget',
     maxCandlesPerRequest: 1000,
-    fetchMarkets: marketsFrom(deps, ['/api/v2/mix/market/contracts', '/api/v2/mix/market/tickers'], { productType: BITGET_PRODUCT }, bitgetMarkets),
+    fetchMarkets: marketsFrom(
+      deps,
+      ['/api/v2/mix/market/contracts', '/api/v2/mix/market/tickers'],
+      { productType: BITGET_PRODUCT },
+      bitgetMarkets,
+    ),
     supportsInterval: (m) => bitgetGranularity(m) !== undefined,
     async fetchCandles(symbol, minutes, endMs, limit, signal) {
       const granularity = bitgetGranularity(minutes);

@@ -6,7 +6,10 @@ import { AppError } from '../../core/errors.js';
 export const MAIN_BOOK = 'main';
 
 const BOOK_NAME = /^[A-Za-z0-9_-]{1,32}$/;
-const EMAIL = Joi.string().max(254).email({ tlds: { allow: false }, ignoreLength: false }).required();
+const EMAIL = Joi.string()
+  .max(254)
+  .email({ tlds: { allow: false }, ignoreLength: false })
+  .required();
 export const KEY_NAME_MAX = 64;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
@@ -14,7 +17,8 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 export function normalizeEmail(raw: string): string {
   const email = raw.trim().toLowerCase();
   const { error } = EMAIL.validate(email);
-  if (error || CONTROL.test(email)) throw new AppError('invalid_param', `email: "${printable(raw)}" is not an e-mail address`, { param: 'email' });
+  if (error || CONTROL.test(email))
+    throw new AppError('invalid_param', `email: "${printable(raw)}" is not an e-mail address`, { param: 'email' });
   return email;
 }
 

@@ -61,7 +61,8 @@ export class AccountService {
     const now = clock.now();
     const { account, created: accountCreated } = await accounts.ensure(email, now);
     const plan = input.plan;
-    if (plan !== undefined) account.plan = await this.changePlan(account.id, (current) => atLeastPlanTerm(current, plan, CREATE_PLAN_DAYS, now), now);
+    if (plan !== undefined)
+      account.plan = await this.changePlan(account.id, (current) => atLeastPlanTerm(current, plan, CREATE_PLAN_DAYS, now), now);
     const { limits } = effectivePlan(account.plan, now);
     const name = wantedName ?? `key-${(await keys.countAll(account.id)) + 1}`;
     for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -73,7 +74,9 @@ export class AccountService {
         apiKeyDigest(apiKey),
       );
       if (outcome === 'max_keys') {
-        throw new AppError('max_keys', `the ${limits.label} plan allows ${limits.maxKeys} active keys per account; revoke one first`, { max: limits.maxKeys });
+        throw new AppError('max_keys', `the ${limits.label} plan allows ${limits.maxKeys} active keys per account; revoke one first`, {
+          max: limits.maxKeys,
+        });
       }
       if (outcome === 'max_books') {
         throw new AppError('max_books', `the ${limits.label} plan allows ${limits.maxBooks} books besides main`, { max: limits.maxBooks });
@@ -158,7 +161,8 @@ export class AccountService {
 }
 
 function checkKeyId(raw: string): string {
-  if (!isKeyId(raw)) throw new AppError('invalid_param', `id: "${printable(raw)}" is not a key id (key_ and 16 letters or digits)`, { param: 'id' });
+  if (!isKeyId(raw))
+    throw new AppError('invalid_param', `id: "${printable(raw)}" is not a key id (key_ and 16 letters or digits)`, { param: 'id' });
   return raw;
 }
 

@@ -16,7 +16,10 @@ export interface Account {
 export const PROFILE_FIELDS = ['email', 'created', 'plan', 'plan_until', 'plan_source'] as const;
 
 /** An account from its profile fields (PROFILE_FIELDS, as HMGET answers them); null without a profile. */
-export function accountFromProfile(accountId: string, [email, created, plan, until, source]: readonly (string | null | undefined)[]): Account | null {
+export function accountFromProfile(
+  accountId: string,
+  [email, created, plan, until, source]: readonly (string | null | undefined)[],
+): Account | null {
   if (email === null || email === undefined) return null;
   return { id: accountId, email, created: Number(created ?? 0), plan: parseStoredPlan(plan, until, source) };
 }

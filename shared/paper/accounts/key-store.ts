@@ -110,14 +110,15 @@ export class KeyStore {
 
   /** Adds a key within the plan's limits, then indexes its digest. */
   async create(accountId: string, key: NewKey, digest: string): Promise<CreateOutcome> {
-    const outcome = await accountScripts.runInteger(
-      this.redis,
-      'key-create',
-      {
-        keys: [keys.accountKeys(accountId), keys.accountActiveKeys(accountId), keys.accountBooks(accountId), keys.accountKey(accountId, key.keyId)],
-        args: [key.keyId, key.name, key.book ?? '', key.created, key.maxKeys, key.maxBooks],
-      },
-    );
+    const outcome = await accountScripts.runInteger(this.redis, 'key-create', {
+      keys: [
+        keys.accountKeys(accountId),
+        keys.accountActiveKeys(accountId),
+        keys.accountBooks(accountId),
+        keys.accountKey(accountId, key.keyId),
+      ],
+      args: [key.keyId, key.name, key.book ?? '', key.created, key.maxKeys, key.maxBooks],
+    });
     if (outcome === 0) return 'id_taken';
     if (outcome === -1) return 'max_keys';
     if (outcome === -2) return 'max_books';
@@ -160,7 +161,12 @@ export class KeyStore {
   async gate(ref: KeyRef, windowMs: number): Promise<KeyGate | null> {
     const { accountId, keyId } = ref;
     const reply = await accountScripts.run(this.redis, 'key-gate', {
-      keys: [keys.accountKey(accountId, keyId), keys.accountProfile(accountId), keys.accountKeyRate(accountId, keyId), keys.paperSettings(accountId)],
+      keys: [
+        keys.accountKey(accountId, keyId),
+        keys.accountProfile(accountId),
+        keys.accountKeyRate(accountId, keyId),
+        keys.paperSettings(accountId),
+      ],
       args: [windowMs, ...PROFILE_FIELDS],
     });
     if (!Array.isArray(reply) || reply.length === 0) return null;
@@ -206,11 +212,10 @@ export class KeyStore {
 
   /** Revokes the key and, in the same script, tells the pods to close its WebSocket streams. */
   async revoke(accountId: string, keyId: string, now: number): Promise<'revoked' | 'already_revoked' | 'missing'> {
-    const outcome = await accountScripts.runInteger(
-      this.redis,
-      'key-revoke',
-      { keys: [keys.accountKey(accountId, keyId), keys.accountActiveKeys(accountId)], args: [keyId, now, keys.accountEvents(accountId), revokedKeyNotice(keyId)] },
-    );
+    const outcome = await accountScripts.runInteger(this.redis, 'key-revoke', {
+      keys: [keys.accountKey(accountId, keyId), keys.accountActiveKeys(accountId)],
+      args: [keyId, now, keys.accountEvents(accountId), revokedKeyNotice(keyId)],
+    });
     return outcome === 1 ? 'revoked' : outcome === 0 ? 'already_revoked' : 'missing';
   }
 
@@ -222,7 +227,10 @@ export class KeyStore {
     await accountScripts.runMany(
       this.redis,
       'key-usage',
-      tallies.map((t) => ({ keys: [keys.accountKey(t.accountId, t.keyId), keys.accountKeyDay(t.accountId, t.keyId, t.day)], args: [t.calls, t.last, DAY_COUNTER_TTL_MS] })),
+      tallies.map((t) => ({
+        keys: [keys.accountKey(t.accountId, t.keyId), keys.accountKeyDay(t.accountId, t.keyId, t.day)],
+        args: [t.calls, t.last, DAY_COUNTER_TTL_MS],
+      })),
       // a small batch every 100 ms from every API pod (usage-batcher.ts)
       'one-write',
     );

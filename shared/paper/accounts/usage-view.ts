@@ -106,7 +106,14 @@ export function featuresView(limits: PlanLimits): PlanFeaturesView {
 export function planCatalogue(): PlanView[] {
   return PLAN_IDS.map((id) => {
     const limits = PLANS[id];
-    return { plan: id, tier: limits.tier, label: limits.label, price_usd: limits.priceUsd, limits: limitsView(limits), features: featuresView(limits) };
+    return {
+      plan: id,
+      tier: limits.tier,
+      label: limits.label,
+      price_usd: limits.priceUsd,
+      limits: limitsView(limits),
+      features: featuresView(limits),
+    };
   });
 }
 

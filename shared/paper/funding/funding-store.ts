@@ -12,7 +12,11 @@ export class FundingStore {
   /** Records one funding time's rate and mark; a time already recorded is kept (the first recording wins). */
   async record(symbol: string, time: number, rate: number, mark: number): Promise<boolean> {
     const key = keys.fundingRecords(symbol);
-    const [[, added]] = (await this.redis.multi().hsetnx(key, String(time), JSON.stringify({ rate, mark })).pexpire(key, KEEP_MS).exec()) ?? [[null, 0]];
+    const [[, added]] = (await this.redis
+      .multi()
+      .hsetnx(key, String(time), JSON.stringify({ rate, mark }))
+      .pexpire(key, KEEP_MS)
+      .exec()) ?? [[null, 0]];
     return added === 1;
   }
 
@@ -26,7 +30,12 @@ export class FundingStore {
       if (raw === null) return;
       try {
         const parsed = JSON.parse(raw) as { rate?: unknown; mark?: unknown };
-        if (typeof parsed.rate === 'number' && typeof parsed.mark === 'number' && Number.isFinite(parsed.rate) && Number.isFinite(parsed.mark)) {
+        if (
+          typeof parsed.rate === 'number' &&
+          typeof parsed.mark === 'number' &&
+          Number.isFinite(parsed.rate) &&
+          Number.isFinite(parsed.mark)
+        ) {
           out.push({ time: times[i], rate: parsed.rate, mark: parsed.mark });
         }
       } catch {

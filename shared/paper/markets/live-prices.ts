@@ -49,11 +49,16 @@ export class LivePrices {
     const symbol = canonicalSymbol(input);
     if (!symbol) throw new AppError('unknown_symbol', `unknown symbol: ${input}`, { symbol: input });
     const quote = await this.store.getQuote(symbol);
-    if (!quote && !(await this.store.isKnownSymbol(symbol))) throw new AppError('unknown_symbol', `unknown symbol: ${input}`, { symbol: input });
+    if (!quote && !(await this.store.isKnownSymbol(symbol)))
+      throw new AppError('unknown_symbol', `unknown symbol: ${input}`, { symbol: input });
     const state = classifyQuote(quote, this.clock.now(), this.rules);
     if (state.kind !== 'fresh') {
       const ticker = baseOf(symbol);
-      throw new AppError('no_price', `no live price for ${ticker}: no exchange sent one in the last ${Math.round(this.rules.freshMs / 1000)} s`, { symbol: ticker });
+      throw new AppError(
+        'no_price',
+        `no live price for ${ticker}: no exchange sent one in the last ${Math.round(this.rules.freshMs / 1000)} s`,
+        { symbol: ticker },
+      );
     }
     return { symbol, assetClass: assetClassOf(symbol), price: state.quote.price, ts: state.quote.ts };
   }

@@ -16,7 +16,12 @@ export interface MarketRow {
 /** A universe entry's row: its cap comes from its 24h volume (leverage-caps.ts). */
 export function marketRow({ symbol, quoteVolume24h }: UniverseEntry): MarketRow {
   const assetClass = assetClassOf(symbol);
-  return { symbol, asset_class: assetClass, max_leverage: maxLeverage(symbol, assetClass, quoteVolume24h), taker_fee_pct: CLASS_TAKER_PCT[assetClass] };
+  return {
+    symbol,
+    asset_class: assetClass,
+    max_leverage: maxLeverage(symbol, assetClass, quoteVolume24h),
+    taker_fee_pct: CLASS_TAKER_PCT[assetClass],
+  };
 }
 
 export class MarketCatalog {

@@ -31,7 +31,10 @@ export class OrderExpiry {
     }
   }
 
-  private async expireOne(hint: OrderHint & { symbol: string; reach: 'down' | 'up' }, now: number): Promise<'expired' | 'dropped' | 'skipped'> {
+  private async expireOne(
+    hint: OrderHint & { symbol: string; reach: 'down' | 'up' },
+    now: number,
+  ): Promise<'expired' | 'dropped' | 'skipped'> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const read = await this.store.get(hint.ref, hint.orderId);
       if (!read || read.order.status !== 'open') {

@@ -43,7 +43,12 @@ export interface IndexedOrder {
   reach: OrderReach;
 }
 
-export const indexedOrder = ({ ref, order }: OrderTarget): IndexedOrder => ({ ref, orderId: order.order_id, symbol: order.symbol, reach: reachOf(order.type, order.side) });
+export const indexedOrder = ({ ref, order }: OrderTarget): IndexedOrder => ({
+  ref,
+  orderId: order.order_id,
+  symbol: order.symbol,
+  reach: reachOf(order.type, order.side),
+});
 
 export class OrderHints {
   constructor(private readonly redis: Redis) {}
@@ -83,7 +88,10 @@ export class OrderHints {
       const { symbol, reach } = indexedOrder(target);
       exact.add(keys.orderIndex(symbol, reach), null, o.limit_price, orderMember(ref, o.order_id));
     }
-    const now = await exact.sendThenRead(this.redis, stored.map(({ ref, order }) => ({ key: keys.bookOrderData(ref.accountId, ref.book), field: order.order_id })));
+    const now = await exact.sendThenRead(
+      this.redis,
+      stored.map(({ ref, order }) => ({ key: keys.bookOrderData(ref.accountId, ref.book), field: order.order_id })),
+    );
     const changed: OrderTarget[] = [];
     const gone: IndexedOrder[] = [];
     stored.forEach((s, i) => {

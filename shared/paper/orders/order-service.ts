@@ -10,7 +10,14 @@ import type { FeeSettings } from '../fees/fee-settings.js';
 import type { KeyContext } from '../key-context.js';
 import type { EntryPrice, LivePrice, LivePrices } from '../markets/live-prices.js';
 import { checkLeverage, dryRunPosition, priceEntry } from '../positions/position-builder.js';
-import { entryTerms, explicitVenue, refOf, type OpenRequest, type OpenResult, type RestingOrderPlacer } from '../positions/position-service.js';
+import {
+  entryTerms,
+  explicitVenue,
+  refOf,
+  type OpenRequest,
+  type OpenResult,
+  type RestingOrderPlacer,
+} from '../positions/position-service.js';
 import type { OrderStore } from './order-store.js';
 import { newOrderId, orderView, type Order, type OrderStatus, type StoredOrder } from './order-types.js';
 
@@ -67,14 +74,17 @@ function refusePlacement(type: OrderType, side: Side, level: number, live: LiveP
   throw new AppError(refusal, message, context);
 }
 
-const notFound = (ctx: KeyContext, orderId: string): AppError => new AppError('not_found', `no order ${orderId} in book ${ctx.book}`, { order_id: orderId });
-const alreadyDone = (orderId: string, status: OrderStatus): AppError => new AppError('already_done', `order ${orderId} is already ${status}`, { order_id: orderId, status });
+const notFound = (ctx: KeyContext, orderId: string): AppError =>
+  new AppError('not_found', `no order ${orderId} in book ${ctx.book}`, { order_id: orderId });
+const alreadyDone = (orderId: string, status: OrderStatus): AppError =>
+  new AppError('already_done', `order ${orderId} is already ${status}`, { order_id: orderId, status });
 
 export class OrderService implements RestingOrderPlacer {
   constructor(private readonly deps: OrderDeps) {}
 
   async place(ctx: KeyContext, req: OpenRequest & { type: OrderType }): Promise<OpenResult> {
-    if (req.limit_price === undefined) throw new AppError('limit_price_required', `a ${req.type} entry needs limit_price`, { param: 'limit_price' });
+    if (req.limit_price === undefined)
+      throw new AppError('limit_price_required', `a ${req.type} entry needs limit_price`, { param: 'limit_price' });
     const { store, prices, fees } = this.deps;
     const coid = req.client_order_id ?? null;
     // 12 significant digits, as stored (see Order), before any rule compares them
@@ -104,14 +114,26 @@ export class OrderService implements RestingOrderPlacer {
     }
   }
 
-  private async rest(ctx: KeyContext, req: OpenRequest & { type: OrderType; limit_price: number }, live: EntryPrice, venue: FeeVenue | undefined): Promise<OpenResult> {
+  private async rest(
+    ctx: KeyContext,
+    req: OpenRequest & { type: OrderType; limit_price: number },
+    live: EntryPrice,
+    venue: FeeVenue | undefined,
+  ): Promise<OpenResult> {
     const level = req.limit_price;
     const terms = entryTerms(req, live, venue);
     refusePlacement(req.type, req.side, level, live);
     checkLeverage(live.symbol, terms.leverage, live.maxLeverage);
     const entry = priceEntry(terms, level, 'the limit_price');
     if (req.dry_run) {
-      const order = { type: req.type, symbol: baseOf(live.symbol), side: req.side, limit_price: level, direction: reachOf(req.type, req.side), would_fill_now: false as const };
+      const order = {
+        type: req.type,
+        symbol: baseOf(live.symbol),
+        side: req.side,
+        limit_price: level,
+        direction: reachOf(req.type, req.side),
+        would_fill_now: false as const,
+      };
       return { ok: true, dry_run: true, order, position_if_filled: dryRunPosition(terms, entry, live.maxLeverage) };
     }
 
@@ -141,9 +163,15 @@ export class OrderService implements RestingOrderPlacer {
     const max = ctx.plan.limits.maxRestingOrders;
     const outcome = await this.deps.store.place(refOf(ctx), order, max);
     if (outcome.kind === 'cap') {
-      throw new AppError('too_many_orders', `this book holds ${outcome.resting} resting orders, the cap`, { max, resting: outcome.resting });
+      throw new AppError('too_many_orders', `this book holds ${outcome.resting} resting orders, the cap`, {
+        max,
+        resting: outcome.resting,
+      });
     }
-    if (!outcome.stored) throw new AppError('already_done', `the order placed with client_order_id ${coid} is done and no longer kept`, { client_order_id: coid });
+    if (!outcome.stored)
+      throw new AppError('already_done', `the order placed with client_order_id ${coid} is done and no longer kept`, {
+        client_order_id: coid,
+      });
     return { ok: true, order: orderView(outcome.stored.order), idempotent: outcome.kind === 'idempotent' };
   }
 
@@ -169,7 +197,8 @@ export class OrderService implements RestingOrderPlacer {
       const o = read.order;
       const live = await this.deps.prices.entryPrice(o.symbol);
       const level = req.limit_price === undefined ? o.limit_price : trimNumber(req.limit_price);
-      const trail = req.trail_pct === undefined ? o.trail_pct : req.trail_pct === null || req.trail_pct === 0 ? null : trimNumber(req.trail_pct);
+      const trail =
+        req.trail_pct === undefined ? o.trail_pct : req.trail_pct === null || req.trail_pct === 0 ? null : trimNumber(req.trail_pct);
       const terms = {
         symbol: o.symbol,
         assetClass: o.asset_class,

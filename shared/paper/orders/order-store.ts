@@ -23,7 +23,8 @@ export type PlaceOutcome =
 export type ChangeOutcome = 'applied' | 'stale' | 'gone';
 
 /** rejected: at the open cap (open: the count), or by one-way mode (opposite: the open position of the symbol on the other side). */
-export type FillOutcome = { kind: 'filled' } | { kind: 'rejected'; open: number } | { kind: 'rejected'; opposite: string } | { kind: 'stale' } | { kind: 'gone' };
+export type FillOutcome =
+  { kind: 'filled' } | { kind: 'rejected'; open: number } | { kind: 'rejected'; opposite: string } | { kind: 'stale' } | { kind: 'gone' };
 
 export interface FillWrite {
   ref: BookRef;
@@ -55,7 +56,13 @@ export type CloseStatus = 'cancelled' | 'expired';
 
 /** KEYS of order-close.lua for an order of the book. */
 export function closeKeys(ref: BookRef): string[] {
-  return [keys.bookOrders(ref.accountId, ref.book), keys.bookOrderData(ref.accountId, ref.book), keys.bookOrdersDone(ref.accountId, ref.book), keys.accountOutbox(ref.accountId), ...tombstoneKeys(ref)];
+  return [
+    keys.bookOrders(ref.accountId, ref.book),
+    keys.bookOrderData(ref.accountId, ref.book),
+    keys.bookOrdersDone(ref.accountId, ref.book),
+    keys.accountOutbox(ref.accountId),
+    ...tombstoneKeys(ref),
+  ];
 }
 
 /** ARGV[1..8] of order-close.lua (the status follows). */
@@ -112,19 +119,24 @@ export class OrderStore {
     const coid = order.client_order_id;
     const target = { ref, order };
     await this.hints.widen([target], true);
-    const [status, value] = await orderScripts.runStatus(
-      this.redis,
-      'order-place',
-      {
-        keys: [keys.bookOrders(ref.accountId, ref.book), keys.bookOrderData(ref.accountId, ref.book), coid === null ? unusedSlot(ref) : keys.bookIdempotency(ref.accountId, ref.book, 'order', coid)],
-        args: [order.order_id, JSON.stringify(order), cap, coid === null ? 0 : 1, IDEMPOTENCY_TTL_S, order.placed_ts],
-      },
-    );
+    const [status, value] = await orderScripts.runStatus(this.redis, 'order-place', {
+      keys: [
+        keys.bookOrders(ref.accountId, ref.book),
+        keys.bookOrderData(ref.accountId, ref.book),
+        coid === null ? unusedSlot(ref) : keys.bookIdempotency(ref.accountId, ref.book, 'order', coid),
+      ],
+      args: [order.order_id, JSON.stringify(order), cap, coid === null ? 0 : 1, IDEMPOTENCY_TTL_S, order.placed_ts],
+    });
     if (status === 1) return { kind: 'placed', stored: parseOrder(String(value)) };
     const outcome: PlaceOutcome =
-      status === 2 ? { kind: 'idempotent', stored: parseOrder(String(value)) } : status === 3 ? { kind: 'idempotent', stored: null } : { kind: 'cap', resting: Number(value) };
+      status === 2
+        ? { kind: 'idempotent', stored: parseOrder(String(value)) }
+        : status === 3
+          ? { kind: 'idempotent', stored: null }
+          : { kind: 'cap', resting: Number(value) };
     // only a reused client_order_id answering with this very order still resting (the same order sent again) keeps its entries
-    const live = outcome.kind === 'idempotent' && outcome.stored?.order.order_id === order.order_id && outcome.stored.order.status === 'open';
+    const live =
+      outcome.kind === 'idempotent' && outcome.stored?.order.order_id === order.order_id && outcome.stored.order.status === 'open';
     if (!live) await this.hints.remove([indexedOrder(target)]);
     return outcome;
   }
@@ -138,7 +150,10 @@ export class OrderStore {
     const raw = JSON.stringify(updated);
     const target = { ref, order: updated };
     await this.hints.widen([target], false);
-    const [status] = await orderScripts.runStatus(this.redis, 'order-modify', { keys: [keys.bookOrders(ref.accountId, ref.book), keys.bookOrderData(ref.accountId, ref.book)], args: [o.order_id, digest(read.raw), raw] });
+    const [status] = await orderScripts.runStatus(this.redis, 'order-modify', {
+      keys: [keys.bookOrders(ref.accountId, ref.book), keys.bookOrderData(ref.accountId, ref.book)],
+      args: [o.order_id, digest(read.raw), raw],
+    });
     if (status === 1) {
       await this.hints.align([{ ...target, raw }]);
       return 'applied';
@@ -161,7 +176,10 @@ export class OrderStore {
 
   /** A resting order leaves the book as `status` (order-close.lua), with that status's event; then its index entries come out. */
   private async close(status: CloseStatus, ref: BookRef, read: StoredOrder, done: Order, now: number): Promise<ChangeOutcome> {
-    const [reply, refusal] = await orderScripts.runStatus(this.redis, 'order-close', { keys: closeKeys(ref), args: [...closeArgs(ref, read, done, now), status] });
+    const [reply, refusal] = await orderScripts.runStatus(this.redis, 'order-close', {
+      keys: closeKeys(ref),
+      args: [...closeArgs(ref, read, done, now), status],
+    });
     if (reply === -3) throw new Error(`script ${orderScripts.id('order-close')} refused ${status}: ${String(refusal)}`);
     if (reply === -1) return 'stale';
     await this.hints.remove([indexedOrder({ ref, order: read.order })]);
@@ -179,34 +197,30 @@ export class OrderStore {
     const o = read.order;
     const opened = { ref, position };
     await this.triggers.widen([opened]);
-    const [status, value] = await orderScripts.runStatus(
-      this.redis,
-      'order-fill',
-      {
-        keys: [
-          keys.bookOrders(ref.accountId, ref.book),
-          keys.bookOrderData(ref.accountId, ref.book),
-          keys.bookOrdersDone(ref.accountId, ref.book),
-          keys.bookOpen(ref.accountId, ref.book),
-          keys.accountOutbox(ref.accountId),
-          keys.paperBooks(ref.accountId),
-          ...tombstoneKeys(ref),
-        ],
-        args: [
-          o.order_id,
-          digest(read.raw),
-          JSON.stringify(write.filled),
-          JSON.stringify(write.rejected),
-          position.id,
-          JSON.stringify(position),
-          write.openCap,
-          ref.book,
-          write.now,
-          ...DONE_ORDER_RETENTION,
-          JSON.stringify(write.oneWay),
-        ],
-      },
-    );
+    const [status, value] = await orderScripts.runStatus(this.redis, 'order-fill', {
+      keys: [
+        keys.bookOrders(ref.accountId, ref.book),
+        keys.bookOrderData(ref.accountId, ref.book),
+        keys.bookOrdersDone(ref.accountId, ref.book),
+        keys.bookOpen(ref.accountId, ref.book),
+        keys.accountOutbox(ref.accountId),
+        keys.paperBooks(ref.accountId),
+        ...tombstoneKeys(ref),
+      ],
+      args: [
+        o.order_id,
+        digest(read.raw),
+        JSON.stringify(write.filled),
+        JSON.stringify(write.rejected),
+        position.id,
+        JSON.stringify(position),
+        write.openCap,
+        ref.book,
+        write.now,
+        ...DONE_ORDER_RETENTION,
+        JSON.stringify(write.oneWay),
+      ],
+    });
     const left = status === -1 ? [] : [indexedOrder({ ref, order: o })];
     await Promise.all([this.hints.remove(left), status === 1 ? undefined : this.triggers.remove([opened])]);
     if (status === 1) return { kind: 'filled' };

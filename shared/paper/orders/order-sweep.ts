@@ -49,8 +49,18 @@ function orderEntryTerms(o: Order): EntryTerms {
   };
 }
 
-/** What a fill writes: the position at the level, stamped with the candle's minute, and the order filled or rejected (open cap, one-way mode). */
-export function fillResult(ref: BookRef, o: Order, minute: number, now: number, positionId: string, openCap: number): { position: Position; filled: Order; rejected: Order; oneWay: Order } {
+/**
+ * What a fill writes: the position at the level, stamped with the candle's minute, and the order filled or rejected (open cap, one-way
+ * mode).
+ */
+export function fillResult(
+  ref: BookRef,
+  o: Order,
+  minute: number,
+  now: number,
+  positionId: string,
+  openCap: number,
+): { position: Position; filled: Order; rejected: Order; oneWay: Order } {
   const terms = orderEntryTerms(o);
   const position = buildPosition(terms, priceEntry(terms, o.limit_price, 'the limit_price'), {
     id: positionId,
@@ -103,7 +113,8 @@ export class OrderSweep {
       if (!f) continue;
       if (f.read && f.read.order.status === 'open') resting.push({ ref: f.ref, read: f.read });
       // an order not found may be one being placed right now (its entries go in just before its script): it is left alone a while
-      else if (f.read || !mayBeStoring('lo', f.orderId, now)) left.push({ ref: f.ref, orderId: f.orderId, symbol: job.symbol, reach: f.reach });
+      else if (f.read || !mayBeStoring('lo', f.orderId, now))
+        left.push({ ref: f.ref, orderId: f.orderId, symbol: job.symbol, reach: f.reach });
     }
     await store.dropHints(left);
     // oldest first: when a book's open cap runs out within one candle, the earlier orders fill
@@ -122,12 +133,17 @@ export class OrderSweep {
       }
     }
     await store.align(early);
-    if (failures.length > 0) throw new AggregateError(failures, `${failures.length} orders of ${job.symbol} at ${job.minute} could not be filled`);
+    if (failures.length > 0)
+      throw new AggregateError(failures, `${failures.length} orders of ${job.symbol} at ${job.minute} could not be filled`);
     return summary;
   }
 
   /** unreached: the order as last read, resting, with a level out of the candle's range. */
-  private async fillOne(ref: BookRef, first: StoredOrder, job: SweepJob): Promise<{ kind: 'filled' | 'rejected' | 'skipped' } | { kind: 'unreached'; read: StoredOrder }> {
+  private async fillOne(
+    ref: BookRef,
+    first: StoredOrder,
+    job: SweepJob,
+  ): Promise<{ kind: 'filled' | 'rejected' | 'skipped' } | { kind: 'unreached'; read: StoredOrder }> {
     const { store, clock } = this.deps;
     let read: StoredOrder | null = first;
     for (let attempt = 0; attempt < MAX_ATTEMPTS && read && read.order.status === 'open'; attempt++) {

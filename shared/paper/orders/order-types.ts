@@ -20,7 +20,10 @@ export const ORDER_TOMBSTONES_KEPT = 10_000;
 export const DONE_ORDER_RETENTION = [ORDERS_DONE_KEPT, ORDER_TOMBSTONE_MS, ORDER_TOMBSTONES_KEPT] as const;
 
 /** KEYS of the tombstones of a book's done orders, in the order the scripts take them. */
-export const tombstoneKeys = (ref: BookRef): string[] => [keys.bookOrdersGone(ref.accountId, ref.book), keys.bookOrdersGoneStatus(ref.accountId, ref.book)];
+export const tombstoneKeys = (ref: BookRef): string[] => [
+  keys.bookOrdersGone(ref.accountId, ref.book),
+  keys.bookOrdersGoneStatus(ref.accountId, ref.book),
+];
 
 /**
  * open: rests, waiting for the market (the original's word for it); filled: a candle reached the

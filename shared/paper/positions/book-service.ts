@@ -31,7 +31,15 @@ export interface ResetResult {
 }
 
 function keyRow(key: KeySummary): BookRow['keys'][number] {
-  return { id: key.id, name: key.name, bound: key.bound, created: key.created, revoked: key.revokedAt !== null, calls: key.calls, last_call_ts: key.lastCallAt };
+  return {
+    id: key.id,
+    name: key.name,
+    bound: key.bound,
+    created: key.created,
+    revoked: key.revokedAt !== null,
+    calls: key.calls,
+    last_call_ts: key.lastCallAt,
+  };
 }
 
 export class BookService {
@@ -84,16 +92,25 @@ export class BookService {
 
   /** Restarts the key's book at 10000: archives its closed trades, cancels its resting orders. */
   async reset(ctx: KeyContext, confirm: boolean | undefined): Promise<ResetResult> {
-    if (confirm !== true) throw new AppError('confirm_required', 'a reset archives every closed trade of this book: send {"confirm": true}');
+    if (confirm !== true)
+      throw new AppError('confirm_required', 'a reset archives every closed trade of this book: send {"confirm": true}');
     const ref = refOf(ctx);
     let resetTs = this.deps.clock.now();
     for (let attempt = 0; attempt < 5; attempt++) {
       const outcome = await this.deps.store.reset(ref, resetTs, STARTING_BALANCE_USD);
       if (outcome.kind === 'reset') {
-        return { ok: true, reset_ts: resetTs, archived_trades: outcome.archived, cancelled_orders: outcome.cancelled, starting_balance_usd: STARTING_BALANCE_USD };
+        return {
+          ok: true,
+          reset_ts: resetTs,
+          archived_trades: outcome.archived,
+          cancelled_orders: outcome.cancelled,
+          starting_balance_usd: STARTING_BALANCE_USD,
+        };
       }
       if (outcome.kind === 'open') {
-        throw new AppError('open_positions_exist', `close the ${outcome.open} open positions of this book first (close_all)`, { open_positions: outcome.open });
+        throw new AppError('open_positions_exist', `close the ${outcome.open} open positions of this book first (close_all)`, {
+          open_positions: outcome.open,
+        });
       }
       resetTs += 1; // a reset in the same millisecond already archived under this time
     }

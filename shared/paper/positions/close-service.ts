@@ -5,7 +5,15 @@
  * yet) settles the whole position as that trigger, at its level, as the sweep would have.
  */
 import { AppError } from '../../core/errors.js';
-import { largestPartialPct, leavesValidRemainder, marginLeft, MIN_MARGIN_USD, settle, settlePartial, type SettleInput } from '../../engine/settlement.js';
+import {
+  largestPartialPct,
+  leavesValidRemainder,
+  marginLeft,
+  MIN_MARGIN_USD,
+  settle,
+  settlePartial,
+  type SettleInput,
+} from '../../engine/settlement.js';
 import { roundUsd, trimNumber } from '../../engine/side.js';
 import { CLOSE_REASONS, decide, liveWindow, type Trigger } from '../../engine/triggers.js';
 import { baseOf } from '../../market/canonical-symbol.js';
@@ -67,7 +75,19 @@ export class PrefetchedClose {
 }
 
 /** What a whole close sets on a position, in the order the closed record gets them. */
-const WHOLE_CLOSE_FIELDS = ['status', 'exit', 'closed_ts', 'close_reason', 'liquidated', 'v', 'pnl_usd', 'roe_pct', 'fees_usd', 'fee_round_trip_usd', 'funding_usd'] as const;
+const WHOLE_CLOSE_FIELDS = [
+  'status',
+  'exit',
+  'closed_ts',
+  'close_reason',
+  'liquidated',
+  'v',
+  'pnl_usd',
+  'roe_pct',
+  'fees_usd',
+  'fee_round_trip_usd',
+  'funding_usd',
+] as const;
 const assignWholeClose = jsonAssigner(WHOLE_CLOSE_FIELDS);
 
 /** The fields a whole close at `exit` sets, and its realized P&L in cents. */
@@ -95,7 +115,14 @@ function wholeClose(p: Position, exit: number, fundingUsd: number, now: number, 
  * as read, which gives what serializing computeClose's record gives, without building it (the
  * sweep settles thousands a minute). Pure.
  */
-export function wholeCloseJson(read: StoredPosition, exit: number, fundingUsd: number, now: number, reason: string, liquidated: boolean): { json: string; cents: number } {
+export function wholeCloseJson(
+  read: StoredPosition,
+  exit: number,
+  fundingUsd: number,
+  now: number,
+  reason: string,
+  liquidated: boolean,
+): { json: string; cents: number } {
   const { fields, cents } = wholeClose(read.position, exit, fundingUsd, now, reason, liquidated);
   return { json: assignWholeClose(read.raw, fields) ?? JSON.stringify(Object.assign({}, read.position, fields)), cents };
 }
@@ -126,12 +153,16 @@ export function checkRemainder(p: Position, pct: number): void {
   const maxPct = largestPartialPct(p.margin);
   const left = marginLeft(p.margin, pct);
   const instead = maxPct === null ? 'close all of it (pct 100)' : `close at most ${maxPct}% or all of it (pct 100)`;
-  throw new AppError('remaining_margin_min_1', `closing ${pct}% of position ${p.id} would leave ${left} USD of margin open, below the ${MIN_MARGIN_USD} USD minimum: ${instead}`, {
-    id: p.id,
-    remaining_margin_usd: left,
-    min_margin_usd: MIN_MARGIN_USD,
-    max_pct: maxPct,
-  });
+  throw new AppError(
+    'remaining_margin_min_1',
+    `closing ${pct}% of position ${p.id} would leave ${left} USD of margin open, below the ${MIN_MARGIN_USD} USD minimum: ${instead}`,
+    {
+      id: p.id,
+      remaining_margin_usd: left,
+      min_margin_usd: MIN_MARGIN_USD,
+      max_pct: maxPct,
+    },
+  );
 }
 
 /** The closed record and, for a partial close, the remaining position. Pure. */
@@ -155,7 +186,7 @@ export function computeClose(p: Position, exit: number, pct: number, fundingUsd:
     notional_usd: roundUsd(c.margin * p.leverage),
     fee_open_usd: scale(p.fee_open_usd, fraction),
     pnl_usd: part.closedCents / 100,
-    roe_pct: trimNumber(((part.closedCents / 100) / c.margin) * 100),
+    roe_pct: trimNumber((part.closedCents / 100 / c.margin) * 100),
     fees_usd: trimNumber(part.closed.fees),
     fee_round_trip_usd: trimNumber(part.closed.fees),
     funding_usd: roundUsd(c.fundingUsd),
@@ -175,9 +206,23 @@ export function computeClose(p: Position, exit: number, pct: number, fundingUsd:
 }
 
 /** The script write of a computed close (computeClose). */
-export function closeWrite(ref: BookRef, read: StoredPosition, settled: Settled, clientOrderId: string | null, event: CloseWrite['event']): CloseWrite {
+export function closeWrite(
+  ref: BookRef,
+  read: StoredPosition,
+  settled: Settled,
+  clientOrderId: string | null,
+  event: CloseWrite['event'],
+): CloseWrite {
   const { closed, remaining, cents } = settled;
-  return { ref, read, closed: { id: closed.id, closed_ts: closed.closed_ts ?? 0, json: JSON.stringify(closed) }, remaining: remaining && JSON.stringify(remaining), cents, clientOrderId, event };
+  return {
+    ref,
+    read,
+    closed: { id: closed.id, closed_ts: closed.closed_ts ?? 0, json: JSON.stringify(closed) },
+    remaining: remaining && JSON.stringify(remaining),
+    cents,
+    clientOrderId,
+    event,
+  };
 }
 
 export class CloseService {
@@ -193,10 +238,17 @@ export class CloseService {
     const { id } = body as Record<string, unknown>;
     if (typeof id !== 'string') return undefined;
     const ref: BookRef = { accountId: key.accountId, book: key.book };
-    return new PrefetchedClose(ref, id, this.readForClose(ref, id).catch(() => undefined));
+    return new PrefetchedClose(
+      ref,
+      id,
+      this.readForClose(ref, id).catch(() => undefined),
+    );
   }
 
-  /** `prefetched`: what prefetch started for this request, if anything; its reads stand in for the first ones when they are for this position. */
+  /**
+   * `prefetched`: what prefetch started for this request, if anything; its reads stand in for the first ones when they are for this
+   * position.
+   */
   async close(ctx: KeyContext, req: CloseRequest, reason: string = CLOSE_REASONS.manual, prefetched?: unknown): Promise<CloseResult> {
     const { store, prices } = this.deps;
     const ref = refOf(ctx);
@@ -208,7 +260,8 @@ export class CloseService {
     }
     let early = prefetched instanceof PrefetchedClose && prefetched.isFor(ref, req.id) ? await prefetched.reads : undefined;
     // the hint's price is read alongside the position; a wrong hint costs nothing but a second read
-    let hinted: Promise<LivePrice | undefined> | undefined = !early && req.symbol ? prices.fillPrice(req.symbol).catch(() => undefined) : undefined;
+    let hinted: Promise<LivePrice | undefined> | undefined =
+      !early && req.symbol ? prices.fillPrice(req.symbol).catch(() => undefined) : undefined;
     return this.deps.changes.run(changeKey('position', ref, req.id), `position ${req.id}`, async () => {
       const reads = early ?? (await this.readForClose(ref, req.id, hinted));
       early = undefined;
@@ -216,13 +269,16 @@ export class CloseService {
       const { read, live, fundingUsd, now } = reads;
       const trigger = crossedTrigger(read.position, live);
       if (!trigger) checkRemainder(read.position, pct);
-      const settled = trigger ? triggeredClose(read.position, trigger, fundingUsd, now) : computeClose(read.position, live.price, pct, fundingUsd, now, reason);
+      const settled = trigger
+        ? triggeredClose(read.position, trigger, fundingUsd, now)
+        : computeClose(read.position, live.price, pct, fundingUsd, now, reason);
       const event = trigger?.reason === CLOSE_REASONS.liquidation ? 'position.liquidated' : 'position.closed';
       const outcome = await store.close(closeWrite(ref, read, settled, coid, event));
       if (outcome.kind === 'closed') return this.result(settled, live.price, false);
       if (outcome.kind === 'idempotent') return this.replay(ctx, outcome.result);
       if (outcome.kind === 'already_closed') throw new AppError('already_closed', `position ${req.id} is already closed`, { id: req.id });
-      if (outcome.kind === 'missing') throw new AppError('position_not_found', `no open position ${req.id} in book ${ctx.book}`, { id: req.id });
+      if (outcome.kind === 'missing')
+        throw new AppError('position_not_found', `no open position ${req.id} in book ${ctx.book}`, { id: req.id });
       hinted = undefined; // stale: read again (the price too: the next attempt should not settle at an old one)
       return STALE;
     });
@@ -235,7 +291,10 @@ export class CloseService {
     if (!read) return { read: null };
     const p = read.position;
     const now = clock.now();
-    const [live, fundingUsd] = await Promise.all([hint && hint.symbol === p.symbol ? hint : prices.fillPrice(p.symbol), fundingOwed(funding, p, now)]);
+    const [live, fundingUsd] = await Promise.all([
+      hint && hint.symbol === p.symbol ? hint : prices.fillPrice(p.symbol),
+      fundingOwed(funding, p, now),
+    ]);
     return { read, live, fundingUsd, now };
   }
 
@@ -268,7 +327,9 @@ export class CloseService {
 
   private result(settled: Settled, mark: number, idempotent: boolean): CloseResult {
     const closed = closedView(settled.closed);
-    const remaining = settled.remaining ? openView(settled.remaining, { price: mark, stale: false }, settled.remaining.funding_carry_usd) : undefined;
+    const remaining = settled.remaining
+      ? openView(settled.remaining, { price: mark, stale: false }, settled.remaining.funding_carry_usd)
+      : undefined;
     return { ok: true, closed, ...(remaining ? { remaining } : {}), position: closed, idempotent };
   }
 
@@ -279,7 +340,8 @@ export class CloseService {
       this.deps.store.getClosed(ref, record.closed_id),
       record.remaining_id ? this.remainingNow(ctx, record.remaining_id) : undefined,
     ]);
-    if (!closed) throw new AppError('already_closed', `the close with this client_order_id was archived by a reset`, { id: record.closed_id });
+    if (!closed)
+      throw new AppError('already_closed', `the close with this client_order_id was archived by a reset`, { id: record.closed_id });
     const view = closedView(closed.position);
     return { ok: true, closed: view, ...(remaining ? { remaining } : {}), position: view, idempotent: true };
   }
@@ -289,7 +351,10 @@ export class CloseService {
     const stored: StoredPosition | null = (await this.deps.store.getOpen(ref, id)) ?? (await this.deps.store.getClosed(ref, id));
     if (!stored) return undefined;
     if (stored.position.status !== 'open') return closedView(stored.position);
-    const [marks, fundingUsd] = await Promise.all([this.deps.prices.marks([stored.position.symbol]), fundingOwed(this.deps.funding, stored.position, this.deps.clock.now())]);
+    const [marks, fundingUsd] = await Promise.all([
+      this.deps.prices.marks([stored.position.symbol]),
+      fundingOwed(this.deps.funding, stored.position, this.deps.clock.now()),
+    ]);
     return openView(stored.position, marks.get(stored.position.symbol), fundingUsd);
   }
 

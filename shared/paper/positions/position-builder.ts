@@ -47,7 +47,13 @@ export function checkLeverage(symbol: string, leverage: number, max: number): vo
 }
 
 /** 400 sl_wrong_side / tp_wrong_side when a level is on the wrong side of the entry (`live` names the entry). */
-export function checkEntryLevels(side: Side, entry: number, sl: number | null | undefined, tp: number | null | undefined, entryName = 'the entry'): void {
+export function checkEntryLevels(
+  side: Side,
+  entry: number,
+  sl: number | null | undefined,
+  tp: number | null | undefined,
+  entryName = 'the entry',
+): void {
   const wrong = checkLevels(side, entry, sl, tp);
   if (!wrong) return;
   const level = wrong === 'sl_wrong_side' ? 'stop-loss' : 'take-profit';
@@ -58,7 +64,14 @@ export function checkEntryLevels(side: Side, entry: number, sl: number | null | 
 /** Checks the levels against `entry`, and prices the entry there. */
 export function priceEntry(terms: EntryTerms, entry: number, entryName?: string): PricedEntry {
   const base = baseTakerPct(terms.assetClass, terms.venue);
-  const priced = priceOpen({ side: terms.side, entry, margin: terms.margin, leverage: terms.leverage, baseRatePct: base.ratePct, flatMmrPct: terms.mmrPct });
+  const priced = priceOpen({
+    side: terms.side,
+    entry,
+    margin: terms.margin,
+    leverage: terms.leverage,
+    baseRatePct: base.ratePct,
+    flatMmrPct: terms.mmrPct,
+  });
   checkEntryLevels(terms.side, priced.entry, terms.sl, terms.tp, entryName);
   return { priced, venue: base.venue };
 }

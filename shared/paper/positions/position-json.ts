@@ -7,7 +7,6 @@
 /** A top-level value a position holds: positions are flat. */
 export type JsonScalar = string | number | boolean | null;
 
-
 /** JSON.stringify of a scalar (a number that is not finite is null, as there). */
 function scalarJson(value: JsonScalar): string {
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
@@ -35,7 +34,9 @@ function valueEnd(json: string, start: number): number {
  * One scan finds all the keys: in such JSON a quote inside a string is escaped, so `,"key":` (or
  * `{"key":` first) only ever starts a key.
  */
-export function jsonAssigner<K extends string>(names: readonly K[]): (json: string, fields: Readonly<Record<K, JsonScalar>>) => string | null {
+export function jsonAssigner<K extends string>(
+  names: readonly K[],
+): (json: string, fields: Readonly<Record<K, JsonScalar>>) => string | null {
   const quoted = names.map((name) => JSON.stringify(name));
   const slot = new Map(quoted.map((q, i) => [q, i]));
   const pattern = new RegExp(`[{,](${quoted.map((q) => q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}):`, 'g');

@@ -186,7 +186,12 @@ export class PositionReads {
     const page = rows.slice(0, query.limit);
     const next = rows[query.limit];
     const trades = page.map(tradeRow);
-    return { trades, count: trades.length, next_before: next === undefined ? null : tradesCursor(page[page.length - 1], next), retention_days: days };
+    return {
+      trades,
+      count: trades.length,
+      next_before: next === undefined ? null : tradesCursor(page[page.length - 1], next),
+      retention_days: days,
+    };
   }
 
   async account(ctx: KeyContext): Promise<AccountView> {

@@ -1,6 +1,17 @@
 /** The JSON schemas of a position, a trade row, a book's account and balance, and a book row (the OpenAPI components). */
 import { ASSET_CLASSES } from '../../engine/fees.js';
-import { arrayOf, boolean, epochMs, integer, nullable, number, objectSchema, oneOfValues, string, type JsonSchema } from '../../core/json-schema.js';
+import {
+  arrayOf,
+  boolean,
+  epochMs,
+  integer,
+  nullable,
+  number,
+  objectSchema,
+  oneOfValues,
+  string,
+  type JsonSchema,
+} from '../../core/json-schema.js';
 import type { BookRow, ResetResult } from './book-service.js';
 import type { AccountView, BalanceView, MoneyFields, TradeRow } from './position-reads.js';
 import type { PositionView } from './position-view.js';
@@ -26,7 +37,7 @@ export const positionSchema = objectSchema<PositionView>(
     notional_usd: usd('qty x entry'),
     liq_price: number('Liquidation price'),
     mmr_pct: number('Maintenance margin, percent of notional'),
-    sl: nullable(number('The stop in force: the tighter of the client\'s stop-loss and the trailing level')),
+    sl: nullable(number("The stop in force: the tighter of the client's stop-loss and the trailing level")),
     tp: nullable(number('Take-profit price')),
     trail_pct: number('Trailing-stop distance, percent; absent when the position does not trail'),
     trail_hwm: nullable(number('Best price seen since entry (trailing stop)')),
@@ -149,7 +160,15 @@ export const bookSchema = objectSchema<BookRow>(
     keys: arrayOf(
       objectSchema<BookKey>(
         'A key of the book (never its secret)',
-        { id: string(), name: string(), bound: boolean('Bound to this book'), created: epochMs(), revoked: boolean(), calls: integer(), last_call_ts: nullable(epochMs()) },
+        {
+          id: string(),
+          name: string(),
+          bound: boolean('Bound to this book'),
+          created: epochMs(),
+          revoked: boolean(),
+          calls: integer(),
+          last_call_ts: nullable(epochMs()),
+        },
         {},
       ),
     ),

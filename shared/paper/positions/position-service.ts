@@ -35,7 +35,8 @@ export interface OpenRequest {
   mmr_pct?: number;
 }
 
-export type MarketOpenResult = { ok: true; position: PositionView; idempotent: boolean } | { ok: true; dry_run: true; position: Record<string, unknown> };
+export type MarketOpenResult =
+  { ok: true; position: PositionView; idempotent: boolean } | { ok: true; dry_run: true; position: Record<string, unknown> };
 
 /**
  * What a dry run of a limit or stop entry would rest: direction is the way the market has to move
@@ -109,7 +110,8 @@ export class PositionService {
   prefetchFill(body: unknown): PrefetchedFill | undefined {
     if (body === null || typeof body !== 'object') return undefined;
     const { symbol, type, limit_price: limitPrice, stop_price: stopPrice } = body as Record<string, unknown>;
-    if (typeof symbol !== 'string' || (type !== undefined && type !== 'market') || limitPrice !== undefined || stopPrice !== undefined) return undefined;
+    if (typeof symbol !== 'string' || (type !== undefined && type !== 'market') || limitPrice !== undefined || stopPrice !== undefined)
+      return undefined;
     return new PrefetchedFill(symbol, this.deps.prices.settledEntryPrice(symbol));
   }
 
@@ -157,7 +159,10 @@ export class PositionService {
       });
     }
     // a reset archived the position this client_order_id opened and then the archive went: nothing to show but that
-    if (!outcome.stored) throw new AppError('already_closed', `the position opened with client_order_id ${coid} was closed and archived`, { client_order_id: coid });
+    if (!outcome.stored)
+      throw new AppError('already_closed', `the position opened with client_order_id ${coid} was closed and archived`, {
+        client_order_id: coid,
+      });
     return { ok: true, position: this.view(outcome.stored, live), idempotent: outcome.kind === 'idempotent' };
   }
 
@@ -174,7 +179,11 @@ export class PositionService {
       const p = read.position;
       const wrong = checkLevels(p.side, p.entry, req.sl, req.tp);
       if (wrong) {
-        throw new AppError(wrong, `the ${wrong === 'sl_wrong_side' ? 'stop-loss' : 'take-profit'} is on the wrong side of the entry (${p.entry})`, { live: p.entry });
+        throw new AppError(
+          wrong,
+          `the ${wrong === 'sl_wrong_side' ? 'stop-loss' : 'take-profit'} is on the wrong side of the entry (${p.entry})`,
+          { live: p.entry },
+        );
       }
       const trail = req.trail_pct === undefined ? p.trail_pct : req.trail_pct === null || req.trail_pct === 0 ? null : req.trail_pct;
       const sl = req.sl === undefined ? p.sl : req.sl;

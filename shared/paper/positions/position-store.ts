@@ -1,4 +1,7 @@
-/** Redis reads and the money-moving scripts of positions and books (besides these, a fill opens a position in order-fill.lua, the sweep reads open positions in bulk and trigger-hints.ts reads one back). */
+/**
+ * Redis reads and the money-moving scripts of positions and books (besides these, a fill opens a position in order-fill.lua, the sweep
+ * reads open positions in bulk and trigger-hints.ts reads one back).
+ */
 import { hash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { keys } from '../../redis/keys.js';
@@ -11,11 +14,10 @@ import { heldKinds, TriggerHints, type HintTarget, type IndexedPosition } from '
 export const IDEMPOTENCY_TTL_S = 7 * 86_400;
 
 export type OpenOutcome =
-  | { kind: 'opened'; stored: StoredPosition }
-  | { kind: 'idempotent'; stored: StoredPosition | null }
-  | { kind: 'cap'; open: number };
+  { kind: 'opened'; stored: StoredPosition } | { kind: 'idempotent'; stored: StoredPosition | null } | { kind: 'cap'; open: number };
 
-export type CloseOutcome = { kind: 'closed' } | { kind: 'idempotent'; result: CloseRecord } | { kind: 'stale' } | { kind: 'already_closed' } | { kind: 'missing' };
+export type CloseOutcome =
+  { kind: 'closed' } | { kind: 'idempotent'; result: CloseRecord } | { kind: 'stale' } | { kind: 'already_closed' } | { kind: 'missing' };
 
 /** What a close stored under its client_order_id. */
 export interface CloseRecord {
@@ -136,7 +138,14 @@ export class PositionStore {
    */
   async listClosed(ref: BookRef, range: { minTs: number; maxTs: number; limit: number }): Promise<Position[]> {
     const max = Number.isFinite(range.maxTs) ? `(${range.maxTs}` : '+inf';
-    const ids = await this.redis.zrevrangebyscore(keys.bookClosedByTime(ref.accountId, ref.book), max, range.minTs, 'LIMIT', 0, range.limit);
+    const ids = await this.redis.zrevrangebyscore(
+      keys.bookClosedByTime(ref.accountId, ref.book),
+      max,
+      range.minTs,
+      'LIMIT',
+      0,
+      range.limit,
+    );
     if (ids.length === 0) return [];
     const raws = await this.redis.hmget(keys.bookClosed(ref.accountId, ref.book), ...ids);
     return raws.filter((raw): raw is string => raw !== null).map((raw) => parsePosition(raw).position);
@@ -178,18 +187,13 @@ export class PositionStore {
         keys.accountOutbox(ref.accountId),
         keys.paperBooks(ref.accountId),
       ],
-      args: [
-        position.id,
-        raw,
-        cap,
-        coid === null ? 0 : 1,
-        IDEMPOTENCY_TTL_S,
-        ref.book,
-        position.opened_ts,
-      ],
+      args: [position.id, raw, cap, coid === null ? 0 : 1, IDEMPOTENCY_TTL_S, ref.book, position.opened_ts],
     };
     // sent together, the entries first: on one connection Redis runs them in that order, with no round trip between
-    const [, [status, value]] = await Promise.all([this.hints.widen([target]), positionScripts.runStatus(this.redis, 'position-open', call)]);
+    const [, [status, value]] = await Promise.all([
+      this.hints.widen([target]),
+      positionScripts.runStatus(this.redis, 'position-open', call),
+    ]);
     if (status === 1) return { kind: 'opened', stored: parsePosition(String(value)) };
     await this.hints.remove([target]);
     if (status === 2) return { kind: 'idempotent', stored: parsePosition(String(value)) };
@@ -208,11 +212,26 @@ export class PositionStore {
    * run, not the positions as read (less for the young generation to copy).
    */
   closeMany(writes: readonly CloseWrite[]): Promise<CloseOutcome[]> {
-    const after = writes.map(({ ref, read: { position: p }, remaining }) => ({ ref, position: { id: p.id, symbol: p.symbol, side: p.side }, kinds: heldKinds(p), remaining }));
-    return this.afterCloses(positionScripts.runManyStatus(this.redis, 'position-close', writes.map((w) => this.closeCall(w))), after);
+    const after = writes.map(({ ref, read: { position: p }, remaining }) => ({
+      ref,
+      position: { id: p.id, symbol: p.symbol, side: p.side },
+      kinds: heldKinds(p),
+      remaining,
+    }));
+    return this.afterCloses(
+      positionScripts.runManyStatus(
+        this.redis,
+        'position-close',
+        writes.map((w) => this.closeCall(w)),
+      ),
+      after,
+    );
   }
 
-  private async afterCloses(replies: Promise<[number, ...unknown[]][]>, after: (IndexedPosition & { remaining: string | null })[]): Promise<CloseOutcome[]> {
+  private async afterCloses(
+    replies: Promise<[number, ...unknown[]][]>,
+    after: (IndexedPosition & { remaining: string | null })[],
+  ): Promise<CloseOutcome[]> {
     const outcomes = (await replies).map(closeOutcome);
     const gone: IndexedPosition[] = [];
     const remaining: (HintTarget & { raw: string })[] = [];
@@ -230,7 +249,8 @@ export class PositionStore {
     const { ref, read, closed, remaining, clientOrderId } = write;
     const position = read.position;
     // the idempotency record is stored only with a client_order_id (the sweep settles thousands without one)
-    const record: CloseRecord | null = clientOrderId === null ? null : { closed_id: closed.id, remaining_id: remaining === null ? null : position.id };
+    const record: CloseRecord | null =
+      clientOrderId === null ? null : { closed_id: closed.id, remaining_id: remaining === null ? null : position.id };
     return {
       keys: [
         keys.bookOpen(ref.accountId, ref.book),
@@ -273,7 +293,14 @@ export class PositionStore {
       return { call: this.levelsCall(w, raw), stored: { ref: w.ref, position: w.updated, raw } };
     });
     // sent together, the entries first (as for an open)
-    const [, replies] = await Promise.all([this.hints.widen(calls.map((c) => c.stored)), positionScripts.runManyStatus(this.redis, 'position-sltp', calls.map((c) => c.call))]);
+    const [, replies] = await Promise.all([
+      this.hints.widen(calls.map((c) => c.stored)),
+      positionScripts.runManyStatus(
+        this.redis,
+        'position-sltp',
+        calls.map((c) => c.call),
+      ),
+    ]);
     const outcomes = replies.map(levelsOutcome);
     await this.hints.align(calls.flatMap((c, i) => (outcomes[i] === 'updated' ? [c.stored] : [])));
     return outcomes;
@@ -281,49 +308,31 @@ export class PositionStore {
 
   private levelsCall({ ref, read, now }: LevelsWrite, updatedRaw: string): ScriptCall {
     return {
-      keys: [
-        keys.bookOpen(ref.accountId, ref.book),
-        keys.accountOutbox(ref.accountId),
-      ],
-      args: [
-        read.position.id,
-        digest(read.raw),
-        updatedRaw,
-        ref.book,
-        now,
-      ],
+      keys: [keys.bookOpen(ref.accountId, ref.book), keys.accountOutbox(ref.accountId)],
+      args: [read.position.id, digest(read.raw), updatedRaw, ref.book, now],
     };
   }
 
   async reset(ref: BookRef, resetTs: number, startingBalance: number): Promise<ResetOutcome> {
     const { accountId, book } = ref;
-    const [status, a, b] = await positionScripts.runStatus(
-      this.redis,
-      'book-reset',
-      {
-        keys: [
-          keys.bookOpen(accountId, book),
-          keys.bookClosed(accountId, book),
-          keys.bookClosedByTime(accountId, book),
-          keys.bookStats(accountId, book),
-          keys.bookOrders(accountId, book),
-          keys.bookArchiveClosed(accountId, book, resetTs),
-          keys.bookArchiveClosedByTime(accountId, book, resetTs),
-          keys.bookArchives(accountId, book),
-          keys.accountOutbox(accountId),
-          keys.paperBooks(accountId),
-          keys.bookOrderData(accountId, book),
-          keys.bookOrdersDone(accountId, book),
-          ...tombstoneKeys(ref),
-        ],
-        args: [
-          resetTs,
-          startingBalance,
-          book,
-          ...DONE_ORDER_RETENTION,
-        ],
-      },
-    );
+    const [status, a, b] = await positionScripts.runStatus(this.redis, 'book-reset', {
+      keys: [
+        keys.bookOpen(accountId, book),
+        keys.bookClosed(accountId, book),
+        keys.bookClosedByTime(accountId, book),
+        keys.bookStats(accountId, book),
+        keys.bookOrders(accountId, book),
+        keys.bookArchiveClosed(accountId, book, resetTs),
+        keys.bookArchiveClosedByTime(accountId, book, resetTs),
+        keys.bookArchives(accountId, book),
+        keys.accountOutbox(accountId),
+        keys.paperBooks(accountId),
+        keys.bookOrderData(accountId, book),
+        keys.bookOrdersDone(accountId, book),
+        ...tombstoneKeys(ref),
+      ],
+      args: [resetTs, startingBalance, book, ...DONE_ORDER_RETENTION],
+    });
     if (status === 1) return { kind: 'reset', archived: Number(a), cancelled: Number(b) };
     if (status === -1) return { kind: 'open', open: Number(a) };
     return { kind: 'busy' };

@@ -42,9 +42,15 @@ export interface Position {
   /** The mark the minute of trail_ts began with, and its time (shared/engine/trailing.ts); absent until the mark first moves. Internal. */
   trail_prev_hwm?: number;
   trail_prev_ts?: number;
-  /** When sl, tp or trail_pct last changed (ms): set at open and by sltp; a candle that started before it is checked across the change (levels_prev). Internal. */
+  /**
+   * When sl, tp or trail_pct last changed (ms): set at open and by sltp; a candle that started before it is checked across the change
+   * (levels_prev). Internal.
+   */
   levels_ts?: number;
-  /** The sl, tp and trail_pct the minute of levels_ts began with, and when they had been set (shared/engine/triggers.ts); absent until a change. Internal. */
+  /**
+   * The sl, tp and trail_pct the minute of levels_ts began with, and when they had been set (shared/engine/triggers.ts); absent until a
+   * change. Internal.
+   */
   levels_prev?: PriorLevels;
   /** Per-side fee rate stamped at open, percent. */
   fee_rate_pct: number;

@@ -31,10 +31,27 @@ export type PositionView = Omit<Position, InternalField | 'trail_pct'> & {
 };
 
 /** Fields only a closed position (or a closed part) has, in the order its view lists them. */
-const CLOSED_FIELDS = ['exit', 'closed_ts', 'close_reason', 'liquidated', 'pnl_usd', 'roe_pct', 'fees_usd', 'funding_usd', 'partial_pct', 'parent_id'] as const;
-type InternalField = 'v' | 'funding_carry_usd' | 'funding_from_ts' | 'trail_ts' | 'trail_prev_hwm' | 'trail_prev_ts' | 'levels_ts' | 'levels_prev';
-/** What publicFields writes out in its literal: a field added to Position fails to compile until it is listed there, closed-only or internal. */
-type OpenFields = Required<Omit<PositionView, 'trail_pct' | 'exit_price' | 'mark_price' | 'mark_stale' | 'unrealized_pnl_usd' | (typeof CLOSED_FIELDS)[number]>>;
+const CLOSED_FIELDS = [
+  'exit',
+  'closed_ts',
+  'close_reason',
+  'liquidated',
+  'pnl_usd',
+  'roe_pct',
+  'fees_usd',
+  'funding_usd',
+  'partial_pct',
+  'parent_id',
+] as const;
+type InternalField =
+  'v' | 'funding_carry_usd' | 'funding_from_ts' | 'trail_ts' | 'trail_prev_hwm' | 'trail_prev_ts' | 'levels_ts' | 'levels_prev';
+/**
+ * What publicFields writes out in its literal: a field added to Position fails to compile until it is listed there, closed-only or
+ * internal.
+ */
+type OpenFields = Required<
+  Omit<PositionView, 'trail_pct' | 'exit_price' | 'mark_price' | 'mark_stale' | 'unrealized_pnl_usd' | (typeof CLOSED_FIELDS)[number]>
+>;
 
 /**
  * The stored fields minus the internal ones: one literal, then the closed fields a record has,
@@ -113,5 +130,7 @@ export function closedView(p: Position): PositionView {
  * the mark); a trailing stop's high-water mark too, since it moves the stop.
  */
 export function etagMaterial(rows: readonly Pick<Position, 'id' | 'status' | 'qty' | 'sl' | 'tp' | 'exit' | 'trail_hwm'>[]): string {
-  return rows.map((r) => `${r.id}|${r.status}|${r.qty}|${r.sl ?? ''}|${r.tp ?? ''}|${r.exit ?? ''}${r.trail_hwm === null ? '' : `|${r.trail_hwm}`}`).join('\n');
+  return rows
+    .map((r) => `${r.id}|${r.status}|${r.qty}|${r.sl ?? ''}|${r.tp ?? ''}|${r.exit ?? ''}${r.trail_hwm === null ? '' : `|${r.trail_hwm}`}`)
+    .join('\n');
 }

@@ -23,7 +23,10 @@ import { parsePosition, triggerMember, type BookRef, type Position } from './pos
 export type TriggerKind = 'liq' | 'sl' | 'tp' | 'trail';
 export const TRIGGER_KINDS: readonly TriggerKind[] = ['liq', 'sl', 'tp', 'trail'];
 
-/** A position's score in each index, null where it has none: the stop in force (the tighter of stop-loss and trailing stop), the trailing high-water mark. */
+/**
+ * A position's score in each index, null where it has none: the stop in force (the tighter of stop-loss and trailing stop), the trailing
+ * high-water mark.
+ */
 export function triggerLevels(p: Position): Record<TriggerKind, number | null> {
   return { liq: p.liq_price, sl: effectiveStop(p), tp: p.tp, trail: p.trail_pct === null ? null : p.trail_hwm };
 }
@@ -104,7 +107,10 @@ export class TriggerHints {
         else exact.add(key, null, level, member);
       }
     }
-    const now = await exact.sendThenRead(this.redis, stored.map(({ ref, position }) => ({ key: keys.bookOpen(ref.accountId, ref.book), field: position.id })));
+    const now = await exact.sendThenRead(
+      this.redis,
+      stored.map(({ ref, position }) => ({ key: keys.bookOpen(ref.accountId, ref.book), field: position.id })),
+    );
     const changed: HintTarget[] = [];
     const gone: HintTarget[] = [];
     stored.forEach((s, i) => {

@@ -9,7 +9,12 @@ export const BATCH_SIZE = 200;
 export const BATCH_LANES = 4;
 
 /** Runs `run` on consecutive batches of the items, `lanes` at a time; the results in the order of the items. */
-export async function inBatches<T, R>(items: readonly T[], run: (batch: readonly T[]) => Promise<R[]>, size = BATCH_SIZE, lanes = BATCH_LANES): Promise<R[]> {
+export async function inBatches<T, R>(
+  items: readonly T[],
+  run: (batch: readonly T[]) => Promise<R[]>,
+  size = BATCH_SIZE,
+  lanes = BATCH_LANES,
+): Promise<R[]> {
   const out: R[][] = [];
   let next = 0;
   const lane = async (): Promise<void> => {

@@ -27,7 +27,9 @@ export interface ConnectedBookSweepDeps {
 const SWEEP_PARALLEL = 8;
 /** Share of a tick a sweep pass may take: it ends before the next pass, and the books it did not reach go first next time. */
 const SWEEP_BUDGET = 0.4;
-/** How long a pod's turn at a book lasts, as a share of the tick: pods, whatever their phase, take one turn per book and tick between them. */
+/**
+ * How long a pod's turn at a book lasts, as a share of the tick: pods, whatever their phase, take one turn per book and tick between them.
+ */
 const TURN_SHARE = 0.9;
 
 export class ConnectedBookSweep {
@@ -38,7 +40,10 @@ export class ConnectedBookSweep {
   private sweepFrom = 0;
 
   constructor(private readonly deps: ConnectedBookSweepDeps) {
-    this.cadence = new Cadence(() => this.pass(), (error) => deps.logger.warn({ err: error }, 'connected-book sweep failed'));
+    this.cadence = new Cadence(
+      () => this.pass(),
+      (error) => deps.logger.warn({ err: error }, 'connected-book sweep failed'),
+    );
   }
 
   /** Sweeps one book now. */

@@ -64,7 +64,11 @@ function rangesOf(symbol: string, w: PriceWindow, candle: boolean): IndexRange[]
   for (const side of SIDES) {
     const long = side === 'long';
     const losing = long ? { min: w.low, max: '+inf' } : { min: '-inf', max: w.high };
-    const improving = !candle ? { min: '+inf', max: '-inf' } : long ? { min: '-inf', max: `(${w.high}` } : { min: `(${w.low}`, max: '+inf' };
+    const improving = !candle
+      ? { min: '+inf', max: '-inf' }
+      : long
+        ? { min: '-inf', max: `(${w.high}` }
+        : { min: `(${w.low}`, max: '+inf' };
     ranges.push({ symbol, side, kind: 'sl', ...losing }, { symbol, side, kind: 'liq', ...losing });
     ranges.push({ symbol, side, kind: 'tp', ...(long ? { min: '-inf', max: w.high } : { min: w.low, max: '+inf' }) });
     ranges.push({ symbol, side, kind: 'trail', ...improving });
@@ -88,7 +92,12 @@ export class SweepService {
 
   /** Sweeps closed candles (any symbols); a symbol's candles are swept in minute order. */
   async sweepCandles(candles: readonly SweepJob[]): Promise<SweepReport> {
-    let left: SymbolWindow[] = candles.map((c) => ({ symbol: c.symbol, window: candleWindow(c), candle: true, fundingTo: c.minute + MINUTE_MS - 1 }));
+    let left: SymbolWindow[] = candles.map((c) => ({
+      symbol: c.symbol,
+      window: candleWindow(c),
+      candle: true,
+      fundingTo: c.minute + MINUTE_MS - 1,
+    }));
     left.sort((a, b) => a.window.from - b.window.from);
     let report = emptyReport();
     // one symbol's candles in successive rounds: a later minute is decided on what the earlier one left
@@ -115,7 +124,10 @@ export class SweepService {
   async sweepBook(ref: BookRef, prices?: PriceReader): Promise<SweepReport> {
     const open = await this.deps.store.listOpen(ref);
     if (open.length === 0) return emptyReport();
-    const live = await this.livePrices(open.map((s) => s.position.symbol), prices);
+    const live = await this.livePrices(
+      open.map((s) => s.position.symbol),
+      prices,
+    );
     const targets: SweepTarget[] = [];
     for (const read of open) {
       const window = live.get(read.position.symbol);
@@ -125,7 +137,10 @@ export class SweepService {
   }
 
   /** Fresh aggregated prices as windows of one price at its time; symbols without one are left out. */
-  private async livePrices(symbols: readonly string[], read: PriceReader = (unique) => this.deps.market.getQuotes(unique)): Promise<Map<string, PriceWindow>> {
+  private async livePrices(
+    symbols: readonly string[],
+    read: PriceReader = (unique) => this.deps.market.getQuotes(unique),
+  ): Promise<Map<string, PriceWindow>> {
     const unique = [...new Set(symbols)];
     const quotes = await read(unique);
     const now = this.deps.clock.now();
@@ -150,7 +165,15 @@ export class SweepService {
           if (seen.has(member)) continue;
           seen.add(member);
           const named = parseTriggerMember(member);
-          if (named) targets.push({ ref: named.ref, id: named.id, window: w.window, candle: w.candle, fundingTo: w.fundingTo, hint: hints[range.side] });
+          if (named)
+            targets.push({
+              ref: named.ref,
+              id: named.id,
+              window: w.window,
+              candle: w.candle,
+              fundingTo: w.fundingTo,
+              hint: hints[range.side],
+            });
         }
       }
     });

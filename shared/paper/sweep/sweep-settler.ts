@@ -49,7 +49,13 @@ export interface SweepReport {
 export const emptyReport = (): SweepReport => ({ checked: 0, settled: 0, liquidated: 0, ratcheted: 0, dropped: 0 });
 
 export function addReports(a: SweepReport, b: SweepReport): SweepReport {
-  return { checked: a.checked + b.checked, settled: a.settled + b.settled, liquidated: a.liquidated + b.liquidated, ratcheted: a.ratcheted + b.ratcheted, dropped: a.dropped + b.dropped };
+  return {
+    checked: a.checked + b.checked,
+    settled: a.settled + b.settled,
+    liquidated: a.liquidated + b.liquidated,
+    ratcheted: a.ratcheted + b.ratcheted,
+    dropped: a.dropped + b.dropped,
+  };
 }
 
 export interface SettlerDeps {
@@ -94,7 +100,12 @@ export class SweepSettler {
   }
 
   /** One batch: answers the targets to decide again. */
-  private async applyBatch(batch: readonly SweepTarget[], report: SweepReport, funding: FundingCache, first: boolean): Promise<SweepTarget[]> {
+  private async applyBatch(
+    batch: readonly SweepTarget[],
+    report: SweepReport,
+    funding: FundingCache,
+    first: boolean,
+  ): Promise<SweepTarget[]> {
     // the positions as read are not held while the scripts run (less for the young generation to copy)
     const sent = this.send(await this.prepare(batch, report, funding, first));
     const [closed, ratcheted] = await sent.outcomes;
@@ -137,7 +148,11 @@ export class SweepSettler {
   }
 
   /** Sends a batch's writes; keeps only what counting their outcomes needs. */
-  private send(writes: BatchWrites): { outcomes: Promise<[CloseOutcome[], LevelsOutcome[]]>; closing: BatchWrites['closing']; ratcheting: SweepTarget[] } {
+  private send(writes: BatchWrites): {
+    outcomes: Promise<[CloseOutcome[], LevelsOutcome[]]>;
+    closing: BatchWrites['closing'];
+    ratcheting: SweepTarget[];
+  } {
     const outcomes = Promise.all([this.deps.store.closeMany(writes.closes), this.deps.store.sltpMany(writes.ratchets)]);
     return { outcomes, closing: writes.closing, ratcheting: writes.ratcheting };
   }
@@ -153,7 +168,9 @@ export class SweepSettler {
    */
   private async dropGone(gone: readonly SweepTarget[]): Promise<number> {
     const now = this.deps.clock.now();
-    const stale = gone.flatMap((t) => (t.hint && !mayBeStoring('bp', t.id, now) ? [{ ref: t.ref, position: { id: t.id, ...t.hint } }] : []));
+    const stale = gone.flatMap((t) =>
+      t.hint && !mayBeStoring('bp', t.id, now) ? [{ ref: t.ref, position: { id: t.id, ...t.hint } }] : [],
+    );
     await this.deps.index.drop(stale);
     return stale.length;
   }
@@ -192,7 +209,14 @@ class FundingCache {
 /** What a position owes up to `to`: its carry plus the funding times after funding_from_ts. */
 function owedFunding(p: Position, to: number, records: ReadonlyMap<string, readonly FundingRecord[]>): number {
   const held = records.get(p.symbol) ?? [];
-  return p.funding_carry_usd + fundingCost(p.side, p.qty, held.filter((r) => r.time > p.funding_from_ts && r.time <= to));
+  return (
+    p.funding_carry_usd +
+    fundingCost(
+      p.side,
+      p.qty,
+      held.filter((r) => r.time > p.funding_from_ts && r.time <= to),
+    )
+  );
 }
 
 /** Counts what settled; answers the targets to decide again (their position changed since it was read). */
@@ -221,11 +245,25 @@ function tallyRatchets(report: SweepReport, ratcheting: readonly SweepTarget[], 
 function settleWrite({ target, read, decision: { trigger } }: Decided<Settle>, fundingUsd: number, now: number): CloseWrite {
   const liquidation = trigger.reason === CLOSE_REASONS.liquidation;
   const { json, cents } = wholeCloseJson(read, trigger.price, fundingUsd, now, trigger.reason, liquidation);
-  return { ref: target.ref, read, closed: { id: read.position.id, closed_ts: now, json }, remaining: null, cents, clientOrderId: null, event: liquidation ? 'position.liquidated' : 'position.closed' };
+  return {
+    ref: target.ref,
+    read,
+    closed: { id: read.position.id, closed_ts: now, json },
+    remaining: null,
+    cents,
+    clientOrderId: null,
+    event: liquidation ? 'position.liquidated' : 'position.closed',
+  };
 }
 
 function ratchetWrite({ target, read, decision }: Decided<Ratchet>, now: number): LevelsWrite {
   const p = read.position;
-  const updated: Position = Object.assign({}, p, { v: p.v + 1, trail_hwm: decision.trail_hwm, trail_ts: decision.trail_ts, trail_prev_hwm: decision.trail_prev_hwm, trail_prev_ts: decision.trail_prev_ts });
+  const updated: Position = Object.assign({}, p, {
+    v: p.v + 1,
+    trail_hwm: decision.trail_hwm,
+    trail_ts: decision.trail_ts,
+    trail_prev_hwm: decision.trail_prev_hwm,
+    trail_prev_ts: decision.trail_prev_ts,
+  });
   return { ref: target.ref, read, updated, now };
 }

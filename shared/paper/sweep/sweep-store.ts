@@ -45,7 +45,8 @@ export class SweepStore {
   ranges(symbols: readonly (readonly IndexRange[])[]): Promise<string[][][]> {
     return inBatches(symbols, async (chunk) => {
       const calls = chunk.map((ranges) => {
-        if (ranges.length !== RANGES_PER_SYMBOL || ranges.some((r) => r.symbol !== ranges[0].symbol)) throw new Error('sweep: one symbol\'s eight index ranges per call');
+        if (ranges.length !== RANGES_PER_SYMBOL || ranges.some((r) => r.symbol !== ranges[0].symbol))
+          throw new Error("sweep: one symbol's eight index ranges per call");
         return { keys: ranges.map((r) => keys.triggerIndex(r.symbol, r.kind, r.side)), args: ranges.flatMap((r) => [r.min, r.max]) };
       });
       return (await positionScripts.runManyStatus(this.redis, 'trigger-ranges', calls)).map((reply) => reply.slice(1) as string[][]);

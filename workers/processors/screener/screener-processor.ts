@@ -13,7 +13,11 @@ export const screenerProcessor: ProcessorDefinition = {
         // right after a cold start the feed has not built the universe yet: nothing to score, nothing failed
         if ((await market.symbols()).length === 0) return { rows: 0, waiting: 'symbol universe' };
         try {
-          const result = await runScreener(market, { size: config.screenerSize, intervalMinutes: config.screenerIntervalMinutes, now: clock.now() });
+          const result = await runScreener(market, {
+            size: config.screenerSize,
+            intervalMinutes: config.screenerIntervalMinutes,
+            now: clock.now(),
+          });
           await screener.save(result);
           if (result.skipped.length > 0) log.info({ skipped: result.skipped.length }, 'screener: some symbols could not be scored');
           return { rows: result.rows.length, skipped: result.skipped.length };

@@ -1,5 +1,9 @@
 /** Bitget public WebSocket v3: topic `liquidation` for USDT and USDC futures; text ping every 30 s. */
-import { bitgetSubscribeLiquidations, BITGET_LIQUIDATION_INST_TYPES, parseBitgetLiquidations } from '../../../shared/derivatives/liquidations/formats/bitget.js';
+import {
+  bitgetSubscribeLiquidations,
+  BITGET_LIQUIDATION_INST_TYPES,
+  parseBitgetLiquidations,
+} from '../../../shared/derivatives/liquidations/formats/bitget.js';
 import { globalConnector, singleStream, type LiquidationConnector, type LiquidationConnectorDeps } from './liquidation-connector.js';
 
 export function createBitgetLiquidations(deps: LiquidationConnectorDeps): LiquidationConnector {

@@ -1,5 +1,10 @@
 /** Deribit JSON-RPC: futures trades of BTC, ETH and USDC, keeping the liquidation trades; `public/test` keep-alive. */
-import { DERIBIT_CURRENCIES, deribitRequest, deribitTradesChannel, parseDeribitLiquidations } from '../../../shared/derivatives/liquidations/formats/deribit.js';
+import {
+  DERIBIT_CURRENCIES,
+  deribitRequest,
+  deribitTradesChannel,
+  parseDeribitLiquidations,
+} from '../../../shared/derivatives/liquidations/formats/deribit.js';
 import { isRecord } from '../../../shared/market/parse-utils.js';
 import { globalConnector, singleStream, type LiquidationConnector, type LiquidationConnectorDeps } from './liquidation-connector.js';
 

@@ -1,7 +1,17 @@
 /** Gate futures v4, USDT-settled: `futures.public_liquidates` with `!all`; quanto multipliers over REST; protocol pings. */
-import { gateSubscribeLiquidations, parseGateLiquidations, parseGateMultipliers } from '../../../shared/derivatives/liquidations/formats/gate.js';
+import {
+  gateSubscribeLiquidations,
+  parseGateLiquidations,
+  parseGateMultipliers,
+} from '../../../shared/derivatives/liquidations/formats/gate.js';
 import { getJson } from '../../../shared/http/http-json.js';
-import { globalConnector, RefreshingTable, singleStream, type LiquidationConnector, type LiquidationConnectorDeps } from './liquidation-connector.js';
+import {
+  globalConnector,
+  RefreshingTable,
+  singleStream,
+  type LiquidationConnector,
+  type LiquidationConnectorDeps,
+} from './liquidation-connector.js';
 
 export function createGateLiquidations(deps: LiquidationConnectorDeps): LiquidationConnector {
   const multipliers = new RefreshingTable<Map<string, number>>(
@@ -25,5 +35,10 @@ export function createGateLiquidations(deps: LiquidationConnectorDeps): Liquidat
     pingMs: 20_000,
     parse: (msg) => parseGateLiquidations(msg, multipliers.value),
   });
-  return globalConnector('gate', [stream], () => multipliers.start(), () => multipliers.stop());
+  return globalConnector(
+    'gate',
+    [stream],
+    () => multipliers.start(),
+    () => multipliers.stop(),
+  );
 }

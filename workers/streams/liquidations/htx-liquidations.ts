@@ -1,6 +1,11 @@
 /** HTX USDT-margined swaps: `public.*.liquidation_orders` on the notification endpoint; gzip frames; server pings answered. */
 import { gunzipSync } from 'node:zlib';
-import { htxPong, htxSubscribeLiquidations, HTX_LIQUIDATION_TOPIC, parseHtxLiquidations } from '../../../shared/derivatives/liquidations/formats/htx.js';
+import {
+  htxPong,
+  htxSubscribeLiquidations,
+  HTX_LIQUIDATION_TOPIC,
+  parseHtxLiquidations,
+} from '../../../shared/derivatives/liquidations/formats/htx.js';
 import { globalConnector, singleStream, type LiquidationConnector, type LiquidationConnectorDeps } from './liquidation-connector.js';
 
 export function createHtxLiquidations(deps: LiquidationConnectorDeps): LiquidationConnector {

@@ -38,7 +38,13 @@ export function liquidationUrls(config: Config, exchange: LiqExchange): VenueUrl
   return config.liquidationUrls[exchange];
 }
 
-export function startLiquidationCollector({ config, redis, logger: parent, clock, owner }: LiquidationCollectorOptions): LiquidationCollector {
+export function startLiquidationCollector({
+  config,
+  redis,
+  logger: parent,
+  clock,
+  owner,
+}: LiquidationCollectorOptions): LiquidationCollector {
   const logger = parent.child({ part: 'liquidations' });
   const store = new LiquidationStore(redis, { dedupMs: config.liqDedupMs, rawMax: config.liqRawMax });
   const writer = new LiquidationWriter({ store, logger, clock, flushMs: config.liqFlushMs });

@@ -30,7 +30,12 @@ export interface LiquidationConnector extends StreamConnector {
 }
 
 /** The frame handler of a liquidation stream: events to the liquidation writer. */
-export function liquidationFrameHandler(stream: string, logger: Logger, parse: (msg: unknown) => LiquidationFrame, sink: LiquidationSink): (text: string) => void {
+export function liquidationFrameHandler(
+  stream: string,
+  logger: Logger,
+  parse: (msg: unknown) => LiquidationFrame,
+  sink: LiquidationSink,
+): (text: string) => void {
   return jsonFrameHandler(
     stream,
     logger,
@@ -76,7 +81,12 @@ export function singleStream(o: SingleStreamOptions): ShardedStream {
 }
 
 /** A connector made of all-market streams (symbols do not matter), started after `ready` settles. */
-export function globalConnector(exchange: LiqExchange, streams: ShardedStream[], ready: () => Promise<void> = async () => undefined, onStop?: () => void): LiquidationConnector {
+export function globalConnector(
+  exchange: LiqExchange,
+  streams: ShardedStream[],
+  ready: () => Promise<void> = async () => undefined,
+  onStop?: () => void,
+): LiquidationConnector {
   let running = false;
   return {
     exchange,

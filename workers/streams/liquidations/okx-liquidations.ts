@@ -1,13 +1,25 @@
 /** OKX v5: `liquidation-orders` for SWAP on /ws/v5/public; contract values from the instruments list; text ping. */
-import { okxSubscribeLiquidations, parseOkxContractValues, parseOkxLiquidations, type OkxContractValue } from '../../../shared/derivatives/liquidations/formats/okx.js';
+import {
+  okxSubscribeLiquidations,
+  parseOkxContractValues,
+  parseOkxLiquidations,
+  type OkxContractValue,
+} from '../../../shared/derivatives/liquidations/formats/okx.js';
 import { getJson, withQuery } from '../../../shared/http/http-json.js';
 import { OKX_PUBLIC_PATH } from '../../../shared/market/venues/okx-format.js';
-import { globalConnector, RefreshingTable, singleStream, type LiquidationConnector, type LiquidationConnectorDeps } from './liquidation-connector.js';
+import {
+  globalConnector,
+  RefreshingTable,
+  singleStream,
+  type LiquidationConnector,
+  type LiquidationConnectorDeps,
+} from './liquidation-connector.js';
 
 export function createOkxLiquidations(deps: LiquidationConnectorDeps): LiquidationConnector {
   const contracts = new RefreshingTable<Map<string, OkxContractValue>>(
     'okx-instruments',
-    async () => parseOkxContractValues(await getJson(withQuery(deps.urls.rest, '/api/v5/public/instruments', { instType: 'SWAP' }), deps.http)),
+    async () =>
+      parseOkxContractValues(await getJson(withQuery(deps.urls.rest, '/api/v5/public/instruments', { instType: 'SWAP' }), deps.http)),
     new Map(),
     deps.logger,
   );
@@ -26,5 +38,10 @@ export function createOkxLiquidations(deps: LiquidationConnectorDeps): Liquidati
     pingMs: 25_000,
     parse: (msg) => parseOkxLiquidations(msg, contracts.value),
   });
-  return globalConnector('okx', [stream], () => contracts.start(), () => contracts.stop());
+  return globalConnector(
+    'okx',
+    [stream],
+    () => contracts.start(),
+    () => contracts.stop(),
+  );
 }

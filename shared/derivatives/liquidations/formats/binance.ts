@@ -28,7 +28,14 @@ export function parseBinanceLiquidations(msg: unknown): LiquidationFrame {
   const ts = toNumber(o.T) ?? toNumber(data.E);
   const event =
     symbol && side && qty !== undefined && price !== undefined && ts !== undefined
-      ? liquidation(`binance|${raw}|${ts}|${String(o.S)}|${String(o.q)}|${String(o.p)}`, { ts, exchange: 'binance', symbol, side, price, qty })
+      ? liquidation(`binance|${raw}|${ts}|${String(o.S)}|${String(o.q)}|${String(o.p)}`, {
+          ts,
+          exchange: 'binance',
+          symbol,
+          side,
+          price,
+          qty,
+        })
       : undefined;
   if (event) out.events.push(event);
   else out.issues.push(`binance: unreadable forceOrder: ${excerpt(o)}`);

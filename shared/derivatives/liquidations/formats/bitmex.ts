@@ -68,10 +68,17 @@ export class BitmexOrderTimes {
 /** Fallback for contracts missing from the instrument list: XBTUSD-like inverse perpetuals are 1 USD each. */
 function fallback(symbol: string): BitmexInstrument | undefined {
   const m = /^([A-Z0-9]+?)USD$/.exec(symbol);
-  return m && m[1] === 'XBT' ? { underlying: 'XBT', kind: 'inverse', multiplier: -100_000_000, underlyingToPositionMultiplier: 1 } : undefined;
+  return m && m[1] === 'XBT'
+    ? { underlying: 'XBT', kind: 'inverse', multiplier: -100_000_000, underlyingToPositionMultiplier: 1 }
+    : undefined;
 }
 
-export function parseBitmexLiquidations(msg: unknown, instruments: BitmexInstruments, times: BitmexOrderTimes, now: number): LiquidationFrame {
+export function parseBitmexLiquidations(
+  msg: unknown,
+  instruments: BitmexInstruments,
+  times: BitmexOrderTimes,
+  now: number,
+): LiquidationFrame {
   const out = emptyLiquidationFrame();
   if (!isRecord(msg) || msg.table !== BITMEX_LIQUIDATION_TABLE || !Array.isArray(msg.data)) return out;
   if (msg.action !== 'insert' && msg.action !== 'partial') return out;
@@ -91,8 +98,10 @@ export function parseBitmexLiquidations(msg: unknown, instruments: BitmexInstrum
     const ts = times.seen(orderId, now);
     const fields = { ts, exchange: 'bitmex' as const, symbol, side, price };
     let event;
-    if (spec.kind === 'inverse') event = liquidation(`bitmex|${orderId}`, { ...fields, usd: (contracts * Math.abs(spec.multiplier)) / 1e8 });
-    else if (spec.kind === 'linear') event = liquidation(`bitmex|${orderId}`, { ...fields, qty: contracts / spec.underlyingToPositionMultiplier });
+    if (spec.kind === 'inverse')
+      event = liquidation(`bitmex|${orderId}`, { ...fields, usd: (contracts * Math.abs(spec.multiplier)) / 1e8 });
+    else if (spec.kind === 'linear')
+      event = liquidation(`bitmex|${orderId}`, { ...fields, qty: contracts / spec.underlyingToPositionMultiplier });
     else if (instruments.xbtUsd !== undefined) {
       event = liquidation(`bitmex|${orderId}`, { ...fields, usd: (contracts * spec.multiplier * price * instruments.xbtUsd) / 1e8 });
     }

@@ -75,9 +75,12 @@ export function parseOkxLiquidations(msg: unknown, contracts: OkxContractValues)
       const id = `okx|${instId}|${String(detail.ts)}|${String(detail.side)}|${String(detail.sz)}|${String(detail.bkPx)}`;
       const event =
         symbol && side && sz !== undefined && price !== undefined && ts !== undefined
-          ? liquidation(id, contract.inverse
-              ? { ts, exchange: 'okx', symbol, side, price, usd: sz * contract.ctVal }
-              : { ts, exchange: 'okx', symbol, side, price, qty: sz * contract.ctVal })
+          ? liquidation(
+              id,
+              contract.inverse
+                ? { ts, exchange: 'okx', symbol, side, price, usd: sz * contract.ctVal }
+                : { ts, exchange: 'okx', symbol, side, price, qty: sz * contract.ctVal },
+            )
           : undefined;
       if (event) out.events.push(event);
       else out.issues.push(`okx: unreadable liquidation: ${excerpt(detail)}`);
