@@ -1,6 +1,6 @@
 /**
- * Key authentication of keyed HTTP routes: the one place that reads a request's API key and turns it
- * into a KeyContext (the rate limiter reads the key with requestApiKey too, before the route).
+ * Key authentication: the one place that reads a request's API key and turns it into a KeyContext, for keyed
+ * HTTP routes and stream upgrades alike (the rate limiter reads the key with requestApiKey too, before the route).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../../shared/core/clock.js';
@@ -42,6 +42,16 @@ export const missingApiKey = (): AppError =>
 export const badApiKey = (): AppError => new AppError('bad_api_key', 'the API key is not valid');
 export const revokedKey = (): AppError => new AppError('revoked_key', 'this API key was revoked');
 
+/** The context of an API key, or 401 missing_api_key / bad_api_key / revoked_key: keyed routes and stream upgrades alike. */
+export async function resolveApiKey(resolver: ApiKeyResolver, apiKey: string | null): Promise<KeyContext> {
+  if (apiKey === null) throw missingApiKey();
+  const found = await resolver.resolve(apiKey);
+  if (found === null) throw badApiKey();
+  if ('revoked' in found) throw revokedKey();
+  if (!found.context) throw new Error('the key resolver answered without a key context');
+  return found.context;
+}
+
 /** Counts a key's successful calls (UsageBatcher). */
 export interface UsageRecorder {
   recordCall(accountId: string, keyId: string, now: number): void;
@@ -63,15 +73,7 @@ export interface AuthenticateDeps {
 export function createAuthenticate(deps: AuthenticateDeps): Authenticate {
   return async (req, res) => {
     let context = res.locals.apiKey?.context;
-    if (!context) {
-      const apiKey = requestApiKey(req);
-      if (apiKey === null) throw missingApiKey();
-      const found = await deps.resolver.resolve(apiKey);
-      if (found === null) throw badApiKey();
-      if ('revoked' in found) throw revokedKey();
-      if (!found.context) throw new Error('the key resolver answered without a key context');
-      context = found.context;
-    }
+    context ??= await resolveApiKey(deps.resolver, requestApiKey(req));
     for (const [name, value] of Object.entries(planHeaders(context.plan))) res.setHeader(name, value);
     const { accountId, keyId } = context;
     res.once('finish', () => {

@@ -33,6 +33,7 @@ import { STREAM_CLOSE_CODES as CLOSE_CODES } from '../../shared/push/socket-noti
 import { SocketSlots } from '../../shared/push/socket-slots.js';
 import { isRedisUnreachable } from '../../shared/core/redis-unreachable.js';
 import { redisUnavailable } from '../middleware/redis-gate.js';
+import { resolveApiKey } from '../middleware/authenticate.js';
 import { StreamClient, type KeyCheck } from './stream-client.js';
 import { StreamHub } from './stream-hub.js';
 import { handleClientMessage, streamMessage } from './stream-messages.js';
@@ -97,11 +98,16 @@ function refuseUpgrade(socket: Duplex, error: AppError, now: number): void {
   );
 }
 
+const isKeyRefusal = (code: string): code is keyof typeof REFUSED_KEY_MESSAGES => code in REFUSED_KEY_MESSAGES;
+
+/** The key's context, or the code it is refused with (the same rules as keyed HTTP routes). */
 async function checkKey(apiKeys: ApiKeyResolver, key: string | null): Promise<KeyCheck> {
-  if (key === null) return { code: 'missing_api_key' };
-  const found = await apiKeys.resolve(key);
-  if (found !== null && 'revoked' in found) return { code: 'revoked_key' };
-  return found?.context ? { context: found.context } : { code: 'bad_api_key' };
+  try {
+    return { context: await resolveApiKey(apiKeys, key) };
+  } catch (error) {
+    if (error instanceof AppError && isKeyRefusal(error.code)) return { code: error.code };
+    throw error;
+  }
 }
 
 export function attachStream(server: Server, deps: StreamDeps): StreamServer {
