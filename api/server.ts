@@ -1,7 +1,6 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LatestTicks } from '../shared/market/latest-ticks.js';
-import { freshnessRules } from '../shared/market/quote-freshness.js';
 import { createApp, type AppDeps } from './app.js';
 import { attachStream } from './ws/stream-server.js';
 
@@ -38,7 +37,7 @@ export async function startApiServer(deps: AppDeps, port = deps.domain.config.po
     subscriber: redis.duplicate(),
     market: domain.marketStore,
     clock,
-    freshness: freshnessRules(config),
+    freshness: domain.freshness,
     onError: (error) => logger.error({ err: error }, 'unreadable price tick'),
   });
   const connectedBookSweep = sweep.connectedBook({ logger, latestTicks: ticks });

@@ -8,18 +8,30 @@ import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from './core/clock.js';
 import type { Config } from './core/config.js';
 import { createDerivativesServices, type DerivativesServices } from './derivatives/derivatives-services.js';
+import { DerivativesStore } from './derivatives/derivatives-store.js';
+import { LiquidationStore } from './derivatives/liquidations/liquidation-store.js';
 import { MacroService } from './macro/macro-service.js';
 import { CoinGeckoClient } from './macro/providers/macro-providers.js';
 import { providerHttp } from './http/provider-http.js';
 import { MarketService } from './market/market-service.js';
 import { createMarketStore, type MarketStore } from './market/market-store.js';
-import { freshnessRules } from './market/quote-freshness.js';
+import { freshnessRules, type FreshnessRules } from './market/quote-freshness.js';
+import type { AccountStore } from './paper/accounts/account-store.js';
 import { createAccountServices, type AccountServices } from './paper/accounts/account-services.js';
+import type { PlanStore } from './paper/accounts/plan-store.js';
+import { FundingStore } from './paper/funding/funding-store.js';
+import { createOrderSweep, type OrderSweep } from './paper/orders/order-sweep.js';
+import { OrderStore } from './paper/orders/order-store.js';
+import { PositionStore } from './paper/positions/position-store.js';
 import { createSweep, type Sweep } from './paper/sweep/sweep.js';
+import { SweepStore } from './paper/sweep/sweep-store.js';
 import { createTradingServices, type TradingServices } from './paper/trading-services.js';
 import { createPushServices, type PushServices } from './push/push-services.js';
+import { WebhookStore } from './push/webhook-store.js';
 import { LatamService } from './latam/latam-service.js';
+import { LatamStore } from './latam/latam-store.js';
 import { ScreenerService } from './screener/screener-service.js';
+import { SnapshotStore } from './snapshots/snapshot-store.js';
 
 export interface DomainDeps {
   config: Config;
@@ -27,10 +39,30 @@ export interface DomainDeps {
   clock?: Clock;
 }
 
+/** Every store of the domain on the process's connection, each built once. */
+export interface DomainStores {
+  positions: PositionStore;
+  orders: OrderStore;
+  funding: FundingStore;
+  /** The open positions' trigger levels per symbol, for the sweep. */
+  sweepIndex: SweepStore;
+  accounts: AccountStore;
+  plans: PlanStore;
+  webhooks: WebhookStore;
+  /** The macro and screener snapshots. */
+  snapshots: SnapshotStore;
+  latam: LatamStore;
+  derivatives: DerivativesStore;
+  liquidations: LiquidationStore;
+}
+
 export interface Domain {
   config: Config;
   redis: Redis;
   clock: Clock;
+  /** When a stored price is fresh, stale or too old to serve (from the config). */
+  freshness: FreshnessRules;
+  stores: DomainStores;
   /** Prices, candles and the symbol universe as stored by the feed (history from the venues' REST on a miss). */
   marketStore: MarketStore;
   /** The market routes' reads over the store, with the freshness rules applied. */
@@ -41,6 +73,8 @@ export interface Domain {
   trading: TradingServices;
   /** Stops, targets, trailing stops and liquidations: the candle, live and connected-book triggers. */
   sweep: Sweep;
+  /** Resting orders a closed candle fills: the candle trigger's first step. */
+  orderSweep: OrderSweep;
   /** The screener's last run. */
   screener: ScreenerService;
   /** Calendar, fear and greed, coins, global, trending, DeFi. */
@@ -59,21 +93,62 @@ export function createDomain(deps: DomainDeps): Domain {
   const marketStore = createMarketStore(redis, config, clock);
   const market = new MarketService(marketStore, clock, freshness);
   const accounts = createAccountServices({ redis, clock });
+  const stores: DomainStores = {
+    positions: new PositionStore(redis),
+    orders: new OrderStore(redis),
+    funding: new FundingStore(redis),
+    sweepIndex: new SweepStore(redis),
+    accounts: accounts.accounts,
+    plans: accounts.plans,
+    webhooks: new WebhookStore(redis),
+    snapshots: new SnapshotStore(redis),
+    latam: new LatamStore(redis),
+    derivatives: new DerivativesStore(redis),
+    liquidations: new LiquidationStore(redis, { dedupMs: config.liqDedupMs, rawMax: config.liqRawMax }),
+  };
+  const { positions, orders, funding } = stores;
   // the API fetches from a provider only for a CoinGecko category nobody asked for in the last 10 minutes
   const coinGecko = new CoinGeckoClient(config.providerUrls.coingecko, providerHttp(config.restTimeoutMs, 1));
   return {
     config,
     redis,
     clock,
+    freshness,
+    stores,
     marketStore,
     market,
     accounts,
-    trading: createTradingServices({ redis, marketStore, clock, freshness, bookRegistry: accounts.books }),
-    sweep: createSweep({ redis, market: marketStore, freshness, clock, streamTickMs: config.push.streamTickMs }),
-    screener: new ScreenerService(redis, clock),
-    macro: new MacroService({ redis, clock, coinGecko }),
-    latam: new LatamService(redis, clock),
-    derivatives: createDerivativesServices({ redis, config, clock, marketStore, market }),
-    push: createPushServices({ redis, config, clock }),
+    trading: createTradingServices({
+      redis,
+      positionStore: positions,
+      orderStore: orders,
+      funding,
+      marketStore,
+      clock,
+      freshness,
+      bookRegistry: accounts.books,
+    }),
+    sweep: createSweep({
+      redis,
+      positions,
+      index: stores.sweepIndex,
+      funding,
+      market: marketStore,
+      freshness,
+      clock,
+      streamTickMs: config.push.streamTickMs,
+    }),
+    orderSweep: createOrderSweep({ orders, plans: stores.plans, clock }),
+    screener: new ScreenerService(stores.snapshots, clock),
+    macro: new MacroService({ store: stores.snapshots, clock, coinGecko }),
+    latam: new LatamService(stores.latam, clock),
+    derivatives: createDerivativesServices({
+      store: stores.derivatives,
+      liquidationStore: stores.liquidations,
+      clock,
+      marketStore,
+      market,
+    }),
+    push: createPushServices({ redis, webhooks: stores.webhooks, config, clock }),
   };
 }

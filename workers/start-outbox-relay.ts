@@ -1,12 +1,10 @@
-/** The outbox relay as part of the worker role: its connections, producer and stores, and a stop that closes them. */
-import { systemClock } from '../shared/core/clock.js';
-import { AccountStore } from '../shared/paper/accounts/account-store.js';
+/** The outbox relay as part of the worker role: its connections and producer over the domain's stores, and a stop that closes them. */
+import type { Domain } from '../shared/domain.js';
 import { OutboxRelay } from '../shared/push/outbox-relay.js';
-import { WebhookStore } from '../shared/push/webhook-store.js';
 import { createWebhookProducer } from '../shared/queues/webhook-producer.js';
 import type { RoleContext, RunningRole } from './runtime.js';
 
-export async function startOutboxRelay(ctx: RoleContext): Promise<RunningRole> {
+export async function startOutboxRelay(ctx: RoleContext, domain: Domain): Promise<RunningRole> {
   const { config } = ctx;
   const producer = createWebhookProducer(ctx.redisUrl, config.push.webhookRetryBaseMs);
   const subscriber = ctx.redis.duplicate();
@@ -14,9 +12,9 @@ export async function startOutboxRelay(ctx: RoleContext): Promise<RunningRole> {
     redis: ctx.redis,
     subscriber,
     producer,
-    hooks: new WebhookStore(ctx.redis),
-    accounts: new AccountStore(ctx.redis),
-    clock: systemClock,
+    hooks: domain.stores.webhooks,
+    accounts: domain.stores.accounts,
+    clock: domain.clock,
     logger: ctx.logger.child({ part: 'outbox-relay' }),
     leaseMs: config.push.relayLeaseMs,
     scanMs: config.push.relayScanMs,

@@ -104,7 +104,7 @@ export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptio
       workers.push(worker);
     }
     for (const schedule of schedules) await queueFor(schedule.queue).upsertJobScheduler(schedule.id, schedule.repeat, schedule.job);
-    if (options.relay !== false) relay = await startOutboxRelay({ ...ctx, logger });
+    if (options.relay !== false) relay = await startOutboxRelay({ ...ctx, logger }, domain);
   } catch (error) {
     await stop();
     throw error;

@@ -10,13 +10,10 @@ import { MACRO_JOBS } from '../../shared/macro/macro-resources.js';
 import { MacroRefresher } from '../../shared/macro/macro-refresher.js';
 import { createMacroProviders } from '../../shared/macro/providers/macro-providers.js';
 import { providerHttp } from '../../shared/http/provider-http.js';
-import { SnapshotStore } from '../../shared/snapshots/snapshot-store.js';
 import { LatamRefresher } from '../../shared/latam/latam-refresher.js';
-import { LatamStore } from '../../shared/latam/latam-store.js';
 import { createLatamProviders } from '../../shared/latam/providers/latam-providers.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { runScreener } from '../../shared/screener/screener-runner.js';
-import { ScreenerService } from '../../shared/screener/screener-service.js';
 import { systemClock } from '../../shared/core/clock.js';
 
 export async function prepareMacroData(redisUrl: string, simUrl: string): Promise<void> {
@@ -25,16 +22,16 @@ export async function prepareMacroData(redisUrl: string, simUrl: string): Promis
   const redis = createRedis(redisUrl);
   try {
     const http = providerHttp(config.restTimeoutMs);
+    const { market, stores, screener: screenerService } = createDomain({ config, redis });
     const macro = new MacroRefresher({
-      store: new SnapshotStore(redis),
+      store: stores.snapshots,
       providers: createMacroProviders(config.providerUrls, http),
       clock: systemClock,
       logger,
     });
     for (const job of Object.values(MACRO_JOBS)) await macro.run(job);
-    const { market } = createDomain({ config, redis });
     const latam = new LatamRefresher({
-      store: new LatamStore(redis),
+      store: stores.latam,
       providers: createLatamProviders(config.providerUrls, http),
       btcUsd: async () => (await market.quote('BTCUSDT')).price,
       clock: systemClock,
@@ -46,7 +43,7 @@ export async function prepareMacroData(redisUrl: string, simUrl: string): Promis
       intervalMinutes: config.screenerIntervalMinutes,
       now: Date.now(),
     });
-    await new ScreenerService(redis, systemClock).save(screener);
+    await screenerService.save(screener);
   } finally {
     await closeRedis(redis);
   }

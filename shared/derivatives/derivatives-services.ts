@@ -1,14 +1,12 @@
-/** The derivatives services of an API process, built from its Redis connection. */
-import type { Redis } from 'ioredis';
+/** The derivatives services of an API process, over the domain's derivatives and liquidation stores. */
 import type { Clock } from '../core/clock.js';
-import type { Config } from '../core/config.js';
 import type { MarketService } from '../market/market-service.js';
 import type { MarketStore } from '../market/market-store.js';
 import { ClusterService } from './clusters/cluster-service.js';
 import { DerivativesService } from './derivatives-service.js';
-import { DerivativesStore } from './derivatives-store.js';
+import type { DerivativesStore } from './derivatives-store.js';
 import { LiquidationService } from './liquidations/liquidation-service.js';
-import { LiquidationStore } from './liquidations/liquidation-store.js';
+import type { LiquidationStore } from './liquidations/liquidation-store.js';
 
 export interface DerivativesServices {
   /** Funding, open interest, long/short snapshots. */
@@ -20,15 +18,13 @@ export interface DerivativesServices {
 }
 
 export function createDerivativesServices(deps: {
-  redis: Redis;
-  config: Config;
+  store: DerivativesStore;
+  liquidationStore: LiquidationStore;
   clock: Clock;
   marketStore: MarketStore;
   market: MarketService;
 }): DerivativesServices {
-  const { redis, config, clock, marketStore, market } = deps;
-  const store = new DerivativesStore(redis);
-  const liquidationStore = new LiquidationStore(redis, { dedupMs: config.liqDedupMs, rawMax: config.liqRawMax });
+  const { store, liquidationStore, clock, marketStore, market } = deps;
   const followed = (pair: string): Promise<boolean> =>
     market.resolveSymbol(pair).then(
       () => true,

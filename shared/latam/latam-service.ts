@@ -3,12 +3,11 @@
  * never an error because a provider is down. fresh -> (a source fails) -> stale with the last known
  * quote -> (it answers again) -> fresh. Before the first quote: stale, no venues.
  */
-import type { Redis } from 'ioredis';
 import type { Clock } from '../core/clock.js';
 import { classifySnapshot } from '../snapshots/snapshot-state.js';
 import { LATAM_MAX_AGE_MS } from './latam-refresher.js';
 import type { ArQuote, BrQuote } from './latam-quotes.js';
-import { LatamStore, type HistoryPoint, type Region } from './latam-store.js';
+import type { LatamStore, HistoryPoint, Region } from './latam-store.js';
 
 export interface LatamEnvelope {
   ok: true;
@@ -53,14 +52,10 @@ function brHistoryRow(point: HistoryPoint): HistoryPoint[] {
 }
 
 export class LatamService {
-  private readonly store: LatamStore;
-
   constructor(
-    redis: Redis,
+    private readonly store: LatamStore,
     private readonly clock: Clock,
-  ) {
-    this.store = new LatamStore(redis);
-  }
+  ) {}
 
   ar(): Promise<ArResponse> {
     return this.read<ArQuote>('ar', EMPTY_AR);

@@ -3,7 +3,6 @@
  * stale, or 503 before the first one), the calendar (computed), and one CoinGecko category's coins,
  * fetched on demand and cached, since nobody can refresh all of CoinGecko's ~600 categories.
  */
-import type { Redis } from 'ioredis';
 import type { Clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { keys } from '../redis/keys.js';
@@ -22,7 +21,7 @@ import type { CoinRow, GlobalStats, Trending } from './providers/coingecko-forma
 import type { DefiOverview } from './providers/defillama-format.js';
 import type { FearGreedPoint } from './providers/fear-greed-format.js';
 import { classifySnapshot, type SnapshotState } from '../snapshots/snapshot-state.js';
-import { SnapshotStore } from '../snapshots/snapshot-store.js';
+import type { SnapshotStore } from '../snapshots/snapshot-store.js';
 
 /** Every served snapshot says when it was fetched and whether it is stale. */
 export type Served<T> = T & { updatedAt: number; stale: boolean };
@@ -54,21 +53,19 @@ export interface CalendarView {
 const KNOWN_CATEGORIES_TTL_MS = 60_000;
 
 export interface MacroServiceDeps {
-  redis: Redis;
+  /** The providers' snapshots, written by the macro job. */
+  store: SnapshotStore;
   clock: Clock;
   /** Used only for categories fetched on demand. */
   coinGecko: CoinGeckoClient;
 }
 
 export class MacroService {
-  private readonly store: SnapshotStore;
   private readonly inFlight = new Map<string, Promise<CoinRow[]>>();
   /** The known category ids, re-read from Redis at most once a minute (the job refreshes them every 6 h). */
   private known: { at: number; ids: ReadonlySet<string> } | undefined;
 
-  constructor(private readonly deps: MacroServiceDeps) {
-    this.store = new SnapshotStore(deps.redis);
-  }
+  constructor(private readonly deps: MacroServiceDeps) {}
 
   calendar(year?: number): CalendarView {
     const now = this.deps.clock.now();
@@ -120,7 +117,7 @@ export class MacroService {
     await this.assertKnownCategory(category);
     const key = keys.macroSnapshot(categoryResource(category));
     const now = this.deps.clock.now();
-    const state = classifySnapshot(await this.store.read<CoinRow[]>(key), now, CATEGORY_FRESH_MS);
+    const state = classifySnapshot(await this.deps.store.read<CoinRow[]>(key), now, CATEGORY_FRESH_MS);
     const view = (coins: CoinRow[], fetchedAt: number, stale: boolean): Served<CoinsView> => ({
       category,
       count: coins.length,
@@ -143,7 +140,7 @@ export class MacroService {
   private async knownCategories(): Promise<ReadonlySet<string>> {
     const now = this.deps.clock.now();
     if (this.known && now - this.known.at < KNOWN_CATEGORIES_TTL_MS) return this.known.ids;
-    const stored = await this.store.read<string[]>(keys.macroSnapshot(MACRO_RESOURCES.categories));
+    const stored = await this.deps.store.read<string[]>(keys.macroSnapshot(MACRO_RESOURCES.categories));
     const ids = new Set(stored.data && stored.data.length > 0 ? stored.data : FALLBACK_CATEGORY_IDS);
     // the built-in list is only a stand-in: look again soon for the real one
     this.known = stored.data && stored.data.length > 0 ? { at: now, ids } : undefined;
@@ -165,7 +162,7 @@ export class MacroService {
     if (!pending) {
       pending = (async () => {
         const coins = await this.deps.coinGecko.markets(category);
-        await this.store.saveGood(key, coins, this.deps.clock.now(), CATEGORY_KEEP_MS);
+        await this.deps.store.saveGood(key, coins, this.deps.clock.now(), CATEGORY_KEEP_MS);
         return coins;
       })().finally(() => this.inFlight.delete(category));
       this.inFlight.set(category, pending);
@@ -174,7 +171,7 @@ export class MacroService {
   }
 
   private async serve<S, V extends object>(resource: string, provider: string, view: (data: S) => V): Promise<Served<V>> {
-    const snapshot = await this.store.read<S>(keys.macroSnapshot(resource));
+    const snapshot = await this.deps.store.read<S>(keys.macroSnapshot(resource));
     const state: SnapshotState<S> = classifySnapshot(snapshot, this.deps.clock.now(), MAX_AGE_MS[resource] ?? 0);
     if (state.kind === 'none') {
       throw new AppError(

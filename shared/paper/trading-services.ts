@@ -6,17 +6,17 @@ import type { FreshnessRules } from '../market/quote-freshness.js';
 import type { BookRegistry } from './accounts/book-registry.js';
 import { ChangeGate } from './change-gate.js';
 import { FeeSettings } from './fees/fee-settings.js';
-import { FundingStore } from './funding/funding-store.js';
+import type { FundingStore } from './funding/funding-store.js';
 import { LivePrices } from './markets/live-prices.js';
 import { MarketCatalog } from './markets/market-catalog.js';
 import { OrderService } from './orders/order-service.js';
-import { OrderStore } from './orders/order-store.js';
+import type { OrderStore } from './orders/order-store.js';
 import { BookService } from './positions/book-service.js';
 import { CloseService } from './positions/close-service.js';
 import type { PositionDeps } from './positions/position-deps.js';
 import { PositionReads } from './positions/position-reads.js';
 import { PositionService } from './positions/position-service.js';
-import { PositionStore } from './positions/position-store.js';
+import type { PositionStore } from './positions/position-store.js';
 
 export interface TradingServices {
   positions: PositionService;
@@ -31,7 +31,11 @@ export interface TradingServices {
 }
 
 export interface TradingDeps {
+  /** For the fee settings. */
   redis: Redis;
+  positionStore: PositionStore;
+  orderStore: OrderStore;
+  funding: FundingStore;
   marketStore: MarketStore;
   clock: Clock;
   freshness: FreshnessRules;
@@ -40,14 +44,13 @@ export interface TradingDeps {
 }
 
 export function createTradingServices(deps: TradingDeps): TradingServices {
-  const store = new PositionStore(deps.redis);
+  const { positionStore: store, funding } = deps;
   const prices = new LivePrices(deps.marketStore, deps.clock, deps.freshness);
-  const funding = new FundingStore(deps.redis);
   const fees = new FeeSettings(deps.redis);
   // one gate for positions and orders: their keys differ
   const changes = new ChangeGate();
   const positionDeps: PositionDeps = { store, prices, funding, fees, clock: deps.clock, changes };
-  const orders = new OrderService({ store: new OrderStore(deps.redis), prices, fees, clock: deps.clock, changes });
+  const orders = new OrderService({ store: deps.orderStore, prices, fees, clock: deps.clock, changes });
   return {
     positions: new PositionService(positionDeps, orders),
     orders,

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import { WebhookService } from './webhook-service.js';
-import { WebhookStore } from './webhook-store.js';
+import type { WebhookStore } from './webhook-store.js';
 import { WhsinkStore } from './whsink-store.js';
 
 export interface PushServices {
@@ -11,11 +11,11 @@ export interface PushServices {
   whsink: WhsinkStore;
 }
 
-export function createPushServices(deps: { redis: Redis; config: Config; clock: Clock }): PushServices {
-  const { redis, config, clock } = deps;
+export function createPushServices(deps: { redis: Redis; webhooks: WebhookStore; config: Config; clock: Clock }): PushServices {
+  const { redis, webhooks, config, clock } = deps;
   const policy = { allowPrivate: config.webhookAllowPrivate };
   return {
-    webhooks: new WebhookService({ store: new WebhookStore(redis), policy, timeoutMs: config.push.webhookTimeoutMs, clock }),
+    webhooks: new WebhookService({ store: webhooks, policy, timeoutMs: config.push.webhookTimeoutMs, clock }),
     whsink: new WhsinkStore(redis, clock, { perMinute: config.whsinkRateLimit, maxSinks: config.whsinkMaxSinks }),
   };
 }

@@ -1,9 +1,8 @@
 /** The screener as the API serves it: the last run from Redis, marked stale when the job falls behind or failed. */
-import type { Redis } from 'ioredis';
 import type { Clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { classifySnapshot } from '../snapshots/snapshot-state.js';
-import { SnapshotStore } from '../snapshots/snapshot-store.js';
+import type { SnapshotStore } from '../snapshots/snapshot-store.js';
 import { keys } from '../redis/keys.js';
 import { SCREENER_MAX_AGE_MS, type ScreenerResult } from './screener-types.js';
 
@@ -13,14 +12,10 @@ export interface ScreenerView extends ScreenerResult {
 }
 
 export class ScreenerService {
-  private readonly store: SnapshotStore;
-
   constructor(
-    redis: Redis,
+    private readonly store: SnapshotStore,
     private readonly clock: Clock,
-  ) {
-    this.store = new SnapshotStore(redis);
-  }
+  ) {}
 
   /** 503 upstream_unavailable before the first run. */
   async latest(): Promise<ScreenerView> {

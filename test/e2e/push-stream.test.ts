@@ -13,7 +13,6 @@ import type { AccountServices } from '../../shared/paper/accounts/account-servic
 import { StoredApiKeyResolver, type ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
 import type { BookRef } from '../../shared/paper/positions/position-types.js';
 import { LatestTicks } from '../../shared/market/latest-ticks.js';
-import { freshnessRules } from '../../shared/market/quote-freshness.js';
 import { ConnectedBookSweep } from '../../shared/paper/sweep/sweep.js';
 import { SocketCap } from '../../shared/push/socket-notices.js';
 import { SocketSlots } from '../../shared/push/socket-slots.js';
@@ -88,8 +87,7 @@ describe('push: the WebSocket stream', function () {
     sweepBook: (ref: BookRef) => Promise<unknown> = async () => undefined,
   ): Promise<{ url: string; close(): Promise<void> }> => {
     const config = configWith({ REDIS_URL: testRedisUrl(), STREAM_TICK_MS: '200' });
-    const { trading, marketStore: market } = createDomain({ config, redis });
-    const freshness = freshnessRules(config);
+    const { trading, marketStore: market, freshness } = createDomain({ config, redis });
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const logger = createLogger(config);

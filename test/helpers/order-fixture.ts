@@ -11,7 +11,7 @@ import { configWith, type Config } from '../../shared/core/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { MINUTE_MS } from '../../shared/engine/order-rules.js';
 import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
-import { createOrderSweep, type FillSummary, type OrderSweep } from '../../shared/paper/orders/order-sweep.js';
+import type { FillSummary, OrderSweep } from '../../shared/paper/orders/order-sweep.js';
 import type { SweepJob } from '../../shared/queues/job-types.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
@@ -71,8 +71,9 @@ export function useOrderFixture(): OrderFixture {
     // the suite's Redis starts in a root hook, after describe blocks are built
     config = configWith({ REDIS_URL: testRedisUrl(), PORT: '0', HOST: '127.0.0.1', PUBLIC_RATE_LIMIT: '100000000' });
     redis = await freshRedis();
-    api = await startApiServer({ domain: createDomain({ config, redis, clock }), logger: createLogger(config) });
-    sweep = createOrderSweep(redis, clock);
+    const domain = createDomain({ config, redis, clock });
+    api = await startApiServer({ domain, logger: createLogger(config) });
+    sweep = domain.orderSweep;
     mod = accountServices(redis);
   });
   beforeEach(async () => {

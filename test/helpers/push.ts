@@ -8,6 +8,7 @@ import { configWith, type Config } from '../../shared/core/config.js';
 import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { createLogger } from '../../shared/core/logger.js';
+import { createDomain } from '../../shared/domain.js';
 import type { RunningRole } from '../../workers/runtime.js';
 import { webhookProcessor } from '../../workers/processors/webhooks/webhook-processor.js';
 import { startOutboxRelay } from '../../workers/start-outbox-relay.js';
@@ -151,7 +152,7 @@ export function signatureVerifies(delivery: ReceivedDelivery, secret: string): b
 /** The outbox relay on the suite's Redis, as the worker role runs it. */
 export function startTestRelay(redis: Redis, env: Record<string, string> = {}): Promise<RunningRole> {
   const config: Config = configWith({ REDIS_URL: testRedisUrl(), ...env });
-  return startOutboxRelay({ config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) });
+  return startOutboxRelay({ config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) }, createDomain({ config, redis }));
 }
 
 /** A worker role running only the webhook processor (and the relay unless told otherwise), as a worker process would. */

@@ -38,8 +38,9 @@ describe('macro service and refresher (sim providers, real Redis, injected clock
     redis = await freshRedis();
     now = Date.now();
     const providers = createMacroProviders(providerUrlsFrom({}, 'sim', sim.url), providerHttp(2_000, 1));
-    service = new MacroService({ redis, clock, coinGecko: providers.coinGecko });
-    refresher = new MacroRefresher({ store: new SnapshotStore(redis), providers, clock, logger: createLogger(configWith({})) });
+    const store = new SnapshotStore(redis);
+    service = new MacroService({ store, clock, coinGecko: providers.coinGecko });
+    refresher = new MacroRefresher({ store, providers, clock, logger: createLogger(configWith({})) });
   });
   after(async () => {
     await sim.close();

@@ -1,5 +1,5 @@
 import { derivativesProcessor } from './derivatives/derivatives-processor.js';
-import { fundingRecorder } from './funding-recorder.js';
+import { fundingRecorder } from './funding/funding-recorder.js';
 import { latamProcessor } from './latam/latam-processor.js';
 import { macroProcessor } from './macro/macro-processor.js';
 import { orderExpiryProcessor } from './orders/order-expiry-processor.js';

@@ -14,6 +14,8 @@ export interface AccountServices {
   accounts: AccountStore;
   keys: KeyStore;
   books: BookRegistry;
+  /** The accounts' plans (the order sweep reads the open-position cap). */
+  plans: PlanStore;
 }
 
 export function createAccountServices(deps: { redis: Redis; clock?: Clock; random?: RandomBytes }): AccountServices {
@@ -21,6 +23,7 @@ export function createAccountServices(deps: { redis: Redis; clock?: Clock; rando
   const accounts = new AccountStore(redis, random);
   const keys = new KeyStore(redis);
   const books = new RedisBookRegistry(redis, keys);
-  const service = new AccountService({ accounts, keys, plans: new PlanStore(redis), books, sockets: new SocketCap(redis), clock, random });
-  return { service, accounts, keys, books };
+  const plans = new PlanStore(redis);
+  const service = new AccountService({ accounts, keys, plans, books, sockets: new SocketCap(redis), clock, random });
+  return { service, accounts, keys, books, plans };
 }

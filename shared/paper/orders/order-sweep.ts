@@ -4,20 +4,19 @@
  * the candle's minute, and the triggers leave it to the next candle and the live sweep (one bar cannot
  * tell whether its extremes came before or after the fill).
  */
-import type { Redis } from 'ioredis';
 import type { Clock } from '../../core/clock.js';
 import { findFeeVenue } from '../../engine/fees.js';
 import { candleFills, candleReaches, reachOf } from '../../engine/order-rules.js';
 import type { SweepJob } from '../../queues/job-types.js';
 import { baseOf } from '../../market/canonical-symbol.js';
-import { PlanStore } from '../accounts/plan-store.js';
+import type { PlanStore } from '../accounts/plan-store.js';
 import { effectivePlan } from '../plans.js';
 import { buildPosition, priceEntry, type EntryTerms } from '../positions/position-builder.js';
 import { defaultPositionId, MAX_ATTEMPTS } from '../positions/position-deps.js';
 import type { BookRef, Position } from '../positions/position-types.js';
 import { mayBeStoring } from '../timed-ids.js';
 import type { IndexedOrder, OrderTarget } from './order-hints.js';
-import { OrderStore } from './order-store.js';
+import type { OrderStore } from './order-store.js';
 import { parseOrderMember, type Order, type StoredOrder } from './order-types.js';
 
 export interface FillSummary {
@@ -163,11 +162,11 @@ export class OrderSweep {
   }
 }
 
-/** The order step of the sweep on a connection, with the open cap read from the account's plan. */
-export function createOrderSweep(redis: Redis, clock: Clock): OrderSweep {
-  const plans = new PlanStore(redis);
+/** The order step of the sweep over the order store, with the open cap read from the account's plan. */
+export function createOrderSweep(deps: { orders: OrderStore; plans: PlanStore; clock: Clock }): OrderSweep {
+  const { plans, clock } = deps;
   return new OrderSweep({
-    store: new OrderStore(redis),
+    store: deps.orders,
     clock,
     openCap: async (accountId) => effectivePlan(await plans.get(accountId), clock.now()).limits.maxOpenPositions,
   });

@@ -10,17 +10,22 @@ import type { LatestTicks } from '../../market/latest-ticks.js';
 import type { MarketStore } from '../../market/market-store.js';
 import type { FreshnessRules } from '../../market/quote-freshness.js';
 import type { SweepJob } from '../../queues/job-types.js';
-import { FundingStore } from '../funding/funding-store.js';
-import { PositionStore } from '../positions/position-store.js';
+import type { FundingStore } from '../funding/funding-store.js';
+import type { PositionStore } from '../positions/position-store.js';
 import { ConnectedBookSweep } from './connected-book-sweep.js';
 import { SweepService, type SweepReport } from './sweep-service.js';
-import { SweepStore } from './sweep-store.js';
+import type { SweepStore } from './sweep-store.js';
 
 export type { SweepReport } from './sweep-service.js';
 export { ConnectedBookSweep } from './connected-book-sweep.js';
 
 export interface SweepModuleDeps {
+  /** For the connected-book trigger's per-book claims. */
   redis: Redis;
+  positions: PositionStore;
+  /** The open positions' trigger levels per symbol. */
+  index: SweepStore;
+  funding: FundingStore;
   market: MarketStore;
   freshness: FreshnessRules;
   clock: Clock;
@@ -46,9 +51,9 @@ export interface Sweep {
 
 export function createSweep(deps: SweepModuleDeps): Sweep {
   const service = new SweepService({
-    store: new PositionStore(deps.redis),
-    index: new SweepStore(deps.redis),
-    funding: new FundingStore(deps.redis),
+    store: deps.positions,
+    index: deps.index,
+    funding: deps.funding,
     market: deps.market,
     freshness: deps.freshness,
     clock: deps.clock,

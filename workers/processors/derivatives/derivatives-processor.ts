@@ -3,7 +3,6 @@
  * from Binance, Bybit and OKX REST (schedules in workers/schedules.ts).
  */
 import { DerivativesRefresher } from '../../../shared/derivatives/derivatives-refresher.js';
-import { DerivativesStore } from '../../../shared/derivatives/derivatives-store.js';
 import { QUEUES } from '../../../shared/queues/queue-names.js';
 import type { ProcessorDefinition } from '../registry.js';
 
@@ -17,9 +16,9 @@ export const LONG_SHORT_EVERY_MS = 300_000;
 export const derivativesProcessor: ProcessorDefinition = {
   queue: QUEUES.derivatives,
   create: ({ domain, logger }) => {
-    const { config, redis, clock, marketStore: market } = domain;
+    const { config, clock, marketStore: market, stores } = domain;
     const refresher = new DerivativesRefresher({
-      store: new DerivativesStore(redis),
+      store: stores.derivatives,
       rest: { binance: config.venueUrls.binance.rest, bybit: config.venueUrls.bybit.rest, okx: config.venueUrls.okx.rest },
       http: { timeoutMs: config.restTimeoutMs, attempts: 2, baseDelayMs: 250, maxDelayMs: 5_000 },
       clock,

@@ -2,7 +2,6 @@
 import { providerHttp } from '../../../shared/http/provider-http.js';
 import { QUEUES } from '../../../shared/queues/queue-names.js';
 import { LatamRefresher } from '../../../shared/latam/latam-refresher.js';
-import { LatamStore } from '../../../shared/latam/latam-store.js';
 import { createLatamProviders } from '../../../shared/latam/providers/latam-providers.js';
 import type { ProcessorDefinition } from '../registry.js';
 
@@ -11,9 +10,9 @@ export const LATAM_JOBS = { refresh: 'refresh', history: 'history' } as const;
 export const latamProcessor: ProcessorDefinition = {
   queue: QUEUES.latam,
   create: ({ domain, logger }) => {
-    const { config, redis, clock, market } = domain;
+    const { config, clock, market, stores } = domain;
     const refresher = new LatamRefresher({
-      store: new LatamStore(redis),
+      store: stores.latam,
       providers: createLatamProviders(config.providerUrls, providerHttp(config.restTimeoutMs)),
       btcUsd: async () => (await market.quote('BTCUSDT')).price,
       clock,

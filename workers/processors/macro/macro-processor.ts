@@ -3,7 +3,6 @@ import { MACRO_JOBS, type MacroJob } from '../../../shared/macro/macro-resources
 import { MacroRefresher } from '../../../shared/macro/macro-refresher.js';
 import { createMacroProviders } from '../../../shared/macro/providers/macro-providers.js';
 import { providerHttp } from '../../../shared/http/provider-http.js';
-import { SnapshotStore } from '../../../shared/snapshots/snapshot-store.js';
 import { QUEUES } from '../../../shared/queues/queue-names.js';
 import type { ProcessorDefinition } from '../registry.js';
 
@@ -13,9 +12,9 @@ const isMacroJob = (name: string): name is MacroJob => JOBS.has(name);
 export const macroProcessor: ProcessorDefinition = {
   queue: QUEUES.macro,
   create: ({ domain, logger }) => {
-    const { config, redis, clock } = domain;
+    const { config, clock, stores } = domain;
     const refresher = new MacroRefresher({
-      store: new SnapshotStore(redis),
+      store: stores.snapshots,
       providers: createMacroProviders(config.providerUrls, providerHttp(config.restTimeoutMs)),
       clock,
       logger: logger.child({ queue: QUEUES.macro }),

@@ -1,6 +1,5 @@
 /** The orders queue's processor: expires the resting orders whose 30 days are up (scheduled every minute, once per cluster). */
 import { OrderExpiry } from '../../../shared/paper/orders/order-expiry.js';
-import { OrderStore } from '../../../shared/paper/orders/order-store.js';
 import { QUEUES } from '../../../shared/queues/queue-names.js';
 import type { ProcessorDefinition } from '../registry.js';
 
@@ -10,8 +9,8 @@ export const ORDER_EXPIRY_EVERY_MS = 60_000;
 export const orderExpiryProcessor: ProcessorDefinition = {
   queue: QUEUES.orders,
   create: ({ domain, logger }) => {
-    const { redis, clock } = domain;
-    const expiry = new OrderExpiry(new OrderStore(redis), clock);
+    const { stores, clock } = domain;
+    const expiry = new OrderExpiry(stores.orders, clock);
     const log = logger.child({ queue: QUEUES.orders });
     return {
       process: async () => {

@@ -5,7 +5,6 @@
  */
 import { DelayedError, Queue, type Job } from 'bullmq';
 import { InOrderByKey } from '../../../shared/core/in-order-by-key.js';
-import { createOrderSweep } from '../../../shared/paper/orders/order-sweep.js';
 import type { SweepJob } from '../../../shared/queues/job-types.js';
 import { QUEUE_PREFIX, QUEUES } from '../../../shared/queues/queue-names.js';
 import { redisOutages } from '../../../shared/redis/connection.js';
@@ -65,9 +64,8 @@ export const candleSweepProcessor: ProcessorDefinition = {
   queue: QUEUES.sweep,
   concurrency: SWEEP_CONCURRENCY,
   create: ({ domain }) => {
-    const { redis, clock, marketStore: market, sweep } = domain;
+    const { redis, marketStore: market, sweep, orderSweep: orders } = domain;
     const positions = sweep.candle;
-    const orders = createOrderSweep(redis, clock);
     // The steps of a candle, in order. Resting-order fills (shared/paper/orders) go first, so that
     // an order the candle fills exists before the triggers run; the new position is stamped with
     // the candle's minute, and a candle never triggers a position opened within its own minute.

@@ -7,7 +7,6 @@
 import type { Job } from 'bullmq';
 import { deliveryHeaders } from '../../../shared/push/webhook-signing.js';
 import { WebhookSender } from '../../../shared/push/webhook-sender.js';
-import { WebhookStore } from '../../../shared/push/webhook-store.js';
 import type { WebhookJob } from '../../../shared/queues/job-types.js';
 import { QUEUES } from '../../../shared/queues/queue-names.js';
 import type { ProcessorDefinition } from '../registry.js';
@@ -18,8 +17,8 @@ export const webhookProcessor: ProcessorDefinition = {
   concurrency: 64,
   workerOptions: (config) => ({ lockDuration: config.push.webhookLockMs, stalledInterval: config.push.webhookLockMs, maxStalledCount: 10 }),
   create: ({ domain, logger }) => {
-    const { config, redis, clock } = domain;
-    const store = new WebhookStore(redis);
+    const { config, clock } = domain;
+    const store = domain.stores.webhooks;
     const sender = new WebhookSender({ allowPrivate: config.webhookAllowPrivate, timeoutMs: config.push.webhookTimeoutMs });
     const log = logger.child({ queue: QUEUES.webhooks });
     return {

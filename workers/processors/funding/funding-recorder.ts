@@ -1,14 +1,13 @@
 /** The funding queue's processor: records the funding of the funding time just passed (see shared/paper/funding). */
-import { FundingStore } from '../../shared/paper/funding/funding-store.js';
-import { recordFunding } from '../../shared/paper/funding/funding-recorder.js';
-import { QUEUES } from '../../shared/queues/queue-names.js';
-import type { ProcessorDefinition } from './registry.js';
+import { recordFunding } from '../../../shared/paper/funding/funding-recorder.js';
+import { QUEUES } from '../../../shared/queues/queue-names.js';
+import type { ProcessorDefinition } from '../registry.js';
 
 export const fundingRecorder: ProcessorDefinition = {
   queue: QUEUES.funding,
   create: ({ domain, logger }) => {
-    const { config, redis, clock, marketStore: market } = domain;
-    const funding = new FundingStore(redis);
+    const { config, clock, marketStore: market } = domain;
+    const { funding } = domain.stores;
     return {
       process: () =>
         recordFunding({
