@@ -3,7 +3,7 @@
  * and ROLE=all, the simulated exchange in the same process (unless SIM_URL points at `npm run sim`), a
  * fresh demo API key, and the banner lines that show both.
  */
-import { createDomain } from '../../shared/domain.js';
+import { createAccountServices } from '../../shared/paper/accounts/account-services.js';
 import type { BannerNotes, EntryOptions } from '../../workers/run-service.js';
 import { startSim } from '../sim/sim-server.js';
 import { DEMO_EMAIL, issueDemoKey } from './demo-key.js';
@@ -22,7 +22,7 @@ export function demoAddOns(): EntryOptions {
     afterRoles: async ({ config, redis, logger }) => {
       if (config.marketSource !== 'sim' || config.role !== 'all') return;
       try {
-        demoApiKey = await issueDemoKey(createDomain({ config, redis }).accounts.service);
+        demoApiKey = await issueDemoKey(createAccountServices({ redis }).service);
       } catch (error) {
         logger.warn({ err: error }, 'no demo API key');
       }
