@@ -19,14 +19,15 @@ import type { ConnectorDeps, VenueConnector } from './venue-connector.js';
 const SYMBOLS_PER_CONNECTION = 400;
 
 export function createBinanceConnector(deps: ConnectorDeps): VenueConnector {
-  const subscriptions = batchedSubscriptions(BINANCE_STREAMS_PER_MESSAGE, (batch, unsubscribe, seq) =>
-    binanceSubscribe(batch, seq, unsubscribe),
-  );
   const stream = new ShardedStream({
     name: 'binance',
     url: `${deps.urls.ws}/stream`,
     logger: deps.logger,
-    protocol: { ...subscriptions, ping: { kind: 'protocol' }, isPong: () => false },
+    protocol: {
+      ...batchedSubscriptions(BINANCE_STREAMS_PER_MESSAGE, (batch, unsubscribe, seq) => binanceSubscribe(batch, seq, unsubscribe)),
+      ping: { kind: 'protocol' },
+      isPong: () => false,
+    },
     symbolsPerShard: SYMBOLS_PER_CONNECTION,
     topicsFor: (symbol) => [binanceKlineStream(symbol)],
     fixedTopics: [BINANCE_ALL_TICKERS],

@@ -19,12 +19,15 @@ const SYMBOLS_PER_CONNECTION = 50;
 
 export function createBitgetConnector(deps: ConnectorDeps): VenueConnector {
   const state = createBitgetCandleState();
-  const subscriptions = batchedSubscriptions(BITGET_ARGS_PER_MESSAGE, (batch, unsubscribe) => bitgetSubscribe(batch, unsubscribe));
   const stream = new ShardedStream({
     name: 'bitget',
     url: `${deps.urls.ws}/v2/ws/public`,
     logger: deps.logger,
-    protocol: { ...subscriptions, ping: { kind: 'text', text: 'ping' }, isPong: (t) => t === 'pong' },
+    protocol: {
+      ...batchedSubscriptions(BITGET_ARGS_PER_MESSAGE, (batch, unsubscribe) => bitgetSubscribe(batch, unsubscribe)),
+      ping: { kind: 'text', text: 'ping' },
+      isPong: (t) => t === 'pong',
+    },
     symbolsPerShard: SYMBOLS_PER_CONNECTION,
     topicsFor: (symbol) => [bitgetTopic('ticker', symbol), bitgetTopic('candle1m', symbol)],
     silenceMs: deps.silenceMs,
