@@ -27,58 +27,28 @@ export interface ScheduleDefinition {
 /** Refresh jobs run again soon anyway: keep the last few finished ones for inspection, not all of them. */
 const REFRESH_JOB_OPTS: JobSchedulerTemplateOptions = { removeOnComplete: { count: 20 }, removeOnFail: { count: 50 } };
 
+/** A refresh job every `every` ms, its finished jobs trimmed. */
+function refresh(id: string, queue: QueueName, every: number, name: string): ScheduleDefinition {
+  return { id, queue, repeat: { every }, job: { name, opts: REFRESH_JOB_OPTS } };
+}
+
 /** Every recurring job of the service, in one list. */
 export const SCHEDULES: ScheduleDefinition[] = [
   // 5 s after each funding time (00:00, 08:00, 16:00 UTC): the rate and mark of the time just passed
   { id: 'funding-record', queue: QUEUES.funding, repeat: { pattern: '5 0 0,8,16 * * *', tz: 'UTC' }, job: { name: 'record' } },
   // provider refreshes and the screener: frequent, so their finished jobs are not kept
-  {
-    id: 'screener-refresh',
-    queue: QUEUES.screener,
-    repeat: { every: SCREENER_EVERY_MS },
-    job: { name: 'refresh', opts: REFRESH_JOB_OPTS },
-  },
-  {
-    id: 'macro-fear-greed',
-    queue: QUEUES.macro,
-    repeat: { every: FEAR_GREED_EVERY_MS },
-    job: { name: MACRO_JOBS.fearGreed, opts: REFRESH_JOB_OPTS },
-  },
-  {
-    id: 'macro-coingecko',
-    queue: QUEUES.macro,
-    repeat: { every: COINGECKO_EVERY_MS },
-    job: { name: MACRO_JOBS.coinGecko, opts: REFRESH_JOB_OPTS },
-  },
-  {
-    id: 'macro-defillama',
-    queue: QUEUES.macro,
-    repeat: { every: DEFILLAMA_EVERY_MS },
-    job: { name: MACRO_JOBS.defiLlama, opts: REFRESH_JOB_OPTS },
-  },
-  { id: 'latam-refresh', queue: QUEUES.latam, repeat: { every: LATAM_EVERY_MS }, job: { name: 'refresh', opts: REFRESH_JOB_OPTS } },
-  { id: 'latam-history', queue: QUEUES.latam, repeat: { every: LATAM_HISTORY_EVERY_MS }, job: { name: 'history', opts: REFRESH_JOB_OPTS } },
+  refresh('screener-refresh', QUEUES.screener, SCREENER_EVERY_MS, 'refresh'),
+  refresh('macro-fear-greed', QUEUES.macro, FEAR_GREED_EVERY_MS, MACRO_JOBS.fearGreed),
+  refresh('macro-coingecko', QUEUES.macro, COINGECKO_EVERY_MS, MACRO_JOBS.coinGecko),
+  refresh('macro-defillama', QUEUES.macro, DEFILLAMA_EVERY_MS, MACRO_JOBS.defiLlama),
+  refresh('latam-refresh', QUEUES.latam, LATAM_EVERY_MS, 'refresh'),
+  refresh('latam-history', QUEUES.latam, LATAM_HISTORY_EVERY_MS, 'history'),
   // derivatives snapshots from Binance, Bybit and OKX REST
-  {
-    id: 'derivatives-funding',
-    queue: QUEUES.derivatives,
-    repeat: { every: FUNDING_EVERY_MS },
-    job: { name: DERIVATIVE_JOBS.funding, opts: REFRESH_JOB_OPTS },
-  },
-  {
-    id: 'derivatives-open-interest',
-    queue: QUEUES.derivatives,
-    repeat: { every: OPEN_INTEREST_EVERY_MS },
-    job: { name: DERIVATIVE_JOBS.openInterest, opts: REFRESH_JOB_OPTS },
-  },
-  {
-    id: 'derivatives-long-short',
-    queue: QUEUES.derivatives,
-    repeat: { every: LONG_SHORT_EVERY_MS },
-    job: { name: DERIVATIVE_JOBS.longShort, opts: REFRESH_JOB_OPTS },
-  },
+  refresh('derivatives-funding', QUEUES.derivatives, FUNDING_EVERY_MS, DERIVATIVE_JOBS.funding),
+  refresh('derivatives-open-interest', QUEUES.derivatives, OPEN_INTEREST_EVERY_MS, DERIVATIVE_JOBS.openInterest),
+  refresh('derivatives-long-short', QUEUES.derivatives, LONG_SHORT_EVERY_MS, DERIVATIVE_JOBS.longShort),
   // resting orders 30 days old expire (the job re-checks each order, so a late run is harmless)
-  { id: 'orders-expire', queue: QUEUES.orders, repeat: { every: ORDER_EXPIRY_EVERY_MS }, job: { name: 'expire', opts: REFRESH_JOB_OPTS } },
+  refresh('orders-expire', QUEUES.orders, ORDER_EXPIRY_EVERY_MS, 'expire'),
   // the live sweep: live prices against stops, targets and liquidations between candles (43,200 runs
   // a day: none kept); the scheduler's id is stored in Redis, so it keeps its old name
   {

@@ -245,7 +245,7 @@ export async function measureLiquidationIngest(events = 100_000): Promise<Ingest
     const store = new LiquidationStore(redis, { dedupMs: 600_000, rawMax: 1_000_000 });
     const writer = new LiquidationWriter({ store, logger, clock: { now: () => Date.now() }, flushMs: 20, maxBatch: BATCH });
     writer.setUniverse(coins.map((c) => `${c}USDT`));
-    const handlers = fmts.map((f, i) => liquidationFrameHandler(`bench-${i}`, logger, f.parse, writer));
+    const handlers = fmts.map((f, i) => liquidationFrameHandler(`bench-${i}`, { logger, sink: writer }, f.parse));
     const handlerOf = new Map(fmts.map((f, i) => [f, handlers[i]]));
     writer.start();
     const started = performance.now();

@@ -96,3 +96,8 @@ export class AppError extends Error {
 export function isAppError(value: unknown): value is AppError {
   return value instanceof AppError;
 }
+
+/** The 404 for a symbol the service neither follows nor knows, naming it as the client sent it. */
+export function unknownSymbol(input: string): AppError {
+  return new AppError('unknown_symbol', `unknown symbol: ${input}`, { symbol: input });
+}

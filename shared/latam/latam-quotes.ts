@@ -53,7 +53,8 @@ const byBothNames = <T>(value: (name: DollarName) => T): Record<DollarKey, T> =>
   card: value('card'),
 });
 
-function dolarView(dolar: ReferenceDollars): DolarView {
+/** The reference dollars as a quote shows them: { ask } or { ask, bid }, under both names of each. */
+export function dolarView(dolar: ReferenceDollars): DolarView {
   return byBothNames((name) => {
     const ask = dolar[name];
     const bid = dolar.bids?.[name];

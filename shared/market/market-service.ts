@@ -3,7 +3,7 @@
  * range and from REST history otherwise. A request never waits on an exchange when Redis has the answer.
  */
 import type { Clock } from '../core/clock.js';
-import { AppError } from '../core/errors.js';
+import { AppError, unknownSymbol } from '../core/errors.js';
 import { aggregateCandles } from './aggregate-candles.js';
 import { baseOf, canonicalSymbol } from './canonical-symbol.js';
 import type { MarketStore } from './market-store.js';
@@ -65,7 +65,7 @@ export class MarketService {
       const [known, stored] = await Promise.all([this.store.isKnownSymbol(pair), this.store.getQuote(pair)]);
       if (known || stored) return { pair, stored };
     }
-    throw new AppError('unknown_symbol', `unknown symbol: ${input}`, { symbol: input });
+    throw unknownSymbol(input);
   }
 
   /** Quotes of several symbols in one round trip; symbols without a servable price are left out. */

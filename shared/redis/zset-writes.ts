@@ -27,14 +27,27 @@ export class ZsetWrites {
   }
 
   /**
-   * Sends the writes, then reads each hash field, in one pipeline: one connection runs it in order,
-   * so each read sees the writes (a hint set exactly, then its record read back). Answers the reads.
+   * Sends the writes, then reads each record's hash field back, in one pipeline: one connection runs
+   * it in order, so each read sees the writes (a hint set exactly, then its record read back).
+   * Answers the records whose stored JSON is no longer the `raw` they were read with, with what is
+   * stored now (null when the record is gone).
    */
-  async sendThenRead(redis: Redis, reads: readonly { key: string; field: string }[]): Promise<unknown[]> {
+  async sendThenChanged<T extends { raw: string }>(
+    redis: Redis,
+    records: readonly T[],
+    fieldOf: (record: T) => { key: string; field: string },
+  ): Promise<{ record: T; now: string | null }[]> {
     const pipeline = redis.pipeline();
     const writes = this.appendTo(pipeline);
-    for (const { key, field } of reads) pipeline.hget(key, field);
-    return (await execPipeline(pipeline)).slice(writes);
+    for (const record of records) {
+      const { key, field } = fieldOf(record);
+      pipeline.hget(key, field);
+    }
+    const now = (await execPipeline(pipeline)).slice(writes);
+    return records.flatMap((record, i) => {
+      const raw = now[i];
+      return raw === record.raw ? [] : [{ record, now: typeof raw === 'string' ? raw : null }];
+    });
   }
 
   async send(redis: Redis): Promise<void> {

@@ -12,20 +12,22 @@ import {
   parseBinanceMessage,
 } from '../../shared/market/venues/binance-format.js';
 import { ShardedStream } from './sharded-stream.js';
-import { chunk, composeConnector, frameHandler, pingEvery, type ConnectorDeps, type VenueConnector } from './venue-connector.js';
+import { batchedSubscriptions, composeConnector, frameHandler, pingEvery } from './venue-connector.js';
+import type { ConnectorDeps, VenueConnector } from './venue-connector.js';
 
 /** 1024 streams per connection at most; 400 klines leave ample room. */
 const SYMBOLS_PER_CONNECTION = 400;
 
 export function createBinanceConnector(deps: ConnectorDeps): VenueConnector {
-  let id = 0;
-  const message = (unsubscribe: boolean) => (topics: string[]) =>
-    chunk(topics, BINANCE_STREAMS_PER_MESSAGE).map((batch) => binanceSubscribe(batch, ++id, unsubscribe));
   const stream = new ShardedStream({
     name: 'binance',
     url: `${deps.urls.ws}/stream`,
     logger: deps.logger,
-    protocol: { subscribe: message(false), unsubscribe: message(true), ping: { kind: 'protocol' }, isPong: () => false },
+    protocol: {
+      ...batchedSubscriptions(BINANCE_STREAMS_PER_MESSAGE, (batch, unsubscribe, seq) => binanceSubscribe(batch, seq, unsubscribe)),
+      ping: { kind: 'protocol' },
+      isPong: () => false,
+    },
     symbolsPerShard: SYMBOLS_PER_CONNECTION,
     topicsFor: (symbol) => [binanceKlineStream(symbol)],
     fixedTopics: [BINANCE_ALL_TICKERS],

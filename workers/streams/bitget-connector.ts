@@ -11,20 +11,23 @@ import {
   parseBitgetMessage,
 } from '../../shared/market/venues/bitget-format.js';
 import { ShardedStream } from './sharded-stream.js';
-import { chunk, composeConnector, frameHandler, pingEvery, type ConnectorDeps, type VenueConnector } from './venue-connector.js';
+import { batchedSubscriptions, composeConnector, frameHandler, pingEvery } from './venue-connector.js';
+import type { ConnectorDeps, VenueConnector } from './venue-connector.js';
 
 /** Bitget asks for modest channel counts per connection: 50 symbols = 100 channels. */
 const SYMBOLS_PER_CONNECTION = 50;
 
 export function createBitgetConnector(deps: ConnectorDeps): VenueConnector {
   const state = createBitgetCandleState();
-  const message = (unsubscribe: boolean) => (topics: string[]) =>
-    chunk(topics, BITGET_ARGS_PER_MESSAGE).map((batch) => bitgetSubscribe(batch, unsubscribe));
   const stream = new ShardedStream({
     name: 'bitget',
     url: `${deps.urls.ws}/v2/ws/public`,
     logger: deps.logger,
-    protocol: { subscribe: message(false), unsubscribe: message(true), ping: { kind: 'text', text: 'ping' }, isPong: (t) => t === 'pong' },
+    protocol: {
+      ...batchedSubscriptions(BITGET_ARGS_PER_MESSAGE, (batch, unsubscribe) => bitgetSubscribe(batch, unsubscribe)),
+      ping: { kind: 'text', text: 'ping' },
+      isPong: (t) => t === 'pong',
+    },
     symbolsPerShard: SYMBOLS_PER_CONNECTION,
     topicsFor: (symbol) => [bitgetTopic('ticker', symbol), bitgetTopic('candle1m', symbol)],
     silenceMs: deps.silenceMs,

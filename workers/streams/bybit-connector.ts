@@ -12,7 +12,8 @@ import {
   parseBybitMessage,
 } from '../../shared/market/venues/bybit-format.js';
 import { ShardedStream, type ShardedStreamOptions } from './sharded-stream.js';
-import { chunk, composeConnector, frameHandler, pingEvery, type ConnectorDeps, type VenueConnector } from './venue-connector.js';
+import { batchedSubscriptions, composeConnector, frameHandler, pingEvery } from './venue-connector.js';
+import type { ConnectorDeps, VenueConnector } from './venue-connector.js';
 
 const SYMBOLS_PER_CONNECTION = 100;
 
@@ -24,15 +25,14 @@ export function bybitStreamOptions(
   deps: Pick<ConnectorDeps, 'urls' | 'logger' | 'silenceMs' | 'reconnectMaxMs'>,
   idPrefix: string,
 ): Pick<ShardedStreamOptions, 'url' | 'logger' | 'protocol' | 'silenceMs' | 'pingIntervalMs' | 'reconnectMaxMs' | 'sendGapMs'> {
-  let id = 0;
-  const message = (unsubscribe: boolean) => (topics: string[]) =>
-    chunk(topics, BYBIT_ARGS_PER_MESSAGE).map((batch) => bybitSubscribe(batch, `${idPrefix}${++id}`, unsubscribe));
+  const subscriptions = batchedSubscriptions(BYBIT_ARGS_PER_MESSAGE, (batch, unsubscribe, seq) =>
+    bybitSubscribe(batch, `${idPrefix}${seq}`, unsubscribe),
+  );
   return {
     url: `${deps.urls.ws}/v5/public/linear`,
     logger: deps.logger,
     protocol: {
-      subscribe: message(false),
-      unsubscribe: message(true),
+      ...subscriptions,
       ping: { kind: 'text', text: BYBIT_PING },
       isPong: (text) => text.includes('"op":"pong"') || text.includes('"ret_msg":"pong"'),
     },

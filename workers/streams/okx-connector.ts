@@ -12,17 +12,17 @@ import {
 } from '../../shared/market/venues/okx-format.js';
 import type { SocketProtocol } from './reconnecting-socket.js';
 import { ShardedStream } from './sharded-stream.js';
-import { chunk, composeConnector, frameHandler, pingEvery, type ConnectorDeps, type VenueConnector } from './venue-connector.js';
+import { batchedSubscriptions, composeConnector, frameHandler, pingEvery } from './venue-connector.js';
+import type { ConnectorDeps, VenueConnector } from './venue-connector.js';
 
 const SYMBOLS_PER_CONNECTION = 250;
 
 export function createOkxConnector(deps: ConnectorDeps): VenueConnector {
-  let id = 0;
-  const message = (unsubscribe: boolean) => (topics: string[]) =>
-    chunk(topics, OKX_ARGS_PER_MESSAGE).map((batch) => okxSubscribe(batch, String(++id), unsubscribe));
+  const subscriptions = batchedSubscriptions(OKX_ARGS_PER_MESSAGE, (batch, unsubscribe, seq) =>
+    okxSubscribe(batch, String(seq), unsubscribe),
+  );
   const protocol: SocketProtocol = {
-    subscribe: message(false),
-    unsubscribe: message(true),
+    ...subscriptions,
     ping: { kind: 'text', text: 'ping' },
     isPong: (text) => text === 'pong',
   };

@@ -4,6 +4,7 @@ import type { Logger } from '../../shared/core/logger.js';
 import { parseJsonText } from '../../shared/market/parse-utils.js';
 import type { FrameResult, Venue, VenueCandle, VenueTick } from '../../shared/market/types.js';
 import { createIssueLog } from './issue-log.js';
+import type { SocketProtocol } from './reconnecting-socket.js';
 import type { ShardedStream } from './sharded-stream.js';
 
 /** Where parsed data goes (the market writer). */
@@ -110,8 +111,22 @@ export function composeConnector(venue: Venue, streams: readonly ShardedStream[]
   };
 }
 
+/**
+ * The subscribe and unsubscribe messages of a venue that takes at most `perMessage` topics in one:
+ * `build` writes one message for one batch; `seq` counts the messages (1, 2, ...) for venues that want an id.
+ */
+export function batchedSubscriptions(
+  perMessage: number,
+  build: (batch: string[], unsubscribe: boolean, seq: number) => string,
+): Pick<SocketProtocol, 'subscribe' | 'unsubscribe'> {
+  let seq = 0;
+  const messages = (unsubscribe: boolean) => (topics: string[]) =>
+    chunk(topics, perMessage).map((batch) => build(batch, unsubscribe, ++seq));
+  return { subscribe: messages(false), unsubscribe: messages(true) };
+}
+
 /** Splits a list into chunks of at most `size`. */
-export function chunk<T>(items: readonly T[], size: number): T[][] {
+function chunk<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;

@@ -1,5 +1,5 @@
 import type { AccountService } from '../../../shared/paper/accounts/account-service.js';
-import { planCatalogue } from '../../../shared/paper/accounts/usage-view.js';
+import { featuresView, limitsView, planCatalogue } from '../../../shared/paper/accounts/usage-view.js';
 import type { KeyContext } from '../../../shared/paper/key-context.js';
 import type { Authenticate } from '../../middleware/authenticate.js';
 import { PLANS } from '../../../shared/paper/plans.js';
@@ -19,31 +19,8 @@ const exampleUsage = {
   plan_until: 1767830400000,
   plan_days_left: 7,
   plan_price_usd: 29,
-  limits: {
-    requests_per_minute: 600,
-    max_keys: 10,
-    max_open_positions: 200,
-    max_books: 5,
-    max_resting_orders: 20,
-    trade_history_days: 90,
-    report_max_days: 90,
-    websocket: 3,
-    data_api_requests_per_minute: 600,
-  },
-  features: {
-    webhooks: 3,
-    max_webhooks: 3,
-    ai: true,
-    ai_reads_per_day: 50,
-    report_breakdowns: true,
-    websocket: true,
-    books: true,
-    replay: true,
-    trailing_stops: true,
-    modify_order: true,
-    dry_run: true,
-    fee_venues: true,
-  },
+  limits: limitsView(PLANS.pro),
+  features: featuresView(PLANS.pro),
   used: { keys: 2, books: 1, calls_today: 42 },
   plans: planCatalogue().slice(0, 1),
   free_month: { days_left: 7, until: 1767830400000 },

@@ -1,3 +1,4 @@
+import { dolarView } from '../../../shared/latam/latam-quotes.js';
 import type { LatamService } from '../../../shared/latam/latam-service.js';
 import { JsonTextCache, snapshotRoute, type SnapshotRoute } from '../../routing/json-text.js';
 import { defineRoutes, type RouteDefinition, type RouteGroup } from '../../routing/route-catalog.js';
@@ -35,15 +36,7 @@ export function latamRoutes({ latam, cacheMs }: LatamRouteOptions): RouteGroup {
           bestSell: { id: 'belo', name: 'Belo', bid: 1192, price: 1192 },
           rows: [{ id: 'lemoncash', name: 'Lemon Cash', ask: 1210, bid: 1190, spread: 1.67 }],
           dropped: [],
-          dolar: {
-            oficial: { ask: 1050 },
-            blue: { ask: 1230, bid: 1210 },
-            mep: { ask: 1180 },
-            ccl: { ask: 1200 },
-            tarjeta: { ask: 1365 },
-            official: { ask: 1050 },
-            card: { ask: 1365 },
-          },
+          dolar: dolarView({ official: 1050, blue: 1230, mep: 1180, ccl: 1200, card: 1365, bids: { blue: 1210 } }),
           brecha: { oficial: 14.43, blue: -2.32, mep: 1.82, ccl: 0.13, tarjeta: -11.98, official: 14.43, card: -11.98 },
           hist: [{ t: 1767222000000, mid: 1200.5, ask: 1209, bid: 1191, blue: 1230, official: 1050 }],
         },

@@ -3,7 +3,7 @@
  * 24 h totals per coin and per exchange. Reads only; the collector (feed role) writes.
  */
 import type { Clock } from '../../core/clock.js';
-import { AppError } from '../../core/errors.js';
+import { unknownSymbol } from '../../core/errors.js';
 import { baseOf, canonicalSymbol } from '../../market/canonical-symbol.js';
 import { bucketize, recentBucketMinutes, type DollarBucket } from './bucket-math.js';
 import { LIQUIDATION_COVERAGE } from './coverage.js';
@@ -62,7 +62,7 @@ export class LiquidationService {
   async resolveSymbol(input: string): Promise<string> {
     const pair = canonicalSymbol(input);
     if (pair && ((await this.isFollowed(pair)) || (await this.store.hasRecent(pair)))) return pair;
-    throw new AppError('unknown_symbol', `unknown symbol: ${input}`, { symbol: input });
+    throw unknownSymbol(input);
   }
 
   /** The newest events of all exchanges, newest first. */

@@ -5,6 +5,7 @@
  */
 import { canonicalSymbol } from '../../market/canonical-symbol.js';
 import { isRecord, toNumber, toStr } from '../../market/parse-utils.js';
+import { bySymbol } from '../../market/venues/venue-rows.js';
 
 export interface FundingQuote {
   rate: number;
@@ -116,28 +117,20 @@ const okxUsdtSwap = (instId: string | undefined): string | undefined => {
 
 /** GET /api/v5/public/funding-rate?instId=ANY (or one instId). `fundingTime` is the next settlement. */
 export function parseOkxFundingRates(body: unknown): Map<string, FundingQuote> {
-  const out = new Map<string, FundingQuote>();
-  for (const row of okxData(body)) {
-    if (!isRecord(row)) continue;
-    const symbol = okxUsdtSwap(toStr(row.instId));
+  return bySymbol(okxData(body), (row) => {
     const rate = toNumber(row.fundingRate);
     const next = toNumber(row.fundingTime);
     const after = toNumber(row.nextFundingTime);
-    if (!symbol || rate === undefined || !next) continue;
+    if (rate === undefined || !next) return [undefined, undefined];
     const hours = after && after > next ? Math.round((after - next) / 3_600_000) : undefined;
-    out.set(symbol, { rate, nextFundingTime: next, ...(hours ? { intervalHours: hours } : {}) });
-  }
-  return out;
+    return [okxUsdtSwap(toStr(row.instId)), { rate, nextFundingTime: next, ...(hours ? { intervalHours: hours } : {}) }];
+  });
 }
 
 /** GET /api/v5/public/open-interest?instType=SWAP: oiUsd per USDT swap. */
 export function parseOkxOpenInterest(body: unknown): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const row of okxData(body)) {
-    if (!isRecord(row)) continue;
-    const symbol = okxUsdtSwap(toStr(row.instId));
+  return bySymbol(okxData(body), (row) => {
     const usd = toNumber(row.oiUsd);
-    if (symbol && usd !== undefined && usd > 0) out.set(symbol, usd);
-  }
-  return out;
+    return [okxUsdtSwap(toStr(row.instId)), usd !== undefined && usd > 0 ? usd : undefined];
+  });
 }

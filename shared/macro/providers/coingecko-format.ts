@@ -1,6 +1,6 @@
 /** CoinGecko v3 bodies (/coins/markets, /global, /search/trending, /coins/categories/list). Pure. */
 import { isRecord, toNumber, toStr } from '../../market/parse-utils.js';
-import { ProviderFormatError } from '../../http/provider-http.js';
+import { ProviderFormatError, providerRows } from '../../http/provider-http.js';
 
 export interface CoinRow {
   id: string;
@@ -68,15 +68,12 @@ export function downsample(points: readonly number[], max: number): number[] {
 }
 
 export function parseMarkets(body: unknown): CoinRow[] {
-  if (!Array.isArray(body)) throw new ProviderFormatError('coingecko /coins/markets: the answer is not a list');
-  const rows: CoinRow[] = [];
-  for (const c of body) {
-    if (!isRecord(c)) continue;
+  return providerRows(body, 'coingecko /coins/markets', (c): CoinRow | undefined => {
     const id = toStr(c.id);
     const price = toNumber(c.current_price);
-    if (!id || price === undefined) continue;
+    if (!id || price === undefined) return undefined;
     const spark = isRecord(c.sparkline_in_7d) && Array.isArray(c.sparkline_in_7d.price) ? c.sparkline_in_7d.price : [];
-    rows.push({
+    return {
       id,
       symbol: (toStr(c.symbol) ?? id).toUpperCase(),
       name: toStr(c.name) ?? id,
@@ -92,9 +89,8 @@ export function parseMarkets(body: unknown): CoinRow[] {
         spark.map((p) => toNumber(p)).filter((p): p is number => p !== undefined),
         SPARKLINE_POINTS,
       ),
-    });
-  }
-  return rows;
+    };
+  });
 }
 
 export function parseGlobal(body: unknown): GlobalStats {
@@ -160,8 +156,7 @@ export function parseTrending(body: unknown): Trending {
 
 /** /coins/categories/list: [{category_id, name}] -> the ids. */
 export function parseCategoryIds(body: unknown): string[] {
-  if (!Array.isArray(body)) throw new ProviderFormatError('coingecko /coins/categories/list: the answer is not a list');
-  const ids = body.map((c) => (isRecord(c) ? toStr(c.category_id) : undefined)).filter((id): id is string => id !== undefined);
+  const ids = providerRows(body, 'coingecko /coins/categories/list', (c) => toStr(c.category_id));
   if (ids.length === 0) throw new ProviderFormatError('coingecko /coins/categories/list: no category ids');
   return ids;
 }

@@ -1,6 +1,6 @@
 /** DefiLlama bodies (/v2/chains, /protocols, stablecoins /stablecoins) and the overview built from them. Pure. */
 import { isRecord, toNumber, toStr } from '../../market/parse-utils.js';
-import { ProviderFormatError } from '../../http/provider-http.js';
+import { ProviderFormatError, providerRows } from '../../http/provider-http.js';
 
 export interface ChainTvl {
   name: string;
@@ -42,26 +42,21 @@ const NOT_DEFI = new Set(['CEX', 'Chain']);
 const num = (v: unknown): number | null => toNumber(v) ?? null;
 
 export function parseChains(body: unknown): ChainTvl[] {
-  if (!Array.isArray(body)) throw new ProviderFormatError('defillama /v2/chains: the answer is not a list');
-  const chains: ChainTvl[] = [];
-  for (const c of body) {
-    const name = isRecord(c) ? toStr(c.name) : undefined;
-    const tvl = isRecord(c) ? toNumber(c.tvl) : undefined;
-    if (name && tvl !== undefined && tvl >= 0) chains.push({ name, tvl });
-  }
+  const chains = providerRows(body, 'defillama /v2/chains', (c) => {
+    const name = toStr(c.name);
+    const tvl = toNumber(c.tvl);
+    return name && tvl !== undefined && tvl >= 0 ? { name, tvl } : undefined;
+  });
   if (chains.length === 0) throw new ProviderFormatError('defillama /v2/chains: no chain with a TVL');
   return chains;
 }
 
 export function parseProtocols(body: unknown): ProtocolTvl[] {
-  if (!Array.isArray(body)) throw new ProviderFormatError('defillama /protocols: the answer is not a list');
-  const out: ProtocolTvl[] = [];
-  for (const p of body) {
-    if (!isRecord(p)) continue;
+  return providerRows(body, 'defillama /protocols', (p) => {
     const name = toStr(p.name);
     const tvl = toNumber(p.tvl);
-    if (!name || tvl === undefined) continue;
-    out.push({
+    if (!name || tvl === undefined) return undefined;
+    return {
       name,
       slug: toStr(p.slug) ?? null,
       category: toStr(p.category) ?? null,
@@ -69,9 +64,8 @@ export function parseProtocols(body: unknown): ProtocolTvl[] {
       change1d: num(p.change_1d),
       change7d: num(p.change_7d),
       chains: Array.isArray(p.chains) ? p.chains.length : 0,
-    });
-  }
-  return out;
+    };
+  });
 }
 
 /** Circulating supply in USD: the pegged amount times its price (1 for a USD peg without a price). */

@@ -5,18 +5,9 @@
  */
 import { canonicalSymbol } from '../canonical-symbol.js';
 import { excerpt, isRecord, toEpochMs, toNumber, toPrice, toStr } from '../parse-utils.js';
-import {
-  emptyFrame,
-  isCompleteCandle,
-  isOhlcv,
-  ohlcvFromRow,
-  withVolumes,
-  venueTick,
-  type Candle,
-  type FrameResult,
-  type VenueCandle,
-  type VenueMarket,
-} from '../types.js';
+import { emptyFrame, isCompleteCandle, withVolumes, venueTick } from '../types.js';
+import { candlesFromRows, intervalNames, bySymbol } from './venue-rows.js';
+import type { Candle, FrameResult, VenueCandle, VenueMarket } from '../types.js';
 
 export const BINANCE_ALL_TICKERS = '!ticker@arr';
 /** Streams per SUBSCRIBE message; Binance accepts 10 incoming messages per second and 1024 streams per connection. */
@@ -113,50 +104,24 @@ export function parseBinanceExchangeInfo(body: unknown): string[] {
 /** GET /fapi/v1/ticker/24hr (array form) -> quote volume per symbol. */
 export function parseBinanceTickers24h(body: unknown): Map<string, number> {
   if (!Array.isArray(body)) throw new Error(`binance ticker/24hr: unexpected body ${excerpt(body)}`);
-  const out = new Map<string, number>();
-  for (const t of body) {
-    if (!isRecord(t)) continue;
-    const name = toStr(t.symbol);
-    const qv = toNumber(t.quoteVolume);
-    if (name && qv !== undefined) out.set(name, qv);
-  }
-  return out;
+  return bySymbol(body, (t) => [toStr(t.symbol), toNumber(t.quoteVolume)]);
 }
 
 export function binanceMarkets(exchangeInfo: unknown, tickers: unknown): VenueMarket[] {
   return withVolumes('binance', parseBinanceExchangeInfo(exchangeInfo), parseBinanceTickers24h(tickers));
 }
 
-const BINANCE_INTERVALS: Record<number, string> = {
-  1: '1m',
-  3: '3m',
-  5: '5m',
-  15: '15m',
-  30: '30m',
-  60: '1h',
-  120: '2h',
-  240: '4h',
-  360: '6h',
-  480: '8h',
-  720: '12h',
-  1440: '1d',
-  4320: '3d',
-  10080: '1w',
-};
+const BINANCE_INTERVALS = intervalNames('1=1m 3=3m 5=5m 15=15m 30=30m 60=1h 120=2h 240=4h 360=6h 480=8h 720=12h 1440=1d 4320=3d 10080=1w');
 
 export function binanceInterval(minutes: number): string | undefined {
-  return BINANCE_INTERVALS[minutes];
+  return BINANCE_INTERVALS.get(minutes);
 }
 
 /** GET /fapi/v1/klines rows (oldest first; times numbers, prices strings) -> candles. */
 export function parseBinanceKlines(body: unknown, now: number): Candle[] {
   if (!Array.isArray(body)) throw new Error(`binance klines: unexpected body ${excerpt(body)}`);
-  const out: Candle[] = [];
-  for (const row of body) {
-    const c = ohlcvFromRow(row);
-    const closeTime = Array.isArray(row) ? toEpochMs(row[6]) : undefined;
-    if (!isOhlcv(c) || closeTime === undefined) continue;
-    out.push({ ...c, closed: closeTime < now, venue: 'binance' });
-  }
-  return out.sort((a, b) => a.openTime - b.openTime);
+  return candlesFromRows('binance', body, (_c, row) => {
+    const closeTime = toEpochMs(row[6]);
+    return closeTime === undefined ? undefined : closeTime < now;
+  });
 }

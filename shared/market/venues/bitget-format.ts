@@ -6,18 +6,9 @@
  */
 import { canonicalSymbol } from '../canonical-symbol.js';
 import { excerpt, frameArg, isRecord, toEpochMs, toNumber, toPrice, toStr, unwrapCodeData } from '../parse-utils.js';
-import {
-  emptyFrame,
-  isCompleteCandle,
-  isOhlcv,
-  ohlcvFromRow,
-  withVolumes,
-  venueTick,
-  type Candle,
-  type FrameResult,
-  type VenueCandle,
-  type VenueMarket,
-} from '../types.js';
+import { emptyFrame, isCompleteCandle, ohlcvFromRow, withVolumes, venueTick } from '../types.js';
+import { candlesFromRows, intervalNames, sameSymbol, symbolsOf, bySymbol } from './venue-rows.js';
+import type { Candle, FrameResult, VenueCandle, VenueMarket } from '../types.js';
 
 export const BITGET_PRODUCT = 'USDT-FUTURES';
 /** Args per subscribe message (Bitget allows 10 messages per second and asks for small batches). */
@@ -112,25 +103,14 @@ export function bitgetData(body: unknown): unknown[] {
 
 /** GET /api/v2/mix/market/contracts?productType=USDT-FUTURES -> perpetuals trading normally. */
 export function parseBitgetContracts(body: unknown): string[] {
-  const out: string[] = [];
-  for (const c of bitgetData(body)) {
-    if (!isRecord(c) || c.symbolType !== 'perpetual' || c.symbolStatus !== 'normal' || c.quoteCoin !== 'USDT') continue;
-    const symbol = canonicalSymbol(c.symbol);
-    if (symbol && symbol === c.symbol) out.push(symbol);
-  }
-  return out;
+  return symbolsOf(bitgetData(body), (c) =>
+    c.symbolType === 'perpetual' && c.symbolStatus === 'normal' && c.quoteCoin === 'USDT' ? sameSymbol(c.symbol) : null,
+  );
 }
 
 /** GET /api/v2/mix/market/tickers?productType=USDT-FUTURES -> 24h USDT volume per symbol. */
 export function parseBitgetTickers(body: unknown): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const t of bitgetData(body)) {
-    if (!isRecord(t)) continue;
-    const name = toStr(t.symbol);
-    const volume = toNumber(t.usdtVolume) ?? toNumber(t.quoteVolume);
-    if (name && volume !== undefined) out.set(name, volume);
-  }
-  return out;
+  return bySymbol(bitgetData(body), (t) => [toStr(t.symbol), toNumber(t.usdtVolume) ?? toNumber(t.quoteVolume)]);
 }
 
 export function bitgetMarkets(contracts: unknown, tickers: unknown): VenueMarket[] {
@@ -138,32 +118,15 @@ export function bitgetMarkets(contracts: unknown, tickers: unknown): VenueMarket
 }
 
 /** Bitget granularities; 6h and longer use the UTC-aligned variants. */
-const BITGET_GRANULARITIES: Record<number, string> = {
-  1: '1m',
-  3: '3m',
-  5: '5m',
-  15: '15m',
-  30: '30m',
-  60: '1H',
-  240: '4H',
-  360: '6Hutc',
-  720: '12Hutc',
-  1440: '1Dutc',
-  4320: '3Dutc',
-  10080: '1Wutc',
-};
+const BITGET_GRANULARITIES = intervalNames(
+  '1=1m 3=3m 5=5m 15=15m 30=30m 60=1H 240=4H 360=6Hutc 720=12Hutc 1440=1Dutc 4320=3Dutc 10080=1Wutc',
+);
 
 export function bitgetGranularity(minutes: number): string | undefined {
-  return BITGET_GRANULARITIES[minutes];
+  return BITGET_GRANULARITIES.get(minutes);
 }
 
 /** GET /api/v2/mix/market/candles rows -> oldest first; closed when the bar has ended by `now`. */
 export function parseBitgetCandles(body: unknown, intervalMinutes: number, now: number): Candle[] {
-  const out: Candle[] = [];
-  for (const row of bitgetData(body)) {
-    const c = ohlcvFromRow(row);
-    if (!isOhlcv(c)) continue;
-    out.push({ ...c, closed: c.openTime + intervalMinutes * 60_000 <= now, venue: 'bitget' });
-  }
-  return out.sort((a, b) => a.openTime - b.openTime);
+  return candlesFromRows('bitget', bitgetData(body), (c) => c.openTime + intervalMinutes * 60_000 <= now);
 }

@@ -5,18 +5,9 @@
  */
 import { canonicalSymbol } from '../canonical-symbol.js';
 import { excerpt, isRecord, toEpochMs, toNumber, toPrice, toStr } from '../parse-utils.js';
-import {
-  emptyFrame,
-  isOhlcv,
-  ohlcvFromRow,
-  pushCandles,
-  withVolumes,
-  venueTick,
-  type Candle,
-  type FrameResult,
-  type VenueCandle,
-  type VenueMarket,
-} from '../types.js';
+import { emptyFrame, pushCandles, withVolumes, venueTick } from '../types.js';
+import { candlesFromRows, intervalNames, bySymbol } from './venue-rows.js';
+import type { Candle, FrameResult, VenueCandle, VenueMarket } from '../types.js';
 
 /** Bybit accepts at most 10 args per subscribe message. */
 export const BYBIT_ARGS_PER_MESSAGE = 10;
@@ -122,48 +113,22 @@ export function parseBybitInstruments(body: unknown): { symbols: string[]; nextC
 
 /** GET /v5/market/tickers?category=linear -> 24h turnover (USDT) per symbol. */
 export function parseBybitTickers(body: unknown): Map<string, number> {
-  const result = bybitResult(body);
-  const out = new Map<string, number>();
-  for (const t of Array.isArray(result.list) ? result.list : []) {
-    if (!isRecord(t)) continue;
-    const name = toStr(t.symbol);
-    const turnover = toNumber(t.turnover24h);
-    if (name && turnover !== undefined) out.set(name, turnover);
-  }
-  return out;
+  const list = bybitResult(body).list;
+  return bySymbol(Array.isArray(list) ? list : [], (t) => [toStr(t.symbol), toNumber(t.turnover24h)]);
 }
 
 export function bybitMarkets(symbols: readonly string[], tickers: unknown): VenueMarket[] {
   return withVolumes('bybit', symbols, parseBybitTickers(tickers));
 }
 
-const BYBIT_INTERVALS: Record<number, string> = {
-  1: '1',
-  3: '3',
-  5: '5',
-  15: '15',
-  30: '30',
-  60: '60',
-  120: '120',
-  240: '240',
-  360: '360',
-  720: '720',
-  1440: 'D',
-  10080: 'W',
-};
+const BYBIT_INTERVALS = intervalNames('1=1 3=3 5=5 15=15 30=30 60=60 120=120 240=240 360=360 720=720 1440=D 10080=W');
 
 export function bybitInterval(minutes: number): string | undefined {
-  return BYBIT_INTERVALS[minutes];
+  return BYBIT_INTERVALS.get(minutes);
 }
 
 /** GET /v5/market/kline rows ([start, o, h, l, c, volume, turnover] strings, newest first) -> oldest first. */
 export function parseBybitKlines(body: unknown, intervalMinutes: number, now: number): Candle[] {
-  const result = bybitResult(body);
-  const out: Candle[] = [];
-  for (const row of Array.isArray(result.list) ? result.list : []) {
-    const c = ohlcvFromRow(row);
-    if (!isOhlcv(c)) continue;
-    out.push({ ...c, closed: c.openTime + intervalMinutes * 60_000 <= now, venue: 'bybit' });
-  }
-  return out.sort((a, b) => a.openTime - b.openTime);
+  const list = bybitResult(body).list;
+  return candlesFromRows('bybit', Array.isArray(list) ? list : [], (c) => c.openTime + intervalMinutes * 60_000 <= now);
 }

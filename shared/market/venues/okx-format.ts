@@ -5,18 +5,9 @@
  */
 import { baseOf, canonicalSymbol } from '../canonical-symbol.js';
 import { excerpt, frameArg, isRecord, toEpochMs, toNumber, toPrice, unwrapCodeData } from '../parse-utils.js';
-import {
-  emptyFrame,
-  isCompleteCandle,
-  ohlcvFromRow,
-  pushCandles,
-  withVolumes,
-  venueTick,
-  type Candle,
-  type FrameResult,
-  type VenueCandle,
-  type VenueMarket,
-} from '../types.js';
+import { emptyFrame, ohlcvFromRow, pushCandles, withVolumes, venueTick } from '../types.js';
+import { candlesFromRows, intervalNames, symbolsOf, bySymbol } from './venue-rows.js';
+import type { Candle, FrameResult, VenueCandle, VenueMarket } from '../types.js';
 
 /** Args per subscribe message: OKX caps a request at 64 KB, about 1,000 args; stay far below. */
 export const OKX_ARGS_PER_MESSAGE = 100;
@@ -87,26 +78,18 @@ export function okxData(body: unknown): unknown[] {
 
 /** GET /api/v5/public/instruments?instType=SWAP -> live linear USDT swaps. */
 export function parseOkxInstruments(body: unknown): string[] {
-  const out: string[] = [];
-  for (const i of okxData(body)) {
-    if (!isRecord(i) || i.state !== 'live' || i.ctType !== 'linear' || i.settleCcy !== 'USDT') continue;
-    const symbol = okxSymbol(i.instId);
-    if (symbol) out.push(symbol);
-  }
-  return out;
+  return symbolsOf(okxData(body), (i) =>
+    i.state === 'live' && i.ctType === 'linear' && i.settleCcy === 'USDT' ? okxSymbol(i.instId) : null,
+  );
 }
 
 /** GET /api/v5/market/tickers?instType=SWAP -> 24h quote volume (volCcy24h x last) per symbol. */
 export function parseOkxTickers(body: unknown): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const t of okxData(body)) {
-    if (!isRecord(t)) continue;
-    const symbol = okxSymbol(t.instId);
+  return bySymbol(okxData(body), (t) => {
     const last = toPrice(t.last);
     const baseVolume = toNumber(t.volCcy24h);
-    if (symbol && last !== undefined && baseVolume !== undefined) out.set(symbol, baseVolume * last);
-  }
-  return out;
+    return [okxSymbol(t.instId), last === undefined || baseVolume === undefined ? undefined : baseVolume * last];
+  });
 }
 
 export function okxMarkets(instruments: unknown, tickers: unknown): VenueMarket[] {
@@ -114,42 +97,13 @@ export function okxMarkets(instruments: unknown, tickers: unknown): VenueMarket[
 }
 
 /** OKX bars; 6h and longer use the UTC-aligned variants (the plain ones follow Hong Kong time). */
-const OKX_BARS: Record<number, string> = {
-  1: '1m',
-  3: '3m',
-  5: '5m',
-  15: '15m',
-  30: '30m',
-  60: '1H',
-  120: '2H',
-  240: '4H',
-  360: '6Hutc',
-  720: '12Hutc',
-  1440: '1Dutc',
-  4320: '3Dutc',
-  10080: '1Wutc',
-};
+const OKX_BARS = intervalNames('1=1m 3=3m 5=5m 15=15m 30=30m 60=1H 120=2H 240=4H 360=6Hutc 720=12Hutc 1440=1Dutc 4320=3Dutc 10080=1Wutc');
 
 export function okxBar(minutes: number): string | undefined {
-  return OKX_BARS[minutes];
+  return OKX_BARS.get(minutes);
 }
 
 /** GET /api/v5/market/candles or history-candles (newest first) -> oldest first. */
 export function parseOkxCandles(body: unknown): Candle[] {
-  const out: Candle[] = [];
-  for (const row of okxData(body)) {
-    const c = candleFromRow(row, 'X');
-    if (!isCompleteCandle(c)) continue;
-    out.push({
-      openTime: c.openTime,
-      open: c.open,
-      high: c.high,
-      low: c.low,
-      close: c.close,
-      volume: c.volume,
-      closed: c.closed,
-      venue: 'okx',
-    });
-  }
-  return out.sort((a, b) => a.openTime - b.openTime);
+  return candlesFromRows('okx', okxData(body), (_c, row) => (row[8] === '1' ? true : row[8] === '0' ? false : undefined), 6);
 }

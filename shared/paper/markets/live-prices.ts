@@ -3,7 +3,7 @@
  * whatever the market routes would serve. The symbol is resolved and its quote read in one round trip.
  */
 import type { Clock } from '../../core/clock.js';
-import { AppError } from '../../core/errors.js';
+import { AppError, unknownSymbol } from '../../core/errors.js';
 import { baseOf, canonicalSymbol } from '../../market/canonical-symbol.js';
 import type { MarketStore } from '../../market/market-store.js';
 import { classifyQuote, marksOf, type FreshnessRules, type Mark } from '../../market/quote-freshness.js';
@@ -47,10 +47,9 @@ export class LivePrices {
    */
   async fillPrice(input: string): Promise<LivePrice> {
     const symbol = canonicalSymbol(input);
-    if (!symbol) throw new AppError('unknown_symbol', `unknown symbol: ${input}`, { symbol: input });
+    if (!symbol) throw unknownSymbol(input);
     const quote = await this.store.getQuote(symbol);
-    if (!quote && !(await this.store.isKnownSymbol(symbol)))
-      throw new AppError('unknown_symbol', `unknown symbol: ${input}`, { symbol: input });
+    if (!quote && !(await this.store.isKnownSymbol(symbol))) throw unknownSymbol(input);
     const state = classifyQuote(quote, this.clock.now(), this.rules);
     if (state.kind !== 'fresh') {
       const ticker = baseOf(symbol);

@@ -88,19 +88,17 @@ export class OrderHints {
       const { symbol, reach } = indexedOrder(target);
       exact.add(keys.orderIndex(symbol, reach), null, o.limit_price, orderMember(ref, o.order_id));
     }
-    const now = await exact.sendThenRead(
-      this.redis,
-      stored.map(({ ref, order }) => ({ key: keys.bookOrderData(ref.accountId, ref.book), field: order.order_id })),
-    );
+    const moved = await exact.sendThenChanged(this.redis, stored, ({ ref, order }) => ({
+      key: keys.bookOrderData(ref.accountId, ref.book),
+      field: order.order_id,
+    }));
     const changed: OrderTarget[] = [];
     const gone: IndexedOrder[] = [];
-    stored.forEach((s, i) => {
-      const raw = now[i];
-      if (raw === s.raw) return;
-      const order = typeof raw === 'string' ? parseOrder(raw).order : null;
-      if (order && order.status === 'open') changed.push({ ref: s.ref, order });
-      else gone.push(indexedOrder(s));
-    });
+    for (const { record, now } of moved) {
+      const order = now === null ? null : parseOrder(now).order;
+      if (order && order.status === 'open') changed.push({ ref: record.ref, order });
+      else gone.push(indexedOrder(record));
+    }
     await Promise.all([this.widen(changed, false), this.remove(gone)]);
   }
 }

@@ -107,17 +107,12 @@ export class TriggerHints {
         else exact.add(key, null, level, member);
       }
     }
-    const now = await exact.sendThenRead(
-      this.redis,
-      stored.map(({ ref, position }) => ({ key: keys.bookOpen(ref.accountId, ref.book), field: position.id })),
-    );
-    const changed: HintTarget[] = [];
-    const gone: HintTarget[] = [];
-    stored.forEach((s, i) => {
-      const raw = now[i];
-      if (typeof raw !== 'string') gone.push(s);
-      else if (raw !== s.raw) changed.push({ ref: s.ref, position: parsePosition(raw).position });
-    });
+    const moved = await exact.sendThenChanged(this.redis, stored, ({ ref, position }) => ({
+      key: keys.bookOpen(ref.accountId, ref.book),
+      field: position.id,
+    }));
+    const gone = moved.filter(({ now }) => now === null).map(({ record }) => record);
+    const changed = moved.flatMap(({ record, now }) => (now === null ? [] : [{ ref: record.ref, position: parsePosition(now).position }]));
     await Promise.all([this.widen(changed), this.remove(gone)]);
   }
 }

@@ -7,13 +7,8 @@ import {
   type BitmexInstruments,
 } from '../../../shared/derivatives/liquidations/formats/bitmex.js';
 import { getJson } from '../../../shared/http/http-json.js';
-import {
-  globalConnector,
-  RefreshingTable,
-  singleStream,
-  type LiquidationConnector,
-  type LiquidationConnectorDeps,
-} from './liquidation-connector.js';
+import { globalConnector, RefreshingTable, singleStream } from './liquidation-connector.js';
+import type { LiquidationConnector, LiquidationConnectorDeps } from './liquidation-connector.js';
 
 export function createBitmexLiquidations(deps: LiquidationConnectorDeps): LiquidationConnector {
   const instruments = new RefreshingTable<BitmexInstruments>(
@@ -38,10 +33,5 @@ export function createBitmexLiquidations(deps: LiquidationConnectorDeps): Liquid
     pingMs: 5_000,
     parse: (msg) => parseBitmexLiquidations(msg, instruments.value, times, deps.clock.now()),
   });
-  return globalConnector(
-    'bitmex',
-    [stream],
-    () => instruments.start(),
-    () => instruments.stop(),
-  );
+  return globalConnector('bitmex', [stream], instruments);
 }

@@ -16,7 +16,7 @@ export function createBybitLiquidations(deps: LiquidationConnectorDeps): Liquida
     name: 'bybit-liq',
     symbolsPerShard: SYMBOLS_PER_CONNECTION,
     topicsFor: (symbol) => [bybitLiquidationTopic(symbol)],
-    onText: liquidationFrameHandler('bybit-liq', deps.logger, parseBybitLiquidations, deps.sink),
+    onText: liquidationFrameHandler('bybit-liq', deps, parseBybitLiquidations),
   });
   return {
     exchange: 'bybit',

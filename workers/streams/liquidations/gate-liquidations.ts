@@ -5,13 +5,8 @@ import {
   parseGateMultipliers,
 } from '../../../shared/derivatives/liquidations/formats/gate.js';
 import { getJson } from '../../../shared/http/http-json.js';
-import {
-  globalConnector,
-  RefreshingTable,
-  singleStream,
-  type LiquidationConnector,
-  type LiquidationConnectorDeps,
-} from './liquidation-connector.js';
+import { globalConnector, RefreshingTable, singleStream } from './liquidation-connector.js';
+import type { LiquidationConnector, LiquidationConnectorDeps } from './liquidation-connector.js';
 
 export function createGateLiquidations(deps: LiquidationConnectorDeps): LiquidationConnector {
   const multipliers = new RefreshingTable<Map<string, number>>(
@@ -35,10 +30,5 @@ export function createGateLiquidations(deps: LiquidationConnectorDeps): Liquidat
     pingMs: 20_000,
     parse: (msg) => parseGateLiquidations(msg, multipliers.value),
   });
-  return globalConnector(
-    'gate',
-    [stream],
-    () => multipliers.start(),
-    () => multipliers.stop(),
-  );
+  return globalConnector('gate', [stream], multipliers);
 }

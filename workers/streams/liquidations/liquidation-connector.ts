@@ -32,9 +32,8 @@ export interface LiquidationConnector extends StreamConnector {
 /** The frame handler of a liquidation stream: events to the liquidation writer. */
 export function liquidationFrameHandler(
   stream: string,
-  logger: Logger,
+  { logger, sink }: Pick<LiquidationConnectorDeps, 'logger' | 'sink'>,
   parse: (msg: unknown) => LiquidationFrame,
-  sink: LiquidationSink,
 ): (text: string) => void {
   return jsonFrameHandler(
     stream,
@@ -76,30 +75,31 @@ export function singleStream(o: SingleStreamOptions): ShardedStream {
     reconnectMaxMs: o.deps.reconnectMaxMs,
     sendGapMs: o.sendGapMs ?? 100,
     decodeBinary: o.decodeBinary,
-    onText: liquidationFrameHandler(`${o.exchange}-liq`, o.deps.logger, o.parse, o.deps.sink),
+    onText: liquidationFrameHandler(`${o.exchange}-liq`, o.deps, o.parse),
   });
 }
 
-/** A connector made of all-market streams (symbols do not matter), started after `ready` settles. */
-export function globalConnector(
-  exchange: LiqExchange,
-  streams: ShardedStream[],
-  ready: () => Promise<void> = async () => undefined,
-  onStop?: () => void,
-): LiquidationConnector {
+/** What a connector loads before its streams start and stops with them (a RefreshingTable). */
+export interface ConnectorTable {
+  start(): Promise<void>;
+  stop(): void;
+}
+
+/** A connector made of all-market streams (symbols do not matter), started after its table's first load settles. */
+export function globalConnector(exchange: LiqExchange, streams: ShardedStream[], table?: ConnectorTable): LiquidationConnector {
   let running = false;
   return {
     exchange,
     start: () => {
       running = true;
-      void ready().finally(() => {
+      void (table?.start() ?? Promise.resolve()).finally(() => {
         if (running) streams.forEach((s) => s.start([]));
       });
     },
     setSymbols: () => undefined,
     stop: async () => {
       running = false;
-      onStop?.();
+      table?.stop();
       await Promise.all(streams.map((s) => s.stop()));
     },
     status: () => streamsStatus(streams),

@@ -7,13 +7,8 @@ import {
 } from '../../../shared/derivatives/liquidations/formats/okx.js';
 import { getJson, withQuery } from '../../../shared/http/http-json.js';
 import { OKX_PUBLIC_PATH } from '../../../shared/market/venues/okx-format.js';
-import {
-  globalConnector,
-  RefreshingTable,
-  singleStream,
-  type LiquidationConnector,
-  type LiquidationConnectorDeps,
-} from './liquidation-connector.js';
+import { globalConnector, RefreshingTable, singleStream } from './liquidation-connector.js';
+import type { LiquidationConnector, LiquidationConnectorDeps } from './liquidation-connector.js';
 
 export function createOkxLiquidations(deps: LiquidationConnectorDeps): LiquidationConnector {
   const contracts = new RefreshingTable<Map<string, OkxContractValue>>(
@@ -38,10 +33,5 @@ export function createOkxLiquidations(deps: LiquidationConnectorDeps): Liquidati
     pingMs: 25_000,
     parse: (msg) => parseOkxLiquidations(msg, contracts.value),
   });
-  return globalConnector(
-    'okx',
-    [stream],
-    () => contracts.start(),
-    () => contracts.stop(),
-  );
+  return globalConnector('okx', [stream], contracts);
 }
