@@ -4,6 +4,7 @@
  * A keyed route also names the key errors, and its handler always gets the key's context as `auth`.
  */
 import type { ErrorCode } from '../../shared/core/errors.js';
+import type { JsonSchema } from '../../shared/core/json-schema.js';
 import type { KeyContext } from '../../shared/paper/key-context.js';
 import type { RouteContext, RouteDefinition } from './route-catalog.js';
 
@@ -62,4 +63,9 @@ export type KeyedBotRouteAt = Omit<KeyedBotRoute, 'keyed' | 'tag'> & { path: str
 /** The keyed bot routes of one resource (one docs tag), each in both versions. */
 export function keyedBotRoutes(tag: string, routes: readonly KeyedBotRouteAt[]): RouteDefinition[] {
   return routes.flatMap(({ path, ...route }) => botRoute(path, { ...route, keyed: true, tag }));
+}
+
+/** A keyed GET that answers a view of the key's book and takes no input (/account, /balance, /accounts). */
+export function bookView(path: string, response: JsonSchema, summary: string, view: (auth: KeyContext) => unknown): KeyedBotRouteAt {
+  return { path, method: 'get', response, summary, handle: ({ auth }) => view(auth) };
 }

@@ -20,9 +20,12 @@ const PRICES_TTL_MS = DAY_MS;
 const CURRENT_TTL_MS = 10 * 60_000;
 /** A closed candle this far in the future is a venue or clock error. */
 const FUTURE_TOLERANCE_MS = 60_000;
+/** How long stop() waits for closed candles in flight (Redis may be unreachable). */
 const STOP_WAIT_MS = 5_000;
+/** How often a key's expiry is pushed forward. */
 const EXPIRY_REFRESH_MS = 60_000;
 
+/** The writer's connection, log and clock, its freshness and flush settings, and who hears of a minute's first close. */
 export interface MarketWriterOptions {
   redis: Redis;
   logger: Logger;

@@ -1,9 +1,8 @@
-/** The keyed paper-trading routes, one group: positions, resting orders, account, markets and fees, books. */
+/** The keyed paper-trading routes, one group: positions, resting orders, account and books, markets and fees. */
 import type { Authenticate } from '../../middleware/authenticate.js';
 import type { TradingServices } from '../../../shared/paper/trading-services.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import { accountRoutes } from './account-router.js';
-import { bookRoutes } from './books-router.js';
 import { marketRoutes } from './markets-router.js';
 import { orderRoutes } from './orders-router.js';
 import { positionRoutes } from './positions-router.js';
@@ -15,8 +14,7 @@ export interface BotTradingRouteOptions {
 
 /** Each sub-router (<resource>-router.ts) takes the group's options and answers its route definitions. */
 export function botTradingRoutes(options: BotTradingRouteOptions): RouteGroup {
-  return defineRoutes(
-    [...positionRoutes(options), ...orderRoutes(options), ...accountRoutes(options), ...marketRoutes(options), ...bookRoutes(options)],
-    { authenticate: options.authenticate },
-  );
+  return defineRoutes([...positionRoutes(options), ...orderRoutes(options), ...accountRoutes(options), ...marketRoutes(options)], {
+    authenticate: options.authenticate,
+  });
 }
