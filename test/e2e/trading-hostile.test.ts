@@ -8,29 +8,13 @@ import { ERROR_CODES } from '../../shared/core/errors.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { startTestApi, type TestApi } from '../helpers/app.js';
+import { HOSTILE_STRINGS } from '../helpers/hostile.js';
 import { freshRedis, snapshotRedis, testRedisUrl } from '../helpers/redis.js';
 import { accountServices, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 const hostileScalar = fc.oneof(
   fc.constantFrom<unknown>(
-    'NaN',
-    'Infinity',
-    '-Infinity',
-    '1e400',
-    '',
-    ' ',
-    '0x10',
-    '1,5',
-    'null',
-    'undefined',
-    '[]',
-    '{}',
-    '%00',
-    '💥',
-    'ｌｏｎｇ',
-    "' OR 1=1 --",
-    '<script>',
-    '9'.repeat(400),
+    ...HOSTILE_STRINGS,
     '__proto__',
     'constructor',
     'toString',
