@@ -10,6 +10,9 @@ import { startWorkerRole, type WorkerRoleOptions } from '../../workers/worker-ro
 import { startTestApi, type TestApi } from './app.js';
 import { freshRedis, testRedisUrl } from './redis.js';
 
+/** The eight majors in the order the price and long/short routes list them. */
+export const MAJOR_SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BNBUSDT', 'XRPUSDT', 'DOGEUSDT', 'ADAUSDT', 'AVAXUSDT'];
+
 export type { SimHandle };
 
 /** The simulated exchange on a free port, prices moving only when told. */
