@@ -7,6 +7,7 @@ import { closedView, openView } from '../../shared/paper/positions/position-view
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import { freshRedis, snapshotRedis, testRedisUrl } from '../helpers/redis.js';
+import { expectOneWinner } from '../helpers/race.js';
 import { testPosition } from '../helpers/sweep.js';
 
 /** An ETHUSDT long at 100, 50 USD margin at 5x, stop 90, target 120, opened now. */
@@ -46,10 +47,7 @@ describe('position scripts under races (Lua, real Redis)', () => {
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) => pods[i % 2].open(ref, newPosition(ref, { client_order_id: 'coid-1' }), 50)),
     );
-    const opened = results.filter((r) => r.kind === 'opened');
-    expect(opened).to.have.length(1);
-    const id = opened[0].kind === 'opened' ? opened[0].stored.position.id : '';
-    for (const r of results) expect(r.kind === 'cap' ? '' : r.stored?.position.id).to.equal(id);
+    const id = expectOneWinner(results, 'opened', (r) => (r.kind === 'cap' ? '' : r.stored?.position.id));
     expect(await redis.hlen(keys.bookOpen(ref.accountId, ref.book))).to.equal(1);
     expect(await outbox()).to.deep.equal(['position.opened']);
     expect(await redis.ttl(keys.bookIdempotency(ref.accountId, ref.book, 'open', 'coid-1'))).to.be.within(7 * 86_400 - 5, 7 * 86_400);
