@@ -48,11 +48,11 @@ export interface ApiFixture {
  * Registers before/after hooks for a describe block: a freshly emptied suite Redis and a real API
  * server on it. Read the fields inside tests or later hooks (they are set once `before` ran).
  */
-export function useApiFixture(env: Record<string, string> = {}): ApiFixture {
+export function useApiFixture(env: Record<string, string> = {}, extra: Parameters<typeof startTestApi>[2] = {}): ApiFixture {
   const fixture: SetByHooks<ApiFixture> = {};
   before(async () => {
     fixture.redis = await freshRedis();
-    fixture.api = await startTestApi(fixture.redis, env);
+    fixture.api = await startTestApi(fixture.redis, env, extra);
   });
   after(async () => {
     await fixture.api?.close();
