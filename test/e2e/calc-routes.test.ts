@@ -62,29 +62,29 @@ describe('calculator routes over HTTP', () => {
     expect(tp.body.targetExitPrice).to.be.closeTo(1900, 1e-9);
   });
 
-  const violations: [string, string, string][] = [
-    ['/api/v1/calc/liquidation', 'entry=100&leverage=0', 'leverage_min'],
-    ['/api/v1/calc/liquidation', 'entry=100&leverage=-2', 'leverage_min'],
-    ['/api/v1/calc/liquidation', 'entry=0&leverage=5', 'entry_min'],
-    ['/api/v1/calc/take-profit', 'entry=0&roe=10', 'entry_min'],
-    ['/api/v1/calc/take-profit', 'entry=-5&roe=10', 'entry_min'],
-    ['/api/v1/calc/take-profit', 'entry=100&roe=200&side=short', 'roe_unreachable'],
-    ['/api/v1/calc/risk-reward', 'entry=100&stop=100&tp=120', 'entry_equals_stop'],
-    ['/api/v1/calc/position-size', 'balance=1000&risk=1&entry=50&stop=50', 'entry_equals_stop'],
-    ['/api/v1/calc/pnl', 'entry=100&exit=110', 'missing_param'],
-    ['/api/v1/calc/pnl', 'entry=100&exit=110&size=abc', 'invalid_param'],
-    ['/api/v1/calc/pnl', 'entry=100&exit=110&size=Infinity', 'invalid_param'],
-    ['/api/v1/calc/pnl', 'entry=100&exit=110&size=1&side=sideways', 'invalid_param'],
-    ['/api/v1/calc/risk-reward', 'entry=1e-300&stop=2e-300&tp=1e15', 'result_not_finite'],
-  ];
-  for (const [path, query, code] of violations) {
-    it(`answers ${path}?${query} with 400 ${code}`, async () => {
-      const response = await getJson<Envelope<never>>(`${api.url}${path}?${query}`);
-      expect(response.status).to.equal(400);
-      expect(response.body.ok).to.equal(false);
-      expect(response.body.error?.code).to.equal(code);
-    });
-  }
+  /** Refused queries by calculator: each query and the code it is refused with. */
+  const violations: Record<string, Record<string, string>> = {
+    liquidation: { 'entry=100&leverage=0': 'leverage_min', 'entry=100&leverage=-2': 'leverage_min', 'entry=0&leverage=5': 'entry_min' },
+    'take-profit': { 'entry=0&roe=10': 'entry_min', 'entry=-5&roe=10': 'entry_min', 'entry=100&roe=200&side=short': 'roe_unreachable' },
+    'risk-reward': { 'entry=100&stop=100&tp=120': 'entry_equals_stop', 'entry=1e-300&stop=2e-300&tp=1e15': 'result_not_finite' },
+    'position-size': { 'balance=1000&risk=1&entry=50&stop=50': 'entry_equals_stop' },
+    pnl: {
+      'entry=100&exit=110': 'missing_param',
+      'entry=100&exit=110&size=abc': 'invalid_param',
+      'entry=100&exit=110&size=Infinity': 'invalid_param',
+      'entry=100&exit=110&size=1&side=sideways': 'invalid_param',
+    },
+  };
+  for (const [calc, refusals] of Object.entries(violations))
+    for (const [query, code] of Object.entries(refusals)) {
+      const path = `/api/v1/calc/${calc}`;
+      it(`answers ${path}?${query} with 400 ${code}`, async () => {
+        const response = await getJson<Envelope<never>>(`${api.url}${path}?${query}`);
+        expect(response.status).to.equal(400);
+        expect(response.body.ok).to.equal(false);
+        expect(response.body.error?.code).to.equal(code);
+      });
+    }
 
   it('says which rule failed: a stop at the entry is named as such, not as an invalid value', async () => {
     for (const path of [

@@ -4,7 +4,7 @@ import { QUEUES } from '../../shared/queues/queue-names.js';
 import { derivativesProcessor } from '../../workers/processors/derivatives/derivatives-processor.js';
 import { SCHEDULES } from '../../workers/schedules.js';
 import { getJson } from '../helpers/app.js';
-import { simControl, useSimStack } from '../helpers/market-sim.js';
+import { MAJOR_SYMBOLS, simControl, useSimStack } from '../helpers/market-sim.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { toWsUrl, WsProbe } from '../helpers/sim-client.js';
 
@@ -235,16 +235,7 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
       20_000,
       'long/short',
     );
-    expect(ls.pairs.map((p) => p.pair)).to.deep.equal([
-      'BTCUSDT',
-      'ETHUSDT',
-      'SOLUSDT',
-      'BNBUSDT',
-      'XRPUSDT',
-      'DOGEUSDT',
-      'ADAUSDT',
-      'AVAXUSDT',
-    ]);
+    expect(ls.pairs.map((p) => p.pair)).to.deep.equal(MAJOR_SYMBOLS);
     for (const p of ls.pairs) {
       expect(p.longPct + p.shortPct).to.be.closeTo(100, 0.02);
       expect(Object.keys(p.exchanges).sort()).to.deep.equal(['binance', 'bybit']);

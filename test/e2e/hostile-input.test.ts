@@ -8,32 +8,12 @@ import { configWith } from '../../shared/core/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { startTestApi, type TestApi } from '../helpers/app.js';
+import { HOSTILE_STRINGS } from '../helpers/hostile.js';
 import { seedMacroSnapshots } from '../helpers/macro-seed.js';
 import { freshRedis, snapshotRedis, testRedisUrl } from '../helpers/redis.js';
 
 const hostileValue = fc.oneof(
-  fc.constantFrom(
-    'NaN',
-    'Infinity',
-    '-Infinity',
-    '1e400',
-    '-1e400',
-    '',
-    ' ',
-    '0x10',
-    '1,5',
-    'null',
-    'undefined',
-    'true',
-    '[]',
-    '{}',
-    '%00',
-    '💥',
-    'ｌｏｎｇ',
-    "' OR 1=1 --",
-    '<script>',
-    '9'.repeat(400),
-  ),
+  fc.constantFrom(...HOSTILE_STRINGS, '-1e400', 'true'),
   fc.string({ maxLength: 40 }),
   fc.double().map(String),
   fc.integer().map(String),

@@ -9,6 +9,7 @@ import { getJson } from '../helpers/app.js';
 import { simControl, useSimStack } from '../helpers/market-sim.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { testRedisUrl } from '../helpers/redis.js';
+import { expectedDolar } from '../helpers/latam.js';
 
 interface Row {
   id: string;
@@ -115,15 +116,7 @@ describe('regional quotes end to end: sim providers -> latam jobs -> Redis -> AP
     expect(q.bestBuy).to.deep.include({ id: 'fiwind', ask: 1206, price: 1206 });
     expect(q.bestSell).to.deep.include({ id: 'binancep2p', bid: 1199, price: 1199 });
     // each dollar an object with its ask (and the blue's bid), by the original's Spanish names and the earlier English ones
-    expect(q.dolar).to.deep.equal({
-      oficial: { ask: 1050 },
-      blue: { ask: 1230, bid: 1210 },
-      mep: { ask: 1180 },
-      ccl: { ask: 1200 },
-      tarjeta: { ask: 1365 },
-      official: { ask: 1050 },
-      card: { ask: 1365 },
-    });
+    expect(q.dolar).to.deep.equal(expectedDolar({ oficial: 1050, blue: 1230, mep: 1180, ccl: 1200, tarjeta: 1365 }, { blue: 1210 }));
     // 1199/1050 - 1 = 14.19 %, 1199/1230 - 1 = -2.52 %, 1199/1180 - 1 = 1.61 %, 1199/1200 - 1 = -0.08 %, 1199/1365 - 1 = -12.16 %
     expect(q.brecha).to.deep.equal({ oficial: 14.19, blue: -2.52, mep: 1.61, ccl: -0.08, tarjeta: -12.16, official: 14.19, card: -12.16 });
     expect(q.sourcesDown).to.deep.equal([]);

@@ -1,29 +1,18 @@
 import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
-import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
-import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
-import { captureLog, type CapturedLog } from '../helpers/log-capture.js';
+import { getJson, useApiFixture } from '../helpers/app.js';
+import { captureLog } from '../helpers/log-capture.js';
 import { connectStream, refusedUpgrade } from '../helpers/push.js';
-import { freshRedis } from '../helpers/redis.js';
 import { accountServices, createTrader, type Trader } from '../helpers/trading.js';
 
 describe('secrets never reach the logs (the API at the default log level)', function () {
   this.timeout(30_000);
-  let redis: Redis;
-  let api: TestApi;
-  let log: CapturedLog;
+  const log = captureLog();
+  const fixture = useApiFixture({ PUBLIC_RATE_LIMIT: '1000000', LOG_LEVEL: 'info' }, { logger: log.logger });
   let trader: Trader;
   before(async () => {
-    redis = await freshRedis();
-    log = captureLog();
-    api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000', LOG_LEVEL: 'info' }, { logger: log.logger });
-    trader = await createTrader(accountServices(redis), { plan: 'free' });
-  });
-  after(async () => {
-    await api.close();
-    await closeRedis(redis);
+    trader = await createTrader(accountServices(fixture.redis), { plan: 'free' });
   });
 
   const requestLine = (status: number, url: (text: string) => boolean) => (line: Record<string, unknown>) =>
@@ -35,21 +24,21 @@ describe('secrets never reach the logs (the API at the default log level)', func
     const brokenSink = randomBytes(24).toString('hex');
     const secrets = [trader.apiKey, madeUp, sinkToken, brokenSink];
 
-    expect((await getJson(`${api.url}/api/bot/v1/usage?api_key=${trader.apiKey}`)).status).to.equal(200);
-    expect((await getJson(`${api.url}/api/bot/v2/usage?api%5Fkey=${trader.apiKey}&x=1`)).status).to.equal(200);
-    expect((await getJson(`${api.url}/api/bot/v1/usage?api_key=${madeUp}`)).status).to.equal(401);
-    expect((await getJson(`${api.url}/api/v1/price?symbol=BTC&key=${trader.apiKey}&token=${madeUp}`)).status).to.be.a('number');
-    expect((await getJson(`${api.url}/api/whsink/${sinkToken}`, { method: 'POST', body: '{"ping":1}' })).status).to.equal(200);
-    expect((await getJson(`${api.url}/api/whsink/${sinkToken}?token=${madeUp}`)).status).to.equal(200);
+    expect((await getJson(`${fixture.api.url}/api/bot/v1/usage?api_key=${trader.apiKey}`)).status).to.equal(200);
+    expect((await getJson(`${fixture.api.url}/api/bot/v2/usage?api%5Fkey=${trader.apiKey}&x=1`)).status).to.equal(200);
+    expect((await getJson(`${fixture.api.url}/api/bot/v1/usage?api_key=${madeUp}`)).status).to.equal(401);
+    expect((await getJson(`${fixture.api.url}/api/v1/price?symbol=BTC&key=${trader.apiKey}&token=${madeUp}`)).status).to.be.a('number');
+    expect((await getJson(`${fixture.api.url}/api/whsink/${sinkToken}`, { method: 'POST', body: '{"ping":1}' })).status).to.equal(200);
+    expect((await getJson(`${fixture.api.url}/api/whsink/${sinkToken}?token=${madeUp}`)).status).to.equal(200);
     // an unexpected error (the sink's list is not a list) is logged with the path it failed on
-    await redis.set(keys.whsink(createHash('sha256').update(brokenSink).digest('hex')), 'not a list');
-    expect((await getJson(`${api.url}/api/whsink/${brokenSink}`)).status).to.equal(500);
+    await fixture.redis.set(keys.whsink(createHash('sha256').update(brokenSink).digest('hex')), 'not a list');
+    expect((await getJson(`${fixture.api.url}/api/whsink/${brokenSink}`)).status).to.equal(500);
 
-    const stream = connectStream(api.url, { api_key: trader.apiKey });
+    const stream = connectStream(fixture.api.url, { api_key: trader.apiKey });
     await stream.next((m) => m.type === 'snapshot');
     stream.ws.close();
     await stream.closed;
-    expect((await refusedUpgrade(api.url, { token: madeUp })).status).to.equal(401);
+    expect((await refusedUpgrade(fixture.api.url, { token: madeUp })).status).to.equal(401);
 
     // every request and stream has its line...
     await log.next(requestLine(200, (url) => url === '/api/bot/v1/usage?api_key=[redacted]'));

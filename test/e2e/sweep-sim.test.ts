@@ -74,66 +74,34 @@ describe('the sweep end to end: sim candles and prices -> feed -> sweep jobs -> 
   };
 
   it("settles a long's stop, target and liquidation at their levels, and a short's", async () => {
+    /** Levels and the candle's low and high as multiples of the entry; the exit is the level the reason names. */
     const cases: {
       symbol: string;
       side: 'long' | 'short';
-      levels: (e: number) => Record<string, number>;
-      range: (e: number) => [number, number];
+      levels?: { sl: number; tp: number };
+      range: [number, number];
       reason: string;
-      exit: (p: Position) => number;
     }[] = [
-      {
-        symbol: 'LINKUSDT',
-        side: 'long',
-        levels: (e) => ({ sl: e * 0.95, tp: e * 1.1 }),
-        range: (e) => [e * 0.94, e * 1.01],
-        reason: 'stop_loss',
-        exit: (p) => p.sl!,
-      },
-      {
-        symbol: 'DOTUSDT',
-        side: 'long',
-        levels: (e) => ({ sl: e * 0.95, tp: e * 1.03 }),
-        range: (e) => [e * 0.99, e * 1.04],
-        reason: 'take_profit',
-        exit: (p) => p.tp!,
-      },
-      { symbol: 'LTCUSDT', side: 'long', levels: () => ({}), range: (e) => [e * 0.85, e], reason: 'liquidation', exit: (p) => p.liq_price },
-      {
-        symbol: 'TONUSDT',
-        side: 'short',
-        levels: (e) => ({ sl: e * 1.05, tp: e * 0.9 }),
-        range: (e) => [e * 0.99, e * 1.06],
-        reason: 'stop_loss',
-        exit: (p) => p.sl!,
-      },
-      {
-        symbol: 'SUIUSDT',
-        side: 'short',
-        levels: (e) => ({ sl: e * 1.05, tp: e * 0.97 }),
-        range: (e) => [e * 0.96, e * 1.01],
-        reason: 'take_profit',
-        exit: (p) => p.tp!,
-      },
-      {
-        symbol: 'APTUSDT',
-        side: 'short',
-        levels: () => ({}),
-        range: (e) => [e, e * 1.15],
-        reason: 'liquidation',
-        exit: (p) => p.liq_price,
-      },
+      { symbol: 'LINKUSDT', side: 'long', levels: { sl: 0.95, tp: 1.1 }, range: [0.94, 1.01], reason: 'stop_loss' },
+      { symbol: 'DOTUSDT', side: 'long', levels: { sl: 0.95, tp: 1.03 }, range: [0.99, 1.04], reason: 'take_profit' },
+      { symbol: 'LTCUSDT', side: 'long', range: [0.85, 1], reason: 'liquidation' },
+      { symbol: 'TONUSDT', side: 'short', levels: { sl: 1.05, tp: 0.9 }, range: [0.99, 1.06], reason: 'stop_loss' },
+      { symbol: 'SUIUSDT', side: 'short', levels: { sl: 1.05, tp: 0.97 }, range: [0.96, 1.01], reason: 'take_profit' },
+      { symbol: 'APTUSDT', side: 'short', range: [1, 1.15], reason: 'liquidation' },
     ];
+    const exitOf = (reason: string, p: Position): number =>
+      reason === 'stop_loss' ? p.sl! : reason === 'take_profit' ? p.tp! : p.liq_price;
     const opened = await Promise.all(
       cases.map(async (c) => {
         const e = await priceOf(c.symbol);
-        return { c, e, p: await open({ symbol: c.symbol, side: c.side, ...c.levels(e) }) };
+        const levels = c.levels && { sl: e * c.levels.sl, tp: e * c.levels.tp };
+        return { c, e, p: await open({ symbol: c.symbol, side: c.side, ...levels }) };
       }),
     );
-    for (const { c, e } of opened) await publish(c.symbol, ...c.range(e));
+    for (const { c, e } of opened) await publish(c.symbol, e * c.range[0], e * c.range[1]);
     for (const { c, p } of opened) {
       const closed = await settled(p.id);
-      const exit = c.exit(p);
+      const exit = exitOf(c.reason, p);
       expect(closed, c.symbol).to.include({ close_reason: c.reason, exit, liquidated: c.reason === 'liquidation' });
       expect(Math.round(closed.pnl_usd! * 100), c.symbol).to.equal(cents(p, exit));
       await expectSettledEvent(closed, ['position.opened', c.reason === 'liquidation' ? 'position.liquidated' : 'position.closed']);

@@ -5,7 +5,7 @@ import { scriptCurrentCandle, simControl, TRADING_SIM_ENV, useSimStack } from '.
 import { waitFor } from '../helpers/market-wait.js';
 import { MovableClock } from '../helpers/order-fixture.js';
 import { holdSweeps, nextOutboxEvent, outbox } from '../helpers/sweep.js';
-import { accountServices, botCall, createTrader, type Trader } from '../helpers/trading.js';
+import { accountServices, botCall, createTrader, waitForOpenEntry, type Trader } from '../helpers/trading.js';
 
 type Order = Record<string, unknown> & { order_id: string; status: string; fills_from_ts: number };
 type Body = Record<string, unknown> & { order?: Order; position?: Record<string, unknown>; orders?: Order[]; recent?: Order[] };
@@ -35,20 +35,8 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
     // the stop short in another account: one book would hold the symbol one way only (one-way mode at fill)
     const other = await createTrader(accountServices(stack.redis));
     await simControl(stack.sim, 'price', { symbol: 'ETHUSDT', price: 3500 });
-    await waitFor(
-      async () => {
-        const r = await botCall<Body>(stack.api.url, trader, 'POST', '/open', {
-          symbol: 'ETH',
-          side: 'long',
-          margin_usd: 10,
-          leverage: 2,
-          dry_run: true,
-        });
-        return r.body.position?.entry === 3500;
-      },
-      10_000,
-      'the sim price on the open path',
-    );
+    const eth = { symbol: 'ETH', side: 'long', margin_usd: 10, leverage: 2 };
+    await waitForOpenEntry(stack.api.url, trader, eth, 3500, 'the sim price on the open path', 10_000);
     const place = async (body: Record<string, unknown>, who: Trader = trader): Promise<Order> => {
       const r = await botCall<Body>(stack.api.url, who, 'POST', '/open', { symbol: 'ETH', margin_usd: 100, leverage: 10, ...body });
       expect(r.status, JSON.stringify(r.body)).to.equal(200);

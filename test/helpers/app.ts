@@ -48,25 +48,32 @@ export interface ApiFixture {
  * Registers before/after hooks for a describe block: a freshly emptied suite Redis and a real API
  * server on it. Read the fields inside tests or later hooks (they are set once `before` ran).
  */
-export function useApiFixture(env: Record<string, string> = {}): ApiFixture {
-  let redis: Redis | undefined;
-  let api: TestApi | undefined;
+export function useApiFixture(env: Record<string, string> = {}, extra: Parameters<typeof startTestApi>[2] = {}): ApiFixture {
+  const fixture: SetByHooks<ApiFixture> = {};
   before(async () => {
-    redis = await freshRedis();
-    api = await startTestApi(redis, env);
+    fixture.redis = await freshRedis();
+    fixture.api = await startTestApi(fixture.redis, env, extra);
   });
   after(async () => {
-    await api?.close();
-    if (redis) await closeRedis(redis);
+    await fixture.api?.close();
+    if (fixture.redis) await closeRedis(fixture.redis);
   });
-  return {
-    get redis() {
-      if (!redis) throw new Error('useApiFixture: read redis inside a test or a later hook');
-      return redis;
+  return readAfterHooks('useApiFixture', fixture);
+}
+
+/** A fixture's fields while its hooks fill them in. */
+export type SetByHooks<T> = { -readonly [K in keyof T]?: T[K] };
+
+/**
+ * The fixture whose fields hooks set: a field read before its hook ran (say while describe blocks are built) throws,
+ * naming the fixture and the field, instead of handing out undefined.
+ */
+export function readAfterHooks<T extends object>(owner: string, fixture: SetByHooks<T>): T {
+  return new Proxy(fixture, {
+    get(target, field) {
+      const value: unknown = Reflect.get(target, field);
+      if (value === undefined && typeof field === 'string') throw new Error(`${owner}: read ${field} inside a test or a later hook`);
+      return value;
     },
-    get api() {
-      if (!api) throw new Error('useApiFixture: read api inside a test or a later hook');
-      return api;
-    },
-  };
+  }) as T;
 }

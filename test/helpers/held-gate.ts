@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { systemClock } from '../../shared/core/clock.js';
 import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { StoredApiKeyResolver, type ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
-import { startTestApi, type TestApi } from './app.js';
+import { readAfterHooks, startTestApi, type SetByHooks, type TestApi } from './app.js';
 
 /**
  * A key resolver that holds each key gate's answer until the test lets it go: what a route sends
@@ -63,22 +63,13 @@ export function useHeldGateApi(stack: { readonly redis: Redis; readonly mod: Acc
   readonly api: TestApi;
   readonly gate: HeldGate;
 } {
-  let api: TestApi | undefined;
-  let gate: HeldGate | undefined;
+  const fixture: SetByHooks<{ api: TestApi; gate: HeldGate }> = {};
   before(async () => {
     const { redis, mod } = stack;
-    gate = new HeldGate(new StoredApiKeyResolver({ accounts: mod.accounts, keys: mod.keys, clock: systemClock }));
-    api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' }, { apiKeys: gate.resolver });
+    const gate = new HeldGate(new StoredApiKeyResolver({ accounts: mod.accounts, keys: mod.keys, clock: systemClock }));
+    fixture.gate = gate;
+    fixture.api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' }, { apiKeys: gate.resolver });
   });
-  after(() => api?.close());
-  return {
-    get api() {
-      if (!api) throw new Error('useHeldGateApi: read api inside a test');
-      return api;
-    },
-    get gate() {
-      if (!gate) throw new Error('useHeldGateApi: read gate inside a test');
-      return gate;
-    },
-  };
+  after(() => fixture.api?.close());
+  return readAfterHooks('useHeldGateApi', fixture);
 }

@@ -7,14 +7,27 @@ import { closeRedis } from '../../shared/redis/connection.js';
 import { startFeedRole } from '../../workers/feed-role.js';
 import type { RoleContext, RunningRole } from '../../workers/runtime.js';
 import { startWorkerRole, type WorkerRoleOptions } from '../../workers/worker-role.js';
-import { startTestApi, type TestApi } from './app.js';
+import { readAfterHooks, startTestApi, type SetByHooks, type TestApi } from './app.js';
 import { freshRedis, testRedisUrl } from './redis.js';
+
+/** The eight majors in the order the price and long/short routes list them. */
+export const MAJOR_SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BNBUSDT', 'XRPUSDT', 'DOGEUSDT', 'ADAUSDT', 'AVAXUSDT'];
 
 export type { SimHandle };
 
 /** The simulated exchange on a free port, prices moving only when told. */
 export function startScriptedSim(): Promise<SimHandle> {
   return startSim({ port: 0, host: '127.0.0.1', mode: 'scripted', tickMs: 100 });
+}
+
+/** A scripted sim for a describe block: started before its tests, closed after them. Read `sim` inside tests. */
+export function useScriptedSim(): { readonly sim: SimHandle } {
+  const fixture: SetByHooks<{ sim: SimHandle }> = {};
+  before(async () => {
+    fixture.sim = await startScriptedSim();
+  });
+  after(() => fixture.sim?.close());
+  return readAfterHooks('useScriptedSim', fixture);
 }
 
 /** POST /__sim/<path>; throws on a refusal so a typo in a test fails loudly. */

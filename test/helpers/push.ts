@@ -210,3 +210,9 @@ export function useWebhookStack(env: Record<string, string>): WebhookStack {
     },
   };
 }
+
+/** The fields of a position.opened outbox entry as the scripts write it, for XADD after the stream key and id. */
+export function openedOutboxFields(positionId: string): string[] {
+  const position = JSON.stringify({ id: positionId, symbol: 'BTCUSDT', status: 'open' });
+  return ['event', 'position.opened', 'book', 'main', 'ts', String(Date.now()), 'position', position];
+}

@@ -3,51 +3,6 @@
  * documentation examples (values are the docs' placeholders; only keys and JSON types matter).
  */
 
-/** https://www.bitget.com/api-doc/contract/market/Get-All-Symbols-Contracts */
-export const BITGET_CONTRACTS = {
-  code: '00000',
-  msg: 'success',
-  requestTime: 1695793701269,
-  data: [
-    {
-      symbol: 'BTCUSDT',
-      baseCoin: 'BTC',
-      quoteCoin: 'USDT',
-      buyLimitPriceRatio: '0.9',
-      sellLimitPriceRatio: '0.9',
-      feeRateUpRatio: '0.1',
-      makerFeeRate: '0.0004',
-      takerFeeRate: '0.0006',
-      openCostUpRatio: '0.1',
-      supportMarginCoins: ['USDT'],
-      minTradeNum: '0.01',
-      priceEndStep: '1',
-      volumePlace: '2',
-      pricePlace: '1',
-      sizeMultiplier: '0.01',
-      symbolType: 'perpetual',
-      minTradeUSDT: '5',
-      maxSymbolOrderNum: '999999',
-      maxProductOrderNum: '999999',
-      maxPositionNum: '150',
-      symbolStatus: 'normal',
-      offTime: '-1',
-      limitOpenTime: '-1',
-      deliveryTime: '',
-      deliveryStartTime: '',
-      launchTime: '',
-      fundInterval: '8',
-      minLever: '1',
-      maxLever: '125',
-      posLimit: '0.05',
-      maintainTime: '1680165535278',
-      maxMarketOrderQty: '220',
-      maxOrderQty: '1200',
-      isRwa: 'YES',
-    },
-  ],
-};
-
 /** https://www.bitget.com/api-doc/contract/market/Get-All-Symbol-Ticker (perpetual element) */
 export const BITGET_TICKERS = {
   code: '00000',

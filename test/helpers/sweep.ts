@@ -19,11 +19,13 @@ export const MINUTE = 60_000;
 
 let seq = 0;
 
-/** A realistic open position (priced like an open: 100 USD margin at 10x, the crypto fee) opened an hour ago. */
+/**
+ * A realistic open position priced like an open (the crypto fee): 100 USD margin at 10x opened an hour ago unless `over`
+ * names another margin, leverage or open time.
+ */
 export function testPosition(ref: BookRef, over: Partial<Position> & { symbol: string; side: Side; entry: number }): Position {
-  const { entry, side } = over;
-  const priced = priceOpen({ side, entry, margin: 100, leverage: 10, baseRatePct: 0.055 });
-  const opened = Date.now() - 60 * MINUTE;
+  const { entry, side, margin = 100, leverage = 10, opened_ts: opened = Date.now() - 60 * MINUTE } = over;
+  const priced = priceOpen({ side, entry, margin, leverage, baseRatePct: 0.055 });
   return {
     id: `bpsweep${(++seq).toString(36)}${Math.random().toString(36).slice(2, 8)}`,
     v: 1,
@@ -31,9 +33,9 @@ export function testPosition(ref: BookRef, over: Partial<Position> & { symbol: s
     asset_class: 'crypto',
     status: 'open',
     qty: priced.qty,
-    margin: 100,
-    leverage: 10,
-    notional_usd: 1000,
+    margin,
+    leverage,
+    notional_usd: margin * leverage,
     liq_price: Number(priced.liqPrice.toPrecision(12)),
     mmr_pct: priced.mmrPct,
     sl: null,

@@ -9,6 +9,7 @@ import type { Venue } from '../../shared/market/types.js';
 import { createAccountServices, type AccountServices } from '../../shared/paper/accounts/account-services.js';
 import type { PlanId } from '../../shared/paper/plans.js';
 import { getJson, useApiFixture, type ApiFixture, type JsonResponse } from './app.js';
+import { waitFor } from './market-wait.js';
 
 /** Writes aggregated prices the way the feed does: venue ticks, then the median written by the writer's flush. */
 export class TestPrices {
@@ -100,6 +101,25 @@ export function botCall<T = Record<string, unknown>>(
     },
     ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
   });
+}
+
+/** Waits until a dry-run open of `order` is priced at `entry` (the price has reached the open path); returns that answer. */
+export function waitForOpenEntry<T extends { position?: Record<string, unknown> }>(
+  base: string,
+  trader: Trader,
+  order: Record<string, unknown>,
+  entry: number,
+  what: string,
+  timeoutMs = 5_000,
+): Promise<JsonResponse<T>> {
+  return waitFor(
+    async () => {
+      const r = await botCall<T>(base, trader, 'POST', '/open', { ...order, dry_run: true });
+      return r.body.position?.entry === entry ? r : undefined;
+    },
+    timeoutMs,
+    what,
+  );
 }
 
 export interface TradingFixture extends ApiFixture {

@@ -7,17 +7,8 @@ import { DAY_MS } from '../../shared/paper/accounts/plan-terms.js';
 import { StoredApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
+import { refusal } from '../helpers/errors.js';
 import { freshRedis, snapshotRedis } from '../helpers/redis.js';
-
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('accounts, keys, plans and books in Redis', () => {
   let redis: Redis;

@@ -35,6 +35,18 @@ describe('feed role against the simulated exchange', function () {
     await simControl(sim, 'price', { symbol: 'BTCUSDT', price });
     return price;
   };
+  /** Moves the sim's BTC price and waits for the quote of that price from `venues` venues. */
+  const movePrice = async (venues: number, timeoutMs: number, what: string): Promise<Quote> => {
+    const target = await setPrice();
+    return waitFor(
+      async () => {
+        const q = await quote();
+        return q?.price === target && q.venues === venues ? q : undefined;
+      },
+      timeoutMs,
+      what,
+    );
+  };
   const connections = async (): Promise<Record<string, number>> => {
     const response = await fetch(`${sim.url}/__sim/state`);
     return ((await response.json()) as { connections: Record<string, number> }).connections;
@@ -82,15 +94,7 @@ describe('feed role against the simulated exchange', function () {
 
   it('shows a price set on the exchanges within 2 s, from four venues', async () => {
     const started = Date.now();
-    const target = await setPrice();
-    const q = await waitFor(
-      async () => {
-        const current = await quote();
-        return current?.price === target && current.venues === 4 ? current : undefined;
-      },
-      2_000,
-      `price ${target} from 4 venues`,
-    );
+    const q = await movePrice(4, 2_000, 'the new price from 4 venues');
     expect(Date.now() - started).to.be.below(2_000);
     expect(q.ts).to.be.at.least(started - 1_000);
     const venuePrices = await redis.hgetall(keys.marketVenuePrices('BTCUSDT'));
@@ -100,29 +104,13 @@ describe('feed role against the simulated exchange', function () {
   it('drops a venue that is down from the median once its price is stale, and takes it back when it returns', async () => {
     await simControl(sim, 'provider', { name: 'okx', down: true });
     try {
-      const target = await setPrice();
-      await waitFor(
-        async () => {
-          const q = await quote();
-          return q?.venues === 3 && q.price === target;
-        },
-        5_000,
-        'the median of three venues',
-      );
+      const { price: target } = await movePrice(3, 5_000, 'the median of three venues');
       const okx = JSON.parse((await redis.hget(keys.marketVenuePrices('BTCUSDT'), 'okx')) ?? '{}') as { price: number };
       expect(okx.price).to.not.equal(target);
     } finally {
       await simControl(sim, 'provider', { name: 'okx', down: false });
     }
-    const target = await setPrice();
-    await waitFor(
-      async () => {
-        const q = await quote();
-        return q?.venues === 4 && q.price === target;
-      },
-      8_000,
-      'four venues again',
-    );
+    await movePrice(4, 8_000, 'four venues again');
   });
 
   it('stores a closed candle for a past minute once, from the best venue, and enqueues exactly one sweep', async () => {
@@ -167,15 +155,7 @@ describe('feed role against the simulated exchange', function () {
     } finally {
       for (const name of VENUES) await simControl(sim, 'provider', { name, down: false });
     }
-    const target = await setPrice();
-    await waitFor(
-      async () => {
-        const q = await quote();
-        return q?.price === target && q.venues === 4;
-      },
-      8_000,
-      'prices flowing again',
-    );
+    await movePrice(4, 8_000, 'prices flowing again');
   });
 
   it('reconnects every connector after the sockets are dropped, and prices flow again', async () => {
@@ -189,15 +169,7 @@ describe('feed role against the simulated exchange', function () {
     const dropped = (await simControl(sim, 'drop', {})) as { dropped: number };
     expect(dropped.dropped).to.equal(5);
     await waitFor(allOpen, 8_000, 'every socket reconnected, none twice');
-    const target = await setPrice();
-    await waitFor(
-      async () => {
-        const q = await quote();
-        return q?.price === target && q.venues === 4;
-      },
-      5_000,
-      'prices after the reconnect',
-    );
+    await movePrice(4, 5_000, 'prices after the reconnect');
   });
 
   it('fetches REST history from the first venue that answers, aggregating 1m when the interval is not served, and caches the newest', async () => {

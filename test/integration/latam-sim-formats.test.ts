@@ -1,17 +1,11 @@
 import { expect } from 'chai';
 import { getJson, shapeDiff } from '../helpers/sim-client.js';
 import { fixture } from '../helpers/fixtures.js';
-import { simControl, startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
+import { simControl, useScriptedSim } from '../helpers/market-sim.js';
 
 /** The simulated regional-quote providers answer in the wire formats of fixtures/, and fail on the switch. */
 describe('regional quote providers on the simulated exchange', () => {
-  let sim: SimHandle;
-  before(async () => {
-    sim = await startScriptedSim();
-  });
-  after(async () => {
-    await sim.close();
-  });
+  const scripted = useScriptedSim();
 
   const ptaxPath =
     "/bcb-ptax/olinda/servico/PTAX/versao/v1/odata/CotacaoDolarPeriodo(dataInicial=@dataInicial,dataFinalCotacao=@dataFinalCotacao)?@dataInicial='08-20-2021'&@dataFinalCotacao='08-23-2021'&$format=json&$select=cotacaoCompra,cotacaoVenda,dataHoraCotacao";
@@ -25,7 +19,7 @@ describe('regional quote providers on the simulated exchange', () => {
   ];
   for (const [name, path, file] of cases) {
     it(`${name} has the fixture's shape`, async () => {
-      const r = await getJson(`${sim.url}${path}`);
+      const r = await getJson(`${scripted.sim.url}${path}`);
       expect(r.status).to.equal(200);
       const expected = fixture(file);
       // CriptoYa's keys are venue slugs: compare each venue with the fixture's first one
@@ -40,7 +34,7 @@ describe('regional quote providers on the simulated exchange', () => {
   }
 
   it('PTAX lists one bulletin per weekday of the period', async () => {
-    const r = await getJson(`${sim.url}${ptaxPath}`);
+    const r = await getJson(`${scripted.sim.url}${ptaxPath}`);
     expect((r.body as { value: { dataHoraCotacao: string }[] }).value.map((v) => v.dataHoraCotacao)).to.deep.equal([
       '2021-08-20 13:10:00.000',
       '2021-08-23 13:10:00.000',
@@ -48,18 +42,18 @@ describe('regional quote providers on the simulated exchange', () => {
   });
 
   it("prices BTC/BRL from the sim's BTC price: Mercado Bitcoin at +0.4 % over BTC x 5.40", async () => {
-    await simControl(sim, 'price', { symbol: 'BTCUSDT', price: 60_000 });
-    const r = await getJson(`${sim.url}/mercado-bitcoin/api/v4/tickers?symbols=BTC-BRL,USDT-BRL`);
+    await simControl(scripted.sim, 'price', { symbol: 'BTCUSDT', price: 60_000 });
+    const r = await getJson(`${scripted.sim.url}/mercado-bitcoin/api/v4/tickers?symbols=BTC-BRL,USDT-BRL`);
     // 60,000 x 5.4 x 1.004 = 325,296; half-spread 0.1 %: ask 325,621.30 (325,621.296), bid 324,970.70 (324,970.704)
     const btc = (r.body as Record<string, string>[]).find((t) => t.pair === 'BTC-BRL');
     expect(btc).to.include({ sell: '325621.30000000', buy: '324970.70000000', last: '325296.00000000' });
   });
 
   it('answers 503 while a provider is down, the others unaffected', async () => {
-    await simControl(sim, 'provider', { name: 'criptoya', down: true });
-    expect((await getJson(`${sim.url}/criptoya/api/dolar`)).status).to.equal(503);
-    expect((await getJson(`${sim.url}/foxbit/rest/v3/markets/usdtbrl/ticker/24hr`)).status).to.equal(200);
-    await simControl(sim, 'provider', { name: 'criptoya', down: false });
-    expect((await getJson(`${sim.url}/criptoya/api/dolar`)).status).to.equal(200);
+    await simControl(scripted.sim, 'provider', { name: 'criptoya', down: true });
+    expect((await getJson(`${scripted.sim.url}/criptoya/api/dolar`)).status).to.equal(503);
+    expect((await getJson(`${scripted.sim.url}/foxbit/rest/v3/markets/usdtbrl/ticker/24hr`)).status).to.equal(200);
+    await simControl(scripted.sim, 'provider', { name: 'criptoya', down: false });
+    expect((await getJson(`${scripted.sim.url}/criptoya/api/dolar`)).status).to.equal(200);
   });
 });

@@ -3,7 +3,6 @@ import type { Redis } from 'ioredis';
 import { createLogger } from '../../shared/core/logger.js';
 import { configWith } from '../../shared/core/config.js';
 import { providerUrlsFrom } from '../../shared/http/provider-urls.js';
-import { AppError } from '../../shared/core/errors.js';
 import { CATEGORY_FRESH_MS, FEAR_GREED_EVERY_MS, MACRO_JOBS } from '../../shared/macro/macro-resources.js';
 import { MacroRefresher } from '../../shared/macro/macro-refresher.js';
 import { MacroService } from '../../shared/macro/macro-service.js';
@@ -12,17 +11,8 @@ import { providerHttp } from '../../shared/http/provider-http.js';
 import { SnapshotStore } from '../../shared/snapshots/snapshot-store.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { simControl, startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
+import { refusal } from '../helpers/errors.js';
 import { freshRedis } from '../helpers/redis.js';
-
-async function rejected(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('expected an AppError');
-}
 
 /** The macro service and refresher on a controlled clock, against the sim's providers and a real Redis. */
 describe('macro service and refresher (sim providers, real Redis, injected clock)', () => {
@@ -80,12 +70,12 @@ describe('macro service and refresher (sim providers, real Redis, injected clock
       expect(stale.stale).to.equal(true);
       expect(stale.coins).to.deep.equal(first.coins);
       expect(stale.updatedAt).to.equal(first.updatedAt);
-      const never = await rejected(service.coins('meme-token'));
+      const never = await refusal(service.coins('meme-token'));
       expect([never.status, never.code]).to.deep.equal([503, 'upstream_unavailable']);
     } finally {
       await simControl(sim, 'provider', { name: 'coingecko', down: false });
     }
-    const unknown = await rejected(service.coins('not-a-category'));
+    const unknown = await refusal(service.coins('not-a-category'));
     expect([unknown.status, unknown.code]).to.deep.equal([400, 'unknown_category']);
   });
 

@@ -1,17 +1,11 @@
 import { expect } from 'chai';
 import { getJson, shapeDiff } from '../helpers/sim-client.js';
 import { fixture } from '../helpers/fixtures.js';
-import { simControl, startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
+import { simControl, useScriptedSim } from '../helpers/market-sim.js';
 
 /** The simulated macro providers answer in the wire formats of fixtures/ (keys and JSON types), and fail on the switch. */
 describe('macro providers on the simulated exchange', () => {
-  let sim: SimHandle;
-  before(async () => {
-    sim = await startScriptedSim();
-  });
-  after(async () => {
-    await sim.close();
-  });
+  const scripted = useScriptedSim();
 
   const cases: [string, string, string][] = [
     ['alternative.me /fng/', '/alternative-me/fng/?limit=1', 'alternative-me/fng.json'],
@@ -29,14 +23,14 @@ describe('macro providers on the simulated exchange', () => {
 
   for (const [name, path, file] of cases) {
     it(`${name} has the fixture's shape`, async () => {
-      const r = await getJson(`${sim.url}${path}`);
+      const r = await getJson(`${scripted.sim.url}${path}`);
       expect(r.status).to.equal(200);
       expect(shapeDiff(fixture(file), r.body).filter((d) => !dataDependent.test(d))).to.deep.equal([]);
     });
   }
 
   it("CoinGecko /search/trending has the fixture's coin and category shapes", async () => {
-    const r = await getJson(`${sim.url}/coingecko/api/v3/search/trending`);
+    const r = await getJson(`${scripted.sim.url}/coingecko/api/v3/search/trending`);
     const expected = fixture('coingecko/search-trending.json') as Record<string, unknown[]>;
     const body = r.body as Record<string, unknown[]>;
     expect(shapeDiff(expected.coins, body.coins)).to.deep.equal([]);
@@ -45,19 +39,21 @@ describe('macro providers on the simulated exchange', () => {
   });
 
   it("CoinGecko serves 250 coins a page, a category's coins, and 404 for an unknown category", async () => {
-    const all = await getJson(`${sim.url}/coingecko/api/v3/coins/markets?vs_currency=usd&per_page=250`);
+    const all = await getJson(`${scripted.sim.url}/coingecko/api/v3/coins/markets?vs_currency=usd&per_page=250`);
     expect(all.body).to.have.length(250);
-    const l1 = (await getJson(`${sim.url}/coingecko/api/v3/coins/markets?vs_currency=usd&category=layer-1`)).body as { id: string }[];
+    const l1 = (await getJson(`${scripted.sim.url}/coingecko/api/v3/coins/markets?vs_currency=usd&category=layer-1`)).body as {
+      id: string;
+    }[];
     expect(l1.map((c) => c.id)).to.include('bitcoin');
     expect(l1.map((c) => c.id)).to.not.include('dogecoin');
-    expect((await getJson(`${sim.url}/coingecko/api/v3/coins/markets?vs_currency=usd&category=nope`)).status).to.equal(404);
+    expect((await getJson(`${scripted.sim.url}/coingecko/api/v3/coins/markets?vs_currency=usd&category=nope`)).status).to.equal(404);
   });
 
   it('answers 503 while /__sim/provider marks a provider down, and recovers', async () => {
-    await simControl(sim, 'provider', { name: 'coingecko', down: true });
-    expect((await getJson(`${sim.url}/coingecko/api/v3/global`)).status).to.equal(503);
-    expect((await getJson(`${sim.url}/defillama/v2/chains`)).status).to.equal(200);
-    await simControl(sim, 'provider', { name: 'coingecko', down: false });
-    expect((await getJson(`${sim.url}/coingecko/api/v3/global`)).status).to.equal(200);
+    await simControl(scripted.sim, 'provider', { name: 'coingecko', down: true });
+    expect((await getJson(`${scripted.sim.url}/coingecko/api/v3/global`)).status).to.equal(503);
+    expect((await getJson(`${scripted.sim.url}/defillama/v2/chains`)).status).to.equal(200);
+    await simControl(scripted.sim, 'provider', { name: 'coingecko', down: false });
+    expect((await getJson(`${scripted.sim.url}/coingecko/api/v3/global`)).status).to.equal(200);
   });
 });

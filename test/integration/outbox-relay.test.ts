@@ -9,7 +9,7 @@ import { closeRedis, createBlockingRedis, createRedis } from '../../shared/redis
 import { keys } from '../../shared/redis/keys.js';
 import type { RunningRole } from '../../workers/runtime.js';
 import { waitFor } from '../helpers/market-wait.js';
-import { startTestRelay } from '../helpers/push.js';
+import { openedOutboxFields, startTestRelay } from '../helpers/push.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
 import { accountServices, createTrader } from '../helpers/trading.js';
 
@@ -34,19 +34,7 @@ describe('push: the outbox relay', function () {
   /** Appends position.opened entries the way the scripts do; nudge false skips the publish (a nudge nobody heard). */
   const append = async (accountId: string, ids: string[], nudge = true): Promise<void> => {
     const pipeline = redis.pipeline();
-    for (const id of ids)
-      pipeline.xadd(
-        keys.accountOutbox(accountId),
-        '*',
-        'event',
-        'position.opened',
-        'book',
-        'main',
-        'ts',
-        String(Date.now()),
-        'position',
-        JSON.stringify({ id, symbol: 'BTCUSDT', status: 'open' }),
-      );
+    for (const id of ids) pipeline.xadd(keys.accountOutbox(accountId), '*', ...openedOutboxFields(id));
     if (nudge) pipeline.publish(keys.outboxNudgeChannel, keys.accountOutbox(accountId));
     await pipeline.exec();
   };

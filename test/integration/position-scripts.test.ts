@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
-import { priceOpen } from '../../shared/engine/open-pricing.js';
 import { closeWrite, computeClose, wholeCloseJson } from '../../shared/paper/positions/close-service.js';
 import { PositionStore } from '../../shared/paper/positions/position-store.js';
 import { parsePosition, type BookRef, type Position } from '../../shared/paper/positions/position-types.js';
@@ -8,41 +7,22 @@ import { closedView, openView } from '../../shared/paper/positions/position-view
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import { freshRedis, snapshotRedis, testRedisUrl } from '../helpers/redis.js';
+import { expectOneWinner } from '../helpers/race.js';
+import { testPosition } from '../helpers/sweep.js';
 
-let seq = 0;
+/** An ETHUSDT long at 100, 50 USD margin at 5x, stop 90, target 120, opened now. */
 function newPosition(ref: BookRef, over: Partial<Position> = {}): Position {
-  const priced = priceOpen({ side: 'long', entry: 100, margin: 50, leverage: 5, baseRatePct: 0.055 });
-  const now = Date.now();
-  return {
-    id: `bptest${++seq}`,
-    v: 1,
-    account: ref.book,
+  return testPosition(ref, {
     symbol: 'ETHUSDT',
-    asset_class: 'crypto',
     side: 'long',
-    status: 'open',
     entry: 100,
-    qty: priced.qty,
     margin: 50,
     leverage: 5,
-    notional_usd: 250,
-    liq_price: priced.liqPrice,
-    mmr_pct: priced.mmrPct,
     sl: 90,
     tp: 120,
-    trail_pct: null,
-    trail_hwm: null,
-    fee_rate_pct: priced.ratePct,
-    fee_venue: null,
-    fee_open_usd: priced.feeOpen,
-    fee_round_trip_usd: priced.feeRoundTrip,
-    opened_ts: now,
-    client_order_id: null,
-    source: 'api',
-    funding_carry_usd: 0,
-    funding_from_ts: now,
+    opened_ts: Date.now(),
     ...over,
-  };
+  });
 }
 
 /** Each script raced from two connections (two "pods"): the state it depends on decides, once. */
@@ -67,10 +47,7 @@ describe('position scripts under races (Lua, real Redis)', () => {
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) => pods[i % 2].open(ref, newPosition(ref, { client_order_id: 'coid-1' }), 50)),
     );
-    const opened = results.filter((r) => r.kind === 'opened');
-    expect(opened).to.have.length(1);
-    const id = opened[0].kind === 'opened' ? opened[0].stored.position.id : '';
-    for (const r of results) expect(r.kind === 'cap' ? '' : r.stored?.position.id).to.equal(id);
+    const id = expectOneWinner(results, 'opened', (r) => (r.kind === 'cap' ? '' : r.stored?.position.id));
     expect(await redis.hlen(keys.bookOpen(ref.accountId, ref.book))).to.equal(1);
     expect(await outbox()).to.deep.equal(['position.opened']);
     expect(await redis.ttl(keys.bookIdempotency(ref.accountId, ref.book, 'open', 'coid-1'))).to.be.within(7 * 86_400 - 5, 7 * 86_400);

@@ -2,14 +2,7 @@ import { expect } from 'chai';
 import { TRADFI } from '../../ops/sim/symbols.js';
 import { at, getJson, postJson, shapeDiff, useProbedSim } from '../helpers/sim-client.js';
 import { fixture } from '../helpers/fixtures.js';
-import {
-  BINANCE_WS_TICKER,
-  BITGET_CANDLES,
-  BITGET_CONTRACTS,
-  BITGET_TICKERS,
-  BITGET_WS_CANDLE,
-  BITGET_WS_TICKER,
-} from '../helpers/sim-shapes.js';
+import { BINANCE_WS_TICKER, BITGET_CANDLES, BITGET_TICKERS, BITGET_WS_CANDLE, BITGET_WS_TICKER } from '../helpers/sim-shapes.js';
 
 const MINUTE = 60_000;
 const FIRST_EIGHT = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BNBUSDT', 'XRPUSDT', 'DOGEUSDT', 'ADAUSDT', 'AVAXUSDT'];
@@ -112,7 +105,7 @@ describe('simulated exchange (scripted mode)', () => {
 
     it('bitget contracts, tickers, candles', async () => {
       const q = 'productType=USDT-FUTURES';
-      const contracts = await shaped(`/bitget/api/v2/mix/market/contracts?${q}`, BITGET_CONTRACTS);
+      const contracts = await shaped(`/bitget/api/v2/mix/market/contracts?${q}`, fixture('bitget/contracts.json'));
       expect((at(contracts, 'data') as unknown[]).map((x) => at(x, 'symbol'))).to.include.members(FIRST_EIGHT);
       await shaped(`/bitget/api/v2/mix/market/tickers?${q}`, BITGET_TICKERS);
       const c = await shaped(`/bitget/api/v2/mix/market/candles?symbol=BTCUSDT&${q}&granularity=1m&limit=3`, BITGET_CANDLES);

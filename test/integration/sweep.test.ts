@@ -31,8 +31,8 @@ import {
   testSweep,
   testPosition,
 } from '../helpers/sweep.js';
-import { startTestApi } from '../helpers/app.js';
-import { accountServices, botCall, createTrader, TestPrices } from '../helpers/trading.js';
+import { startTestApi, type TestApi } from '../helpers/app.js';
+import { accountServices, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 const A: BookRef = { accountId: 'acctsweep1', book: 'main' };
 const nextMinute = (): number => Math.ceil((Date.now() + 1) / MINUTE) * MINUTE;
@@ -44,6 +44,21 @@ describe('the sweep of open positions (real Redis)', function () {
   this.timeout(60_000);
   let redis: Redis;
   useFreshRedis((fresh) => (redis = fresh), 'each');
+  /** A keyed API over this Redis with `marks` set, and a new trader's main book; the API closes after `body`. */
+  const withTrader = async (
+    marks: Record<string, number>,
+    body: (t: { api: TestApi; trader: Trader; ref: BookRef; prices: TestPrices }) => Promise<void>,
+  ): Promise<void> => {
+    const prices = new TestPrices(redis);
+    await prices.set(marks);
+    const api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
+    try {
+      const trader = await createTrader(accountServices(redis));
+      await body({ api, trader, ref: { accountId: trader.accountId, book: 'main' }, prices });
+    } finally {
+      await api.close();
+    }
+  };
 
   it('settles what a candle crosses at the level (stop, target, liquidation, long and short), leaves the rest, one event each', async () => {
     const at = (over: Partial<Position> & { side: 'long' | 'short' }, symbol = 'ETHUSDT') =>
@@ -206,12 +221,8 @@ describe('the sweep of open positions (real Redis)', function () {
     }
   });
 
-  it('a manual close racing a sweep settles each position once; the balance moves once', async () => {
-    await new TestPrices(redis).set({ ETHUSDT: 100 });
-    const api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
-    try {
-      const trader = await createTrader(accountServices(redis));
-      const ref: BookRef = { accountId: trader.accountId, book: 'main' };
+  it('a manual close racing a sweep settles each position once; the balance moves once', () =>
+    withTrader({ ETHUSDT: 100 }, async ({ api, trader, ref }) => {
       const opened = await Promise.all(
         Array.from({ length: 40 }, () =>
           botCall<{ position: Position }>(api.url, trader, 'POST', '/open', {
@@ -239,18 +250,10 @@ describe('the sweep of open positions (real Redis)', function () {
         expect((await eventsOf(redis, ref.accountId, id)).filter((e) => e !== 'position.opened')).to.deep.equal(['position.closed']);
       }
       expect(await bookMoney(redis, ref)).to.deep.equal({ closed: 40, liquidations: 0, realizedCents: realized });
-    } finally {
-      await api.close();
-    }
-  });
+    }));
 
-  it('a stop or target set within a minute waits for the next candle (its low or high may predate it); the live sweep and liquidation do not wait', async () => {
-    const prices = new TestPrices(redis);
-    await prices.set({ ETHUSDT: 99, SOLUSDT: 99, BNBUSDT: 99 });
-    const api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
-    try {
-      const trader = await createTrader(accountServices(redis));
-      const ref: BookRef = { accountId: trader.accountId, book: 'main' };
+  it('a stop or target set within a minute waits for the next candle (its low or high may predate it); the live sweep and liquidation do not wait', () =>
+    withTrader({ ETHUSDT: 99, SOLUSDT: 99, BNBUSDT: 99 }, async ({ api, trader, ref, prices }) => {
       const at = (over: Partial<Position> & { side: 'long' | 'short' }, symbol = 'ETHUSDT') =>
         testPosition(ref, { symbol, entry: 100, ...over });
       // long at 100 (liquidation 90.5); the minute's low (95) and high (104) came before the client set sl 97 or tp 103 with the price at
@@ -295,18 +298,10 @@ describe('the sweep of open positions (real Redis)', function () {
       expect(next).to.deep.include({ settled: 2 });
       expect(await closedPosition(redis, ref, p.late.id)).to.include({ close_reason: 'stop_loss', exit: 97 });
       expect(await closedPosition(redis, ref, p.lateTarget.id)).to.include({ close_reason: 'take_profit', exit: 103 });
-    } finally {
-      await api.close();
-    }
-  });
+    }));
 
-  it("a trailing stop a positions read moved within a minute: that minute's candle is checked against the stop the minute began with", async () => {
-    const prices = new TestPrices(redis);
-    await prices.set({ ETHUSDT: 110, SOLUSDT: 90, BNBUSDT: 110 });
-    const api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
-    try {
-      const trader = await createTrader(accountServices(redis));
-      const ref: BookRef = { accountId: trader.accountId, book: 'main' };
+  it("a trailing stop a positions read moved within a minute: that minute's candle is checked against the stop the minute began with", () =>
+    withTrader({ ETHUSDT: 110, SOLUSDT: 90, BNBUSDT: 110 }, async ({ api, trader, ref }) => {
       // entry 100, 5%: both minutes below began with the stops at 95 (long) and 105 (short), opened an hour ago
       const p = {
         long: testPosition(ref, { symbol: 'ETHUSDT', side: 'long', entry: 100, trail_pct: 5, trail_hwm: 100 }),
@@ -339,17 +334,10 @@ describe('the sweep of open positions (real Redis)', function () {
       expect(await closedPosition(redis, ref, p.held.id)).to.include({ close_reason: 'trailing_stop', exit: 104.5 });
       for (const position of Object.values(p))
         expect(await eventsOf(redis, ref.accountId, position.id)).to.deep.equal(['position.opened', 'position.updated', 'position.closed']);
-    } finally {
-      await api.close();
-    }
-  });
+    }));
 
-  it("levels changed through /sltp within a minute: that minute's candle fires a stop the change kept, not one it removed", async () => {
-    await new TestPrices(redis).set({ ETHUSDT: 100, SOLUSDT: 100, BNBUSDT: 100 });
-    const api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
-    try {
-      const trader = await createTrader(accountServices(redis));
-      const ref: BookRef = { accountId: trader.accountId, book: 'main' };
+  it("levels changed through /sltp within a minute: that minute's candle fires a stop the change kept, not one it removed", () =>
+    withTrader({ ETHUSDT: 100, SOLUSDT: 100, BNBUSDT: 100 }, async ({ api, trader, ref }) => {
       // each stop (95, 105) was in force long before the minute of the change
       const p = {
         kept: testPosition(ref, { symbol: 'ETHUSDT', side: 'long', entry: 100, sl: 95 }),
@@ -386,10 +374,7 @@ describe('the sweep of open positions (real Redis)', function () {
       expect(events[2].position).to.deep.equal(closed);
       expect(events[2].position).to.include({ id: p.kept.id, symbol: 'ETHUSDT', side: 'long', exit: 95, pnl_usd: cents(p.kept, 95) / 100 });
       expect(await eventsOf(redis, ref.accountId, p.removed.id)).to.deep.equal(['position.opened', 'position.updated']);
-    } finally {
-      await api.close();
-    }
-  });
+    }));
 
   describe('through the sweep queue (BullMQ workers)', () => {
     let roles: RunningRole[];

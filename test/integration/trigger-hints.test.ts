@@ -10,7 +10,7 @@ import { TRIGGER_KINDS, TriggerHints, triggerLevels, type TriggerKind } from '..
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import { startClusterRedis, type ClusterRedis } from '../helpers/cluster-redis.js';
-import { freshRedis, testRedisUrl } from '../helpers/redis.js';
+import { testRedisUrl, useFreshRedis } from '../helpers/redis.js';
 import { candle, closedPosition, MINUTE, testSweep, testPosition } from '../helpers/sweep.js';
 
 const A: BookRef = { accountId: 'acct-hints', book: 'main' };
@@ -31,12 +31,11 @@ describe('trigger index hints around the account scripts (real Redis)', () => {
   let store: PositionStore;
   let hints: TriggerHints;
 
-  beforeEach(async () => {
-    redis = await freshRedis();
-    store = new PositionStore(redis);
-    hints = new TriggerHints(redis);
-  });
-  afterEach(() => closeRedis(redis));
+  useFreshRedis((fresh) => {
+    redis = fresh;
+    store = new PositionStore(fresh);
+    hints = new TriggerHints(fresh);
+  }, 'each');
 
   it('an open writes one entry per level; a refused open leaves none', async () => {
     const trailing = testPosition(A, { symbol: 'ETHUSDT', side: 'long', entry: 100, sl: 92, tp: 120, trail_pct: 5, trail_hwm: 100 });

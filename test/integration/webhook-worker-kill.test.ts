@@ -6,7 +6,7 @@ import { keys } from '../../shared/redis/keys.js';
 import type { RunningRole } from '../../workers/runtime.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { spawnService } from '../helpers/process.js';
-import { startReceiver, startTestRelay, startWebhookWorker, type TestReceiver } from '../helpers/push.js';
+import { openedOutboxFields, startReceiver, startTestRelay, startWebhookWorker, type TestReceiver } from '../helpers/push.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
 import { accountServices, createTrader } from '../helpers/trading.js';
 
@@ -53,18 +53,7 @@ describe('push: a worker killed mid-delivery', function () {
       };
       expect(await new WebhookStore(redis).add(trader.accountId, hook, 3)).to.deep.equal({ kind: 'added' });
       receiver.answer = () => (receiver.received.length === 1 ? 'hang' : 200);
-      await redis.xadd(
-        keys.accountOutbox(trader.accountId),
-        '*',
-        'event',
-        'position.opened',
-        'book',
-        'main',
-        'ts',
-        String(Date.now()),
-        'position',
-        JSON.stringify({ id: 'bpkill', symbol: 'BTCUSDT', status: 'open' }),
-      );
+      await redis.xadd(keys.accountOutbox(trader.accountId), '*', ...openedOutboxFields('bpkill'));
       await redis.publish(keys.outboxNudgeChannel, keys.accountOutbox(trader.accountId));
       await waitFor(() => receiver.received.length === 1, 10_000, 'the first attempt, held open by the receiver');
       child.child.kill('SIGKILL');

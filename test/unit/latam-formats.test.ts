@@ -1,11 +1,5 @@
 import { expect } from 'chai';
-import {
-  brasiliaToUtc,
-  parseAwesomeUsdBrl,
-  parseFoxbitTicker,
-  parseMercadoBitcoinTickers,
-  parsePtax,
-} from '../../shared/latam/providers/brl-formats.js';
+import * as brl from '../../shared/latam/providers/brl-formats.js';
 import { parseCriptoyaQuotes, parseDolar } from '../../shared/latam/providers/criptoya-format.js';
 import { ProviderFormatError } from '../../shared/http/provider-http.js';
 import { fixture } from '../helpers/fixtures.js';
@@ -33,24 +27,24 @@ describe('regional quote provider formats (fixtures)', () => {
   });
 
   it('reads AwesomeAPI USD-BRL: the mid of bid and ask', () => {
-    const r = parseAwesomeUsdBrl(fixture('awesomeapi/json-last-usd-brl.json'));
+    const r = brl.parseAwesomeUsdBrl(fixture('awesomeapi/json-last-usd-brl.json'));
     expect(r.rate).to.be.closeTo(5.6136, 1e-9);
     expect(r).to.include({ source: 'awesomeapi', ts: 1722373206000 });
   });
 
   it('reads the newest PTAX bulletin, Brasília time', () => {
-    const r = parsePtax(fixture('bcb-ptax/cotacao-dolar-periodo.json'));
+    const r = brl.parsePtax(fixture('bcb-ptax/cotacao-dolar-periodo.json'));
     expect(r.rate).to.be.closeTo(5.3683, 1e-9);
     expect(r.source).to.equal('bcb-ptax');
     expect(r.ts).to.equal(Date.parse('2021-08-23T16:10:34.583Z'));
-    expect(brasiliaToUtc('2021-08-20 13:10:39.797')).to.equal(Date.parse('2021-08-20T16:10:39.797Z'));
-    expect(() => parsePtax({ value: [] })).to.throw(ProviderFormatError);
+    expect(brl.brasiliaToUtc('2021-08-20 13:10:39.797')).to.equal(Date.parse('2021-08-20T16:10:39.797Z'));
+    expect(() => brl.parsePtax({ value: [] })).to.throw(ProviderFormatError);
   });
 
   it('reads Mercado Bitcoin v4 tickers (buy = bid, sell = ask) and Foxbit v3 tickers', () => {
-    expect(parseMercadoBitcoinTickers(fixture('mercado-bitcoin/tickers-v4.json'))).to.deep.equal({
+    expect(brl.parseMercadoBitcoinTickers(fixture('mercado-bitcoin/tickers-v4.json'))).to.deep.equal({
       'BTC-BRL': { ask: 145.00000006, bid: 160.00000005 },
     });
-    expect(parseFoxbitTicker(fixture('foxbit/ticker-24hr.json'))).to.deep.equal({ ask: 1.7893, bid: 1.7816 });
+    expect(brl.parseFoxbitTicker(fixture('foxbit/ticker-24hr.json'))).to.deep.equal({ ask: 1.7893, bid: 1.7816 });
   });
 });

@@ -1,12 +1,5 @@
 import { expect } from 'chai';
-import {
-  downsample,
-  parseCategoryIds,
-  parseGlobal,
-  parseMarkets,
-  parseMoneyText,
-  parseTrending,
-} from '../../shared/macro/providers/coingecko-format.js';
+import * as coingecko from '../../shared/macro/providers/coingecko-format.js';
 import { buildDefiOverview, parseChains, parseProtocols, parseStablecoins } from '../../shared/macro/providers/defillama-format.js';
 import { parseFearGreed } from '../../shared/macro/providers/fear-greed-format.js';
 import { ProviderFormatError } from '../../shared/http/provider-http.js';
@@ -21,7 +14,7 @@ describe('macro provider formats (fixtures)', () => {
   });
 
   it('reads CoinGecko /coins/markets with the 1h/24h/7d changes and the sparkline', () => {
-    const [btc] = parseMarkets(fixture('coingecko/coins-markets.json'));
+    const [btc] = coingecko.parseMarkets(fixture('coingecko/coins-markets.json'));
     expect(btc).to.deep.include({
       id: 'bitcoin',
       symbol: 'BTC',
@@ -39,14 +32,14 @@ describe('macro provider formats (fixtures)', () => {
 
   it('downsamples a 168-point sparkline to 42 points ending with the last one', () => {
     const line = Array.from({ length: 168 }, (_, i) => i + 1);
-    const out = downsample(line, 42);
+    const out = coingecko.downsample(line, 42);
     expect(out).to.have.length(42);
     expect(out[0]).to.equal(4);
     expect(out[41]).to.equal(168);
   });
 
   it('reads CoinGecko /global', () => {
-    expect(parseGlobal(fixture('coingecko/global.json'))).to.deep.equal({
+    expect(coingecko.parseGlobal(fixture('coingecko/global.json'))).to.deep.equal({
       totalMarketCapUsd: 2621040321355.0405,
       totalVolume24hUsd: 95133256404.37308,
       btcDominance: 57.9539332566265,
@@ -59,7 +52,7 @@ describe('macro provider formats (fixtures)', () => {
   });
 
   it('reads CoinGecko /search/trending, market cap given as text', () => {
-    const t = parseTrending(fixture('coingecko/search-trending.json'));
+    const t = coingecko.parseTrending(fixture('coingecko/search-trending.json'));
     expect(t.coins).to.deep.equal([
       {
         id: 'bonk',
@@ -74,13 +67,13 @@ describe('macro provider formats (fixtures)', () => {
       },
     ]);
     expect(t.categories).to.deep.equal([{ name: 'Base Native', slug: 'base-native', marketCapChange24hPct: 0.14714515711689605 }]);
-    expect(parseMoneyText('$1,234')).to.equal(1234);
-    expect(parseMoneyText('n/a')).to.equal(null);
+    expect(coingecko.parseMoneyText('$1,234')).to.equal(1234);
+    expect(coingecko.parseMoneyText('n/a')).to.equal(null);
   });
 
   it('reads the category list', () => {
-    expect(parseCategoryIds([{ category_id: 'layer-1', name: 'Layer 1 (L1)' }, { name: 'no id' }])).to.deep.equal(['layer-1']);
-    expect(() => parseCategoryIds([])).to.throw(ProviderFormatError);
+    expect(coingecko.parseCategoryIds([{ category_id: 'layer-1', name: 'Layer 1 (L1)' }, { name: 'no id' }])).to.deep.equal(['layer-1']);
+    expect(() => coingecko.parseCategoryIds([])).to.throw(ProviderFormatError);
   });
 
   it('builds the DeFi overview from DefiLlama chains, protocols and stablecoins, leaving CEX reserves out', () => {

@@ -1,13 +1,6 @@
 import { expect } from 'chai';
 import { klineEvent, klineRow, perpetual, symbolInfo, exchangeInfo, ticker24hr, tickerEvent } from '../../ops/sim/venues/binance-format.js';
-import {
-  binanceInterval,
-  binanceMarkets,
-  binanceSubscribe,
-  parseBinanceExchangeInfo,
-  parseBinanceKlines,
-  parseBinanceMessage,
-} from '../../shared/market/venues/binance-format.js';
+import * as format from '../../shared/market/venues/binance-format.js';
 import { fixture } from '../helpers/fixtures.js';
 import { SIM_NOW, simModel } from '../helpers/market-sim-model.js';
 
@@ -25,24 +18,24 @@ describe('market: Binance USDⓈ-M parsers', () => {
       volume: 1000,
       closed: false,
     };
-    expect(parseBinanceMessage(raw).candles).to.deep.equal([expected]);
-    const wrapped = parseBinanceMessage({ stream: 'btcusdt@kline_1m', data: raw });
+    expect(format.parseBinanceMessage(raw).candles).to.deep.equal([expected]);
+    const wrapped = format.parseBinanceMessage({ stream: 'btcusdt@kline_1m', data: raw });
     expect(wrapped.candles).to.deep.equal([expected]);
     expect(wrapped.issues).to.deep.equal([]);
   });
 
   it('ignores the other streams of a recorded combined stream, and acks', () => {
     for (const frame of fixture('binance-usdm/ws-combined-stream.json') as unknown[]) {
-      const r = parseBinanceMessage(frame);
+      const r = format.parseBinanceMessage(frame);
       expect(r.ticks.length + r.candles.length + r.issues.length, JSON.stringify(frame)).to.equal(0);
     }
-    expect(parseBinanceMessage({ result: null, id: 3 })).to.deep.equal({ ticks: [], candles: [], issues: [] });
-    expect(parseBinanceMessage({ error: { code: 2, msg: 'Invalid request' }, id: 4 }).issues).to.have.length(1);
+    expect(format.parseBinanceMessage({ result: null, id: 3 })).to.deep.equal({ ticks: [], candles: [], issues: [] });
+    expect(format.parseBinanceMessage({ error: { code: 2, msg: 'Invalid request' }, id: 4 }).issues).to.have.length(1);
   });
 
   it('reads !ticker@arr and skips a malformed element without losing the others', () => {
     const good = { e: '24hrTicker', E: 1700000000000, s: 'ETHUSDT', c: '3500.10', P: '-1.250', q: '123456.78' };
-    const r = parseBinanceMessage({ stream: '!ticker@arr', data: [good, { e: '24hrTicker', s: 'XUSDT', c: 'abc', E: 1 }, 'junk'] });
+    const r = format.parseBinanceMessage({ stream: '!ticker@arr', data: [good, { e: '24hrTicker', s: 'XUSDT', c: 'abc', E: 1 }, 'junk'] });
     expect(r.ticks).to.deep.equal([
       { venue: 'binance', symbol: 'ETHUSDT', price: 3500.1, changePct24h: -1.25, quoteVolume24h: 123456.78, ts: 1700000000000 },
     ]);
@@ -50,12 +43,12 @@ describe('market: Binance USDⓈ-M parsers', () => {
   });
 
   it('reads exchangeInfo: only trading USDT perpetuals (no quarterly BTCUSDT_220325)', () => {
-    expect(parseBinanceExchangeInfo(fixture('binance-usdm/exchange-info.json'))).to.deep.equal(['BTCUSDT', 'ETHUSDT']);
-    expect(() => parseBinanceExchangeInfo({ code: -1 })).to.throw(/exchangeInfo/);
+    expect(format.parseBinanceExchangeInfo(fixture('binance-usdm/exchange-info.json'))).to.deep.equal(['BTCUSDT', 'ETHUSDT']);
+    expect(() => format.parseBinanceExchangeInfo({ code: -1 })).to.throw(/exchangeInfo/);
   });
 
   it('joins markets with 24h quote volume from ticker/24hr', () => {
-    const markets = binanceMarkets(fixture('binance-usdm/exchange-info.json'), fixture('binance-usdm/ticker-24hr.json'));
+    const markets = format.binanceMarkets(fixture('binance-usdm/exchange-info.json'), fixture('binance-usdm/ticker-24hr.json'));
     expect(markets).to.deep.equal([
       { venue: 'binance', symbol: 'BTCUSDT', quoteVolume24h: 15.3 },
       { venue: 'binance', symbol: 'ETHUSDT', quoteVolume24h: 0 },
@@ -64,22 +57,22 @@ describe('market: Binance USDⓈ-M parsers', () => {
 
   it('reads REST klines (mixed number/string rows, oldest first) and marks the unfinished one open', () => {
     const rows = fixture('binance-usdm/klines.json');
-    const all = parseBinanceKlines(rows, 1616339400000);
+    const all = format.parseBinanceKlines(rows, 1616339400000);
     expect(all.map((c) => c.openTime)).to.deep.equal([1616338800000, 1616339100000]);
     expect(all[0]).to.include({ open: 57212.69, high: 57315, low: 57196.19, close: 57300, volume: 496.263, closed: true });
-    expect(parseBinanceKlines(rows, 1616339200000)[1].closed).to.equal(false);
-    expect(binanceInterval(60)).to.equal('1h');
-    expect(binanceInterval(7)).to.equal(undefined);
+    expect(format.parseBinanceKlines(rows, 1616339200000)[1].closed).to.equal(false);
+    expect(format.binanceInterval(60)).to.equal('1h');
+    expect(format.binanceInterval(7)).to.equal(undefined);
   });
 
   it('reads the simulator frames and bodies', () => {
     const model = simModel();
     const q = model.quote('BTCUSDT', 'binance');
-    const tick = parseBinanceMessage({ stream: '!ticker@arr', data: [tickerEvent(q)] }).ticks[0];
+    const tick = format.parseBinanceMessage({ stream: '!ticker@arr', data: [tickerEvent(q)] }).ticks[0];
     expect(tick).to.include({ venue: 'binance', symbol: 'BTCUSDT', price: q.last, ts: q.ts });
     expect(tick.quoteVolume24h).to.be.closeTo(q.quoteVolume24h, 0.01);
     const spec = model.spec('BTCUSDT')!;
-    const kline = parseBinanceMessage({
+    const kline = format.parseBinanceMessage({
       stream: 'btcusdt@kline_1m',
       data: klineEvent(spec, model.currentCandle('BTCUSDT', 'binance'), true, SIM_NOW),
     });
@@ -89,23 +82,25 @@ describe('market: Binance USDⓈ-M parsers', () => {
       SIM_NOW,
       contracts.map((k) => symbolInfo(k, q.last)),
     );
-    expect(parseBinanceExchangeInfo(info)).to.deep.equal(['BTCUSDT']);
-    expect(binanceMarkets(info, [ticker24hr(q, perpetual(spec))])[0].quoteVolume24h).to.be.closeTo(q.quoteVolume24h, 0.01);
+    expect(format.parseBinanceExchangeInfo(info)).to.deep.equal(['BTCUSDT']);
+    expect(format.binanceMarkets(info, [ticker24hr(q, perpetual(spec))])[0].quoteVolume24h).to.be.closeTo(q.quoteVolume24h, 0.01);
     const history = model.range('BTCUSDT', 'binance', { limit: 3, anchor: 'end' });
     expect(
-      parseBinanceKlines(
-        history.map((c) => klineRow(spec, c)),
-        SIM_NOW,
-      ).map((c) => c.openTime),
+      format
+        .parseBinanceKlines(
+          history.map((c) => klineRow(spec, c)),
+          SIM_NOW,
+        )
+        .map((c) => c.openTime),
     ).to.deep.equal(history.map((c) => c.t));
   });
 
   it('builds SUBSCRIBE messages', () => {
-    expect(JSON.parse(binanceSubscribe(['!ticker@arr', 'btcusdt@kline_1m'], 7))).to.deep.equal({
+    expect(JSON.parse(format.binanceSubscribe(['!ticker@arr', 'btcusdt@kline_1m'], 7))).to.deep.equal({
       method: 'SUBSCRIBE',
       params: ['!ticker@arr', 'btcusdt@kline_1m'],
       id: 7,
     });
-    expect(JSON.parse(binanceSubscribe(['x'], 8, true)).method).to.equal('UNSUBSCRIBE');
+    expect(JSON.parse(format.binanceSubscribe(['x'], 8, true)).method).to.equal('UNSUBSCRIBE');
   });
 });

@@ -8,7 +8,7 @@ import {
   parseBitgetContracts,
   parseBitgetMessage,
 } from '../../shared/market/venues/bitget-format.js';
-import { BITGET_CANDLES, BITGET_CONTRACTS, BITGET_TICKERS, BITGET_WS_CANDLE, BITGET_WS_TICKER } from '../helpers/sim-shapes.js';
+import { BITGET_CANDLES, BITGET_TICKERS, BITGET_WS_CANDLE, BITGET_WS_TICKER } from '../helpers/sim-shapes.js';
 import { fixture } from '../helpers/fixtures.js';
 import { SIM_NOW, simModel } from '../helpers/market-sim-model.js';
 
@@ -77,8 +77,10 @@ describe('market: Bitget v2 USDT-FUTURES parsers', () => {
   });
 
   it('reads REST bodies from the docs examples', () => {
-    expect(parseBitgetContracts(BITGET_CONTRACTS)).to.deep.equal(['BTCUSDT']);
-    expect(bitgetMarkets(BITGET_CONTRACTS, BITGET_TICKERS)).to.deep.equal([{ venue: 'bitget', symbol: 'BTCUSDT', quoteVolume24h: 0 }]);
+    expect(parseBitgetContracts(fixture('bitget/contracts.json'))).to.deep.equal(['BTCUSDT']);
+    expect(bitgetMarkets(fixture('bitget/contracts.json'), BITGET_TICKERS)).to.deep.equal([
+      { venue: 'bitget', symbol: 'BTCUSDT', quoteVolume24h: 0 },
+    ]);
     const candles = parseBitgetCandles(BITGET_CANDLES, 5, 1695836400000);
     expect(candles.map((c) => [c.openTime, c.close, c.closed])).to.deep.equal([
       [1695835800000, 26194.5, true],

@@ -1,27 +1,18 @@
 import { expect } from 'chai';
 import { candleRow, envelope, instrument, ticker } from '../../ops/sim/venues/okx-format.js';
-import {
-  okxBar,
-  okxInstId,
-  okxMarkets,
-  okxSubscribe,
-  okxSymbol,
-  parseOkxCandles,
-  parseOkxInstruments,
-  parseOkxMessage,
-} from '../../shared/market/venues/okx-format.js';
+import * as format from '../../shared/market/venues/okx-format.js';
 import { fixture } from '../helpers/fixtures.js';
 import { simModel } from '../helpers/market-sim-model.js';
 
 describe('market: OKX v5 SWAP parsers', () => {
   it('maps instrument names both ways and refuses the others', () => {
-    expect(okxSymbol('BTC-USDT-SWAP')).to.equal('BTCUSDT');
-    expect(okxInstId('BTCUSDT')).to.equal('BTC-USDT-SWAP');
-    for (const name of ['BTC-USD-SWAP', 'BTC-USDT', 'BTC-USDT-230929', 42]) expect(okxSymbol(name), String(name)).to.equal(null);
+    expect(format.okxSymbol('BTC-USDT-SWAP')).to.equal('BTCUSDT');
+    expect(format.okxInstId('BTCUSDT')).to.equal('BTC-USDT-SWAP');
+    for (const name of ['BTC-USD-SWAP', 'BTC-USDT', 'BTC-USDT-230929', 42]) expect(format.okxSymbol(name), String(name)).to.equal(null);
   });
 
   it('reads a recorded tickers frame: string ts, change from open24h, quote volume = volCcy24h x last', () => {
-    const r = parseOkxMessage(fixture('okx-v5/ws-tickers.recorded.json'));
+    const r = format.parseOkxMessage(fixture('okx-v5/ws-tickers.recorded.json'));
     expect(r.issues).to.deep.equal([]);
     expect(r.ticks).to.have.length(1);
     const t = r.ticks[0];
@@ -35,7 +26,7 @@ describe('market: OKX v5 SWAP parsers', () => {
       arg: { channel: 'candle1m', instId: 'BTC-USDT-SWAP' },
       data: [['1747094040000', '102806.1', '102820.4', '102806.1', '102820.4', '1040.37', '10.4037', '1069603.34883', '0']],
     };
-    expect(parseOkxMessage(frame).candles).to.deep.equal([
+    expect(format.parseOkxMessage(frame).candles).to.deep.equal([
       {
         venue: 'okx',
         symbol: 'BTCUSDT',
@@ -49,28 +40,28 @@ describe('market: OKX v5 SWAP parsers', () => {
       },
     ]);
     frame.data[0][8] = '1';
-    expect(parseOkxMessage(frame).candles[0].closed).to.equal(true);
+    expect(format.parseOkxMessage(frame).candles[0].closed).to.equal(true);
     frame.data[0][8] = 'maybe';
-    expect(parseOkxMessage(frame).issues).to.have.length(1);
+    expect(format.parseOkxMessage(frame).issues).to.have.length(1);
   });
 
   it('treats events as control frames and reports errors', () => {
-    expect(parseOkxMessage(fixture('okx-v5/ws-subscribe-event.json'))).to.deep.equal({ ticks: [], candles: [], issues: [] });
-    expect(parseOkxMessage({ event: 'error', code: '60018', msg: 'Wrong URL or channel' }).issues).to.have.length(1);
-    expect(parseOkxMessage({ arg: { channel: 'tickers' }, data: [{ instId: 'BTC-USDT-SWAP', last: '' }] }).issues).to.have.length(1);
+    expect(format.parseOkxMessage(fixture('okx-v5/ws-subscribe-event.json'))).to.deep.equal({ ticks: [], candles: [], issues: [] });
+    expect(format.parseOkxMessage({ event: 'error', code: '60018', msg: 'Wrong URL or channel' }).issues).to.have.length(1);
+    expect(format.parseOkxMessage({ arg: { channel: 'tickers' }, data: [{ instId: 'BTC-USDT-SWAP', last: '' }] }).issues).to.have.length(1);
   });
 
   it('reads REST bodies: linear USDT swaps only, candles newest first turned oldest first', () => {
-    expect(parseOkxInstruments(fixture('okx-v5/instruments-swap.json'))).to.deep.equal(['ETHUSDT', 'BTCUSDT']);
-    const candles = parseOkxCandles(fixture('okx-v5/candles.json'));
+    expect(format.parseOkxInstruments(fixture('okx-v5/instruments-swap.json'))).to.deep.equal(['ETHUSDT', 'BTCUSDT']);
+    const candles = format.parseOkxCandles(fixture('okx-v5/candles.json'));
     expect(candles.map((c) => c.openTime)).to.deep.equal([1747093980000, 1747094040000]);
     expect(candles[0]).to.include({ open: 102806, close: 102806.1, volume: 71.6404, closed: true });
-    expect(okxMarkets(fixture('okx-v5/instruments-swap.json'), fixture('okx-v5/tickers-swap.json'))).to.deep.equal([
+    expect(format.okxMarkets(fixture('okx-v5/instruments-swap.json'), fixture('okx-v5/tickers-swap.json'))).to.deep.equal([
       { venue: 'okx', symbol: 'ETHUSDT', quoteVolume24h: 0 },
       { venue: 'okx', symbol: 'BTCUSDT', quoteVolume24h: 0 },
     ]);
-    expect(() => parseOkxCandles({ code: '51001', msg: "Instrument ID doesn't exist", data: [] })).to.throw(/51001/);
-    expect(okxBar(1440)).to.equal('1Dutc');
+    expect(() => format.parseOkxCandles({ code: '51001', msg: "Instrument ID doesn't exist", data: [] })).to.throw(/51001/);
+    expect(format.okxBar(1440)).to.equal('1Dutc');
   });
 
   it('reads the simulator frames and bodies', () => {
@@ -78,23 +69,23 @@ describe('market: OKX v5 SWAP parsers', () => {
     const spec = model.spec('SOLUSDT')!;
     const k = { instId: 'SOL-USDT-SWAP', spec, inverse: false };
     const q = model.quote('SOLUSDT', 'okx');
-    const t = parseOkxMessage({ arg: { channel: 'tickers', instId: k.instId }, data: [ticker(q, k)] }).ticks[0];
+    const t = format.parseOkxMessage({ arg: { channel: 'tickers', instId: k.instId }, data: [ticker(q, k)] }).ticks[0];
     expect(t).to.include({ symbol: 'SOLUSDT', price: q.last, ts: q.ts });
     expect(t.quoteVolume24h).to.be.closeTo(q.volume24h * q.last, q.volume24h * q.last * 1e-3);
     const row = candleRow(k, model.currentCandle('SOLUSDT', 'okx'), false);
-    expect(parseOkxMessage({ arg: { channel: 'candle1m', instId: k.instId }, data: [row] }).candles[0]).to.include({
+    expect(format.parseOkxMessage({ arg: { channel: 'candle1m', instId: k.instId }, data: [row] }).candles[0]).to.include({
       symbol: 'SOLUSDT',
       closed: false,
     });
     const inverse = { instId: 'SOL-USD-SWAP', spec, inverse: true };
-    expect(parseOkxInstruments(envelope([instrument(k), instrument(inverse)]))).to.deep.equal(['SOLUSDT']);
-    const markets = okxMarkets(envelope([instrument(k)]), envelope([ticker(q, k), ticker(q, inverse)]));
+    expect(format.parseOkxInstruments(envelope([instrument(k), instrument(inverse)]))).to.deep.equal(['SOLUSDT']);
+    const markets = format.okxMarkets(envelope([instrument(k)]), envelope([ticker(q, k), ticker(q, inverse)]));
     expect(markets).to.have.length(1);
     expect(markets[0].quoteVolume24h).to.be.closeTo(q.volume24h * q.last, q.volume24h * q.last * 1e-3);
   });
 
   it('builds subscribe messages from channel:instId topics', () => {
-    expect(JSON.parse(okxSubscribe(['tickers:BTC-USDT-SWAP'], '9'))).to.deep.equal({
+    expect(JSON.parse(format.okxSubscribe(['tickers:BTC-USDT-SWAP'], '9'))).to.deep.equal({
       id: '9',
       op: 'subscribe',
       args: [{ channel: 'tickers', instId: 'BTC-USDT-SWAP' }],

@@ -143,17 +143,9 @@ describe('usage body', () => {
       plan_days_left: 3,
       plan_price_usd: 29,
     });
-    expect(body.limits).to.deep.equal({
-      requests_per_minute: 600,
-      max_keys: 10,
-      max_open_positions: 200,
-      max_books: 5,
-      max_resting_orders: 20,
-      trade_history_days: 90,
-      report_max_days: 90,
-      websocket: 3,
-      data_api_requests_per_minute: 600,
-    });
+    const rateAndHistory = { requests_per_minute: 600, data_api_requests_per_minute: 600, trade_history_days: 90, report_max_days: 90 };
+    const counts = { max_keys: 10, max_open_positions: 200, max_books: 5, max_resting_orders: 20, websocket: 3 };
+    expect(body.limits).to.deep.equal({ ...rateAndHistory, ...counts });
     expect(body.features).to.include({
       webhooks: 3,
       max_webhooks: 3,

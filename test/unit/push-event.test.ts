@@ -47,15 +47,10 @@ describe('push events: outbox entries to webhook events and stream messages', ()
   });
 
   it('carries order events to webhooks only (a fill carries its position; the stream shows the fill as the position.opened written with it)', () => {
+    const order = '{"order_id":"lo1","symbol":"XAUUSDT"}';
     const filled = mapOutboxEntry({
       id: '20-0',
-      fields: {
-        event: 'order.filled',
-        book: 'main',
-        ts: '2000',
-        order: '{"order_id":"lo1","symbol":"XAUUSDT"}',
-        position: stored('bp3', { symbol: 'XAUUSDT' }),
-      },
+      fields: { event: 'order.filled', book: 'main', ts: '2000', order, position: stored('bp3', { symbol: 'XAUUSDT' }) },
     });
     // the order and its position name the ticker, as /orders and /positions do
     expect(filled.items[0].data).to.deep.include({ order_id: 'lo1', symbol: 'XAU' });

@@ -220,14 +220,11 @@ describe('sweep triggers and trailing stops (pure)', () => {
     });
 
     it('checks the candle of a minute whose mark a read moved against the stop that minute began with', () => {
+      /** A 5% trailing stop whose mark reads moved to `hwm` at `ts`, in a minute that began with `prevHwm` (marked at `prevTs`). */
+      const trailing5 = (hwm: number, ts: number, prevHwm: number, prevTs: number, over: Partial<SweepState> = {}): SweepState =>
+        position({ trail_pct: 5, trail_hwm: hwm, trail_ts: ts, trail_prev_hwm: prevHwm, trail_prev_ts: prevTs, ...over });
       // long at 100, 5%: the minute began with the stop at 95; a read at :20 moved the mark to 110 (stop 104.5)
-      const long = position({
-        trail_pct: 5,
-        trail_hwm: 110,
-        trail_ts: 10 * MINUTE + 20_000,
-        trail_prev_hwm: 100,
-        trail_prev_ts: 9 * MINUTE,
-      });
+      const long = trailing5(110, 10 * MINUTE + 20_000, 100, 9 * MINUTE);
       expect(decide(long, candle(94, 110), true)).to.deep.equal({ kind: 'settle', trigger: { reason: 'trailing_stop', price: 95 } });
       // a low between the two stops may have come before the move: not fired by this candle, fired by the next one
       expect(decide(long, candle(100, 110), true).kind).to.equal('none');
@@ -235,25 +232,11 @@ describe('sweep triggers and trailing stops (pure)', () => {
         kind: 'settle',
         trigger: { reason: 'trailing_stop', price: 104.5 },
       });
-      const short = position({
-        side: 'short',
-        liq_price: 109.5,
-        trail_pct: 5,
-        trail_hwm: 90,
-        trail_ts: 10 * MINUTE + 20_000,
-        trail_prev_hwm: 100,
-        trail_prev_ts: 9 * MINUTE,
-      });
+      const short = trailing5(90, 10 * MINUTE + 20_000, 100, 9 * MINUTE, { side: 'short', liq_price: 109.5 });
       expect(decide(short, candle(90, 106), true)).to.deep.equal({ kind: 'settle', trigger: { reason: 'trailing_stop', price: 105 } });
       expect(decide(short, candle(90, 100), true).kind).to.equal('none');
       // a previous mark from within the candle's minute is no older than the candle: no trailing check at all
-      const twice = position({
-        trail_pct: 5,
-        trail_hwm: 110,
-        trail_ts: 11 * MINUTE + 5_000,
-        trail_prev_hwm: 106,
-        trail_prev_ts: 10 * MINUTE + 40_000,
-      });
+      const twice = trailing5(110, 11 * MINUTE + 5_000, 106, 10 * MINUTE + 40_000);
       expect(decide(twice, candle(99, 105), true).kind).to.equal('none');
     });
 

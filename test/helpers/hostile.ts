@@ -1,0 +1,21 @@
+/** Strings that have broken number and name parsing somewhere: the common core of the hostile-input property tests. */
+export const HOSTILE_STRINGS = [
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '1e400',
+  '',
+  ' ',
+  '0x10',
+  '1,5',
+  'null',
+  'undefined',
+  '[]',
+  '{}',
+  '%00',
+  '💥',
+  'ｌｏｎｇ',
+  "' OR 1=1 --",
+  '<script>',
+  '9'.repeat(400),
+];
