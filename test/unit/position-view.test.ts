@@ -8,7 +8,6 @@ import type { Position } from '../../shared/paper/positions/position-types.js';
 import { closedView, openView } from '../../shared/paper/positions/position-view.js';
 
 const INTERNAL = ['v', 'funding_carry_usd', 'funding_from_ts', 'trail_ts', 'trail_prev_hwm', 'trail_prev_ts', 'levels_ts', 'levels_prev'];
-/** What every closed view shows, the compatibility name exit_price included. */
 
 /** Stored (canonical) symbols and the spec's ticker a client sees for each, one per asset class. */
 const TICKERS: Readonly<Record<string, string>> = {
