@@ -32,6 +32,10 @@ import { LatamService } from './latam/latam-service.js';
 import { LatamStore } from './latam/latam-store.js';
 import { ScreenerService } from './screener/screener-service.js';
 import { SnapshotStore } from './snapshots/snapshot-store.js';
+import { QUEUES } from './queues/queue-names.js';
+import { WATCHED_SCHEDULER } from './status/status-rules.js';
+import { StatusService } from './status/status-service.js';
+import { StatusStore } from './status/status-store.js';
 
 export interface DomainDeps {
   config: Config;
@@ -85,6 +89,8 @@ export interface Domain {
   derivatives: DerivativesServices;
   /** Webhooks and the whsink test address. */
   push: PushServices;
+  /** The public status page: every component's state now and its availability per day. */
+  status: StatusService;
 }
 
 export function createDomain(deps: DomainDeps): Domain {
@@ -150,5 +156,14 @@ export function createDomain(deps: DomainDeps): Domain {
       market,
     }),
     push: createPushServices({ redis, webhooks: stores.webhooks, config, clock }),
+    status: new StatusService(
+      new StatusStore(redis, {
+        feedVenues: config.feedVenues,
+        liqVenues: config.liqVenues,
+        queues: Object.values(QUEUES),
+        scheduler: { queue: QUEUES.liveSweep, id: WATCHED_SCHEDULER },
+      }),
+      clock,
+    ),
   };
 }

@@ -1,4 +1,5 @@
 import type { JobSchedulerTemplateOptions } from 'bullmq';
+import type { Config } from '../shared/core/config.js';
 import { COINGECKO_EVERY_MS, DEFILLAMA_EVERY_MS, FEAR_GREED_EVERY_MS, MACRO_JOBS } from '../shared/macro/macro-resources.js';
 import { QUEUES, type QueueName } from '../shared/queues/queue-names.js';
 import { LATAM_EVERY_MS, LATAM_HISTORY_EVERY_MS } from '../shared/latam/latam-refresher.js';
@@ -58,3 +59,18 @@ export const SCHEDULES: ScheduleDefinition[] = [
     job: { name: 'live', opts: { removeOnComplete: true, removeOnFail: { count: 50 } } },
   },
 ];
+
+/** The status sampler, every `every` ms (STATUS_SAMPLE_MS); none of its jobs kept. */
+export function statusSchedule(every: number): ScheduleDefinition {
+  return {
+    id: 'status-sample',
+    queue: QUEUES.status,
+    repeat: { every },
+    job: { name: 'sample', opts: { removeOnComplete: true, removeOnFail: { count: 50 } } },
+  };
+}
+
+/** SCHEDULES and the ones whose period is configured: what a worker role registers by default. */
+export function schedulesFor(config: Config): ScheduleDefinition[] {
+  return [...SCHEDULES, statusSchedule(config.statusSampleMs)];
+}

@@ -7,7 +7,7 @@ import { closeRedis, createBlockingRedis, redisOutages } from '../shared/redis/c
 import { PROCESSORS } from './processors/index.js';
 import { isWaitingForInputs, type Processor, type ProcessorDefinition } from './processors/registry.js';
 import type { RoleContext, RunningRole } from './runtime.js';
-import { SCHEDULES, type ScheduleDefinition } from './schedules.js';
+import { schedulesFor, type ScheduleDefinition } from './schedules.js';
 import { startOutboxRelay } from './start-outbox-relay.js';
 
 /**
@@ -32,7 +32,7 @@ export interface WorkerRoleOptions {
 export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptions = {}): Promise<RunningRole> {
   const logger = ctx.logger.child({ role: 'worker' });
   const processors = options.processors ?? PROCESSORS;
-  const schedules = options.schedules ?? SCHEDULES;
+  const schedules = options.schedules ?? schedulesFor(ctx.config);
   const connections: Redis[] = [];
   const workers: Worker[] = [];
   const built: Processor[] = [];

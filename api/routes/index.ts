@@ -12,6 +12,7 @@ import { marketRoutes } from './market/router.js';
 import { openApiRoutes } from './meta/router.js';
 import { pingRoutes } from './ping/router.js';
 import { screenerRoutes } from './screener/router.js';
+import { statusRoutes } from './status/router.js';
 import { streamRoutes } from './stream/router.js';
 import { webhookRoutes } from './webhooks/router.js';
 
@@ -26,6 +27,8 @@ import { webhookRoutes } from './webhooks/router.js';
 
 /** Screener, macro and regional answers change every minute at most: hot requests share one Redis read per second. */
 const SNAPSHOT_CACHE_MS = 1_000;
+/** The status page reads every component: once per 10 s per pod, whatever the traffic. */
+const STATUS_CACHE_MS = 10_000;
 
 /** Every route group of the API, in one list; `outsideCatalog` names the routes Express serves beside them (for ping). */
 export function registerRouteGroups(catalog: RouteCatalog, services: AppServices, outsideCatalog: readonly string[]): void {
@@ -43,5 +46,6 @@ export function registerRouteGroups(catalog: RouteCatalog, services: AppServices
   catalog.add(macroRoutes({ macro: services.macro, cacheMs: SNAPSHOT_CACHE_MS }));
   catalog.add(latamRoutes({ latam: services.latam, cacheMs: SNAPSHOT_CACHE_MS }));
   catalog.add(derivativesRoutes(services.derivatives));
+  catalog.add(statusRoutes({ status: services.status, cacheMs: STATUS_CACHE_MS }));
   catalog.add(openApiRoutes({ catalog }));
 }

@@ -80,6 +80,8 @@ export interface Config extends LiquidationSettings {
   screenerIntervalMinutes: number;
   /** Push (shared/push, api/ws): the stream's price tick, socket life and the outbox relay's cadence. */
   push: PushSettings;
+  /** How often the status sampler (one job per cluster) counts every component up or down for the status page's days. */
+  statusSampleMs: number;
 }
 
 /** Timings of the WebSocket stream, the outbox relay and webhook delivery; tests shorten them. */
@@ -152,6 +154,7 @@ const schema = Joi.object({
   WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).default(6_000),
   WEBHOOK_RETRY_BASE_MS: Joi.number().integer().min(10).default(30_000),
   WEBHOOK_LOCK_MS: Joi.number().integer().min(500).default(30_000),
+  STATUS_SAMPLE_MS: Joi.number().integer().min(500).default(15_000),
 }).unknown(true);
 
 function parseFeedVenues(raw: string): FeedVenue[] {
@@ -234,6 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
       webhookRetryBaseMs: value.WEBHOOK_RETRY_BASE_MS,
       webhookLockMs: value.WEBHOOK_LOCK_MS,
     },
+    statusSampleMs: value.STATUS_SAMPLE_MS,
   };
 }
 

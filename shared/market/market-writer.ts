@@ -130,6 +130,9 @@ export class MarketWriter {
       write.hset(key, c.venue, encodeCandle(c));
       if (this.expiryDue(key, now)) write.pexpire(key, CURRENT_TTL_MS);
     }
+    // the status page's message age: one field per venue heard since the last flush
+    const heard = [...new Set(ticks.map((t) => t.venue))];
+    if (heard.length > 0) write.hset(keys.feedLastMessage(), Object.fromEntries(heard.map((venue) => [venue, now])));
     const symbols = [...new Set(ticks.map((t) => t.symbol))];
     for (const s of symbols) write.hgetall(keys.marketVenuePrices(s));
     const replies = (await write.exec()) ?? [];

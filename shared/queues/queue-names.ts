@@ -27,6 +27,8 @@ export const QUEUES = {
   orders: 'orders',
   /** One job per webhook and outbox item (id hook.entry), added by the outbox relay: POST it, retried with backoff. */
   webhooks: 'webhooks',
+  /** Scheduled every STATUS_SAMPLE_MS: samples every component for the status page's per-day availability (job sample). */
+  status: 'status',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

@@ -1,3 +1,5 @@
+import { QUEUE_PREFIX } from '../queues/queue-names.js';
+
 /** Every Redis key name the service uses, built in one place. */
 export const keys = {
   rateLimitPrefix: (limit: number) => `rl:${limit}`,
@@ -26,6 +28,14 @@ export const keys = {
   marketTicksChannel: () => 'mkt:ticks',
   /** string owner id, PX lease: which feed process runs this venue's connector. */
   feedLease: (venue: string) => `feed:lease:{${venue}}`,
+  /** hash venue -> ms: when the feed's writer last flushed a price of that venue (the status page's message age). */
+  feedLastMessage: () => 'feed:{status}:last',
+
+  // the status page (shared/status)
+  /** hash <component>:up and <component>:n -> count of one UTC day's samples (day YYYY-MM-DD); expires after 95 days. */
+  statusDay: (day: string) => `status:{days}:${day}`,
+  /** A BullMQ queue's own key (part: failed, repeat, ...), read by the status page without a Queue object. */
+  bullQueue: (queue: string, part: string) => `${QUEUE_PREFIX}:${queue}:${part}`,
 
   // accounts and keys: everything of one account shares its {accountId} hash tag. The two indexes
   // below are the only cross-account keys; both are written once and never change afterwards.

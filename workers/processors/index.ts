@@ -5,6 +5,7 @@ import { macroProcessor } from './macro/macro-processor.js';
 import { orderExpiryProcessor } from './orders/order-expiry-processor.js';
 import type { ProcessorDefinition } from './registry.js';
 import { screenerProcessor } from './screener/screener-processor.js';
+import { statusSampler } from './status/status-sampler.js';
 import { candleSweepProcessor } from './sweep/candle-sweep-processor.js';
 import { liveSweepProcessor } from './sweep/live-sweep-processor.js';
 import { webhookProcessor } from './webhooks/webhook-processor.js';
@@ -20,4 +21,5 @@ export const PROCESSORS: ProcessorDefinition[] = [
   orderExpiryProcessor,
   candleSweepProcessor,
   liveSweepProcessor,
+  statusSampler,
 ];
