@@ -4,6 +4,7 @@
  * field (an object may hold only the properties its schema declares, and must hold the required ones).
  */
 import { expect } from 'chai';
+import { keys } from '../../shared/redis/keys.js';
 import { getJson, useApiFixture } from '../helpers/app.js';
 import { startReceiver, type TestReceiver } from '../helpers/push.js';
 import { accountServices, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
@@ -224,5 +225,17 @@ describe('OpenAPI: named response components, matched against live answers', fun
     expect(mismatches(doc, doc.webhooks.event.post.requestBody.content['application/json'].schema, ping)).to.deep.equal([]);
     await call('v2', 'GET', '/webhooks');
     await call('v1', 'POST', '/webhooks', { act: 'delete', id: hookId });
+  });
+
+  it('matches the live answer of /api/status, with a held feed lease and a sampled day', async () => {
+    const now = Date.now();
+    await fixture.redis.set(keys.feedLease('binance'), 'pod-x', 'PX', 60_000);
+    await fixture.redis.hset(keys.feedLastMessage(), 'binance', now);
+    await fixture.redis.hset(keys.statusDay(new Date(now).toISOString().slice(0, 10)), 'redis:n', 2, 'redis:up', 2, 'feed:binance:n', 2);
+    const r = await getJson<{ now: { feeds: Record<string, unknown> }; days: unknown[] }>(`${fixture.api.url}/api/status`);
+    expect(r.status).to.equal(200);
+    expect(r.body.now.feeds.binance).to.include({ state: 'up', holder: 'pod-x' });
+    expect(r.body.days.at(-1)).to.deep.include({ samples: 2, availability: { redis: 100, 'feed:binance': 0 } });
+    expect(mismatches(doc, success('/api/status', 'get'), r.body)).to.deep.equal([]);
   });
 });

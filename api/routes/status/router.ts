@@ -45,20 +45,19 @@ const STATUS_RESPONSE = bodySchema({
 });
 
 export function statusRoutes({ status, cacheMs }: StatusRouteOptions): RouteGroup {
-  const cache = new JsonTextCache(cacheMs);
-  return defineRoutes([
-    snapshotRoute(cache, {
-      path: '/api/status',
-      tag: 'meta',
-      summary:
-        'Public status: every component now (Redis, feed connectors, liquidation streams, queues, scheduler) and 90 days of availability',
-      description:
-        `Keyless, cached ${cacheMs / 1000} s. A feed connector is up while a feed process holds its lease and its last price is at most ` +
-        `${FEED_STALE_MS / 1000} s old; a liquidation stream while its lease is held; the scheduler while the live sweep's next run is at ` +
-        `most ${SCHEDULER_LATE_MS / 1000} s late. days: a sampler job counts every component up or down every STATUS_SAMPLE_MS (15 s).`,
-      style: 'bare',
-      response: STATUS_RESPONSE,
-      read: () => status.view(),
-    }),
-  ]);
+  // one answer per cache period and pod, serialized once
+  const route = snapshotRoute(new JsonTextCache(cacheMs), {
+    path: '/api/status',
+    tag: 'meta',
+    summary:
+      'Public status: every component now (Redis, feed connectors, liquidation streams, queues, scheduler) and 90 days of availability',
+    description:
+      `Keyless, cached ${cacheMs / 1000} s. A feed connector is up while a feed process holds its lease and its last price is at most ` +
+      `${FEED_STALE_MS / 1000} s old; a liquidation stream while its lease is held; the scheduler while the live sweep's next run is at ` +
+      `most ${SCHEDULER_LATE_MS / 1000} s late. days: a sampler job counts every component up or down every STATUS_SAMPLE_MS (15 s).`,
+    style: 'bare',
+    response: STATUS_RESPONSE,
+    read: () => status.view(),
+  });
+  return defineRoutes([route]);
 }
