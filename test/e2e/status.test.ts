@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { QUEUES } from '../../shared/queues/queue-names.js';
+import { Queue, Worker } from 'bullmq';
+import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
+import { closeRedis, createBlockingRedis } from '../../shared/redis/connection.js';
 import type { StatusView } from '../../shared/status/status-service.js';
 import { liveSweepProcessor } from '../../workers/processors/sweep/live-sweep-processor.js';
 import { statusSampler } from '../../workers/processors/status/status-sampler.js';
@@ -7,6 +9,7 @@ import { schedulesFor } from '../../workers/schedules.js';
 import { getJson } from '../helpers/app.js';
 import { simControl, useSimStack } from '../helpers/market-sim.js';
 import { waitFor } from '../helpers/market-wait.js';
+import { testRedisUrl } from '../helpers/redis.js';
 
 /**
  * The status page on the whole stack: the simulated exchange, a feed, a worker running the live
@@ -68,6 +71,39 @@ describe('GET /api/status on the sim stack', function () {
     expect((await status()).now.ts).to.equal(view.now.ts);
     const ping = await getJson<{ data: { endpoints: string[] } }>(`${stack.api.url}/api/v1/ping`);
     expect(ping.body.data.endpoints).to.include('/api/status');
+  });
+
+  it("counts each queue's failed jobs as BullMQ does", async () => {
+    const connections = [createBlockingRedis(testRedisUrl()), createBlockingRedis(testRedisUrl())];
+    const queue = new Queue(QUEUES.orders, { connection: connections[0], prefix: QUEUE_PREFIX });
+    const worker = new Worker(
+      QUEUES.orders,
+      () => {
+        throw new Error('planted failure');
+      },
+      { connection: connections[1], prefix: QUEUE_PREFIX },
+    );
+    try {
+      const failed = new Promise((resolve) => worker.once('failed', resolve));
+      await queue.add('planted', {}, { attempts: 1 });
+      await failed;
+      const counts = await queue.getJobCounts('failed');
+      expect(counts.failed).to.equal(1);
+      const view = await waitFor(
+        async () => {
+          const v = await status();
+          return v.now.queues.failed.orders === counts.failed && v;
+        },
+        15_000,
+        'the failed job counted',
+        500,
+      );
+      expect(view.now.queues.failed_total).to.be.at.least(1);
+    } finally {
+      await worker.close();
+      await queue.close();
+      await closeRedis(...connections);
+    }
   });
 
   it('shows a feed connector down within 30 s of the sim dropping it, and up again after', async () => {
