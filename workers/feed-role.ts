@@ -11,6 +11,7 @@ import type { Venue } from '../shared/market/types.js';
 import { UniverseRefresher } from '../shared/market/universe-refresher.js';
 import { createSweepProducer } from '../shared/queues/sweep-producer.js';
 import { closeRedis, createRedis } from '../shared/redis/connection.js';
+import { ConnectionReporter } from '../shared/status/connection-report.js';
 import type { RoleContext, RunningRole } from './runtime.js';
 import { createConnector } from './streams/connectors.js';
 import { LeasedConnectors } from './streams/leased-connectors.js';
@@ -79,9 +80,19 @@ export async function startFeedRole(ctx: RoleContext): Promise<RunningRole> {
     },
   });
 
+  // the status page's view of every connector running here: its open sockets
+  const reporter = new ConnectionReporter({
+    redis,
+    clock,
+    logger,
+    owner,
+    read: () => ({ ...connectors.report(), ...liquidations.report() }),
+  });
+
   writer.start();
   refresher.start();
   connectors.start();
+  reporter.start();
   logger.info({ owner, venues: config.feedVenues, source: config.marketSource }, 'feed role started');
 
   let stopping: Promise<void> | undefined;
@@ -90,6 +101,7 @@ export async function startFeedRole(ctx: RoleContext): Promise<RunningRole> {
     stop: () =>
       (stopping ??= (async () => {
         // connectors first (each lease stops its connector, then is released for a standby)
+        reporter.stop();
         await connectors.stop();
         await liquidations.stop();
         await refresher.stop();

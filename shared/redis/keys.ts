@@ -30,6 +30,8 @@ export const keys = {
   feedLease: (venue: string) => `feed:lease:{${venue}}`,
   /** hash venue -> ms: when the feed's writer last flushed a price of that venue (the status page's message age). */
   feedLastMessage: () => 'feed:{status}:last',
+  /** hash lease name -> JSON {owner, open, sockets, ts}: the holder's report of a connector's sockets, every few seconds (status page). */
+  feedConnections: () => 'feed:{status}:conn',
 
   // the status page (shared/status)
   /** hash <component>:up and <component>:n -> count of one UTC day's samples (day YYYY-MM-DD); expires after 95 days. */

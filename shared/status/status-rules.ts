@@ -10,6 +10,8 @@ export const FEED_STALE_MS = 15_000;
 export const SCHEDULER_LATE_MS = 10_000;
 /** The scheduler whose next run tells whether the worker role runs: the live sweep's, every 2 s. */
 export const WATCHED_SCHEDULER = 'sweep-quick';
+/** A connection report older than this is from a process that stopped reporting (the feed writes one every 5 s). */
+export const REPORT_STALE_MS = 15_000;
 /** Days kept and shown. */
 export const STATUS_DAYS = 90;
 /** Day counters live a little longer than they are shown. */
@@ -18,6 +20,14 @@ export const STATUS_DAY_TTL_MS = 95 * 86_400_000;
 export type ComponentState = 'up' | 'down';
 export type OverallState = 'up' | 'degraded' | 'down';
 
+/** What the process holding a connector's lease last said of its sockets. */
+export interface ConnectionReport {
+  owner: string;
+  open: number;
+  sockets: number;
+  ts: number;
+}
+
 /** What the store read in one round trip, as of `now`. */
 export interface StatusReading {
   now: number;
@@ -25,8 +35,8 @@ export interface StatusReading {
   redisRttMs: number | null;
   /** Per feed venue: the lease holder (null: no feed process runs it) and the ms of its last price (null: none yet). */
   feeds: Record<string, { holder: string | null; lastMessage: number | null }>;
-  /** Per liquidation exchange: the lease holder. */
-  liquidations: Record<string, { holder: string | null }>;
+  /** Per liquidation exchange: the lease holder and the last connection report of its stream (null: none). */
+  liquidations: Record<string, { holder: string | null; report: ConnectionReport | null }>;
   /** Failed jobs kept per queue. */
   failed: Record<string, number>;
   /** When the watched scheduler's next job is due (ms); null when it does not exist. */
@@ -43,6 +53,8 @@ export interface FeedStatus {
 export interface LiquidationStatus {
   state: ComponentState;
   holder: string | null;
+  /** Open sockets of its stream, as its holder last reported (null: no recent report from the holder). */
+  open: number | null;
   reason?: string;
 }
 
@@ -75,8 +87,13 @@ export function feedStatus(holder: string | null, lastMessage: number | null, no
   return { state: 'up', holder, message_age_ms: age };
 }
 
-export function liquidationStatus(holder: string | null): LiquidationStatus {
-  return holder === null ? { state: 'down', holder, reason: 'no feed process holds its lease' } : { state: 'up', holder };
+export function liquidationStatus(holder: string | null, report: ConnectionReport | null, now: number): LiquidationStatus {
+  const current = report && report.owner === holder && now - report.ts <= REPORT_STALE_MS ? report : null;
+  const open = current?.open ?? null;
+  if (holder === null) return { state: 'down', holder, open, reason: 'no feed process holds its lease' };
+  if (open === null) return { state: 'down', holder, open, reason: 'no recent connection report from its holder' };
+  if (open === 0) return { state: 'down', holder, open, reason: 'no open connection' };
+  return { state: 'up', holder, open };
 }
 
 export function schedulerStatus(next: number | null, now: number): StatusNow['scheduler'] {
@@ -96,7 +113,9 @@ function overall(states: readonly ComponentState[]): OverallState {
 /** The answer's `now` from a reading. */
 export function deriveNow(r: StatusReading): StatusNow {
   const feeds = Object.fromEntries(Object.entries(r.feeds).map(([venue, f]) => [venue, feedStatus(f.holder, f.lastMessage, r.now)]));
-  const liquidations = Object.fromEntries(Object.entries(r.liquidations).map(([exchange, l]) => [exchange, liquidationStatus(l.holder)]));
+  const liquidations = Object.fromEntries(
+    Object.entries(r.liquidations).map(([exchange, l]) => [exchange, liquidationStatus(l.holder, l.report, r.now)]),
+  );
   const redis = { state: r.redisRttMs === null ? ('down' as const) : ('up' as const), rtt_ms: r.redisRttMs };
   const failedTotal = Object.values(r.failed).reduce((sum, n) => sum + n, 0);
   const queues = { state: redis.state, failed: r.failed, failed_total: failedTotal };

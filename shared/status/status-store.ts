@@ -5,7 +5,7 @@
  */
 import type { Redis } from 'ioredis';
 import { keys } from '../redis/keys.js';
-import type { StatusReading } from './status-rules.js';
+import type { ConnectionReport, StatusReading } from './status-rules.js';
 
 export interface StatusSubjects {
   feedVenues: readonly string[];
@@ -18,6 +18,19 @@ const numberOrNull = (value: unknown): number | null => {
   const n = typeof value === 'string' ? Number(value) : NaN;
   return Number.isFinite(n) ? n : null;
 };
+
+function parseReport(text: string | undefined): ConnectionReport | null {
+  if (text === undefined) return null;
+  try {
+    const value = JSON.parse(text) as Partial<ConnectionReport>;
+    const { owner, open, sockets, ts } = value;
+    return typeof owner === 'string' && typeof open === 'number' && typeof sockets === 'number' && typeof ts === 'number'
+      ? { owner, open, sockets, ts }
+      : null;
+  } catch {
+    return null;
+  }
+}
 
 export class StatusStore {
   constructor(
@@ -32,6 +45,7 @@ export class StatusStore {
     for (const venue of feedVenues) pipe.get(keys.feedLease(venue));
     for (const exchange of liqVenues) pipe.get(keys.feedLease(`liq-${exchange}`));
     pipe.hgetall(keys.feedLastMessage());
+    pipe.hgetall(keys.feedConnections());
     for (const queue of queues) pipe.zcard(keys.bullQueue(queue, 'failed'));
     pipe.zscore(keys.bullQueue(scheduler.queue, 'repeat'), scheduler.id);
     const started = now();
@@ -54,8 +68,12 @@ export class StatusStore {
       return typeof value === 'string' ? value : null;
     };
     const feedHolders = feedVenues.map(holder);
-    const liquidations = Object.fromEntries(liqVenues.map((exchange) => [exchange, { holder: holder() }]));
+    const liqHolders = liqVenues.map(holder);
     const last = (next() ?? {}) as Record<string, string>;
+    const reports = (next() ?? {}) as Record<string, string>;
+    const liquidations = Object.fromEntries(
+      liqVenues.map((exchange, j) => [exchange, { holder: liqHolders[j] ?? null, report: parseReport(reports[`liq-${exchange}`]) }]),
+    );
     const feeds = Object.fromEntries(
       feedVenues.map((venue, j) => [venue, { holder: feedHolders[j] ?? null, lastMessage: numberOrNull(last[venue]) }]),
     );

@@ -57,6 +57,7 @@ describe('GET /api/status on the sim stack', function () {
     }
     expect(Object.keys(view.now.liquidations)).to.include.members(['binance', 'bybit', 'okx', 'gate', 'htx']);
     expect(view.now.liquidations.gate.holder).to.equal(view.now.feeds.binance.holder);
+    for (const liq of Object.values(view.now.liquidations)) expect(liq.open).to.be.at.least(1);
     expect(view.now.redis.state).to.equal('up');
     expect(Object.keys(view.now.queues.failed).sort()).to.deep.equal(Object.values(QUEUES).sort());
     expect(view.now.scheduler).to.include({ state: 'up', id: 'sweep-quick' });
@@ -113,7 +114,7 @@ describe('GET /api/status on the sim stack', function () {
     const down = await waitFor(
       async () => {
         const v = await status();
-        return v.now.feeds.binance.state === 'down' && v;
+        return v.now.feeds.binance.state === 'down' && v.now.liquidations.binance.state === 'down' && v;
       },
       30_000,
       'binance down',
@@ -124,6 +125,8 @@ describe('GET /api/status on the sim stack', function () {
     expect(down.now.feeds.binance.holder).to.be.a('string');
     expect(down.now.feeds.binance.reason).to.match(/^no message for \d+ s$/);
     expect(down.now.feeds.bybit.state).to.equal('up');
+    // the liquidation stream shares the venue: its holder reports no open socket
+    expect(down.now.liquidations.binance).to.include({ open: 0, reason: 'no open connection' });
     expect(down.now).to.include({ state: 'degraded', collector: 'degraded' });
 
     await simControl(stack.sim, 'provider', { name: 'binance', down: false });

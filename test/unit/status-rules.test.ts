@@ -4,6 +4,7 @@ import {
   dayAvailability,
   deriveNow,
   FEED_STALE_MS,
+  REPORT_STALE_MS,
   lastDays,
   SCHEDULER_LATE_MS,
   type StatusReading,
@@ -17,7 +18,7 @@ function reading(overrides: Partial<StatusReading> = {}): StatusReading {
     now: NOW,
     redisRttMs: 1,
     feeds: { binance: { holder: 'pod-a', lastMessage: NOW - 1_000 }, bybit: { holder: 'pod-b', lastMessage: NOW - 1_000 } },
-    liquidations: { okx: { holder: 'pod-a' } },
+    liquidations: { okx: { holder: 'pod-a', report: { owner: 'pod-a', open: 1, sockets: 1, ts: NOW - 2_000 } } },
     failed: { sweep: 2, webhooks: 3 },
     schedulerNext: NOW + 1_000,
     ...overrides,
@@ -64,10 +65,21 @@ describe('status rules', () => {
     expect(now).to.include({ state: 'down', collector: 'down' });
   });
 
-  it('downs a liquidation stream without a lease holder', () => {
-    const now = deriveNow(reading({ liquidations: { okx: { holder: null } } }));
-    expect(now.liquidations.okx.state).to.equal('down');
-    expect(now.state).to.equal('degraded');
+  it('downs a liquidation stream without a lease holder, a recent report from that holder, or an open socket', () => {
+    const held = { owner: 'pod-a', open: 1, sockets: 1, ts: NOW - REPORT_STALE_MS };
+    expect(deriveNow(reading()).liquidations.okx).to.deep.equal({ state: 'up', holder: 'pod-a', open: 1 });
+    const cases: [StatusReading['liquidations']['okx'], string][] = [
+      [{ holder: null, report: held }, 'no feed process holds its lease'],
+      [{ holder: 'pod-a', report: null }, 'no recent connection report from its holder'],
+      [{ holder: 'pod-a', report: { ...held, ts: NOW - REPORT_STALE_MS - 1 } }, 'no recent connection report from its holder'],
+      [{ holder: 'pod-b', report: held }, 'no recent connection report from its holder'],
+      [{ holder: 'pod-a', report: { ...held, open: 0 } }, 'no open connection'],
+    ];
+    for (const [okx, reason] of cases) {
+      const now = deriveNow(reading({ liquidations: { okx } }));
+      expect(now.liquidations.okx, reason).to.include({ state: 'down', reason });
+      expect(now.state).to.equal('degraded');
+    }
   });
 
   it('downs the scheduler when its next run is missing or late past the threshold', () => {

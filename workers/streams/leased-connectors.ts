@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '../../shared/core/clock.js';
 import type { Logger } from '../../shared/core/logger.js';
 import { FeedLease } from '../../shared/market/feed-lease.js';
-import type { StreamConnector } from './venue-connector.js';
+import type { ConnectorStatus, StreamConnector } from './venue-connector.js';
 
 export interface LeasedConnectorsOptions<K extends string, C extends StreamConnector> {
   names: readonly K[];
@@ -29,8 +29,10 @@ export class LeasedConnectors<K extends string, C extends StreamConnector> {
   private symbols: readonly string[] = [];
   private readonly running = new Map<K, C>();
   private readonly leases: FeedLease[];
+  private readonly leaseName: (name: K) => string;
 
   constructor(o: LeasedConnectorsOptions<K, C>) {
+    this.leaseName = o.leaseName;
     this.leases = o.names.map(
       (name) =>
         new FeedLease({
@@ -65,6 +67,11 @@ export class LeasedConnectors<K extends string, C extends StreamConnector> {
   setSymbols(symbols: readonly string[]): void {
     this.symbols = symbols;
     for (const connector of this.running.values()) connector.setSymbols(symbols);
+  }
+
+  /** The sockets of each connector running in this process now, by lease name. */
+  report(): Record<string, ConnectorStatus> {
+    return Object.fromEntries([...this.running].map(([name, connector]) => [this.leaseName(name), connector.status()]));
   }
 
   /** The connectors running in this process now. */

@@ -28,7 +28,12 @@ const STATUS_RESPONSE = bodySchema({
       ]),
       'Per price venue',
     ),
-    liquidations: mapOf(bodySchema({ state, holder: nullable(string()), reason }, ['reason']), 'Per liquidation exchange'),
+    liquidations: mapOf(
+      bodySchema({ state, holder: nullable(string()), open: nullable(integer('Open sockets, as its holder last reported')), reason }, [
+        'reason',
+      ]),
+      'Per liquidation exchange',
+    ),
     queues: bodySchema({ state, failed: mapOf(integer(), 'Failed jobs kept per queue'), failed_total: integer() }),
     scheduler: bodySchema({ state, id: string(), next_ts: nullable(epochMs()), late_ms: nullable(integer()), reason }, ['reason']),
     cron: state,
@@ -53,7 +58,7 @@ export function statusRoutes({ status, cacheMs }: StatusRouteOptions): RouteGrou
       'Public status: every component now (Redis, feed connectors, liquidation streams, queues, scheduler) and 90 days of availability',
     description:
       `Keyless, cached ${cacheMs / 1000} s. A feed connector is up while a feed process holds its lease and its last price is at most ` +
-      `${FEED_STALE_MS / 1000} s old; a liquidation stream while its lease is held; the scheduler while the live sweep's next run is at ` +
+      `${FEED_STALE_MS / 1000} s old; a liquidation stream while its lease is held and its holder reports an open socket; the scheduler while the live sweep's next run is at ` +
       `most ${SCHEDULER_LATE_MS / 1000} s late. days: a sampler job counts every component up or down every STATUS_SAMPLE_MS (15 s).`,
     style: 'bare',
     response: STATUS_RESPONSE,

@@ -12,6 +12,7 @@ import { LiquidationStore } from '../../../shared/derivatives/liquidations/liqui
 import { LiquidationWriter } from '../../../shared/derivatives/liquidations/liquidation-writer.js';
 import { LeasedConnectors } from '../leased-connectors.js';
 import { createLiquidationConnector } from './connectors.js';
+import type { ConnectorStatus } from '../venue-connector.js';
 import type { LiquidationConnector } from './liquidation-connector.js';
 
 export interface LiquidationCollectorOptions {
@@ -29,6 +30,8 @@ export interface LiquidationCollector {
   readonly writer: LiquidationWriter;
   /** Exchanges whose connector runs in this process now. */
   active(): LiqExchange[];
+  /** The sockets of each connector running here, by lease name (liq-<exchange>). */
+  report(): Record<string, ConnectorStatus>;
   stop(): Promise<void>;
 }
 
@@ -82,6 +85,7 @@ export function startLiquidationCollector({
       connectors.setSymbols(list);
     },
     active: () => connectors.active(),
+    report: () => connectors.report(),
     stop: () =>
       (stopping ??= (async () => {
         await connectors.stop();
