@@ -35,10 +35,13 @@ export class LedgerReader {
       const [next, names] = await this.redis.scan(cursor, 'MATCH', keys.accountByEmailPattern, 'COUNT', 500);
       cursor = next;
       if (names.length === 0) continue;
-      const ids = await this.redis.mget(...names);
+      // one GET each (an MGET over keys of several hash slots fails under Redis Cluster), in one pipeline
+      const pipeline = this.redis.pipeline();
+      for (const name of names) pipeline.get(name);
+      const ids = (await pipeline.exec()) ?? [];
       names.forEach((name, i) => {
-        const id = ids[i];
-        if (id !== null && id !== undefined) found.push({ accountId: id, email: name.slice(prefix.length) });
+        const id = ids[i]?.[1];
+        if (typeof id === 'string') found.push({ accountId: id, email: name.slice(prefix.length) });
       });
     } while (cursor !== '0');
     return found.sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
