@@ -11,6 +11,10 @@ const fresh = (): StoredBookMoney => ({
   losses: 0,
   liquidations: 0,
   best_cents: null,
+  life_realized_cents: 0,
+  life_closed: 0,
+  life_wins: 0,
+  life_losses: 0,
 });
 
 /** The counter writes of position-close.lua for one settled close of `cents`. */
@@ -23,11 +27,18 @@ function applyClose(counters: StoredBookMoney, cents: number, liquidated: boolea
     losses: counters.losses + (cents > 0 ? 0 : 1),
     liquidations: counters.liquidations + (liquidated ? 1 : 0),
     best_cents: counters.best_cents === null || cents > counters.best_cents ? cents : counters.best_cents,
+    life_realized_cents: counters.life_realized_cents + cents,
+    life_closed: counters.life_closed + 1,
+    life_wins: counters.life_wins + (cents > 0 ? 1 : 0),
+    life_losses: counters.life_losses + (cents > 0 ? 0 : 1),
   };
 }
 
-/** The counter writes of book-reset.lua. */
-const applyReset = (counters: StoredBookMoney): StoredBookMoney => ({ ...counters, ...fresh() });
+/** The counter writes of book-reset.lua: the life_* counters are kept. */
+const applyReset = (counters: StoredBookMoney): StoredBookMoney => {
+  const { life_realized_cents, life_closed, life_wins, life_losses } = counters;
+  return { ...fresh(), life_realized_cents, life_closed, life_wins, life_losses };
+};
 
 const settleArb: fc.Arbitrary<SettleInput> = fc.record({
   side: fc.constantFrom('long' as const, 'short' as const),
@@ -46,14 +57,16 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
 );
 
 describe('ledger audit (pure): counters recomputed from the closed trades', () => {
-  it('property: any sequence of settled closes and resets, as the scripts count it, equals the recomputation of the trades since the last reset', () => {
+  it('property: any sequence of settled closes and resets, as the scripts count it, equals the recomputation from the trades since the last reset and the archived ones', () => {
     fc.assert(
       fc.property(fc.array(stepArb, { maxLength: 60 }), (steps) => {
         let counters = fresh();
         let ledger: LedgerTrade[] = [];
+        const archived: LedgerTrade[] = [];
         for (const step of steps) {
           if (step.kind === 'reset') {
             counters = applyReset(counters);
+            archived.push(...ledger);
             ledger = [];
             continue;
           }
@@ -61,8 +74,8 @@ describe('ledger audit (pure): counters recomputed from the closed trades', () =
           counters = applyClose(counters, cents, step.liquidated);
           ledger.push({ pnl_usd: cents / 100, ...(step.liquidated ? { liquidated: true } : {}) });
         }
-        expect(auditBook(counters, ledger)).to.deep.equal([]);
-        const recomputed = recomputeBook(ledger);
+        expect(auditBook(counters, ledger, archived)).to.deep.equal([]);
+        const recomputed = recomputeBook(ledger, archived);
         expect(recomputed.balance_cents).to.equal(1_000_000 + counters.realized_cents);
         expect(Number(recomputed.wins) + Number(recomputed.losses)).to.equal(ledger.length);
       }),
@@ -95,6 +108,13 @@ describe('ledger audit (pure): counters recomputed from the closed trades', () =
       'closed',
       'wins',
       'best_cents',
+      'life_realized_cents',
+      'life_closed',
+      'life_wins',
     ]);
+    // the lifetime counters also count what the resets archived
+    const reset = applyReset(counters);
+    expect(auditBook(reset, [], trades)).to.deep.equal([]);
+    expect(auditBook(reset, [], trades.slice(1)).map((d) => d.field)).to.deep.equal(['life_realized_cents', 'life_closed', 'life_wins']);
   });
 });

@@ -7,7 +7,8 @@
  * otherwise, counts a liquidation when the record is liquidated, and keeps the best cents; a reset archives the
  * closed records and sets the counters back to zero with the starting balance. Opens, fees and funding move no
  * counter: fees and funding are settled into the close's cents, and margin is not taken from the balance (the
- * balance is a scorecard, margin_enforced false), so balance = starting balance + realized P&L.
+ * balance is a scorecard, margin_enforced false), so balance = starting balance + realized P&L. The life_* counters
+ * are never reset: they also count the closes every reset archived.
  */
 import type { BookCounters } from '../positions/position-store.js';
 
@@ -17,7 +18,17 @@ export const AUDIT_STARTING_BALANCE_USD = 10_000;
 /** The counters of a book as stored (its stats hash), the fields the audit checks. */
 export type StoredBookMoney = Pick<
   BookCounters,
-  'starting_balance' | 'realized_cents' | 'closed' | 'wins' | 'losses' | 'liquidations' | 'best_cents'
+  | 'starting_balance'
+  | 'realized_cents'
+  | 'closed'
+  | 'wins'
+  | 'losses'
+  | 'liquidations'
+  | 'best_cents'
+  | 'life_realized_cents'
+  | 'life_closed'
+  | 'life_wins'
+  | 'life_losses'
 >;
 
 /** What the audit reads of one closed record. */
@@ -26,7 +37,18 @@ export interface LedgerTrade {
   liquidated?: boolean;
 }
 
-export type AuditField = 'balance_cents' | 'realized_cents' | 'closed' | 'wins' | 'losses' | 'liquidations' | 'best_cents';
+export type AuditField =
+  | 'balance_cents'
+  | 'realized_cents'
+  | 'closed'
+  | 'wins'
+  | 'losses'
+  | 'liquidations'
+  | 'best_cents'
+  | 'life_realized_cents'
+  | 'life_closed'
+  | 'life_wins'
+  | 'life_losses';
 
 export interface AuditDifference {
   field: AuditField;
@@ -43,6 +65,10 @@ export const AUDIT_FIELDS: readonly AuditField[] = [
   'losses',
   'liquidations',
   'best_cents',
+  'life_realized_cents',
+  'life_closed',
+  'life_wins',
+  'life_losses',
 ];
 
 export type BookMoney = Record<AuditField, number | null>;
@@ -50,19 +76,36 @@ export type BookMoney = Record<AuditField, number | null>;
 /** A closed record's realized cents, as position-close.lua was given them (pnl_usd is cents / 100). */
 export const tradeCents = (trade: LedgerTrade): number => Math.round(trade.pnl_usd * 100);
 
-/** What the counters should hold after these closes since the last reset. */
-export function recomputeBook(trades: readonly LedgerTrade[], startingBalanceUsd = AUDIT_STARTING_BALANCE_USD): BookMoney {
-  let realized = 0;
-  let wins = 0;
-  let liquidations = 0;
-  let best: number | null = null;
+interface Tally {
+  realized: number;
+  wins: number;
+  liquidations: number;
+  best: number | null;
+}
+
+function tally(trades: readonly LedgerTrade[]): Tally {
+  const sum: Tally = { realized: 0, wins: 0, liquidations: 0, best: null };
   for (const trade of trades) {
     const cents = tradeCents(trade);
-    realized += cents;
-    if (cents > 0) wins += 1;
-    if (trade.liquidated === true) liquidations += 1;
-    if (best === null || cents > best) best = cents;
+    sum.realized += cents;
+    if (cents > 0) sum.wins += 1;
+    if (trade.liquidated === true) sum.liquidations += 1;
+    if (sum.best === null || cents > sum.best) sum.best = cents;
   }
+  return sum;
+}
+
+/**
+ * What the counters should hold after these closes since the last reset (`trades`) and those the resets archived
+ * (`archived`, which only the lifetime counters include).
+ */
+export function recomputeBook(
+  trades: readonly LedgerTrade[],
+  archived: readonly LedgerTrade[] = [],
+  startingBalanceUsd = AUDIT_STARTING_BALANCE_USD,
+): BookMoney {
+  const { realized, wins, liquidations, best } = tally(trades);
+  const before = tally(archived);
   return {
     balance_cents: Math.round(startingBalanceUsd * 100) + realized,
     realized_cents: realized,
@@ -71,6 +114,10 @@ export function recomputeBook(trades: readonly LedgerTrade[], startingBalanceUsd
     losses: trades.length - wins,
     liquidations,
     best_cents: best,
+    life_realized_cents: before.realized + realized,
+    life_closed: archived.length + trades.length,
+    life_wins: before.wins + wins,
+    life_losses: archived.length - before.wins + trades.length - wins,
   };
 }
 
@@ -84,13 +131,21 @@ export function storedBook(stored: StoredBookMoney): BookMoney {
     losses: stored.losses,
     liquidations: stored.liquidations,
     best_cents: stored.best_cents,
+    life_realized_cents: stored.life_realized_cents,
+    life_closed: stored.life_closed,
+    life_wins: stored.life_wins,
+    life_losses: stored.life_losses,
   };
 }
 
 /** Every field where the stored counters and the ledger disagree; empty when the book is consistent. */
-export function auditBook(stored: StoredBookMoney, trades: readonly LedgerTrade[]): AuditDifference[] {
+export function auditBook(
+  stored: StoredBookMoney,
+  trades: readonly LedgerTrade[],
+  archived: readonly LedgerTrade[] = [],
+): AuditDifference[] {
   const have = storedBook(stored);
-  const want = recomputeBook(trades);
+  const want = recomputeBook(trades, archived);
   return AUDIT_FIELDS.filter((field) => have[field] !== want[field]).map((field) => ({
     field,
     stored: have[field],

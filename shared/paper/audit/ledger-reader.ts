@@ -22,7 +22,7 @@ function ledgerTrade(raw: string): LedgerTrade {
   return { pnl_usd: pnl_usd ?? 0, liquidated: liquidated === true };
 }
 
-/** Read-only: SCAN, GET, SMEMBERS, ZRANGE, and one MULTI of HGETALL and HVALS per book. Never writes. */
+/** Read-only: SCAN, GET, SMEMBERS, ZRANGE, one MULTI of HGETALL, HVALS and ZRANGE per book, HVALS of its archives. Never writes. */
 export class LedgerReader {
   constructor(private readonly redis: Redis) {}
 
@@ -64,15 +64,22 @@ export class LedgerReader {
 
   /** One book's counters and closed trades, read in one transaction so a close in between cannot split them. */
   async auditBook(account: AuditedAccount, book: string): Promise<BookAudit> {
+    const { accountId } = account;
     const replies = await this.redis
       .multi()
-      .hgetall(keys.bookStats(account.accountId, book))
-      .hvals(keys.bookClosed(account.accountId, book))
+      .hgetall(keys.bookStats(accountId, book))
+      .hvals(keys.bookClosed(accountId, book))
+      .zrange(keys.bookArchives(accountId, book), '0', '-1')
       .exec();
     if (replies === null) throw new Error(`the read of book ${book} was aborted`);
-    const [[statsError, stats], [closedError, closed]] = replies as [[Error | null, Record<string, string>], [Error | null, string[]]];
-    if (statsError ?? closedError) throw statsError ?? closedError;
-    return { account, book, trades: closed.length, differences: auditBook(bookCounters(stats), closed.map(ledgerTrade)) };
+    const failed = replies.find(([error]) => error !== null);
+    if (failed) throw failed[0] ?? new Error('unreachable');
+    const [stats, closed, resets] = replies.map(([, value]) => value) as [Record<string, string>, string[], string[]];
+    // an archive never changes once a reset wrote it, so reading the ones listed after the transaction is the same snapshot
+    const archived: string[] = [];
+    for (const resetTs of resets) archived.push(...(await this.redis.hvals(keys.bookArchiveClosed(accountId, book, Number(resetTs)))));
+    const differences = auditBook(bookCounters(stats), closed.map(ledgerTrade), archived.map(ledgerTrade));
+    return { account, book, trades: closed.length, differences };
   }
 
   async auditAccount(account: AuditedAccount): Promise<BookAudit[]> {
