@@ -10,54 +10,14 @@
  * balance is a scorecard, margin_enforced false), so balance = starting balance + realized P&L. The life_* counters
  * are never reset: they also count the closes every reset archived.
  */
+import { toCents } from '../../engine/side.js';
 import type { BookCounters } from '../positions/position-store.js';
 
 /** The starting balance of every book, USD (position-reads.ts STARTING_BALANCE_USD; a reset stores it again). */
 export const AUDIT_STARTING_BALANCE_USD = 10_000;
 
-/** The counters of a book as stored (its stats hash), the fields the audit checks. */
-export type StoredBookMoney = Pick<
-  BookCounters,
-  | 'starting_balance'
-  | 'realized_cents'
-  | 'closed'
-  | 'wins'
-  | 'losses'
-  | 'liquidations'
-  | 'best_cents'
-  | 'life_realized_cents'
-  | 'life_closed'
-  | 'life_wins'
-  | 'life_losses'
->;
-
-/** What the audit reads of one closed record. */
-export interface LedgerTrade {
-  pnl_usd: number;
-  liquidated?: boolean;
-}
-
-export type AuditField =
-  | 'balance_cents'
-  | 'realized_cents'
-  | 'closed'
-  | 'wins'
-  | 'losses'
-  | 'liquidations'
-  | 'best_cents'
-  | 'life_realized_cents'
-  | 'life_closed'
-  | 'life_wins'
-  | 'life_losses';
-
-export interface AuditDifference {
-  field: AuditField;
-  stored: number | null;
-  recomputed: number | null;
-}
-
-/** The fields in the order they are reported. */
-export const AUDIT_FIELDS: readonly AuditField[] = [
+/** The fields the audit checks, in the order they are reported: the balance (starting balance + realized) and the counters. */
+export const AUDIT_FIELDS = [
   'balance_cents',
   'realized_cents',
   'closed',
@@ -69,12 +29,29 @@ export const AUDIT_FIELDS: readonly AuditField[] = [
   'life_closed',
   'life_wins',
   'life_losses',
-];
+] as const;
+
+export type AuditField = (typeof AUDIT_FIELDS)[number];
+
+/** The counters of a book as stored (its stats hash), the fields the audit checks. */
+export type StoredBookMoney = Pick<BookCounters, 'starting_balance' | Exclude<AuditField, 'balance_cents'>>;
+
+/** What the audit reads of one closed record. */
+export interface LedgerTrade {
+  pnl_usd: number;
+  liquidated?: boolean;
+}
+
+export interface AuditDifference {
+  field: AuditField;
+  stored: number | null;
+  recomputed: number | null;
+}
 
 export type BookMoney = Record<AuditField, number | null>;
 
 /** A closed record's realized cents, as position-close.lua was given them (pnl_usd is cents / 100). */
-export const tradeCents = (trade: LedgerTrade): number => Math.round(trade.pnl_usd * 100);
+export const tradeCents = (trade: LedgerTrade): number => toCents(trade.pnl_usd);
 
 interface Tally {
   realized: number;
@@ -107,7 +84,7 @@ export function recomputeBook(
   const { realized, wins, liquidations, best } = tally(trades);
   const before = tally(archived);
   return {
-    balance_cents: Math.round(startingBalanceUsd * 100) + realized,
+    balance_cents: toCents(startingBalanceUsd) + realized,
     realized_cents: realized,
     closed: trades.length,
     wins,
@@ -124,7 +101,7 @@ export function recomputeBook(
 /** The counters as the book's views read them: balance = stored starting balance (10000 when unset) + realized. */
 export function storedBook(stored: StoredBookMoney): BookMoney {
   return {
-    balance_cents: Math.round((stored.starting_balance || AUDIT_STARTING_BALANCE_USD) * 100) + stored.realized_cents,
+    balance_cents: toCents(stored.starting_balance || AUDIT_STARTING_BALANCE_USD) + stored.realized_cents,
     realized_cents: stored.realized_cents,
     closed: stored.closed,
     wins: stored.wins,
