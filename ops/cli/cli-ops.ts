@@ -93,13 +93,21 @@ export async function runRedeliver(
       }
       if (page.length < PAGE) break;
     }
+    let gone = 0;
     for (const job of matching) {
-      await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
-      ids.push(String(job.id));
+      try {
+        await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+        ids.push(String(job.id));
+      } catch (error) {
+        // removed by its age, or retried by someone else, since the failed set was read
+        if (!(await job.isFailed())) gone += 1;
+        else throw error;
+      }
     }
-    if (command.json) return { code: 0, stdout: json({ hook: command.hook, requeued: ids }) };
+    if (command.json) return { code: 0, stdout: json({ hook: command.hook, requeued: ids, gone }) };
     const list = ids.length === 0 ? '' : `\n${ids.map((id) => `  ${id}`).join('\n')}`;
-    return { code: 0, stdout: `re-queued ${ids.length} failed deliveries of ${command.hook} (${account.email})${list}` };
+    const left = gone === 0 ? '' : `; ${gone} left the failed set meanwhile`;
+    return { code: 0, stdout: `re-queued ${ids.length} failed deliveries of ${command.hook} (${account.email})${left}${list}` };
   } finally {
     await queue.close();
     await closeRedis(connection);

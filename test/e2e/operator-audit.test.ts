@@ -3,7 +3,7 @@ import { keys } from '../../shared/redis/keys.js';
 import { runCli } from '../../ops/cli/cli-run.js';
 import { runCliProcess, type CliRun } from '../helpers/cli.js';
 import { waitFor } from '../helpers/market-wait.js';
-import { useWebhookStack } from '../helpers/push.js';
+import { signatureVerifies, useWebhookStack } from '../helpers/push.js';
 import { snapshotRedis, testRedisUrl } from '../helpers/redis.js';
 import { botCall, createTrader, TestPrices, useTradingFixture, type Trader } from '../helpers/trading.js';
 
@@ -101,7 +101,7 @@ describe('operator CLI: webhooks redeliver', function () {
   it("re-queues a hook's deliveries that failed while the receiver was down; the receiver gets them with the same X-PD-Delivery", async () => {
     await new TestPrices(stack.redis).set({ BTCUSDT: 60_000 });
     const trader = await createTrader(stack.mod, { email: 'hooked@example.com', plan: 'pro' });
-    const added = await botCall<{ webhook: { id: string } }>(stack.api.url, trader, 'POST', '/webhooks', {
+    const added = await botCall<{ webhook: { id: string; secret: string } }>(stack.api.url, trader, 'POST', '/webhooks', {
       act: 'add',
       url: `${stack.receiver.url}/hook`,
       events: ['position.opened'],
@@ -152,6 +152,7 @@ describe('operator CLI: webhooks redeliver', function () {
     );
     expect(delivered.map((d) => String(d.headers['x-pd-delivery'])).sort()).to.deep.equal([...failedIds].sort());
     expect(delivered.map((d) => (JSON.parse(d.body) as { event: string }).event)).to.deep.equal(['position.opened', 'position.opened']);
+    for (const d of delivered) expect(signatureVerifies(d, added.body.webhook.secret)).to.equal(true);
 
     const none = await cliHere('webhooks', 'redeliver', '--email', 'hooked@example.com', '--hook', hook);
     expect(none.stdout).to.equal(`re-queued 0 failed deliveries of ${hook} (hooked@example.com)\n`);
