@@ -10,6 +10,11 @@ export const USAGE = `usage: npm run cli -- <command> [options]
   plans set   --email E --plan P --days N [--source ${PLAN_SOURCES.join('|')}]
                                                  P for N days; added to the end of the same running paid plan;
                                                  --source trial grants the free month /usage counts down (default paid)
+  audit       [--email E]                        recomputes every book's balance, realized P&L, wins and losses from its
+                                                 closed trades since its last reset; prints each difference, exit 1 if any
+  webhooks redeliver --email E --hook ID [--since MS]
+                                                 re-queues the hook's failed deliveries (failed at or after MS, epoch ms);
+                                                 the receiver sees the same X-PD-Delivery ids
 options: --json prints JSON; --help prints this. Needs REDIS_URL (the service's Redis).`;
 
 export type CliCommand =
@@ -18,12 +23,14 @@ export type CliCommand =
   | { kind: 'keys-list'; email: string; json: boolean }
   | { kind: 'keys-rename'; email: string; id: string; name: string; json: boolean }
   | { kind: 'keys-revoke'; email: string; id: string; json: boolean }
-  | { kind: 'plans-set'; email: string; plan: PlanId; days: number; source: PlanSource; json: boolean };
+  | { kind: 'plans-set'; email: string; plan: PlanId; days: number; source: PlanSource; json: boolean }
+  | { kind: 'audit'; email?: string; json: boolean }
+  | { kind: 'webhooks-redeliver'; email: string; hook: string; since: number; json: boolean };
 
 /** A command line the CLI cannot run: one line for the operator, exit code 2. */
 export class UsageError extends Error {}
 
-const STRING_OPTIONS = ['email', 'plan', 'book', 'name', 'id', 'days', 'source'] as const;
+const STRING_OPTIONS = ['email', 'plan', 'book', 'name', 'id', 'days', 'source', 'hook', 'since'] as const;
 type StringOption = (typeof STRING_OPTIONS)[number];
 
 const ALLOWED: Record<string, { required: StringOption[]; optional: StringOption[] }> = {
@@ -32,6 +39,8 @@ const ALLOWED: Record<string, { required: StringOption[]; optional: StringOption
   'keys rename': { required: ['email', 'id', 'name'], optional: [] },
   'keys revoke': { required: ['email', 'id'], optional: [] },
   'plans set': { required: ['email', 'plan', 'days'], optional: ['source'] },
+  audit: { required: [], optional: ['email'] },
+  'webhooks redeliver': { required: ['email', 'hook'], optional: ['since'] },
 };
 
 function visible(text: string): string {
@@ -54,6 +63,16 @@ function parseDays(raw: string): number {
   return Number(raw);
 }
 
+function parseHook(raw: string): string {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(raw)) throw new UsageError(`--hook must be a webhook id like wh... (got "${visible(raw)}")`);
+  return raw;
+}
+
+function parseSince(raw: string): number {
+  if (!/^\d{1,15}$/.test(raw)) throw new UsageError(`--since must be a time in epoch milliseconds (got "${visible(raw)}")`);
+  return Number(raw);
+}
+
 export function parseCliArgs(argv: string[]): CliCommand {
   let parsed;
   try {
@@ -73,11 +92,12 @@ export function parseCliArgs(argv: string[]): CliCommand {
   const values = parsed.values as Partial<Record<StringOption, string[]>> & { json?: boolean; help?: boolean };
   const positionals = parsed.positionals;
   if (values.help || positionals[0] === 'help') return { kind: 'help' };
-  const command = positionals.slice(0, 2).join(' ');
-  const allowed = ALLOWED[command];
-  if (!allowed || positionals.length !== 2) {
+  const words = positionals[0] === 'audit' ? 1 : 2;
+  const command = positionals.slice(0, words).join(' ');
+  const allowed = Object.hasOwn(ALLOWED, command) ? ALLOWED[command] : undefined;
+  if (!allowed || positionals.length !== words) {
     const what = positionals.length === 0 ? 'no command given' : `unknown command "${visible(positionals.join(' '))}"`;
-    throw new UsageError(`${what}: try keys create|list|rename|revoke or plans set (--help)`);
+    throw new UsageError(`${what}: try keys create|list|rename|revoke, plans set, audit or webhooks redeliver (--help)`);
   }
   const one: Partial<Record<StringOption, string>> = {};
   for (const name of STRING_OPTIONS) {
@@ -107,6 +127,10 @@ export function parseCliArgs(argv: string[]): CliCommand {
       return { kind: 'keys-rename', email, id: one.id ?? '', name: one.name ?? '', json };
     case 'keys revoke':
       return { kind: 'keys-revoke', email, id: one.id ?? '', json };
+    case 'audit':
+      return { kind: 'audit', json, ...(one.email !== undefined ? { email } : {}) };
+    case 'webhooks redeliver':
+      return { kind: 'webhooks-redeliver', email, hook: parseHook(one.hook ?? ''), since: parseSince(one.since ?? '0'), json };
     default:
       return {
         kind: 'plans-set',

@@ -1,6 +1,7 @@
 /**
  * The operator CLI as a function: argv and environment in, exit code and output out.
- * Exit codes: 0 done; 1 refused (max_keys, max_books, not_found) or Redis unreachable; 2 bad arguments or config.
+ * Exit codes: 0 done; 1 refused (max_keys, max_books, not_found), differences found by the audit, or Redis unreachable;
+ * 2 bad arguments or config.
  */
 import { systemClock, type Clock } from '../../shared/core/clock.js';
 import { ConfigError, loadConfig } from '../../shared/core/config.js';
@@ -9,6 +10,8 @@ import { createDomain } from '../../shared/domain.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { parseCliArgs, USAGE, UsageError } from './cli-args.js';
 import { runCommand } from './cli-commands.js';
+import { runAudit, runRedeliver } from './cli-ops.js';
+import { LedgerReader } from '../../shared/paper/audit/ledger-reader.js';
 
 export interface CliResult {
   code: 0 | 1 | 2;
@@ -45,8 +48,15 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   const redis = createRedis(redisUrl, { maxRetriesPerRequest: 1, retryStrategy: (times) => (times > 3 ? null : times * 200) });
   redis.on('error', () => undefined); // a failed command reports it; the connection's own errors would only repeat it
   try {
-    const { service } = createDomain({ config, redis, clock }).accounts;
-    return { code: 0, stdout: `${await runCommand(command, service, () => clock.now())}\n`, stderr: '' };
+    const domain = createDomain({ config, redis, clock });
+    if (command.kind === 'audit' || command.kind === 'webhooks-redeliver') {
+      const ran =
+        command.kind === 'audit'
+          ? await runAudit(command, redis)
+          : await runRedeliver(command, { redisUrl, webhooks: domain.stores.webhooks, reader: new LedgerReader(redis) });
+      return { code: ran.code, stdout: `${ran.stdout}\n`, stderr: '' };
+    }
+    return { code: 0, stdout: `${await runCommand(command, domain.accounts.service, () => clock.now())}\n`, stderr: '' };
   } catch (error) {
     if (isAppError(error)) return failed(ARGUMENT_CODES.has(error.code) ? 2 : 1, `error: ${error.code}: ${error.message}`);
     if (redis.status !== 'ready') return failed(1, `error: cannot reach Redis at ${new URL(redisUrl).host} (REDIS_URL)`);

@@ -63,6 +63,8 @@ export const ERROR_CODES = {
   bad_event: 400,
   too_many_webhooks: 409,
   webhook_not_found: 404,
+  /** The operator CLI's redeliver: the hook is paused, so its deliveries would be skipped. */
+  webhook_paused: 409,
   upgrade_required: 426,
   whsink_rate_limited: 429,
   whsink_full: 429,

@@ -43,6 +43,8 @@ export const keys = {
   // below are the only cross-account keys; both are written once and never change afterwards.
   /** string accountId: the global e-mail index (e-mail lowercase, trimmed). */
   accountByEmail: (email: string) => `idx:email:${email}`,
+  /** SCAN pattern of the e-mail index: every account (the ledger audit's listing). */
+  accountByEmailPattern: 'idx:email:*',
   /** hash {accountId, keyId}: the global API-key index by the key's SHA-256 digest (hex); kept after revoke. */
   apiKeyByDigest: (digest: string) => `idx:apikey:${digest}`,
   /** hash {email, created, plan, plan_until, plan_source}: the account; plan_until (ms) and plan_source only for a paid plan. */

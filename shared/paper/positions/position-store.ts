@@ -82,6 +82,24 @@ const levelsOutcome = ([status]: [number, ...unknown[]]): LevelsOutcome => (stat
 
 const num = (value: string | undefined, fallback = 0): number => (value === undefined || value === '' ? fallback : Number(value));
 
+/** A book's counters hash (HGETALL) as numbers: 0 when unset, the starting balance 10000 and best_cents null. */
+export function bookCounters(h: Record<string, string>): BookCounters {
+  return {
+    reset_ts: num(h.reset_ts),
+    starting_balance: num(h.starting_balance, 10_000),
+    realized_cents: num(h.realized_cents),
+    closed: num(h.closed),
+    wins: num(h.wins),
+    losses: num(h.losses),
+    liquidations: num(h.liquidations),
+    best_cents: h.best_cents === undefined ? null : Number(h.best_cents),
+    life_realized_cents: num(h.life_realized_cents),
+    life_closed: num(h.life_closed),
+    life_wins: num(h.life_wins),
+    life_losses: num(h.life_losses),
+  };
+}
+
 export class PositionStore {
   private readonly hints: TriggerHints;
 
@@ -152,21 +170,7 @@ export class PositionStore {
   }
 
   async counters(ref: BookRef): Promise<BookCounters> {
-    const h = await this.redis.hgetall(keys.bookStats(ref.accountId, ref.book));
-    return {
-      reset_ts: num(h.reset_ts),
-      starting_balance: num(h.starting_balance, 10_000),
-      realized_cents: num(h.realized_cents),
-      closed: num(h.closed),
-      wins: num(h.wins),
-      losses: num(h.losses),
-      liquidations: num(h.liquidations),
-      best_cents: h.best_cents === undefined ? null : Number(h.best_cents),
-      life_realized_cents: num(h.life_realized_cents),
-      life_closed: num(h.life_closed),
-      life_wins: num(h.life_wins),
-      life_losses: num(h.life_losses),
-    };
+    return bookCounters(await this.redis.hgetall(keys.bookStats(ref.accountId, ref.book)));
   }
 
   /** The books that have traded (or were reset). */

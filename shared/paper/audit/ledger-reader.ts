@@ -1,0 +1,90 @@
+/** Reads what the ledger audit compares: each book's counters and its closed trades since the last reset, in one snapshot per book. */
+import type { Redis } from 'ioredis';
+import { keys } from '../../redis/keys.js';
+import { MAIN_BOOK } from '../accounts/account-rules.js';
+import { auditBook, type AuditDifference, type LedgerTrade } from './ledger-audit.js';
+import { bookCounters } from '../positions/position-store.js';
+
+export interface AuditedAccount {
+  accountId: string;
+  email: string;
+}
+
+export interface BookAudit {
+  account: AuditedAccount;
+  book: string;
+  trades: number;
+  differences: AuditDifference[];
+}
+
+function ledgerTrade(raw: string): LedgerTrade {
+  const { pnl_usd, liquidated } = JSON.parse(raw) as { pnl_usd?: number; liquidated?: boolean };
+  return { pnl_usd: pnl_usd ?? 0, liquidated: liquidated === true };
+}
+
+/** Read-only: SCAN, GET, SMEMBERS, ZRANGE, one MULTI of HGETALL, HVALS and ZRANGE per book, HVALS of its archives. Never writes. */
+export class LedgerReader {
+  constructor(private readonly redis: Redis) {}
+
+  /** Every account of the e-mail index, by e-mail. */
+  async accounts(): Promise<AuditedAccount[]> {
+    const found: AuditedAccount[] = [];
+    const prefix = keys.accountByEmailPattern.slice(0, -1);
+    let cursor = '0';
+    do {
+      const [next, names] = await this.redis.scan(cursor, 'MATCH', keys.accountByEmailPattern, 'COUNT', 500);
+      cursor = next;
+      if (names.length === 0) continue;
+      // one GET each (an MGET over keys of several hash slots fails under Redis Cluster), in one pipeline
+      const pipeline = this.redis.pipeline();
+      for (const name of names) pipeline.get(name);
+      const ids = (await pipeline.exec()) ?? [];
+      names.forEach((name, i) => {
+        const id = ids[i]?.[1];
+        if (typeof id === 'string') found.push({ accountId: id, email: name.slice(prefix.length) });
+      });
+    } while (cursor !== '0');
+    return found.sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
+  }
+
+  /** The account of a normalized e-mail, or null. */
+  async account(email: string): Promise<AuditedAccount | null> {
+    const id = await this.redis.get(keys.accountByEmail(email));
+    return id === null ? null : { accountId: id, email };
+  }
+
+  /** The account's books: main, its named books, and any book that traded. */
+  async books(accountId: string): Promise<string[]> {
+    const [traded, named] = await Promise.all([
+      this.redis.smembers(keys.paperBooks(accountId)),
+      this.redis.zrange(keys.accountBooks(accountId), '0', '-1'),
+    ]);
+    return [...new Set([MAIN_BOOK, ...named, ...traded])].sort();
+  }
+
+  /** One book's counters and closed trades, read in one transaction so a close in between cannot split them. */
+  async auditBook(account: AuditedAccount, book: string): Promise<BookAudit> {
+    const { accountId } = account;
+    const replies = await this.redis
+      .multi()
+      .hgetall(keys.bookStats(accountId, book))
+      .hvals(keys.bookClosed(accountId, book))
+      .zrange(keys.bookArchives(accountId, book), '0', '-1')
+      .exec();
+    if (replies === null) throw new Error(`the read of book ${book} was aborted`);
+    const failed = replies.find(([error]) => error !== null);
+    if (failed) throw failed[0] ?? new Error('unreachable');
+    const [stats, closed, resets] = replies.map(([, value]) => value) as [Record<string, string>, string[], string[]];
+    // an archive never changes once a reset wrote it, so reading the ones listed after the transaction is the same snapshot
+    const archived: string[] = [];
+    for (const resetTs of resets) archived.push(...(await this.redis.hvals(keys.bookArchiveClosed(accountId, book, Number(resetTs)))));
+    const differences = auditBook(bookCounters(stats), closed.map(ledgerTrade), archived.map(ledgerTrade));
+    return { account, book, trades: closed.length, differences };
+  }
+
+  async auditAccount(account: AuditedAccount): Promise<BookAudit[]> {
+    const audits: BookAudit[] = [];
+    for (const book of await this.books(account.accountId)) audits.push(await this.auditBook(account, book));
+    return audits;
+  }
+}
