@@ -80,6 +80,10 @@ export interface Config extends LiquidationSettings {
   screenerIntervalMinutes: number;
   /** Push (shared/push, api/ws): the stream's price tick, socket life and the outbox relay's cadence. */
   push: PushSettings;
+  /** The operator token of /ops and /metrics (bearer, or HTTP basic with user `ops`); unset: those answer 404. */
+  opsToken: string | undefined;
+  /** A listener of its own serving GET /metrics in this process (worker and feed processes); unset: none. */
+  metricsPort: number | undefined;
 }
 
 /** Timings of the WebSocket stream, the outbox relay and webhook delivery; tests shorten them. */
@@ -152,6 +156,8 @@ const schema = Joi.object({
   WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).default(6_000),
   WEBHOOK_RETRY_BASE_MS: Joi.number().integer().min(10).default(30_000),
   WEBHOOK_LOCK_MS: Joi.number().integer().min(500).default(30_000),
+  OPS_TOKEN: Joi.string().allow(''),
+  METRICS_PORT: Joi.number().integer().min(0).max(65535),
 }).unknown(true);
 
 function parseFeedVenues(raw: string): FeedVenue[] {
@@ -234,6 +240,8 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
       webhookRetryBaseMs: value.WEBHOOK_RETRY_BASE_MS,
       webhookLockMs: value.WEBHOOK_LOCK_MS,
     },
+    opsToken: value.OPS_TOKEN || undefined,
+    metricsPort: value.METRICS_PORT,
   };
 }
 

@@ -1,0 +1,170 @@
+import { strict as assert } from 'node:assert';
+import { Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { PrometheusFamily } from 'parse-prometheus-text-format';
+import { configWith } from '../../shared/core/config.js';
+import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
+import { closeRedis } from '../../shared/redis/connection.js';
+import { startProcessMetrics, type ProcessMetrics } from '../../workers/metrics-listener.js';
+import { startService, type RunningService } from '../../workers/service.js';
+import { startWorkerRole } from '../../workers/worker-role.js';
+import type { RunningRole } from '../../workers/runtime.js';
+import { startTestApi, type TestApi } from '../helpers/app.js';
+import { labelValues, metricFamily, metricValue, scrapeMetrics } from '../helpers/prometheus.js';
+import { freshRedis, testRedisUrl } from '../helpers/redis.js';
+import { createLogger } from '../../shared/core/logger.js';
+
+const TOKEN = 'metrics-test-token-0123456789';
+const bearer = { authorization: `Bearer ${TOKEN}` };
+
+const scrape = (url: string, headers: Record<string, string> = bearer) => scrapeMetrics(url, headers);
+const DURATION = 'perpdesk_http_request_duration_seconds_count';
+const count = (families: PrometheusFamily[], name: string, labels: Record<string, string>): number =>
+  metricValue(families, name, labels) ?? 0;
+
+describe('metrics', function () {
+  this.timeout(30_000);
+  let redis: Redis;
+  let service: RunningService;
+  let metricsUrl: string;
+
+  before(async () => {
+    redis = await freshRedis();
+    service = await startService(
+      configWith({ ROLE: 'api', REDIS_URL: testRedisUrl(), PORT: '0', HOST: '127.0.0.1', OPS_TOKEN: TOKEN, TRUST_PROXY: 'true' }),
+    );
+    metricsUrl = `${service.apiUrl}/metrics`;
+  });
+  after(async () => {
+    await service?.stop();
+    if (redis) await closeRedis(redis);
+  });
+
+  it('reports each queue job counts as the queue itself counts them', async () => {
+    const queue = new Queue(QUEUES.orders, { connection: redis, prefix: QUEUE_PREFIX });
+    try {
+      await queue.add('expire', {}, { jobId: 'w1' });
+      await queue.add('expire', {}, { jobId: 'w2' });
+      await queue.add('expire', {}, { jobId: 'd1', delay: 600_000 });
+      const families = await scrape(metricsUrl);
+      const own = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+      assert.deepEqual(own, { waiting: 2, active: 0, delayed: 1, failed: 0 });
+      for (const [state, count] of Object.entries(own)) {
+        assert.equal(metricValue(families, 'perpdesk_queue_jobs', { queue: QUEUES.orders, state }), count, state);
+      }
+      // every queue of the registry is listed, each with its four states
+      for (const name of Object.values(QUEUES))
+        assert.equal(metricValue(families, 'perpdesk_queue_jobs', { queue: name, state: 'failed' }), 0);
+    } finally {
+      await queue.obliterate({ force: true });
+      await queue.close();
+    }
+  });
+
+  it('counts requests by route template and status class, and rate-limit rejections by scope', async () => {
+    const route = { method: 'GET', route: '/healthz', status_class: '2xx' };
+    const before = await scrape(metricsUrl);
+    for (let i = 0; i < 3; i++) assert.equal((await fetch(`${service.apiUrl}/healthz`)).status, 200);
+    const rejectedBefore = metricValue(before, 'perpdesk_rate_limit_rejections_total', { scope: 'ip' }) ?? 0;
+    // one address past the keyless budget (60 a minute)
+    const from = { 'x-forwarded-for': '203.0.113.77' };
+    let limited = 0;
+    for (let i = 0; i < 62; i++) {
+      const response = await fetch(`${service.apiUrl}/api/v1/calc/liquidation?entry=65000&leverage=10&side=long`, { headers: from });
+      await response.arrayBuffer();
+      if (response.status === 429) limited++;
+    }
+    assert.ok(limited > 0, 'the budget ran out');
+    const after = await scrape(metricsUrl);
+    assert.equal(count(after, DURATION, route) - count(before, DURATION, route), 3);
+    assert.equal(metricValue(after, 'perpdesk_rate_limit_rejections_total', { scope: 'ip' }), rejectedBefore + limited);
+    const calc = { method: 'GET', route: '/api/v1/calc/liquidation' };
+    assert.equal(count(after, DURATION, { ...calc, status_class: '4xx' }), limited);
+    assert.equal(count(after, DURATION, { ...calc, status_class: '2xx' }), 62 - limited);
+    // process defaults, and the Redis round trip measured at the scrape
+    assert.ok((metricValue(after, 'process_cpu_user_seconds_total') ?? 0) > 0);
+    assert.ok((metricValue(after, 'perpdesk_redis_ping_seconds') ?? -1) >= 0);
+  });
+
+  it('labels no request by a symbol, an id or a token in its URL', async () => {
+    const secrets = ['BTCUSDT', 'pos_4f1c2a9e', '9d3b7c1e-token', '12345678'];
+    const paths = [
+      '/api/v1/market/price?symbol=BTCUSDT',
+      '/api/v1/market/BTCUSDT',
+      '/api/bot/v1/positions/pos_4f1c2a9e',
+      '/api/whsink/9d3b7c1e-token',
+      '/api/bot/v2/orders/12345678?symbol=BTCUSDT',
+    ];
+    for (const path of paths)
+      await (await fetch(`${service.apiUrl}${path}`, { headers: { 'x-forwarded-for': '198.51.100.9' } })).arrayBuffer();
+    const families = await scrape(metricsUrl);
+    for (const label of labelValues(families)) {
+      for (const secret of secrets) assert.ok(!label.includes(secret), `a label holds ${label}`);
+    }
+    const routes = new Set(metricFamily(families, DURATION).metrics.map((m) => m.labels?.route));
+    assert.ok(routes.has('unmatched'));
+    assert.ok(routes.has('/api/whsink/:token'));
+  });
+
+  it('answers 401 without the right token, and is not listed by ping', async () => {
+    assert.equal((await fetch(metricsUrl)).status, 401);
+    assert.equal((await fetch(metricsUrl, { headers: { authorization: 'Bearer wrong' } })).status, 401);
+    const basic = `Basic ${Buffer.from(`ops:${TOKEN}`).toString('base64')}`;
+    assert.equal((await fetch(metricsUrl, { headers: { authorization: basic } })).status, 200);
+    const ping = await (await fetch(`${service.apiUrl}/api/ping`)).text();
+    assert.ok(!ping.includes('/metrics'));
+  });
+
+  describe('without OPS_TOKEN', () => {
+    let api: TestApi;
+    before(async () => {
+      api = await startTestApi(redis);
+    });
+    after(async () => {
+      await api?.close();
+    });
+
+    it('answers 404 on an API pod', async () => {
+      assert.equal((await fetch(`${api.url}/metrics`, { headers: bearer })).status, 404);
+    });
+  });
+
+  describe('the METRICS_PORT listener of a worker process', () => {
+    let metrics: ProcessMetrics;
+    let worker: RunningRole;
+    before(async () => {
+      const config = configWith({ REDIS_URL: testRedisUrl(), HOST: '127.0.0.1', METRICS_PORT: '0', OPS_TOKEN: TOKEN });
+      const logger = createLogger(config);
+      metrics = await startProcessMetrics(config, redis, logger);
+      const ctx = { config, redisUrl: testRedisUrl(), redis, logger };
+      worker = await startWorkerRole(ctx, {
+        processors: [{ queue: QUEUES.latam, create: () => ({ process: async () => 'done' }) }],
+        schedules: [],
+        relay: false,
+      });
+    });
+    after(async () => {
+      await worker?.stop();
+      await metrics?.stop();
+    });
+
+    it('serves the job durations of its queues, behind the token', async () => {
+      assert.ok(metrics.url);
+      assert.equal((await fetch(metrics.url, { headers: { authorization: 'Bearer wrong' } })).status, 401);
+      const labels = { queue: QUEUES.latam, outcome: 'completed' };
+      const before = count(await scrape(metrics.url), 'perpdesk_job_duration_seconds_count', labels);
+      const queue = new Queue(QUEUES.latam, { connection: redis, prefix: QUEUE_PREFIX });
+      const events = new QueueEvents(QUEUES.latam, { connection: { url: testRedisUrl() }, prefix: QUEUE_PREFIX });
+      try {
+        await events.waitUntilReady();
+        const job = await queue.add('refresh', {});
+        await job.waitUntilFinished(events, 10_000);
+        const after = await scrape(metrics.url);
+        assert.equal(count(after, 'perpdesk_job_duration_seconds_count', labels), before + 1);
+      } finally {
+        await events.close();
+        await queue.close();
+      }
+    });
+  });
+});
