@@ -12,6 +12,7 @@ import type { RunningRole } from '../../workers/runtime.js';
 import { startTestApi, type TestApi } from '../helpers/app.js';
 import { labelValues, metricFamily, metricValue, scrapeMetrics } from '../helpers/prometheus.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
+import { accountServices, botCall, createTrader } from '../helpers/trading.js';
 import { createLogger } from '../../shared/core/logger.js';
 
 const TOKEN = 'metrics-test-token-0123456789';
@@ -84,6 +85,17 @@ describe('metrics', function () {
     // process defaults, and the Redis round trip measured at the scrape
     assert.ok((metricValue(after, 'process_cpu_user_seconds_total') ?? 0) > 0);
     assert.ok((metricValue(after, 'perpdesk_redis_ping_seconds') ?? -1) >= 0);
+  });
+
+  it('counts keyed requests by the key plan', async () => {
+    const trader = await createTrader(accountServices(redis), { plan: 'pro' });
+    const before = await scrape(metricsUrl);
+    for (let i = 0; i < 2; i++) assert.equal((await botCall(service.apiUrl ?? '', trader, 'GET', '/orders', undefined, 'v2')).status, 200);
+    const after = await scrape(metricsUrl);
+    const pro = { plan: 'pro' };
+    assert.equal(count(after, 'perpdesk_keyed_requests_total', pro) - count(before, 'perpdesk_keyed_requests_total', pro), 2);
+    const route = { method: 'GET', route: '/api/bot/v2/orders', status_class: '2xx' };
+    assert.equal(count(after, DURATION, route) - count(before, DURATION, route), 2);
   });
 
   it('labels no request by a symbol, an id or a token in its URL', async () => {
