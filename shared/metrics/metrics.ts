@@ -38,29 +38,32 @@ export function addScrapeSources(added: ScrapeSources): () => void {
   };
 }
 
+const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []): Counter<L> =>
+  new Counter({ name, help, labelNames, registers });
+const histogram = <L extends string>(name: string, help: string, buckets: number[], labelNames: readonly L[] = []): Histogram<L> =>
+  new Histogram({ name, help, buckets, labelNames, registers });
+const gauge = (name: string, help: string): Gauge => new Gauge({ name, help, registers });
+
 const firstSource = <K extends keyof ScrapeSources>(name: K): ScrapeSources[K] => sources.find((s) => s[name])?.[name];
 
-export const httpRequestDuration = new Histogram({
-  name: 'perpdesk_http_request_duration_seconds',
-  help: 'HTTP requests by method, route template (unmatched for unknown paths) and status class, seconds until the response finished',
-  labelNames: ['method', 'route', 'status_class'] as const,
-  buckets: SECONDS,
-  registers,
-});
+export const httpRequestDuration = histogram(
+  'perpdesk_http_request_duration_seconds',
+  'HTTP requests by method, route template (unmatched for unknown paths) and status class, seconds until the response finished',
+  SECONDS,
+  ['method', 'route', 'status_class'],
+);
 
-export const rateLimitRejections = new Counter({
-  name: 'perpdesk_rate_limit_rejections_total',
-  help: 'Requests and stream upgrades answered 429, by budget scope (ip, key, bad_key)',
-  labelNames: ['scope'] as const,
-  registers,
-});
+export const rateLimitRejections = counter(
+  'perpdesk_rate_limit_rejections_total',
+  'Requests and stream upgrades answered 429, by budget scope (ip, key, bad_key)',
+  ['scope'],
+);
 
-export const keyedRequests = new Counter({
-  name: 'perpdesk_keyed_requests_total',
-  help: 'Requests to keyed routes with a valid API key, by the key account plan',
-  labelNames: ['plan'] as const,
-  registers,
-});
+export const keyedRequests = counter(
+  'perpdesk_keyed_requests_total',
+  'Requests to keyed routes with a valid API key, by the key account plan',
+  ['plan'],
+);
 
 export const queueJobs = new Gauge({
   name: 'perpdesk_queue_jobs',
@@ -77,33 +80,29 @@ export const queueJobs = new Gauge({
   },
 });
 
-export const jobDuration = new Histogram({
-  name: 'perpdesk_job_duration_seconds',
-  help: 'BullMQ jobs processed by this worker, by queue and outcome (completed, failed), seconds',
-  labelNames: ['queue', 'outcome'] as const,
-  buckets: SECONDS,
-  registers,
-});
+export const jobDuration = histogram(
+  'perpdesk_job_duration_seconds',
+  'BullMQ jobs processed by this worker, by queue and outcome (completed, failed), seconds',
+  SECONDS,
+  ['queue', 'outcome'],
+);
 
-export const minuteSweepDuration = new Histogram({
-  name: 'perpdesk_minute_sweep_duration_seconds',
-  help: 'One closed candle swept (resting orders, then positions), seconds',
-  buckets: SECONDS,
-  registers,
-});
+export const minuteSweepDuration = histogram(
+  'perpdesk_minute_sweep_duration_seconds',
+  'One closed candle swept (resting orders, then positions), seconds',
+  SECONDS,
+);
 
-export const sweepSettlements = new Counter({
-  name: 'perpdesk_sweep_settlements_total',
-  help: 'Positions the sweep closed (stops, targets, liquidations), by trigger (candle, live)',
-  labelNames: ['trigger'] as const,
-  registers,
-});
+export const sweepSettlements = counter(
+  'perpdesk_sweep_settlements_total',
+  'Positions the sweep closed (stops, targets, liquidations), by trigger (candle, live)',
+  ['trigger'],
+);
 
-export const liveSweepLag = new Gauge({
-  name: 'perpdesk_live_sweep_lag_seconds',
-  help: 'How late the last live sweep started after its scheduled time, seconds',
-  registers,
-});
+export const liveSweepLag = gauge(
+  'perpdesk_live_sweep_lag_seconds',
+  'How late the last live sweep started after its scheduled time, seconds',
+);
 
 export const feedMessageAge = new Gauge({
   name: 'perpdesk_feed_message_age_seconds',
@@ -119,37 +118,29 @@ export const feedMessageAge = new Gauge({
 /** Venue -> time of its last price message, ms (the feed's sink sets it). */
 export const feedLastMessage = new Map<string, number>();
 
-export const feedFreshVenues = new Gauge({
-  name: 'perpdesk_feed_fresh_venues',
-  help: 'Venues with a fresh price in the latest aggregate the market writer stored (the most over the symbols of its last flush)',
-  registers,
-});
+export const feedFreshVenues = gauge(
+  'perpdesk_feed_fresh_venues',
+  'Venues with a fresh price in the latest aggregate the market writer stored (the most over the symbols of its last flush)',
+);
 
-export const wsOpenSockets = new Gauge({
-  name: 'perpdesk_ws_open_sockets',
-  help: 'WebSocket stream sockets open on this pod',
-  registers,
-});
+export const wsOpenSockets = gauge('perpdesk_ws_open_sockets', 'WebSocket stream sockets open on this pod');
 
-export const webhookDeliveries = new Counter({
-  name: 'perpdesk_webhook_deliveries_total',
-  help: 'Webhook delivery attempts by outcome (delivered; failed, retried with backoff; skipped, the hook deleted or paused)',
-  labelNames: ['outcome'] as const,
-  registers,
-});
+export const webhookDeliveries = counter(
+  'perpdesk_webhook_deliveries_total',
+  'Webhook delivery attempts by outcome (delivered; failed, retried with backoff; skipped, the hook deleted or paused)',
+  ['outcome'],
+);
 
-export const webhookDeliverySeconds = new Histogram({
-  name: 'perpdesk_webhook_delivery_seconds',
-  help: 'From the delivery job queued by the outbox relay to the receiver 2xx, retries included, seconds',
-  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800],
-  registers,
-});
+export const webhookDeliverySeconds = histogram(
+  'perpdesk_webhook_delivery_seconds',
+  'From the delivery job queued by the outbox relay to the receiver 2xx, retries included, seconds',
+  [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800],
+);
 
-export const outboxRelayLag = new Gauge({
-  name: 'perpdesk_outbox_relay_lag_seconds',
-  help: 'Age of the oldest entry of the last outbox batch this process relayed (the account outbox head), seconds',
-  registers,
-});
+export const outboxRelayLag = gauge(
+  'perpdesk_outbox_relay_lag_seconds',
+  'Age of the oldest entry of the last outbox batch this process relayed (the account outbox head), seconds',
+);
 
 export const redisPingSeconds = new Gauge({
   name: 'perpdesk_redis_ping_seconds',
