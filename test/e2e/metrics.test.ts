@@ -10,6 +10,7 @@ import { startService, type RunningService } from '../../workers/service.js';
 import { startWorkerRole } from '../../workers/worker-role.js';
 import type { RunningRole } from '../../workers/runtime.js';
 import { startTestApi, type TestApi } from '../helpers/app.js';
+import { captureLog } from '../helpers/log-capture.js';
 import { labelValues, metricFamily, metricValue, scrapeMetrics } from '../helpers/prometheus.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
 import { accountServices, botCall, createTrader } from '../helpers/trading.js';
@@ -138,6 +139,27 @@ describe('metrics', function () {
 
     it('answers 404 on an API pod', async () => {
       assert.equal((await fetch(`${api.url}/metrics`, { headers: bearer })).status, 404);
+    });
+  });
+
+  describe('with a log at the default level', () => {
+    const log = captureLog();
+    let api: TestApi;
+    before(async () => {
+      api = await startTestApi(redis, { OPS_TOKEN: TOKEN, LOG_LEVEL: 'info' }, { logger: log.logger });
+    });
+    after(async () => {
+      await api?.close();
+    });
+
+    it('logs scrapes without the token, however it was sent', async () => {
+      await scrape(`${api.url}/metrics`);
+      await scrape(`${api.url}/metrics`, { authorization: `Basic ${Buffer.from(`ops:${TOKEN}`).toString('base64')}` });
+      // a token in the query is not accepted, and not logged either
+      assert.equal((await fetch(`${api.url}/metrics?token=${TOKEN}`)).status, 401);
+      await log.next((line) => line.statusCode === 401 && String(line.url).startsWith('/metrics'));
+      assert.ok(log.lines().filter((line) => line.msg === 'request completed').length >= 3);
+      assert.ok(!log.text().includes(TOKEN));
     });
   });
 
