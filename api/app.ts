@@ -11,7 +11,7 @@ import { createAuthenticate, type Authenticate } from './middleware/authenticate
 import { PLAN_IDS, PLANS, type PlanId } from '../shared/paper/plans.js';
 import { CoalescingLimiter } from '../shared/rate-limit/coalescing-limiter.js';
 import { DOCS_PATH, DOCS_SCRIPT_PATH, docsRouter } from './docs/docs-page.js';
-import { keyedRequests, scrape } from '../shared/metrics/metrics.js';
+import { keyedRequests, metricsReadable, scrape } from '../shared/metrics/metrics.js';
 import { cors } from './middleware/cors.js';
 import { errorHandler, notFoundHandler } from './middleware/error-handler.js';
 import { httpMetricsObserver } from './middleware/http-metrics.js';
@@ -94,8 +94,8 @@ export function createApp(deps: AppDeps): App {
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
 
-  // Metrics are recorded when something can read them: /metrics (OPS_TOKEN) or the process's METRICS_PORT listener.
-  const metricsOn = config.opsToken !== undefined || config.metricsPort !== undefined;
+  // per-request metrics are recorded only when something can read them
+  const metricsOn = metricsReadable(config);
   const catalog = new RouteCatalog();
   const observe = metricsOn
     ? httpMetricsObserver({

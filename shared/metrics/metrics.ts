@@ -6,6 +6,13 @@
  * (setScrapeSources), never per request.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Config } from '../core/config.js';
+
+/**
+ * Whether this process's metrics can be read: /metrics on an API pod needs OPS_TOKEN, the listener METRICS_PORT.
+ * Without either, the request path records nothing and no scrape source is registered.
+ */
+export const metricsReadable = (config: Config): boolean => config.opsToken !== undefined || config.metricsPort !== undefined;
 
 export const metricsRegistry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry });

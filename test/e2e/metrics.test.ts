@@ -11,6 +11,8 @@ import { startWorkerRole } from '../../workers/worker-role.js';
 import type { RunningRole } from '../../workers/runtime.js';
 import { startTestApi, type TestApi } from '../helpers/app.js';
 import { captureLog } from '../helpers/log-capture.js';
+import { waitFor } from '../helpers/market-wait.js';
+import { connectStream } from '../helpers/push.js';
 import { labelValues, metricFamily, metricValue, scrapeMetrics } from '../helpers/prometheus.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
 import { accountServices, botCall, createTrader } from '../helpers/trading.js';
@@ -97,6 +99,18 @@ describe('metrics', function () {
     assert.equal(count(after, 'perpdesk_keyed_requests_total', pro) - count(before, 'perpdesk_keyed_requests_total', pro), 2);
     const route = { method: 'GET', route: '/api/bot/v2/orders', status_class: '2xx' };
     assert.equal(count(after, DURATION, route) - count(before, DURATION, route), 2);
+  });
+
+  it('counts the open WebSocket sockets of the pod', async () => {
+    const trader = await createTrader(accountServices(redis), { plan: 'pro' });
+    const sockets = async (): Promise<number> => metricValue(await scrape(metricsUrl), 'perpdesk_ws_open_sockets') ?? 0;
+    const before = await sockets();
+    const stream = connectStream(service.apiUrl ?? '', { api_key: trader.apiKey });
+    await stream.next(() => true);
+    assert.equal(await sockets(), before + 1);
+    stream.ws.close();
+    await stream.closed;
+    await waitFor(async () => (await sockets()) === before, 5_000, 'the socket counted as closed');
   });
 
   it('labels no request by a symbol, an id or a token in its URL', async () => {
