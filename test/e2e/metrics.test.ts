@@ -12,10 +12,10 @@ import type { RunningRole } from '../../workers/runtime.js';
 import { startTestApi, type TestApi } from '../helpers/app.js';
 import { captureLog } from '../helpers/log-capture.js';
 import { waitFor } from '../helpers/market-wait.js';
-import { connectStream } from '../helpers/push.js';
+import { connectStream, useWebhookStack } from '../helpers/push.js';
 import { labelValues, metricFamily, metricValue, scrapeMetrics } from '../helpers/prometheus.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
-import { accountServices, botCall, createTrader } from '../helpers/trading.js';
+import { accountServices, botCall, createTrader, TestPrices } from '../helpers/trading.js';
 import { createLogger } from '../../shared/core/logger.js';
 
 const TOKEN = 'metrics-test-token-0123456789';
@@ -174,6 +174,42 @@ describe('metrics', function () {
       await log.next((line) => line.statusCode === 401 && String(line.url).startsWith('/metrics'));
       assert.ok(log.lines().filter((line) => line.msg === 'request completed').length >= 3);
       assert.ok(!log.text().includes(TOKEN));
+    });
+  });
+
+  describe('webhooks and the outbox relay', () => {
+    const stack = useWebhookStack({ OPS_TOKEN: TOKEN, WEBHOOK_ALLOW_PRIVATE: 'true', RELAY_SCAN_MS: '200' });
+
+    it('counts deliveries by outcome, their latency, and the relay lag', async () => {
+      await new TestPrices(stack.redis).set({ BTCUSDT: 60000 });
+      const trader = await createTrader(stack.mod, { plan: 'pro' });
+      const url = `${stack.api.url}/metrics`;
+      const delivered = { outcome: 'delivered' };
+      const before = await scrape(url);
+      const added = await botCall(stack.api.url, trader, 'POST', '/webhooks', { act: 'add', url: `${stack.receiver.url}/m` });
+      assert.equal(added.status, 200);
+      const opened = await botCall(stack.api.url, trader, 'POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 });
+      assert.equal(opened.status, 200);
+      const after = await waitFor(
+        async () => {
+          const now = await scrape(url);
+          return (
+            count(now, 'perpdesk_webhook_deliveries_total', delivered) > count(before, 'perpdesk_webhook_deliveries_total', delivered) &&
+            now
+          );
+        },
+        10_000,
+        'a delivery counted',
+      );
+      assert.equal(stack.receiver.received.length, 1);
+      assert.equal(
+        count(after, 'perpdesk_webhook_deliveries_total', delivered) - count(before, 'perpdesk_webhook_deliveries_total', delivered),
+        1,
+      );
+      const latencies = 'perpdesk_webhook_delivery_seconds_count';
+      assert.equal(count(after, latencies, {}) - count(before, latencies, {}), 1);
+      const lag = metricValue(after, 'perpdesk_outbox_relay_lag_seconds');
+      assert.ok(lag !== undefined && lag >= 0 && lag < 10, `relay lag ${lag}`);
     });
   });
 
