@@ -3,6 +3,10 @@ import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { PrometheusFamily } from 'parse-prometheus-text-format';
 import { configWith } from '../../shared/core/config.js';
+import { scrape as scrapeRegistry } from '../../shared/metrics/metrics.js';
+import type { BookRef } from '../../shared/paper/positions/position-types.js';
+import { createSweepProducer } from '../../shared/queues/sweep-producer.js';
+import { candleSweepProcessor } from '../../workers/processors/sweep/candle-sweep-processor.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { startProcessMetrics, type ProcessMetrics } from '../../workers/metrics-listener.js';
@@ -13,7 +17,8 @@ import { startTestApi, type TestApi } from '../helpers/app.js';
 import { captureLog } from '../helpers/log-capture.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { connectStream, useWebhookStack } from '../helpers/push.js';
-import { labelValues, metricFamily, metricValue, scrapeMetrics } from '../helpers/prometheus.js';
+import { labelValues, metricFamily, metricValue, parseMetrics, scrapeMetrics } from '../helpers/prometheus.js';
+import { candle, MINUTE, seedPositions, testPosition } from '../helpers/sweep.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
 import { accountServices, botCall, createTrader, TestPrices } from '../helpers/trading.js';
 import { createLogger } from '../../shared/core/logger.js';
@@ -210,6 +215,50 @@ describe('metrics', function () {
       assert.equal(count(after, latencies, {}) - count(before, latencies, {}), 1);
       const lag = metricValue(after, 'perpdesk_outbox_relay_lag_seconds');
       assert.ok(lag !== undefined && lag >= 0 && lag < 10, `relay lag ${lag}`);
+    });
+  });
+
+  describe('the candle sweep', () => {
+    const ref: BookRef = { accountId: 'acctmetrics', book: 'main' };
+    let worker: RunningRole;
+    before(async () => {
+      const config = configWith({ REDIS_URL: testRedisUrl(), OPS_TOKEN: TOKEN });
+      const ctx = { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) };
+      worker = await startWorkerRole(ctx, { processors: [candleSweepProcessor], schedules: [], relay: false });
+    });
+    after(async () => {
+      await worker?.stop();
+    });
+
+    it('times each swept minute and counts its settlements', async () => {
+      const read = async (): Promise<PrometheusFamily[]> => parseMetrics((await scrapeRegistry()).body);
+      const sweeps = 'perpdesk_minute_sweep_duration_seconds_count';
+      const settled = { trigger: 'candle' };
+      const before = await read();
+      const positions = Array.from({ length: 3 }, () => testPosition(ref, { symbol: 'SOLUSDT', side: 'long', entry: 100, sl: 97 }));
+      await seedPositions(redis, ref, positions);
+      const producer = createSweepProducer(testRedisUrl());
+      try {
+        await producer.enqueue(candle('SOLUSDT', Math.ceil(Date.now() / MINUTE) * MINUTE, 96, 100));
+      } finally {
+        await producer.close();
+      }
+      const after = await waitFor(
+        async () => {
+          const now = await read();
+          return count(now, sweeps, {}) > count(before, sweeps, {}) && now;
+        },
+        10_000,
+        'the minute swept',
+      );
+      assert.equal(count(after, sweeps, {}) - count(before, sweeps, {}), 1);
+      assert.equal(
+        count(after, 'perpdesk_sweep_settlements_total', settled) - count(before, 'perpdesk_sweep_settlements_total', settled),
+        3,
+      );
+      const jobs = { queue: QUEUES.sweep, outcome: 'completed' };
+      const durations = 'perpdesk_job_duration_seconds_count';
+      await waitFor(async () => count(await read(), durations, jobs) === count(before, durations, jobs) + 1, 5_000, 'the job timed');
     });
   });
 
