@@ -16,6 +16,7 @@ import type { RunningRole } from '../../workers/runtime.js';
 import { startTestApi, type TestApi } from '../helpers/app.js';
 import { captureLog } from '../helpers/log-capture.js';
 import { waitFor } from '../helpers/market-wait.js';
+import { TRADING_SIM_ENV, useSimStack } from '../helpers/market-sim.js';
 import { connectStream, useWebhookStack } from '../helpers/push.js';
 import { labelValues, metricFamily, metricValue, parseMetrics, scrapeMetrics } from '../helpers/prometheus.js';
 import { candle, MINUTE, seedPositions, testPosition } from '../helpers/sweep.js';
@@ -218,10 +219,39 @@ describe('metrics', function () {
     });
   });
 
+  describe('the feed', () => {
+    const stack = useSimStack({ env: { ...TRADING_SIM_ENV, OPS_TOKEN: TOKEN }, feed: true });
+
+    it('reports the age of each connector last message and the fresh venues of the aggregates', async () => {
+      const { feedVenues } = stack.ctx.config;
+      const families = await waitFor(
+        async () => {
+          const now = await scrape(`${stack.api.url}/metrics`);
+          const ages = feedVenues.map((venue) => metricValue(now, 'perpdesk_feed_message_age_seconds', { venue }));
+          return (
+            (metricValue(now, 'perpdesk_feed_fresh_venues') ?? 0) >= feedVenues.length &&
+            ages.every((age) => age !== undefined && age < 3) &&
+            now
+          );
+        },
+        15_000,
+        'every connector heard and fresh',
+      );
+      assert.deepEqual(
+        metricFamily(families, 'perpdesk_feed_message_age_seconds')
+          .metrics.map((m) => m.labels?.venue)
+          .sort(),
+        [...feedVenues].sort(),
+      );
+    });
+  });
+
   describe('the candle sweep', () => {
     const ref: BookRef = { accountId: 'acctmetrics', book: 'main' };
     let worker: RunningRole;
     before(async () => {
+      // no sweep jobs left by the feed before
+      await redis.flushall();
       const config = configWith({ REDIS_URL: testRedisUrl(), OPS_TOKEN: TOKEN });
       const ctx = { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) };
       worker = await startWorkerRole(ctx, { processors: [candleSweepProcessor], schedules: [], relay: false });
