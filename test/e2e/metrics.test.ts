@@ -7,6 +7,8 @@ import { scrape as scrapeRegistry } from '../../shared/metrics/metrics.js';
 import type { BookRef } from '../../shared/paper/positions/position-types.js';
 import { createSweepProducer } from '../../shared/queues/sweep-producer.js';
 import { candleSweepProcessor } from '../../workers/processors/sweep/candle-sweep-processor.js';
+import { liveSweepProcessor } from '../../workers/processors/sweep/live-sweep-processor.js';
+import { SCHEDULES } from '../../workers/schedules.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { startProcessMetrics, type ProcessMetrics } from '../../workers/metrics-listener.js';
@@ -289,6 +291,35 @@ describe('metrics', function () {
       const jobs = { queue: QUEUES.sweep, outcome: 'completed' };
       const durations = 'perpdesk_job_duration_seconds_count';
       await waitFor(async () => count(await read(), durations, jobs) === count(before, durations, jobs) + 1, 5_000, 'the job timed');
+    });
+  });
+
+  describe('the live sweep', () => {
+    let worker: RunningRole;
+    after(async () => {
+      await worker?.stop();
+    });
+
+    it('reports how late its last run started', async () => {
+      await redis.flushall();
+      const config = configWith({ REDIS_URL: testRedisUrl(), OPS_TOKEN: TOKEN });
+      const live = SCHEDULES.filter((schedule) => schedule.queue === QUEUES.liveSweep);
+      const ctx = { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) };
+      const runs = { queue: QUEUES.liveSweep, outcome: 'completed' };
+      const durations = 'perpdesk_job_duration_seconds_count';
+      const read = async (): Promise<PrometheusFamily[]> => parseMetrics((await scrapeRegistry()).body);
+      const before = count(await read(), durations, runs);
+      worker = await startWorkerRole(ctx, { processors: [liveSweepProcessor], schedules: live, relay: false });
+      const after = await waitFor(
+        async () => {
+          const now = await read();
+          return count(now, durations, runs) > before && now;
+        },
+        10_000,
+        'a live sweep',
+      );
+      const lag = metricValue(after, 'perpdesk_live_sweep_lag_seconds');
+      assert.ok(lag !== undefined && lag >= 0 && lag < 2, `lag ${lag}`);
     });
   });
 
