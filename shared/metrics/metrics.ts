@@ -50,6 +50,24 @@ const counter = <L extends string>(name: string, help: string, labelNames: reado
 const histogram = <L extends string>(name: string, help: string, buckets: number[], labelNames: readonly L[] = []): Histogram<L> =>
   new Histogram({ name, help, buckets, labelNames, registers });
 const gauge = (name: string, help: string): Gauge => new Gauge({ name, help, registers });
+/** A gauge whose values `read` sets each time the registry is scraped (the values of the scrape before are dropped). */
+function scrapedGauge<L extends string>(
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+  read: (set: (value: number, labels?: Partial<Record<L, string>>) => void) => void | Promise<void>,
+): Gauge<L> {
+  return new Gauge({
+    name,
+    help,
+    labelNames,
+    registers,
+    async collect() {
+      this.reset();
+      await read((value, labels) => (labels ? this.set(labels, value) : this.set(value)));
+    },
+  });
+}
 
 const firstSource = <K extends keyof ScrapeSources>(name: K): ScrapeSources[K] => sources.find((s) => s[name])?.[name];
 
@@ -72,20 +90,15 @@ export const keyedRequests = counter(
   ['plan'],
 );
 
-export const queueJobs = new Gauge({
-  name: 'perpdesk_queue_jobs',
-  help: 'BullMQ jobs per queue and state (waiting, active, delayed, failed), read at scrape time and cached a few seconds',
-  labelNames: ['queue', 'state'] as const,
-  registers,
-  async collect() {
-    this.reset();
-    const read = firstSource('queueCounts');
-    if (!read) return;
-    const counts = await read().catch(() => undefined);
-    if (!counts) return;
-    for (const [queue, byState] of Object.entries(counts)) for (const state of QUEUE_STATES) this.set({ queue, state }, byState[state]);
+export const queueJobs = scrapedGauge(
+  'perpdesk_queue_jobs',
+  'BullMQ jobs per queue and state (waiting, active, delayed, failed), read at scrape time and cached a few seconds',
+  ['queue', 'state'],
+  async (set) => {
+    const counts = await firstSource('queueCounts')?.().catch(() => undefined);
+    for (const [queue, byState] of Object.entries(counts ?? {})) for (const state of QUEUE_STATES) set(byState[state], { queue, state });
   },
-});
+);
 
 export const jobDuration = histogram(
   'perpdesk_job_duration_seconds',
@@ -111,17 +124,15 @@ export const liveSweepLag = gauge(
   'How late the last live sweep started after its scheduled time, seconds',
 );
 
-export const feedMessageAge = new Gauge({
-  name: 'perpdesk_feed_message_age_seconds',
-  help: 'Age of the last price message of each connector this feed process holds, seconds',
-  labelNames: ['venue'] as const,
-  registers,
-  collect() {
-    this.reset();
+export const feedMessageAge = scrapedGauge(
+  'perpdesk_feed_message_age_seconds',
+  'Age of the last price message of each connector this feed process holds, seconds',
+  ['venue'],
+  (set) => {
     const now = Date.now();
-    for (const [venue, at] of feedLastMessage) this.set({ venue }, (now - at) / 1000);
+    for (const [venue, at] of feedLastMessage) set((now - at) / 1000, { venue });
   },
-});
+);
 /** Venue -> time of its last price message, ms (the feed's sink sets it). */
 export const feedLastMessage = new Map<string, number>();
 
@@ -149,18 +160,15 @@ export const outboxRelayLag = gauge(
   'Age of the oldest entry of the last outbox batch this process relayed (the account outbox head), seconds',
 );
 
-export const redisPingSeconds = new Gauge({
-  name: 'perpdesk_redis_ping_seconds',
-  help: 'Round trip of one PING on the process Redis connection, measured at scrape time, seconds',
-  registers,
-  async collect() {
-    this.reset();
-    const ping = firstSource('redisPing');
-    if (!ping) return;
-    const seconds = await ping().catch(() => undefined);
-    if (seconds !== undefined) this.set(seconds);
+export const redisPingSeconds = scrapedGauge(
+  'perpdesk_redis_ping_seconds',
+  'Round trip of one PING on the process Redis connection, measured at scrape time, seconds',
+  [],
+  async (set) => {
+    const seconds = await firstSource('redisPing')?.().catch(() => undefined);
+    if (seconds !== undefined) set(seconds);
   },
-});
+);
 
 /** The registry in the Prometheus text format, and its content type. */
 export async function scrape(): Promise<{ contentType: string; body: string }> {

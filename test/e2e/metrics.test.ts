@@ -10,7 +10,6 @@ import { candleSweepProcessor } from '../../workers/processors/sweep/candle-swee
 import { liveSweepProcessor } from '../../workers/processors/sweep/live-sweep-processor.js';
 import { SCHEDULES } from '../../workers/schedules.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
-import { closeRedis } from '../../shared/redis/connection.js';
 import { startProcessMetrics, type ProcessMetrics } from '../../workers/metrics-listener.js';
 import { startService, type RunningService } from '../../workers/service.js';
 import { startWorkerRole } from '../../workers/worker-role.js';
@@ -22,7 +21,7 @@ import { TRADING_SIM_ENV, useSimStack } from '../helpers/market-sim.js';
 import { connectStream, useWebhookStack } from '../helpers/push.js';
 import { labelValues, metricFamily, metricValue, parseMetrics, scrapeMetrics } from '../helpers/prometheus.js';
 import { candle, MINUTE, seedPositions, testPosition } from '../helpers/sweep.js';
-import { freshRedis, testRedisUrl } from '../helpers/redis.js';
+import { testRedisUrl, useFreshRedis } from '../helpers/redis.js';
 import { accountServices, botCall, createTrader, TestPrices } from '../helpers/trading.js';
 import { createLogger } from '../../shared/core/logger.js';
 
@@ -39,9 +38,9 @@ describe('metrics', function () {
   let redis: Redis;
   let service: RunningService;
   let metricsUrl: string;
+  useFreshRedis((fresh) => (redis = fresh));
 
   before(async () => {
-    redis = await freshRedis();
     service = await startService(
       configWith({ ROLE: 'api', REDIS_URL: testRedisUrl(), PORT: '0', HOST: '127.0.0.1', OPS_TOKEN: TOKEN, TRUST_PROXY: 'true' }),
     );
@@ -49,7 +48,6 @@ describe('metrics', function () {
   });
   after(async () => {
     await service?.stop();
-    if (redis) await closeRedis(redis);
   });
 
   it('reports each queue job counts as the queue itself counts them', async () => {
