@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { opsAuth } from '../api/middleware/ops-auth.js';
 import type { Config } from '../shared/core/config.js';
 import type { Logger } from '../shared/core/logger.js';
-import { addScrapeSources, metricsReadable, scrape } from '../shared/metrics/metrics.js';
+import { addScrapeSources, metricsReadable, scrape, startDefaultMetrics } from '../shared/metrics/metrics.js';
 import { QueueCountsReader } from '../shared/queues/queue-counts.js';
 
 export interface ProcessMetrics {
@@ -23,6 +23,7 @@ export interface ProcessMetrics {
 
 export async function startProcessMetrics(config: Config, redis: Redis, logger: Logger): Promise<ProcessMetrics> {
   if (!metricsReadable(config)) return { url: undefined, stop: () => Promise.resolve() };
+  startDefaultMetrics();
   const queues = new QueueCountsReader(redis);
   const removeSources = addScrapeSources({
     queueCounts: () => queues.counts(),

@@ -15,7 +15,14 @@ import type { Config } from '../core/config.js';
 export const metricsReadable = (config: Config): boolean => config.opsToken !== undefined || config.metricsPort !== undefined;
 
 export const metricsRegistry = new Registry();
-collectDefaultMetrics({ register: metricsRegistry });
+
+let defaultsStarted = false;
+/** prom-client's process metrics (CPU, memory, heap, event-loop lag, GC), once per process: only where metrics are read. */
+export function startDefaultMetrics(): void {
+  if (defaultsStarted) return;
+  defaultsStarted = true;
+  collectDefaultMetrics({ register: metricsRegistry });
+}
 
 const registers = [metricsRegistry];
 /** Request and job durations, seconds: from a cached read (~1 ms) to a slow receiver or REST call. */
