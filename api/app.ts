@@ -82,6 +82,11 @@ function keyedRequestCounter(): (plan: PlanId) => void {
   const byPlan = new Map(PLAN_IDS.map((id) => [id, keyedRequests.labels(id)]));
   return (plan) => byPlan.get(plan)?.inc();
 }
+/** The catalog path a request counts under in the HTTP metrics; a CORS preflight counts under the route it asks about. */
+function catalogTemplate(catalog: RouteCatalog, method: string, path: string): string | undefined {
+  if (method !== 'OPTIONS') return catalog.find(method, path)?.route.path;
+  return (catalog.find('GET', path) ?? catalog.find('POST', path))?.route.path;
+}
 /** Where Express's app.use(API_PREFIX, ...) applies. */
 const underApi = (path: string): boolean => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
 
@@ -99,7 +104,7 @@ export function createApp(deps: AppDeps): App {
   const catalog = new RouteCatalog();
   const observe = metricsOn
     ? httpMetricsObserver({
-        fixed: (method, path) => catalog.find(method, path)?.route.path ?? (OUTSIDE_FIXED.has(path) ? path : undefined),
+        fixed: (method, path) => catalogTemplate(catalog, method, path) ?? (OUTSIDE_FIXED.has(path) ? path : undefined),
         prefixed: [{ prefix: WHSINK_PATH.slice(0, WHSINK_PATH.indexOf(':')), template: WHSINK_PATH }],
       })
     : undefined;
