@@ -8,11 +8,14 @@ import type { Domain } from '../shared/domain.js';
 import { UsageBatcher } from '../shared/paper/accounts/usage-batcher.js';
 import { StoredApiKeyResolver, type ApiKeyResolver } from '../shared/paper/api-key-resolver.js';
 import { createAuthenticate, type Authenticate } from './middleware/authenticate.js';
-import { PLAN_IDS, PLANS } from '../shared/paper/plans.js';
+import { PLAN_IDS, PLANS, type PlanId } from '../shared/paper/plans.js';
 import { CoalescingLimiter } from '../shared/rate-limit/coalescing-limiter.js';
-import { DOCS_PATH, docsRouter } from './docs/docs-page.js';
+import { DOCS_PATH, DOCS_SCRIPT_PATH, docsRouter } from './docs/docs-page.js';
+import { keyedRequests, metricsReadable, scrape } from '../shared/metrics/metrics.js';
 import { cors } from './middleware/cors.js';
 import { errorHandler, notFoundHandler } from './middleware/error-handler.js';
+import { httpMetricsObserver } from './middleware/http-metrics.js';
+import { opsAuth } from './middleware/ops-auth.js';
 import { chargeRefusedKey, rateLimit } from './middleware/rate-limit.js';
 import { isRedisDown, redisGate, redisUnavailable } from './middleware/redis-gate.js';
 import { requestLogger } from './middleware/request-logger.js';
@@ -40,11 +43,11 @@ export interface AppServices extends Domain {
   usage: UsageBatcher;
 }
 
-function createServices({ domain, logger }: AppDeps): AppServices {
+function createServices({ domain, logger }: AppDeps, metricsOn: boolean): AppServices {
   const { accounts, clock } = domain;
   const apiKeys = new StoredApiKeyResolver({ accounts: accounts.accounts, keys: accounts.keys, clock });
   const usage = new UsageBatcher(accounts.keys, (error) => logger.warn({ err: error }, 'key usage not recorded'));
-  const authenticate = createAuthenticate({ resolver: apiKeys, usage, clock });
+  const authenticate = createAuthenticate({ resolver: apiKeys, usage, clock, onKeyed: metricsOn ? keyedRequestCounter() : undefined });
   return { ...domain, apiKeys, authenticate, usage };
 }
 
@@ -68,8 +71,22 @@ export interface App {
 const API_PREFIX = '/api';
 const HEALTH_PATH = '/healthz';
 const READY_PATH = '/readyz';
-/** What Express serves outside the catalog, as ping lists it (GET bare, other methods named). */
+const METRICS_PATH = '/metrics';
+/** What Express serves outside the catalog, as ping lists it (GET bare, other methods named); /metrics is an operator's, unlisted. */
 const OUTSIDE_CATALOG = [HEALTH_PATH, READY_PATH, DOCS_PATH, WHSINK_PATH, `POST ${WHSINK_PATH}`];
+/** The fixed paths outside the catalog, as route labels of the HTTP metrics. */
+const OUTSIDE_FIXED = new Set([HEALTH_PATH, READY_PATH, DOCS_PATH, DOCS_SCRIPT_PATH, METRICS_PATH]);
+
+/** Counts keyed requests by plan, through one counter child per plan resolved up front. */
+function keyedRequestCounter(): (plan: PlanId) => void {
+  const byPlan = new Map(PLAN_IDS.map((id) => [id, keyedRequests.labels(id)]));
+  return (plan) => byPlan.get(plan)?.inc();
+}
+/** The catalog path a request counts under in the HTTP metrics; a CORS preflight counts under the route it asks about. */
+function catalogTemplate(catalog: RouteCatalog, method: string, path: string): string | undefined {
+  if (method !== 'OPTIONS') return catalog.find(method, path)?.route.path;
+  return (catalog.find('GET', path) ?? catalog.find('POST', path))?.route.path;
+}
 /** Where Express's app.use(API_PREFIX, ...) applies. */
 const underApi = (path: string): boolean => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
 
@@ -82,9 +99,18 @@ export function createApp(deps: AppDeps): App {
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
 
+  // per-request metrics are recorded only when something can read them
+  const metricsOn = metricsReadable(config);
+  const catalog = new RouteCatalog();
+  const observe = metricsOn
+    ? httpMetricsObserver({
+        fixed: (method, path) => catalogTemplate(catalog, method, path) ?? (OUTSIDE_FIXED.has(path) ? path : undefined),
+        prefixed: [{ prefix: WHSINK_PATH.slice(0, WHSINK_PATH.indexOf(':')), template: WHSINK_PATH }],
+      })
+    : undefined;
   // every request, then every request under /api: Express and the request listener run the same chain
   const everyRequest: Middleware[] = [
-    requestLogger(logger),
+    requestLogger(logger, observe),
     helmet({
       crossOriginResourcePolicy: { policy: 'cross-origin' },
       crossOriginEmbedderPolicy: false,
@@ -93,13 +119,12 @@ export function createApp(deps: AppDeps): App {
     }),
     cors,
   ];
-  const services = createServices(deps);
+  const services = createServices(deps, metricsOn);
   const limiter = new CoalescingLimiter(redis, [
     config.publicRateLimit,
     config.badKeyRateLimit,
     ...PLAN_IDS.map((id) => PLANS[id].requestsPerMinute),
   ]);
-  const catalog = new RouteCatalog();
   registerRouteGroups(catalog, services, OUTSIDE_CATALOG);
   const limit = rateLimit({
     limiter,
@@ -135,6 +160,11 @@ export function createApp(deps: AppDeps): App {
     } catch {
       res.status(503).json({ ok: false, redis: 'down', ts: Date.now() });
     }
+  });
+  // every pod's own metrics, behind the operator token (404 without one: nothing exposed by default)
+  app.get(METRICS_PATH, opsAuth(config.opsToken), async (_req, res) => {
+    const { contentType, body } = await scrape();
+    res.set('Content-Type', contentType).send(body);
   });
   app.use(docsRouter());
 

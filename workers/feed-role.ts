@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import { systemClock } from '../shared/core/clock.js';
 import { createVenueRests } from '../shared/market/market-store.js';
 import { MarketWriter } from '../shared/market/market-writer.js';
+import { feedLastMessage } from '../shared/metrics/metrics.js';
 import type { Venue } from '../shared/market/types.js';
 import { UniverseRefresher } from '../shared/market/universe-refresher.js';
 import { createSweepProducer } from '../shared/queues/sweep-producer.js';
@@ -40,7 +41,12 @@ export async function startFeedRole(ctx: RoleContext): Promise<RunningRole> {
     onFirstClose: (c) => sweep.enqueue({ symbol: c.symbol, minute: c.openTime, open: c.open, high: c.high, low: c.low, close: c.close }),
   });
   const sink: StreamSink = {
-    onTicks: (ticks) => writer.recordTicks(ticks),
+    onTicks: (ticks) => {
+      // a frame's ticks come from one connector: its last message, for the feed lag metric
+      const venue = ticks[0]?.venue;
+      if (venue) feedLastMessage.set(venue, clock.now());
+      writer.recordTicks(ticks);
+    },
     onCandles: (candles) => writer.recordCandles(candles),
   };
 
@@ -49,14 +55,18 @@ export async function startFeedRole(ctx: RoleContext): Promise<RunningRole> {
   const connectors = new LeasedConnectors<Venue, VenueConnector>({
     names: config.feedVenues,
     leaseName: (venue) => venue,
-    create: (venue) =>
-      createConnector(venue, {
+    create: (venue) => {
+      // its age counts from the start: a connector that never hears a message shows as stale
+      feedLastMessage.set(venue, clock.now());
+      return createConnector(venue, {
         urls: config.venueUrls[venue],
         logger: logger.child({ venue }),
         silenceMs: config.streamSilenceMs,
         reconnectMaxMs: config.streamReconnectMaxMs,
         sink,
-      }),
+      });
+    },
+    onStopped: (venue) => feedLastMessage.delete(venue),
     redis,
     owner,
     leaseMs: config.feedLeaseMs,

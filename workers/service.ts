@@ -5,6 +5,7 @@ import { closeRedis, createRedis, redisOutages } from '../shared/redis/connectio
 import { startEmbeddedRedis, type EmbeddedRedis } from '../shared/redis/embedded.js';
 import { startApiRole } from './api-role.js';
 import { startFeedRole } from './feed-role.js';
+import { startProcessMetrics, type ProcessMetrics } from './metrics-listener.js';
 import type { RoleContext, RunningRole } from './runtime.js';
 import { startWorkerRole } from './worker-role.js';
 
@@ -25,6 +26,8 @@ export interface ServiceAddOns {
 
 export interface RunningService {
   apiUrl: string | undefined;
+  /** The METRICS_PORT listener's /metrics URL, when METRICS_PORT is set. */
+  metricsUrl: string | undefined;
   redisUrl: string;
   /** The private redis-server's data directory (absolute), when this process started one (REDIS_URL unset). */
   redisDataDir: string | undefined;
@@ -49,7 +52,10 @@ export async function startService(config: Config, addOns: ServiceAddOns = {}): 
   const roles: RunningRole[] = [];
   let apiUrl: string | undefined;
   const wants = (role: string): boolean => config.role === 'all' || config.role === role;
+  let metrics: ProcessMetrics | undefined;
   try {
+    metrics = await startProcessMetrics(config, redis, logger);
+    roles.push({ name: 'metrics', stop: () => metrics?.stop() ?? Promise.resolve() });
     if (wants('worker')) roles.push(await startWorkerRole(ctx));
     if (wants('feed')) roles.push(await startFeedRole(ctx));
     if (wants('api')) {
@@ -68,6 +74,7 @@ export async function startService(config: Config, addOns: ServiceAddOns = {}): 
   let stopping: Promise<void> | undefined;
   return {
     apiUrl,
+    metricsUrl: metrics?.url,
     redisUrl,
     redisDataDir: embedded?.dataDir,
     logger,

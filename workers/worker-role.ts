@@ -1,7 +1,8 @@
-import { Queue, Worker, type Job } from 'bullmq';
+import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { systemClock } from '../shared/core/clock.js';
 import { createDomain } from '../shared/domain.js';
+import { jobDuration } from '../shared/metrics/metrics.js';
 import { QUEUE_PREFIX, type QueueName } from '../shared/queues/queue-names.js';
 import { closeRedis, createBlockingRedis, redisOutages } from '../shared/redis/connection.js';
 import { PROCESSORS } from './processors/index.js';
@@ -83,10 +84,20 @@ export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptio
     for (const definition of processors) {
       const processor = definition.create({ domain, redisUrl: ctx.redisUrl, logger });
       built.push(processor);
+      const completed = jobDuration.labels(definition.queue, 'completed');
+      const failed = jobDuration.labels(definition.queue, 'failed');
       const run = async (job: Job, token?: string): Promise<unknown> => {
-        const result = await processor.process(job, token);
-        if (isWaitingForInputs(result)) await runAgainSoon(definition.queue, job);
-        return result;
+        const started = performance.now();
+        try {
+          const result = await processor.process(job, token);
+          completed.observe((performance.now() - started) / 1000);
+          if (isWaitingForInputs(result)) await runAgainSoon(definition.queue, job);
+          return result;
+        } catch (error) {
+          // a job moved back to delayed (DelayedError) did not fail: it runs again later
+          if (!(error instanceof DelayedError)) failed.observe((performance.now() - started) / 1000);
+          throw error;
+        }
       };
       const worker = new Worker(definition.queue, run, {
         connection: connection(),

@@ -8,6 +8,7 @@ import { AppError } from '../../shared/core/errors.js';
 import { planHeaders } from '../../shared/paper/accounts/plan-terms.js';
 import type { ApiKeyResolver, ResolvedKeyLocals } from '../../shared/paper/api-key-resolver.js';
 import type { KeyContext } from '../../shared/paper/key-context.js';
+import type { PlanId } from '../../shared/paper/plans.js';
 
 /** What reading a request's key needs of it: its headers and its parsed query (Express's req.query). */
 export interface KeyedRequest extends Pick<IncomingMessage, 'headers'> {
@@ -61,6 +62,8 @@ export interface AuthenticateDeps {
   resolver: ApiKeyResolver;
   usage: UsageRecorder;
   clock: Clock;
+  /** Hears each authenticated request's plan (the keyed-requests metric); unset when metrics are off. */
+  onKeyed?: (plan: PlanId) => void;
 }
 
 /**
@@ -75,6 +78,7 @@ export function createAuthenticate(deps: AuthenticateDeps): Authenticate {
     let context = res.locals.apiKey?.context;
     context ??= await resolveApiKey(deps.resolver, requestApiKey(req));
     for (const [name, value] of Object.entries(planHeaders(context.plan))) res.setHeader(name, value);
+    deps.onKeyed?.(context.plan.limits.id);
     const { accountId, keyId } = context;
     res.once('finish', () => {
       if (res.statusCode >= 400) return;

@@ -1,4 +1,5 @@
 import { AppError } from '../../shared/core/errors.js';
+import { rateLimitRejections } from '../../shared/metrics/metrics.js';
 import type { ApiKeyResolver, KnownKey } from '../../shared/paper/api-key-resolver.js';
 import { badApiKey, requestApiKey, revokedKey } from './authenticate.js';
 import { RATE_WINDOW_MS, windowDecision, type CoalescingLimiter, type LimitDecision } from '../../shared/rate-limit/coalescing-limiter.js';
@@ -38,6 +39,7 @@ export interface RefusedKeyCharge {
  */
 export async function chargeRefusedKey(limiter: CoalescingLimiter, badKeyLimit: number, ip: string | undefined): Promise<RefusedKeyCharge> {
   const decision = await limiter.consume(`badkey:ip:${ip ?? 'unknown'}`, badKeyLimit);
+  if (!decision.allowed) rateLimitRejections.inc({ scope: 'bad_key' });
   const overBudget = decision.allowed
     ? null
     : rateLimited(decision, `over the budget of ${badKeyLimit} requests per minute with a refused API key from this address`);
@@ -88,7 +90,10 @@ export function rateLimit(options: RateLimitOptions): Middleware {
     decision ??= await options.limiter.consume(scopeKey, limit);
     setHeaders(res, decision, scope);
     // sendError sets Retry-After from the error's retry_after
-    if (!decision.allowed) throw rateLimited(decision, `over the budget of ${limit} requests per minute`);
+    if (!decision.allowed) {
+      rateLimitRejections.inc({ scope });
+      throw rateLimited(decision, `over the budget of ${limit} requests per minute`);
+    }
   };
   return (req, res, next) => {
     meter(req, res).then(() => next(), next);

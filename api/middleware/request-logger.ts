@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../shared/core/logger.js';
-import type { Middleware } from '../routing/http-types.js';
+import type { ApiRequest, ApiResponse, Middleware } from '../routing/http-types.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -8,9 +8,9 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
  * One JSON log line per request (at info; 5xx at error) with a request id that is echoed back as
  * X-Request-Id and kept in res.locals.requestId for error logs. Written on pino directly: a child
  * logger per request (what pino-http does) made every cheap request costlier
- * (bench/README.md, design figures).
+ * (bench/README.md, design figures). `observe` (the HTTP metrics) hears each finished request's duration.
  */
-export function requestLogger(logger: Logger): Middleware {
+export function requestLogger(logger: Logger, observe?: (req: ApiRequest, res: ApiResponse, seconds: number) => void): Middleware {
   return (req, res, next) => {
     const given = req.headers['x-request-id'];
     const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -18,6 +18,8 @@ export function requestLogger(logger: Logger): Middleware {
     res.locals.requestId = id;
     const started = performance.now();
     res.once('finish', () => {
+      const elapsed = performance.now() - started;
+      observe?.(req, res, elapsed / 1000);
       const level = res.statusCode >= 500 ? 'error' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       logger[level](
@@ -26,7 +28,7 @@ export function requestLogger(logger: Logger): Middleware {
           method: req.method,
           url: req.originalUrl,
           statusCode: res.statusCode,
-          responseTime: Math.round(performance.now() - started),
+          responseTime: Math.round(elapsed),
         },
         'request completed',
       );

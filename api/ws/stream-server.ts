@@ -38,6 +38,7 @@ import { StreamClient, type KeyCheck } from './stream-client.js';
 import { StreamHub } from './stream-hub.js';
 import { handleClientMessage, streamMessage } from './stream-messages.js';
 import { StreamTicker } from './stream-ticker.js';
+import { wsOpenSockets } from '../../shared/metrics/metrics.js';
 
 export const STREAM_PATH = '/api/bot/v2/stream';
 
@@ -262,10 +263,12 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
     if (closing) return endUpgrade(socket, 503);
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
+      wsOpenSockets.inc();
       const opened = clock.now();
       // one line per stream, like the request log's per request (the key in its URL is redacted as it is written)
       ws.once('close', (code, reason) => {
         sockets.delete(ws);
+        wsOpenSockets.dec();
         logger.info({ url: req.url, code, reason: reason.toString(), ms: clock.now() - opened }, 'stream closed');
       });
       // a bad frame (too large, malformed) closes that socket (1009, 1002); unheard, the error would end the process

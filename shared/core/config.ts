@@ -82,6 +82,10 @@ export interface Config extends LiquidationSettings {
   push: PushSettings;
   /** How often the status sampler (one job per cluster) counts every component up or down for the status page's days. */
   statusSampleMs: number;
+  /** The operator token of /ops and /metrics (bearer, or HTTP basic with user `ops`); unset: those answer 404. */
+  opsToken: string | undefined;
+  /** A listener of its own serving GET /metrics in this process (worker and feed processes); unset: none. */
+  metricsPort: number | undefined;
 }
 
 /** Timings of the WebSocket stream, the outbox relay and webhook delivery; tests shorten them. */
@@ -155,6 +159,8 @@ const schema = Joi.object({
   WEBHOOK_RETRY_BASE_MS: Joi.number().integer().min(10).default(30_000),
   WEBHOOK_LOCK_MS: Joi.number().integer().min(500).default(30_000),
   STATUS_SAMPLE_MS: Joi.number().integer().min(500).default(15_000),
+  OPS_TOKEN: Joi.string().allow(''),
+  METRICS_PORT: Joi.number().integer().min(0).max(65535),
 }).unknown(true);
 
 function parseFeedVenues(raw: string): FeedVenue[] {
@@ -238,6 +244,8 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
       webhookLockMs: value.WEBHOOK_LOCK_MS,
     },
     statusSampleMs: value.STATUS_SAMPLE_MS,
+    opsToken: value.OPS_TOKEN || undefined,
+    metricsPort: value.METRICS_PORT,
   };
 }
 

@@ -8,6 +8,7 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
+import { feedFreshVenues } from '../metrics/metrics.js';
 import { keys } from '../redis/keys.js';
 import { decodeVenuePrices, encodeCandle, encodeVenuePrice } from './candle-codec.js';
 import { marketScripts } from './lua/market-scripts.js';
@@ -138,15 +139,18 @@ export class MarketWriter {
     const replies = (await write.exec()) ?? [];
     const firstRead = replies.length - symbols.length;
     const publish = redis.pipeline();
+    let freshVenues = 0;
     symbols.forEach((symbol, i) => {
       const [error, hash] = replies[firstRead + i] ?? [];
       if (error || !hash || typeof hash !== 'object') return;
       const quote = aggregateQuote(symbol, decodeVenuePrices(hash as Record<string, string>), now, priceFreshMs);
       if (!quote) return;
+      freshVenues = Math.max(freshVenues, quote.venues);
       const message: PriceTickMessage = { symbol, price: quote.price, venues: quote.venues, ts: quote.ts };
       publish.set(keys.marketQuote(symbol), JSON.stringify(quote), 'PX', PRICES_TTL_MS);
       publish.publish(keys.marketTicksChannel(), JSON.stringify(message));
     });
+    if (symbols.length > 0) feedFreshVenues.set(freshVenues);
     if (publish.length > 0) await publish.exec();
   }
 

@@ -19,6 +19,7 @@ import type { Logger } from '../core/logger.js';
 import type { AccountStore } from '../paper/accounts/account-store.js';
 import { effectivePlan } from '../paper/plans.js';
 import type { WebhookDelivery, WebhookProducer } from '../queues/webhook-producer.js';
+import { outboxRelayLag } from '../metrics/metrics.js';
 import { redisOutages } from '../redis/connection.js';
 import { keys } from '../redis/keys.js';
 import { accountOfOutbox, OutboxStore } from './outbox-store.js';
@@ -147,6 +148,9 @@ export class OutboxRelay {
 
   /** Publishes the entries on the account's channel, then queues their webhook jobs. */
   private async relay(accountId: string, entries: OutboxEntry[]): Promise<void> {
+    // a stream entry's id starts with the time it was appended, ms: the head's age is this account's lag
+    const appended = Number.parseInt(entries[0]?.id ?? '', 10);
+    if (Number.isFinite(appended)) outboxRelayLag.set(Math.max(0, this.deps.clock.now() - appended) / 1000);
     const mapped = entries.map((entry) => this.mapEntry(accountId, entry)).filter((e): e is RelayEntry => e !== null && e.items.length > 0);
     if (mapped.length === 0) return;
     const messages = mapped.map(channelMessage).filter((m) => m.messages.length > 0);

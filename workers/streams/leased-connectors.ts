@@ -23,6 +23,8 @@ export interface LeasedConnectorsOptions<K extends string, C extends StreamConne
   /** For logs: what a connector is called ('connector') and the log field naming it ('venue'). */
   label: string;
   field: string;
+  /** Hears a connector stopped (its lease lost or released): the feed's message ages forget it. */
+  onStopped?(name: K): void;
 }
 
 export class LeasedConnectors<K extends string, C extends StreamConnector> {
@@ -53,6 +55,7 @@ export class LeasedConnectors<K extends string, C extends StreamConnector> {
             this.running.delete(name);
             if (!connector) return;
             await connector.stop();
+            o.onStopped?.(name);
             o.logger.info({ [o.field]: name, reason }, `${o.label} stopped`);
           },
         }),

@@ -5,6 +5,8 @@
  */
 import { DelayedError, Queue, type Job } from 'bullmq';
 import { InOrderByKey } from '../../../shared/core/in-order-by-key.js';
+import { minuteSweepDuration, sweepSettlements } from '../../../shared/metrics/metrics.js';
+import type { SweepReport } from '../../../shared/paper/sweep/sweep-settler.js';
 import type { SweepJob } from '../../../shared/queues/job-types.js';
 import { QUEUE_PREFIX, QUEUES } from '../../../shared/queues/queue-names.js';
 import { redisOutages } from '../../../shared/redis/connection.js';
@@ -79,7 +81,12 @@ export const candleSweepProcessor: ProcessorDefinition = {
     return {
       process: async (job: Job<SweepJob>, token?: string) => {
         try {
-          return await run(job.data);
+          const started = performance.now();
+          const done = await run(job.data);
+          minuteSweepDuration.observe((performance.now() - started) / 1000);
+          const settled = (done.positions as Partial<SweepReport> | undefined)?.settled ?? 0;
+          if (settled > 0) sweepSettlements.inc({ trigger: 'candle' }, settled);
+          return done;
         } catch (error) {
           if (!(error instanceof EarlierMinutePending)) throw error;
           // BullMQ's way to retry later without spending an attempt

@@ -4,6 +4,8 @@
  * minute late. A job scheduler runs it (workers/schedules.ts), so it runs once per cluster however
  * many workers there are.
  */
+import type { Job } from 'bullmq';
+import { liveSweepLag, sweepSettlements } from '../../../shared/metrics/metrics.js';
 import { QUEUES } from '../../../shared/queues/queue-names.js';
 import type { ProcessorDefinition } from '../registry.js';
 
@@ -12,5 +14,13 @@ export const LIVE_SWEEP_EVERY_MS = 2_000;
 
 export const liveSweepProcessor: ProcessorDefinition = {
   queue: QUEUES.liveSweep,
-  create: ({ domain: { sweep } }) => ({ process: () => sweep.live.sweep() }),
+  create: ({ domain: { sweep, clock } }) => ({
+    process: async (job: Job) => {
+      // a scheduler's job is due at its timestamp plus its delay
+      liveSweepLag.set(Math.max(0, clock.now() - job.timestamp - (job.opts.delay ?? 0)) / 1000);
+      const report = await sweep.live.sweep();
+      if (report.settled > 0) sweepSettlements.inc({ trigger: 'live' }, report.settled);
+      return report;
+    },
+  }),
 };

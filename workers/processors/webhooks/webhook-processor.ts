@@ -5,6 +5,7 @@
  * its job's lock, and the job runs again elsewhere (the receiver sees the same X-PD-Delivery).
  */
 import type { Job } from 'bullmq';
+import { webhookDeliveries, webhookDeliverySeconds } from '../../../shared/metrics/metrics.js';
 import { deliveryHeaders } from '../../../shared/push/webhook-signing.js';
 import { WebhookSender } from '../../../shared/push/webhook-sender.js';
 import type { WebhookJob } from '../../../shared/queues/job-types.js';
@@ -25,14 +26,22 @@ export const webhookProcessor: ProcessorDefinition = {
       process: async (job: Job<WebhookJob>) => {
         const { accountId, hookId, event, body } = job.data;
         const hook = await store.get(accountId, hookId);
-        if (!hook) return { skipped: 'deleted' };
-        if (!hook.active) return { skipped: 'paused' };
+        if (!hook?.active) {
+          webhookDeliveries.inc({ outcome: 'skipped' });
+          return { skipped: hook ? 'paused' : 'deleted' };
+        }
         const now = clock.now();
         const headers = deliveryHeaders({ event, deliveryId: String(job.id), timestamp: now, body, secret: hook.record.secret });
         const result = await sender.send(hook.record.url, body, headers);
         const recorded = await store.recordAttempt(accountId, hookId, result, now);
         if (recorded === 'paused') log.warn({ accountId, hookId }, 'webhook paused after consecutive failures');
-        if (result.ok) return { status: result.status, ms: result.ms };
+        if (result.ok) {
+          webhookDeliveries.inc({ outcome: 'delivered' });
+          // from the job's queueing (the relay's) to the receiver's 2xx, retries included
+          webhookDeliverySeconds.observe(Math.max(0, clock.now() - job.timestamp) / 1000);
+          return { status: result.status, ms: result.ms };
+        }
+        webhookDeliveries.inc({ outcome: 'failed' });
         if (recorded !== 'recorded') return { skipped: recorded };
         throw new Error(`delivery failed: ${result.error ?? 'unknown'}`);
       },

@@ -1,0 +1,362 @@
+import { strict as assert } from 'node:assert';
+import { Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { PrometheusFamily } from 'parse-prometheus-text-format';
+import { configWith } from '../../shared/core/config.js';
+import { scrape as scrapeRegistry } from '../../shared/metrics/metrics.js';
+import type { BookRef } from '../../shared/paper/positions/position-types.js';
+import { createSweepProducer } from '../../shared/queues/sweep-producer.js';
+import { candleSweepProcessor } from '../../workers/processors/sweep/candle-sweep-processor.js';
+import { liveSweepProcessor } from '../../workers/processors/sweep/live-sweep-processor.js';
+import { SCHEDULES } from '../../workers/schedules.js';
+import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
+import { startProcessMetrics, type ProcessMetrics } from '../../workers/metrics-listener.js';
+import { startService, type RunningService } from '../../workers/service.js';
+import { startWorkerRole } from '../../workers/worker-role.js';
+import type { RunningRole } from '../../workers/runtime.js';
+import { startTestApi, type TestApi } from '../helpers/app.js';
+import { captureLog } from '../helpers/log-capture.js';
+import { waitFor } from '../helpers/market-wait.js';
+import { TRADING_SIM_ENV, useSimStack } from '../helpers/market-sim.js';
+import { connectStream, useWebhookStack } from '../helpers/push.js';
+import { labelValues, metricFamily, metricValue, parseMetrics, scrapeMetrics } from '../helpers/prometheus.js';
+import { candle, MINUTE, seedPositions, testPosition } from '../helpers/sweep.js';
+import { testRedisUrl, useFreshRedis } from '../helpers/redis.js';
+import { accountServices, botCall, createTrader, TestPrices } from '../helpers/trading.js';
+import { createLogger } from '../../shared/core/logger.js';
+
+const TOKEN = 'metrics-test-token-0123456789';
+const bearer = { authorization: `Bearer ${TOKEN}` };
+
+const scrape = (url: string, headers: Record<string, string> = bearer) => scrapeMetrics(url, headers);
+const DURATION = 'perpdesk_http_request_duration_seconds_count';
+const count = (families: PrometheusFamily[], name: string, labels: Record<string, string>): number =>
+  metricValue(families, name, labels) ?? 0;
+
+describe('metrics', function () {
+  this.timeout(30_000);
+  let redis: Redis;
+  let service: RunningService;
+  let metricsUrl: string;
+  useFreshRedis((fresh) => (redis = fresh));
+
+  before(async () => {
+    service = await startService(
+      configWith({ ROLE: 'api', REDIS_URL: testRedisUrl(), PORT: '0', HOST: '127.0.0.1', OPS_TOKEN: TOKEN, TRUST_PROXY: 'true' }),
+    );
+    metricsUrl = `${service.apiUrl}/metrics`;
+  });
+  after(async () => {
+    await service?.stop();
+  });
+
+  it('reports each queue job counts as the queue itself counts them', async () => {
+    const queue = new Queue(QUEUES.orders, { connection: redis, prefix: QUEUE_PREFIX });
+    try {
+      await queue.add('expire', {}, { jobId: 'w1' });
+      await queue.add('expire', {}, { jobId: 'w2' });
+      await queue.add('expire', {}, { jobId: 'd1', delay: 600_000 });
+      const families = await scrape(metricsUrl);
+      const own = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+      assert.deepEqual(own, { waiting: 2, active: 0, delayed: 1, failed: 0 });
+      for (const [state, count] of Object.entries(own)) {
+        assert.equal(metricValue(families, 'perpdesk_queue_jobs', { queue: QUEUES.orders, state }), count, state);
+      }
+      // every queue of the registry is listed, each with its four states
+      for (const name of Object.values(QUEUES))
+        assert.equal(metricValue(families, 'perpdesk_queue_jobs', { queue: name, state: 'failed' }), 0);
+    } finally {
+      await queue.obliterate({ force: true });
+      await queue.close();
+    }
+  });
+
+  it('counts requests by route template and status class, and rate-limit rejections by scope', async () => {
+    const route = { method: 'GET', route: '/healthz', status_class: '2xx' };
+    const before = await scrape(metricsUrl);
+    for (let i = 0; i < 3; i++) assert.equal((await fetch(`${service.apiUrl}/healthz`)).status, 200);
+    const rejectedBefore = metricValue(before, 'perpdesk_rate_limit_rejections_total', { scope: 'ip' }) ?? 0;
+    // one address past the keyless budget (60 a minute)
+    const from = { 'x-forwarded-for': '203.0.113.77' };
+    let limited = 0;
+    for (let i = 0; i < 62; i++) {
+      const response = await fetch(`${service.apiUrl}/api/v1/calc/liquidation?entry=65000&leverage=10&side=long`, { headers: from });
+      await response.arrayBuffer();
+      if (response.status === 429) limited++;
+    }
+    assert.ok(limited > 0, 'the budget ran out');
+    const after = await scrape(metricsUrl);
+    assert.equal(count(after, DURATION, route) - count(before, DURATION, route), 3);
+    assert.equal(metricValue(after, 'perpdesk_rate_limit_rejections_total', { scope: 'ip' }), rejectedBefore + limited);
+    const calc = { method: 'GET', route: '/api/v1/calc/liquidation' };
+    assert.equal(count(after, DURATION, { ...calc, status_class: '4xx' }), limited);
+    assert.equal(count(after, DURATION, { ...calc, status_class: '2xx' }), 62 - limited);
+    // process defaults, and the Redis round trip measured at the scrape
+    assert.ok((metricValue(after, 'process_cpu_user_seconds_total') ?? 0) > 0);
+    assert.ok((metricValue(after, 'perpdesk_redis_ping_seconds') ?? -1) >= 0);
+  });
+
+  it('counts keyed requests by the key plan', async () => {
+    const trader = await createTrader(accountServices(redis), { plan: 'pro' });
+    const before = await scrape(metricsUrl);
+    for (let i = 0; i < 2; i++) assert.equal((await botCall(service.apiUrl ?? '', trader, 'GET', '/orders', undefined, 'v2')).status, 200);
+    const after = await scrape(metricsUrl);
+    const pro = { plan: 'pro' };
+    assert.equal(count(after, 'perpdesk_keyed_requests_total', pro) - count(before, 'perpdesk_keyed_requests_total', pro), 2);
+    const route = { method: 'GET', route: '/api/bot/v2/orders', status_class: '2xx' };
+    assert.equal(count(after, DURATION, route) - count(before, DURATION, route), 2);
+  });
+
+  it('counts the open WebSocket sockets of the pod', async () => {
+    const trader = await createTrader(accountServices(redis), { plan: 'pro' });
+    const sockets = async (): Promise<number> => metricValue(await scrape(metricsUrl), 'perpdesk_ws_open_sockets') ?? 0;
+    const before = await sockets();
+    const stream = connectStream(service.apiUrl ?? '', { api_key: trader.apiKey });
+    await stream.next(() => true);
+    assert.equal(await sockets(), before + 1);
+    stream.ws.close();
+    await stream.closed;
+    await waitFor(async () => (await sockets()) === before, 5_000, 'the socket counted as closed');
+  });
+
+  it('labels no request by a symbol, an id or a token in its URL', async () => {
+    const secrets = ['BTCUSDT', 'pos_4f1c2a9e', '9d3b7c1e-token', '12345678'];
+    const paths = [
+      '/api/v1/market/price?symbol=BTCUSDT',
+      '/api/v1/market/BTCUSDT',
+      '/api/bot/v1/positions/pos_4f1c2a9e',
+      '/api/whsink/9d3b7c1e-token',
+      '/api/bot/v2/orders/12345678?symbol=BTCUSDT',
+    ];
+    for (const path of paths)
+      await (await fetch(`${service.apiUrl}${path}`, { headers: { 'x-forwarded-for': '198.51.100.9' } })).arrayBuffer();
+    const families = await scrape(metricsUrl);
+    for (const label of labelValues(families)) {
+      for (const secret of secrets) assert.ok(!label.includes(secret), `a label holds ${label}`);
+    }
+    const routes = new Set(metricFamily(families, DURATION).metrics.map((m) => m.labels?.route));
+    assert.ok(routes.has('unmatched'));
+    assert.ok(routes.has('/api/whsink/:token'));
+  });
+
+  it('answers 401 without the right token, and is not listed by ping', async () => {
+    assert.equal((await fetch(metricsUrl)).status, 401);
+    assert.equal((await fetch(metricsUrl, { headers: { authorization: 'Bearer wrong' } })).status, 401);
+    const basic = `Basic ${Buffer.from(`ops:${TOKEN}`).toString('base64')}`;
+    assert.equal((await fetch(metricsUrl, { headers: { authorization: basic } })).status, 200);
+    const ping = await (await fetch(`${service.apiUrl}/api/ping`)).text();
+    assert.ok(!ping.includes('/metrics'));
+  });
+
+  describe('without OPS_TOKEN', () => {
+    let api: TestApi;
+    before(async () => {
+      api = await startTestApi(redis);
+    });
+    after(async () => {
+      await api?.close();
+    });
+
+    it('answers 404 on an API pod', async () => {
+      assert.equal((await fetch(`${api.url}/metrics`, { headers: bearer })).status, 404);
+    });
+  });
+
+  describe('with a log at the default level', () => {
+    const log = captureLog();
+    let api: TestApi;
+    before(async () => {
+      api = await startTestApi(redis, { OPS_TOKEN: TOKEN, LOG_LEVEL: 'info' }, { logger: log.logger });
+    });
+    after(async () => {
+      await api?.close();
+    });
+
+    it('logs scrapes without the token, however it was sent', async () => {
+      await scrape(`${api.url}/metrics`);
+      await scrape(`${api.url}/metrics`, { authorization: `Basic ${Buffer.from(`ops:${TOKEN}`).toString('base64')}` });
+      // a token in the query is not accepted, and not logged either
+      assert.equal((await fetch(`${api.url}/metrics?token=${TOKEN}`)).status, 401);
+      await log.next((line) => line.statusCode === 401 && String(line.url).startsWith('/metrics'));
+      assert.ok(log.lines().filter((line) => line.msg === 'request completed').length >= 3);
+      assert.ok(!log.text().includes(TOKEN));
+    });
+  });
+
+  describe('webhooks and the outbox relay', () => {
+    const stack = useWebhookStack({ OPS_TOKEN: TOKEN, WEBHOOK_ALLOW_PRIVATE: 'true', RELAY_SCAN_MS: '200' });
+
+    it('counts deliveries by outcome, their latency, and the relay lag', async () => {
+      await new TestPrices(stack.redis).set({ BTCUSDT: 60000 });
+      const trader = await createTrader(stack.mod, { plan: 'pro' });
+      const url = `${stack.api.url}/metrics`;
+      const delivered = { outcome: 'delivered' };
+      const before = await scrape(url);
+      const added = await botCall(stack.api.url, trader, 'POST', '/webhooks', { act: 'add', url: `${stack.receiver.url}/m` });
+      assert.equal(added.status, 200);
+      const opened = await botCall(stack.api.url, trader, 'POST', '/open', { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 });
+      assert.equal(opened.status, 200);
+      const after = await waitFor(
+        async () => {
+          const now = await scrape(url);
+          return (
+            count(now, 'perpdesk_webhook_deliveries_total', delivered) > count(before, 'perpdesk_webhook_deliveries_total', delivered) &&
+            now
+          );
+        },
+        10_000,
+        'a delivery counted',
+      );
+      assert.equal(stack.receiver.received.length, 1);
+      assert.equal(
+        count(after, 'perpdesk_webhook_deliveries_total', delivered) - count(before, 'perpdesk_webhook_deliveries_total', delivered),
+        1,
+      );
+      const latencies = 'perpdesk_webhook_delivery_seconds_count';
+      assert.equal(count(after, latencies, {}) - count(before, latencies, {}), 1);
+      const lag = metricValue(after, 'perpdesk_outbox_relay_lag_seconds');
+      assert.ok(lag !== undefined && lag >= 0 && lag < 10, `relay lag ${lag}`);
+    });
+  });
+
+  describe('the feed', () => {
+    const stack = useSimStack({ env: { ...TRADING_SIM_ENV, OPS_TOKEN: TOKEN }, feed: true });
+
+    it('reports the age of each connector last message and the fresh venues of the aggregates', async () => {
+      const { feedVenues } = stack.ctx.config;
+      const families = await waitFor(
+        async () => {
+          const now = await scrape(`${stack.api.url}/metrics`);
+          const ages = feedVenues.map((venue) => metricValue(now, 'perpdesk_feed_message_age_seconds', { venue }));
+          return (
+            (metricValue(now, 'perpdesk_feed_fresh_venues') ?? 0) >= feedVenues.length &&
+            ages.every((age) => age !== undefined && age < 3) &&
+            now
+          );
+        },
+        15_000,
+        'every connector heard and fresh',
+      );
+      assert.deepEqual(
+        metricFamily(families, 'perpdesk_feed_message_age_seconds')
+          .metrics.map((m) => m.labels?.venue)
+          .sort(),
+        [...feedVenues].sort(),
+      );
+    });
+  });
+
+  describe('the candle sweep', () => {
+    const ref: BookRef = { accountId: 'acctmetrics', book: 'main' };
+    let worker: RunningRole;
+    before(async () => {
+      // no sweep jobs left by the feed before
+      await redis.flushall();
+      const config = configWith({ REDIS_URL: testRedisUrl(), OPS_TOKEN: TOKEN });
+      const ctx = { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) };
+      worker = await startWorkerRole(ctx, { processors: [candleSweepProcessor], schedules: [], relay: false });
+    });
+    after(async () => {
+      await worker?.stop();
+    });
+
+    it('times each swept minute and counts its settlements', async () => {
+      const read = async (): Promise<PrometheusFamily[]> => parseMetrics((await scrapeRegistry()).body);
+      const sweeps = 'perpdesk_minute_sweep_duration_seconds_count';
+      const settled = { trigger: 'candle' };
+      const before = await read();
+      const positions = Array.from({ length: 3 }, () => testPosition(ref, { symbol: 'SOLUSDT', side: 'long', entry: 100, sl: 97 }));
+      await seedPositions(redis, ref, positions);
+      const producer = createSweepProducer(testRedisUrl());
+      try {
+        await producer.enqueue(candle('SOLUSDT', Math.ceil(Date.now() / MINUTE) * MINUTE, 96, 100));
+      } finally {
+        await producer.close();
+      }
+      const after = await waitFor(
+        async () => {
+          const now = await read();
+          return count(now, sweeps, {}) > count(before, sweeps, {}) && now;
+        },
+        10_000,
+        'the minute swept',
+      );
+      assert.equal(count(after, sweeps, {}) - count(before, sweeps, {}), 1);
+      assert.equal(
+        count(after, 'perpdesk_sweep_settlements_total', settled) - count(before, 'perpdesk_sweep_settlements_total', settled),
+        3,
+      );
+      const jobs = { queue: QUEUES.sweep, outcome: 'completed' };
+      const durations = 'perpdesk_job_duration_seconds_count';
+      await waitFor(async () => count(await read(), durations, jobs) === count(before, durations, jobs) + 1, 5_000, 'the job timed');
+    });
+  });
+
+  describe('the live sweep', () => {
+    let worker: RunningRole;
+    after(async () => {
+      await worker?.stop();
+    });
+
+    it('reports how late its last run started', async () => {
+      await redis.flushall();
+      const config = configWith({ REDIS_URL: testRedisUrl(), OPS_TOKEN: TOKEN });
+      const live = SCHEDULES.filter((schedule) => schedule.queue === QUEUES.liveSweep);
+      const ctx = { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) };
+      const runs = { queue: QUEUES.liveSweep, outcome: 'completed' };
+      const durations = 'perpdesk_job_duration_seconds_count';
+      const read = async (): Promise<PrometheusFamily[]> => parseMetrics((await scrapeRegistry()).body);
+      const before = count(await read(), durations, runs);
+      worker = await startWorkerRole(ctx, { processors: [liveSweepProcessor], schedules: live, relay: false });
+      const after = await waitFor(
+        async () => {
+          const now = await read();
+          return count(now, durations, runs) > before && now;
+        },
+        10_000,
+        'a live sweep',
+      );
+      const lag = metricValue(after, 'perpdesk_live_sweep_lag_seconds');
+      assert.ok(lag !== undefined && lag >= 0 && lag < 2, `lag ${lag}`);
+    });
+  });
+
+  describe('the METRICS_PORT listener of a worker process', () => {
+    let metrics: ProcessMetrics;
+    let worker: RunningRole;
+    before(async () => {
+      const config = configWith({ REDIS_URL: testRedisUrl(), HOST: '127.0.0.1', METRICS_PORT: '0', OPS_TOKEN: TOKEN });
+      const logger = createLogger(config);
+      metrics = await startProcessMetrics(config, redis, logger);
+      const ctx = { config, redisUrl: testRedisUrl(), redis, logger };
+      worker = await startWorkerRole(ctx, {
+        processors: [{ queue: QUEUES.latam, create: () => ({ process: async () => 'done' }) }],
+        schedules: [],
+        relay: false,
+      });
+    });
+    after(async () => {
+      await worker?.stop();
+      await metrics?.stop();
+    });
+
+    it('serves the job durations of its queues, behind the token', async () => {
+      assert.ok(metrics.url);
+      assert.equal((await fetch(metrics.url, { headers: { authorization: 'Bearer wrong' } })).status, 401);
+      const labels = { queue: QUEUES.latam, outcome: 'completed' };
+      const before = count(await scrape(metrics.url), 'perpdesk_job_duration_seconds_count', labels);
+      const queue = new Queue(QUEUES.latam, { connection: redis, prefix: QUEUE_PREFIX });
+      const events = new QueueEvents(QUEUES.latam, { connection: { url: testRedisUrl() }, prefix: QUEUE_PREFIX });
+      try {
+        await events.waitUntilReady();
+        const job = await queue.add('refresh', {});
+        await job.waitUntilFinished(events, 10_000);
+        const after = await scrape(metrics.url);
+        assert.equal(count(after, 'perpdesk_job_duration_seconds_count', labels), before + 1);
+      } finally {
+        await events.close();
+        await queue.close();
+      }
+    });
+  });
+});

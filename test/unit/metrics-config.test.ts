@@ -1,0 +1,28 @@
+import { expect } from 'chai';
+import { ConfigError, configWith } from '../../shared/core/config.js';
+import { metricsReadable } from '../../shared/metrics/metrics.js';
+
+describe('config: OPS_TOKEN and METRICS_PORT', () => {
+  it('leaves both unset by default, so no metrics are gathered or served', () => {
+    const config = configWith();
+    expect(config.opsToken).to.equal(undefined);
+    expect(config.metricsPort).to.equal(undefined);
+    expect(metricsReadable(config)).to.equal(false);
+  });
+
+  it('takes an empty OPS_TOKEN as unset', () => {
+    expect(configWith({ OPS_TOKEN: '' }).opsToken).to.equal(undefined);
+  });
+
+  it('gathers metrics when either can read them', () => {
+    expect(metricsReadable(configWith({ OPS_TOKEN: 'secret' }))).to.equal(true);
+    expect(metricsReadable(configWith({ METRICS_PORT: '9464' }))).to.equal(true);
+    expect(configWith({ METRICS_PORT: '0' }).metricsPort).to.equal(0);
+  });
+
+  it('refuses a METRICS_PORT that is not a port, by name', () => {
+    for (const bad of ['-1', '65536', '1.5', 'metrics']) {
+      expect(() => configWith({ METRICS_PORT: bad }), bad).to.throw(ConfigError, /^METRICS_PORT/);
+    }
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * The process's metrics for Prometheus: the scrape-time sources (queue counts, Redis round trip) on
+ * the process's shared connection, and, with METRICS_PORT set, a listener of its own serving
+ * GET /metrics (worker and feed processes have no HTTP server). The listener is meant for an
+ * internal network; with OPS_TOKEN set it asks for the token all the same (the API's /metrics does
+ * too), so a port exposed by mistake shows nothing.
+ */
+import express from 'express';
+import type { Redis } from 'ioredis';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { opsAuth } from '../api/middleware/ops-auth.js';
+import type { Config } from '../shared/core/config.js';
+import type { Logger } from '../shared/core/logger.js';
+import { addScrapeSources, metricsReadable, scrape, startDefaultMetrics } from '../shared/metrics/metrics.js';
+import { QueueCountsReader } from '../shared/queues/queue-counts.js';
+
+export interface ProcessMetrics {
+  /** The listener's URL, when METRICS_PORT is set. */
+  url: string | undefined;
+  stop(): Promise<void>;
+}
+
+export async function startProcessMetrics(config: Config, redis: Redis, logger: Logger): Promise<ProcessMetrics> {
+  if (!metricsReadable(config)) return { url: undefined, stop: () => Promise.resolve() };
+  startDefaultMetrics();
+  const queues = new QueueCountsReader(redis);
+  const removeSources = addScrapeSources({
+    queueCounts: () => queues.counts(),
+    redisPing: async () => {
+      const started = performance.now();
+      await redis.ping();
+      return (performance.now() - started) / 1000;
+    },
+  });
+  let server: Server | undefined;
+  const stop = async (): Promise<void> => {
+    removeSources();
+    if (server) await new Promise<void>((resolve) => server?.close(() => resolve()));
+    await queues.close();
+  };
+  if (config.metricsPort === undefined) return { url: undefined, stop };
+  const app = express();
+  app.disable('x-powered-by');
+  if (config.opsToken !== undefined) app.use(opsAuth(config.opsToken));
+  app.get('/metrics', async (_req, res) => {
+    const { contentType, body } = await scrape();
+    res.set('Content-Type', contentType).send(body);
+  });
+  server = createServer(app);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server?.once('error', reject);
+      server?.listen(config.metricsPort, config.host, () => resolve());
+    });
+  } catch (error) {
+    server = undefined;
+    await stop();
+    throw error;
+  }
+  const { port } = server.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const url = `http://${host}:${port}/metrics`;
+  logger.info({ url }, 'metrics listening');
+  return { url, stop };
+}
