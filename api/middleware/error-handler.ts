@@ -25,16 +25,19 @@ export function sendError(req: ApiRequest, res: ApiResponse, error: AppError): v
 /** /api/bot/v1/... or /api/bot/v2/...: the version's prefix. */
 const BOT_VERSION_PREFIX = /^\/api\/bot\/v[12]\//;
 
+/** The 404 of a path nothing serves, naming it whole (a mounted router's baseUrl included). */
+export function routeNotFound(req: ApiRequest, details: Record<string, unknown> = {}): AppError {
+  return new AppError('not_found', `no route for ${req.method} ${req.baseUrl + req.path}`, details);
+}
+
 /**
  * An unknown path answers 404 not_found; under the bot API it also lists that version's routes as
  * `endpoints`, as the original does (v2 carries them in its error object).
  */
 export function notFoundHandler(catalog: RouteCatalog) {
   return (req: ApiRequest, res: ApiResponse): void => {
-    const path = req.baseUrl + req.path;
-    const botPrefix = BOT_VERSION_PREFIX.exec(path)?.[0];
-    const details = botPrefix ? { endpoints: catalog.endpoints(botPrefix) } : {};
-    sendError(req, res, new AppError('not_found', `no route for ${req.method} ${req.path}`, details));
+    const botPrefix = BOT_VERSION_PREFIX.exec(req.baseUrl + req.path)?.[0];
+    sendError(req, res, routeNotFound(req, botPrefix ? { endpoints: catalog.endpoints(botPrefix) } : {}));
   };
 }
 

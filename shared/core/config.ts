@@ -80,6 +80,11 @@ export interface Config extends LiquidationSettings {
   screenerIntervalMinutes: number;
   /** Push (shared/push, api/ws): the stream's price tick, socket life and the outbox relay's cadence. */
   push: PushSettings;
+  /**
+   * The operator token: the /ops routes (the queue dashboard) take it as a bearer token or as HTTP basic with user
+   * `ops`. Unset: every /ops route answers 404, so nothing operator-only is exposed by default.
+   */
+  opsToken: string | undefined;
 }
 
 /** Timings of the WebSocket stream, the outbox relay and webhook delivery; tests shorten them. */
@@ -152,6 +157,8 @@ const schema = Joi.object({
   WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).default(6_000),
   WEBHOOK_RETRY_BASE_MS: Joi.number().integer().min(10).default(30_000),
   WEBHOOK_LOCK_MS: Joi.number().integer().min(500).default(30_000),
+  // a token a person could guess or an empty one would open the dashboard: at least 16 characters
+  OPS_TOKEN: Joi.string().min(16).pattern(/^\S+$/).messages({ 'string.pattern.base': 'must not contain whitespace' }),
 }).unknown(true);
 
 function parseFeedVenues(raw: string): FeedVenue[] {
@@ -234,6 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
       webhookRetryBaseMs: value.WEBHOOK_RETRY_BASE_MS,
       webhookLockMs: value.WEBHOOK_LOCK_MS,
     },
+    opsToken: value.OPS_TOKEN,
   };
 }
 
