@@ -25,9 +25,18 @@ export function sendError(req: ApiRequest, res: ApiResponse, error: AppError): v
 /** /api/bot/v1/... or /api/bot/v2/...: the version's prefix. */
 const BOT_VERSION_PREFIX = /^\/api\/bot\/v[12]\//;
 
-/** The 404 of a path nothing serves, naming it whole (a mounted router's baseUrl included). */
+/**
+ * The path as requested, also from a mounted middleware: its baseUrl and path, except that Express gives a request
+ * for the mount point itself (/ops) the path '/', which the request did not have.
+ */
+function requestedPath(req: ApiRequest): string {
+  if (req.baseUrl === '' || req.path !== '/') return req.baseUrl + req.path;
+  return /^[^?#]*\/(?:[?#]|$)/.test(req.originalUrl) ? `${req.baseUrl}/` : req.baseUrl;
+}
+
+/** The 404 of a path nothing serves, naming the path as requested. */
 export function routeNotFound(req: ApiRequest, details: Record<string, unknown> = {}): AppError {
-  return new AppError('not_found', `no route for ${req.method} ${req.baseUrl + req.path}`, details);
+  return new AppError('not_found', `no route for ${req.method} ${requestedPath(req)}`, details);
 }
 
 /**

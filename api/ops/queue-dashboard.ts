@@ -1,0 +1,46 @@
+/**
+ * The operator's queue dashboard (bull-board) at /ops/queues: every queue of the registry (shared/queues/queue-names.ts),
+ * its jobs by state, a failed job's error and stack, retries. Mounted behind opsAuth (api/middleware/ops-auth.ts) by
+ * api/app.ts. Built on its first request, so a pod whose dashboard nobody opens holds no connection for it.
+ */
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { ExpressAdapter } from '@bull-board/express';
+import type { Redis } from 'ioredis';
+import type { RequestHandler } from 'express';
+import { openAllQueues, type AllQueues } from '../../shared/queues/all-queues.js';
+
+export const QUEUE_DASHBOARD_PATH = '/ops/queues';
+
+export interface QueueDashboard {
+  /** Serves the dashboard's page, its static files and its JSON API under QUEUE_DASHBOARD_PATH. */
+  handler: RequestHandler;
+  /** Closes the dashboard's queues and their connection, if it was ever opened. */
+  close(): Promise<void>;
+}
+
+export function queueDashboard(redis: Redis): QueueDashboard {
+  let opened: { queues: AllQueues; router: RequestHandler } | undefined;
+  let closed = false;
+  const open = (): { queues: AllQueues; router: RequestHandler } => {
+    const queues = openAllQueues(redis);
+    const serverAdapter = new ExpressAdapter().setBasePath(QUEUE_DASHBOARD_PATH);
+    createBullBoard({
+      queues: queues.queues.map((queue) => new BullMQAdapter(queue)),
+      serverAdapter,
+      options: { uiConfig: { boardTitle: 'Perpdesk queues' } },
+    });
+    return { queues, router: serverAdapter.getRouter() as RequestHandler };
+  };
+  return {
+    handler: (req, res, next) => {
+      if (closed) return next();
+      opened ??= open();
+      opened.router(req, res, next);
+    },
+    close: async () => {
+      closed = true;
+      await opened?.queues.close();
+    },
+  };
+}
