@@ -125,6 +125,8 @@ export function createApp(deps: AppDeps): App {
   app.use(everyRequest);
   // every /ops path, known or not, asks for the token first; without OPS_TOKEN all of them are the unknown path's 404
   app.use(OPS_PREFIX, opsAuth(config.opsToken));
+  // bull-board's page loads its scripts, styles and images from its own static path on this origin, so helmet's CSP
+  // needs no exception for it (test/e2e/ops-dashboard.test.ts watches for refusals in a real browser)
   const dashboard = config.opsToken === undefined ? undefined : queueDashboard(redis);
   if (dashboard) app.use(QUEUE_DASHBOARD_PATH, dashboard.handler);
   app.use(API_PREFIX, gate);

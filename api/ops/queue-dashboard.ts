@@ -7,10 +7,31 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { Redis } from 'ioredis';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
+import { AppError } from '../../shared/core/errors.js';
 import { openAllQueues, type AllQueues } from '../../shared/queues/all-queues.js';
 
 export const QUEUE_DASHBOARD_PATH = '/ops/queues';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A change sent by another site's page. A browser sends the basic credentials it remembers for this host with any
+ * request to it, so a page elsewhere could post to the dashboard's API as the operator; browsers name the request's
+ * origin (Sec-Fetch-Site, Origin), and a client that names none (curl, a script with the bearer token) is no browser.
+ */
+function crossSite(req: Request): boolean {
+  if (SAFE_METHODS.has(req.method)) return false;
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
+  const origin = req.headers.origin;
+  if (origin === undefined) return false;
+  try {
+    return new URL(origin).host !== req.headers.host;
+  } catch {
+    return true;
+  }
+}
 
 export interface QueueDashboard {
   /** Serves the dashboard's page, its static files and its JSON API under QUEUE_DASHBOARD_PATH. */
@@ -35,6 +56,7 @@ export function queueDashboard(redis: Redis): QueueDashboard {
   return {
     handler: (req, res, next) => {
       if (closed) return next();
+      if (crossSite(req)) return next(new AppError('ops_cross_site', 'the dashboard takes changes only from its own pages'));
       opened ??= open();
       opened.router(req, res, next);
     },

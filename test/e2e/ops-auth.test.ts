@@ -66,6 +66,27 @@ describe('operator auth: OPS_TOKEN in front of every /ops route', function () {
       expect(known.body.error.code).to.equal('not_found');
     });
 
+    it("refuses a change sent by another site's page with the browser's credentials, and takes the dashboard's own", async () => {
+      const pause = `${dashboard()}/api/queues/orders/pause`;
+      const resume = `${dashboard()}/api/queues/orders/resume`;
+      const credentials = basic('ops', token).headers as Record<string, string>;
+      for (const [how, headers] of [
+        ['Origin of another site', { origin: 'http://evil.example' }],
+        ['Sec-Fetch-Site cross-site', { 'sec-fetch-site': 'cross-site' }],
+        ['Sec-Fetch-Site same-site', { 'sec-fetch-site': 'same-site', origin: 'http://sub.127.0.0.1' }],
+      ] as const) {
+        const refused = await getJson<ErrorBody>(pause, { method: 'PUT', headers: { ...credentials, ...headers } });
+        expect(refused.status, how).to.equal(403);
+        expect(refused.body.error.code, how).to.equal('ops_cross_site');
+      }
+      const own = { ...credentials, origin: fixture.api.url, 'sec-fetch-site': 'same-origin' };
+      expect((await fetch(pause, { method: 'PUT', headers: own })).status).to.equal(200);
+      expect((await fetch(resume, { method: 'PUT', headers: own })).status).to.equal(200);
+      // a script with the bearer token names no origin
+      expect((await fetch(pause, { method: 'PUT', ...bearer(token) })).status).to.equal(200);
+      expect((await fetch(resume, { method: 'PUT', ...bearer(token) })).status).to.equal(200);
+    });
+
     it('never writes the token to the log', async () => {
       await getJson(dashboard(), bearer(`${token}x`));
       await log.next((line) => line.msg === 'request completed' && line.statusCode === 401);

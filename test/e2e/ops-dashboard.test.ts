@@ -44,6 +44,18 @@ async function plantFailedDelivery(): Promise<string> {
   }
 }
 
+/** A webhooks job's state, read with BullMQ (not through the dashboard). */
+async function jobState(id: string): Promise<string> {
+  const connection = createBlockingRedis(testRedisUrl());
+  const queue = new Queue(QUEUES.webhooks, { connection, prefix: QUEUE_PREFIX });
+  try {
+    return await queue.getJobState(id);
+  } finally {
+    await queue.close();
+    await closeRedis(connection);
+  }
+}
+
 describe('the queue dashboard in a real browser (/ops/queues)', function () {
   this.timeout(60_000);
   const token = randomBytes(24).toString('base64url');
@@ -59,7 +71,7 @@ describe('the queue dashboard in a real browser (/ops/queues)', function () {
     await browser?.close();
   });
 
-  it('lists every queue of the registry and opens a failed job with its error, with no script or style refused', async () => {
+  it('lists every queue of the registry and opens a failed job with its error and retries it, with no script or style refused', async () => {
     const context = await browser.newContext({ httpCredentials: { username: 'ops', password: token } });
     // nothing leaves the machine: the page's one outside request (a web font stylesheet) is refused here
     await context.route(
@@ -89,6 +101,14 @@ describe('the queue dashboard in a real browser (/ops/queues)', function () {
 
       await mkdir(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: new URL('ops-dashboard-failed-job.png', ARTIFACTS).pathname, fullPage: true });
+
+      // a change from the dashboard's own page passes its cross-site guard: the job retried waits for a worker again
+      const retried = page.waitForResponse((response) => response.request().method() === 'PUT' && /\/retry/.test(response.url()));
+      // the job card's retry button (icon only: the refresh arrows)
+      await page.locator('button:has(svg.lucide-refresh-cw)').first().click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Confirm' }).click();
+      expect((await retried).status()).to.be.within(200, 299);
+      expect(await jobState(failedJobId)).to.equal('waiting');
       expect(problems).to.deep.equal([]);
     } finally {
       await context.close();
