@@ -5,7 +5,8 @@
  */
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { closeRedis, redisOutages } from '../redis/connection.js';
+import { redisOutages } from '../redis/connection.js';
+import { closesOnce } from './producer-queue.js';
 import { QUEUE_PREFIX, QUEUES, type QueueName } from './queue-names.js';
 
 export interface AllQueues {
@@ -24,16 +25,5 @@ export function openAllQueues(redis: Redis): AllQueues {
     queue.on('error', redisOutages.onError);
     return queue;
   });
-  let closing: Promise<void> | undefined;
-  return {
-    queues,
-    close: () =>
-      (closing ??= (async () => {
-        try {
-          await Promise.all(queues.map((queue) => queue.close()));
-        } finally {
-          await closeRedis(connection);
-        }
-      })()),
-  };
+  return { queues, close: closesOnce(queues, connection) };
 }
