@@ -12,6 +12,8 @@ import { AppError } from '../../shared/core/errors.js';
 import { openAllQueues, type AllQueues } from '../../shared/queues/all-queues.js';
 
 export const QUEUE_DASHBOARD_PATH = '/ops/queues';
+/** The name of the dashboard's Redis connection (CLIENT LIST). */
+export const QUEUE_DASHBOARD_CONNECTION = 'perpdesk-queue-dashboard';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -44,7 +46,7 @@ export function queueDashboard(redis: Redis): QueueDashboard {
   let opened: { queues: AllQueues; router: RequestHandler } | undefined;
   let closed = false;
   const open = (): { queues: AllQueues; router: RequestHandler } => {
-    const queues = openAllQueues(redis);
+    const queues = openAllQueues(redis, QUEUE_DASHBOARD_CONNECTION);
     const serverAdapter = new ExpressAdapter().setBasePath(QUEUE_DASHBOARD_PATH);
     createBullBoard({
       queues: queues.queues.map((queue) => new BullMQAdapter(queue)),

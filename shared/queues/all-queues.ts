@@ -18,8 +18,9 @@ export interface AllQueues {
 
 export const ALL_QUEUE_NAMES: readonly QueueName[] = Object.values(QUEUES);
 
-export function openAllQueues(redis: Redis): AllQueues {
-  const connection = redis.duplicate();
+/** `connectionName` names the connection in CLIENT LIST, so an operator sees who holds it. */
+export function openAllQueues(redis: Redis, connectionName: string): AllQueues {
+  const connection = redis.duplicate({ connectionName });
   const queues = ALL_QUEUE_NAMES.map((name) => {
     const queue = new Queue(name, { connection, prefix: QUEUE_PREFIX });
     queue.on('error', redisOutages.onError);

@@ -1,7 +1,11 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { configWith, ConfigError } from '../../shared/core/config.js';
-import { getJson, useApiFixture, type JsonResponse } from '../helpers/app.js';
+import type { Redis } from 'ioredis';
+import { QUEUE_DASHBOARD_CONNECTION } from '../../api/ops/queue-dashboard.js';
+import { getJson, startTestApi, useApiFixture, type JsonResponse } from '../helpers/app.js';
+import { waitFor } from '../helpers/market-wait.js';
+import { useFreshRedis } from '../helpers/redis.js';
 import { captureLog } from '../helpers/log-capture.js';
 
 interface ErrorBody {
@@ -123,5 +127,39 @@ describe('operator auth: OPS_TOKEN in front of every /ops route', function () {
     expect(() => configWith({ OPS_TOKEN: 'sixteen chars ok' })).to.throw(ConfigError, /^OPS_TOKEN: must not contain whitespace/);
     expect(configWith({ OPS_TOKEN: 'x'.repeat(16) }).opsToken).to.equal('x'.repeat(16));
     expect(configWith({}).opsToken).to.equal(undefined);
+  });
+
+  describe("the dashboard's Redis connection", () => {
+    let redis: Redis;
+    useFreshRedis((connection) => (redis = connection));
+    const dashboardClients = async (): Promise<number> =>
+      String(await redis.client('LIST'))
+        .split('\n')
+        .filter((line) => line.includes(` name=${QUEUE_DASHBOARD_CONNECTION} `)).length;
+
+    it('is opened by the first dashboard request, not at start, shared by the later ones, and closed with the app', async () => {
+      const token = randomBytes(24).toString('base64url');
+      const api = await startTestApi(redis, { OPS_TOKEN: token });
+      try {
+        expect(await dashboardClients(), 'at start').to.equal(0);
+        expect((await fetch(`${api.url}/ops/queues/api/queues`, bearer(token))).status).to.equal(200);
+        expect((await fetch(`${api.url}/ops/queues/api/queues`, bearer(token))).status).to.equal(200);
+        expect(await dashboardClients(), 'after two requests').to.equal(1);
+      } finally {
+        await api.close();
+      }
+      // the server drops a client just after answering its QUIT
+      await waitFor(async () => (await dashboardClients()) === 0, 2_000, 'the dashboard connection closed');
+    });
+
+    it('is never opened without OPS_TOKEN', async () => {
+      const api = await startTestApi(redis);
+      try {
+        expect((await fetch(`${api.url}/ops/queues/api/queues`, bearer('x'.repeat(32)))).status).to.equal(404);
+        expect(await dashboardClients()).to.equal(0);
+      } finally {
+        await api.close();
+      }
+    });
   });
 });
