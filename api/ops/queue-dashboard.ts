@@ -24,8 +24,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 function crossSite(req: Request): boolean {
   if (SAFE_METHODS.has(req.method)) return false;
+  // the browser's own word when it gives it (a proxy that rewrites Host cannot mislead it); else its Origin
   const site = req.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
+  if (site !== undefined) return site !== 'same-origin' && site !== 'none';
   const origin = req.headers.origin;
   if (origin === undefined) return false;
   try {
