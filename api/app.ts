@@ -19,6 +19,7 @@ import { opsAuth } from './middleware/ops-auth.js';
 import { chargeRefusedKey, rateLimit } from './middleware/rate-limit.js';
 import { isRedisDown, redisGate, redisUnavailable } from './middleware/redis-gate.js';
 import { requestLogger } from './middleware/request-logger.js';
+import { QUEUE_DASHBOARD_PATH, queueDashboard } from './ops/queue-dashboard.js';
 import type { Middleware } from './routing/http-types.js';
 import { catalogFastPath } from './routing/catalog-fast-path.js';
 import { RouteCatalog } from './routing/route-catalog.js';
@@ -59,7 +60,9 @@ export interface App {
   catalog: RouteCatalog;
   /** The services the routes call (the WebSocket stream uses them too). */
   services: AppServices;
-  /** Writes what the app holds in memory (usage counts); also the last step of a shutdown. */
+  /** Writes what the app holds in memory (usage counts) now instead of at its next flush. */
+  flush(): Promise<void>;
+  /** The last step of a shutdown: flushes, and closes the queue dashboard's connection if it was opened. */
   close(): Promise<void>;
   /**
    * Charges a refused key of a raw request (a stream upgrade) to its client address, as the rate limit charges an
@@ -72,6 +75,8 @@ const API_PREFIX = '/api';
 const HEALTH_PATH = '/healthz';
 const READY_PATH = '/readyz';
 const METRICS_PATH = '/metrics';
+/** The operator routes (the queue dashboard): behind OPS_TOKEN, and not listed by ping. */
+const OPS_PREFIX = '/ops';
 /** What Express serves outside the catalog, as ping lists it (GET bare, other methods named); /metrics is an operator's, unlisted. */
 const OUTSIDE_CATALOG = [HEALTH_PATH, READY_PATH, DOCS_PATH, WHSINK_PATH, `POST ${WHSINK_PATH}`];
 /** The fixed paths outside the catalog, as route labels of the HTTP metrics. */
@@ -142,6 +147,12 @@ export function createApp(deps: AppDeps): App {
   const whsink = whsinkRouters({ store: services.push.whsink, clock: services.clock });
 
   app.use(everyRequest);
+  // every /ops path, known or not, asks for the token first; without OPS_TOKEN all of them are the unknown path's 404
+  app.use(OPS_PREFIX, opsAuth(config.opsToken));
+  // bull-board's page loads its scripts, styles and images from its own static path on this origin, so helmet's CSP
+  // needs no exception for it (test/e2e/ops-dashboard.test.ts watches for refusals in a real browser)
+  const dashboard = config.opsToken === undefined ? undefined : queueDashboard(redis);
+  if (dashboard) app.use(QUEUE_DASHBOARD_PATH, dashboard.handler);
   app.use(API_PREFIX, gate);
   app.use(whsink.deliveries);
   app.use(API_PREFIX, limit);
@@ -177,7 +188,14 @@ export function createApp(deps: AppDeps): App {
     app,
     catalog,
     services,
-    close: () => services.usage.flush(),
+    flush: () => services.usage.flush(),
+    close: async () => {
+      try {
+        await services.usage.flush();
+      } finally {
+        await dashboard?.close();
+      }
+    },
     chargeRefusedKey: async (req) => (await chargeRefusedKey(limiter, config.badKeyRateLimit, proxyAddr(req, trust))).overBudget,
   };
 }

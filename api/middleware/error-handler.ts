@@ -26,15 +26,27 @@ export function sendError(req: ApiRequest, res: ApiResponse, error: AppError): v
 const BOT_VERSION_PREFIX = /^\/api\/bot\/v[12]\//;
 
 /**
+ * The path as requested, also from a mounted middleware: its baseUrl and path, except that Express gives a request
+ * for the mount point itself (/ops) the path '/', which the request did not have.
+ */
+function requestedPath(req: ApiRequest): string {
+  if (req.baseUrl === '' || req.path !== '/') return req.baseUrl + req.path;
+  return /^[^?#]*\/(?:[?#]|$)/.test(req.originalUrl) ? `${req.baseUrl}/` : req.baseUrl;
+}
+
+/** The 404 of a path nothing serves, naming the path as requested. */
+export function routeNotFound(req: ApiRequest, details: Record<string, unknown> = {}): AppError {
+  return new AppError('not_found', `no route for ${req.method} ${requestedPath(req)}`, details);
+}
+
+/**
  * An unknown path answers 404 not_found; under the bot API it also lists that version's routes as
  * `endpoints`, as the original does (v2 carries them in its error object).
  */
 export function notFoundHandler(catalog: RouteCatalog) {
   return (req: ApiRequest, res: ApiResponse): void => {
-    const path = req.baseUrl + req.path;
-    const botPrefix = BOT_VERSION_PREFIX.exec(path)?.[0];
-    const details = botPrefix ? { endpoints: catalog.endpoints(botPrefix) } : {};
-    sendError(req, res, new AppError('not_found', `no route for ${req.method} ${req.path}`, details));
+    const botPrefix = BOT_VERSION_PREFIX.exec(req.baseUrl + req.path)?.[0];
+    sendError(req, res, routeNotFound(req, botPrefix ? { endpoints: catalog.endpoints(botPrefix) } : {}));
   };
 }
 

@@ -1,45 +1,60 @@
+/**
+ * Operator authentication for the /ops routes (the queue dashboard) and GET /metrics: the operator token
+ * (OPS_TOKEN) as `Authorization: Bearer <token>`, or as HTTP basic with user `ops` and the token as password
+ * (what a browser's prompt sends). Compared in constant time: both sides are hashed to SHA-256 first, so
+ * timingSafeEqual compares equal lengths and the time taken says nothing about the token or its length.
+ * With no token configured every request answers the 404 of an unknown path, so a deployment that never set
+ * one exposes nothing and does not even show the routes exist.
+ */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { IncomingHttpHeaders } from 'node:http';
-import type { Middleware } from '../routing/http-types.js';
+import { AppError } from '../../shared/core/errors.js';
+import type { ApiRequest, Middleware } from '../routing/http-types.js';
+import { routeNotFound } from './error-handler.js';
 
-const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
+/** The user name HTTP basic credentials must carry; the password is the token. */
+export const OPS_USER = 'ops';
+/** Sent with every 401, so a browser asks for the user and password. */
+export const OPS_CHALLENGE = 'Basic realm="perpdesk ops"';
 
-/** The token an Authorization header carries: `Bearer <token>`, or HTTP basic with user `ops`. */
-function offeredToken(headers: IncomingHttpHeaders): string | undefined {
-  const header = headers.authorization;
-  if (!header) return undefined;
-  const space = header.indexOf(' ');
-  const scheme = header.slice(0, space).toLowerCase();
-  const value = header.slice(space + 1).trim();
-  if (scheme === 'bearer') return value;
-  if (scheme !== 'basic') return undefined;
-  const decoded = Buffer.from(value, 'base64').toString('utf8');
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+const BASIC = /^Basic[ \t]+([A-Za-z0-9+/=]+)[ \t]*$/i;
+
+const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
+
+/** The token the request presents (bearer, or basic with the right user), else null. */
+function presentedToken(header: string | undefined): { user: string; token: string } | null {
+  if (header === undefined) return null;
+  const bearer = BEARER.exec(header);
+  if (bearer) return { user: OPS_USER, token: bearer[1]! };
+  const basic = BASIC.exec(header);
+  if (!basic) return null;
+  const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  return colon >= 0 && decoded.slice(0, colon) === 'ops' ? decoded.slice(colon + 1) : undefined;
+  if (colon < 0) return null;
+  return { user: decoded.slice(0, colon), token: decoded.slice(colon + 1) };
 }
 
-/** Whether the headers carry the operator token; compared in constant time (digests of equal length). */
-export function hasOpsToken(headers: IncomingHttpHeaders, token: string): boolean {
-  const offered = offeredToken(headers);
-  return offered !== undefined && timingSafeEqual(digest(offered), digest(token));
+/** Whether the request carries the token; the token comparison takes the same time whatever it holds. */
+function hasOpsToken(req: ApiRequest, expected: Buffer): boolean {
+  const presented = presentedToken(req.headers.authorization);
+  if (presented === null) return false;
+  const tokenMatches = timingSafeEqual(digest(presented.token), expected);
+  return tokenMatches && presented.user === OPS_USER;
 }
+
+const unauthorized = (): AppError =>
+  new AppError('ops_unauthorized', `operator routes need the OPS_TOKEN: as a bearer token, or HTTP basic with user ${OPS_USER}`);
 
 /**
- * Operator authentication of /ops and /metrics: with no token configured the path answers 404 (nothing is
- * exposed by default); without the right token, 401 with a basic challenge (a browser asks for it).
+ * The operator gate: next() with the token, 401 ops_unauthorized (with a basic challenge) without it, and the
+ * unknown path's 404 when `token` is undefined (OPS_TOKEN unset). Mount it before every operator route.
  */
 export function opsAuth(token: string | undefined): Middleware {
+  if (token === undefined) return (req, _res, next) => next(routeNotFound(req));
+  const expected = digest(token);
   return (req, res, next) => {
-    if (token === undefined) {
-      res.statusCode = 404;
-      res.setHeader('Content-Type', 'application/json; charset=utf-8');
-      res.end(JSON.stringify({ ok: false, error: { code: 'not_found', message: 'not found' } }));
-      return;
-    }
-    if (hasOpsToken(req.headers, token)) return next();
-    res.statusCode = 401;
-    res.setHeader('WWW-Authenticate', 'Basic realm="perpdesk ops", charset="UTF-8"');
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.end(JSON.stringify({ ok: false, error: { code: 'unauthorized', message: 'operator token required' } }));
+    if (hasOpsToken(req, expected)) return next();
+    res.setHeader('WWW-Authenticate', OPS_CHALLENGE);
+    next(unauthorized());
   };
 }

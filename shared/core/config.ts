@@ -82,7 +82,10 @@ export interface Config extends LiquidationSettings {
   push: PushSettings;
   /** How often the status sampler (one job per cluster) counts every component up or down for the status page's days. */
   statusSampleMs: number;
-  /** The operator token of /ops and /metrics (bearer, or HTTP basic with user `ops`); unset: those answer 404. */
+  /**
+   * The operator token: the /ops routes (the queue dashboard) and /metrics take it as a bearer token or as HTTP basic with user
+   * `ops`. Unset: every /ops route answers 404, so nothing operator-only is exposed by default.
+   */
   opsToken: string | undefined;
   /** A listener of its own serving GET /metrics in this process (worker and feed processes); unset: none. */
   metricsPort: number | undefined;
@@ -159,7 +162,8 @@ const schema = Joi.object({
   WEBHOOK_RETRY_BASE_MS: Joi.number().integer().min(10).default(30_000),
   WEBHOOK_LOCK_MS: Joi.number().integer().min(500).default(30_000),
   STATUS_SAMPLE_MS: Joi.number().integer().min(500).default(15_000),
-  OPS_TOKEN: Joi.string().allow(''),
+  // a token a person could guess or an empty one would open the dashboard: at least 16 characters
+  OPS_TOKEN: Joi.string().allow('').min(16).pattern(/^\S+$/).messages({ 'string.pattern.base': 'must not contain whitespace' }),
   METRICS_PORT: Joi.number().integer().min(0).max(65535),
 }).unknown(true);
 

@@ -19,6 +19,10 @@ export const ERROR_CODES = {
   missing_api_key: 401,
   bad_api_key: 401,
   revoked_key: 401,
+  /** An /ops route (operator dashboard) without the operator token (OPS_TOKEN) as bearer or basic credentials. */
+  ops_unauthorized: 401,
+  /** A change (retry, clean, add) on the operator dashboard sent by another site's page with the browser's credentials. */
+  ops_cross_site: 403,
   rate_limited: 429,
   // contention: a change that lost its race for a position or order every time it was tried (Retry-After)
   busy: 409,

@@ -1,5 +1,6 @@
 /** The queue a producer adds jobs to, on a connection of its own. */
 import { Queue, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { closeRedis, createBlockingRedis, redisOutages } from '../redis/connection.js';
 import { QUEUE_PREFIX, type QueueName } from './queue-names.js';
 
@@ -17,16 +18,18 @@ export function openProducerQueue<Data, Name extends string>(
   const connection = createBlockingRedis(redisUrl);
   const queue = new Queue<Data, void, Name>(name, { connection, prefix: QUEUE_PREFIX, defaultJobOptions });
   queue.on('error', redisOutages.onError);
+  return { queue, close: closesOnce([queue], connection) };
+}
+
+/** Closes the queues, then the connection they share (BullMQ does not close connections it was given); once, however often called. */
+export function closesOnce(queues: readonly Queue[], connection: Redis): () => Promise<void> {
   let closing: Promise<void> | undefined;
-  return {
-    queue,
-    close: () =>
-      (closing ??= (async () => {
-        try {
-          await queue.close();
-        } finally {
-          await closeRedis(connection);
-        }
-      })()),
-  };
+  return () =>
+    (closing ??= (async () => {
+      try {
+        await Promise.all(queues.map((queue) => queue.close()));
+      } finally {
+        await closeRedis(connection);
+      }
+    })());
 }

@@ -4,7 +4,16 @@ import { getJson } from '../helpers/app.js';
 import { apiUrlFrom, DEMO_ENTRY, spawnService } from '../helpers/process.js';
 import { testRedisUrl, useFreshRedis } from '../helpers/redis.js';
 
-async function startDemo(): Promise<{ url: string; key: string; stop(): Promise<void> }> {
+interface Demo {
+  url: string;
+  key: string;
+  /** Every line the demo printed so far. */
+  lines: string[];
+  waitForLine(predicate: (line: string) => boolean): Promise<string>;
+  stop(): Promise<void>;
+}
+
+async function startDemo(): Promise<Demo> {
   const service = spawnService(
     {
       PORT: '0',
@@ -24,6 +33,8 @@ async function startDemo(): Promise<{ url: string; key: string; stop(): Promise<
   return {
     url,
     key,
+    lines: service.lines,
+    waitForLine: (predicate) => service.waitForLine(predicate),
     stop: async () => {
       service.child.kill('SIGTERM');
       expect(await service.exit).to.equal(0);
@@ -31,7 +42,7 @@ async function startDemo(): Promise<{ url: string; key: string; stop(): Promise<
   };
 }
 
-describe('the demo prints a working API key', function () {
+describe('the demo prints a working API key and the queue dashboard', function () {
   this.timeout(60_000);
   // the demo starts from an empty Redis
   useFreshRedis();
@@ -67,5 +78,25 @@ describe('the demo prints a working API key', function () {
     } finally {
       await second.stop();
     }
+  });
+
+  it('serves the queue dashboard behind a random operator token, printed once in the banner and in no log line', async () => {
+    const demo = await startDemo();
+    let banner: string | undefined;
+    let token: string | undefined;
+    try {
+      banner = await demo.waitForLine((line) => line.includes('ops dashboard: '));
+      let dashboard: string | undefined;
+      [, dashboard, token] = /ops dashboard: (\S+) \(user ops, password (\S+)\)/.exec(banner ?? '') ?? [];
+      expect(dashboard, banner).to.equal(`${demo.url}/ops/queues`);
+      const page = await fetch(dashboard!, { headers: { authorization: `Basic ${Buffer.from(`ops:${token}`).toString('base64')}` } });
+      expect(page.status).to.equal(200);
+      expect(await page.text()).to.include('<div id="root">');
+      expect((await fetch(dashboard!)).status).to.equal(401);
+    } finally {
+      await demo.stop();
+    }
+    // everything it printed, to its exit: the request log lines of the dashboard included
+    expect(demo.lines.filter((line) => line.includes(token!))).to.deep.equal([banner]);
   });
 });

@@ -15,7 +15,7 @@ describe('config: OPS_TOKEN and METRICS_PORT', () => {
   });
 
   it('gathers metrics when either can read them', () => {
-    expect(metricsReadable(configWith({ OPS_TOKEN: 'secret' }))).to.equal(true);
+    expect(metricsReadable(configWith({ OPS_TOKEN: 'a-secret-of-16-chars' }))).to.equal(true);
     expect(metricsReadable(configWith({ METRICS_PORT: '9464' }))).to.equal(true);
     expect(configWith({ METRICS_PORT: '0' }).metricsPort).to.equal(0);
   });
