@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { measureRounds, ROOT, type Measurement, type Target } from './lib/harness.js';
+import { measureRounds, ROOT, type Child, type Measurement, type Target } from './lib/harness.js';
 import { ingestTable, measureLiquidationIngest, type IngestSummary } from './sections/liquidation-ingest.js';
 import { startBenchStack, type BenchStack } from './lib/stack.js';
 import { measureTickToApi, type LatencySummary } from './sections/tick-latency.js';
@@ -13,7 +13,7 @@ import { measureSweep, sweepTable, type SweepBenchSummary } from './sections/swe
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
-/** Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep); all when unset. */
+/** Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, metrics); all when unset. */
 const only = new Set(
   (process.env.BENCH_ONLY ?? '')
     .split(',')
@@ -63,6 +63,15 @@ function targetsFor(stack: BenchStack): Target[] {
       { name: 'GET /api/v1/liquidations', url: `${api}/api/v1/liquidations`, kind: 'route' },
     );
   }
+  if (wants('metrics') && stack.apiWithMetrics) {
+    // the same routes on two API processes alike but for OPS_TOKEN (metrics recorded), in the same interleaved rounds
+    for (const path of ['/api/v1/ping', '/api/v1/price?symbol=BTC', '/api/v1/prices']) {
+      targets.push(
+        { name: `GET ${path} (metrics off)`, url: `${api}${path}`, kind: 'route' },
+        { name: `GET ${path} (metrics on)`, url: `${stack.apiWithMetrics.url}${path}`, kind: 'route' },
+      );
+    }
+  }
   return targets;
 }
 
@@ -89,7 +98,7 @@ function latencyTable(latency: LatencySummary): string {
 }
 
 async function main(): Promise<void> {
-  const stack = await startBenchStack();
+  const stack = await startBenchStack({ metricsApi: wants('metrics') });
   let rows: Measurement[] = [];
   let latency: LatencySummary | undefined;
   let ingest: IngestSummary | undefined;
@@ -104,11 +113,11 @@ async function main(): Promise<void> {
     if (wants('trading')) {
       roundTrips = await measureRoundTrips(stack.redis.url, rounds);
       const bursts = Number(process.env.BENCH_TRADING_BURSTS ?? 5);
-      rows.push(
-        ...(await measureTrading({
+      const tradingOn = (api: Child): Promise<Measurement[]> =>
+        measureTrading({
           redisUrl: stack.redis.url,
-          apiUrl: stack.api.url,
-          apiPid: stack.api.process.pid,
+          apiUrl: api.url,
+          apiPid: api.process.pid,
           connections,
           bursts,
           fixedSeconds: durationSeconds,
@@ -118,8 +127,13 @@ async function main(): Promise<void> {
             node: { url: stack.bareNode.url, pid: stack.bareNode.process.pid },
             express: { url: stack.bareExpress.url, pid: stack.bareExpress.process.pid },
           },
-        })),
-      );
+        });
+      rows.push(...(await tradingOn(stack.api)));
+      if (wants('metrics') && stack.apiWithMetrics) {
+        // the trading rows again on the API process that records metrics (after, not interleaved: compare with care)
+        const withMetrics = await tradingOn(stack.apiWithMetrics);
+        rows.push(...withMetrics.filter((row) => row.name.startsWith('POST')).map((row) => ({ ...row, name: `${row.name} (metrics on)` })));
+      }
     }
     if (wants('push')) push = await measurePush(stack, durationSeconds);
   } finally {

@@ -9,7 +9,14 @@ export interface BenchStack {
   sim: Child;
   feed: Child;
   api: Child;
+  /** With `metricsApi`: a second API process like `api` with OPS_TOKEN set, so it records its metrics. */
+  apiWithMetrics?: Child;
   stop(): Promise<void>;
+}
+
+export interface BenchStackOptions {
+  /** Start the second API process that records metrics (the metrics section compares the two in the same rounds). */
+  metricsApi?: boolean;
 }
 
 const simUrl = (line: string): string | undefined => /^sim listening on (\S+)/.exec(line)?.[1];
@@ -22,7 +29,7 @@ async function waitUntil(probe: () => Promise<boolean>, timeoutMs: number, what:
   }
 }
 
-export async function startBenchStack(): Promise<BenchStack> {
+export async function startBenchStack(options: BenchStackOptions = {}): Promise<BenchStack> {
   const redis = await startEmbeddedRedis();
   const started: Child[] = [];
   const track = (child: Child): Child => (started.push(child), child);
@@ -33,16 +40,14 @@ export async function startBenchStack(): Promise<BenchStack> {
     const sim = track(await startChild('ops/sim/main.ts', { SIM_PORT: String(await freePort()) }, simUrl));
     const common = { REDIS_URL: redis.url, MARKET_SOURCE: 'sim', SIM_URL: sim.url, LOG_LEVEL: 'warn' };
     const feed = track(await startChildAt('workers/main.ts', { ...common, ROLE: 'feed' }, sim.url, '/__sim/state'));
-    const apiPort = await freePort();
-    const api = track(
-      await startChildAt(
-        'workers/main.ts',
-        // The limiter stays on and counts every request in Redis; the budget is just too large to trip.
-        { ...common, ROLE: 'api', PORT: String(apiPort), HOST: '127.0.0.1', PUBLIC_RATE_LIMIT: '1000000000' },
-        `http://127.0.0.1:${apiPort}`,
-        '/readyz',
-      ),
-    );
+    // The limiter stays on and counts every request in Redis; the budget is just too large to trip.
+    const startApi = async (extra: Record<string, string>): Promise<Child> => {
+      const port = await freePort();
+      const env = { ...common, ROLE: 'api', PORT: String(port), HOST: '127.0.0.1', PUBLIC_RATE_LIMIT: '1000000000', ...extra };
+      return track(await startChildAt('workers/main.ts', env, `http://127.0.0.1:${port}`, '/readyz'));
+    };
+    const api = await startApi({});
+    const apiWithMetrics = options.metricsApi ? await startApi({ OPS_TOKEN: 'bench-metrics-token-0123456789' }) : undefined;
     await waitUntil(
       async () =>
         (await fetch(`${api.url}/api/v1/prices`).then((r) => r.json() as Promise<{ data?: { pairs: unknown[] } }>)).data?.pairs.length ===
@@ -57,6 +62,7 @@ export async function startBenchStack(): Promise<BenchStack> {
       sim,
       feed,
       api,
+      apiWithMetrics,
       stop: async () => {
         await Promise.all(started.map((child) => child.stop()));
         await redis.stop();
