@@ -8,6 +8,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { Clock } from '../core/clock.js';
+import { closeRedis } from '../redis/connection.js';
 import { keys } from '../redis/keys.js';
 import type { MarketStore } from './market-store.js';
 import { marksOf, type FreshnessRules, type Mark, type PricePoint } from './quote-freshness.js';
@@ -80,7 +81,7 @@ export class LatestTicks {
   }
 
   async close(): Promise<void> {
-    await this.deps.subscriber.quit().catch(() => this.deps.subscriber.disconnect());
+    await closeRedis(this.deps.subscriber);
   }
 
   private hear(raw: string): void {

@@ -4,6 +4,7 @@
  * the notices that cut sockets (socket-notices.ts).
  */
 import type { Redis } from 'ioredis';
+import { closeRedis } from '../redis/connection.js';
 import { keys } from '../redis/keys.js';
 import type { ChannelMessage } from './push-event.js';
 import { isSocketNotice, type SocketNotice } from './socket-notices.js';
@@ -75,6 +76,6 @@ export class AccountEvents {
   }
 
   async close(): Promise<void> {
-    await this.subscriber.quit().catch(() => this.subscriber.disconnect());
+    await closeRedis(this.subscriber);
   }
 }

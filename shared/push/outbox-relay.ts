@@ -20,7 +20,7 @@ import type { AccountStore } from '../paper/accounts/account-store.js';
 import { effectivePlan } from '../paper/plans.js';
 import type { WebhookDelivery, WebhookProducer } from '../queues/webhook-producer.js';
 import { outboxRelayLag } from '../metrics/metrics.js';
-import { redisOutages } from '../redis/connection.js';
+import { closeRedis, redisOutages } from '../redis/connection.js';
 import { keys } from '../redis/keys.js';
 import { accountOfOutbox, OutboxStore } from './outbox-store.js';
 import { channelMessage, mapOutboxEntry, webhookBody, type OutboxEntry, type RelayEntry } from './push-event.js';
@@ -81,7 +81,7 @@ export class OutboxRelay {
     this.queued.clear();
     await this.scanning;
     await Promise.allSettled([...this.running.values()]);
-    await this.deps.subscriber.quit().catch(() => this.deps.subscriber.disconnect());
+    await closeRedis(this.deps.subscriber);
   }
 
   /** Drains an account's outbox soon (now, if fewer than PARALLEL drains run). */
