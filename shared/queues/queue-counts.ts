@@ -1,8 +1,6 @@
-import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { QUEUE_STATES, type QueueCounts } from '../metrics/metrics.js';
-import { redisOutages } from '../redis/connection.js';
-import { QUEUE_PREFIX, QUEUES } from './queue-names.js';
+import { openAllQueues, type AllQueues } from './all-queues.js';
 
 /** How long one read of every queue's counts answers the scrapes that follow. */
 export const QUEUE_COUNTS_CACHE_MS = 5_000;
@@ -13,7 +11,7 @@ export const QUEUE_COUNTS_CACHE_MS = 5_000;
  * flight, so many pods scraped often cost Redis one script call per queue every few seconds each.
  */
 export class QueueCountsReader {
-  private readonly queues: Queue[];
+  private readonly all: AllQueues;
   private cached: { at: number; counts: Promise<QueueCounts> } | undefined;
 
   constructor(
@@ -21,11 +19,9 @@ export class QueueCountsReader {
     private readonly now: () => number = Date.now,
     private readonly cacheMs = QUEUE_COUNTS_CACHE_MS,
   ) {
-    this.queues = Object.values(QUEUES).map((name) => {
-      const queue = new Queue(name, { connection: redis, prefix: QUEUE_PREFIX });
-      queue.on('error', redisOutages.onError);
-      return queue;
-    });
+    // a connection of its own: BullMQ defines its scripts on the connection it is given, and every pipeline
+    // ioredis builds on that connection then copies them (shared/redis/lua-scripts.ts says why that costs)
+    this.all = openAllQueues(redis, 'perpdesk-queue-counts');
   }
 
   counts(): Promise<QueueCounts> {
@@ -40,14 +36,14 @@ export class QueueCountsReader {
     return counts;
   }
 
-  close(): Promise<unknown> {
-    return Promise.allSettled(this.queues.map((queue) => queue.close()));
+  close(): Promise<void> {
+    return this.all.close();
   }
 
   private async read(): Promise<QueueCounts> {
-    const all = await Promise.all(this.queues.map((queue) => queue.getJobCounts(...QUEUE_STATES)));
+    const all = await Promise.all(this.all.queues.map((queue) => queue.getJobCounts(...QUEUE_STATES)));
     const counts: QueueCounts = {};
-    this.queues.forEach((queue, i) => {
+    this.all.queues.forEach((queue, i) => {
       const got = all[i] ?? {};
       counts[queue.name] = { waiting: got.waiting ?? 0, active: got.active ?? 0, delayed: got.delayed ?? 0, failed: got.failed ?? 0 };
     });
