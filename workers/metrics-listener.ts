@@ -1,5 +1,5 @@
 /**
- * The process's metrics for Prometheus: the scrape-time sources (queue counts, Redis round trip) on
+ * The process's metrics for Prometheus: the scrape-time sources (queue counts, Redis round trip, outbox relay lag) on
  * the process's shared connection, and, with METRICS_PORT set, a listener of its own serving
  * GET /metrics (worker and feed processes have no HTTP server). The listener is meant for an
  * internal network; with OPS_TOKEN set it asks for the token all the same (the API's /metrics does
@@ -13,6 +13,8 @@ import { opsAuth } from '../api/middleware/ops-auth.js';
 import type { Config } from '../shared/core/config.js';
 import type { Logger } from '../shared/core/logger.js';
 import { addScrapeSources, metricsReadable, scrape, startDefaultMetrics } from '../shared/metrics/metrics.js';
+import { outboxLagSeconds } from '../shared/push/outbox-lag.js';
+import { OutboxStore } from '../shared/push/outbox-store.js';
 import { QueueCountsReader } from '../shared/queues/queue-counts.js';
 
 export interface ProcessMetrics {
@@ -25,6 +27,7 @@ export async function startProcessMetrics(config: Config, redis: Redis, logger: 
   if (!metricsReadable(config)) return { url: undefined, stop: () => Promise.resolve() };
   startDefaultMetrics();
   const queues = new QueueCountsReader(redis);
+  const outbox = new OutboxStore(redis);
   const removeSources = addScrapeSources({
     queueCounts: () => queues.counts(),
     redisPing: async () => {
@@ -32,6 +35,7 @@ export async function startProcessMetrics(config: Config, redis: Redis, logger: 
       await redis.ping();
       return (performance.now() - started) / 1000;
     },
+    outboxLag: async () => outboxLagSeconds(await outbox.lastScan(), Date.now(), config.push.relayScanMs),
   });
   let server: Server | undefined;
   const stop = async (): Promise<void> => {

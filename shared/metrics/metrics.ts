@@ -39,6 +39,8 @@ export interface ScrapeSources {
   queueCounts?(): Promise<QueueCounts>;
   /** One PING's round trip, seconds. */
   redisPing?(): Promise<number>;
+  /** Age of the oldest unrelayed outbox entry, seconds (undefined before the relays' first scan). */
+  outboxLag?(): Promise<number | undefined>;
 }
 
 const sources: ScrapeSources[] = [];
@@ -162,9 +164,14 @@ export const webhookDeliverySeconds = histogram(
   [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800],
 );
 
-export const outboxRelayLag = gauge(
+export const outboxRelayLag = scrapedGauge(
   'perpdesk_outbox_relay_lag_seconds',
-  'Age of the oldest entry of the last outbox batch this process relayed (the account outbox head), seconds',
+  'Age of the oldest unrelayed outbox entry at the relays last scan; with no scan for 3 periods, time unwatched, seconds',
+  [],
+  async (set) => {
+    const seconds = await firstSource('outboxLag')?.().catch(() => undefined);
+    if (seconds !== undefined) set(seconds);
+  },
 );
 
 export const redisPingSeconds = scrapedGauge(

@@ -19,7 +19,6 @@ import type { Logger } from '../core/logger.js';
 import type { AccountStore } from '../paper/accounts/account-store.js';
 import { effectivePlan } from '../paper/plans.js';
 import type { WebhookDelivery, WebhookProducer } from '../queues/webhook-producer.js';
-import { outboxRelayLag } from '../metrics/metrics.js';
 import { closeRedis, redisOutages } from '../redis/connection.js';
 import { keys } from '../redis/keys.js';
 import { accountOfOutbox, OutboxStore } from './outbox-store.js';
@@ -148,9 +147,6 @@ export class OutboxRelay {
 
   /** Publishes the entries on the account's channel, then queues their webhook jobs. */
   private async relay(accountId: string, entries: OutboxEntry[]): Promise<void> {
-    // a stream entry's id starts with the time it was appended, ms: the head's age is this account's lag
-    const appended = Number.parseInt(entries[0]?.id ?? '', 10);
-    if (Number.isFinite(appended)) outboxRelayLag.set(Math.max(0, this.deps.clock.now() - appended) / 1000);
     const mapped = entries.map((entry) => this.mapEntry(accountId, entry)).filter((e): e is RelayEntry => e !== null && e.items.length > 0);
     if (mapped.length === 0) return;
     const messages = mapped.map(channelMessage).filter((m) => m.messages.length > 0);
@@ -182,16 +178,22 @@ export class OutboxRelay {
     return effectivePlan(account.plan, this.deps.clock.now()).limits.maxWebhooks > 0 ? hooks : [];
   }
 
-  /** Finds outboxes holding entries (a missed nudge, a relay that died mid-drain) and schedules them. */
+  /**
+   * Finds outboxes holding entries (a missed nudge, a relay that died mid-drain) and schedules them. A complete scan
+   * records the oldest entry it saw: the relay lag the metrics report, whichever process is scraped.
+   */
   private async scan(): Promise<void> {
     try {
       if (!(await this.store.acquireScan(this.owner, Math.max(50, this.deps.scanMs - 50)))) return;
       let cursor = '0';
+      let oldestMs: number | null = null;
       do {
         const step = await this.store.scanStep(cursor);
         for (const accountId of step.accounts) this.schedule(accountId);
+        if (step.oldestMs !== null) oldestMs = Math.min(oldestMs ?? step.oldestMs, step.oldestMs);
         cursor = step.cursor;
       } while (cursor !== '0' && !this.stopped);
+      if (cursor === '0') await this.store.recordScan({ at: this.deps.clock.now(), oldestMs });
     } catch (error) {
       redisOutages.report(error, () => this.deps.logger.warn({ err: error }, 'outbox relay: scan failed'));
     }

@@ -12,6 +12,17 @@ export function accountOfOutbox(key: string): string | null {
   return OUTBOX_KEY.exec(key)?.[1] ?? null;
 }
 
+/** A stream entry id starts with the time it was appended, ms. */
+function appendedAt(entryId: string): number | null {
+  const ms = Number.parseInt(entryId, 10);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+export interface OutboxScanReport {
+  at: number;
+  oldestMs: number | null;
+}
+
 function fieldsOf(flat: string[]): Record<string, string> {
   const fields: Record<string, string> = {};
   for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]] = flat[i + 1];
@@ -58,17 +69,38 @@ export class OutboxStore {
     return (await this.redis.set(keys.outboxScanLease, owner, 'PX', ttlMs, 'NX')) === 'OK';
   }
 
-  /** One SCAN step over the outboxes: the next cursor ('0' at the end) and the accounts whose outbox holds entries. */
-  async scanStep(cursor: string): Promise<{ cursor: string; accounts: string[] }> {
+  /**
+   * One SCAN step over the outboxes: the next cursor ('0' at the end), the accounts whose outbox holds entries, and the
+   * append time of the oldest entry among their heads (null when none holds any).
+   */
+  async scanStep(cursor: string): Promise<{ cursor: string; accounts: string[]; oldestMs: number | null }> {
     const [next, found] = await this.redis.scan(cursor, 'MATCH', keys.accountOutboxPattern, 'COUNT', 1000, 'TYPE', 'stream');
-    if (found.length === 0) return { cursor: next, accounts: [] };
+    if (found.length === 0) return { cursor: next, accounts: [], oldestMs: null };
     const pipeline = this.redis.pipeline();
-    for (const key of found) pipeline.xlen(key);
-    const lengths = (await pipeline.exec()) ?? [];
-    const accounts = found
-      .filter((_key, i) => Number(lengths[i]?.[1] ?? 0) > 0)
-      .map(accountOfOutbox)
-      .filter((a): a is string => a !== null);
-    return { cursor: next, accounts };
+    for (const key of found) pipeline.xrange(key, '-', '+', 'COUNT', 1);
+    const heads = (await pipeline.exec()) ?? [];
+    const accounts: string[] = [];
+    let oldestMs: number | null = null;
+    found.forEach((key, i) => {
+      const head = (heads[i]?.[1] as [string, string[]][] | undefined)?.[0];
+      const accountId = accountOfOutbox(key);
+      if (head === undefined || accountId === null) return;
+      accounts.push(accountId);
+      const appended = appendedAt(head[0]);
+      if (appended !== null) oldestMs = Math.min(oldestMs ?? appended, appended);
+    });
+    return { cursor: next, accounts, oldestMs };
+  }
+
+  /** What a complete scan saw: its end time and the oldest unrelayed entry's append time (null: every outbox was empty). */
+  async recordScan(report: OutboxScanReport): Promise<void> {
+    await this.redis.hset(keys.outboxScanReport, { at: report.at, oldest: report.oldestMs ?? '' });
+  }
+
+  /** The last complete scan's report, or null before the first. */
+  async lastScan(): Promise<OutboxScanReport | null> {
+    const { at, oldest } = await this.redis.hgetall(keys.outboxScanReport);
+    if (at === undefined) return null;
+    return { at: Number(at), oldestMs: oldest ? Number(oldest) : null };
   }
 }

@@ -115,6 +115,8 @@ export const keys = {
   outboxLease: (accountId: string) => `acct:{${accountId}}:outbox:lease`,
   /** string relay id, PX lease: the relay that scans for outboxes nobody drained, once per scan period in the cluster. */
   outboxScanLease: 'push:scan:lease',
+  /** hash {at, oldest}: when the last complete scan ended and the append time of the oldest entry it saw ('' for none), ms. */
+  outboxScanReport: 'push:scan:report',
   /**
    * pub/sub channel: JSON {id, book, messages} per outbox entry relayed, and {cut, code, reason} notices that close sockets (socket-
    * notices.ts); API pods with the account's sockets subscribe.
