@@ -4,7 +4,7 @@ import { measureRounds, ROOT, type Child, type Measurement, type Target } from '
 import { ingestTable, measureLiquidationIngest, type IngestSummary } from './sections/liquidation-ingest.js';
 import { startBenchStack, type BenchStack } from './lib/stack.js';
 import { measureTickToApi, type LatencySummary } from './sections/tick-latency.js';
-import { measureTrading } from './sections/trading.js';
+import { measureTrading, type TradingApi } from './sections/trading.js';
 import { prepareMacroData } from './sections/macro-data.js';
 import { measurePush, pushTable, type PushResults } from './sections/push.js';
 import { measureRoundTrips, roundTripTable, type RoundTripRow } from './sections/redis-round-trip.js';
@@ -113,11 +113,15 @@ async function main(): Promise<void> {
     if (wants('trading')) {
       roundTrips = await measureRoundTrips(stack.redis.url, rounds);
       const bursts = Number(process.env.BENCH_TRADING_BURSTS ?? 5);
-      const tradingOn = (api: Child): Promise<Measurement[]> =>
-        measureTrading({
+      const asTradingApi = (api: Child, suffix: string): TradingApi => ({ url: api.url, pid: api.process.pid, suffix });
+      // with metrics: the same rows on the API process recording them, bursts and paced rounds interleaved with the other
+      const apis = stack.apiWithMetrics
+        ? [asTradingApi(stack.api, ' (metrics off)'), asTradingApi(stack.apiWithMetrics, ' (metrics on)')]
+        : [asTradingApi(stack.api, '')];
+      rows.push(
+        ...(await measureTrading({
           redisUrl: stack.redis.url,
-          apiUrl: api.url,
-          apiPid: api.process.pid,
+          apis,
           connections,
           bursts,
           fixedSeconds: durationSeconds,
@@ -127,13 +131,8 @@ async function main(): Promise<void> {
             node: { url: stack.bareNode.url, pid: stack.bareNode.process.pid },
             express: { url: stack.bareExpress.url, pid: stack.bareExpress.process.pid },
           },
-        });
-      rows.push(...(await tradingOn(stack.api)));
-      if (wants('metrics') && stack.apiWithMetrics) {
-        // the trading rows again on the API process that records metrics (after, not interleaved: compare with care)
-        const withMetrics = await tradingOn(stack.apiWithMetrics);
-        rows.push(...withMetrics.filter((row) => row.name.startsWith('POST')).map((row) => ({ ...row, name: `${row.name} (metrics on)` })));
-      }
+        })),
+      );
     }
     if (wants('push')) push = await measurePush(stack, durationSeconds);
   } finally {

@@ -23,9 +23,11 @@ const SYMBOLS = ['BTC', 'ETH', 'SOL', 'BNB', 'XRP', 'DOGE', 'ADA', 'AVAX'];
 
 export interface TradingBenchOptions {
   redisUrl: string;
-  apiUrl: string;
-  /** The API process, whose CPU per request the paced rows report. */
-  apiPid: number | undefined;
+  /**
+   * The API processes measured, each row once per process with its suffix in the name; with several, their bursts and
+   * paced rounds interleave (the same background load hits them alike).
+   */
+  apis: TradingApi[];
   connections: number;
   /** Bursts per saturation row. */
   bursts: number;
@@ -40,7 +42,13 @@ export interface TradingBenchOptions {
 
 interface Server {
   url: string;
+  /** The process, whose CPU per request the paced rows report. */
   pid: number | undefined;
+}
+
+export interface TradingApi extends Server {
+  /** Appended to the row names: '' for the one API, ' (metrics on)' for its twin recording metrics. */
+  suffix: string;
 }
 
 interface Population {
@@ -125,8 +133,12 @@ function summarize(name: string, bursts: Burst[]): Measurement {
 let n = 0;
 
 /** One saturation burst: `population.burst` opens as fast as they go, then the closes of what they opened. */
-async function openCloseBurst(options: TradingBenchOptions, population: Population): Promise<{ open: Burst; close: Burst }> {
-  const base = options.apiUrl;
+async function openCloseBurst(
+  options: TradingBenchOptions,
+  api: TradingApi,
+  population: Population,
+): Promise<{ open: Burst; close: Burst }> {
+  const base = api.url;
   const opened: { key: string; id: string }[] = [];
   const open = await burst(base, options.connections, population.burst, {
     method: 'POST',
@@ -162,11 +174,11 @@ async function openCloseBurst(options: TradingBenchOptions, population: Populati
 }
 
 /** Fixed offered load, paced: requests alternate an open and the close of an earlier open of the same key. */
-function tradingLoad(options: TradingBenchOptions, population: Population): PacedOptions {
+function tradingLoad(options: TradingBenchOptions, api: TradingApi, population: Population): PacedOptions {
   const opened: { key: string; id: string }[] = [];
   const keyOf = new Map<number, string>();
   return {
-    url: options.apiUrl,
+    url: api.url,
     rate: options.fixedRate,
     seconds: options.fixedSeconds,
     connections: options.connections,
@@ -240,23 +252,24 @@ export async function measureTrading(options: TradingBenchOptions): Promise<Meas
   const single: Population = { label: '1 account', keys: await createKeys(options.redisUrl, 1, 100), burst: 1000 };
   const many: Population = { label: '1,000 accounts', keys: await createKeys(options.redisUrl, 1000, 1), burst: 4000 };
   const populations = [single, many];
-  // bursts of the two populations alternate, so background load on a shared machine hits both alike;
-  // the first round warms the JIT, the connection pools and the scripts' cache
-  const bursts = new Map(populations.map((p) => [p, { opens: [] as Burst[], closes: [] as Burst[] }]));
+  const pairs = populations.flatMap((population) => options.apis.map((api) => ({ population, api })));
+  // bursts of the populations (and of the API processes) alternate, so background load on a shared machine hits them
+  // alike; the first round warms the JIT, the connection pools and the scripts' cache
+  const bursts = new Map(pairs.map((pair) => [pair, { opens: [] as Burst[], closes: [] as Burst[] }]));
   for (let round = 0; round <= options.bursts; round += 1) {
-    for (const population of populations) {
-      const { open, close } = await openCloseBurst(options, population);
+    for (const pair of pairs) {
+      const { open, close } = await openCloseBurst(options, pair.api, pair.population);
       if (round === 0) continue;
-      bursts.get(population)?.opens.push(open);
-      bursts.get(population)?.closes.push(close);
+      bursts.get(pair)?.opens.push(open);
+      bursts.get(pair)?.closes.push(close);
     }
   }
   const rows: Measurement[] = [];
-  for (const population of populations) {
-    const b = bursts.get(population) ?? { opens: [], closes: [] };
+  for (const pair of pairs) {
+    const b = bursts.get(pair) ?? { opens: [], closes: [] };
     rows.push(
-      summarize(`POST /open, ${population.label} (saturation)`, b.opens),
-      summarize(`POST /close, ${population.label} (saturation)`, b.closes),
+      summarize(`POST /open, ${pair.population.label} (saturation)${pair.api.suffix}`, b.opens),
+      summarize(`POST /close, ${pair.population.label} (saturation)${pair.api.suffix}`, b.closes),
     );
   }
   const rate = options.fixedRate;
@@ -282,11 +295,11 @@ export async function measureTrading(options: TradingBenchOptions): Promise<Meas
           pid: options.baselines.express.pid,
           load: () => get(options.baselines.express),
         },
-        ...populations.map((population) => ({
-          name: `POST /open + /close at ${rate} req/s (paced), ${population.label}`,
+        ...pairs.map(({ population, api }) => ({
+          name: `POST /open + /close at ${rate} req/s (paced), ${population.label}${api.suffix}`,
           kind: 'route' as const,
-          pid: options.apiPid,
-          load: () => tradingLoad(options, population),
+          pid: api.pid,
+          load: () => tradingLoad(options, api, population),
         })),
       ],
       { rounds: options.fixedRounds, rate },
