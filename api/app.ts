@@ -17,7 +17,8 @@ import { errorHandler, notFoundHandler } from './middleware/error-handler.js';
 import { httpMetricsObserver } from './middleware/http-metrics.js';
 import { opsAuth } from './middleware/ops-auth.js';
 import { chargeRefusedKey, rateLimit } from './middleware/rate-limit.js';
-import { isRedisDown, redisGate, redisUnavailable } from './middleware/redis-gate.js';
+import { HEALTH_PATH, healthRoutes, READY_PATH } from './middleware/health.js';
+import { redisGate } from './middleware/redis-gate.js';
 import { requestLogger } from './middleware/request-logger.js';
 import { QUEUE_DASHBOARD_PATH, queueDashboard } from './ops/queue-dashboard.js';
 import type { Middleware } from './routing/http-types.js';
@@ -72,8 +73,6 @@ export interface App {
 }
 
 const API_PREFIX = '/api';
-const HEALTH_PATH = '/healthz';
-const READY_PATH = '/readyz';
 const METRICS_PATH = '/metrics';
 /** The operator routes (the queue dashboard): behind OPS_TOKEN, and not listed by ping. */
 const OPS_PREFIX = '/ops';
@@ -159,19 +158,7 @@ export function createApp(deps: AppDeps): App {
   app.use(catalog.expressHandler());
   app.use(whsink.echo);
 
-  app.get(HEALTH_PATH, (_req, res) => {
-    res.json({ ok: true, ts: Date.now() });
-  });
-  app.get(READY_PATH, async (_req, res) => {
-    try {
-      // a connection that is down answers at once rather than after its reconnect attempts
-      if (isRedisDown(redis)) throw redisUnavailable();
-      await redis.ping();
-      res.json({ ok: true, redis: 'up', ts: Date.now() });
-    } catch {
-      res.status(503).json({ ok: false, redis: 'down', ts: Date.now() });
-    }
-  });
+  app.use(healthRoutes(redis));
   // every pod's own metrics, behind the operator token (404 without one: nothing exposed by default)
   app.get(METRICS_PATH, opsAuth(config.opsToken), async (_req, res) => {
     const { contentType, body } = await scrape();

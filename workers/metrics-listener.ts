@@ -1,14 +1,15 @@
 /**
  * The process's metrics for Prometheus: the scrape-time sources (queue counts, Redis round trip, outbox relay lag) on
  * the process's shared connection, and, with METRICS_PORT set, a listener of its own serving
- * GET /metrics (worker and feed processes have no HTTP server). The listener is meant for an
- * internal network; with OPS_TOKEN set it asks for the token all the same (the API's /metrics does
- * too), so a port exposed by mistake shows nothing.
+ * GET /metrics (worker and feed processes have no HTTP server), and the orchestrator's /healthz and
+ * /readyz probes. The listener is meant for an internal network; with OPS_TOKEN set /metrics asks for
+ * the token all the same (the API's /metrics does too), so a port exposed by mistake shows nothing.
  */
 import express from 'express';
 import type { Redis } from 'ioredis';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { healthRoutes } from '../api/middleware/health.js';
 import { opsAuth } from '../api/middleware/ops-auth.js';
 import type { Config } from '../shared/core/config.js';
 import type { Logger } from '../shared/core/logger.js';
@@ -46,6 +47,7 @@ export async function startProcessMetrics(config: Config, redis: Redis, logger: 
   if (config.metricsPort === undefined) return { url: undefined, stop };
   const app = express();
   app.disable('x-powered-by');
+  app.use(healthRoutes(redis));
   if (config.opsToken !== undefined) app.use(opsAuth(config.opsToken));
   app.get('/metrics', async (_req, res) => {
     const { contentType, body } = await scrape();

@@ -375,5 +375,15 @@ describe('metrics', function () {
         await queue.close();
       }
     });
+
+    it('answers the orchestrator probes without the token', async () => {
+      assert.ok(metrics.url);
+      const base = metrics.url.replace(/\/metrics$/, '');
+      const health = await fetch(`${base}/healthz`);
+      assert.equal(health.status, 200);
+      const ready = await fetch(`${base}/readyz`);
+      assert.equal(ready.status, 200);
+      assert.deepEqual({ ...((await ready.json()) as object), ts: 0 }, { ok: true, redis: 'up', ts: 0 });
+    });
   });
 });
