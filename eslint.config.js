@@ -28,7 +28,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['shared/core/config.ts', 'workers/main.ts', 'ops/**/main.ts', 'bench/**', 'test/helpers/**'],
+    files: ['shared/core/config.ts', 'workers/main.ts', 'ops/**/main.ts', 'ops/deploy/healthcheck.mjs', 'bench/**', 'test/helpers/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

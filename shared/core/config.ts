@@ -189,6 +189,9 @@ function parseTrustProxy(raw: string): TrustProxy {
   return list;
 }
 
+/** The names of every environment variable the service reads (deployment files are checked against them). */
+export const configVariableNames = (): string[] => Object.keys((schema.describe() as { keys?: object }).keys ?? {});
+
 /** Reads and validates the environment once; a bad value throws a ConfigError naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | undefined>): Config {
   const { value, error } = schema.validate(env, { abortEarly: true, convert: true });
