@@ -43,7 +43,7 @@ export async function startService(config: Config, addOns: ServiceAddOns = {}): 
   let embedded: EmbeddedRedis | undefined;
   let redisUrl = config.redisUrl;
   if (!redisUrl) {
-    embedded = await startEmbeddedRedis({ dataDir: config.redisDataDir, logger });
+    embedded = await startEmbeddedRedis({ dataDir: config.redisDataDir, appendFsync: config.redisAppendFsync, logger });
     redisUrl = embedded.url;
   }
   const companion = await addOns.beforeRoles?.(config, logger);

@@ -13,6 +13,8 @@ export type TrustProxy = boolean | number | string[];
  * deribit, htx, bitfinex), liqVenues (liquidation connectors this feed runs), liqFlushMs, liqDedupMs,
  * liqRawMax, derivPairs (pairs of the funding and open-interest jobs).
  */
+export type AppendFsync = 'everysec' | 'always';
+
 export interface Config extends LiquidationSettings {
   port: number;
   host: string;
@@ -20,6 +22,12 @@ export interface Config extends LiquidationSettings {
   redisUrl: string | undefined;
   /** Where the private redis-server keeps its append-only file when REDIS_URL is unset. */
   redisDataDir: string;
+  /**
+   * The private redis-server's append-only file sync: 'everysec' (an fsync a second: a crash of the machine loses at
+   * most about the last second of acknowledged writes, two when the disk stalls) or 'always' (an fsync before each
+   * reply: nothing acknowledged is lost, every write waits for the disk).
+   */
+  redisAppendFsync: AppendFsync;
   marketSource: MarketSource;
   simUrl: string | undefined;
   simPort: number;
@@ -117,6 +125,7 @@ const schema = Joi.object({
   ROLE: Joi.string().valid('all', 'api', 'feed', 'worker').default('all'),
   REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
   REDIS_DATA_DIR: Joi.string().default('.data/redis'),
+  REDIS_APPENDFSYNC: Joi.string().valid('everysec', 'always').default('everysec'),
   MARKET_SOURCE: Joi.string().valid('live', 'sim').default('live'),
   SIM_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   SIM_PORT: Joi.number().integer().min(0).max(65535).default(8090),
@@ -210,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     role: value.ROLE,
     redisUrl: value.REDIS_URL,
     redisDataDir: value.REDIS_DATA_DIR,
+    redisAppendFsync: value.REDIS_APPENDFSYNC,
     marketSource: value.MARKET_SOURCE,
     simUrl: value.SIM_URL,
     simPort: value.SIM_PORT,

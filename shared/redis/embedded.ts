@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import type { AppendFsync } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 
 export interface EmbeddedRedis {
@@ -17,6 +18,8 @@ export interface EmbeddedRedisOptions {
   logger?: Logger;
   /** A port to listen on (a restart on the port clients know); undefined picks a free one. */
   port?: number;
+  /** The append-only file's sync with a dataDir: 'everysec' by default (Config.redisAppendFsync says what each loses). */
+  appendFsync?: AppendFsync;
 }
 
 export class RedisMissingError extends Error {}
@@ -81,7 +84,7 @@ export async function startEmbeddedRedis(options: EmbeddedRedisOptions = {}): Pr
   const dir = options.dataDir ? resolve(options.dataDir) : undefined;
   if (dir) {
     mkdirSync(dir, { recursive: true });
-    args.push('--dir', dir, '--appendonly', 'yes', '--appendfsync', 'everysec');
+    args.push('--dir', dir, '--appendonly', 'yes', '--appendfsync', options.appendFsync ?? 'everysec');
   } else {
     args.push('--appendonly', 'no');
   }
