@@ -7,13 +7,14 @@ import { measureTickToApi, type LatencySummary } from './sections/tick-latency.j
 import { measureTrading, type TradingApi } from './sections/trading.js';
 import { prepareMacroData } from './sections/macro-data.js';
 import { measurePush, pushTable, type PushResults } from './sections/push.js';
+import { measureRedisCost, redisCostTable, type RedisCostRow } from './sections/redis-cost.js';
 import { measureRoundTrips, roundTripTable, type RoundTripRow } from './sections/redis-round-trip.js';
 import { measureSweep, sweepTable, type SweepBenchSummary } from './sections/sweep.js';
 
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
-/** Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, metrics); all when unset. */
+/** Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, metrics, capacity); all when unset. */
 const only = new Set(
   (process.env.BENCH_ONLY ?? '')
     .split(',')
@@ -105,6 +106,7 @@ async function main(): Promise<void> {
   let push: PushResults | undefined;
   let sweep: SweepBenchSummary | undefined;
   let roundTrips: RoundTripRow[] | undefined;
+  let redisCost: RedisCostRow[] | undefined;
   try {
     if (wants('macro')) await prepareMacroData(stack.redis.url, stack.sim.url);
     rows = await measureRounds(targetsFor(stack), { durationSeconds, connections, rounds });
@@ -135,6 +137,13 @@ async function main(): Promise<void> {
       );
     }
     if (wants('push')) push = await measurePush(stack, durationSeconds);
+    if (wants('capacity'))
+      redisCost = await measureRedisCost(stack, {
+        rate: 500,
+        seconds: durationSeconds,
+        rounds,
+        accounts: Number(process.env.BENCH_COST_ACCOUNTS ?? 500),
+      });
   } finally {
     await stack.stop();
   }
@@ -152,6 +161,7 @@ async function main(): Promise<void> {
     latency ? latencyTable(latency) : '',
     ingest ? ingestTable(ingest) : '',
     push ? pushTable(push) : '',
+    redisCost ? redisCostTable(redisCost) : '',
     sweep ? sweepTable(sweep) : '',
   ]
     .filter(Boolean)
@@ -162,7 +172,7 @@ async function main(): Promise<void> {
   const stamp = new Date().toISOString();
   writeFileSync(
     join(resultsDir, 'latest.json'),
-    JSON.stringify({ at: stamp, durationSeconds, rounds, connections, rows, roundTrips, latency, ingest, push, sweep }, null, 2),
+    JSON.stringify({ at: stamp, durationSeconds, rounds, connections, rows, roundTrips, latency, ingest, push, sweep, redisCost }, null, 2),
   );
   if (only.size > 0) return; // a partial run does not replace the published table
   const readmePath = join(ROOT, 'bench/README.md');

@@ -14,9 +14,8 @@
  * against what the machine gives a server that does nothing.
  */
 import autocannon from 'autocannon';
-import { createAccountServices } from '../../shared/paper/accounts/account-services.js';
-import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { median, processCpuMs, type Measurement } from '../lib/harness.js';
+import { createKeys, keyHeaders as headers } from '../lib/keys.js';
 import { pacedLoad, quantile, type PacedOptions, type PacedResult } from '../lib/paced-load.js';
 
 const SYMBOLS = ['BTC', 'ETH', 'SOL', 'BNB', 'XRP', 'DOGE', 'ADA', 'AVAX'];
@@ -57,24 +56,6 @@ interface Population {
   /** Opens per burst (at most the 1,000-position cap of one book per account). */
   burst: number;
 }
-
-async function createKeys(redisUrl: string, accounts: number, keysPerAccount: number): Promise<string[]> {
-  const redis = createRedis(redisUrl);
-  try {
-    const { service } = createAccountServices({ redis });
-    const stamp = Date.now().toString(36);
-    const out: string[] = [];
-    for (let a = 0; a < accounts; a += 1) {
-      const email = `bench-${stamp}-${accounts}-${a}@example.org`;
-      for (let k = 0; k < keysPerAccount; k += 1) out.push((await service.createKey({ email, plan: 'business' })).apiKey);
-    }
-    return out;
-  } finally {
-    await closeRedis(redis);
-  }
-}
-
-const headers = (key: string) => ({ 'content-type': 'application/json', 'x-api-key': key });
 
 interface Burst {
   ok: number;
