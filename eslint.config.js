@@ -66,7 +66,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^\\.\\./', message: 'clients/typescript/src imports only its own files and openapi-fetch: it ships alone.' }] },
+        {
+          patterns: [
+            { regex: '^\\.\\./', message: 'clients/typescript/src imports only its own files and openapi-fetch: it ships alone.' },
+          ],
+        },
       ],
     },
   },

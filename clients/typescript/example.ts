@@ -8,11 +8,10 @@ const [baseUrl = 'http://127.0.0.1:3000', apiKey] = process.argv.slice(2);
 if (apiKey === undefined) throw new Error('usage: example.ts <base url> <api key>');
 const client = createPerpdeskClient({ baseUrl, apiKey });
 
-const price = unwrap(await client.GET('/api/bot/v2/price', { params: { query: { symbol: 'BTC' } } }));
-console.log('BTC', price.data.price);
-
 const opened = unwrap(await client.POST('/api/bot/v2/open', { body: { symbol: 'BTC', side: 'long', leverage: 10, margin_usd: 100 } }));
 const { position } = opened.data;
+// a market open answers its position (a limit or stop entry answers its order instead)
+if (position === undefined || !('id' in position)) throw new Error('no position in the answer');
 console.log('opened', position.id, 'at', position.entry, 'liquidation at', position.liq_price);
 
 const first = await readPositions(client);

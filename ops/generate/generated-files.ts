@@ -23,7 +23,7 @@ const CLIENT_TYPES_HEADER =
 /** The typed client's types: openapi-typescript over the document, formatted as the repository's prettier config says. */
 async function clientTypes(path: string): Promise<string> {
   // the document is built as plain JSON; openapi-typescript validates it as it reads it
-  const ast = await openapiTS((await offlineOpenApiDocument()) as OpenAPI3, { silent: true });
+  const ast = await openapiTS((await offlineOpenApiDocument()) as unknown as OpenAPI3, { silent: true });
   const filepath = new URL(path, REPO_ROOT).pathname;
   const options = await prettier.resolveConfig(filepath);
   return prettier.format(CLIENT_TYPES_HEADER + astToString(ast), { ...options, filepath });

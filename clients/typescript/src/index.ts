@@ -79,7 +79,10 @@ export type PositionsRead = { notModified: false; etag: string | null; positions
  * The positions (v2), conditional on an ETag from an earlier read: nothing is transferred while ids, status,
  * quantity, stop, target and exit stay the same (the ETag leaves the mark price out).
  */
-export async function readPositions(client: PerpdeskClient, options: { etag?: string; query?: PositionsQuery } = {}): Promise<PositionsRead> {
+export async function readPositions(
+  client: PerpdeskClient,
+  options: { etag?: string; query?: PositionsQuery } = {},
+): Promise<PositionsRead> {
   const result = await client.GET('/api/bot/v2/positions', {
     params: { query: options.query },
     headers: options.etag !== undefined ? { 'If-None-Match': options.etag } : {},
