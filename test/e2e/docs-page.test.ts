@@ -111,6 +111,7 @@ describe('the docs page in a real browser (/docs)', function () {
       await shown.getByText('"dry_run": true').waitFor();
       expect(await shown.innerText()).to.contain('"entry": 65000');
 
+      await shown.evaluate((node) => node.scrollIntoView({ block: 'center' }));
       await mkdir(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: new URL('docs-try-it-out.png', ARTIFACTS).pathname });
       expect(problems).to.deep.equal([]);
