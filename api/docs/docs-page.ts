@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { Router } from 'express';
-import { getAbsoluteFSPath } from 'swagger-ui-dist';
 
 const here = new URL('.', import.meta.url);
 const read = (name: string): string => readFileSync(new URL(name, here), 'utf8');
@@ -35,7 +35,8 @@ export function docsRouter(): Router {
       res.type(type).send(body);
     });
   }
-  const swaggerRoot = getAbsoluteFSPath();
+  // the package's folder, found without loading its index (which would load the browser bundle into this process)
+  const swaggerRoot = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   for (const name of SWAGGER_FILES) {
     router.get(`${ASSETS_PATH}/${name}`, (_req, res) => {
       res.sendFile(join(swaggerRoot, name), { maxAge: ASSET_MAX_AGE_MS });

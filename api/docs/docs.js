@@ -29,7 +29,6 @@
     // no call to the online validator: the page works offline
     validatorUrl: null,
   });
-  window.ui = ui;
   buildSidebar(spec, ui);
 })();
 
