@@ -242,7 +242,7 @@ describe('OpenAPI: named response components, matched against live answers', fun
   it('matches the live answers of the changelog and the plan catalogue (with and without a key)', async () => {
     const changelog = await getJson<unknown>(`${fixture.api.url}/api/changelog.json`);
     expect(mismatches(doc, success('/api/changelog.json', 'get'), changelog.body)).to.deep.equal([]);
-    for (const headers of [{}, { 'x-api-key': trader.apiKey }]) {
+    for (const headers of [{}, { 'x-api-key': trader.apiKey }] as Record<string, string>[]) {
       const plans = await getJson<{ current: string | null }>(`${fixture.api.url}/api/apiplan`, { headers });
       expect(mismatches(doc, success('/api/apiplan', 'get'), plans.body)).to.deep.equal([]);
     }
