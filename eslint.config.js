@@ -14,7 +14,8 @@ const PURE_MESSAGE = 'Pure domain code (engine, calculators, indicators) does no
 const NO_IMPURE_PACKAGE = { regex: '^(?!\\.|trading-signals$)', message: PURE_MESSAGE };
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.data/**', 'dist/**', 'bench/results/**'] },
+  // the typed client's generated types: tsc checks them and test/unit/generated-files.test.ts holds them to the document
+  { ignores: ['node_modules/**', '.data/**', 'dist/**', 'bench/results/**', 'clients/typescript/src/openapi.ts'] },
   ...tseslint.configs.recommended,
   {
     rules: {
@@ -56,6 +57,20 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         { patterns: [NO_IMPURE_PACKAGE, { regex: '^\\.(?!/(indicators|score)\\.js$)', message: PURE_MESSAGE }] },
+      ],
+    },
+  },
+  {
+    // the typed client is published on its own: it imports its runtime and its generated types, nothing of the service
+    files: ['clients/typescript/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^\\.\\./', message: 'clients/typescript/src imports only its own files and openapi-fetch: it ships alone.' },
+          ],
+        },
       ],
     },
   },

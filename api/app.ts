@@ -10,7 +10,7 @@ import { StoredApiKeyResolver, type ApiKeyResolver } from '../shared/paper/api-k
 import { createAuthenticate, type Authenticate } from './middleware/authenticate.js';
 import { PLAN_IDS, PLANS, type PlanId } from '../shared/paper/plans.js';
 import { CoalescingLimiter } from '../shared/rate-limit/coalescing-limiter.js';
-import { DOCS_PATH, DOCS_SCRIPT_PATH, docsRouter } from './docs/docs-page.js';
+import { DOCS_PATH, DOCS_PATHS, docsRouter } from './docs/docs-page.js';
 import { keyedRequests, metricsReadable, scrape } from '../shared/metrics/metrics.js';
 import { cors } from './middleware/cors.js';
 import { errorHandler, notFoundHandler } from './middleware/error-handler.js';
@@ -79,7 +79,7 @@ const OPS_PREFIX = '/ops';
 /** What Express serves outside the catalog, as ping lists it (GET bare, other methods named); /metrics is an operator's, unlisted. */
 const OUTSIDE_CATALOG = [HEALTH_PATH, READY_PATH, DOCS_PATH, WHSINK_PATH, `POST ${WHSINK_PATH}`];
 /** The fixed paths outside the catalog, as route labels of the HTTP metrics. */
-const OUTSIDE_FIXED = new Set([HEALTH_PATH, READY_PATH, DOCS_PATH, DOCS_SCRIPT_PATH, METRICS_PATH]);
+const OUTSIDE_FIXED = new Set([HEALTH_PATH, READY_PATH, ...DOCS_PATHS, METRICS_PATH]);
 
 /** Counts keyed requests by plan, through one counter child per plan resolved up front. */
 function keyedRequestCounter(): (plan: PlanId) => void {

@@ -1,46 +1,105 @@
-// Renders the OpenAPI document as a list of operations with parameters and examples.
+// /docs: Swagger UI (swagger-ui-dist, served from /docs/assets) over /api/openapi.json, and a sidebar of the tag groups
+// with a search over every operation. A file of its own because helmet's Content-Security-Policy refuses inline scripts.
+/* global SwaggerUIBundle, CSS */
 (async () => {
-  const root = document.getElementById('routes');
-  const text = (tag, content, cls) => {
-    const el = document.createElement(tag);
-    if (cls) el.className = cls;
-    el.textContent = content;
-    return el;
-  };
+  const root = document.getElementById('swagger-ui');
+  let spec;
   try {
-    const doc = await (await fetch('/api/openapi.json')).json();
-    root.textContent = '';
-    root.append(text('p', `${doc.info.title} ${doc.info.version}: ${doc.info.description}`));
-    for (const [path, methods] of Object.entries(doc.paths)) {
-      for (const [method, op] of Object.entries(methods)) {
-        const section = document.createElement('section');
-        const head = document.createElement('h3');
-        head.append(text('span', method, 'method'), text('span', path, 'path'));
-        section.append(head, text('div', `${op.summary} `, ''), text('div', (op.tags || []).join(', '), 'tag'));
-        if (op.parameters && op.parameters.length) {
-          const table = document.createElement('table');
-          table.append(text('tr', ''));
-          table.firstChild.append(text('th', 'parameter'), text('th', 'required'), text('th', 'schema'), text('th', 'description'));
-          for (const p of op.parameters) {
-            const row = document.createElement('tr');
-            const { description, ...schema } = p.schema || {};
-            row.append(
-              text('td', p.name),
-              text('td', p.required ? 'yes' : 'no'),
-              text('td', JSON.stringify(schema)),
-              text('td', description || p.description || ''),
-            );
-            table.append(row);
-          }
-          section.append(table);
-        }
-        const example = op.responses && op.responses['200'] && op.responses['200'].content['application/json'].example;
-        if (example !== undefined) section.append(text('pre', JSON.stringify(example, null, 2)));
-        if (op.responses && op.responses.default) section.append(text('div', op.responses.default.description, 'tag'));
-        root.append(section);
-      }
-    }
+    const response = await fetch('/api/openapi.json');
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    spec = await response.json();
   } catch (error) {
     root.textContent = `Could not load the API description: ${error}`;
+    return;
   }
+  root.textContent = '';
+  const ui = SwaggerUIBundle({
+    spec,
+    dom_id: '#swagger-ui',
+    presets: [SwaggerUIBundle.presets.apis],
+    layout: 'BaseLayout',
+    deepLinking: true,
+    docExpansion: 'none',
+    // Swagger UI's own box filters the tag groups; the sidebar's searches paths and summaries too
+    filter: true,
+    // the X-API-Key given under Authorize survives a reload
+    persistAuthorization: true,
+    displayRequestDuration: true,
+    defaultModelsExpandDepth: 0,
+    // no call to the online validator: the page works offline
+    validatorUrl: null,
+  });
+  buildSidebar(spec, ui);
 })();
+
+/** Swagger UI's id of a tag or an operation (its escapeDeepLinkPath). */
+const deepLinkId = (text) => CSS.escape(text.trim().replace(/\s/g, '_'));
+
+/** Every operation of the document, grouped by its first tag, in the document's order. */
+function tagGroups(spec) {
+  const groups = new Map();
+  for (const [path, methods] of Object.entries(spec.paths)) {
+    for (const [method, op] of Object.entries(methods)) {
+      const tag = (op.tags && op.tags[0]) || 'default';
+      if (!groups.has(tag)) groups.set(tag, []);
+      groups.get(tag).push({ tag, method, path, summary: op.summary || '', operationId: op.operationId });
+    }
+  }
+  return groups;
+}
+
+/** Opens a tag group (and one of its operations) in Swagger UI and scrolls to it, as a deep link would. */
+function reveal(ui, tag, operationId) {
+  const key = operationId ? ['operations', tag, operationId] : ['operations-tag', tag];
+  ui.layoutActions.show(['operations-tag', tag], true);
+  if (operationId) ui.layoutActions.show(key, true);
+  ui.layoutActions.scrollTo(key);
+  ui.layoutActions.scrollToVirtualizedOperation(key);
+  const id = operationId ? `operations-${deepLinkId(tag)}-${deepLinkId(operationId)}` : `operations-tag-${deepLinkId(tag)}`;
+  // after React has rendered what show() opened
+  requestAnimationFrame(() => requestAnimationFrame(() => document.getElementById(id)?.scrollIntoView({ block: 'start' })));
+}
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function buildSidebar(spec, ui) {
+  const container = document.getElementById('docs-groups');
+  const search = document.getElementById('docs-search');
+  const rows = [];
+  for (const [tag, operations] of tagGroups(spec)) {
+    const group = element('section', 'docs-group');
+    group.dataset.tag = tag;
+    const heading = element('button', '', `${tag} (${operations.length})`);
+    heading.type = 'button';
+    heading.addEventListener('click', () => reveal(ui, tag));
+    const list = element('ul');
+    for (const op of operations) {
+      const item = element('li');
+      const link = element('button');
+      link.type = 'button';
+      link.title = op.summary;
+      link.append(element('span', `docs-method ${op.method}`, op.method), element('span', 'docs-path', op.path));
+      link.addEventListener('click', () => reveal(ui, tag, op.operationId));
+      item.append(link);
+      list.append(item);
+      rows.push({ item, group, text: `${op.method} ${op.path} ${op.summary} ${tag}`.toLowerCase() });
+    }
+    group.append(heading, list);
+    container.append(group);
+  }
+  search.addEventListener('input', () => {
+    const words = search.value.toLowerCase().split(/\s+/).filter(Boolean);
+    const visible = new Set();
+    for (const row of rows) {
+      const match = words.every((word) => row.text.includes(word));
+      row.item.hidden = !match;
+      if (match) visible.add(row.group);
+    }
+    for (const group of container.children) group.hidden = !visible.has(group);
+  });
+}

@@ -5,6 +5,7 @@
 import type { JsonSchema } from '../../shared/core/json-schema.js';
 import { feesSchema, feeVenueSchema } from '../../shared/paper/fees/fee-schema.js';
 import { marketSchema } from '../../shared/paper/markets/market-schema.js';
+import { planSchema } from '../../shared/paper/accounts/plan-schema.js';
 import { orderSchema } from '../../shared/paper/orders/order-schema.js';
 import {
   accountSchema,
@@ -29,4 +30,5 @@ export const RESPONSE_COMPONENTS: Readonly<Record<string, JsonSchema>> = {
   Fees: feesSchema,
   Webhook: webhookSchema,
   WebhookDelivery: webhookDeliverySchema,
+  Plan: planSchema,
 };

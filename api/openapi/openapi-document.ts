@@ -81,7 +81,12 @@ function operation(route: RouteDefinition): Record<string, unknown> {
     responses: {
       '200': {
         description: route.style === 'envelope' ? 'Success, in the { ok, data, ts } envelope' : 'Success, the bare result',
-        content: { 'application/json': { ...(schema ? { schema } : {}), ...(success !== undefined ? { example: success } : {}) } },
+        content: {
+          [route.mediaType ?? 'application/json']: {
+            ...(schema ? { schema } : {}),
+            ...(success !== undefined ? { example: success } : {}),
+          },
+        },
       },
       default: {
         description: `Failure. Codes: ${errorCodes.join(', ')}`,

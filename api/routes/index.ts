@@ -9,6 +9,7 @@ import { latamRoutes } from './latam/router.js';
 import { macroRoutes } from './macro/router.js';
 import { CachedQuotes } from './market/cached-quotes.js';
 import { marketRoutes } from './market/router.js';
+import { metadataRoutes } from './meta/metadata-router.js';
 import { openApiRoutes } from './meta/router.js';
 import { pingRoutes } from './ping/router.js';
 import { screenerRoutes } from './screener/router.js';
@@ -47,5 +48,6 @@ export function registerRouteGroups(catalog: RouteCatalog, services: AppServices
   catalog.add(latamRoutes({ latam: services.latam, cacheMs: SNAPSHOT_CACHE_MS }));
   catalog.add(derivativesRoutes(services.derivatives));
   catalog.add(statusRoutes({ status: services.status, cacheMs: STATUS_CACHE_MS }));
+  catalog.add(metadataRoutes());
   catalog.add(openApiRoutes({ catalog }));
 }

@@ -47,6 +47,8 @@ export interface RouteDefinition {
    * v2 drops it), built on the named components of api/openapi/components.ts.
    */
   response?: JsonSchema;
+  /** The media type of a success that is not JSON (the handler writes it itself), for the docs. */
+  mediaType?: string;
   /**
    * Starts reads the handler will need from the parsed but not yet validated body, while the key
    * gate runs (rateLimit calls it for a key this process has found before, with what it knows of

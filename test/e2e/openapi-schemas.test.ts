@@ -238,4 +238,15 @@ describe('OpenAPI: named response components, matched against live answers', fun
     expect(r.body.days.at(-1)).to.deep.include({ samples: 2, availability: { redis: 100, 'feed:binance': 0 } });
     expect(mismatches(doc, success('/api/status', 'get'), r.body)).to.deep.equal([]);
   });
+
+  it('matches the live answers of the changelog and the plan catalogue (with and without a key)', async () => {
+    const changelog = await getJson<unknown>(`${fixture.api.url}/api/changelog.json`);
+    expect(mismatches(doc, success('/api/changelog.json', 'get'), changelog.body)).to.deep.equal([]);
+    for (const headers of [{}, { 'x-api-key': trader.apiKey }] as Record<string, string>[]) {
+      const plans = await getJson<{ current: string | null }>(`${fixture.api.url}/api/apiplan`, { headers });
+      expect(mismatches(doc, success('/api/apiplan', 'get'), plans.body)).to.deep.equal([]);
+    }
+    const feed = doc.paths['/api/changelog.xml'].get.responses['200'].content;
+    expect(feed).to.have.keys(['application/rss+xml']);
+  });
 });

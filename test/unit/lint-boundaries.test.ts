@@ -20,6 +20,9 @@ const REFUSED: Record<string, Record<string, string[]>> = {
     'workers/planted.ts': ["import { startSim } from '../ops/sim/sim-server.js';"],
     'shared/paper/planted.ts': ["import { startSim } from '../../ops/sim/sim-server.js';"],
   },
+  'clients/typescript/src imports only': {
+    'clients/typescript/src/planted.ts': ["import { ERROR_CODES } from '../../../shared/core/errors.js';"],
+  },
 };
 
 /** Imports each layer may make, by the file they are planted in. */
@@ -31,6 +34,7 @@ const ALLOWED: Record<string, string> = {
   'shared/screener/indicators.ts': "import { EMA } from 'trading-signals';\nimport type { Setup } from './score.js';",
   'workers/planted.ts': "import { createRedis } from '../shared/redis/connection.js';",
   'ops/sim/planted.ts': "import { createRedis } from '../../shared/redis/connection.js';",
+  'clients/typescript/src/planted.ts': "import createClient from 'openapi-fetch';\nimport type { paths } from './openapi.js';",
 };
 
 /** The import-boundary rules of eslint.config.js, run on planted sources. */

@@ -1,0 +1,99 @@
+/**
+ * The change history: the one source of /api/changelog.json, /api/changelog.xml and CHANGELOG.md (written by
+ * `npm run generate`; test/unit/generated-files.test.ts fails when it differs). Newest first. Pure data.
+ */
+import { SERVICE_NAME, SERVICE_VERSION } from '../core/service.js';
+
+export interface ChangelogEntry {
+  /** Semantic version; this service's own entries carry build metadata (+perpdesk) on the contract version they implement. */
+  version: string;
+  /** UTC day, YYYY-MM-DD. */
+  date: string;
+  title: string;
+  changes: string[];
+}
+
+export const CHANGELOG: readonly ChangelogEntry[] = [
+  {
+    version: `${SERVICE_VERSION}+${SERVICE_NAME}`,
+    date: '2026-11-26',
+    title: 'This service: the 2.9.1 contract on Redis, with its own documentation and tools',
+    changes: [
+      'All state in Redis (Redis Cluster ready): API pods hold none, one Lua script per money-moving change',
+      'Public status page with 90 days of availability (/api/status)',
+      'OpenAPI 3.1 document generated from the validating schemas (/api/openapi.json), browsable at /docs with try-it-out',
+      'Typed TypeScript client generated from the OpenAPI document (clients/typescript)',
+      'Remote MCP server at /mcp (stateless Streamable HTTP) and /ai with a built-in, deterministic analyst',
+      'Change history as JSON and RSS 2.0 (/api/changelog.json, /api/changelog.xml) and the plan catalogue (/api/apiplan) from the same tables the service runs on',
+      'Operator CLI, queue dashboard and Prometheus metrics behind OPS_TOKEN',
+    ],
+  },
+  {
+    version: '2.9.1',
+    date: '2026-09-16',
+    title: 'Official clients',
+    changes: ['Official clients published', 'MCP tool for realism (28 tools)', 'Client version fix'],
+  },
+  {
+    version: '2.9.0',
+    date: '2026-09-16',
+    title: 'Realism switches',
+    changes: [
+      'Realism switches slippage, margin_tiers and margin_venue (all off by default)',
+      'Per-call realism overrides on open',
+      'Arena rows carry open-book fields',
+    ],
+  },
+  {
+    version: '2.8.0',
+    date: '2026-09-15',
+    title: 'Fourth plan',
+    changes: ['Fourth plan', 'Plan prices revised'],
+  },
+  {
+    version: '2.7.0',
+    date: '2026-09-15',
+    title: 'API plans',
+    changes: ['API plans separate from site Premium', 'webhooks and ai answer plan_required (breaking)'],
+  },
+  { version: '2.6.0', date: '2026-09-12', title: 'Replay', changes: ['Replay'] },
+  {
+    version: '2.5.0',
+    date: '2026-09-12',
+    title: 'Books, reset and equity',
+    changes: ['Books', 'reset', 'equity', 'arena', 'usage_30d', 'Named input errors'],
+  },
+  { version: '2.4.0', date: '2026-09-11', title: 'Fee venues', changes: ['Fee venues'] },
+  {
+    version: '2.3.0',
+    date: '2026-09-11',
+    title: 'Webhooks, trailing stops and stop entries',
+    changes: ['Webhooks', 'Trailing stops', 'Stop entries', 'modify_order', 'dry_run', 'report', 'ai', 'Keyed data tier'],
+  },
+  { version: '2.2.1', date: '2026-09-09', title: 'Margin fix', changes: ['Margin equals the amount sent'] },
+  { version: '2.2.0', date: '2026-09-07', title: 'Regional quotes', changes: ['Regional quotes'] },
+  { version: '2.1.0', date: '2026-09-05', title: 'Limit orders', changes: ['Limit orders'] },
+  {
+    version: '2.0.0',
+    date: '2026-08-19',
+    title: 'v2 envelope',
+    changes: [
+      'v2 envelope',
+      'Per-key metering',
+      'Idempotency',
+      'sltp',
+      'markets',
+      'balance',
+      'trades',
+      'time',
+      'ETag',
+      'Many keys',
+      'Stream',
+      'MCP',
+      'Fee and funding fixes',
+    ],
+  },
+];
+
+/** The API contract version the service implements (ping's version). */
+export const CURRENT_VERSION = SERVICE_VERSION;
