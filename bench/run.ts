@@ -8,13 +8,17 @@ import { measureTrading, type TradingApi } from './sections/trading.js';
 import { prepareMacroData } from './sections/macro-data.js';
 import { measurePush, pushTable, type PushResults } from './sections/push.js';
 import { measureRedisCost, redisCostTable, type RedisCostRow } from './sections/redis-cost.js';
+import { measureSoak, soakTable, type SoakSummary } from './sections/soak.js';
 import { measureRoundTrips, roundTripTable, type RoundTripRow } from './sections/redis-round-trip.js';
 import { measureSweep, sweepTable, type SweepBenchSummary } from './sections/sweep.js';
 
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
-/** Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, metrics, capacity); all when unset. */
+/**
+ * Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, metrics, capacity, soak);
+ * all but the soak when unset.
+ */
 const only = new Set(
   (process.env.BENCH_ONLY ?? '')
     .split(',')
@@ -22,6 +26,8 @@ const only = new Set(
     .filter(Boolean),
 );
 const wants = (section: string): boolean => only.size === 0 || only.has(section);
+/** The soak holds a load for minutes (BENCH_SOAK_SECONDS, 600 by default): it runs only when named. */
+const wantsSoak = only.has('soak');
 
 /** Throughput targets of each section; the two baselines always run with them. */
 function targetsFor(stack: BenchStack): Target[] {
@@ -107,9 +113,10 @@ async function main(): Promise<void> {
   let sweep: SweepBenchSummary | undefined;
   let roundTrips: RoundTripRow[] | undefined;
   let redisCost: RedisCostRow[] | undefined;
+  let soak: SoakSummary | undefined;
   try {
     if (wants('macro')) await prepareMacroData(stack.redis.url, stack.sim.url);
-    rows = await measureRounds(targetsFor(stack), { durationSeconds, connections, rounds });
+    if (!wantsSoak || only.size > 1) rows = await measureRounds(targetsFor(stack), { durationSeconds, connections, rounds });
     if (wants('market')) latency = await measureTickToApi(stack.sim.url, stack.api.url, 100);
     if (wants('derivatives')) ingest = await measureLiquidationIngest(Number(process.env.BENCH_LIQ_EVENTS ?? 100_000));
     if (wants('trading')) {
@@ -137,6 +144,14 @@ async function main(): Promise<void> {
       );
     }
     if (wants('push')) push = await measurePush(stack, durationSeconds);
+    if (wantsSoak)
+      soak = await measureSoak(stack, {
+        rate: Number(process.env.BENCH_SOAK_RATE ?? 300),
+        seconds: Number(process.env.BENCH_SOAK_SECONDS ?? 600),
+        warmUpSeconds: Number(process.env.BENCH_SOAK_WARM_UP ?? 120),
+        windowSeconds: 10,
+        accounts: 200,
+      });
     if (wants('capacity'))
       redisCost = await measureRedisCost(stack, {
         rate: 500,
@@ -156,12 +171,13 @@ async function main(): Promise<void> {
       workers: Number(process.env.BENCH_SWEEP_WORKERS ?? 1),
     });
   const markdown = [
-    table(rows),
+    rows.length > 0 ? table(rows) : '',
     roundTrips ? roundTripTable(roundTrips) : '',
     latency ? latencyTable(latency) : '',
     ingest ? ingestTable(ingest) : '',
     push ? pushTable(push) : '',
     redisCost ? redisCostTable(redisCost) : '',
+    soak ? soakTable(soak) : '',
     sweep ? sweepTable(sweep) : '',
   ]
     .filter(Boolean)
@@ -172,7 +188,11 @@ async function main(): Promise<void> {
   const stamp = new Date().toISOString();
   writeFileSync(
     join(resultsDir, 'latest.json'),
-    JSON.stringify({ at: stamp, durationSeconds, rounds, connections, rows, roundTrips, latency, ingest, push, sweep, redisCost }, null, 2),
+    JSON.stringify(
+      { at: stamp, durationSeconds, rounds, connections, rows, roundTrips, latency, ingest, push, sweep, redisCost, soak },
+      null,
+      2,
+    ),
   );
   if (only.size > 0) return; // a partial run does not replace the published table
   const readmePath = join(ROOT, 'bench/README.md');

@@ -74,3 +74,11 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
     throw error;
   }
 }
+
+/** A worker process (every processor, the schedules, the outbox relay) on the stack's Redis and sim; the caller stops it. */
+export function startBenchWorker(stack: BenchStack, env: Record<string, string> = {}): Promise<Child> {
+  const common = { REDIS_URL: stack.redis.url, MARKET_SOURCE: 'sim', SIM_URL: stack.sim.url, WEBHOOK_ALLOW_PRIVATE: 'true' };
+  return startChild('workers/main.ts', { ...common, ROLE: 'worker', LOG_LEVEL: 'info', ...env }, (line) =>
+    line.includes('worker role started') ? 'worker' : undefined,
+  );
+}

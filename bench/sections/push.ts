@@ -34,7 +34,7 @@ import {
   startBenchReceiver,
   type Percentiles,
 } from '../lib/push-clients.js';
-import type { BenchStack } from '../lib/stack.js';
+import { startBenchWorker, type BenchStack } from '../lib/stack.js';
 
 const SYMBOLS = ['BTC', 'ETH', 'SOL', 'BNB', 'XRP', 'DOGE', 'ADA', 'AVAX'];
 const FAN_OUT_SOCKETS = Number(process.env.BENCH_PUSH_SOCKETS ?? 2000);
@@ -255,11 +255,7 @@ export async function measurePush(stack: BenchStack, seconds: number): Promise<P
   const children: Child[] = [];
   const redis = createRedis(stack.redis.url);
   try {
-    children.push(
-      await startChild('workers/main.ts', { ...common, ROLE: 'worker', LOG_LEVEL: 'info', WEBHOOK_ALLOW_PRIVATE: 'true' }, (line) =>
-        line.includes('worker role started') ? 'worker' : undefined,
-      ),
-    );
+    children.push(await startBenchWorker(stack));
     const port = await freePort();
     const fanOutApi = await startChildAt(
       'workers/main.ts',

@@ -12,11 +12,11 @@ import type { Redis } from 'ioredis';
 import { keys } from '../../shared/redis/keys.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { WebhookStore } from '../../shared/push/webhook-store.js';
-import { median, processCpuMs, startChild, type Child } from '../lib/harness.js';
+import { median, processCpuMs, type Child } from '../lib/harness.js';
 import { createAccountKeys, createKeys, keyHeaders } from '../lib/keys.js';
 import { pacedLoad, type PacedRequest } from '../lib/paced-load.js';
 import { startBenchReceiver, type BenchReceiver } from '../lib/push-clients.js';
-import type { BenchStack } from '../lib/stack.js';
+import { startBenchWorker, type BenchStack } from '../lib/stack.js';
 
 export interface RedisCostOptions {
   rate: number;
@@ -77,12 +77,7 @@ export async function measureRedisCost(stack: BenchStack, options: RedisCostOpti
   const children: Child[] = [];
   let receiver: BenchReceiver | undefined;
   try {
-    const common = { REDIS_URL: stack.redis.url, MARKET_SOURCE: 'sim', SIM_URL: stack.sim.url, WEBHOOK_ALLOW_PRIVATE: 'true' };
-    children.push(
-      await startChild('workers/main.ts', { ...common, ROLE: 'worker', LOG_LEVEL: 'info' }, (line) =>
-        line.includes('worker role started') ? 'worker' : undefined,
-      ),
-    );
+    children.push(await startBenchWorker(stack));
     receiver = await startBenchReceiver();
     const pid = await redisPid(redis);
     const plain = await createKeys(stack.redis.url, options.accounts, 1);
