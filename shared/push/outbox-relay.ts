@@ -14,6 +14,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { ArenaRecorder } from '../arena/arena-recorder.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { AccountStore } from '../paper/accounts/account-store.js';
@@ -38,6 +39,8 @@ export interface OutboxRelayDeps {
   producer: WebhookProducer;
   hooks: WebhookStore;
   accounts: AccountStore;
+  /** Counts the closes among the entries in the arena's season tallies (before they are removed: at least once, counted once). */
+  arena: ArenaRecorder;
   clock: Clock;
   logger: Logger;
   leaseMs: number;
@@ -151,6 +154,7 @@ export class OutboxRelay {
     // a stream entry's id starts with the time it was appended, ms: the head's age is this account's lag
     const appended = Number.parseInt(entries[0]?.id ?? '', 10);
     if (Number.isFinite(appended)) outboxRelayLag.set(Math.max(0, this.deps.clock.now() - appended) / 1000);
+    await this.deps.arena.record(accountId, entries);
     const mapped = entries.map((entry) => this.mapEntry(accountId, entry)).filter((e): e is RelayEntry => e !== null && e.items.length > 0);
     if (mapped.length === 0) return;
     const messages = mapped.map(channelMessage).filter((m) => m.messages.length > 0);

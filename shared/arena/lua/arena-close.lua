@@ -1,0 +1,56 @@
+--[[
+arena-close: adds closes to their books' tallies of one arena season, once each. Called by the
+outbox relay (shared/arena/arena-recorder.ts) with the position.closed and position.liquidated
+entries of one account it relays, in outbox order. The relay delivers at least once (a relay that
+dies before it removes the entries leaves them to the next), so each tally keeps the id of the last
+outbox entry it counted: an account's outbox ids only grow, and a book's entries reach it in that
+order, so an entry at or below it was counted already and is skipped. One close is one entry
+(position-close.lua settles a position once, whoever races it), so this counts each close once.
+
+KEYS[1]  the season's tallies (hash accountId|book -> "last entry id,closes,wins,pnl cents,
+         roe sum (hundredths of a percent),liquidations,slippage closes,tiered closes")
+ARGV[1]  when the season's keys expire, ms (PEXPIREAT)
+ARGV[2..] groups of 7, one per close, in outbox order: member (accountId|book), outbox entry id,
+         realized P&L in cents, ROE in hundredths of a percent, 1 if liquidated, 1 if slippage
+         applied, 1 if tiered margin applied (else 0)
+
+Returns  the number of closes counted (those already counted are not)
+Events:  none.
+
+One key: cross-account, outside every account's slot, so the script touches nothing else.
+]]
+local function after(a, b)
+  local am, as = string.match(a, '^(%d+)-(%d+)$')
+  local bm, bs = string.match(b, '^(%d+)-(%d+)$')
+  am, as, bm, bs = tonumber(am), tonumber(as), tonumber(bm), tonumber(bs)
+  return am > bm or (am == bm and as > bs)
+end
+
+local counted = 0
+for i = 2, #ARGV, 7 do
+  local member = ARGV[i]
+  local t = {'0-0', 0, 0, 0, 0, 0, 0, 0}
+  local prior = redis.call('HGET', KEYS[1], member)
+  if prior then
+    local k = 1
+    for part in string.gmatch(prior, '[^,]+') do
+      t[k] = k == 1 and part or tonumber(part)
+      k = k + 1
+    end
+  end
+  if after(ARGV[i + 1], t[1]) then
+    local cents = tonumber(ARGV[i + 2])
+    t[1] = ARGV[i + 1]
+    t[2] = t[2] + 1
+    if cents > 0 then t[3] = t[3] + 1 end
+    t[4] = t[4] + cents
+    t[5] = t[5] + tonumber(ARGV[i + 3])
+    t[6] = t[6] + tonumber(ARGV[i + 4])
+    t[7] = t[7] + tonumber(ARGV[i + 5])
+    t[8] = t[8] + tonumber(ARGV[i + 6])
+    redis.call('HSET', KEYS[1], member, table.concat(t, ','))
+    counted = counted + 1
+  end
+end
+if counted > 0 then redis.call('PEXPIREAT', KEYS[1], ARGV[1]) end
+return counted
