@@ -9,11 +9,12 @@ import { prepareMacroData } from './sections/macro-data.js';
 import { measurePush, pushTable, type PushResults } from './sections/push.js';
 import { measureRoundTrips, roundTripTable, type RoundTripRow } from './sections/redis-round-trip.js';
 import { measureSweep, sweepTable, type SweepBenchSummary } from './sections/sweep.js';
+import { arenaTable, measureArena, type ArenaBenchSummary } from './sections/arena.js';
 
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
-/** Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, metrics); all when unset. */
+/** Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, metrics, arena); all when unset. */
 const only = new Set(
   (process.env.BENCH_ONLY ?? '')
     .split(',')
@@ -105,6 +106,7 @@ async function main(): Promise<void> {
   let push: PushResults | undefined;
   let sweep: SweepBenchSummary | undefined;
   let roundTrips: RoundTripRow[] | undefined;
+  let arena: ArenaBenchSummary | undefined;
   try {
     if (wants('macro')) await prepareMacroData(stack.redis.url, stack.sim.url);
     rows = await measureRounds(targetsFor(stack), { durationSeconds, connections, rounds });
@@ -147,6 +149,13 @@ async function main(): Promise<void> {
       rounds,
       workers: Number(process.env.BENCH_SWEEP_WORKERS ?? 1),
     });
+  // the arena's rollup and the relay's counting, on its own Redis too
+  if (wants('arena'))
+    arena = await measureArena({
+      rounds,
+      books: Number(process.env.BENCH_ARENA_BOOKS ?? 100_000),
+      closesPerBook: Number(process.env.BENCH_ARENA_CLOSES ?? 100),
+    });
   const markdown = [
     table(rows),
     roundTrips ? roundTripTable(roundTrips) : '',
@@ -154,6 +163,7 @@ async function main(): Promise<void> {
     ingest ? ingestTable(ingest) : '',
     push ? pushTable(push) : '',
     sweep ? sweepTable(sweep) : '',
+    arena ? arenaTable(arena) : '',
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -163,7 +173,7 @@ async function main(): Promise<void> {
   const stamp = new Date().toISOString();
   writeFileSync(
     join(resultsDir, 'latest.json'),
-    JSON.stringify({ at: stamp, durationSeconds, rounds, connections, rows, roundTrips, latency, ingest, push, sweep }, null, 2),
+    JSON.stringify({ at: stamp, durationSeconds, rounds, connections, rows, roundTrips, latency, ingest, push, sweep, arena }, null, 2),
   );
   if (only.size > 0) return; // a partial run does not replace the published table
   const readmePath = join(ROOT, 'bench/README.md');

@@ -48,7 +48,12 @@ export function seasonCloseOf(accountId: string, entry: OutboxEntry): { season: 
   return { season: seasonOf(closedTs), close: { member: bookMember(accountId, book || 'main'), entryId: entry.id, facts } };
 }
 
-export class ArenaRecorder {
+/** What the outbox relay calls with each batch of an account's entries it relays (the arena's recorder; a bench passes a stand-in). */
+export interface CloseCounter {
+  record(accountId: string, entries: readonly OutboxEntry[]): Promise<void>;
+}
+
+export class ArenaRecorder implements CloseCounter {
   constructor(private readonly store: ArenaStore) {}
 
   /** Counts the closes among one account's entries (in outbox order), one script call per season they fall in. */

@@ -1,8 +1,9 @@
 /**
- * The arena rollup (a scheduled job, once per cluster): ranks a season's books from their tallies
- * and stores the board the route serves. Its cost grows with the books of the season (one HSCAN of
- * their tallies, a sort) and the rows shown (their open positions at mark), never with the closes:
- * the relay summed those as they settled.
+ * The arena rollup (a scheduled job, once per cluster): ranks a season's books and stores the board
+ * the route serves. The relay summed each book's closes as they settled and kept the books with
+ * enough of them in a ranking by P&L, so the rollup reads the top of that ranking and the tallies of
+ * the rows shown, then their open positions at mark: its cost follows the rows shown, not the books
+ * of the season nor their closes.
  */
 import type { Clock } from '../core/clock.js';
 import { seasonBounds, seasonExpiresAt, seasonOf } from '../engine/arena-season.js';
@@ -130,16 +131,17 @@ export class ArenaRollup {
 
   /** Ranks one season at `now` and stores its board. */
   async rank(season: number, now: number): Promise<RollupResult> {
-    const tallies = await this.deps.store.tallies(season);
-    const ranked = rankBooks(tallies, MIN_CLOSES, this.deps.rows ?? ARENA_ROWS);
+    const rows = this.deps.rows ?? ARENA_ROWS;
+    const top = await this.deps.store.top(season, rows);
+    const ranked = rankBooks(top.candidates, MIN_CLOSES, rows);
     const books = ranked.map(({ entry }) => parseBookMember(entry.id));
     const open = await this.openTotals(books, now);
     const board: StoredBoard = {
       season,
       computed_ts: now,
       final: now >= seasonBounds(season).end + FINAL_AFTER_MS,
-      books: tallies.length,
-      ranked: tallies.reduce((n, b) => n + (b.tally.closes >= MIN_CLOSES ? 1 : 0), 0),
+      books: top.books,
+      ranked: top.ranked,
       rows: ranked.map(({ rank, entry }, i) => boardRow(rank, books[i].accountId, books[i].book, entry.tally, open[i])),
     };
     await this.deps.store.saveBoard(season, JSON.stringify(board), seasonExpiresAt(season));

@@ -6,7 +6,7 @@ import type { FreshnessRules } from '../market/quote-freshness.js';
 import type { FundingStore } from '../paper/funding/funding-store.js';
 import { LivePrices } from '../paper/markets/live-prices.js';
 import type { PositionStore } from '../paper/positions/position-store.js';
-import { ArenaRecorder } from './arena-recorder.js';
+import { ArenaRecorder, type CloseCounter } from './arena-recorder.js';
 import { ArenaRollup } from './arena-rollup.js';
 import { ArenaService } from './arena-service.js';
 import { ArenaStore } from './arena-store.js';
@@ -14,7 +14,7 @@ import { ArenaStore } from './arena-store.js';
 export interface ArenaServices {
   store: ArenaStore;
   /** Counts the closes the outbox relay moves (workers/start-outbox-relay.ts). */
-  recorder: ArenaRecorder;
+  recorder: CloseCounter;
   /** The scheduled job's work (workers/processors/arena/). */
   rollup: ArenaRollup;
   /** What GET /api/arena answers. */

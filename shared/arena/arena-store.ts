@@ -1,9 +1,10 @@
 /**
- * The arena in Redis: each season's tallies (one hash, a field per book) and the board the rollup
- * stored. Cross-account keys outside every account's slot: each command and script touches one key.
+ * The arena in Redis: each season's tallies (one hash, a field per book), its ranking (the books
+ * with enough closes by P&L) and the board the rollup stored. Cross-account keys outside every
+ * account's slot; a season's keys share its hash tag, so the one script writing two of them stays in one slot.
  */
 import type { Redis } from 'ioredis';
-import type { CloseFacts, SeasonTally } from '../engine/arena-stats.js';
+import { MIN_CLOSES, type CloseFacts, type SeasonTally } from '../engine/arena-stats.js';
 import { keys } from '../redis/keys.js';
 import { arenaScripts } from './lua/arena-scripts.js';
 
@@ -29,8 +30,13 @@ export interface BookTally {
   tally: SeasonTally;
 }
 
-/** Fields per HSCAN step: the rollup reads a season in steps, so a large season never blocks Redis for long. */
-const SCAN_COUNT = 5_000;
+/** What the rollup reads of a season: how many books closed in it, how many are ranked, and the top of the ranking. */
+export interface SeasonTop {
+  books: number;
+  ranked: number;
+  /** The `count` best by P&L, and every book tied with the last of them (so ties at the cut are decided by the ranking's own rule). */
+  candidates: BookTally[];
+}
 
 /** A tally as arena-close.lua packs it (the entry id first, which the board does not need). */
 export function parseTally(packed: string): SeasonTally {
@@ -43,24 +49,38 @@ export class ArenaStore {
 
   /** Counts closes of one season, each once (arena-close.lua); answers how many were new. */
   async record(season: number, expiresAt: number, closes: readonly SeasonClose[]): Promise<number> {
-    const args: (string | number)[] = [expiresAt];
+    const args: (string | number)[] = [expiresAt, MIN_CLOSES];
     for (const { member, entryId, facts } of closes) {
       args.push(member, entryId, facts.pnlCents, facts.roeBp, +facts.liquidated, +facts.slippage, +facts.tiered);
     }
-    return arenaScripts.runInteger(this.redis, 'arena-close', { keys: [keys.arenaTallies(season)], args });
+    return arenaScripts.runInteger(this.redis, 'arena-close', { keys: [keys.arenaTallies(season), keys.arenaRanking(season)], args });
   }
 
-  /** Every book's tally of the season, read in HSCAN steps (a field HSCAN returns twice, during a rehash, is kept once). */
-  async tallies(season: number): Promise<BookTally[]> {
-    const key = keys.arenaTallies(season);
-    const books = new Map<BookMember, BookTally>();
-    let cursor = '0';
-    do {
-      const [next, flat] = await this.redis.hscan(key, cursor, 'COUNT', SCAN_COUNT);
-      for (let i = 0; i + 1 < flat.length; i += 2) books.set(flat[i], { id: flat[i], tally: parseTally(flat[i + 1]) });
-      cursor = next;
-    } while (cursor !== '0');
-    return [...books.values()];
+  /**
+   * The top of a season's ranking: `count` books by P&L and those tied with the last, with their tallies. Its cost follows `count`
+   * (and the log of the ranked books), whatever the season holds.
+   */
+  async top(season: number, count: number): Promise<SeasonTop> {
+    const ranking = keys.arenaRanking(season);
+    const [books, ranked, best] = await Promise.all([
+      this.redis.hlen(keys.arenaTallies(season)),
+      this.redis.zcard(ranking),
+      count > 0 ? this.redis.zrevrange(ranking, 0, count - 1, 'WITHSCORES') : Promise.resolve([]),
+    ]);
+    const members = new Set<BookMember>();
+    for (let i = 0; i < best.length; i += 2) members.add(best[i]);
+    if (best.length === count * 2) {
+      const cut = best[best.length - 1];
+      for (const tied of await this.redis.zrangebyscore(ranking, cut, cut)) members.add(tied);
+    }
+    if (members.size === 0) return { books, ranked, candidates: [] };
+    const ids = [...members];
+    const packed = await this.redis.hmget(keys.arenaTallies(season), ...ids);
+    const candidates = ids.flatMap((id, i) => {
+      const value = packed[i];
+      return value === null ? [] : [{ id, tally: parseTally(value) }];
+    });
+    return { books, ranked, candidates };
   }
 
   async saveBoard(season: number, json: string, expiresAt: number): Promise<void> {

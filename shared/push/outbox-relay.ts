@@ -14,7 +14,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { ArenaRecorder } from '../arena/arena-recorder.js';
+import type { CloseCounter } from '../arena/arena-recorder.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { AccountStore } from '../paper/accounts/account-store.js';
@@ -40,7 +40,7 @@ export interface OutboxRelayDeps {
   hooks: WebhookStore;
   accounts: AccountStore;
   /** Counts the closes among the entries in the arena's season tallies (before they are removed: at least once, counted once). */
-  arena: ArenaRecorder;
+  arena: CloseCounter;
   clock: Clock;
   logger: Logger;
   leaseMs: number;

@@ -161,12 +161,14 @@ export const keys = {
   fundingRecords: (symbol: string) => `mkt:{${symbol}}:funding`,
 
   // the arena (shared/arena): cross-account, one hash tag per season, outside every account's slot;
-  // every write touches one key (arena-close.lua, SET); both expire SEASONS_KEPT seasons after the season ends
+  // a season's keys share its hash tag, so arena-close.lua stays in one slot; they expire SEASONS_KEPT seasons after the season ends
   /**
    * hash accountId|book -> "last outbox entry id,closes,wins,pnl cents,roe sum (hundredths of a percent),liquidations,slippage closes,
    * tiered closes": each book's closes in the season, written by the outbox relay.
    */
   arenaTallies: (season: number) => `arena:{s${season}}:tallies`,
+  /** zset accountId|book by realized P&L (cents): the season's books with at least MIN_CLOSES closes, written with their tallies. */
+  arenaRanking: (season: number) => `arena:{s${season}}:ranking`,
   /** string JSON StoredBoard: the season's board as the rollup last computed it (the route serves it). */
   arenaBoard: (season: number) => `arena:{s${season}}:board`,
 

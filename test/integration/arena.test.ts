@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import type { Redis } from 'ioredis';
 import { publicHandle } from '../../shared/arena/arena-handle.js';
 import type { StoredBoard } from '../../shared/arena/arena-rollup.js';
-import { FINAL_AFTER_MS } from '../../shared/arena/arena-rollup.js';
-import { bookMember } from '../../shared/arena/arena-store.js';
+import { ArenaRollup, FINAL_AFTER_MS } from '../../shared/arena/arena-rollup.js';
+import { bookMember, parseTally } from '../../shared/arena/arena-store.js';
 import type { Clock } from '../../shared/core/clock.js';
 import { configWith } from '../../shared/core/config.js';
 import { AppError } from '../../shared/core/errors.js';
@@ -88,8 +88,8 @@ describe('arena: season tallies, the relay, the rollup (real Redis)', function (
   afterEach(() => closeRedis(redis));
 
   const tallyOf = async (accountId: string, book = 'main', s = season) => {
-    const all = await domain.arena.store.tallies(s);
-    return all.find((b) => b.id === bookMember(accountId, book))?.tally;
+    const packed = await redis.hget(keys.arenaTallies(s), bookMember(accountId, book));
+    return packed === null ? undefined : parseTally(packed);
   };
 
   it('counts a close the relay delivers twice once: counted by a relay that died before removing it, then relayed again', async () => {
@@ -153,6 +153,9 @@ describe('arena: season tallies, the relay, the rollup (real Redis)', function (
             pnlCents: sum((c) => c.cents),
             roeSumBp: sum((c) => c.roeBp),
           });
+          // in the ranking, by its P&L, once it has 5 closes
+          const score = await redis.zscore(keys.arenaRanking(season), bookMember(accountId, 'main'));
+          expect(score === null ? null : Number(score)).to.equal(closes.length >= 5 ? sum((c) => c.cents) : null);
         },
       ),
       { numRuns: 40 },
@@ -228,6 +231,39 @@ describe('arena: season tallies, the relay, the rollup (real Redis)', function (
     clock.at += 60_000;
     expect((await domain.arena.rollup.run()).map((r) => r.season)).to.deep.equal([season + 1]);
     expect(await redis.pexpiretime(keys.arenaBoard(season))).to.equal(seasonExpiresAt(season));
+  });
+
+  it('decides ties at the cut by the ranking rule (more wins, then the id), not by the order Redis keeps them', async () => {
+    // four books at 50.00 with 5 closes: x has 5 wins, w and z 4, y 3; one row beyond the best (v, 60.00) is shown
+    const fives = (accountId: string, pnl: number[]) =>
+      appendCloses(
+        redis,
+        accountId,
+        pnl.map((p, i) => ({ id: `${accountId}${i}`, closedTs: start + i, pnlUsd: p, roePct: 1 })),
+      );
+    await fives('acc_v', [12, 12, 12, 12, 12]);
+    await fives('acc_w', [20, 20, 10, 10, -10]);
+    await fives('acc_x', [10, 10, 10, 10, 10]);
+    await fives('acc_y', [30, 20, 10, 0, -10]);
+    await fives('acc_z', [20, 20, 10, 10, -10]);
+    for (const id of ['acc_v', 'acc_w', 'acc_x', 'acc_y', 'acc_z']) await domain.arena.recorder.record(id, await outboxEntries(redis, id));
+    const rollup = new ArenaRollup({
+      store: domain.arena.store,
+      positions: domain.stores.positions,
+      prices: domain.trading.prices,
+      funding: domain.stores.funding,
+      clock,
+      rows: 3,
+    });
+    await rollup.rank(season, clock.at);
+    const board = JSON.parse((await redis.get(keys.arenaBoard(season))) ?? 'null') as StoredBoard;
+    // v 60.00 first; then x (5 wins) ahead of w and z (4 wins each), w before z by id; y (3 wins) is cut
+    expect(board.rows.map((r) => [r.rank, r.who, r.pnl_usd])).to.deep.equal([
+      [1, publicHandle('acc_v'), 60],
+      [2, publicHandle('acc_x'), 50],
+      [2, publicHandle('acc_w'), 50],
+    ]);
+    expect(board).to.include({ books: 5, ranked: 5 });
   });
 
   it('answers the current season and the 6 before it; any other is 400 bad_season naming the range', async () => {

@@ -9,15 +9,19 @@ order, so an entry at or below it was counted already and is skipped. One close 
 
 KEYS[1]  the season's tallies (hash accountId|book -> "last entry id,closes,wins,pnl cents,
          roe sum (hundredths of a percent),liquidations,slippage closes,tiered closes")
+KEYS[2]  the season's ranking (zset accountId|book by realized P&L in cents): the books with at
+         least ARGV[2] closes, so the rollup reads the top of it, not every book
 ARGV[1]  when the season's keys expire, ms (PEXPIREAT)
-ARGV[2..] groups of 7, one per close, in outbox order: member (accountId|book), outbox entry id,
+ARGV[2]  closes a book needs to be ranked
+ARGV[3..] groups of 7, one per close, in outbox order: member (accountId|book), outbox entry id,
          realized P&L in cents, ROE in hundredths of a percent, 1 if liquidated, 1 if slippage
          applied, 1 if tiered margin applied (else 0)
 
 Returns  the number of closes counted (those already counted are not)
 Events:  none.
 
-One key: cross-account, outside every account's slot, so the script touches nothing else.
+Cross-account keys, outside every account's slot: both carry the season's hash tag ({s<season>}),
+so the script stays in one slot under Redis Cluster.
 ]]
 local function after(a, b)
   local am, as = string.match(a, '^(%d+)-(%d+)$')
@@ -27,7 +31,8 @@ local function after(a, b)
 end
 
 local counted = 0
-for i = 2, #ARGV, 7 do
+local minCloses = tonumber(ARGV[2])
+for i = 3, #ARGV, 7 do
   local member = ARGV[i]
   local t = {'0-0', 0, 0, 0, 0, 0, 0, 0}
   local prior = redis.call('HGET', KEYS[1], member)
@@ -49,8 +54,12 @@ for i = 2, #ARGV, 7 do
     t[7] = t[7] + tonumber(ARGV[i + 5])
     t[8] = t[8] + tonumber(ARGV[i + 6])
     redis.call('HSET', KEYS[1], member, table.concat(t, ','))
+    if t[2] >= minCloses then redis.call('ZADD', KEYS[2], t[4], member) end
     counted = counted + 1
   end
 end
-if counted > 0 then redis.call('PEXPIREAT', KEYS[1], ARGV[1]) end
+if counted > 0 then
+  redis.call('PEXPIREAT', KEYS[1], ARGV[1])
+  redis.call('PEXPIREAT', KEYS[2], ARGV[1])
+end
 return counted

@@ -2,5 +2,5 @@
 import { LuaScripts } from '../../redis/lua-scripts.js';
 
 export const arenaScripts = new LuaScripts(import.meta.url, {
-  'arena-close': { version: 1, numberOfKeys: 1 },
+  'arena-close': { version: 1, numberOfKeys: 2 },
 });
