@@ -122,6 +122,19 @@ describe('arena: season tallies, the relay, the rollup (real Redis)', function (
     expect((await tallyOf('acc_twice', 'alpha'))?.closes).to.equal(1);
   });
 
+  it('counts closes once when two relays deliver the same entries at the same moment (arena-close.lua races itself)', async () => {
+    await appendCloses(
+      redis,
+      'acc_race',
+      Array.from({ length: 6 }, (_, i) => ({ id: `r${i}`, closedTs: start + i, pnlUsd: i - 2, roePct: i })),
+    );
+    const entries = await outboxEntries(redis, 'acc_race');
+    await Promise.all(Array.from({ length: 4 }, () => domain.arena.recorder.record('acc_race', entries)));
+    // -2 - 1 + 0 + 1 + 2 + 3 = 3 USD; wins: 1, 2, 3
+    expect(await tallyOf('acc_race')).to.deep.include({ closes: 6, wins: 3, pnlCents: 300, roeSumBp: 1500 });
+    expect(await redis.zscore(keys.arenaRanking(season), bookMember('acc_race', 'main'))).to.equal('300');
+  });
+
   it('sums any closes exactly once whatever the batches and redeliveries (property, against Redis)', async () => {
     const close = fc.record({ cents: fc.integer({ min: -100_000, max: 100_000 }), roeBp: fc.integer({ min: -100_000, max: 100_000 }) });
     let n = 0;
