@@ -24,6 +24,7 @@ import { MarketWriter } from '../../shared/market/market-writer.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { startEmbeddedRedis } from '../../shared/redis/embedded.js';
 import { keys } from '../../shared/redis/keys.js';
+import { OutboxStore } from '../../shared/push/outbox-store.js';
 import { startOutboxRelay } from '../../workers/start-outbox-relay.js';
 import { median } from '../lib/harness.js';
 import { seedSweepData } from '../lib/sweep-data.js';
@@ -43,6 +44,9 @@ export interface ArenaBenchSummary {
   openPerRow: number;
   /** Outbox drain: accounts x close entries each, median ms with and without counting, and the runs. */
   drain: { accounts: number; perAccount: number; withMs: number; withoutMs: number; withRuns: number[]; withoutRuns: number[] };
+  /** The recorder alone on the same entries (one call per account's batch, as the relay makes it), median ms. */
+  recorderMs: number;
+  recorderRuns: number[];
 }
 
 const OPEN_PER_ROW = 5;
@@ -182,6 +186,15 @@ async function timeDrain(
   }
 }
 
+/** The arena's step of the relay alone: every account's entries read as the relay reads them, then counted; ms for the counting. */
+async function timeRecorder(redis: Redis, domain: Domain, accounts: readonly string[]): Promise<number> {
+  const store = new OutboxStore(redis);
+  const batches = await Promise.all(accounts.map((accountId) => store.head(accountId, 200)));
+  const started = performance.now();
+  for (const [i, accountId] of accounts.entries()) await domain.arena.recorder.record(accountId, batches[i]);
+  return performance.now() - started;
+}
+
 export async function measureArena(options: { rounds: number; books: number; closesPerBook: number }): Promise<ArenaBenchSummary> {
   const server = await startEmbeddedRedis();
   const redis = createRedis(server.url);
@@ -228,7 +241,11 @@ export async function measureArena(options: { rounds: number; books: number; clo
     const nothing: CloseCounter = { record: async () => undefined };
     const withRuns: number[] = [];
     const withoutRuns: number[] = [];
+    const recorderRuns: number[] = [];
     for (let r = 0; r < options.rounds; r++) {
+      await seedOutboxes(redis, accounts, perAccount);
+      recorderRuns.push(await timeRecorder(redis, domain, accounts));
+      await Promise.all(accounts.map((accountId) => redis.del(keys.accountOutbox(accountId))));
       for (const [counter, runs] of [
         [domain.arena.recorder, withRuns],
         [nothing, withoutRuns],
@@ -242,6 +259,8 @@ export async function measureArena(options: { rounds: number; books: number; clo
       rows: ARENA_ROWS,
       openPerRow: OPEN_PER_ROW,
       drain: { accounts: accounts.length, perAccount, withMs: median(withRuns), withoutMs: median(withoutRuns), withRuns, withoutRuns },
+      recorderMs: median(recorderRuns),
+      recorderRuns,
     };
   } finally {
     await closeRedis(redis);
@@ -266,5 +285,6 @@ export function arenaTable(s: ArenaBenchSummary): string {
     '|---|---:|---:|---:|',
     `| counted in the arena | ${ms(drain.withMs)} | ${((drain.withMs * 1000) / entries).toFixed(1)} | ${drain.withRuns.map(ms).join(', ')} |`,
     `| not counted (stand-in) | ${ms(drain.withoutMs)} | ${((drain.withoutMs * 1000) / entries).toFixed(1)} | ${drain.withoutRuns.map(ms).join(', ')} |`,
+    `| the arena's step alone (recorder, one call per account's batch) | ${ms(s.recorderMs)} | ${((s.recorderMs * 1000) / entries).toFixed(1)} | ${s.recorderRuns.map(ms).join(', ')} |`,
   ].join('\n');
 }

@@ -49,10 +49,15 @@ export class ArenaStore {
 
   /** Counts closes of one season, each once (arena-close.lua); answers how many were new. */
   async record(season: number, expiresAt: number, closes: readonly SeasonClose[]): Promise<number> {
-    const args: (string | number)[] = [expiresAt, MIN_CLOSES];
+    // one group per book (the script reads and writes each book's tally once), its closes in the order given
+    const byBook = new Map<BookMember, (string | number)[]>();
     for (const { member, entryId, facts } of closes) {
-      args.push(member, entryId, facts.pnlCents, facts.roeBp, +facts.liquidated, +facts.slippage, +facts.tiered);
+      let group = byBook.get(member);
+      if (!group) byBook.set(member, (group = []));
+      group.push(entryId, facts.pnlCents, facts.roeBp, +facts.liquidated, +facts.slippage, +facts.tiered);
     }
+    const args: (string | number)[] = [expiresAt, MIN_CLOSES];
+    for (const [member, group] of byBook) args.push(member, group.length / 6, ...group);
     return arenaScripts.runInteger(this.redis, 'arena-close', { keys: [keys.arenaTallies(season), keys.arenaRanking(season)], args });
   }
 
