@@ -38,6 +38,9 @@ export interface SeasonTop {
   candidates: BookTally[];
 }
 
+/** Books tied at the cut read at most: beyond them (thousands at one P&L to the cent) the last row's tie is decided by Redis's order. */
+const MAX_TIED = 1_000;
+
 /** A tally as arena-close.lua packs it (the entry id first, which the board does not need). */
 export function parseTally(packed: string): SeasonTally {
   const [, closes, wins, pnlCents, roeSumBp, liquidations, slippageCloses, tieredCloses] = packed.split(',').map(Number);
@@ -76,7 +79,7 @@ export class ArenaStore {
     for (let i = 0; i < best.length; i += 2) members.add(best[i]);
     if (best.length === count * 2) {
       const cut = best[best.length - 1];
-      for (const tied of await this.redis.zrangebyscore(ranking, cut, cut)) members.add(tied);
+      for (const tied of await this.redis.zrangebyscore(ranking, cut, cut, 'LIMIT', 0, MAX_TIED)) members.add(tied);
     }
     if (members.size === 0) return { books, ranked, candidates: [] };
     const ids = [...members];
