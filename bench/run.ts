@@ -11,12 +11,13 @@ import { measureRedisCost, redisCostTable, type RedisCostRow } from './sections/
 import { measureSoak, soakTable, type SoakSummary } from './sections/soak.js';
 import { measureRoundTrips, roundTripTable, type RoundTripRow } from './sections/redis-round-trip.js';
 import { measureSweep, sweepTable, type SweepBenchSummary } from './sections/sweep.js';
+import { arenaTable, measureArena, type ArenaBenchSummary } from './sections/arena.js';
 
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /**
- * Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, metrics, capacity, soak);
+ * Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, metrics, capacity, arena, soak);
  * all but the soak when unset.
  */
 const only = new Set(
@@ -114,6 +115,7 @@ async function main(): Promise<void> {
   let roundTrips: RoundTripRow[] | undefined;
   let redisCost: RedisCostRow[] | undefined;
   let soak: SoakSummary | undefined;
+  let arena: ArenaBenchSummary | undefined;
   try {
     if (wants('macro')) await prepareMacroData(stack.redis.url, stack.sim.url);
     if (!wantsSoak || only.size > 1) rows = await measureRounds(targetsFor(stack), { durationSeconds, connections, rounds });
@@ -170,6 +172,13 @@ async function main(): Promise<void> {
       rounds,
       workers: Number(process.env.BENCH_SWEEP_WORKERS ?? 1),
     });
+  // the arena's rollup and the relay's counting, on its own Redis too
+  if (wants('arena'))
+    arena = await measureArena({
+      rounds,
+      books: Number(process.env.BENCH_ARENA_BOOKS ?? 100_000),
+      closesPerBook: Number(process.env.BENCH_ARENA_CLOSES ?? 100),
+    });
   const markdown = [
     rows.length > 0 ? table(rows) : '',
     roundTrips ? roundTripTable(roundTrips) : '',
@@ -179,6 +188,7 @@ async function main(): Promise<void> {
     redisCost ? redisCostTable(redisCost) : '',
     soak ? soakTable(soak) : '',
     sweep ? sweepTable(sweep) : '',
+    arena ? arenaTable(arena) : '',
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -189,7 +199,7 @@ async function main(): Promise<void> {
   writeFileSync(
     join(resultsDir, 'latest.json'),
     JSON.stringify(
-      { at: stamp, durationSeconds, rounds, connections, rows, roundTrips, latency, ingest, push, sweep, redisCost, soak },
+      { at: stamp, durationSeconds, rounds, connections, rows, roundTrips, latency, ingest, push, sweep, redisCost, soak, arena },
       null,
       2,
     ),

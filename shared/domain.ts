@@ -7,6 +7,7 @@
 import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from './core/clock.js';
 import type { Config } from './core/config.js';
+import { createArenaServices, type ArenaServices } from './arena/arena-services.js';
 import { createDerivativesServices, type DerivativesServices } from './derivatives/derivatives-services.js';
 import { DerivativesStore } from './derivatives/derivatives-store.js';
 import { LiquidationStore } from './derivatives/liquidations/liquidation-store.js';
@@ -91,6 +92,8 @@ export interface Domain {
   push: PushServices;
   /** The public status page: every component's state now and its availability per day. */
   status: StatusService;
+  /** The arena: season tallies the relay writes, the rollup, the board. */
+  arena: ArenaServices;
 }
 
 export function createDomain(deps: DomainDeps): Domain {
@@ -165,5 +168,6 @@ export function createDomain(deps: DomainDeps): Domain {
       }),
       clock,
     ),
+    arena: createArenaServices({ redis, positions, funding, marketStore, freshness, clock }),
   };
 }

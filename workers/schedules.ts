@@ -10,6 +10,7 @@ import {
   LONG_SHORT_EVERY_MS,
   OPEN_INTEREST_EVERY_MS,
 } from './processors/derivatives/derivatives-processor.js';
+import { ARENA_ROLLUP_EVERY_MS } from './processors/arena/arena-rollup-processor.js';
 import { ORDER_EXPIRY_EVERY_MS } from './processors/orders/order-expiry-processor.js';
 import { LIVE_SWEEP_EVERY_MS } from './processors/sweep/live-sweep-processor.js';
 
@@ -57,6 +58,13 @@ export const SCHEDULES: ScheduleDefinition[] = [
     queue: QUEUES.liveSweep,
     repeat: { every: LIVE_SWEEP_EVERY_MS },
     job: { name: 'live', opts: { removeOnComplete: true, removeOnFail: { count: 50 } } },
+  },
+  // the arena board: the current season ranked from its tallies every minute (none of its jobs kept)
+  {
+    id: 'arena-rollup',
+    queue: QUEUES.arena,
+    repeat: { every: ARENA_ROLLUP_EVERY_MS },
+    job: { name: 'rollup', opts: { removeOnComplete: true, removeOnFail: { count: 50 } } },
   },
 ];
 

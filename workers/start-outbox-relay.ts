@@ -14,6 +14,7 @@ export async function startOutboxRelay(ctx: RoleContext, domain: Domain): Promis
     producer,
     hooks: domain.stores.webhooks,
     accounts: domain.stores.accounts,
+    arena: domain.arena.recorder,
     clock: domain.clock,
     logger: ctx.logger.child({ part: 'outbox-relay' }),
     leaseMs: config.push.relayLeaseMs,

@@ -1,5 +1,6 @@
 import type { AppServices } from '../app.js';
 import type { RouteCatalog } from '../routing/route-catalog.js';
+import { arenaRoutes } from './arena/router.js';
 import { botAccountRoutes } from './bot-account/router.js';
 import { botMarketRoutes } from './bot-market/router.js';
 import { botTradingRoutes } from './bot-trading/router.js';
@@ -30,6 +31,8 @@ import { webhookRoutes } from './webhooks/router.js';
 const SNAPSHOT_CACHE_MS = 1_000;
 /** The status page reads every component: once per 10 s per pod, whatever the traffic. */
 const STATUS_CACHE_MS = 10_000;
+/** The arena board: the spec's 60 s cache. */
+const ARENA_CACHE_MS = 60_000;
 
 /** Every route group of the API, in one list; `outsideCatalog` names the routes Express serves beside them (for ping). */
 export function registerRouteGroups(catalog: RouteCatalog, services: AppServices, outsideCatalog: readonly string[]): void {
@@ -49,5 +52,6 @@ export function registerRouteGroups(catalog: RouteCatalog, services: AppServices
   catalog.add(derivativesRoutes(services.derivatives));
   catalog.add(statusRoutes({ status: services.status, cacheMs: STATUS_CACHE_MS }));
   catalog.add(metadataRoutes());
+  catalog.add(arenaRoutes({ arena: services.arena.service, cacheMs: ARENA_CACHE_MS }));
   catalog.add(openApiRoutes({ catalog }));
 }

@@ -77,6 +77,8 @@ export const ERROR_CODES = {
   unknown_symbol: 404,
   // macro data
   unknown_category: 400,
+  // the arena board: ?season= outside the current season and the ones kept
+  bad_season: 400,
   // upstream and internals
   upstream_unavailable: 503,
   /** Redis (all state) is unreachable: nothing can be read or written until it is back (Retry-After). */

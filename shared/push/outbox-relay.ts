@@ -14,6 +14,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { CloseCounter } from '../arena/arena-recorder.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { AccountStore } from '../paper/accounts/account-store.js';
@@ -37,6 +38,8 @@ export interface OutboxRelayDeps {
   producer: WebhookProducer;
   hooks: WebhookStore;
   accounts: AccountStore;
+  /** Counts the closes among the entries in the arena's season tallies (before they are removed: at least once, counted once). */
+  arena: CloseCounter;
   clock: Clock;
   logger: Logger;
   leaseMs: number;
@@ -147,6 +150,7 @@ export class OutboxRelay {
 
   /** Publishes the entries on the account's channel, then queues their webhook jobs. */
   private async relay(accountId: string, entries: OutboxEntry[]): Promise<void> {
+    await this.deps.arena.record(accountId, entries);
     const mapped = entries.map((entry) => this.mapEntry(accountId, entry)).filter((e): e is RelayEntry => e !== null && e.items.length > 0);
     if (mapped.length === 0) return;
     const messages = mapped.map(channelMessage).filter((m) => m.messages.length > 0);

@@ -29,6 +29,8 @@ export const QUEUES = {
   webhooks: 'webhooks',
   /** Scheduled every STATUS_SAMPLE_MS: samples every component for the status page's per-day availability (job sample). */
   status: 'status',
+  /** Scheduled every minute: ranks the arena's current season (and the previous one until final) and stores the board (job rollup). */
+  arena: 'arena',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

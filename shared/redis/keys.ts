@@ -162,6 +162,18 @@ export const keys = {
   /** hash funding time (ms) -> JSON {rate, mark}: the funding recorded for each 00/08/16 UTC funding time. */
   fundingRecords: (symbol: string) => `mkt:{${symbol}}:funding`,
 
+  // the arena (shared/arena): cross-account, one hash tag per season, outside every account's slot;
+  // a season's keys share its hash tag, so arena-close.lua stays in one slot; they expire SEASONS_KEPT seasons after the season ends
+  /**
+   * hash accountId|book -> "last outbox entry id,closes,wins,pnl cents,roe sum (hundredths of a percent),liquidations,slippage closes,
+   * tiered closes": each book's closes in the season, written by the outbox relay.
+   */
+  arenaTallies: (season: number) => `arena:{s${season}}:tallies`,
+  /** zset accountId|book by realized P&L (cents): the season's books with at least MIN_CLOSES closes, written with their tallies. */
+  arenaRanking: (season: number) => `arena:{s${season}}:ranking`,
+  /** string JSON StoredBoard: the season's board as the rollup last computed it (the route serves it). */
+  arenaBoard: (season: number) => `arena:{s${season}}:board`,
+
   // screener, macro data and regional quotes: snapshots written by the refresh jobs, read by the API
   /** hash {data, fetchedAt, attemptAt, attemptOk, error}: the last screener run (data = JSON ScreenerResult). */
   screenerSnapshot: () => 'scr:{screener}',

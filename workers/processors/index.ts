@@ -1,3 +1,4 @@
+import { arenaRollupProcessor } from './arena/arena-rollup-processor.js';
 import { derivativesProcessor } from './derivatives/derivatives-processor.js';
 import { fundingRecorder } from './funding/funding-recorder.js';
 import { latamProcessor } from './latam/latam-processor.js';
@@ -22,4 +23,5 @@ export const PROCESSORS: ProcessorDefinition[] = [
   candleSweepProcessor,
   liveSweepProcessor,
   statusSampler,
+  arenaRollupProcessor,
 ];

@@ -1443,6 +1443,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/arena': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Public arena board: 14-day UTC seasons, books with at least 5 closes ranked by realized P&L
+     * @description Keyless, cached 60 s. Season 1 began 2026-01-05 00:00 UTC; a close counts in the season of its close time; replay trades never count. A scheduled rollup ranks the season every minute; the open-book fields are the shown books' open positions at mark as of computed_ts. season: the current season or one of the 6 before it, else 400 bad_season.
+     */
+    get: operations['getApiArena'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/openapi.json': {
     parameters: {
       query?: never;
@@ -1993,6 +2013,7 @@ export interface components {
           | 'not_found'
           | 'unknown_symbol'
           | 'unknown_category'
+          | 'bad_season'
           | 'upstream_unavailable'
           | 'unavailable'
           | 'internal';
@@ -2066,6 +2087,7 @@ export interface components {
         | 'not_found'
         | 'unknown_symbol'
         | 'unknown_category'
+        | 'bad_season'
         | 'upstream_unavailable'
         | 'unavailable'
         | 'internal';
@@ -7284,6 +7306,96 @@ export interface operations {
         };
       };
       /** @description Failure. Codes: rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getApiArena: {
+    parameters: {
+      query?: {
+        /** @description Season number (14-day UTC seasons, season 1 from 2026-01-05); the current one and the 6 before it; omitted: the current */
+        season?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success, the bare result */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+            /** @description Season number */
+            season: number;
+            /** @description First day, UTC (YYYY-MM-DD) */
+            season_start: string;
+            /** @description The day after the last, UTC */
+            season_end: string;
+            seasons: {
+              oldest: number;
+              current: number;
+            };
+            min_closes: number;
+            note: string;
+            /** @description When the rollup computed the board */
+            computed_ts: number | null;
+            /** @description The season is over and its board will not change */
+            final: boolean;
+            rows: {
+              /** @description 1 for the highest realized P&L; equal P&L shares a rank */
+              rank: number;
+              /** @description The account's public handle (never its e-mail or a key); its books share it */
+              who: string;
+              /** @description The book: main or its name */
+              account: string;
+              /** @description Closes in the season */
+              closes: number;
+              /** @description Closes with P&L above zero */
+              wins: number;
+              /** @description Wins over closes, percent */
+              win_rate_pct: number | null;
+              /** @description Realized P&L in the season */
+              pnl_usd: number;
+              /** @description Realized P&L over the 10,000 starting balance, percent */
+              return_pct: number;
+              /** @description Mean ROE of the closes, percent */
+              avg_roe_pct: number | null;
+              liquidations: number;
+              /** @description Open positions of the book when the board was computed */
+              open_positions: number;
+              open_margin_usd: number;
+              /** @description What the open positions would settle at mark, net of fees and funding */
+              open_unrealized_usd: number;
+              /** @description pnl_usd + open_unrealized_usd */
+              pnl_incl_open_usd: number;
+              realism: {
+                /** @description Closes filled with slippage */
+                slippage_closes: number;
+                /** @description Closes with tiered maintenance margin */
+                tiered_closes: number;
+                /**
+                 * @description off: every close used the engine defaults; on: every close used slippage and tiers
+                 * @enum {unknown}
+                 */
+                label: 'off' | 'partial' | 'on';
+              };
+            }[];
+          };
+        };
+      };
+      /** @description Failure. Codes: missing_param, invalid_param, bad_season, rate_limited, unavailable, internal */
       default: {
         headers: {
           [name: string]: unknown;
