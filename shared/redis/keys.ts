@@ -96,6 +96,15 @@ export const keys = {
     `acct:{${accountId}}:b:${book}:archive:${resetTs}:closed:ts`,
   /** zset reset_ts by reset_ts: the archives of a book. */
   bookArchives: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:archives`,
+  /**
+   * zset minute -> 'minute:cents:closes': the book's equity curve, its realized P&L (cents) and closes since the reset as they stood
+   * at the end of each minute with a close; written by position-close.lua, dropped by a reset (shared/paper/analytics).
+   */
+  bookEquityCurve: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:an:eq`,
+  /** hash field -> integer: the report's sums of the book's closes of one UTC day (day = days since the epoch; closeIncrements). */
+  bookDayBucket: (accountId: string, book: string, day: number) => `acct:{${accountId}}:b:${book}:an:d:${day}`,
+  /** string JSON: the book's last skill score for a window of `days` (a cache; shared/paper/analytics). */
+  bookSkillCache: (accountId: string, book: string, days: number) => `acct:{${accountId}}:b:${book}:an:skill:${days}`,
   /** set of book names: the books that have traded (the accounts listing's fallback when no book registry is given). */
   paperBooks: (accountId: string) => `acct:{${accountId}}:paper:books`,
   /** hash {fee_venue}: the account's trading settings. */
