@@ -3,6 +3,7 @@
  * it describes (the compiler holds the two together); routes reference them by name in `response`.
  */
 import type { JsonSchema } from '../../shared/core/json-schema.js';
+import { equitySchema, reportSchema } from '../../shared/paper/analytics/analytics-schema.js';
 import { feesSchema, feeVenueSchema } from '../../shared/paper/fees/fee-schema.js';
 import { marketSchema } from '../../shared/paper/markets/market-schema.js';
 import { orderSchema } from '../../shared/paper/orders/order-schema.js';
@@ -29,4 +30,6 @@ export const RESPONSE_COMPONENTS: Readonly<Record<string, JsonSchema>> = {
   Fees: feesSchema,
   Webhook: webhookSchema,
   WebhookDelivery: webhookDeliverySchema,
+  Equity: equitySchema,
+  Report: reportSchema,
 };

@@ -2,18 +2,7 @@
 import type { EquityPoint } from '../../engine/analytics/equity-curve.js';
 import type { Finding, GroupStats, ReportTotals } from '../../engine/analytics/report-stats.js';
 import type { Skill } from '../../engine/analytics/skill.js';
-import {
-  arrayOf,
-  boolean,
-  epochMs,
-  integer,
-  nullable,
-  number,
-  objectSchema,
-  okTrue,
-  string,
-  type JsonSchema,
-} from '../../core/json-schema.js';
+import { arrayOf, boolean, epochMs, integer, nullable, number, objectSchema, string, type JsonSchema } from '../../core/json-schema.js';
 import type { EquityBody, ReportBody } from './analytics-service.js';
 
 const pointSchema = objectSchema<EquityPoint>(
@@ -27,10 +16,10 @@ const pointSchema = objectSchema<EquityPoint>(
   {},
 );
 
-export const equitySchema = objectSchema<EquityBody>(
+/** v1's body adds ok: true (api/routes/bot-trading/responses.ts). */
+export const equitySchema = objectSchema<Omit<EquityBody, 'ok'>>(
   'The equity curve',
   {
-    ok: okTrue,
     points: arrayOf(pointSchema, 'Oldest first'),
     now: number('Equity this moment: balance plus the open positions at mark'),
     max_drawdown_pct: number('Largest fall from a peak of the points, percent of that peak'),
