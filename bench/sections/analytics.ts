@@ -41,13 +41,14 @@ export interface AnalyticsRow {
   non2xx: number;
 }
 
-interface Book {
+export interface Book {
   trades: number;
+  accountId: string;
   keys: string[];
 }
 
 /** A book of `trades` closed trades over the last 30 days, with the account's 100 keys. */
-async function seedBook(redisUrl: string, trades: number): Promise<Book> {
+export async function seedBook(redisUrl: string, trades: number): Promise<Book> {
   const redis = createRedis(redisUrl);
   try {
     const { service } = createAccountServices({ redis });
@@ -73,7 +74,7 @@ async function seedBook(redisUrl: string, trades: number): Promise<Book> {
       const outcomes = await store.closeMany(writes);
       if (outcomes.some((o) => o.kind !== 'closed')) throw new Error('bench analytics: a seeded close failed');
     }
-    return { trades, keys };
+    return { trades, accountId, keys };
   } finally {
     await closeRedis(redis);
   }

@@ -103,8 +103,11 @@ export const keys = {
   bookEquityCurve: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:an:eq`,
   /** hash field -> integer: the report's sums of the book's closes of one UTC day (day = days since the epoch; closeIncrements). */
   bookDayBucket: (accountId: string, book: string, day: number) => `acct:{${accountId}}:b:${book}:an:d:${day}`,
-  /** string JSON: the book's last skill score for a window of `days` (a cache; shared/paper/analytics). */
-  bookSkillCache: (accountId: string, book: string, days: number) => `acct:{${accountId}}:b:${book}:an:skill:${days}`,
+  /**
+   * string JSON {stamp, value}: a read model's answer cached for the book (`what` names it: a skill score, a curve, a report of a
+   * window), valid while its stamp (the book's closes and reset, the minute or day) is the current one (shared/paper/analytics).
+   */
+  bookReadCache: (accountId: string, book: string, what: string) => `acct:{${accountId}}:b:${book}:an:cache:${what}`,
   /** set of book names: the books that have traded (the accounts listing's fallback when no book registry is given). */
   paperBooks: (accountId: string) => `acct:{${accountId}}:paper:books`,
   /** hash {fee_venue}: the account's trading settings. */

@@ -181,6 +181,9 @@ describe('analytics: equity curve and report over settled closes (real Redis)', 
   it('a reset restarts the curve at the reset and the report at its day', async () => {
     for (const trade of HISTORY) await settle(trade);
     now = T0 + 2 * DAY + 20 * MIN;
+    // read first: the answers cached now must not outlive the reset and the close after it
+    expect((await domain.trading.analytics.report(ctx(), { days: 30 })).total.closes).to.equal(3);
+    expect((await domain.trading.analytics.equity(ctx(), { days: 1, stepMin: 60 })).points.at(-1)!.realized_pnl_usd).to.equal(40);
     expect((await domain.trading.books.reset(ctx(), true)).reset_ts).to.equal(now);
     const resetTs = now;
     // D: long ETH 10 @ 100 -> 101 after the reset: +10.00
@@ -193,6 +196,8 @@ describe('analytics: equity curve and report over settled closes (real Redis)', 
       opened: T0 + 2 * DAY + 25 * MIN,
       closed: T0 + 2 * DAY + 30 * MIN,
     });
+    now = T0 + 2 * DAY + 20 * MIN;
+    expect((await domain.trading.analytics.report(ctx(), { days: 30 })).total.closes).to.equal(1);
     now = T0 + 2 * DAY + 40 * MIN;
     const body = await domain.trading.analytics.equity(ctx(), { days: 1, stepMin: 60 });
     // the grid ends at T0+2d+40m; T0+2d-20m and earlier fall before the reset and are dropped

@@ -21,16 +21,24 @@ import type { MarketStore } from '../../market/market-store.js';
 import type { KeyContext } from '../key-context.js';
 import { refOf } from '../positions/position-service.js';
 import type { PositionReads } from '../positions/position-reads.js';
-import type { PositionStore } from '../positions/position-store.js';
+import type { BookCounters, PositionStore } from '../positions/position-store.js';
 import type { BookRef, Position } from '../positions/position-types.js';
-import type { AnalyticsStore } from './analytics-store.js';
+import type { AnalyticsStore, Stamped } from './analytics-store.js';
 
 /** The skill score rests on the window's newest closes, at most this many (its n says how many). */
 export const SKILL_MAX_TRADES = 500;
 /** A skill score is kept this long for the same book, window and closes (prices move; the draws are seeded by the day). */
 const SKILL_CACHE_S = 300;
+/** A curve or a report is kept this long for the same closes, reset and grid or day. */
+const READ_CACHE_S = 60;
 /** The stored 1-minute candles (the newest day) the baseline paths take. */
 const CANDLES_PER_PATH = 1441;
+
+/** The points of a curve and their drawdown (what /equity caches; now is read each time). */
+interface Curve {
+  points: EquityPoint[];
+  max_drawdown_pct: number;
+}
 
 export interface EquityBody {
   ok: true;
@@ -71,20 +79,37 @@ export class AnalyticsService {
   /** days 1-90 and stepMin 5-1440 were validated by the route; stepMin absent takes the default for days. */
   async equity(ctx: KeyContext, query: { days: number; stepMin?: number }): Promise<EquityBody> {
     const ref = refOf(ctx);
-    const [points, balance] = await Promise.all([
-      this.curve(ref, query.days, query.stepMin ?? defaultStepMin(query.days)),
+    const stepMin = query.stepMin ?? defaultStepMin(query.days);
+    const what = `curve:${query.days}:${stepMin}`;
+    const [counters, cached, balance] = await Promise.all([
+      this.deps.positions.counters(ref),
+      this.deps.store.cached<Curve>(ref, what),
       this.deps.reads.balance(ctx),
     ]);
-    return { ok: true, points, now: balance.equity_usd, max_drawdown_pct: maxDrawdownPct(points.map((p) => p.equity_usd)) };
+    const curve = await this.curve(ref, query.days, stepMin, counters, cached);
+    return { ok: true, points: curve.points, now: balance.equity_usd, max_drawdown_pct: curve.max_drawdown_pct };
   }
 
-  private async curve(ref: BookRef, days: number, stepMin: number): Promise<EquityPoint[]> {
+  /**
+   * The curve's points and drawdown: from the cache while the book has made no close and no reset
+   * since it was computed and its grid has not moved (the grid ends at the current minute).
+   */
+  private async curve(ref: BookRef, days: number, stepMin: number, counters: BookCounters, cached: Stamped<Curve> | null): Promise<Curve> {
     const grid = equityGrid(this.deps.clock.now(), days, stepMin);
-    const [samples, counters] = await Promise.all([this.deps.store.curveSamples(ref, grid), this.deps.positions.counters(ref)]);
-    return equityPoints({ grid, samples, startingBalanceUsd: counters.starting_balance, resetTs: counters.reset_ts });
+    const stamp = `${counters.life_closed}|${counters.reset_ts}|${grid.first}`;
+    if (cached?.stamp === stamp) return cached.value;
+    const samples = await this.deps.store.curveSamples(ref, grid);
+    const points = equityPoints({ grid, samples, startingBalanceUsd: counters.starting_balance, resetTs: counters.reset_ts });
+    const curve: Curve = { points, max_drawdown_pct: maxDrawdownPct(points.map((p) => p.equity_usd)) };
+    await this.deps.store.cache(ref, `curve:${days}:${stepMin}`, stamp, curve, READ_CACHE_S);
+    return curve;
   }
 
-  /** days was validated as a whole number from 1; beyond the plan's depth: 400 days_beyond_plan naming it. */
+  /**
+   * days was validated as a whole number from 1; beyond the plan's depth: 400 days_beyond_plan naming
+   * it. Served from the cache while the book has made no close and no reset since it was computed,
+   * the UTC day is the same and at most READ_CACHE_S have passed (the drawdown's window moves).
+   */
   async report(ctx: KeyContext, query: { days: number }): Promise<ReportBody> {
     const { limits } = ctx.plan;
     const { days } = query;
@@ -96,21 +121,25 @@ export class AnalyticsService {
     }
     const ref = refOf(ctx);
     const now = this.deps.clock.now();
-    const counters = await this.deps.positions.counters(ref);
-    // whole UTC days: today and the days - 1 before it, none before the day of the last reset (its bucket restarted there)
     const today = dayIndex(now);
+    const what = `report:${days}:${limits.id}`;
+    const [counters, cached] = await Promise.all([this.deps.positions.counters(ref), this.deps.store.cached<ReportBody>(ref, what)]);
+    const stamp = `${counters.life_closed}|${counters.reset_ts}|${today}`;
+    if (cached?.stamp === stamp) return cached.value;
+    // whole UTC days: today and the days - 1 before it, none before the day of the last reset (its bucket restarted there)
     const firstDay = Math.max(today - days + 1, dayIndex(counters.reset_ts));
     const wanted = Array.from({ length: today - firstDay + 1 }, (_, i) => firstDay + i);
     const from = Math.max(firstDay * DAY_MS, counters.reset_ts);
-    const [buckets, points, skill] = await Promise.all([
+    const stepMin = defaultStepMin(days);
+    const [buckets, curve, skill] = await Promise.all([
       this.deps.store.dayBuckets(ref, wanted),
-      this.curve(ref, days, defaultStepMin(days)),
-      this.skill(ref, days, from, now, `${counters.life_closed}|${counters.reset_ts}`),
+      this.deps.store.cached<Curve>(ref, `curve:${days}:${stepMin}`).then((c) => this.curve(ref, days, stepMin, counters, c)),
+      this.skill(ref, days, from, now, stamp),
     ]);
     const sum = sumBuckets(buckets);
-    const total = reportTotals(sum, counters.starting_balance, maxDrawdownPct(points.map((p) => p.equity_usd)));
+    const total = reportTotals(sum, counters.starting_balance, curve.max_drawdown_pct);
     const paid = limits.tier > 0;
-    const body: ReportBody = {
+    let body: ReportBody = {
       days,
       total,
       skill,
@@ -119,27 +148,25 @@ export class AnalyticsService {
       premium: paid,
       locked: paid ? [] : [...PAID_REPORT_PARTS],
     };
-    if (!paid) return body;
-    const breakdowns = reportBreakdowns(sum);
-    return { ...body, ...breakdowns, findings: reportFindings(total, breakdowns) };
+    if (paid) {
+      const breakdowns = reportBreakdowns(sum);
+      body = { ...body, ...breakdowns, findings: reportFindings(total, breakdowns) };
+    }
+    await this.deps.store.cache(ref, what, stamp, body, READ_CACHE_S);
+    return body;
   }
 
-  /** The window's skill score, from the cache while the book has made no close since it was computed. */
+  /** The window's skill score, from the cache while the book has made no close since it was computed (and for at most SKILL_CACHE_S). */
   private async skill(ref: BookRef, days: number, from: number, now: number, stamp: string): Promise<Skill> {
-    const cached = await this.deps.store.cachedSkill(ref, days, stamp);
-    if (cached) return cached;
+    const what = `skill:${days}`;
+    const cached = await this.deps.store.cached<Skill>(ref, what);
+    if (cached?.stamp === stamp) return cached.value;
     const closed = await this.deps.positions.listClosed(ref, { minTs: from, maxTs: Infinity, limit: SKILL_MAX_TRADES });
     const trades = closed.map(skillTrade);
     const paths = await this.pricePaths(closed, from, now);
-    const skill = skillScore({
-      trades,
-      paths,
-      from,
-      to: now,
-      draws: SKILL_DRAWS,
-      seed: `${ref.accountId}|${ref.book}|${days}|${dayIndex(now)}`,
-    });
-    await this.deps.store.cacheSkill(ref, days, stamp, skill, SKILL_CACHE_S);
+    const seed = `${ref.accountId}|${ref.book}|${days}|${dayIndex(now)}`;
+    const skill = skillScore({ trades, paths, from, to: now, draws: SKILL_DRAWS, seed });
+    await this.deps.store.cache(ref, what, stamp, skill, SKILL_CACHE_S);
     return skill;
   }
 

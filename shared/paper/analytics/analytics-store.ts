@@ -5,16 +5,15 @@
 import type { Redis } from 'ioredis';
 import type { DayBucket } from '../../engine/analytics/report-stats.js';
 import type { EquityGrid, RunningTotal } from '../../engine/analytics/equity-curve.js';
-import type { Skill } from '../../engine/analytics/skill.js';
 import { keys } from '../../redis/keys.js';
 import { inOneWrite } from '../../redis/pipeline.js';
 import type { BookRef } from '../positions/position-types.js';
 import { analyticsScripts } from './lua/analytics-scripts.js';
 
-/** A cached skill score and what it was computed for (the book's lifetime closes and reset). */
-interface CachedSkill {
+/** A cached answer and what it was computed for. */
+export interface Stamped<T> {
   stamp: string;
-  skill: Skill;
+  value: T;
 }
 
 export class AnalyticsStore {
@@ -42,16 +41,14 @@ export class AnalyticsStore {
     return replies.map((hash) => Object.fromEntries(Object.entries(hash).map(([field, value]) => [field, Number(value)])));
   }
 
-  /** The cached skill score of a window, when it was computed for this stamp. */
-  async cachedSkill(ref: BookRef, days: number, stamp: string): Promise<Skill | null> {
-    const raw = await this.redis.get(keys.bookSkillCache(ref.accountId, ref.book, days));
-    if (raw === null) return null;
-    const cached = JSON.parse(raw) as CachedSkill;
-    return cached.stamp === stamp ? cached.skill : null;
+  /** The answer cached under `what` and the stamp it was computed for; null when none is. */
+  async cached<T>(ref: BookRef, what: string): Promise<Stamped<T> | null> {
+    const raw = await this.redis.get(keys.bookReadCache(ref.accountId, ref.book, what));
+    return raw === null ? null : (JSON.parse(raw) as Stamped<T>);
   }
 
-  async cacheSkill(ref: BookRef, days: number, stamp: string, skill: Skill, ttlS: number): Promise<void> {
-    const entry: CachedSkill = { stamp, skill };
-    await this.redis.set(keys.bookSkillCache(ref.accountId, ref.book, days), JSON.stringify(entry), 'EX', ttlS);
+  async cache<T>(ref: BookRef, what: string, stamp: string, value: T, ttlS: number): Promise<void> {
+    const entry: Stamped<T> = { stamp, value };
+    await this.redis.set(keys.bookReadCache(ref.accountId, ref.book, what), JSON.stringify(entry), 'EX', ttlS);
   }
 }
