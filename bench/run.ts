@@ -9,7 +9,7 @@ import { prepareMacroData } from './sections/macro-data.js';
 import { measurePush, pushTable, type PushResults } from './sections/push.js';
 import { measureRoundTrips, roundTripTable, type RoundTripRow } from './sections/redis-round-trip.js';
 import { measureSweep, sweepTable, type SweepBenchSummary } from './sections/sweep.js';
-import { analyticsTable, measureAnalytics, type AnalyticsRow } from './sections/analytics.js';
+import { analyticsTable, measureAnalytics, type AnalyticsResults } from './sections/analytics.js';
 
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -106,7 +106,7 @@ async function main(): Promise<void> {
   let push: PushResults | undefined;
   let sweep: SweepBenchSummary | undefined;
   let roundTrips: RoundTripRow[] | undefined;
-  let analytics: AnalyticsRow[] | undefined;
+  let analytics: AnalyticsResults | undefined;
   try {
     if (wants('macro')) await prepareMacroData(stack.redis.url, stack.sim.url);
     rows = await measureRounds(targetsFor(stack), { durationSeconds, connections, rounds });

@@ -15,6 +15,7 @@ import { closeWrite, computeClose } from '../../shared/paper/positions/close-ser
 import { PositionStore } from '../../shared/paper/positions/position-store.js';
 import type { BookRef, Position } from '../../shared/paper/positions/position-types.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
+import { keys } from '../../shared/redis/keys.js';
 import { median } from '../lib/harness.js';
 
 const SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BNBUSDT', 'XRPUSDT', 'DOGEUSDT', 'ADAUSDT', 'AVAXUSDT'];
@@ -39,6 +40,43 @@ export interface AnalyticsRow {
   p50Ms: number;
   p99Ms: number;
   non2xx: number;
+}
+
+/** One request at a time with the book's cached answers dropped before each: what computing them costs. */
+export interface ColdRow {
+  name: string;
+  trades: number;
+  medianMs: number;
+  maxMs: number;
+}
+
+export interface AnalyticsResults {
+  rows: AnalyticsRow[];
+  cold: ColdRow[];
+}
+
+const COLD_REQUESTS = 15;
+
+/** The median and worst time of COLD_REQUESTS sequential GETs, each after the book's read caches (curve, report, skill) were dropped. */
+async function coldTimes(redisUrl: string, apiUrl: string, book: Book, path: string): Promise<{ medianMs: number; maxMs: number }> {
+  const redis = createRedis(redisUrl);
+  try {
+    const times: number[] = [];
+    for (let i = 0; i < COLD_REQUESTS; i += 1) {
+      // the names analytics-service.ts caches a default request's answers under (30 days, a Business key)
+      await redis.del(
+        ...['curve:30:240', 'report:30:business', 'skill:30'].map((what) => keys.bookReadCache(book.accountId, 'main', what)),
+      );
+      const started = performance.now();
+      const r = await fetch(`${apiUrl}${path}`, { headers: { 'x-api-key': book.keys[i % book.keys.length] } });
+      await r.arrayBuffer();
+      if (!r.ok) throw new Error(`bench analytics: ${path} answered ${r.status}`);
+      times.push(performance.now() - started);
+    }
+    return { medianMs: Number(median(times).toFixed(1)), maxMs: Number(Math.max(...times).toFixed(1)) };
+  } finally {
+    await closeRedis(redis);
+  }
 }
 
 export interface Book {
@@ -147,7 +185,7 @@ async function run(url: string, path: string, keys: readonly string[], connectio
   return { rps: result['2xx'] / seconds, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx + result.errors };
 }
 
-export async function measureAnalytics(options: AnalyticsBenchOptions): Promise<AnalyticsRow[]> {
+export async function measureAnalytics(options: AnalyticsBenchOptions): Promise<AnalyticsResults> {
   const books: Book[] = [];
   for (const trades of options.books) books.push(await seedBook(options.redisUrl, trades));
   const targets: { name: string; trades: number | null; url: string; path: string; keys: readonly string[] }[] = [
@@ -163,7 +201,7 @@ export async function measureAnalytics(options: AnalyticsBenchOptions): Promise<
   for (let round = 0; round < options.rounds; round += 1) {
     for (const [i, t] of targets.entries()) runs[i].push(await run(t.url, t.path, t.keys, options.connections, options.seconds));
   }
-  return targets.map((t, i) => ({
+  const rows = targets.map((t, i) => ({
     name: t.name,
     trades: t.trades,
     requestsPerSecond: median(runs[i].map((r) => r.rps)),
@@ -171,10 +209,22 @@ export async function measureAnalytics(options: AnalyticsBenchOptions): Promise<
     p99Ms: median(runs[i].map((r) => r.p99)),
     non2xx: runs[i].reduce((sum, r) => sum + r.non2xx, 0),
   }));
+  const cold: ColdRow[] = [];
+  for (const book of books) {
+    for (const path of ['/api/bot/v1/equity', '/api/bot/v1/report']) {
+      cold.push({ name: `GET ${path}`, trades: book.trades, ...(await coldTimes(options.redisUrl, options.apiUrl, book, path)) });
+    }
+  }
+  return { rows, cold };
 }
 
-export function analyticsTable(rows: readonly AnalyticsRow[]): string {
+export function analyticsTable({ rows, cold }: AnalyticsResults): string {
   const express = rows.find((row) => row.name === 'bare express');
+  const coldTable = [
+    `| cold request (the book's cached curve, report and skill score dropped first; ${COLD_REQUESTS} in a row) | closed trades in the book | median ms | max ms |`,
+    '|---|---:|---:|---:|',
+    ...cold.map((row) => `| ${row.name} | ${row.trades} | ${row.medianMs} | ${row.maxMs} |`),
+  ].join('\n');
   return [
     '| analytics target | closed trades in the book | req/s | p50 ms | p99 ms | vs bare express (same rounds) | non-2xx |',
     '|---|---:|---:|---:|---:|---:|---:|',
@@ -182,5 +232,7 @@ export function analyticsTable(rows: readonly AnalyticsRow[]): string {
       (row) =>
         `| ${row.name} | ${row.trades ?? ''} | ${Math.round(row.requestsPerSecond)} | ${row.p50Ms} | ${row.p99Ms} | ${express ? (row.requestsPerSecond / express.requestsPerSecond).toFixed(2) : '-'} | ${row.non2xx} |`,
     ),
+    '',
+    coldTable,
   ].join('\n');
 }
