@@ -260,6 +260,29 @@ describe('analytics: equity curve and report over settled closes (real Redis)', 
     expect(await redis.exists(keys.bookDayBucket(ref.accountId, ref.book, Math.floor(T0 / DAY)))).to.equal(0);
   });
 
+  it('scores skill from 5 priced trades on: the same book, window and day draw the same score', async () => {
+    // six hourly longs on ETH, each bought at 100 and sold at 104: the fills are the path (100, 104, 100, 104 ...)
+    for (let i = 0; i < 6; i++) {
+      await settle({
+        symbol: 'ETHUSDT',
+        side: 'long',
+        entry: 100,
+        exit: 104,
+        qty: 10,
+        opened: T0 + i * HOUR,
+        closed: T0 + i * HOUR + 30 * MIN,
+      });
+    }
+    now = T0 + 6 * HOUR;
+    const first = (await domain.trading.analytics.report(ctx(), { days: 1 })).skill;
+    expect(first).to.include({ n: 6, pnl_usd: 240, random_draws: 200 });
+    expect(first.score).to.be.a('number').within(0, 100);
+    // the book made +40 on each trade, the largest move the path holds: no random book does better
+    expect(first.random_percentile).to.be.at.least(90);
+    await redis.del(keys.bookReadCache(ref.accountId, ref.book, 'skill:1'), keys.bookReadCache(ref.accountId, ref.book, 'report:1:pro'));
+    expect((await domain.trading.analytics.report(ctx(), { days: 1 })).skill).to.deep.equal(first);
+  });
+
   it('refuses a report deeper than the plan with its limit', async () => {
     const refused = await domain.trading.analytics.report(ctx('free'), { days: 31 }).catch((e: unknown) => e);
     expect(refused).to.include({ code: 'days_beyond_plan', status: 400 });
