@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { configWith } from '../../shared/core/config.js';
 import { createDomain, type Domain } from '../../shared/domain.js';
+import { encodeCandle } from '../../shared/market/candle-codec.js';
 import type { Side } from '../../shared/engine/side.js';
 import type { KeyContext } from '../../shared/paper/key-context.js';
 import { PLANS, type PlanId } from '../../shared/paper/plans.js';
@@ -281,6 +282,38 @@ describe('analytics: equity curve and report over settled closes (real Redis)', 
     expect(first.random_percentile).to.be.at.least(90);
     await redis.del(keys.bookReadCache(ref.accountId, ref.book, 'skill:1'), keys.bookReadCache(ref.accountId, ref.book, 'report:1:pro'));
     expect((await domain.trading.analytics.report(ctx(), { days: 1 })).skill).to.deep.equal(first);
+  });
+
+  it("prices the baselines from the stored 1-minute candles too: the hold ends at the window's last close", async () => {
+    for (let i = 0; i < 6; i++) {
+      await settle({
+        symbol: 'ETHUSDT',
+        side: 'long',
+        entry: 100,
+        exit: 104,
+        qty: 10,
+        opened: T0 + i * HOUR,
+        closed: T0 + i * HOUR + 30 * MIN,
+      });
+    }
+    const minute = T0 + 6 * HOUR - MIN;
+    const candle = encodeCandle({
+      symbol: 'ETHUSDT',
+      venue: 'binance',
+      openTime: minute,
+      open: 190,
+      high: 200,
+      low: 190,
+      close: 200,
+      volume: 1,
+      closed: true,
+    });
+    await redis.zadd(keys.marketCandles1m('ETHUSDT'), minute, candle);
+    now = T0 + 6 * HOUR;
+    // exposure: 6 trades x 1000 USD x 30 min / 6 h = 500 USD long; held from the first price (100 at T0) to the
+    // candle's close (200 at T0+6h): +500 with the trades, -500 against (fees 0); without the candle it would end at 104
+    const skill = (await domain.trading.analytics.report(ctx(), { days: 1 })).skill;
+    expect(skill).to.include({ n: 6, hold_with_usd: 500, hold_against_usd: -500, hold_percentile: 50 });
   });
 
   it('refuses a report deeper than the plan with its limit', async () => {

@@ -212,7 +212,7 @@ export function parseSide(raw: unknown): Side {
 }
 
 /** A whole number in a range whose every violation answers the one named code (out of range is refused, never clamped). */
-const wholeIn = (min: number, max: number, code: ErrorCode) =>
+const wholeIn = (min: number, max: number, code: ErrorCode, rule = `{#label} must be a whole number from ${min} to ${max}`) =>
   Joi.number()
     .integer()
     .min(min)
@@ -224,7 +224,7 @@ const wholeIn = (min: number, max: number, code: ErrorCode) =>
         ),
       ),
     )
-    .messages({ '*': `{#label} must be a whole number from ${min} to ${max}` });
+    .messages({ '*': rule });
 
 export const equityQuery = Joi.object({
   days: wholeIn(EQUITY_DAYS.min, EQUITY_DAYS.max, 'days_invalid')
@@ -237,7 +237,7 @@ export const equityQuery = Joi.object({
 
 /** Report depth: a whole number of days from 1; the plan's depth (Free 30, paid 90) is checked by the service (days_beyond_plan). */
 export const reportQuery = Joi.object({
-  days: wholeIn(1, Number.MAX_SAFE_INTEGER, 'days_invalid')
+  days: wholeIn(1, Number.MAX_SAFE_INTEGER, 'days_invalid', "{#label} must be a whole number of days from 1 (up to the plan's depth)")
     .default(30)
     .description("Days back, 1 to the plan's report depth (Free 30, paid 90; default 30)"),
 });
