@@ -51,6 +51,22 @@ export default tseslint.config(
     },
   },
   {
+    // the engine's statistics (shared/engine/analytics): each other, the engine beside them and the calculators
+    files: ['shared/engine/analytics/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            NO_IMPURE_PACKAGE,
+            { regex: '^\\.\\./(?!([^./][^/]*\\.js$|\\.\\./(engine|calculators)/[^/]+$))', message: PURE_MESSAGE },
+            { regex: '^\\./.*/', message: PURE_MESSAGE },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // the screener's pure half: the runner and the service beside it read and write Redis
     files: ['shared/screener/indicators.ts', 'shared/screener/score.ts'],
     rules: {

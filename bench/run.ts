@@ -12,13 +12,14 @@ import { measureSoak, soakTable, type SoakSummary } from './sections/soak.js';
 import { measureRoundTrips, roundTripTable, type RoundTripRow } from './sections/redis-round-trip.js';
 import { measureSweep, sweepTable, type SweepBenchSummary } from './sections/sweep.js';
 import { arenaTable, measureArena, type ArenaBenchSummary } from './sections/arena.js';
+import { analyticsTable, measureAnalytics, type AnalyticsResults } from './sections/analytics.js';
 
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /**
- * Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, metrics, capacity, arena, soak);
- * all but the soak when unset.
+ * Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, metrics, capacity, arena,
+ * analytics, soak); all but the soak when unset.
  */
 const only = new Set(
   (process.env.BENCH_ONLY ?? '')
@@ -116,6 +117,7 @@ async function main(): Promise<void> {
   let redisCost: RedisCostRow[] | undefined;
   let soak: SoakSummary | undefined;
   let arena: ArenaBenchSummary | undefined;
+  let analytics: AnalyticsResults | undefined;
   try {
     if (wants('macro')) await prepareMacroData(stack.redis.url, stack.sim.url);
     if (!wantsSoak || only.size > 1) rows = await measureRounds(targetsFor(stack), { durationSeconds, connections, rounds });
@@ -161,6 +163,16 @@ async function main(): Promise<void> {
         rounds,
         accounts: Number(process.env.BENCH_COST_ACCOUNTS ?? 500),
       });
+    if (wants('analytics'))
+      analytics = await measureAnalytics({
+        redisUrl: stack.redis.url,
+        apiUrl: stack.api.url,
+        bareExpressUrl: stack.bareExpress.url,
+        connections,
+        seconds: durationSeconds,
+        rounds,
+        books: [1_000, 10_000],
+      });
   } finally {
     await stack.stop();
   }
@@ -189,6 +201,7 @@ async function main(): Promise<void> {
     soak ? soakTable(soak) : '',
     sweep ? sweepTable(sweep) : '',
     arena ? arenaTable(arena) : '',
+    analytics ? analyticsTable(analytics) : '',
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -199,7 +212,22 @@ async function main(): Promise<void> {
   writeFileSync(
     join(resultsDir, 'latest.json'),
     JSON.stringify(
-      { at: stamp, durationSeconds, rounds, connections, rows, roundTrips, latency, ingest, push, sweep, redisCost, soak, arena },
+      {
+        at: stamp,
+        durationSeconds,
+        rounds,
+        connections,
+        rows,
+        roundTrips,
+        latency,
+        ingest,
+        push,
+        sweep,
+        redisCost,
+        soak,
+        arena,
+        analytics,
+      },
       null,
       2,
     ),

@@ -3,6 +3,7 @@
  * it describes (the compiler holds the two together); routes reference them by name in `response`.
  */
 import type { JsonSchema } from '../../shared/core/json-schema.js';
+import { equitySchema, reportSchema } from '../../shared/paper/analytics/analytics-schema.js';
 import { feesSchema, feeVenueSchema } from '../../shared/paper/fees/fee-schema.js';
 import { marketSchema } from '../../shared/paper/markets/market-schema.js';
 import { planSchema } from '../../shared/paper/accounts/plan-schema.js';
@@ -31,4 +32,6 @@ export const RESPONSE_COMPONENTS: Readonly<Record<string, JsonSchema>> = {
   Webhook: webhookSchema,
   WebhookDelivery: webhookDeliverySchema,
   Plan: planSchema,
+  Equity: equitySchema,
+  Report: reportSchema,
 };

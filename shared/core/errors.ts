@@ -72,6 +72,11 @@ export const ERROR_CODES = {
   upgrade_required: 426,
   whsink_rate_limited: 429,
   whsink_full: 429,
+  // analytics: /equity and /report (out-of-range input is refused, never clamped)
+  days_invalid: 400,
+  step_min_invalid: 400,
+  /** A report deeper than the plan's (Free 30 days, paid 90): names the plan and its max_days. */
+  days_beyond_plan: 400,
   // resources
   not_found: 404,
   unknown_symbol: 404,

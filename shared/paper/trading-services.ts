@@ -4,6 +4,8 @@ import type { Clock } from '../core/clock.js';
 import type { MarketStore } from '../market/market-store.js';
 import type { FreshnessRules } from '../market/quote-freshness.js';
 import type { BookRegistry } from './accounts/book-registry.js';
+import { AnalyticsService } from './analytics/analytics-service.js';
+import { AnalyticsStore } from './analytics/analytics-store.js';
 import { ChangeGate } from './change-gate.js';
 import { FeeSettings } from './fees/fee-settings.js';
 import type { FundingStore } from './funding/funding-store.js';
@@ -28,10 +30,12 @@ export interface TradingServices {
   fees: FeeSettings;
   markets: MarketCatalog;
   prices: LivePrices;
+  /** The equity curve and the report. */
+  analytics: AnalyticsService;
 }
 
 export interface TradingDeps {
-  /** For the fee settings. */
+  /** For the fee settings and the analytics reads. */
   redis: Redis;
   positionStore: PositionStore;
   orderStore: OrderStore;
@@ -51,14 +55,17 @@ export function createTradingServices(deps: TradingDeps): TradingServices {
   const changes = new ChangeGate();
   const positionDeps: PositionDeps = { store, prices, funding, fees, clock: deps.clock, changes };
   const orders = new OrderService({ store: deps.orderStore, prices, fees, clock: deps.clock, changes });
+  const reads = new PositionReads(positionDeps);
+  const analyticsStore = new AnalyticsStore(deps.redis);
   return {
     positions: new PositionService(positionDeps, orders),
     orders,
     closes: new CloseService(positionDeps),
-    reads: new PositionReads(positionDeps),
+    reads,
     books: new BookService(positionDeps, deps.bookRegistry),
     fees,
     markets: new MarketCatalog(deps.marketStore, prices),
     prices,
+    analytics: new AnalyticsService({ store: analyticsStore, positions: store, reads, marketStore: deps.marketStore, clock: deps.clock }),
   };
 }

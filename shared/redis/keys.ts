@@ -96,6 +96,18 @@ export const keys = {
     `acct:{${accountId}}:b:${book}:archive:${resetTs}:closed:ts`,
   /** zset reset_ts by reset_ts: the archives of a book. */
   bookArchives: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:archives`,
+  /**
+   * zset minute -> 'minute:cents:closes': the book's equity curve, its realized P&L (cents) and closes since the reset as they stood
+   * at the end of each minute with a close; written by position-close.lua, dropped by a reset (shared/paper/analytics).
+   */
+  bookEquityCurve: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:an:eq`,
+  /** hash field -> integer: the report's sums of the book's closes of one UTC day (day = days since the epoch; closeIncrements). */
+  bookDayBucket: (accountId: string, book: string, day: number) => `acct:{${accountId}}:b:${book}:an:d:${day}`,
+  /**
+   * string JSON {stamp, value}: a read model's answer cached for the book (`what` names it: a skill score, a curve, a report of a
+   * window), valid while its stamp (the book's closes and reset, the minute or day) is the current one (shared/paper/analytics).
+   */
+  bookReadCache: (accountId: string, book: string, what: string) => `acct:{${accountId}}:b:${book}:an:cache:${what}`,
   /** set of book names: the books that have traded (the accounts listing's fallback when no book registry is given). */
   paperBooks: (accountId: string) => `acct:{${accountId}}:paper:books`,
   /** hash {fee_venue}: the account's trading settings. */

@@ -15,6 +15,12 @@ const REFUSED: Record<string, Record<string, string[]>> = {
       "import { PositionStore } from '../paper/positions/position-store.js';",
     ],
     'shared/screener/indicators.ts': ["import { ScreenerRunner } from './screener-runner.js';"],
+    'shared/engine/analytics/planted.ts': [
+      "import { hash } from 'node:crypto';",
+      "import { keys } from '../../redis/keys.js';",
+      "import { AnalyticsStore } from '../../paper/analytics/analytics-store.js';",
+      "import { createRedis } from '../../../shared/redis/connection.js';",
+    ],
   },
   'ops/': {
     'workers/planted.ts': ["import { startSim } from '../ops/sim/sim-server.js';"],
@@ -31,6 +37,8 @@ const ALLOWED: Record<string, string> = {
     "import type { Redis } from 'ioredis';\nimport { isRedisUnreachable } from '../../shared/core/redis-unreachable.js';",
   'shared/engine/planted.ts': "import { direction } from './side.js';",
   'shared/calculators/planted.ts': "import { liquidationPrice } from '../engine/liquidation.js';",
+  'shared/engine/analytics/planted.ts':
+    "import { settle } from '../settlement.js';\nimport { DAY_MS } from './close-facts.js';\nimport { liquidationPrice } from '../../engine/liquidation.js';",
   'shared/screener/indicators.ts': "import { EMA } from 'trading-signals';\nimport type { Setup } from './score.js';",
   'workers/planted.ts': "import { createRedis } from '../shared/redis/connection.js';",
   'ops/sim/planted.ts': "import { createRedis } from '../../shared/redis/connection.js';",

@@ -62,6 +62,8 @@ export const BOT_RESPONSES = {
   balance: ref('Balance'),
   accounts: bodySchema({ accounts: arrayOf(ref('Book')), this_key_account: string('The book this key acts on') }),
   reset: okWith('Reset'),
+  equity: okWith('Equity'),
+  report: ref('Report'),
   markets: bodySchema({ markets: arrayOf(ref('Market')), count: integer() }),
   fees: ref('Fees'),
   feesSet: bodySchema({ ok: okTrue, fee_venue: { $ref: '#/components/schemas/Fees/properties/fee_venue' } }),

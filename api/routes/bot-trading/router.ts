@@ -3,6 +3,7 @@ import type { Authenticate } from '../../middleware/authenticate.js';
 import type { TradingServices } from '../../../shared/paper/trading-services.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import { accountRoutes } from './account-router.js';
+import { analyticsRoutes } from './analytics-router.js';
 import { marketRoutes } from './markets-router.js';
 import { orderRoutes } from './orders-router.js';
 import { positionRoutes } from './positions-router.js';
@@ -14,7 +15,10 @@ export interface BotTradingRouteOptions {
 
 /** Each sub-router (<resource>-router.ts) takes the group's options and answers its route definitions. */
 export function botTradingRoutes(options: BotTradingRouteOptions): RouteGroup {
-  return defineRoutes([...positionRoutes(options), ...orderRoutes(options), ...accountRoutes(options), ...marketRoutes(options)], {
-    authenticate: options.authenticate,
-  });
+  return defineRoutes(
+    [...positionRoutes(options), ...orderRoutes(options), ...accountRoutes(options), ...marketRoutes(options), ...analyticsRoutes(options)],
+    {
+      authenticate: options.authenticate,
+    },
+  );
 }

@@ -1,6 +1,7 @@
 /** Request schemas of the trading routes; rules and their error codes side by side. */
 import Joi from 'joi';
 import { AppError, type ErrorCode } from '../../../shared/core/errors.js';
+import { EQUITY_DAYS, EQUITY_STEP_MIN } from '../../../shared/engine/analytics/equity-curve.js';
 import { ASSET_CLASSES } from '../../../shared/engine/fees.js';
 import type { Side } from '../../../shared/engine/side.js';
 import type { FieldMeta } from '../../routing/validate.js';
@@ -209,3 +210,34 @@ export function parseSide(raw: unknown): Side {
     accepted: ['long', 'short', 'buy', 'sell'],
   });
 }
+
+/** A whole number in a range whose every violation answers the one named code (out of range is refused, never clamped). */
+const wholeIn = (min: number, max: number, code: ErrorCode, rule = `{#label} must be a whole number from ${min} to ${max}`) =>
+  Joi.number()
+    .integer()
+    .min(min)
+    .max(max)
+    .meta(
+      codes(
+        Object.fromEntries(
+          ['number.base', 'number.integer', 'number.min', 'number.max', 'number.infinity', 'number.unsafe'].map((rule) => [rule, code]),
+        ),
+      ),
+    )
+    .messages({ '*': rule });
+
+export const equityQuery = Joi.object({
+  days: wholeIn(EQUITY_DAYS.min, EQUITY_DAYS.max, 'days_invalid')
+    .default(EQUITY_DAYS.default)
+    .description(`Days back, ${EQUITY_DAYS.min}-${EQUITY_DAYS.max} (default ${EQUITY_DAYS.default})`),
+  step_min: wholeIn(EQUITY_STEP_MIN.min, EQUITY_STEP_MIN.max, 'step_min_invalid').description(
+    `Minutes between points, ${EQUITY_STEP_MIN.min}-${EQUITY_STEP_MIN.max} (default 60 up to 14 days, 240 beyond)`,
+  ),
+});
+
+/** Report depth: a whole number of days from 1; the plan's depth (Free 30, paid 90) is checked by the service (days_beyond_plan). */
+export const reportQuery = Joi.object({
+  days: wholeIn(1, Number.MAX_SAFE_INTEGER, 'days_invalid', "{#label} must be a whole number of days from 1 (up to the plan's depth)")
+    .default(30)
+    .description("Days back, 1 to the plan's report depth (Free 30, paid 90; default 30)"),
+});

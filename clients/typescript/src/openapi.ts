@@ -774,6 +774,74 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/bot/v1/equity': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Equity curve since the last reset: realized P&L and equity every step_min minutes over days, and equity now at mark */
+    get: operations['getApiBotV1Equity'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/bot/v2/equity': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Equity curve since the last reset: realized P&L and equity every step_min minutes over days, and equity now at mark */
+    get: operations['getApiBotV2Equity'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/bot/v1/report': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Trading report: totals and skill score (Free, 30 days); breakdowns and findings on paid plans (90 days) */
+    get: operations['getApiBotV1Report'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/bot/v2/report': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Trading report: totals and skill score (Free, 30 days); breakdowns and findings on paid plans (90 days) */
+    get: operations['getApiBotV2Report'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/bot/v1/webhooks': {
     parameters: {
       query?: never;
@@ -1936,6 +2004,10 @@ export interface components {
         /** @description /ai reads per account and UTC day */
         ai_reads_per_day: number;
         report_breakdowns: boolean;
+        /** @description Whether /equity answers */
+        equity: boolean;
+        /** @description Whether /report answers */
+        report: boolean;
         websocket: boolean;
         books: boolean;
         replay: boolean;
@@ -1944,6 +2016,159 @@ export interface components {
         dry_run: boolean;
         fee_venues: boolean;
       };
+    };
+    /** @description The equity curve */
+    Equity: {
+      /** @description Oldest first */
+      points: {
+        /** @description The point, ms (the first point after a reset is the reset itself) */
+        t: number;
+        /** @description Realized P&L since the reset */
+        realized_pnl_usd: number;
+        /** @description Starting balance plus the realized P&L */
+        equity_usd: number;
+        /** @description Closes in the step that ends at t */
+        closes: number;
+      }[];
+      /** @description Equity this moment: balance plus the open positions at mark */
+      now: number;
+      /** @description Largest fall from a peak of the points, percent of that peak */
+      max_drawdown_pct: number;
+    };
+    /** @description The trading report of the window; breakdowns and findings on paid plans (Free: 30 days, totals and skill) */
+    Report: {
+      days: number;
+      /** @description Totals of the closes in the window */
+      total: {
+        closes: number;
+        wins: number;
+        losses: number;
+        /** @description Wins over closes, percent */
+        win_rate_pct: number | null;
+        pnl_usd: number;
+        /** @description P&L over the starting balance, percent */
+        return_pct: number;
+        /** @description Mean return on margin per close */
+        avg_roe_pct: number | null;
+        /** @description Best close */
+        best_trade_usd: number | null;
+        /** @description Worst close */
+        worst_trade_usd: number | null;
+        /** @description Gross profit over gross loss; null with no losing close */
+        profit_factor: number | null;
+        /** @description Mean P&L per close */
+        expectancy_usd: number | null;
+        max_drawdown_pct: number;
+        /** @description Mean holding time, minutes */
+        avg_hold_min: number | null;
+        liquidations: number;
+        /** @description Fees paid */
+        fees_usd: number;
+        /** @description Funding paid (negative: received) */
+        funding_usd: number;
+      };
+      /** @description The skill score and the baselines it compares with (method: README, "Report: the skill score") */
+      skill: {
+        /** @description 0-100; null when too few trades could be priced */
+        score: number | null;
+        /** @description Trades the score rests on */
+        n: number;
+        /** @description Their P&L */
+        pnl_usd: number;
+        /** @description Holding the same symbols over the window with the same exposure, in the trades direction */
+        hold_with_usd: number | null;
+        /** @description The same, against the trades direction */
+        hold_against_usd: number | null;
+        /** @description Percentile of the P&L among the two holds */
+        hold_percentile: number | null;
+        /** @description Seeded random books drawn */
+        random_draws: number;
+        /** @description Median P&L of the random books */
+        random_median_usd: number | null;
+        /** @description Percentile of the P&L among the random books */
+        random_percentile: number | null;
+        method: string;
+        /** @description Why there is no score */
+        note?: string;
+      };
+      /** @description The plan the report was made for */
+      plan: string;
+      /** @description True when the plan includes breakdowns and findings */
+      breakdowns: boolean;
+      /** @description Deprecated alias of breakdowns */
+      premium: boolean;
+      /** @description The parts withheld on this plan */
+      locked: string[];
+      /** @description By symbol */
+      byCoin?: {
+        [key: string]: {
+          closes: number;
+          wins: number;
+          /** @description percent */
+          win_rate_pct: number | null;
+          pnl_usd: number;
+          /** @description per close */
+          avg_pnl_usd: number | null;
+        };
+      };
+      /** @description By leverage band */
+      byLev?: {
+        [key: string]: {
+          closes: number;
+          wins: number;
+          /** @description percent */
+          win_rate_pct: number | null;
+          pnl_usd: number;
+          /** @description per close */
+          avg_pnl_usd: number | null;
+        };
+      };
+      /** @description long and short */
+      bySide?: {
+        [key: string]: {
+          closes: number;
+          wins: number;
+          /** @description percent */
+          win_rate_pct: number | null;
+          pnl_usd: number;
+          /** @description per close */
+          avg_pnl_usd: number | null;
+        };
+      };
+      /** @description By the UTC hour the trade was opened */
+      byHour?: {
+        [key: string]: {
+          closes: number;
+          wins: number;
+          /** @description percent */
+          win_rate_pct: number | null;
+          pnl_usd: number;
+          /** @description per close */
+          avg_pnl_usd: number | null;
+        };
+      };
+      /** @description By the UTC weekday the trade was opened (sun..sat) */
+      byDay?: {
+        [key: string]: {
+          closes: number;
+          wins: number;
+          /** @description percent */
+          win_rate_pct: number | null;
+          pnl_usd: number;
+          /** @description per close */
+          avg_pnl_usd: number | null;
+        };
+      };
+      findings?: {
+        /** @description total, byCoin, byLev, bySide, byHour or byDay */
+        dimension: string;
+        group: string | null;
+        /** @description Closes it rests on */
+        n: number;
+        /** @description False when n is too small: the text then says so */
+        conclusive: boolean;
+        text: string;
+      }[];
     };
     Error: {
       /** @constant */
@@ -2010,6 +2235,9 @@ export interface components {
           | 'upgrade_required'
           | 'whsink_rate_limited'
           | 'whsink_full'
+          | 'days_invalid'
+          | 'step_min_invalid'
+          | 'days_beyond_plan'
           | 'not_found'
           | 'unknown_symbol'
           | 'unknown_category'
@@ -2084,6 +2312,9 @@ export interface components {
         | 'upgrade_required'
         | 'whsink_rate_limited'
         | 'whsink_full'
+        | 'days_invalid'
+        | 'step_min_invalid'
+        | 'days_beyond_plan'
         | 'not_found'
         | 'unknown_symbol'
         | 'unknown_category'
@@ -2709,12 +2940,14 @@ export interface operations {
            *       "features": {
            *         "webhooks": 3,
            *         "max_webhooks": 3,
-           *         "ai": true,
+           *         "ai": false,
            *         "ai_reads_per_day": 50,
            *         "report_breakdowns": true,
+           *         "equity": true,
+           *         "report": true,
            *         "websocket": true,
            *         "books": true,
-           *         "replay": true,
+           *         "replay": false,
            *         "trailing_stops": true,
            *         "modify_order": true,
            *         "dry_run": true,
@@ -2748,9 +2981,11 @@ export interface operations {
            *             "ai": false,
            *             "ai_reads_per_day": 0,
            *             "report_breakdowns": false,
+           *             "equity": true,
+           *             "report": true,
            *             "websocket": true,
            *             "books": true,
-           *             "replay": true,
+           *             "replay": false,
            *             "trailing_stops": true,
            *             "modify_order": true,
            *             "dry_run": true,
@@ -2824,12 +3059,14 @@ export interface operations {
            *         "features": {
            *           "webhooks": 3,
            *           "max_webhooks": 3,
-           *           "ai": true,
+           *           "ai": false,
            *           "ai_reads_per_day": 50,
            *           "report_breakdowns": true,
+           *           "equity": true,
+           *           "report": true,
            *           "websocket": true,
            *           "books": true,
-           *           "replay": true,
+           *           "replay": false,
            *           "trailing_stops": true,
            *           "modify_order": true,
            *           "dry_run": true,
@@ -2863,9 +3100,11 @@ export interface operations {
            *               "ai": false,
            *               "ai_reads_per_day": 0,
            *               "report_breakdowns": false,
+           *               "equity": true,
+           *               "report": true,
            *               "websocket": true,
            *               "books": true,
-           *               "replay": true,
+           *               "replay": false,
            *               "trailing_stops": true,
            *               "modify_order": true,
            *               "dry_run": true,
@@ -4872,6 +5111,165 @@ export interface operations {
         };
       };
       /** @description Failure. Codes: missing_param, invalid_param, missing_api_key, bad_api_key, revoked_key, unknown_fee_venue, rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getApiBotV1Equity: {
+    parameters: {
+      query?: {
+        /** @description Days back, 1-90 (default 30) */
+        days?: number;
+        /** @description Minutes between points, 5-1440 (default 60 up to 14 days, 240 beyond) */
+        step_min?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success, the bare result */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+          } & components['schemas']['Equity'];
+        };
+      };
+      /** @description Failure. Codes: missing_param, invalid_param, days_invalid, step_min_invalid, missing_api_key, bad_api_key, revoked_key, rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BotV1Error'];
+        };
+      };
+    };
+  };
+  getApiBotV2Equity: {
+    parameters: {
+      query?: {
+        /** @description Days back, 1-90 (default 30) */
+        days?: number;
+        /** @description Minutes between points, 5-1440 (default 60 up to 14 days, 240 beyond) */
+        step_min?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success, in the { ok, data, ts } envelope */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "ts": 1767225600000
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            ok: true;
+            data: components['schemas']['Equity'];
+            /** @description epoch milliseconds */
+            ts: number;
+          };
+        };
+      };
+      /** @description Failure. Codes: missing_param, invalid_param, days_invalid, step_min_invalid, missing_api_key, bad_api_key, revoked_key, rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getApiBotV1Report: {
+    parameters: {
+      query?: {
+        /** @description Days back, 1 to the plan's report depth (Free 30, paid 90; default 30) */
+        days?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success, the bare result */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Report'];
+        };
+      };
+      /** @description Failure. Codes: missing_param, invalid_param, days_invalid, missing_api_key, bad_api_key, revoked_key, days_beyond_plan, rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BotV1Error'];
+        };
+      };
+    };
+  };
+  getApiBotV2Report: {
+    parameters: {
+      query?: {
+        /** @description Days back, 1 to the plan's report depth (Free 30, paid 90; default 30) */
+        days?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success, in the { ok, data, ts } envelope */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "ts": 1767225600000
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            ok: true;
+            data: components['schemas']['Report'];
+            /** @description epoch milliseconds */
+            ts: number;
+          };
+        };
+      };
+      /** @description Failure. Codes: missing_param, invalid_param, days_invalid, missing_api_key, bad_api_key, revoked_key, days_beyond_plan, rate_limited, unavailable, internal */
       default: {
         headers: {
           [name: string]: unknown;
@@ -7279,9 +7677,11 @@ export interface operations {
            *             "ai": false,
            *             "ai_reads_per_day": 0,
            *             "report_breakdowns": false,
+           *             "equity": true,
+           *             "report": true,
            *             "websocket": true,
            *             "books": true,
-           *             "replay": true,
+           *             "replay": false,
            *             "trailing_stops": true,
            *             "modify_order": true,
            *             "dry_run": true,

@@ -26,6 +26,8 @@ const featuresSchema = objectSchema<PlanFeaturesView>(
     ai: boolean('Whether /ai answers'),
     ai_reads_per_day: integer('/ai reads per account and UTC day'),
     report_breakdowns: boolean(),
+    equity: boolean('Whether /equity answers'),
+    report: boolean('Whether /report answers'),
     websocket: boolean(),
     books: boolean(),
     replay: boolean(),

@@ -24,6 +24,7 @@ import type { LivePrice } from '../markets/live-prices.js';
 import { fundingOwed, type PositionDeps } from './position-deps.js';
 import { refOf } from './position-service.js';
 import { jsonAssigner, type JsonScalar } from './position-json.js';
+import type { CloseFacts } from '../../engine/analytics/close-facts.js';
 import type { CloseRecord, CloseWrite } from './position-store.js';
 import type { BookRef, Position, StoredPosition } from './position-types.js';
 import { closedView, openView, type PositionView } from './position-view.js';
@@ -122,9 +123,31 @@ export function wholeCloseJson(
   now: number,
   reason: string,
   liquidated: boolean,
-): { json: string; cents: number } {
+): { json: string; cents: number; facts: CloseFacts } {
   const { fields, cents } = wholeClose(read.position, exit, fundingUsd, now, reason, liquidated);
-  return { json: assignWholeClose(read.raw, fields) ?? JSON.stringify(Object.assign({}, read.position, fields)), cents };
+  const json = assignWholeClose(read.raw, fields) ?? JSON.stringify(Object.assign({}, read.position, fields));
+  return { json, cents, facts: closeFacts(read.position, fields, cents) };
+}
+
+/** The read models' facts of a closed record: the position (or closed part) with the fields its close set. Pure. */
+export function closeFacts(
+  p: Pick<Position, 'symbol' | 'side' | 'leverage' | 'margin' | 'opened_ts'>,
+  closed: Pick<Required<Position>, 'closed_ts' | 'roe_pct' | 'fees_usd' | 'funding_usd' | 'liquidated'>,
+  cents: number,
+): CloseFacts {
+  return {
+    symbol: p.symbol,
+    side: p.side,
+    leverage: p.leverage,
+    margin: p.margin,
+    opened_ts: p.opened_ts,
+    closed_ts: closed.closed_ts,
+    cents,
+    roe_pct: closed.roe_pct,
+    fees_usd: closed.fees_usd,
+    funding_usd: closed.funding_usd,
+    liquidated: closed.liquidated,
+  };
 }
 
 function wholeSettled(p: Position, exit: number, fundingUsd: number, now: number, reason: string, liquidated: boolean): Settled {
@@ -214,10 +237,22 @@ export function closeWrite(
   event: CloseWrite['event'],
 ): CloseWrite {
   const { closed, remaining, cents } = settled;
+  const closedFields = {
+    closed_ts: closed.closed_ts ?? 0,
+    roe_pct: closed.roe_pct ?? 0,
+    fees_usd: closed.fees_usd ?? 0,
+    funding_usd: closed.funding_usd ?? 0,
+    liquidated: closed.liquidated === true,
+  };
   return {
     ref,
     read,
-    closed: { id: closed.id, closed_ts: closed.closed_ts ?? 0, json: JSON.stringify(closed) },
+    closed: {
+      id: closed.id,
+      closed_ts: closed.closed_ts ?? 0,
+      json: JSON.stringify(closed),
+      facts: closeFacts(closed, closedFields, cents),
+    },
     remaining: remaining && JSON.stringify(remaining),
     cents,
     clientOrderId,

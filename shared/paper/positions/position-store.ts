@@ -4,7 +4,9 @@
  */
 import { hash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { closeIncrements, dayIndex, minuteOf, type CloseFacts } from '../../engine/analytics/close-facts.js';
 import { keys } from '../../redis/keys.js';
+import { closeCountsInAnalytics, CURVE_KEPT_MS, DAY_BUCKET_TTL_S } from '../analytics/analytics-retention.js';
 import { DONE_ORDER_RETENTION, tombstoneKeys } from '../orders/order-types.js';
 import type { ScriptCall } from '../../redis/lua-scripts.js';
 import { positionScripts } from './lua/position-scripts.js';
@@ -29,7 +31,7 @@ export interface CloseWrite {
   ref: BookRef;
   read: StoredPosition;
   /** The closed record (the whole position, or the closed part of a partial close): its id, close time and JSON. */
-  closed: { id: string; closed_ts: number; json: string };
+  closed: { id: string; closed_ts: number; json: string; facts: CloseFacts };
   /** A partial close's remaining part as JSON (it keeps the position's id); null for a whole close. */
   remaining: string | null;
   cents: number;
@@ -263,6 +265,8 @@ export class PositionStore {
         keys.bookStats(ref.accountId, ref.book),
         clientOrderId === null ? unusedSlot(ref) : keys.bookIdempotency(ref.accountId, ref.book, 'close', clientOrderId),
         keys.accountOutbox(ref.accountId),
+        keys.bookEquityCurve(ref.accountId, ref.book),
+        keys.bookDayBucket(ref.accountId, ref.book, dayIndex(closed.closed_ts)),
       ],
       args: [
         position.id,
@@ -278,6 +282,11 @@ export class PositionStore {
         write.event,
         ref.book,
         write.event === 'position.liquidated' ? 1 : 0,
+        closeCountsInAnalytics(position) ? 1 : 0,
+        minuteOf(closed.closed_ts),
+        CURVE_KEPT_MS,
+        DAY_BUCKET_TTL_S,
+        ...closeIncrements(closed.facts).flat(),
       ],
     };
   }
@@ -334,6 +343,8 @@ export class PositionStore {
         keys.bookOrderData(accountId, book),
         keys.bookOrdersDone(accountId, book),
         ...tombstoneKeys(ref),
+        keys.bookEquityCurve(accountId, book),
+        keys.bookDayBucket(accountId, book, dayIndex(resetTs)),
       ],
       args: [resetTs, startingBalance, book, ...DONE_ORDER_RETENTION],
     });

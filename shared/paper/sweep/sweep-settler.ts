@@ -244,11 +244,11 @@ function tallyRatchets(report: SweepReport, ratcheting: readonly SweepTarget[], 
 /** The whole position closed at the level; a liquidation is marked and announced as one. */
 function settleWrite({ target, read, decision: { trigger } }: Decided<Settle>, fundingUsd: number, now: number): CloseWrite {
   const liquidation = trigger.reason === CLOSE_REASONS.liquidation;
-  const { json, cents } = wholeCloseJson(read, trigger.price, fundingUsd, now, trigger.reason, liquidation);
+  const { json, cents, facts } = wholeCloseJson(read, trigger.price, fundingUsd, now, trigger.reason, liquidation);
   return {
     ref: target.ref,
     read,
-    closed: { id: read.position.id, closed_ts: now, json },
+    closed: { id: read.position.id, closed_ts: now, json, facts },
     remaining: null,
     cents,
     clientOrderId: null,

@@ -17,6 +17,9 @@ KEYS[11] book orders (hash order id -> order JSON)
 KEYS[12] book done orders (zset order id by done ms)
 KEYS[13] book order tombstones (zset order id by done ms)
 KEYS[14] book order tombstone statuses (hash order id -> final status)
+KEYS[15] book equity curve (zset; see position-close.lua): dropped, the curve restarts at 0
+KEYS[16] book day bucket of the reset's UTC day (hash): dropped, so the day counts only what
+         closes after the reset; the readers skip the buckets of earlier days
 
 ARGV[1]  reset time, ms
 ARGV[2]  starting balance, USD
@@ -67,6 +70,7 @@ retire_done_orders(KEYS[11], KEYS[12], KEYS[13], KEYS[14], ARGV[4], ARGV[1], ARG
 redis.call('HSET', KEYS[4], 'reset_ts', ARGV[1], 'starting_balance', ARGV[2], 'realized_cents', 0, 'closed', 0,
   'wins', 0, 'losses', 0, 'liquidations', 0)
 redis.call('HDEL', KEYS[4], 'best_cents')
+redis.call('DEL', KEYS[15], KEYS[16])
 redis.call('SADD', KEYS[10], ARGV[3])
 redis.call('XADD', KEYS[9], '*', 'event', 'book.reset', 'book', ARGV[3], 'ts', ARGV[1],
   'reset', cjson.encode({book = ARGV[3], reset_ts = tonumber(ARGV[1]), archived_trades = archived, cancelled_orders = cancelled}))

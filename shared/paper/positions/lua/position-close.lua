@@ -13,6 +13,9 @@ KEYS[4]  book counters (hash)
 KEYS[5]  idempotency key of the client_order_id (string JSON, TTL); with no client_order_id any
          key of the account (it is not read)
 KEYS[6]  account outbox (stream)
+KEYS[7]  book equity curve (zset minute -> 'minute:cents:closes', the running totals since the
+         reset at the end of that minute; shared/paper/analytics)
+KEYS[8]  book day bucket of the close's UTC day (hash field -> integer; shared/engine/analytics)
 
 ARGV[1]  position id
 ARGV[2]  SHA-1 (hex) of the position JSON the settlement was computed from
@@ -27,6 +30,12 @@ ARGV[10] idempotency value: JSON {closed_id, remaining_id} ('' when ARGV[8] is 0
 ARGV[11] event: position.closed or position.liquidated
 ARGV[12] book name
 ARGV[13] 1 when this is a liquidation, else 0
+ARGV[14] 1 when the close counts in the read models (equity curve, report), else 0: a replay row
+         (src replay) never counts, so its caller passes 0 (closeCountsInAnalytics)
+ARGV[15] minute of the close time, ms
+ARGV[16] how far back the curve keeps entries, ms (the newest older one stays: it holds the totals)
+ARGV[17] time to live of the day bucket, seconds
+ARGV[18..] the day bucket's increments: field, integer, field, integer ... (closeIncrements)
 
 Returns  {1}                 settled
          {2, idempotency}    idempotent: this client_order_id already closed; its stored result
@@ -71,6 +80,35 @@ redis.call('HINCRBY', KEYS[4], 'life_' .. outcome, 1)
 if ARGV[13] == '1' then redis.call('HINCRBY', KEYS[4], 'liquidations', 1) end
 local best = redis.call('HGET', KEYS[4], 'best_cents')
 if not best or cents > tonumber(best) then redis.call('HSET', KEYS[4], 'best_cents', cents) end
+
+if ARGV[14] == '1' then
+  -- the curve: the entry of the close's minute and every later one (a close settled late) move by it
+  local minute = tonumber(ARGV[15])
+  local prior = redis.call('ZREVRANGEBYSCORE', KEYS[7], minute, '-inf', 'WITHSCORES', 'LIMIT', 0, 1)
+  local total, closes = 0, 0
+  if prior[1] then
+    local _, c, n = string.match(prior[1], '^(%d+):(-?%d+):(%d+)$')
+    total, closes = tonumber(c), tonumber(n)
+    if tonumber(prior[2]) == minute then redis.call('ZREM', KEYS[7], prior[1]) end
+  end
+  redis.call('ZADD', KEYS[7], minute, minute .. ':' .. (total + cents) .. ':' .. (closes + 1))
+  local later = redis.call('ZRANGEBYSCORE', KEYS[7], '(' .. minute, '+inf', 'WITHSCORES')
+  for i = 1, #later, 2 do
+    local m, c, n = string.match(later[i], '^(%d+):(-?%d+):(%d+)$')
+    redis.call('ZREM', KEYS[7], later[i])
+    redis.call('ZADD', KEYS[7], later[i + 1], m .. ':' .. (tonumber(c) + cents) .. ':' .. (tonumber(n) + 1))
+  end
+  local cutoff = minute - tonumber(ARGV[16])
+  local kept = redis.call('ZREVRANGEBYSCORE', KEYS[7], cutoff, '-inf', 'WITHSCORES', 'LIMIT', 0, 1)
+  if kept[1] then redis.call('ZREMRANGEBYSCORE', KEYS[7], '-inf', '(' .. kept[2]) end
+
+  for i = 18, #ARGV, 2 do redis.call('HINCRBY', KEYS[8], ARGV[i], ARGV[i + 1]) end
+  local best = redis.call('HGET', KEYS[8], 'best')
+  if not best or cents > tonumber(best) then redis.call('HSET', KEYS[8], 'best', cents) end
+  local worst = redis.call('HGET', KEYS[8], 'worst')
+  if not worst or cents < tonumber(worst) then redis.call('HSET', KEYS[8], 'worst', cents) end
+  redis.call('EXPIRE', KEYS[8], ARGV[17])
+end
 
 if ARGV[8] == '1' then
   redis.call('SET', KEYS[5], ARGV[10], 'EX', ARGV[9])

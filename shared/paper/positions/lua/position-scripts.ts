@@ -3,8 +3,8 @@ import { LuaScripts } from '../../../redis/lua-scripts.js';
 
 export const positionScripts = new LuaScripts(import.meta.url, {
   'position-open': { version: 1, numberOfKeys: 5, includes: ['idempotency'] },
-  'position-close': { version: 1, numberOfKeys: 6 },
+  'position-close': { version: 2, numberOfKeys: 8 },
   'position-sltp': { version: 1, numberOfKeys: 2 },
-  'book-reset': { version: 1, numberOfKeys: 14, includes: ['retire-done-orders'] },
+  'book-reset': { version: 2, numberOfKeys: 16, includes: ['retire-done-orders'] },
   'trigger-ranges': { version: 1, numberOfKeys: 8 },
 });
