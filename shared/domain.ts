@@ -7,6 +7,7 @@
 import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from './core/clock.js';
 import type { Config } from './core/config.js';
+import { createAiService, type AiService } from './ai/ai-services.js';
 import { createDerivativesServices, type DerivativesServices } from './derivatives/derivatives-services.js';
 import { DerivativesStore } from './derivatives/derivatives-store.js';
 import { LiquidationStore } from './derivatives/liquidations/liquidation-store.js';
@@ -91,6 +92,8 @@ export interface Domain {
   push: PushServices;
   /** The public status page: every component's state now and its availability per day. */
   status: StatusService;
+  /** /ai: questions answered from a symbol's brief, within each account's daily reads. */
+  ai: AiService;
 }
 
 export function createDomain(deps: DomainDeps): Domain {
@@ -115,7 +118,7 @@ export function createDomain(deps: DomainDeps): Domain {
   const { positions, orders, funding } = stores;
   // the API fetches from a provider only for a CoinGecko category nobody asked for in the last 10 minutes
   const coinGecko = new CoinGeckoClient(config.providerUrls.coingecko, providerHttp(config.restTimeoutMs, 1));
-  return {
+  const domain: Omit<Domain, 'ai'> = {
     config,
     redis,
     clock,
@@ -165,5 +168,9 @@ export function createDomain(deps: DomainDeps): Domain {
       }),
       clock,
     ),
+  };
+  return {
+    ...domain,
+    ai: createAiService({ ...domain.derivatives, market, screener: domain.screener, clock, redis, settings: config.ai }),
   };
 }

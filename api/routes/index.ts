@@ -1,5 +1,6 @@
 import type { AppServices } from '../app.js';
 import type { RouteCatalog } from '../routing/route-catalog.js';
+import { aiRoutes } from './ai/router.js';
 import { botAccountRoutes } from './bot-account/router.js';
 import { botMarketRoutes } from './bot-market/router.js';
 import { botTradingRoutes } from './bot-trading/router.js';
@@ -47,5 +48,6 @@ export function registerRouteGroups(catalog: RouteCatalog, services: AppServices
   catalog.add(latamRoutes({ latam: services.latam, cacheMs: SNAPSHOT_CACHE_MS }));
   catalog.add(derivativesRoutes(services.derivatives));
   catalog.add(statusRoutes({ status: services.status, cacheMs: STATUS_CACHE_MS }));
+  catalog.add(aiRoutes({ ai: services.ai, authenticate }));
   catalog.add(openApiRoutes({ catalog }));
 }

@@ -84,18 +84,28 @@ export async function seedCandles(redis: Redis, symbol: string, candles: readonl
   for (const candle of candles) await writer.storeClosed({ ...candle, closed: true, venue: 'binance', symbol });
 }
 
-/** n 1-minute candles ending at the last whole minute, closes from `first` by `step` each (a steady trend). */
-export function trendingMinutes(n: number, first: number, step: number, now = Date.now()): Omit<Candle, 'closed'>[] {
+/**
+ * n 1-minute candles ending at the last whole minute: each close moves by the next of `steps` (cycled) from `first`,
+ * the bar spanning its open and close plus `wick` either side.
+ */
+export function minuteSeries(n: number, first: number, steps: readonly number[], wick = 10, now = Date.now()): Omit<Candle, 'closed'>[] {
   const lastMinute = Math.floor(now / 60_000) * 60_000 - 60_000;
+  let close = first;
   return Array.from({ length: n }, (_, i) => {
-    const close = first + i * step;
+    const open = close;
+    close += steps[i % steps.length];
     return {
       openTime: lastMinute - (n - 1 - i) * 60_000,
-      open: close - step / 2,
-      high: close + Math.abs(step),
-      low: close - Math.abs(step),
+      open,
+      high: Math.max(open, close) + wick,
+      low: Math.min(open, close) - wick,
       close,
       volume: 10,
     };
   });
+}
+
+/** n 1-minute candles rising by `step` a minute (a steady trend). */
+export function trendingMinutes(n: number, first: number, step: number, now = Date.now()): Omit<Candle, 'closed'>[] {
+  return minuteSeries(n, first - step, [step], Math.abs(step), now);
 }
