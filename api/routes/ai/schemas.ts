@@ -1,16 +1,6 @@
 /** The /ai request body and the JSON schema of its answer. */
 import Joi from 'joi';
-import {
-  arrayOf,
-  bodySchema,
-  integer,
-  nullable,
-  number,
-  okTrue,
-  oneOfValues,
-  string,
-  type JsonSchema,
-} from '../../../shared/core/json-schema.js';
+import { bodySchema, integer, nullable, okTrue, oneOfValues, ref, string, type JsonSchema } from '../../../shared/core/json-schema.js';
 import { ANSWER_LANGS } from '../../../shared/ai/brief.js';
 import type { FieldMeta } from '../../routing/validate.js';
 import { BOT_INTERVALS, DEFAULT_KLINES_INTERVAL } from '../market/schemas.js';
@@ -40,31 +30,13 @@ export const aiBody = Joi.object({
     .description('Language of the answer: en (default), es or pt'),
 });
 
-const plan: JsonSchema = {
-  type: 'object',
-  description: 'Only when a setup is seen',
-  properties: {
-    bias: oneOfValues(['long', 'short']),
-    entry: number('USDT'),
-    stop: number('USDT'),
-    targets: arrayOf(number('USDT'), '1R, 2R, 3R from the entry'),
-    leverage: number('Multiple'),
-  },
-  required: ['bias', 'entry', 'stop', 'targets', 'leverage'],
-};
-
 export const aiResponse: JsonSchema = bodySchema(
   {
     ok: okTrue,
     answer: string('The answer, in the language asked'),
-    plan: nullable(plan),
+    plan: nullable(ref('AiPlan')),
     bias: oneOfValues(['long', 'short', 'neutral']),
-    brief: {
-      type: 'object',
-      description:
-        'The evidence: price, indicators (timeframe, source candles|screener, score, rsi, macd, atr, atr_pct, trend, ema), derivatives ' +
-        '(funding_rate_pct, open_interest_usd, long_pct), liquidations (last 60 min, nearest clusters), macro.next_events, missing',
-    },
+    brief: ref('AiBrief'),
     analyst: string('built-in, or provider:<model> when the configured provider answered'),
     fallback_reason: string('Why the provider answer was not used (the built-in one was)'),
     reads: bodySchema({ used: integer(), limit: integer('Reads per day of the plan'), left: integer() }),
