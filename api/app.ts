@@ -24,7 +24,7 @@ import type { Middleware } from './routing/http-types.js';
 import { catalogFastPath } from './routing/catalog-fast-path.js';
 import { RouteCatalog } from './routing/route-catalog.js';
 import { registerRouteGroups } from './routes/index.js';
-import { MCP_PATH, mcpRouter } from './mcp/mcp-router.js';
+import { mcpOtherMethods, mcpRoutes } from './mcp/mcp-router.js';
 import { WHSINK_PATH, whsinkRouters } from './routes/whsink/router.js';
 
 export interface AppDeps {
@@ -79,9 +79,9 @@ const METRICS_PATH = '/metrics';
 /** The operator routes (the queue dashboard): behind OPS_TOKEN, and not listed by ping. */
 const OPS_PREFIX = '/ops';
 /** What Express serves outside the catalog, as ping lists it (GET bare, other methods named); /metrics is an operator's, unlisted. */
-const OUTSIDE_CATALOG = [HEALTH_PATH, READY_PATH, DOCS_PATH, WHSINK_PATH, `POST ${WHSINK_PATH}`, `POST ${MCP_PATH}`];
+const OUTSIDE_CATALOG = [HEALTH_PATH, READY_PATH, DOCS_PATH, WHSINK_PATH, `POST ${WHSINK_PATH}`];
 /** The fixed paths outside the catalog, as route labels of the HTTP metrics. */
-const OUTSIDE_FIXED = new Set([HEALTH_PATH, READY_PATH, DOCS_PATH, DOCS_SCRIPT_PATH, METRICS_PATH, MCP_PATH]);
+const OUTSIDE_FIXED = new Set([HEALTH_PATH, READY_PATH, DOCS_PATH, DOCS_SCRIPT_PATH, METRICS_PATH]);
 
 /** Counts keyed requests by plan, through one counter child per plan resolved up front. */
 function keyedRequestCounter(): (plan: PlanId) => void {
@@ -139,6 +139,8 @@ export function createApp(deps: AppDeps): App {
     badKeyLimit: config.badKeyRateLimit,
     prefetch: catalog.prefetcher(),
   });
+  // the MCP tools run their routes in process, each call metered by this limiter and checked by the same authenticate
+  catalog.add(mcpRoutes({ catalog, limit, authenticate: services.authenticate, logger }));
   // before the limiter: with Redis down even a key lookup would wait for a reconnect
   const gate = redisGate(redis);
   const apiRequests = [...everyRequest, gate, limit];
@@ -154,8 +156,6 @@ export function createApp(deps: AppDeps): App {
   // needs no exception for it (test/e2e/ops-dashboard.test.ts watches for refusals in a real browser)
   const dashboard = config.opsToken === undefined ? undefined : queueDashboard(redis);
   if (dashboard) app.use(QUEUE_DASHBOARD_PATH, dashboard.handler);
-  // the MCP tools run their routes in process, each call metered by the same limiter and key checks
-  app.use(MCP_PATH, mcpRouter({ catalog, limit, authenticate: services.authenticate, logger }));
   app.use(API_PREFIX, gate);
   app.use(whsink.deliveries);
   app.use(API_PREFIX, limit);
@@ -181,6 +181,7 @@ export function createApp(deps: AppDeps): App {
     res.set('Content-Type', contentType).send(body);
   });
   app.use(docsRouter());
+  app.use(mcpOtherMethods);
 
   app.use(notFoundHandler(catalog));
   app.use(onError);
