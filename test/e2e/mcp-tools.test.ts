@@ -268,17 +268,64 @@ describe('MCP at /mcp: every tool through the SDK client', function () {
     expect(usage.body.used.calls_today).to.equal(3);
   });
 
-  it('answers GET and DELETE with 405, and a body that is not JSON with a JSON-RPC parse error', async () => {
+  it('speaks stateless Streamable HTTP: 405 for GET and DELETE, 406, 415, 202 for notifications, batches, JSON-RPC parse errors', async () => {
+    const post = (body: string, headers: Record<string, string> = {}) =>
+      fetch(`${stack.api.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body,
+      });
     for (const method of ['GET', 'DELETE']) {
       const r = await fetch(`${stack.api.url}/mcp`, { method, headers: { accept: 'application/json, text/event-stream' } });
-      expect(r.status, method).to.equal(405);
+      expect([r.status, r.headers.get('allow')], method).to.deep.equal([405, 'POST']);
     }
-    const r = await fetch(`${stack.api.url}/mcp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: '{"jsonrpc":',
+    const rpcCode = async (r: Response) => ((await r.json()) as { error: { code: number } }).error.code;
+    const notJson = await post('{"jsonrpc":');
+    expect([notJson.status, await rpcCode(notJson)]).to.deep.equal([400, -32700]);
+    const notRpc = await post('{"hello":1}');
+    expect([notRpc.status, await rpcCode(notRpc)]).to.deep.equal([400, -32700]);
+    expect((await post('{}', { accept: 'application/json' })).status).to.equal(406);
+    expect((await post('{}', { 'content-type': 'text/plain' })).status).to.equal(415);
+    expect((await post('{}', { 'mcp-protocol-version': '1999-01-01' })).status).to.equal(400);
+    const notification = await post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    expect([notification.status, await notification.text()]).to.deep.equal([202, '']);
+    const batch = await post(
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { name: 'get_price', arguments: { symbol: 'ETH' } } },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 'b', method: 'no/such/method' },
+      ]),
+    );
+    const answers = (await batch.json()) as { id: string; result?: { structuredContent: { price: number } }; error?: { code: number } }[];
+    expect(answers.map((a) => a.id)).to.deep.equal(['a', 'b']);
+    expect(answers[0].result?.structuredContent.price).to.equal(3500);
+    expect(answers[1].error?.code).to.equal(-32601);
+  });
+
+  it('keeps concurrent requests apart when every client uses the same JSON-RPC id', async () => {
+    const traders = await Promise.all(Array.from({ length: 4 }, () => createTrader(stack.mod, { plan: 'pro' })));
+    const calls = Array.from({ length: 40 }, (_, i) => {
+      const who = traders[i % traders.length];
+      const symbol = i % 2 ? 'ETH' : 'BTC';
+      return fetch(`${stack.api.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': who.apiKey },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'paper_open', arguments: { symbol, side: 'long', margin_usd: 10 + i, leverage: 2, dry_run: true } },
+        }),
+      }).then(async (r) => ({
+        i,
+        symbol,
+        body: (await r.json()) as { id: number; result: { structuredContent: { position: { symbol: string; margin_usd: number } } } },
+      }));
     });
-    expect(r.status).to.equal(400);
-    expect(((await r.json()) as { error: { code: number } }).error.code).to.equal(-32700);
+    for (const { i, symbol, body } of await Promise.all(calls)) {
+      expect(body.id).to.equal(1);
+      // each answer is its own request's: the symbol and the margin it sent
+      expect(body.result.structuredContent.position).to.include({ symbol: symbol, margin_usd: 10 + i });
+    }
   });
 });
