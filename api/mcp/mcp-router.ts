@@ -10,11 +10,10 @@ import express, { type Request, type Response } from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
-  isJSONRPCRequest,
-  JSONRPCMessageSchema,
   ListToolsRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
+  type JSONRPCRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { SERVICE_VERSION } from '../../shared/core/service.js';
@@ -54,6 +53,22 @@ function bearerAsApiKey(req: ApiRequest): void {
 }
 
 const jsonBody = express.json({ limit: '64kb' });
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isId = (id: unknown): boolean => typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+
+/**
+ * A JSON-RPC 2.0 message by its frame: a request or notification (a method), or a response (an id with a result
+ * or an error). The Server checks each method's params with the SDK's schemas; this only turns away what is not
+ * JSON-RPC at all, with the transport's -32700, before anything reaches it.
+ */
+function isMessage(value: unknown): boolean {
+  if (!isRecord(value) || value.jsonrpc !== '2.0') return false;
+  if (typeof value.method === 'string') return !('id' in value) || isId(value.id);
+  return isId(value.id) && ('result' in value || 'error' in value);
+}
+
+const isRequest = (message: JSONRPCMessage): message is JSONRPCRequest => 'method' in message && 'id' in message;
 
 function readBody(req: ApiRequest, res: ApiResponse): Promise<unknown> {
   return new Promise((resolve, reject) => jsonBody(req, res, (error?: unknown) => (error ? reject(error) : resolve(req.body))));
@@ -112,18 +127,14 @@ export function mcpRoutes(deps: McpRouteDeps): RouteGroup {
     const raw: unknown[] = Array.isArray(body) ? body : [body];
     if (raw.length === 0 || raw.length > MAX_BATCH)
       return rpcError(res, 400, -32600, `Invalid Request: a batch holds 1 to ${MAX_BATCH} messages`);
-    const messages: JSONRPCMessage[] = [];
-    for (const item of raw) {
-      const parsed = JSONRPCMessageSchema.safeParse(item);
-      if (!parsed.success) return rpcError(res, 400, -32700, 'Parse error: Invalid JSON-RPC message');
-      messages.push(parsed.data);
-    }
+    if (!raw.every(isMessage)) return rpcError(res, 400, -32700, 'Parse error: Invalid JSON-RPC message');
+    const messages = raw as JSONRPCMessage[];
     bearerAsApiKey(req);
     await connected;
     const extra = { requestInfo: { headers: req.headers } };
     const answers = await Promise.all(
       messages.map((message) =>
-        isJSONRPCRequest(message) ? transport.request(message, req, extra) : (transport.notify(message, extra), undefined),
+        isRequest(message) ? transport.request(message, req, extra) : (transport.notify(message, extra), undefined),
       ),
     );
     const responses = answers.filter((answer): answer is JSONRPCMessage => answer !== undefined);
