@@ -138,7 +138,10 @@ async function main(): Promise<void> {
       }
     }
     if (wants('push')) push = await measurePush(stack, durationSeconds);
-    if (wants('mcp')) mcp = await measureMcp({ apiUrl: stack.api.url, redisUrl: stack.redis.url, connections, durationSeconds, rounds });
+    if (wants('mcp')) {
+      const api = { apiUrl: stack.api.url, apiPid: stack.api.process.pid };
+      mcp = await measureMcp({ ...api, redisUrl: stack.redis.url, connections, durationSeconds, rounds });
+    }
   } finally {
     await stack.stop();
   }

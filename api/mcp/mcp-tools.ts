@@ -22,6 +22,8 @@ export interface ResolvedTool {
   write?: ToolRoute;
   /** Fields only the POST body knows: one of them present makes a read-and-write tool write. */
   writeOnly: ReadonlySet<string>;
+  /** The arguments of the tool's answer filter, taken out before the route validates the rest. */
+  filterFields: readonly string[];
   keyed: boolean;
 }
 
@@ -86,7 +88,8 @@ export class McpTools {
     const readFields = new Set(read ? fieldsOf(read.schema) : []);
     const writeOnly = new Set(write ? fieldsOf(write.schema).filter((name) => !readFields.has(name)) : []);
     const keyed = Boolean(read?.bound.route.keyed || write?.bound.route.keyed);
-    return { available: true, tool: { spec, read, write, writeOnly, keyed } };
+    const filterFields = spec.filter ? fieldsOf(spec.filter.schema) : [];
+    return { available: true, tool: { spec, read, write, writeOnly, keyed, filterFields } };
   }
 
   find(name: string): ToolEntry | undefined {

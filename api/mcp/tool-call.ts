@@ -45,7 +45,7 @@ function routeInput(
 ): { input: Record<string, unknown>; filterArgs: Record<string, unknown> } {
   const input: Record<string, unknown> = { ...args };
   const filterArgs: Record<string, unknown> = {};
-  for (const name of Object.keys(tool.spec.filter?.schema.describe().keys ?? {})) {
+  for (const name of tool.filterFields) {
     if (name in input) filterArgs[name] = input[name];
     delete input[name];
   }

@@ -8,11 +8,13 @@
 import autocannon from 'autocannon';
 import { createAccountServices } from '../../shared/paper/accounts/account-services.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
-import { median, type Measurement } from '../lib/harness.js';
+import { median, processCpuMs, type Measurement } from '../lib/harness.js';
 import { burst, summarize, type Burst } from './trading.js';
 
 export interface McpBenchOptions {
   apiUrl: string;
+  /** The API process, whose CPU per answered call each row reports. */
+  apiPid: number | undefined;
   redisUrl: string;
   connections: number;
   durationSeconds: number;
@@ -30,12 +32,22 @@ const toolCall = (id: number, name: string, args: Record<string, unknown>): stri
 /** A 200 whose body is not a tool error (MCP answers 200 either way). */
 const answered = (status: number, body: string): boolean => status === 200 && !body.includes('"isError":true');
 
+/** The API process's CPU (user + system) per answered call while `run` ran, µs. */
+async function withCpu<T extends { answered: number }>(pid: number | undefined, run: () => Promise<T>): Promise<T & { cpuUs?: number }> {
+  const before = processCpuMs(pid);
+  const result = await run();
+  const after = processCpuMs(pid);
+  return before === undefined || after === undefined
+    ? result
+    : { ...result, cpuUs: ((after - before) * 1000) / Math.max(1, result.answered) };
+}
+
 async function timed(
   url: string,
   seconds: number,
   connections: number,
   request: autocannon.Request,
-): Promise<Measurement & { good: number }> {
+): Promise<Measurement & { answered: number }> {
   let good = 0;
   const result = await autocannon({
     url,
@@ -51,7 +63,7 @@ async function timed(
     p99Ms: result.latency.p99,
     non2xx: result.requests.total - good,
     errors: result.errors,
-    good,
+    answered: good,
   };
 }
 
@@ -93,12 +105,12 @@ function openRequest(kind: 'rest' | 'mcp', keys: string[], good: { count: number
 }
 
 /** One burst of opens through REST or MCP on fresh accounts; only opens that answered a position count. */
-async function openBurst(options: McpBenchOptions, kind: 'rest' | 'mcp', round: number): Promise<Burst> {
+async function openBurst(options: McpBenchOptions, kind: 'rest' | 'mcp', round: number): Promise<Burst & { answered: number }> {
   const amount = options.opensPerBurst ?? 2_000;
   const keys = await freshKeys(options.redisUrl, Math.ceil(amount / 500), `${Date.now().toString(36)}-${kind}-${round}`);
   const good = { count: 0 };
   const result = await burst(options.apiUrl, options.connections, amount, openRequest(kind, keys, good));
-  return { ...result, ok: good.count };
+  return { ...result, ok: good.count, answered: good.count };
 }
 
 export async function measureMcp(options: McpBenchOptions): Promise<Measurement[]> {
@@ -106,8 +118,8 @@ export async function measureMcp(options: McpBenchOptions): Promise<Measurement[
     rest: { method: 'GET', path: '/api/bot/v1/price?symbol=BTC' },
     mcp: { method: 'POST', path: '/mcp', headers: MCP_HEADERS, body: toolCall(1, 'get_price', { symbol: 'BTC' }) },
   };
-  const price: Record<'rest' | 'mcp', Measurement[]> = { rest: [], mcp: [] };
-  const open: Record<'rest' | 'mcp', Burst[]> = { rest: [], mcp: [] };
+  const price: Record<'rest' | 'mcp', (Measurement & { cpuUs?: number })[]> = { rest: [], mcp: [] };
+  const open: Record<'rest' | 'mcp', (Burst & { cpuUs?: number })[]> = { rest: [], mcp: [] };
   // warm-up: one short run and one small burst of each
   for (const kind of ['rest', 'mcp'] as const) {
     await timed(options.apiUrl, 1, options.connections, priceRequests[kind]);
@@ -115,11 +127,17 @@ export async function measureMcp(options: McpBenchOptions): Promise<Measurement[
   }
   for (let round = 0; round < options.rounds; round += 1) {
     for (const kind of ['rest', 'mcp'] as const) {
-      price[kind].push(await timed(options.apiUrl, options.durationSeconds, options.connections, priceRequests[kind]));
-      open[kind].push(await openBurst(options, kind, round));
+      price[kind].push(
+        await withCpu(options.apiPid, () => timed(options.apiUrl, options.durationSeconds, options.connections, priceRequests[kind])),
+      );
+      open[kind].push(await withCpu(options.apiPid, () => openBurst(options, kind, round)));
     }
   }
-  const priceRow = (name: string, rows: Measurement[]): Measurement => ({
+  const cpu = (rows: { cpuUs?: number }[]): number | undefined => {
+    const known = rows.map((r) => r.cpuUs).filter((us): us is number => us !== undefined);
+    return known.length > 0 ? Math.round(median(known)) : undefined;
+  };
+  const priceRow = (name: string, rows: (Measurement & { cpuUs?: number })[]): Measurement => ({
     name,
     kind: 'route',
     requestsPerSecond: median(rows.map((r) => r.requestsPerSecond)),
@@ -127,16 +145,21 @@ export async function measureMcp(options: McpBenchOptions): Promise<Measurement[
     p99Ms: median(rows.map((r) => r.p99Ms)),
     non2xx: rows.reduce((s, r) => s + r.non2xx, 0),
     errors: rows.reduce((s, r) => s + r.errors, 0),
+    serverCpuUsPerRequest: cpu(rows),
+  });
+  const openRow = (name: string, rows: (Burst & { cpuUs?: number })[]): Measurement => ({
+    ...summarize(name, rows),
+    serverCpuUsPerRequest: cpu(rows),
   });
   return [
     priceRow('GET /api/bot/v1/price (REST)', price.rest),
     priceRow('MCP tools/call get_price', price.mcp),
-    summarize('POST /api/bot/v1/open (REST, bursts)', open.rest),
-    summarize('MCP tools/call paper_open (bursts)', open.mcp),
+    openRow('POST /api/bot/v1/open (REST, bursts)', open.rest),
+    openRow('MCP tools/call paper_open (bursts)', open.mcp),
   ];
 }
 
-/** The four rows with MCP as a share of REST. */
+/** The four rows with MCP as a share of REST: in calls per second, and in the API's CPU per call (REST's over MCP's). */
 export function mcpTable(rows: Measurement[]): string {
   const byName = new Map(rows.map((row) => [row.name, row]));
   const line = (name: string, rest?: string) => {
@@ -144,11 +167,17 @@ export function mcpTable(rows: Measurement[]): string {
     if (!row) return '';
     const base = rest ? byName.get(rest) : undefined;
     const share = base ? (row.requestsPerSecond / base.requestsPerSecond).toFixed(2) : '1.00';
-    return `| ${name} | ${Math.round(row.requestsPerSecond)} | ${row.p50Ms} | ${row.p99Ms} | ${share} | ${row.non2xx + row.errors} |`;
+    const cpuShare =
+      base?.serverCpuUsPerRequest && row.serverCpuUsPerRequest
+        ? (base.serverCpuUsPerRequest / row.serverCpuUsPerRequest).toFixed(2)
+        : rest
+          ? ''
+          : '1.00';
+    return `| ${name} | ${Math.round(row.requestsPerSecond)} | ${row.p50Ms} | ${row.p99Ms} | ${share} | ${row.serverCpuUsPerRequest ?? ''} | ${cpuShare} | ${row.non2xx + row.errors} |`;
   };
   return [
-    '| MCP vs REST | req/s | p50 ms | p99 ms | share of REST | not answered |',
-    '|---|---:|---:|---:|---:|---:|',
+    '| MCP vs REST | calls/s | p50 ms | p99 ms | share of REST calls/s | API CPU µs/call | share by CPU | not answered |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
     line('GET /api/bot/v1/price (REST)'),
     line('MCP tools/call get_price', 'GET /api/bot/v1/price (REST)'),
     line('POST /api/bot/v1/open (REST, bursts)'),
