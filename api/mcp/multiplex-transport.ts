@@ -3,7 +3,7 @@
  * same connected Server, each under an id of its own, and gets the Server's response back under the
  * id the client sent. Why not a StreamableHTTPServerTransport per request (the SDK's stateless
  * recipe): a new Server and transport per request, the Web Request and Response conversion and the
- * close cost about four times what the tool call itself costs (bench/README.md); the SDK forbids
+ * close more than doubled a call's CPU (bench/README.md, MCP rows); the SDK forbids
  * reusing a stateless transport because of colliding request ids, which the private ids here rule out.
  * Nothing is kept between requests but the pending map of requests in flight: any pod answers any request.
  */
