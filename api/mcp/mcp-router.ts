@@ -74,6 +74,9 @@ function readBody(req: ApiRequest, res: ApiResponse): Promise<unknown> {
   return new Promise((resolve, reject) => jsonBody(req, res, (error?: unknown) => (error ? reject(error) : resolve(req.body))));
 }
 
+/** The rate-limit and plan headers of a request's tool calls, for its HTTP response. */
+const headersOf = new WeakMap<ApiRequest, ReadonlyMap<string, string>>();
+
 /** The pod's MCP Server over the tool table, its handlers given each call's HTTP request by the transport. */
 function mcpServer(deps: McpRouteDeps, transport: MultiplexTransport): Server {
   const tools = new McpTools(deps.catalog, TOOL_SPECS);
@@ -92,9 +95,6 @@ function mcpServer(deps: McpRouteDeps, transport: MultiplexTransport): Server {
   });
   return server;
 }
-
-/** The rate-limit and plan headers of a request's tool calls, for its HTTP response. */
-const headersOf = new WeakMap<ApiRequest, ReadonlyMap<string, string>>();
 
 /** POST /mcp and GET /mcp (405), as catalog routes. */
 export function mcpRoutes(deps: McpRouteDeps): RouteGroup {

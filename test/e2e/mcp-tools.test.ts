@@ -268,6 +268,21 @@ describe('MCP at /mcp: every tool through the SDK client', function () {
     expect(usage.body.used.calls_today).to.equal(3);
   });
 
+  it('refuses a tool call past the key budget with rate_limited, on the budget REST calls share', async () => {
+    const free = await createTrader(stack.mod, { plan: 'free' });
+    const freeClient = await connect(stack.api.url, { 'X-API-Key': free.apiKey });
+    clients.push(freeClient);
+    // Free: 120 calls a minute per key; 60 through REST and 60 through MCP use it up
+    const rest = await Promise.all(Array.from({ length: 60 }, () => botCall(stack.api.url, free, 'GET', '/balance')));
+    expect(rest.every((r) => r.status === 200)).to.equal(true);
+    const calls = await Promise.all(Array.from({ length: 60 }, () => call(freeClient, 'paper_balance')));
+    expect(calls.every((r) => r.isError !== true)).to.equal(true);
+    const over = refusal(await call(freeClient, 'paper_balance'));
+    expect(over).to.include({ code: 'rate_limited', status: 429, limit: 120 });
+    expect((over as unknown as { retry_after: number }).retry_after).to.be.within(1, 60);
+    expect((await botCall(stack.api.url, free, 'GET', '/balance')).status).to.equal(429);
+  });
+
   it('speaks stateless Streamable HTTP: 405 for GET and DELETE, 406, 415, 202 for notifications, batches, JSON-RPC parse errors', async () => {
     const post = (body: string, headers: Record<string, string> = {}) =>
       fetch(`${stack.api.url}/mcp`, {
