@@ -130,6 +130,8 @@ export function mcpRoutes(deps: McpRouteDeps): RouteGroup {
     if (!raw.every(isMessage)) return rpcError(res, 400, -32700, 'Parse error: Invalid JSON-RPC message');
     const messages = raw as JSONRPCMessage[];
     bearerAsApiKey(req);
+    // a conditional read (the positions ETag) is REST's: a tool call always gets the answer itself
+    delete req.headers['if-none-match'];
     await connected;
     const extra = { requestInfo: { headers: req.headers } };
     const answers = await Promise.all(

@@ -79,14 +79,14 @@ function answerOf(route: ToolRoute, returned: unknown, exchange: ToolExchange): 
   return sent;
 }
 
-export function toolSuccess(data: unknown): CallToolResult {
+function toolSuccess(data: unknown): CallToolResult {
   return {
     content: [{ type: 'text', text: JSON.stringify(data ?? null) }],
     ...(isRecord(data) ? { structuredContent: data } : {}),
   };
 }
 
-export function toolError(error: AppError): CallToolResult {
+function toolError(error: AppError): CallToolResult {
   const body = { code: error.code, message: error.message, status: error.status, ...error.details };
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: body }) }], structuredContent: { error: body } };
 }
