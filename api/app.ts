@@ -25,6 +25,7 @@ import type { Middleware } from './routing/http-types.js';
 import { catalogFastPath } from './routing/catalog-fast-path.js';
 import { RouteCatalog } from './routing/route-catalog.js';
 import { registerRouteGroups } from './routes/index.js';
+import { mcpOtherMethods, mcpRoutes } from './mcp/mcp-router.js';
 import { WHSINK_PATH, whsinkRouters } from './routes/whsink/router.js';
 
 export interface AppDeps {
@@ -137,6 +138,8 @@ export function createApp(deps: AppDeps): App {
     badKeyLimit: config.badKeyRateLimit,
     prefetch: catalog.prefetcher(),
   });
+  // the MCP tools run their routes in process, each call metered by this limiter and checked by the same authenticate
+  catalog.add(mcpRoutes({ catalog, limit, authenticate: services.authenticate, logger }));
   // before the limiter: with Redis down even a key lookup would wait for a reconnect
   const gate = redisGate(redis);
   const apiRequests = [...everyRequest, gate, limit];
@@ -165,6 +168,7 @@ export function createApp(deps: AppDeps): App {
     res.set('Content-Type', contentType).send(body);
   });
   app.use(docsRouter());
+  app.use(mcpOtherMethods);
 
   app.use(notFoundHandler(catalog));
   app.use(onError);

@@ -13,13 +13,14 @@ import { measureRoundTrips, roundTripTable, type RoundTripRow } from './sections
 import { measureSweep, sweepTable, type SweepBenchSummary } from './sections/sweep.js';
 import { arenaTable, measureArena, type ArenaBenchSummary } from './sections/arena.js';
 import { analyticsTable, measureAnalytics, type AnalyticsResults } from './sections/analytics.js';
+import { mcpTable, measureMcp } from './sections/mcp.js';
 
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /**
  * Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, metrics, capacity, arena,
- * analytics, soak); all but the soak when unset.
+ * analytics, mcp, soak); all but the soak when unset.
  */
 const only = new Set(
   (process.env.BENCH_ONLY ?? '')
@@ -118,6 +119,7 @@ async function main(): Promise<void> {
   let soak: SoakSummary | undefined;
   let arena: ArenaBenchSummary | undefined;
   let analytics: AnalyticsResults | undefined;
+  let mcp: Measurement[] | undefined;
   try {
     if (wants('macro')) await prepareMacroData(stack.redis.url, stack.sim.url);
     if (!wantsSoak || only.size > 1) rows = await measureRounds(targetsFor(stack), { durationSeconds, connections, rounds });
@@ -173,6 +175,10 @@ async function main(): Promise<void> {
         rounds,
         books: [1_000, 10_000],
       });
+    if (wants('mcp')) {
+      const api = { apiUrl: stack.api.url, apiPid: stack.api.process.pid };
+      mcp = await measureMcp({ ...api, redisUrl: stack.redis.url, connections, durationSeconds, rounds });
+    }
   } finally {
     await stack.stop();
   }
@@ -199,6 +205,7 @@ async function main(): Promise<void> {
     push ? pushTable(push) : '',
     redisCost ? redisCostTable(redisCost) : '',
     soak ? soakTable(soak) : '',
+    mcp ? mcpTable(mcp) : '',
     sweep ? sweepTable(sweep) : '',
     arena ? arenaTable(arena) : '',
     analytics ? analyticsTable(analytics) : '',
@@ -227,6 +234,7 @@ async function main(): Promise<void> {
         soak,
         arena,
         analytics,
+        mcp,
       },
       null,
       2,

@@ -8,6 +8,7 @@ import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from './core/clock.js';
 import type { Config } from './core/config.js';
 import { createArenaServices, type ArenaServices } from './arena/arena-services.js';
+import { createAiService, type AiService } from './ai/ai-services.js';
 import { createDerivativesServices, type DerivativesServices } from './derivatives/derivatives-services.js';
 import { DerivativesStore } from './derivatives/derivatives-store.js';
 import { LiquidationStore } from './derivatives/liquidations/liquidation-store.js';
@@ -94,6 +95,8 @@ export interface Domain {
   status: StatusService;
   /** The arena: season tallies the relay writes, the rollup, the board. */
   arena: ArenaServices;
+  /** /ai: questions answered from a symbol's brief, within each account's daily reads. */
+  ai: AiService;
 }
 
 export function createDomain(deps: DomainDeps): Domain {
@@ -118,7 +121,7 @@ export function createDomain(deps: DomainDeps): Domain {
   const { positions, orders, funding } = stores;
   // the API fetches from a provider only for a CoinGecko category nobody asked for in the last 10 minutes
   const coinGecko = new CoinGeckoClient(config.providerUrls.coingecko, providerHttp(config.restTimeoutMs, 1));
-  return {
+  const domain: Omit<Domain, 'ai'> = {
     config,
     redis,
     clock,
@@ -169,5 +172,9 @@ export function createDomain(deps: DomainDeps): Domain {
       clock,
     ),
     arena: createArenaServices({ redis, positions, funding, marketStore, freshness, clock }),
+  };
+  return {
+    ...domain,
+    ai: createAiService({ ...domain.derivatives, market, screener: domain.screener, clock, redis, settings: config.ai }),
   };
 }

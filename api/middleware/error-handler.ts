@@ -56,26 +56,28 @@ interface HttpLikeError {
 }
 
 /**
- * Turns anything thrown into a named error: Redis unreachable 503 unavailable; an unexpected one is
- * logged with its stack and answered 500 internal.
+ * The named error of anything thrown: an AppError as is, a body parser's refusal, Redis unreachable as 503
+ * unavailable; null for an unexpected error (a bug: the caller logs it and answers 500 internal). The MCP
+ * tools name their errors through it too.
  */
+export function namedError(error: unknown): AppError | null {
+  if (isAppError(error)) return error;
+  const httpError = error as HttpLikeError;
+  if (httpError?.type === 'entity.parse.failed') return new AppError('invalid_json', 'the request body is not valid JSON');
+  if (httpError?.type === 'entity.too.large') return new AppError('payload_too_large', 'the request body is too large');
+  if (typeof httpError?.status === 'number' && httpError.status >= 400 && httpError.status < 500) {
+    return new AppError('invalid_param', 'the request could not be read');
+  }
+  // the connection logs the outage itself; each request it fails answers 503 and is retried by its client
+  if (isRedisUnreachable(error)) return redisUnavailable();
+  return null;
+}
+
+/** Turns anything thrown into a named error (namedError); an unexpected one is logged with its stack and answered 500 internal. */
 export function errorHandler(logger: Logger) {
   return (error: unknown, req: ApiRequest, res: ApiResponse, _next: Next): void => {
-    if (isAppError(error)) return sendError(req, res, error);
-    const httpError = error as HttpLikeError;
-    if (httpError?.type === 'entity.parse.failed') {
-      return sendError(req, res, new AppError('invalid_json', 'the request body is not valid JSON'));
-    }
-    if (httpError?.type === 'entity.too.large') {
-      return sendError(req, res, new AppError('payload_too_large', 'the request body is too large'));
-    }
-    if (typeof httpError?.status === 'number' && httpError.status >= 400 && httpError.status < 500) {
-      return sendError(req, res, new AppError('invalid_param', 'the request could not be read'));
-    }
-    // the connection logs the outage itself; each request it fails answers 503 and is retried by its client
-    if (isRedisUnreachable(error)) {
-      return sendError(req, res, redisUnavailable());
-    }
+    const named = namedError(error);
+    if (named) return sendError(req, res, named);
     logger.error({ err: error, reqId: res.locals.requestId, path: req.baseUrl + req.path }, 'unhandled error');
     sendError(req, res, new AppError('internal', 'internal error'));
   };

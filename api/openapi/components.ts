@@ -17,6 +17,7 @@ import {
   tradeSchema,
 } from '../../shared/paper/positions/position-schema.js';
 import { webhookDeliverySchema, webhookSchema } from '../../shared/push/webhook-schema.js';
+import { briefSchema, tradePlanSchema } from '../../shared/ai/ai-schema.js';
 
 export const RESPONSE_COMPONENTS: Readonly<Record<string, JsonSchema>> = {
   Position: positionSchema,
@@ -34,4 +35,6 @@ export const RESPONSE_COMPONENTS: Readonly<Record<string, JsonSchema>> = {
   Plan: planSchema,
   Equity: equitySchema,
   Report: reportSchema,
+  AiPlan: tradePlanSchema,
+  AiBrief: briefSchema,
 };

@@ -1,6 +1,7 @@
 import type { AppServices } from '../app.js';
 import type { RouteCatalog } from '../routing/route-catalog.js';
 import { arenaRoutes } from './arena/router.js';
+import { aiRoutes } from './ai/router.js';
 import { botAccountRoutes } from './bot-account/router.js';
 import { botMarketRoutes } from './bot-market/router.js';
 import { botTradingRoutes } from './bot-trading/router.js';
@@ -53,5 +54,6 @@ export function registerRouteGroups(catalog: RouteCatalog, services: AppServices
   catalog.add(statusRoutes({ status: services.status, cacheMs: STATUS_CACHE_MS }));
   catalog.add(metadataRoutes());
   catalog.add(arenaRoutes({ arena: services.arena.service, cacheMs: ARENA_CACHE_MS }));
+  catalog.add(aiRoutes({ ai: services.ai, authenticate }));
   catalog.add(openApiRoutes({ catalog }));
 }

@@ -57,7 +57,7 @@ interface Population {
   burst: number;
 }
 
-interface Burst {
+export interface Burst {
   ok: number;
   total: number;
   ms: number;
@@ -69,7 +69,7 @@ interface Burst {
  * `amount` requests as fast as they are answered. The time is taken from the first request sent to
  * the last response received (autocannon's own start and finish are rounded to its 1 s ticks).
  */
-async function burst(url: string, connections: number, amount: number, request: autocannon.Request): Promise<Burst> {
+export async function burst(url: string, connections: number, amount: number, request: autocannon.Request): Promise<Burst> {
   let first = 0;
   let last = 0;
   const setup = request.setupRequest as (req: autocannon.Request, context: object) => autocannon.Request;
@@ -96,7 +96,7 @@ async function burst(url: string, connections: number, amount: number, request: 
   };
 }
 
-function summarize(name: string, bursts: Burst[]): Measurement {
+export function summarize(name: string, bursts: Burst[]): Measurement {
   const ms = bursts.reduce((s, b) => s + b.ms, 0);
   const ok = bursts.reduce((s, b) => s + b.ok, 0);
   const total = bursts.reduce((s, b) => s + b.total, 0);

@@ -97,6 +97,8 @@ export interface Config extends LiquidationSettings {
   opsToken: string | undefined;
   /** A listener of its own serving GET /metrics in this process (worker and feed processes); unset: none. */
   metricsPort: number | undefined;
+  /** /ai: the optional OpenAI-compatible provider (AI_BASE_URL, AI_MODEL, AI_API_KEY) and its timeout (AI_TIMEOUT_MS). */
+  ai: AiSettings;
 }
 
 /** Timings of the WebSocket stream, the outbox relay and webhook delivery; tests shorten them. */
@@ -117,6 +119,13 @@ export interface PushSettings {
   webhookRetryBaseMs: number;
   /** How long a delivery job stays locked to its worker: a worker that dies mid-delivery gives it up after this. */
   webhookLockMs: number;
+}
+
+/** /ai: an OpenAI-compatible provider reasons over the brief when its three settings are given; else the built-in analyst answers. */
+export interface AiSettings {
+  provider: { baseUrl: string; model: string; apiKey: string } | undefined;
+  /** The provider must answer within this long, or the built-in answer is used. */
+  timeoutMs: number;
 }
 
 const schema = Joi.object({
@@ -174,6 +183,10 @@ const schema = Joi.object({
   // a token a person could guess or an empty one would open the dashboard: at least 16 characters
   OPS_TOKEN: Joi.string().allow('').min(16).pattern(/^\S+$/).messages({ 'string.pattern.base': 'must not contain whitespace' }),
   METRICS_PORT: Joi.number().integer().min(0).max(65535),
+  AI_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  AI_MODEL: Joi.string().trim().max(200),
+  AI_API_KEY: Joi.string().trim().max(500),
+  AI_TIMEOUT_MS: Joi.number().integer().min(100).default(8_000),
 }).unknown(true);
 
 function parseFeedVenues(raw: string): FeedVenue[] {
@@ -263,6 +276,13 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     statusSampleMs: value.STATUS_SAMPLE_MS,
     opsToken: value.OPS_TOKEN || undefined,
     metricsPort: value.METRICS_PORT,
+    ai: {
+      provider:
+        value.AI_BASE_URL && value.AI_MODEL && value.AI_API_KEY
+          ? { baseUrl: value.AI_BASE_URL, model: value.AI_MODEL, apiKey: value.AI_API_KEY }
+          : undefined,
+      timeoutMs: value.AI_TIMEOUT_MS,
+    },
   };
 }
 

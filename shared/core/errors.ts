@@ -89,6 +89,11 @@ export const ERROR_CODES = {
   /** Redis (all state) is unreachable: nothing can be read or written until it is back (Retry-After). */
   unavailable: 503,
   internal: 500,
+  // MCP (/mcp) and /ai
+  /** An MCP tool whose REST route this server does not serve (yet). */
+  tool_unavailable: 501,
+  /** /ai: the account's reads of the day are used up (the plan's aiReadsPerDay); retry_after names the seconds to 00:00 UTC. */
+  ai_quota_exceeded: 429,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -228,4 +228,6 @@ export const keys = {
   derivLongShort: () => 'deriv:{deriv}:ls',
   /** zset score ts -> "<ts>:<oiUsd>": one pair's open interest over the last 25 h (cluster model input). */
   derivOiHistory: (symbol: string) => `deriv:{${symbol}}:oi`,
+  /** string count, expires two days after its UTC day: an account's /ai reads on one UTC day (YYYY-MM-DD), across its keys. */
+  accountAiDay: (accountId: string, day: string) => `acct:{${accountId}}:ai:day:${day}`,
 };

@@ -161,16 +161,17 @@ describe('bot analytics: /equity and /report', function () {
     );
   });
 
-  it('/usage features tell the truth: equity and report on every plan, breakdowns on paid ones, no ai or replay', async () => {
+  it('/usage features tell the truth: equity and report on every plan, breakdowns and ai on paid ones, no replay', async () => {
     const free = await createTrader(stack.mod, { plan: 'free' });
     const max = await createTrader(stack.mod, { plan: 'max' });
     const freeFeatures = (await get(free, '/usage')).body.features as Record<string, unknown>;
     expect(freeFeatures).to.include({ equity: true, report: true, report_breakdowns: false, ai: false, replay: false });
     const maxFeatures = (await get(max, '/usage')).body.features as Record<string, unknown>;
-    expect(maxFeatures).to.include({ equity: true, report: true, report_breakdowns: true, ai: false, replay: false });
-    // and the routes they name answer (ai and replay are not served yet)
+    expect(maxFeatures).to.include({ equity: true, report: true, report_breakdowns: true, ai: true, replay: false });
+    // and the routes they name answer as they say (replay is not served yet)
     expect((await get(max, '/report')).body.breakdowns).to.equal(true);
-    expect((await post(max, '/ai', {})).status).to.equal(404);
+    expect((await post(free, '/ai', { symbol: 'BTC', interval: '1h', question: 'long?' })).status).to.equal(402);
+    expect((await post(max, '/ai', {})).status).to.equal(400);
     expect((await get(max, '/replay')).status).to.equal(404);
   });
 });

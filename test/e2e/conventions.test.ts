@@ -63,6 +63,7 @@ describe('public API conventions', () => {
       '/readyz',
       '/api/whsink/:token',
       'POST /api/whsink/:token',
+      'POST /mcp',
     ]);
   });
 

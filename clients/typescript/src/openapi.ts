@@ -1531,6 +1531,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/bot/v1/ai': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Ask about one symbol: an answer from its brief (indicators, funding, open interest, long/short, liquidations, macro) and a plan when a setup is seen
+     * @description Paid plans: 50 (Pro), 200 (Max) or 500 (Business) reads a day per account, counted in UTC days across its keys; Free answers 402 plan_required, past the quota 429 ai_quota_exceeded with retry_after. The built-in analyst applies written rules to the brief (deterministic); with AI_BASE_URL, AI_MODEL and AI_API_KEY set, an OpenAI-compatible provider answers first and the built-in answer replaces it when it fails or times out (analyst says which).
+     */
+    post: operations['postApiBotV1Ai'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/bot/v2/ai': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Ask about one symbol: an answer from its brief (indicators, funding, open interest, long/short, liquidations, macro) and a plan when a setup is seen
+     * @description Paid plans: 50 (Pro), 200 (Max) or 500 (Business) reads a day per account, counted in UTC days across its keys; Free answers 402 plan_required, past the quota 429 ai_quota_exceeded with retry_after. The built-in analyst applies written rules to the brief (deterministic); with AI_BASE_URL, AI_MODEL and AI_API_KEY set, an OpenAI-compatible provider answers first and the built-in answer replaces it when it fails or times out (analyst says which).
+     */
+    post: operations['postApiBotV2Ai'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/openapi.json': {
     parameters: {
       query?: never;
@@ -1542,6 +1582,27 @@ export interface paths {
     get: operations['getApiOpenapiJson'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/mcp': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Not served: the MCP server is stateless and opens no server-sent event stream (405) */
+    get: operations['getMcp'];
+    put?: never;
+    /**
+     * Model Context Protocol server (Streamable HTTP, stateless, JSON responses): 29 tools over the market data and paper-trading routes
+     * @description JSON-RPC 2.0 messages (initialize, tools/list, tools/call) with Accept: application/json, text/event-stream. Keyed tools take the key from X-API-Key or Authorization: Bearer and are metered like the REST routes; refusals are tool results with isError and the named code.
+     */
+    post: operations['postMcp'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2170,6 +2231,96 @@ export interface components {
         text: string;
       }[];
     };
+    /** @description A trade plan, given only when a setup is seen; prices in USDT */
+    AiPlan: {
+      /** @enum {unknown} */
+      bias: 'long' | 'short';
+      entry: number;
+      stop: number;
+      /** @description 1R, 2R and 3R from the entry (R: the stop distance) */
+      targets: number[];
+      /** @description At most 20: the stop costs about half the margin */
+      leverage: number;
+    };
+    /** @description The evidence the answer rests on */
+    AiBrief: {
+      symbol: string;
+      interval_minutes: number;
+      /** @description epoch milliseconds */
+      generated_at: number;
+      price: {
+        price: number;
+        change_24h_pct: number | null;
+        stale: boolean;
+      };
+      /** @description The screener indicators on the asked interval (source candles), or the screener last row (source screener) */
+      indicators: {
+        /** @description e.g. 15m, 1h */
+        timeframe: string;
+        /** @enum {unknown} */
+        source: 'candles' | 'screener';
+        /** @description 0-100 */
+        score: number;
+        /** @description RSI(14) */
+        rsi: number;
+        macd: {
+          macd: number;
+          signal: number;
+          histogram: number;
+        };
+        /** @description ATR(14), price units */
+        atr: number;
+        /** @description ATR as a percent of the price */
+        atr_pct: number;
+        /** @enum {unknown} */
+        trend: 'up' | 'down' | 'sideways';
+        ema: {
+          ema20: number;
+          ema50: number;
+          ema200: number | null;
+        };
+      } | null;
+      derivatives: {
+        /** @description per funding interval, percent */
+        funding_rate_pct: number | null;
+        /** @description epoch milliseconds */
+        next_funding_time: number | null;
+        open_interest_usd: number | null;
+        long_pct: number | null;
+        short_pct: number | null;
+      };
+      liquidations: {
+        window_minutes: number;
+        long_usd: number;
+        short_usd: number;
+        clusters: {
+          price: number;
+          /**
+           * @description the positions it would liquidate
+           * @enum {unknown}
+           */
+          side: 'long' | 'short';
+          /** @description USD */
+          est_notional: number;
+          /** @description from the price, percent; positive above */
+          distance_pct: number;
+        }[];
+      };
+      macro: {
+        next_events: {
+          /** @description epoch milliseconds */
+          ts: number;
+          iso: string;
+          type: string;
+          title: string;
+          /** @description 1 low, 2 medium, 3 high */
+          impact: number;
+          in_hours: number;
+        }[];
+      };
+      /** @description the parts that could not be read */
+      missing: string[];
+    };
     Error: {
       /** @constant */
       ok: false;
@@ -2244,7 +2395,9 @@ export interface components {
           | 'bad_season'
           | 'upstream_unavailable'
           | 'unavailable'
-          | 'internal';
+          | 'internal'
+          | 'tool_unavailable'
+          | 'ai_quota_exceeded';
         message: string;
       };
       /** @description epoch milliseconds */
@@ -2321,7 +2474,9 @@ export interface components {
         | 'bad_season'
         | 'upstream_unavailable'
         | 'unavailable'
-        | 'internal';
+        | 'internal'
+        | 'tool_unavailable'
+        | 'ai_quota_exceeded';
       message: string;
     };
   };
@@ -7806,7 +7961,291 @@ export interface operations {
       };
     };
   };
+  postApiBotV1Ai: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "symbol": "BTC",
+         *       "interval": "60",
+         *       "question": "Is a long worth it here?"
+         *     }
+         */
+        'application/json': {
+          /** @description Ticker: BTC or BTCUSDT */
+          symbol: string;
+          /**
+           * @description Candle interval of the indicators, as a string: minutes (1, 5, 15, 30, 60, 240, 1440) or 1m, 1h, 4h, 1d; default 60
+           * @default 60
+           * @enum {string}
+           */
+          interval?: '1' | '5' | '15' | '30' | '60' | '240' | '1440' | '1m' | '5m' | '15m' | '30m' | '1h' | '4h' | '1d';
+          /** @description The question, up to 500 characters */
+          question: string;
+          /**
+           * @description Language of the answer: en (default), es or pt
+           * @default en
+           * @enum {string}
+           */
+          lang?: 'en' | 'es' | 'pt';
+        };
+      };
+    };
+    responses: {
+      /** @description Success, the bare result */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "answer": "BTCUSDT 1h: bias long (rule points +2 = +2 / +0 / +0: technicals / positioning / flow).\nPlan: long at 65000, stop 64370, ...",
+           *       "plan": {
+           *         "bias": "long",
+           *         "entry": 65000,
+           *         "stop": 64370,
+           *         "targets": [
+           *           65630,
+           *           66260,
+           *           66890
+           *         ],
+           *         "leverage": 20
+           *       },
+           *       "bias": "long",
+           *       "brief": {
+           *         "symbol": "BTCUSDT",
+           *         "interval_minutes": 60,
+           *         "price": {
+           *           "price": 65000,
+           *           "change_24h_pct": 1.2,
+           *           "stale": false
+           *         }
+           *       },
+           *       "analyst": "built-in",
+           *       "reads": {
+           *         "used": 1,
+           *         "limit": 50,
+           *         "left": 49
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            ok: true;
+            /** @description The answer, in the language asked */
+            answer: string;
+            plan: components['schemas']['AiPlan'] | null;
+            /** @enum {unknown} */
+            bias: 'long' | 'short' | 'neutral';
+            brief: components['schemas']['AiBrief'];
+            /** @description built-in, or provider:<model> when the configured provider answered */
+            analyst: string;
+            /** @description Why the provider answer was not used (the built-in one was) */
+            fallback_reason?: string;
+            reads: {
+              used: number;
+              /** @description Reads per day of the plan */
+              limit: number;
+              left: number;
+            };
+          };
+        };
+      };
+      /** @description Failure. Codes: missing_param, invalid_param, symbol_required, bad_interval, missing_api_key, bad_api_key, revoked_key, plan_required, ai_quota_exceeded, unknown_symbol, upstream_unavailable, rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BotV1Error'];
+        };
+      };
+    };
+  };
+  postApiBotV2Ai: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "symbol": "BTC",
+         *       "interval": "60",
+         *       "question": "Is a long worth it here?"
+         *     }
+         */
+        'application/json': {
+          /** @description Ticker: BTC or BTCUSDT */
+          symbol: string;
+          /**
+           * @description Candle interval of the indicators, as a string: minutes (1, 5, 15, 30, 60, 240, 1440) or 1m, 1h, 4h, 1d; default 60
+           * @default 60
+           * @enum {string}
+           */
+          interval?: '1' | '5' | '15' | '30' | '60' | '240' | '1440' | '1m' | '5m' | '15m' | '30m' | '1h' | '4h' | '1d';
+          /** @description The question, up to 500 characters */
+          question: string;
+          /**
+           * @description Language of the answer: en (default), es or pt
+           * @default en
+           * @enum {string}
+           */
+          lang?: 'en' | 'es' | 'pt';
+        };
+      };
+    };
+    responses: {
+      /** @description Success, in the { ok, data, ts } envelope */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "data": {
+           *         "ok": true,
+           *         "answer": "BTCUSDT 1h: bias long (rule points +2 = +2 / +0 / +0: technicals / positioning / flow).\nPlan: long at 65000, stop 64370, ...",
+           *         "plan": {
+           *           "bias": "long",
+           *           "entry": 65000,
+           *           "stop": 64370,
+           *           "targets": [
+           *             65630,
+           *             66260,
+           *             66890
+           *           ],
+           *           "leverage": 20
+           *         },
+           *         "bias": "long",
+           *         "brief": {
+           *           "symbol": "BTCUSDT",
+           *           "interval_minutes": 60,
+           *           "price": {
+           *             "price": 65000,
+           *             "change_24h_pct": 1.2,
+           *             "stale": false
+           *           }
+           *         },
+           *         "analyst": "built-in",
+           *         "reads": {
+           *           "used": 1,
+           *           "limit": 50,
+           *           "left": 49
+           *         }
+           *       },
+           *       "ts": 1767225600000
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            ok: true;
+            data: {
+              /** @description The answer, in the language asked */
+              answer: string;
+              plan: components['schemas']['AiPlan'] | null;
+              /** @enum {unknown} */
+              bias: 'long' | 'short' | 'neutral';
+              brief: components['schemas']['AiBrief'];
+              /** @description built-in, or provider:<model> when the configured provider answered */
+              analyst: string;
+              /** @description Why the provider answer was not used (the built-in one was) */
+              fallback_reason?: string;
+              reads: {
+                used: number;
+                /** @description Reads per day of the plan */
+                limit: number;
+                left: number;
+              };
+            };
+            /** @description epoch milliseconds */
+            ts: number;
+          };
+        };
+      };
+      /** @description Failure. Codes: missing_param, invalid_param, symbol_required, bad_interval, missing_api_key, bad_api_key, revoked_key, plan_required, ai_quota_exceeded, unknown_symbol, upstream_unavailable, rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getApiOpenapiJson: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success, the bare result */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Failure. Codes: rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getMcp: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success, the bare result */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Failure. Codes: rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postMcp: {
     parameters: {
       query?: never;
       header?: never;

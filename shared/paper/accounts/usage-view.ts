@@ -92,7 +92,7 @@ export function limitsView(limits: PlanLimits): PlanLimitsView {
  * The features whose routes this service does not serve yet: the one place to flip when /ai or
  * /replay is built. A feature shows true only when its route answers on the plan.
  */
-export const UNBUILT_FEATURES = { ai: true, replay: true } as const;
+export const UNBUILT_FEATURES = { ai: false, replay: true } as const;
 
 export function featuresView(limits: PlanLimits): PlanFeaturesView {
   return {

@@ -1,0 +1,23 @@
+/** Builds the /ai service over the domain's market, screener and derivatives services. */
+import type { Redis } from 'ioredis';
+import type { AiSettings } from '../core/config.js';
+import { AiQuotaStore } from './ai-quota-store.js';
+import { AiService } from './ai-service.js';
+import { BriefService, type BriefSources } from './brief-service.js';
+import { providerAnalyst } from './provider-analyst.js';
+
+export type { AiService } from './ai-service.js';
+
+export interface AiServiceDeps extends BriefSources {
+  redis: Redis;
+  settings: AiSettings;
+}
+
+export function createAiService({ redis, settings, ...sources }: AiServiceDeps): AiService {
+  return new AiService({
+    briefs: new BriefService(sources),
+    quota: new AiQuotaStore(redis),
+    clock: sources.clock,
+    provider: settings.provider ? providerAnalyst({ ...settings.provider, timeoutMs: settings.timeoutMs }) : undefined,
+  });
+}
