@@ -15,6 +15,7 @@ import {
   tradeSchema,
 } from '../../shared/paper/positions/position-schema.js';
 import { webhookDeliverySchema, webhookSchema } from '../../shared/push/webhook-schema.js';
+import { realismSchema, realismSwitchesSchema, simProfileSchema, simSchema } from '../../shared/paper/sim/sim-schema.js';
 
 export const RESPONSE_COMPONENTS: Readonly<Record<string, JsonSchema>> = {
   Position: positionSchema,
@@ -29,4 +30,8 @@ export const RESPONSE_COMPONENTS: Readonly<Record<string, JsonSchema>> = {
   Fees: feesSchema,
   Webhook: webhookSchema,
   WebhookDelivery: webhookDeliverySchema,
+  SimProfile: simProfileSchema,
+  Sim: simSchema,
+  Realism: realismSchema,
+  RealismSwitches: realismSwitchesSchema,
 };

@@ -54,6 +54,8 @@ export interface ModelledEntryInput {
 export interface ModelledEntry {
   ok: true;
   price: number;
+  /** The quoted price it met. */
+  quoted: number;
   /** The margin that filled (the request's unless partial), USD. */
   margin: number;
   fill: { requested_margin_usd: number; filled_margin_usd: number; fill_pct: number; partial: boolean };
@@ -64,6 +66,8 @@ export interface ModelledEntry {
   maintenance: MaintenanceRate;
   basePct: number;
   fundingMult: number;
+  /** Exits slip and stops gap (the profile's exit_slippage). */
+  exitSlippage: boolean;
   realism: RealismStamp;
 }
 
@@ -90,6 +94,7 @@ export function modelEntry(input: ModelledEntryInput): ModelledEntry | EntryRefu
   return {
     ok: true,
     price: quote.price,
+    quoted: input.reference,
     margin,
     fill: {
       requested_margin_usd: input.margin,
@@ -108,6 +113,7 @@ export function modelEntry(input: ModelledEntryInput): ModelledEntry | EntryRefu
     }),
     basePct: takerBasePct(input.tablePct, profile.taker_bps),
     fundingMult: fundingMultiplier(profile.funding, profile.funding_mult),
+    exitSlippage: profile.exit_slippage,
     realism: { slippage: profile.slippage, margin_tiers: profile.margin_tiers, margin_venue: profile.margin_venue },
   };
 }

@@ -5,6 +5,7 @@ import type { MarketStore } from '../market/market-store.js';
 import type { FreshnessRules } from '../market/quote-freshness.js';
 import type { BookRegistry } from './accounts/book-registry.js';
 import { ChangeGate } from './change-gate.js';
+import { DepthStore } from '../market/depth-store.js';
 import { FeeSettings } from './fees/fee-settings.js';
 import type { FundingStore } from './funding/funding-store.js';
 import { LivePrices } from './markets/live-prices.js';
@@ -17,6 +18,8 @@ import type { PositionDeps } from './positions/position-deps.js';
 import { PositionReads } from './positions/position-reads.js';
 import { PositionService } from './positions/position-service.js';
 import type { PositionStore } from './positions/position-store.js';
+import { SimService } from './sim/sim-service.js';
+import { SimSettings } from './sim/sim-settings.js';
 
 export interface TradingServices {
   positions: PositionService;
@@ -28,6 +31,8 @@ export interface TradingServices {
   fees: FeeSettings;
   markets: MarketCatalog;
   prices: LivePrices;
+  /** The books' simulation profiles: /sim and its view /realism. */
+  sim: SimService;
 }
 
 export interface TradingDeps {
@@ -49,7 +54,9 @@ export function createTradingServices(deps: TradingDeps): TradingServices {
   const fees = new FeeSettings(deps.redis);
   // one gate for positions and orders: their keys differ
   const changes = new ChangeGate();
-  const positionDeps: PositionDeps = { store, prices, funding, fees, clock: deps.clock, changes };
+  const sim = new SimSettings(deps.redis);
+  const depth = new DepthStore(deps.redis, deps.clock);
+  const positionDeps: PositionDeps = { store, prices, funding, fees, clock: deps.clock, changes, sim, depth };
   const orders = new OrderService({ store: deps.orderStore, prices, fees, clock: deps.clock, changes });
   return {
     positions: new PositionService(positionDeps, orders),
@@ -60,5 +67,6 @@ export function createTradingServices(deps: TradingDeps): TradingServices {
     fees,
     markets: new MarketCatalog(deps.marketStore, prices),
     prices,
+    sim: new SimService(sim),
   };
 }

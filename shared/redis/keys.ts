@@ -9,6 +9,8 @@ export const keys = {
   marketVenuePrices: (symbol: string) => `mkt:{${symbol}}:px`,
   /** string JSON Quote {symbol, price, venues, changePct24h, ts}: the median of the fresh venues. */
   marketQuote: (symbol: string) => `mkt:{${symbol}}:quote`,
+  /** string JSON {venue, ts, bids, asks} (top 50 levels, [price, size]): a major's order book, refreshed by the feed (depth-store.ts). */
+  marketDepth: (symbol: string) => `mkt:{${symbol}}:depth`,
   /** zset score openTime -> JSON candle: closed 1m candles, one per minute, last 1440. */
   marketCandles1m: (symbol: string) => `mkt:{${symbol}}:c1m`,
   /** hash venue -> JSON candle: each venue's 1m candle in progress. */
@@ -96,6 +98,8 @@ export const keys = {
     `acct:{${accountId}}:b:${book}:archive:${resetTs}:closed:ts`,
   /** zset reset_ts by reset_ts: the archives of a book. */
   bookArchives: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:archives`,
+  /** hash {profile: JSON of the book's simulation profile (shared/engine/sim-profile.ts), draws: opens drawn against reject_rate_pct}. */
+  bookSim: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:sim`,
   /** set of book names: the books that have traded (the accounts listing's fallback when no book registry is given). */
   paperBooks: (accountId: string) => `acct:{${accountId}}:paper:books`,
   /** hash {fee_venue}: the account's trading settings. */

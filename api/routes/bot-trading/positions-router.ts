@@ -14,8 +14,6 @@ type OpenBody = Omit<OpenRequest, 'side' | 'type'> & {
   side?: unknown;
   type?: 'market' | 'limit' | 'stop';
   stop_price?: number;
-  slippage?: boolean;
-  margin_tiers?: boolean;
   reduce_only?: unknown;
   post_only?: unknown;
   margin_mode?: unknown;
@@ -31,11 +29,6 @@ function refuseUnsupported(body: OpenBody): void {
   if (truthy(body.post_only)) throw new AppError('post_only_unsupported', 'post_only is not supported: entries fill as takers');
   if (body.margin_mode !== undefined && String(body.margin_mode).toLowerCase() !== 'isolated') {
     throw new AppError('margin_mode_unsupported', 'margin is isolated per position');
-  }
-  if (body.slippage === true || body.margin_tiers === true) {
-    throw new AppError('invalid_param', 'the realism switches (slippage, margin_tiers) are not available yet: send false or omit them', {
-      param: body.slippage === true ? 'slippage' : 'margin_tiers',
-    });
   }
 }
 
@@ -94,6 +87,11 @@ export function positionRoutes({ trading }: BotTradingRouteOptions): RouteDefini
         'no_price',
         'too_many_open',
         'too_many_orders',
+        'sim_out_of_range',
+        'notional_max',
+        'fill_below_min',
+        'insufficient_margin',
+        'order_rejected',
       ],
       example: {
         body: { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, sl: 60000, client_order_id: 'my-1' },

@@ -6,6 +6,7 @@ import { accountRoutes } from './account-router.js';
 import { marketRoutes } from './markets-router.js';
 import { orderRoutes } from './orders-router.js';
 import { positionRoutes } from './positions-router.js';
+import { simRoutes } from './sim-router.js';
 
 export interface BotTradingRouteOptions {
   trading: TradingServices;
@@ -14,7 +15,10 @@ export interface BotTradingRouteOptions {
 
 /** Each sub-router (<resource>-router.ts) takes the group's options and answers its route definitions. */
 export function botTradingRoutes(options: BotTradingRouteOptions): RouteGroup {
-  return defineRoutes([...positionRoutes(options), ...orderRoutes(options), ...accountRoutes(options), ...marketRoutes(options)], {
-    authenticate: options.authenticate,
-  });
+  return defineRoutes(
+    [...positionRoutes(options), ...orderRoutes(options), ...accountRoutes(options), ...marketRoutes(options), ...simRoutes(options)],
+    {
+      authenticate: options.authenticate,
+    },
+  );
 }
