@@ -10,7 +10,8 @@ const OUT_OF_RANGE: FieldMeta = {
     'number.max': 'sim_out_of_range',
     'number.integer': 'sim_out_of_range',
     'number.infinity': 'sim_out_of_range',
-    'alternatives.match': 'sim_out_of_range',
+    'alternatives.any': 'sim_out_of_range',
+    'alternatives.types': 'sim_out_of_range',
   },
 };
 
@@ -28,9 +29,11 @@ function fieldSchema(kind: FieldKind, meaning: string): Joi.Schema {
     case 'impact':
       return Joi.alternatives()
         .try(Joi.number().min(kind.min).max(kind.max), Joi.string().valid('book'))
-        .match('one')
         .meta(OUT_OF_RANGE)
-        .messages({ 'alternatives.match': `{#label} must be a number from ${kind.min} to ${kind.max}, or "book"` })
+        .messages({
+          'alternatives.any': `{#label} must be a number from ${kind.min} to ${kind.max}, or "book"`,
+          'alternatives.types': `{#label} must be a number from ${kind.min} to ${kind.max}, or "book"`,
+        })
         .description(`${meaning}; ${kind.min} to ${kind.max}`);
     case 'number': {
       let schema = Joi.number().min(kind.min).max(kind.max);
