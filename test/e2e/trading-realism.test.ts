@@ -230,6 +230,15 @@ describe('bot trading: /realism, /sim and what they do to /open', function () {
       expect((await open({ margin_usd: 600, leverage: 2 })).status).to.equal(200);
     });
 
+    it('lets one of twenty racing opens through a budget that holds one (position-open.lua checks it atomically)', async () => {
+      await okSim({ margin_enforced: true });
+      // 10000 of balance: 8000 fits once
+      const results = await Promise.all(Array.from({ length: 20 }, () => open({ margin_usd: 8000, leverage: 2 })));
+      expect(results.filter((r) => r.status === 200)).to.have.length(1);
+      expect(results.filter((r) => r.status === 402)).to.have.length(19);
+      expect((await call('GET', '/balance')).body).to.include({ margin_in_use_usd: 8000 });
+    });
+
     it('rejects the same opens again with the same seed: saving the profile restarts its sequence', async () => {
       await okSim({ reject_rate_pct: 50 });
       const run = async () => {
