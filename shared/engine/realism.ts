@@ -66,8 +66,8 @@ export interface ModelledEntry {
   maintenance: MaintenanceRate;
   basePct: number;
   fundingMult: number;
-  /** Exits slip and stops gap (the profile's exit_slippage). */
-  exitSlippage: boolean;
+  /** The spread an exit pays, bps, when exits slip and stops gap (the profile's exit_slippage); null when they do not. */
+  exitSlippageBps: number | null;
   realism: RealismStamp;
 }
 
@@ -113,7 +113,8 @@ export function modelEntry(input: ModelledEntryInput): ModelledEntry | EntryRefu
     }),
     basePct: takerBasePct(input.tablePct, profile.taker_bps),
     fundingMult: fundingMultiplier(profile.funding, profile.funding_mult),
-    exitSlippage: profile.exit_slippage,
+    // an exit crosses the spread as the entry did: the profile's rate, or the table's (even with entry slippage off)
+    exitSlippageBps: profile.exit_slippage ? (profile.slippage_bps ?? tableSlippageBps(input.symbol, input.assetClass)) : null,
     realism: { slippage: profile.slippage, margin_tiers: profile.margin_tiers, margin_venue: profile.margin_venue },
   };
 }

@@ -28,6 +28,11 @@ export function tableSlippageBps(symbol: string, assetClass: AssetClass): number
   return SLIPPAGE_PCT[slippageTier(symbol, assetClass)] * 100;
 }
 
+/** Where an exit at `price` fills: `exitBps` against the trader when the position's exits slip (absent: at the price). */
+export function exitPrice(side: Side, price: number, exitBps: number | undefined): number {
+  return exitBps === undefined ? price : slippedPrice(price, exitTrade(side), exitBps);
+}
+
 /** `price` moved `bps` against the trader: up for a buy, down for a sell. */
 export function slippedPrice(price: number, trade: TradeSide, bps: number): number {
   return price * (1 + ((trade === 'buy' ? 1 : -1) * bps) / 10_000);

@@ -17,7 +17,8 @@ import {
   seededDraw,
   type SimProfile,
 } from '../../shared/engine/sim-profile.js';
-import { slippedPrice, tableSlippageBps } from '../../shared/engine/slippage.js';
+import { exitPrice, slippedPrice, tableSlippageBps } from '../../shared/engine/slippage.js';
+import { decide, gapFill, liveWindow } from '../../shared/engine/triggers.js';
 import { MAJOR_PAIRS as MARKET_MAJORS } from '../../shared/market/majors.js';
 
 const profile = (fields: Partial<SimProfile>): SimProfile => ({ ...DEFAULT_PROFILE, ...fields });
@@ -181,6 +182,29 @@ describe('realism models (pure)', () => {
       expect(share).to.be.closeTo(0.3, 0.02);
       expect(run(42).filter(Boolean).length).to.be.greaterThan(0);
       expect(Array.from({ length: 200 }, (_, n) => rejected(42, n, 0)).some(Boolean)).to.equal(false);
+    });
+  });
+
+  describe('gap-aware exits', () => {
+    const base = { side: 'long' as const, sl: 95, tp: 110, liq_price: 90.5, trail_pct: null, trail_hwm: null, opened_ts: 0 };
+    it('settles a long stop at a live price of 94 (it never traded at 95) only when the position is gap-aware', () => {
+      expect(decide({ ...base, exit_slippage_bps: 1 }, liveWindow(94, 60_000), false)).to.deep.equal({
+        kind: 'settle',
+        trigger: { reason: 'stop_loss', price: 94 },
+      });
+      expect(decide(base, liveWindow(94, 60_000), false)).to.deep.equal({ kind: 'settle', trigger: { reason: 'stop_loss', price: 95 } });
+    });
+
+    it('keeps a target at its level however far the open jumped past it', () => {
+      expect(gapFill({ reason: 'take_profit', price: 110 }, 'long', 120)).to.deep.equal({ reason: 'take_profit', price: 110 });
+      expect(gapFill({ reason: 'stop_loss', price: 105 }, 'short', 108)).to.deep.equal({ reason: 'stop_loss', price: 108 });
+      expect(gapFill({ reason: 'stop_loss', price: 105 }, 'short', 101)).to.deep.equal({ reason: 'stop_loss', price: 105 });
+    });
+
+    it('slips a manual exit against the trader: a long sells 1 bp under 100, a short buys 1 bp over', () => {
+      expect(exitPrice('long', 100, 1)).to.be.closeTo(99.99, 1e-12);
+      expect(exitPrice('short', 100, 1)).to.be.closeTo(100.01, 1e-12);
+      expect(exitPrice('long', 100, undefined)).to.equal(100);
     });
   });
 

@@ -41,7 +41,7 @@ function modelStamp(model: ModelledEntry): Partial<Position> {
   };
   if (model.price !== model.quoted) stamp.quoted_price = model.quoted;
   if (model.maintenance.tier !== null) stamp.mmr_tier = model.maintenance.tier;
-  if (model.exitSlippage) stamp.exit_slippage = true;
+  if (model.exitSlippageBps !== null) stamp.exit_slippage_bps = model.exitSlippageBps;
   if (model.fundingMult !== 1) stamp.funding_mult = model.fundingMult;
   if (model.fill.partial) {
     stamp.fill_pct = model.fill.fill_pct;

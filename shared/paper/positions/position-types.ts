@@ -72,8 +72,8 @@ export interface Position {
   quoted_price?: number;
   /** The tier of the margin ladder its mmr_pct came from (margin_tiers on). */
   mmr_tier?: number;
-  /** Its exits slip and its stops gap (the profile's exit_slippage at open). */
-  exit_slippage?: boolean;
+  /** Its exits pay this spread, bps, and its stops gap (the profile's exit_slippage at open); absent: exits at the price. */
+  exit_slippage_bps?: number;
   /** What its funding is multiplied by, when not 1 (0: funding off). */
   funding_mult?: number;
   /** A partial fill: the share of the requested margin that filled, percent, and the margin requested. */

@@ -50,7 +50,7 @@ const FILL_FIELDS = [
   'slippage_usd',
   'quoted_price',
   'mmr_tier',
-  'exit_slippage',
+  'exit_slippage_bps',
   'funding_mult',
   'fill_pct',
   'requested_margin_usd',
