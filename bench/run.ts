@@ -9,11 +9,12 @@ import { prepareMacroData } from './sections/macro-data.js';
 import { measurePush, pushTable, type PushResults } from './sections/push.js';
 import { measureRoundTrips, roundTripTable, type RoundTripRow } from './sections/redis-round-trip.js';
 import { measureSweep, sweepTable, type SweepBenchSummary } from './sections/sweep.js';
+import { measureRealism, realismTable, type RealismSummary } from './sections/realism.js';
 
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
-/** Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, metrics); all when unset. */
+/** Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, metrics, realism); all when unset. */
 const only = new Set(
   (process.env.BENCH_ONLY ?? '')
     .split(',')
@@ -105,6 +106,7 @@ async function main(): Promise<void> {
   let push: PushResults | undefined;
   let sweep: SweepBenchSummary | undefined;
   let roundTrips: RoundTripRow[] | undefined;
+  let realism: RealismSummary | undefined;
   try {
     if (wants('macro')) await prepareMacroData(stack.redis.url, stack.sim.url);
     rows = await measureRounds(targetsFor(stack), { durationSeconds, connections, rounds });
@@ -136,6 +138,10 @@ async function main(): Promise<void> {
       }
     }
     if (wants('push')) push = await measurePush(stack, durationSeconds);
+    if (wants('realism')) {
+      const bursts = Number(process.env.BENCH_TRADING_BURSTS ?? 5);
+      realism = await measureRealism({ redisUrl: stack.redis.url, apiUrl: stack.api.url, connections, bursts });
+    }
   } finally {
     await stack.stop();
   }
@@ -154,6 +160,7 @@ async function main(): Promise<void> {
     ingest ? ingestTable(ingest) : '',
     push ? pushTable(push) : '',
     sweep ? sweepTable(sweep) : '',
+    realism ? realismTable(realism) : '',
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -163,7 +170,7 @@ async function main(): Promise<void> {
   const stamp = new Date().toISOString();
   writeFileSync(
     join(resultsDir, 'latest.json'),
-    JSON.stringify({ at: stamp, durationSeconds, rounds, connections, rows, roundTrips, latency, ingest, push, sweep }, null, 2),
+    JSON.stringify({ at: stamp, durationSeconds, rounds, connections, rows, roundTrips, latency, ingest, push, sweep, realism }, null, 2),
   );
   if (only.size > 0) return; // a partial run does not replace the published table
   const readmePath = join(ROOT, 'bench/README.md');

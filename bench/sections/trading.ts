@@ -43,14 +43,14 @@ interface Server {
   pid: number | undefined;
 }
 
-interface Population {
+export interface Population {
   label: string;
   keys: string[];
   /** Opens per burst (at most the 1,000-position cap of one book per account). */
   burst: number;
 }
 
-async function createKeys(redisUrl: string, accounts: number, keysPerAccount: number): Promise<string[]> {
+export async function createKeys(redisUrl: string, accounts: number, keysPerAccount: number): Promise<string[]> {
   const redis = createRedis(redisUrl);
   try {
     const { service } = createAccountServices({ redis });
@@ -68,7 +68,7 @@ async function createKeys(redisUrl: string, accounts: number, keysPerAccount: nu
 
 const headers = (key: string) => ({ 'content-type': 'application/json', 'x-api-key': key });
 
-interface Burst {
+export interface Burst {
   ok: number;
   total: number;
   ms: number;
@@ -107,7 +107,7 @@ async function burst(url: string, connections: number, amount: number, request: 
   };
 }
 
-function summarize(name: string, bursts: Burst[]): Measurement {
+export function summarize(name: string, bursts: Burst[]): Measurement {
   const ms = bursts.reduce((s, b) => s + b.ms, 0);
   const ok = bursts.reduce((s, b) => s + b.ok, 0);
   const total = bursts.reduce((s, b) => s + b.total, 0);
@@ -125,7 +125,10 @@ function summarize(name: string, bursts: Burst[]): Measurement {
 let n = 0;
 
 /** One saturation burst: `population.burst` opens as fast as they go, then the closes of what they opened. */
-async function openCloseBurst(options: TradingBenchOptions, population: Population): Promise<{ open: Burst; close: Burst }> {
+export async function openCloseBurst(
+  options: Pick<TradingBenchOptions, 'apiUrl' | 'connections'>,
+  population: Population,
+): Promise<{ open: Burst; close: Burst }> {
   const base = options.apiUrl;
   const opened: { key: string; id: string }[] = [];
   const open = await burst(base, options.connections, population.burst, {
