@@ -1,6 +1,6 @@
 /** What the position services share: stores, prices, the clock and the id source. */
 import type { Clock } from '../../core/clock.js';
-import { fundingCost } from '../../engine/funding.js';
+import { fundingCost, type FundingRecord } from '../../engine/funding.js';
 import type { ChangeGate } from '../change-gate.js';
 import type { FeeSettings } from '../fees/fee-settings.js';
 import type { FundingStore } from '../funding/funding-store.js';
@@ -33,7 +33,10 @@ export const MAX_ATTEMPTS = 8;
 
 /** Funding a position owes at `now`: what it carried over plus the funding times since funding_from_ts. */
 export async function fundingOwed(funding: FundingStore, p: Position, now: number): Promise<number> {
-  const records = await funding.between(p.symbol, p.funding_from_ts, now);
-  // funding_mult: the book's profile at open (absent: 1)
+  return fundingFrom(p, await funding.between(p.symbol, p.funding_from_ts, now));
+}
+
+/** Its carry plus what `records` (funding times after funding_from_ts) cost it, times its funding_mult (absent: 1). */
+export function fundingFrom(p: Position, records: readonly FundingRecord[]): number {
   return p.funding_carry_usd + fundingCost(p.side, p.qty, records) * (p.funding_mult ?? 1);
 }
