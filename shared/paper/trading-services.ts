@@ -57,7 +57,7 @@ export function createTradingServices(deps: TradingDeps): TradingServices {
   const sim = new SimSettings(deps.redis);
   const depth = new DepthStore(deps.redis, deps.clock);
   const positionDeps: PositionDeps = { store, prices, funding, fees, clock: deps.clock, changes, sim, depth };
-  const orders = new OrderService({ store: deps.orderStore, prices, fees, clock: deps.clock, changes });
+  const orders = new OrderService({ store: deps.orderStore, prices, fees, clock: deps.clock, changes, sim });
   return {
     positions: new PositionService(positionDeps, orders),
     orders,

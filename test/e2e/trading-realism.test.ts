@@ -146,6 +146,18 @@ describe('bot trading: /realism, /sim and what they do to /open', function () {
       expect(v2Code(v2)).to.equal('sim_out_of_range');
     });
 
+    it('keeps the margin model of a resting entry from its placement: tiers by its notional, the venue rate otherwise', async () => {
+      const limit = { type: 'limit', limit_price: 60000 };
+      const tiered = await open({ ...limit, margin_usd: 10_000, leverage: 20, margin_tiers: true });
+      expect(tiered.status, JSON.stringify(tiered.body)).to.equal(200);
+      expect((tiered.body.order as Json).mmr_pct).to.equal(1);
+      await call('POST', '/realism', { margin_venue: 'binance' });
+      expect(((await open({ ...limit, margin_usd: 100, leverage: 10 })).body.order as Json).mmr_pct).to.equal(0.4);
+      // the dry run prices the fill with it: 60000 x (1 - (0.1 - 0.004)) = 54240
+      const dry = await open({ ...limit, margin_usd: 100, leverage: 10, dry_run: true });
+      expect((dry.body.position_if_filled as Json).liq_price).to.equal(54240);
+    });
+
     it('stamps the cost model: taker_bps 2 is 0.02% per side; funding off is a multiplier of 0', async () => {
       await okSim({ taker_bps: 2, funding: false });
       const p = (await open({ margin_usd: 100, leverage: 10 })).body.position!;

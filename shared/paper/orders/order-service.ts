@@ -3,7 +3,10 @@ import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import { findFeeVenue, type FeeVenue } from '../../engine/fees.js';
 import { checkPlacement, expiresAt, LEVEL_MAX_DISTANCE_PCT, reachOf, watermarkAfter, type OrderType } from '../../engine/order-rules.js';
+import { maintenanceRate } from '../../engine/margin-model.js';
+import { effectiveProfile } from '../../engine/realism.js';
 import { trimNumber, type Side } from '../../engine/side.js';
+import type { SimProfile } from '../../engine/sim-profile.js';
 import { baseOf } from '../../market/canonical-symbol.js';
 import { changeKey, STALE, type ChangeGate } from '../change-gate.js';
 import type { FeeSettings } from '../fees/fee-settings.js';
@@ -11,17 +14,37 @@ import type { KeyContext } from '../key-context.js';
 import type { EntryPrice, LivePrice, LivePrices } from '../markets/live-prices.js';
 import { checkLeverage, dryRunPosition, priceEntry } from '../positions/position-builder.js';
 import {
+  checkNotional,
   entryTerms,
   explicitVenue,
+  overridesOf,
   refOf,
   type OpenRequest,
   type OpenResult,
   type RestingOrderPlacer,
 } from '../positions/position-service.js';
+import type { SimSettings } from '../sim/sim-settings.js';
 import type { OrderStore } from './order-store.js';
 import { newOrderId, orderView, type Order, type OrderStatus, type StoredOrder } from './order-types.js';
 
 export { newOrderId };
+
+/**
+ * The maintenance rate a resting entry keeps for its fill, from the book's margin model at placement
+ * (margin_venue, margin_tiers, mmr_pct, with the open's own overrides): as mmr_pct when the model is not
+ * the flat 0.5%, so the fill (order-sweep.ts) stamps it as a market open would have. A limit fills at
+ * its level, as a maker: no slippage.
+ */
+function restingMargin(req: OpenRequest, profile: SimProfile): Pick<OpenRequest, 'mmr_pct'> {
+  const rate = maintenanceRate({
+    notional: req.margin_usd * req.leverage,
+    leverage: req.leverage,
+    venue: profile.margin_venue,
+    tiers: profile.margin_tiers,
+    overridePct: profile.mmr_pct,
+  });
+  return rate.base === 'flat' && rate.tier === null ? {} : { mmr_pct: trimNumber(rate.mmrPct) };
+}
 
 /** How many done orders /orders shows besides the resting ones. */
 export const RECENT_ORDERS = 20;
@@ -33,6 +56,8 @@ export interface OrderDeps {
   clock: Clock;
   /** Where a client's changes of one order meet (one at a time per pod, bounded retries across pods). */
   changes: ChangeGate;
+  /** The books' simulation profiles: their margin model and limits apply at placement. */
+  sim: SimSettings;
 }
 
 export interface ModifyOrderRequest {
@@ -85,7 +110,7 @@ export class OrderService implements RestingOrderPlacer {
   async place(ctx: KeyContext, req: OpenRequest & { type: OrderType }): Promise<OpenResult> {
     if (req.limit_price === undefined)
       throw new AppError('limit_price_required', `a ${req.type} entry needs limit_price`, { param: 'limit_price' });
-    const { store, prices, fees } = this.deps;
+    const { store, prices, fees, sim } = this.deps;
     const coid = req.client_order_id ?? null;
     // 12 significant digits, as stored (see Order), before any rule compares them
     const normalized: OpenRequest & { type: OrderType; limit_price: number } = {
@@ -99,13 +124,15 @@ export class OrderService implements RestingOrderPlacer {
       ...(req.mmr_pct === undefined ? {} : { mmr_pct: trimNumber(req.mmr_pct) }),
     };
     const named = explicitVenue(req);
-    const [live, accountVenue] = await Promise.all([
+    const [live, accountVenue, profile] = await Promise.all([
       prices.settledEntryPrice(req.symbol),
       named === undefined ? fees.venueFor(ctx) : undefined,
+      sim.profile(refOf(ctx)),
     ]);
     try {
       if ('error' in live) throw live.error;
-      return await this.rest(ctx, normalized, live.value, named === undefined ? accountVenue : (named ?? undefined));
+      const withModel = { ...normalized, ...restingMargin(normalized, effectiveProfile(profile, overridesOf(req))) };
+      return await this.rest(ctx, withModel, live.value, named === undefined ? accountVenue : (named ?? undefined), profile);
     } catch (error) {
       // a reused client_order_id answers with its order even when the market has moved since (as market opens do)
       const prior = coid !== null && !req.dry_run && error instanceof AppError ? await store.findIdempotent(refOf(ctx), coid) : null;
@@ -119,11 +146,13 @@ export class OrderService implements RestingOrderPlacer {
     req: OpenRequest & { type: OrderType; limit_price: number },
     live: EntryPrice,
     venue: FeeVenue | undefined,
+    profile: SimProfile,
   ): Promise<OpenResult> {
     const level = req.limit_price;
     const terms = entryTerms(req, live, venue);
     refusePlacement(req.type, req.side, level, live);
-    checkLeverage(live.symbol, terms.leverage, live.maxLeverage);
+    checkLeverage(live.symbol, terms.leverage, Math.min(live.maxLeverage, profile.leverage_max));
+    checkNotional(terms.margin * terms.leverage, profile.max_notional_usd);
     const entry = priceEntry(terms, level, 'the limit_price');
     if (req.dry_run) {
       const order = {

@@ -111,10 +111,14 @@ export function explicitVenue(req: Pick<OpenRequest, 'fee_venue'>): FeeVenue | n
 export const refOf = (ctx: KeyContext) => ({ accountId: ctx.accountId, book: ctx.book });
 
 /** The realism an open sets for itself. */
-const overridesOf = (req: OpenRequest): OpenOverrides => ({ slippage: req.slippage, margin_tiers: req.margin_tiers, mmr_pct: req.mmr_pct });
+export const overridesOf = (req: OpenRequest): OpenOverrides => ({
+  slippage: req.slippage,
+  margin_tiers: req.margin_tiers,
+  mmr_pct: req.mmr_pct,
+});
 
 /** 400 notional_max above the book profile's max_notional_usd. */
-function checkNotional(notional: number, max: number): void {
+export function checkNotional(notional: number, max: number): void {
   if (notional > max) {
     throw new AppError('notional_max', `a notional of ${notional} USD is above this book's max_notional_usd of ${max}`, {
       max,
@@ -230,6 +234,7 @@ export class PositionService {
     if (rejected(bookSeed(ref), n, ratePct)) {
       throw new AppError('order_rejected', 'the simulated venue rejected this order (reject_rate_pct of the book profile): send it again', {
         retryable: true,
+        retry_after: 0,
         reject_rate_pct: ratePct,
         draw: n,
       });
