@@ -19,7 +19,11 @@ export const orderSchema = objectSchema<Order>(
     tp: nullable(number('Take-profit of the position it opens')),
     trail_pct: nullable(number('Trailing-stop distance of the position it opens, percent')),
     fee_venue: nullable(string('Fee venue the position will be stamped with')),
-    mmr_pct: nullable(number('Maintenance margin override, percent')),
+    mmr_pct: nullable(
+      number(
+        "The maintenance rate its fill is stamped with, percent: the open's mmr_pct or the book's margin model at placement; null: 0.5",
+      ),
+    ),
     client_order_id: nullable(string()),
     status: string('Resting until it fills; then filled, cancelled, expired, or a fill refused (with note)'),
     placed_ts: epochMs(),
