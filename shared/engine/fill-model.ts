@@ -12,7 +12,8 @@
  *   the touch, applied to the quoted price (the book is one venue's, the quote the median of all).
  *   The book's depth is the notional of its levels.
  * - Beyond the depth: with partial fills on, only what the depth takes fills (refused below
- *   min_fill_pct); with them off the whole order fills, its excess at the last level's move.
+ *   min_fill_pct); with them off the whole order fills: a linear move keeps growing with size, and
+ *   a book's excess fills at its last level.
  * - Every cost lands against the trader: a buy never fills below the quote, a sell never above.
  */
 import { slippedPrice, type TradeSide } from './slippage.js';

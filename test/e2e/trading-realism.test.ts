@@ -126,6 +126,10 @@ describe('bot trading: /realism, /sim and what they do to /open', function () {
       expect(a.realism).to.deep.equal({ slippage: true, margin_tiers: true, margin_venue: 'hyperliquid' });
       expect(b).to.include({ entry: 65000, mmr_pct: 0.5 });
       expect(b.realism).to.deep.equal({ slippage: false, margin_tiers: false, margin_venue: '' });
+      // and its closed record too (the arena counts closes by it)
+      const closed = (await call('POST', '/close', { id: first.id })).body.position!;
+      expect(closed).to.include({ status: 'closed', mmr_pct: 1.25 });
+      expect(closed.realism).to.deep.equal({ slippage: true, margin_tiers: true, margin_venue: 'hyperliquid' });
     });
 
     it('raises maintenance with the tiers: 10000 x 20 = 200k is tier 1 (1%): a long at 65000 liquidates at 65000 x 0.96 = 62400', async () => {
