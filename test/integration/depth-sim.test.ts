@@ -10,7 +10,7 @@ import { configWith } from '../../shared/core/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { MAJOR_PAIRS } from '../../shared/engine/majors.js';
 import { DepthRefresher } from '../../shared/market/depth-refresher.js';
-import { DepthStore } from '../../shared/market/depth-store.js';
+import { DEPTH_CACHE_MS, DEPTH_STALE_MS, DepthStore } from '../../shared/market/depth-store.js';
 import { createVenueRests } from '../../shared/market/market-store.js';
 import { parseBinanceDepth, parseBybitDepth } from '../../shared/market/venues/depth-format.js';
 import { fixture } from '../helpers/fixtures.js';
@@ -54,6 +54,23 @@ describe('order-book depth: venue formats, the simulated exchange, the feed refr
     expect(binance.asks[0][0]).to.be.greaterThan(binance.bids[0][0]);
     expect(binance.asks[1][0]).to.be.greaterThan(binance.asks[0][0]);
     expect((await getJson(`${scripted.sim.url}/binance/fapi/v1/depth?symbol=NOPEUSDT`)).status).to.equal(400);
+  });
+
+  it('walks no book older than the staleness bound, and rereads a book after the cache interval', async () => {
+    let now = 1_000_000;
+    const clock = { now: () => now };
+    const store = new DepthStore(redis, clock);
+    await store.save('BTCUSDT', { venue: 'binance', ts: now, bids: [[99, 1]], asks: [[101, 1]] });
+    expect(await store.side('BTCUSDT', 'buy')).to.deep.equal([[101, 1]]);
+    expect(await store.side('BTCUSDT', 'sell')).to.deep.equal([[99, 1]]);
+    // a newer book is seen once the cached one is older than DEPTH_CACHE_MS
+    await store.save('BTCUSDT', { venue: 'bybit', ts: now, bids: [[98, 1]], asks: [[102, 1]] });
+    expect(await store.side('BTCUSDT', 'buy')).to.deep.equal([[101, 1]]);
+    now += DEPTH_CACHE_MS + 1;
+    expect(await store.side('BTCUSDT', 'buy')).to.deep.equal([[102, 1]]);
+    // past DEPTH_STALE_MS from when the book arrived: no book at all
+    now += DEPTH_STALE_MS;
+    expect(await store.side('BTCUSDT', 'buy')).to.equal(undefined);
   });
 
   it('stores every major from the first venue that answers, and the next one when it fails', async () => {
