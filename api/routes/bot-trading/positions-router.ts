@@ -70,7 +70,9 @@ export function positionRoutes({ trading }: BotTradingRouteOptions): RouteDefini
         'type limit or stop with limit_price rests an order (answered as order): a limit long below the market, short above it; a stop long above, short below; ' +
         'sl and tp are checked against limit_price; a level more than 50% from the market is refused (limit_price_far). It rests with status open, fills at limit_price when a closed 1-minute candle reaches it ' +
         '(unless the book then holds its open cap or a position of the symbol on the other side: one-way mode; the order is rejected with a note), expires after 30 days; 20 per book. ' +
-        'A dry run of a limit or stop entry answers order { type, symbol, side, limit_price, direction up|down, would_fill_now } and position_if_filled (with liq_price).',
+        'A dry run of a limit or stop entry answers order { type, symbol, side, limit_price, direction up|down, would_fill_now } and position_if_filled (with liq_price). ' +
+        "A market entry fills under the book's simulation profile (/sim; /realism shows three of its fields): slippage, margin_tiers and mmr_pct in the body apply to this fill only; " +
+        'fill { requested_margin_usd, filled_margin_usd, fill_pct, partial } says how much filled, and the position keeps its terms (realism, slippage_bps, slippage_usd, mmr_pct).',
       body: openBody,
       errors: [
         'symbol_required',
