@@ -8,6 +8,8 @@ import { expect } from 'chai';
 import { systemClock } from '../../shared/core/clock.js';
 import { DepthStore } from '../../shared/market/depth-store.js';
 import { PRESET_NAMES, SIM_FIELD_NAMES } from '../../shared/engine/sim-profile.js';
+import { fillResult } from '../../shared/paper/orders/order-sweep.js';
+import type { Order } from '../../shared/paper/orders/order-types.js';
 import { botCall, createTrader, useTradingFixture, type Trader } from '../helpers/trading.js';
 
 type Json = Record<string, unknown>;
@@ -155,6 +157,12 @@ describe('bot trading: /realism, /sim and what they do to /open', function () {
       const tiered = await open({ ...limit, margin_usd: 10_000, leverage: 20, margin_tiers: true });
       expect(tiered.status, JSON.stringify(tiered.body)).to.equal(200);
       expect((tiered.body.order as Json).mmr_pct).to.equal(1);
+      const order = tiered.body.order as unknown as Order;
+      expect(order.realism).to.deep.equal({ slippage: false, margin_tiers: true, margin_venue: '' });
+      // its fill (order-sweep.ts) stamps the position with both
+      const filled = fillResult({ accountId: trader.accountId, book: 'main' }, { ...order, symbol: 'BTCUSDT' }, 0, 0, 'bpx', 1000).position;
+      expect(filled).to.include({ mmr_pct: 1, liq_price: 57600 });
+      expect(filled.realism).to.deep.equal(order.realism);
       await call('POST', '/realism', { margin_venue: 'binance' });
       expect(((await open({ ...limit, margin_usd: 100, leverage: 10 })).body.order as Json).mmr_pct).to.equal(0.4);
       // the dry run prices the fill with it: 60000 x (1 - (0.1 - 0.004)) = 54240

@@ -1,6 +1,6 @@
 /** The JSON schema of a resting order as clients see it (the OpenAPI component Order). */
 import { ASSET_CLASSES } from '../../engine/fees.js';
-import { epochMs, nullable, number, objectSchema, oneOfValues, string } from '../../core/json-schema.js';
+import { boolean, epochMs, nullable, number, objectSchema, oneOfValues, string } from '../../core/json-schema.js';
 import type { Order } from './order-types.js';
 
 export const orderSchema = objectSchema<Order>(
@@ -34,6 +34,11 @@ export const orderSchema = objectSchema<Order>(
     position_id: string('Filled: the position it opened'),
     filled_ts: epochMs(),
     note: string('Why it was cancelled or its fill refused'),
+    realism: objectSchema<NonNullable<Order['realism']>>(
+      "The realism its position will be stamped with (the book's profile at placement; slippage false: it fills at its level)",
+      { slippage: boolean(), margin_tiers: boolean(), margin_venue: string('"" for none') },
+      {},
+    ),
   },
-  { modified_ts: true, done_ts: true, position_id: true, filled_ts: true, note: true },
+  { modified_ts: true, done_ts: true, position_id: true, filled_ts: true, note: true, realism: true },
 );

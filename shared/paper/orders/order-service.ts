@@ -131,8 +131,9 @@ export class OrderService implements RestingOrderPlacer {
     ]);
     try {
       if ('error' in live) throw live.error;
-      const withModel = { ...normalized, ...restingMargin(normalized, effectiveProfile(profile, overridesOf(req))) };
-      return await this.rest(ctx, withModel, live.value, named === undefined ? accountVenue : (named ?? undefined), profile);
+      const effective = effectiveProfile(profile, overridesOf(req));
+      const withModel = { ...normalized, ...restingMargin(normalized, effective) };
+      return await this.rest(ctx, withModel, live.value, named === undefined ? accountVenue : (named ?? undefined), effective);
     } catch (error) {
       // a reused client_order_id answers with its order even when the market has moved since (as market opens do)
       const prior = coid !== null && !req.dry_run && error instanceof AppError ? await store.findIdempotent(refOf(ctx), coid) : null;
@@ -183,6 +184,7 @@ export class OrderService implements RestingOrderPlacer {
       trail_pct: terms.trailPct,
       fee_venue: entry.venue?.venue ?? null,
       mmr_pct: terms.mmrPct ?? null,
+      realism: { slippage: false, margin_tiers: profile.margin_tiers, margin_venue: profile.margin_venue },
       client_order_id: coid,
       status: 'open',
       placed_ts: now,

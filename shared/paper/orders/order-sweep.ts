@@ -67,6 +67,7 @@ export function fillResult(
     openedTs: minute,
     clientOrderId: o.client_order_id,
   });
+  if (o.realism) position.realism = o.realism;
   const at = new Date(minute).toISOString();
   const other = o.side === 'long' ? 'short' : 'long';
   return {
