@@ -1,17 +1,16 @@
 /** Market entries (with dry run and client_order_id idempotency), the hand-over of limit and stop entries, and stop/target changes. */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../core/errors.js';
-import type { FeeVenue } from '../../engine/fees.js';
+import { baseTakerPct, type FeeVenue } from '../../engine/fees.js';
+import { isMajor } from '../../engine/majors.js';
 import { checkLevels } from '../../engine/open-pricing.js';
 import type { OrderReach, OrderType } from '../../engine/order-rules.js';
-import type { Side } from '../../engine/side.js';
-import { levelsChange } from '../../engine/triggers.js';
 import { effectiveProfile, modelEntry, type ModelledEntry, type OpenOverrides } from '../../engine/realism.js';
+import type { Side } from '../../engine/side.js';
 import { rejected, type SimProfile } from '../../engine/sim-profile.js';
 import { entryTrade } from '../../engine/slippage.js';
-import { baseTakerPct } from '../../engine/fees.js';
-import { isMajor } from '../../engine/majors.js';
-import { bookSeed } from '../sim/sim-service.js';
+import { levelsChange } from '../../engine/triggers.js';
+import { bookSeed } from '../sim/sim-settings.js';
 import { changeKey, STALE } from '../change-gate.js';
 import type { KeyContext } from '../key-context.js';
 import { parseFeeVenue } from '../fees/fee-settings.js';

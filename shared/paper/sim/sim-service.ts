@@ -14,7 +14,6 @@ import {
   PRESETS,
   presetProfile,
   profileLabel,
-  seedOf,
   SIM_FIELDS,
   type FieldKind,
   type PresetName,
@@ -24,7 +23,7 @@ import {
 } from '../../engine/sim-profile.js';
 import { SLIPPAGE_PCT } from '../../engine/slippage.js';
 import type { BookRef } from '../positions/position-types.js';
-import type { SimSettings } from './sim-settings.js';
+import { bookSeed, type SimSettings } from './sim-settings.js';
 
 export interface RealismSwitches {
   slippage: boolean;
@@ -67,9 +66,6 @@ export const switchesOf = (p: SimProfile): RealismSwitches => ({
   margin_tiers: p.margin_tiers,
   margin_venue: p.margin_venue,
 });
-
-/** The seed of a book's draws. */
-export const bookSeed = (ref: BookRef): number => seedOf(`${ref.accountId}|${ref.book}`);
 
 function fieldView(kind: FieldKind): Omit<SimFieldView, 'group' | 'default' | 'meaning'> {
   switch (kind.type) {

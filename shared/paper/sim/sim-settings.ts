@@ -1,8 +1,11 @@
 /** Where a book's simulation profile lives (its own hash in the account's slot) and its seeded draw counter. */
 import type { Redis } from 'ioredis';
-import { parseProfile, type SimProfile } from '../../engine/sim-profile.js';
+import { parseProfile, seedOf, type SimProfile } from '../../engine/sim-profile.js';
 import { keys } from '../../redis/keys.js';
 import type { BookRef } from '../positions/position-types.js';
+
+/** The seed of a book's reject draws: fixed per book, so its sequence is reproducible. */
+export const bookSeed = (ref: BookRef): number => seedOf(`${ref.accountId}|${ref.book}`);
 
 export class SimSettings {
   constructor(private readonly redis: Redis) {}
