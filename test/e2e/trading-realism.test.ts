@@ -174,6 +174,18 @@ describe('bot trading: /realism, /sim and what they do to /open', function () {
       await okSim({ taker_bps: 2, funding: false });
       const p = (await open({ margin_usd: 100, leverage: 10 })).body.position!;
       expect(p).to.include({ fee_rate_pct: 0.02, funding_mult: 0 });
+      // a resting entry keeps them from its placement for its fill
+      const placed = (await open({ type: 'limit', limit_price: 60000, margin_usd: 100, leverage: 10 })).body.order as unknown as Order;
+      expect(placed).to.include({ taker_bps: 2, funding_mult: 0 });
+      const filled = fillResult(
+        { accountId: trader.accountId, book: 'main' },
+        { ...placed, symbol: 'BTCUSDT' },
+        0,
+        0,
+        'bpy',
+        1000,
+      ).position;
+      expect(filled).to.include({ fee_rate_pct: 0.02, funding_mult: 0 });
       // null goes back to the tables
       await okSim({ taker_bps: null });
       expect((await open({ margin_usd: 100, leverage: 10 })).body.position!.fee_rate_pct).to.equal(0.055);

@@ -39,6 +39,8 @@ export const orderSchema = objectSchema<Order>(
       { slippage: boolean(), margin_tiers: boolean(), margin_venue: string('"" for none') },
       {},
     ),
+    taker_bps: number("The book's taker fee at placement, bps per side, when not the tables"),
+    funding_mult: number("The book's funding multiplier at placement, when not 1 (0: funding off)"),
   },
-  { modified_ts: true, done_ts: true, position_id: true, filled_ts: true, note: true, realism: true },
+  { modified_ts: true, done_ts: true, position_id: true, filled_ts: true, note: true, realism: true, taker_bps: true, funding_mult: true },
 );

@@ -3,6 +3,7 @@ import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import { findFeeVenue, type FeeVenue } from '../../engine/fees.js';
 import { checkPlacement, expiresAt, LEVEL_MAX_DISTANCE_PCT, reachOf, watermarkAfter, type OrderType } from '../../engine/order-rules.js';
+import { fundingMultiplier } from '../../engine/cost-model.js';
 import { maintenanceRate } from '../../engine/margin-model.js';
 import { effectiveProfile } from '../../engine/realism.js';
 import { trimNumber, type Side } from '../../engine/side.js';
@@ -12,7 +13,7 @@ import { changeKey, STALE, type ChangeGate } from '../change-gate.js';
 import type { FeeSettings } from '../fees/fee-settings.js';
 import type { KeyContext } from '../key-context.js';
 import type { EntryPrice, LivePrice, LivePrices } from '../markets/live-prices.js';
-import { checkLeverage, dryRunPosition, priceEntry } from '../positions/position-builder.js';
+import { checkLeverage, dryRunPosition, priceEntry, type EntryTerms } from '../positions/position-builder.js';
 import {
   checkNotional,
   entryTerms,
@@ -35,6 +36,18 @@ export { newOrderId };
  * the flat 0.5%, so the fill (order-sweep.ts) stamps it as a market open would have. A limit fills at
  * its level, as a maker: no slippage.
  */
+/** The cost model a resting entry keeps from its placement (taker_bps, funding), as order fields: only what differs from the tables. */
+function restingCosts(profile: SimProfile): Pick<Order, 'taker_bps' | 'funding_mult'> {
+  const mult = fundingMultiplier(profile.funding, profile.funding_mult);
+  return { ...(profile.taker_bps === null ? {} : { taker_bps: profile.taker_bps }), ...(mult === 1 ? {} : { funding_mult: mult }) };
+}
+
+/** The same as entry terms, for pricing the fill at placement (its dry run). */
+function restingCostTerms(profile: SimProfile): Pick<EntryTerms, 'takerBps' | 'fundingMult'> {
+  const { taker_bps: takerBps, funding_mult: fundingMult } = restingCosts(profile);
+  return { takerBps, fundingMult };
+}
+
 function restingMargin(req: OpenRequest, profile: SimProfile): Pick<OpenRequest, 'mmr_pct'> {
   const rate = maintenanceRate({
     notional: req.margin_usd * req.leverage,
@@ -154,7 +167,7 @@ export class OrderService implements RestingOrderPlacer {
     refusePlacement(req.type, req.side, level, live);
     checkLeverage(live.symbol, terms.leverage, Math.min(live.maxLeverage, profile.leverage_max));
     checkNotional(terms.margin * terms.leverage, profile.max_notional_usd);
-    const entry = priceEntry(terms, level, 'the limit_price');
+    const entry = priceEntry({ ...terms, ...restingCostTerms(profile) }, level, 'the limit_price');
     if (req.dry_run) {
       const order = {
         type: req.type,
@@ -185,6 +198,7 @@ export class OrderService implements RestingOrderPlacer {
       fee_venue: entry.venue?.venue ?? null,
       mmr_pct: terms.mmrPct ?? null,
       realism: { slippage: false, margin_tiers: profile.margin_tiers, margin_venue: profile.margin_venue },
+      ...restingCosts(profile),
       client_order_id: coid,
       status: 'open',
       placed_ts: now,
@@ -241,6 +255,7 @@ export class OrderService implements RestingOrderPlacer {
         trailPct: trail,
         venue: o.fee_venue === null ? undefined : findFeeVenue(o.fee_venue),
         mmrPct: o.mmr_pct ?? undefined,
+        takerBps: o.taker_bps,
       };
       refusePlacement(o.type, o.side, level, live);
       // a new leverage meets the cap of the moment; the one the order was accepted with stands (the cap moves with volume)

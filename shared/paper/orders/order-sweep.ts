@@ -45,6 +45,8 @@ function orderEntryTerms(o: Order): EntryTerms {
     trailPct: o.trail_pct,
     venue: o.fee_venue === null ? undefined : findFeeVenue(o.fee_venue),
     mmrPct: o.mmr_pct ?? undefined,
+    takerBps: o.taker_bps,
+    fundingMult: o.funding_mult,
   };
 }
 

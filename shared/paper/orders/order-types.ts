@@ -81,6 +81,9 @@ export interface Order {
    * level); absent on orders placed before it.
    */
   realism?: RealismStamp;
+  /** The book's cost model at placement, when not the tables: taker fee per side, bps, and the funding multiplier. */
+  taker_bps?: number;
+  funding_mult?: number;
 }
 
 /** lo + the time in base 36 + 8 random base-36 characters (the original's order ids start with lo). */

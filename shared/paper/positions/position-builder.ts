@@ -2,6 +2,7 @@
 import { AppError } from '../../core/errors.js';
 import { baseTakerPct, cappedRatePct, CLASS_TAKER_PCT, type AssetClass, type FeeVenue } from '../../engine/fees.js';
 import { checkLevels, priceOpen, type PricedOpen } from '../../engine/open-pricing.js';
+import { takerBasePct } from '../../engine/cost-model.js';
 import type { ModelledEntry } from '../../engine/realism.js';
 import { roundUsd, trimNumber, type Side } from '../../engine/side.js';
 import { effectiveStop } from '../../engine/trailing.js';
@@ -22,6 +23,9 @@ export interface EntryTerms {
   /** The fee venue (crypto only), undefined for the class rates. */
   venue: FeeVenue | undefined;
   mmrPct?: number;
+  /** The cost model of a resting entry (its book's taker_bps and funding multiplier at placement); absent: the tables, 1. */
+  takerBps?: number;
+  fundingMult?: number;
 }
 
 export interface PricedEntry {
@@ -93,7 +97,7 @@ export function priceEntry(terms: EntryTerms, entry: number, entryName?: string,
     entry: model ? model.price : entry,
     margin: model ? model.margin : terms.margin,
     leverage: terms.leverage,
-    baseRatePct: model ? model.basePct : base.ratePct,
+    baseRatePct: model ? model.basePct : takerBasePct(base.ratePct, terms.takerBps ?? null),
     flatMmrPct: model ? model.maintenance.mmrPct : terms.mmrPct,
   });
   checkEntryLevels(terms.side, priced.entry, terms.sl, terms.tp, entryName);
@@ -181,5 +185,7 @@ export function buildPosition(terms: EntryTerms, entry: PricedEntry, stamp: Posi
     funding_from_ts: stamp.openedTs,
     levels_ts: stamp.openedTs,
   };
-  return model ? Object.assign(position, modelStamp(model)) : position;
+  if (model) return Object.assign(position, modelStamp(model));
+  if (terms.fundingMult !== undefined && terms.fundingMult !== 1) position.funding_mult = terms.fundingMult;
+  return position;
 }
