@@ -14,13 +14,14 @@ import { measureSweep, sweepTable, type SweepBenchSummary } from './sections/swe
 import { arenaTable, measureArena, type ArenaBenchSummary } from './sections/arena.js';
 import { analyticsTable, measureAnalytics, type AnalyticsResults } from './sections/analytics.js';
 import { mcpTable, measureMcp } from './sections/mcp.js';
+import { measureRealism, realismTable, type RealismSummary } from './sections/realism.js';
 
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /**
  * Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, metrics, capacity, arena,
- * analytics, mcp, soak); all but the soak when unset.
+ * analytics, mcp, realism, soak); all but the soak when unset.
  */
 const only = new Set(
   (process.env.BENCH_ONLY ?? '')
@@ -120,6 +121,7 @@ async function main(): Promise<void> {
   let arena: ArenaBenchSummary | undefined;
   let analytics: AnalyticsResults | undefined;
   let mcp: Measurement[] | undefined;
+  let realism: RealismSummary | undefined;
   try {
     if (wants('macro')) await prepareMacroData(stack.redis.url, stack.sim.url);
     if (!wantsSoak || only.size > 1) rows = await measureRounds(targetsFor(stack), { durationSeconds, connections, rounds });
@@ -179,6 +181,10 @@ async function main(): Promise<void> {
       const api = { apiUrl: stack.api.url, apiPid: stack.api.process.pid };
       mcp = await measureMcp({ ...api, redisUrl: stack.redis.url, connections, durationSeconds, rounds });
     }
+    if (wants('realism')) {
+      const bursts = Number(process.env.BENCH_TRADING_BURSTS ?? 5);
+      realism = await measureRealism({ redisUrl: stack.redis.url, apiUrl: stack.api.url, connections, bursts });
+    }
   } finally {
     await stack.stop();
   }
@@ -209,6 +215,7 @@ async function main(): Promise<void> {
     sweep ? sweepTable(sweep) : '',
     arena ? arenaTable(arena) : '',
     analytics ? analyticsTable(analytics) : '',
+    realism ? realismTable(realism) : '',
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -235,6 +242,7 @@ async function main(): Promise<void> {
         arena,
         analytics,
         mcp,
+        realism,
       },
       null,
       2,

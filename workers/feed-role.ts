@@ -7,6 +7,8 @@ import { hostname } from 'node:os';
 import { systemClock } from '../shared/core/clock.js';
 import { createVenueRests } from '../shared/market/market-store.js';
 import { MarketWriter } from '../shared/market/market-writer.js';
+import { DepthRefresher } from '../shared/market/depth-refresher.js';
+import { DepthStore } from '../shared/market/depth-store.js';
 import { feedLastMessage } from '../shared/metrics/metrics.js';
 import type { Venue } from '../shared/market/types.js';
 import { UniverseRefresher } from '../shared/market/universe-refresher.js';
@@ -90,6 +92,15 @@ export async function startFeedRole(ctx: RoleContext): Promise<RunningRole> {
     },
   });
 
+  // the majors' order books, for fills that walk them (impact_bps_per_100k "book")
+  const depth = new DepthRefresher({
+    store: new DepthStore(redis, clock),
+    rests: createVenueRests(config, clock, 1),
+    clock,
+    logger,
+    refreshMs: config.depthRefreshMs,
+  });
+
   // the status page's view of every connector running here: its open sockets
   const reporter = new ConnectionReporter({
     redis,
@@ -103,6 +114,7 @@ export async function startFeedRole(ctx: RoleContext): Promise<RunningRole> {
   refresher.start();
   connectors.start();
   reporter.start();
+  depth.start();
   logger.info({ owner, venues: config.feedVenues, source: config.marketSource }, 'feed role started');
 
   let stopping: Promise<void> | undefined;
@@ -112,6 +124,7 @@ export async function startFeedRole(ctx: RoleContext): Promise<RunningRole> {
       (stopping ??= (async () => {
         // connectors first (each lease stops its connector, then is released for a standby)
         reporter.stop();
+        await depth.stop();
         await connectors.stop();
         await liquidations.stop();
         await refresher.stop();

@@ -18,6 +18,7 @@ import {
 } from '../../shared/paper/positions/position-schema.js';
 import { webhookDeliverySchema, webhookSchema } from '../../shared/push/webhook-schema.js';
 import { briefSchema, tradePlanSchema } from '../../shared/ai/ai-schema.js';
+import { realismSchema, realismSwitchesSchema, simProfileSchema, simSchema } from '../../shared/paper/sim/sim-schema.js';
 
 export const RESPONSE_COMPONENTS: Readonly<Record<string, JsonSchema>> = {
   Position: positionSchema,
@@ -37,4 +38,8 @@ export const RESPONSE_COMPONENTS: Readonly<Record<string, JsonSchema>> = {
   Report: reportSchema,
   AiPlan: tradePlanSchema,
   AiBrief: briefSchema,
+  SimProfile: simProfileSchema,
+  Sim: simSchema,
+  Realism: realismSchema,
+  RealismSwitches: realismSwitchesSchema,
 };

@@ -50,7 +50,7 @@ export interface TradingApi extends Server {
   suffix: string;
 }
 
-interface Population {
+export interface Population {
   label: string;
   keys: string[];
   /** Opens per burst (at most the 1,000-position cap of one book per account). */
@@ -114,9 +114,9 @@ export function summarize(name: string, bursts: Burst[]): Measurement {
 let n = 0;
 
 /** One saturation burst: `population.burst` opens as fast as they go, then the closes of what they opened. */
-async function openCloseBurst(
-  options: TradingBenchOptions,
-  api: TradingApi,
+export async function openCloseBurst(
+  options: Pick<TradingBenchOptions, 'connections'>,
+  api: Pick<TradingApi, 'url'>,
   population: Population,
 ): Promise<{ open: Burst; close: Burst }> {
   const base = api.url;

@@ -72,6 +72,8 @@ export interface Config extends LiquidationSettings {
   universeSize: number;
   /** How often the symbol universe is rebuilt from the venues' instruments and 24h tickers. */
   universeRefreshMs: number;
+  /** How often the feed refreshes the majors' order books (fills that walk the book; 0: never). */
+  depthRefreshMs: number;
   /** The feed writes aggregated prices (median across venues) at most this often per symbol. */
   aggregateThrottleMs: number;
   /** Upper bound of the reconnect backoff of exchange WebSockets (it starts at 250 ms, doubling, with jitter). */
@@ -161,6 +163,7 @@ const schema = Joi.object({
   UNIVERSE_SIZE: Joi.number().integer().min(1).max(2000).default(500),
   UNIVERSE_REFRESH_MS: Joi.number().integer().min(1000).default(300_000),
   AGGREGATE_THROTTLE_MS: Joi.number().integer().min(10).default(250),
+  DEPTH_REFRESH_MS: Joi.number().integer().min(0).max(60_000).default(3000),
   STREAM_RECONNECT_MAX_MS: Joi.number().integer().min(250).default(30_000),
   REST_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
   HISTORY_CACHE_MS: Joi.number().integer().min(0).default(60_000),
@@ -256,6 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     universeSize: value.UNIVERSE_SIZE,
     universeRefreshMs: value.UNIVERSE_REFRESH_MS,
     aggregateThrottleMs: value.AGGREGATE_THROTTLE_MS,
+    depthRefreshMs: value.DEPTH_REFRESH_MS,
     streamReconnectMaxMs: value.STREAM_RECONNECT_MAX_MS,
     restTimeoutMs: value.REST_TIMEOUT_MS,
     historyCacheMs: value.HISTORY_CACHE_MS,

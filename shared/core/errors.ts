@@ -84,6 +84,19 @@ export const ERROR_CODES = {
   unknown_category: 400,
   // the arena board: ?season= outside the current season and the ones kept
   bad_season: 400,
+  // realism and the simulation profile (/realism, /sim, and what they do to /open)
+  unknown_margin_venue: 400,
+  unknown_preset: 400,
+  /** A /sim or /open value outside its documented range (never clamped). */
+  sim_out_of_range: 400,
+  /** margin_enforced: the open needs more than the book's free margin (the numbers come with it). */
+  insufficient_margin: 402,
+  /** max_notional_usd of the book's profile. */
+  notional_max: 400,
+  /** partial_fills: the modelled depth takes less than min_fill_pct of the request. */
+  fill_below_min: 409,
+  /** reject_rate_pct: the simulated venue refused this order; retry it. */
+  order_rejected: 503,
   // upstream and internals
   upstream_unavailable: 503,
   /** Redis (all state) is unreachable: nothing can be read or written until it is back (Retry-After). */

@@ -10,7 +10,10 @@
  * - The take-profit is crossed when the window reaches it on the winning side.
  * - A window that crosses both a losing level and the target settles the losing one: a candle does
  *   not say which came first, and the conservative outcome is the one a trader must plan for.
- * - Everything settles at its level.
+ * - Everything settles at its level, but with gap-aware exits (a position stamped with
+ *   exit_slippage_bps: the profile's exit_slippage) a stop-loss, trailing stop or liquidation whose
+ *   window opened beyond it (a candle's open, or the live price itself) settles at that open: the
+ *   market never traded at the level. A take-profit still settles at its level, never better.
  * - A window that starts at or before the open does not apply: its extremes may predate the
  *   position (a position opened during a minute waits for the next candle; live prices cover it
  *   meanwhile).
@@ -67,11 +70,13 @@ export interface PriceWindow extends PriceRange {
   from: number;
   /** End of the span (the minute's end, the live price's time), ms. */
   to: number;
+  /** The span's first price (a candle's open, a live price itself), for gap-aware exits; absent: settle at the level. */
+  open?: number;
 }
 
 /** One live price as a window: from and to are its time. */
 export function liveWindow(price: number, ts: number): PriceWindow {
-  return { low: price, high: price, from: ts, to: ts };
+  return { low: price, high: price, from: ts, to: ts, open: price };
 }
 
 export interface Trigger {
@@ -94,6 +99,8 @@ export interface SweepState extends TriggerLevels {
   levels_ts?: number;
   /** The levels the minute of levels_ts began with (absent until a change, or when the position opened within that minute). */
   levels_prev?: PriorLevels;
+  /** Present: gap-aware exits (the rules above). */
+  exit_slippage_bps?: number;
 }
 
 export type SweepDecision = { kind: 'settle'; trigger: Trigger } | ({ kind: 'ratchet' } & TrailMove) | { kind: 'none' };
@@ -195,13 +202,23 @@ function acrossChange(p: SweepState, w: PriceWindow): Trigger | null {
 }
 
 /**
+ * A losing trigger (stop-loss, trailing stop, liquidation) whose window opened beyond its level
+ * settles at the open; a take-profit keeps its level (a gap never pays the trader more).
+ */
+export function gapFill(trigger: Trigger, side: Side, open: number | undefined): Trigger {
+  if (open === undefined || trigger.reason === CLOSE_REASONS.takeProfit) return trigger;
+  const beyond = side === 'long' ? open < trigger.price : open > trigger.price;
+  return beyond ? { reason: trigger.reason, price: open } : trigger;
+}
+
+/**
  * Settle, ratchet the trailing stop, or nothing. `candle`: the window is a closed candle (the
  * minute sweep), which may ratchet; otherwise a live price. A position that settles does not ratchet.
  */
 export function decide(p: SweepState, w: PriceWindow, candle: boolean): SweepDecision {
   if (p.opened_ts >= w.from) return NONE;
   const trigger = levelsInForce(p, w, candle) ? triggerOf(p, w) : acrossChange(p, w);
-  if (trigger) return { kind: 'settle', trigger };
+  if (trigger) return { kind: 'settle', trigger: p.exit_slippage_bps === undefined ? trigger : gapFill(trigger, p.side, w.open) };
   if (!candle) return NONE;
   const moved = ratchetTrail(p, p.side === 'long' ? w.high : w.low, w.to);
   return moved ? { kind: 'ratchet', ...moved } : NONE;

@@ -1,2 +1,2 @@
-/** The eight majors: /api/v1/prices quotes them and the long/short ratio covers them. */
-export const MAJOR_PAIRS: readonly string[] = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BNBUSDT', 'XRPUSDT', 'DOGEUSDT', 'ADAUSDT', 'AVAXUSDT'];
+/** The majors are defined once, in the engine (the slippage table needs them too, and the engine imports nothing outside itself). */
+export { MAJOR_PAIRS } from '../engine/majors.js';

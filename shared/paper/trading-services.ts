@@ -7,6 +7,7 @@ import type { BookRegistry } from './accounts/book-registry.js';
 import { AnalyticsService } from './analytics/analytics-service.js';
 import { AnalyticsStore } from './analytics/analytics-store.js';
 import { ChangeGate } from './change-gate.js';
+import { DepthStore } from '../market/depth-store.js';
 import { FeeSettings } from './fees/fee-settings.js';
 import type { FundingStore } from './funding/funding-store.js';
 import { LivePrices } from './markets/live-prices.js';
@@ -19,6 +20,8 @@ import type { PositionDeps } from './positions/position-deps.js';
 import { PositionReads } from './positions/position-reads.js';
 import { PositionService } from './positions/position-service.js';
 import type { PositionStore } from './positions/position-store.js';
+import { SimService } from './sim/sim-service.js';
+import { SimSettings } from './sim/sim-settings.js';
 
 export interface TradingServices {
   positions: PositionService;
@@ -32,6 +35,8 @@ export interface TradingServices {
   prices: LivePrices;
   /** The equity curve and the report. */
   analytics: AnalyticsService;
+  /** The books' simulation profiles: /sim and its view /realism. */
+  sim: SimService;
 }
 
 export interface TradingDeps {
@@ -53,8 +58,10 @@ export function createTradingServices(deps: TradingDeps): TradingServices {
   const fees = new FeeSettings(deps.redis);
   // one gate for positions and orders: their keys differ
   const changes = new ChangeGate();
-  const positionDeps: PositionDeps = { store, prices, funding, fees, clock: deps.clock, changes };
-  const orders = new OrderService({ store: deps.orderStore, prices, fees, clock: deps.clock, changes });
+  const sim = new SimSettings(deps.redis);
+  const depth = new DepthStore(deps.redis, deps.clock);
+  const positionDeps: PositionDeps = { store, prices, funding, fees, clock: deps.clock, changes, sim, depth };
+  const orders = new OrderService({ store: deps.orderStore, prices, fees, clock: deps.clock, changes, sim });
   const reads = new PositionReads(positionDeps);
   const analyticsStore = new AnalyticsStore(deps.redis);
   return {
@@ -67,5 +74,6 @@ export function createTradingServices(deps: TradingDeps): TradingServices {
     markets: new MarketCatalog(deps.marketStore, prices),
     prices,
     analytics: new AnalyticsService({ store: analyticsStore, positions: store, reads, marketStore: deps.marketStore, clock: deps.clock }),
+    sim: new SimService(sim),
   };
 }

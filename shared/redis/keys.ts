@@ -9,6 +9,8 @@ export const keys = {
   marketVenuePrices: (symbol: string) => `mkt:{${symbol}}:px`,
   /** string JSON Quote {symbol, price, venues, changePct24h, ts}: the median of the fresh venues. */
   marketQuote: (symbol: string) => `mkt:{${symbol}}:quote`,
+  /** string JSON {venue, ts, bids, asks} (top 50 levels, [price, size]): a major's order book, refreshed by the feed (depth-store.ts). */
+  marketDepth: (symbol: string) => `mkt:{${symbol}}:depth`,
   /** zset score openTime -> JSON candle: closed 1m candles, one per minute, last 1440. */
   marketCandles1m: (symbol: string) => `mkt:{${symbol}}:c1m`,
   /** hash venue -> JSON candle: each venue's 1m candle in progress. */
@@ -108,6 +110,8 @@ export const keys = {
    * window), valid while its stamp (the book's closes and reset, the minute or day) is the current one (shared/paper/analytics).
    */
   bookReadCache: (accountId: string, book: string, what: string) => `acct:{${accountId}}:b:${book}:an:cache:${what}`,
+  /** hash {profile: JSON of the book's simulation profile (shared/engine/sim-profile.ts), draws: opens drawn against reject_rate_pct}. */
+  bookSim: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:sim`,
   /** set of book names: the books that have traded (the accounts listing's fallback when no book registry is given). */
   paperBooks: (accountId: string) => `acct:{${accountId}}:paper:books`,
   /** hash {fee_venue}: the account's trading settings. */

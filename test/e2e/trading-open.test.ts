@@ -77,7 +77,8 @@ describe('bot trading: /open, /markets, /fees', function () {
     expect(r.status).to.equal(200);
     expect(r.body.ok).to.equal(true);
     const data = r.body.data as Body;
-    expect(data).to.have.keys('position', 'idempotent');
+    expect(data).to.have.keys('position', 'idempotent', 'fill');
+    expect(data.fill).to.deep.equal({ requested_margin_usd: 10, filled_margin_usd: 10, fill_pct: 100, partial: false });
     expect(data.position!.side).to.equal('short');
     expect(r.body.ts).to.be.a('number');
   });

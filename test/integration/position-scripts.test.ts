@@ -47,7 +47,7 @@ describe('position scripts under races (Lua, real Redis)', () => {
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) => pods[i % 2].open(ref, newPosition(ref, { client_order_id: 'coid-1' }), 50)),
     );
-    const id = expectOneWinner(results, 'opened', (r) => (r.kind === 'cap' ? '' : r.stored?.position.id));
+    const id = expectOneWinner(results, 'opened', (r) => ('stored' in r ? r.stored?.position.id : ''));
     expect(await redis.hlen(keys.bookOpen(ref.accountId, ref.book))).to.equal(1);
     expect(await outbox()).to.deep.equal(['position.opened']);
     expect(await redis.ttl(keys.bookIdempotency(ref.accountId, ref.book, 'open', 'coid-1'))).to.be.within(7 * 86_400 - 5, 7 * 86_400);

@@ -14,8 +14,6 @@ type OpenBody = Omit<OpenRequest, 'side' | 'type'> & {
   side?: unknown;
   type?: 'market' | 'limit' | 'stop';
   stop_price?: number;
-  slippage?: boolean;
-  margin_tiers?: boolean;
   reduce_only?: unknown;
   post_only?: unknown;
   margin_mode?: unknown;
@@ -31,11 +29,6 @@ function refuseUnsupported(body: OpenBody): void {
   if (truthy(body.post_only)) throw new AppError('post_only_unsupported', 'post_only is not supported: entries fill as takers');
   if (body.margin_mode !== undefined && String(body.margin_mode).toLowerCase() !== 'isolated') {
     throw new AppError('margin_mode_unsupported', 'margin is isolated per position');
-  }
-  if (body.slippage === true || body.margin_tiers === true) {
-    throw new AppError('invalid_param', 'the realism switches (slippage, margin_tiers) are not available yet: send false or omit them', {
-      param: body.slippage === true ? 'slippage' : 'margin_tiers',
-    });
   }
 }
 
@@ -77,7 +70,9 @@ export function positionRoutes({ trading }: BotTradingRouteOptions): RouteDefini
         'type limit or stop with limit_price rests an order (answered as order): a limit long below the market, short above it; a stop long above, short below; ' +
         'sl and tp are checked against limit_price; a level more than 50% from the market is refused (limit_price_far). It rests with status open, fills at limit_price when a closed 1-minute candle reaches it ' +
         '(unless the book then holds its open cap or a position of the symbol on the other side: one-way mode; the order is rejected with a note), expires after 30 days; 20 per book. ' +
-        'A dry run of a limit or stop entry answers order { type, symbol, side, limit_price, direction up|down, would_fill_now } and position_if_filled (with liq_price).',
+        'A dry run of a limit or stop entry answers order { type, symbol, side, limit_price, direction up|down, would_fill_now } and position_if_filled (with liq_price). ' +
+        "A market entry fills under the book's simulation profile (/sim; /realism shows three of its fields): slippage, margin_tiers and mmr_pct in the body apply to this fill only; " +
+        'fill { requested_margin_usd, filled_margin_usd, fill_pct, partial } says how much filled, and the position keeps its terms (realism, slippage_bps, slippage_usd, mmr_pct).',
       body: openBody,
       errors: [
         'symbol_required',
@@ -94,6 +89,11 @@ export function positionRoutes({ trading }: BotTradingRouteOptions): RouteDefini
         'no_price',
         'too_many_open',
         'too_many_orders',
+        'sim_out_of_range',
+        'notional_max',
+        'fill_below_min',
+        'insufficient_margin',
+        'order_rejected',
       ],
       example: {
         body: { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, sl: 60000, client_order_id: 'my-1' },

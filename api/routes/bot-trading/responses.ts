@@ -1,6 +1,6 @@
 /** The answers of the keyed bot routes, on the named components (api/openapi/components.ts); v2 drops their ok. */
 import { webhookTestSchema } from '../../../shared/push/webhook-schema.js';
-import { arrayOf, boolean, bodySchema, integer, okTrue, ref, string, type JsonSchema } from '../../../shared/core/json-schema.js';
+import { arrayOf, boolean, bodySchema, integer, number, okTrue, ref, string, type JsonSchema } from '../../../shared/core/json-schema.js';
 
 /** A component with ok: true beside its properties (v1's shape; v2's data is the component). */
 const okWith = (component: string): JsonSchema => ({ allOf: [ref(component)], properties: { ok: okTrue }, required: ['ok'] });
@@ -19,8 +19,14 @@ export const BOT_RESPONSES = {
       },
       idempotent: boolean('True when a reused client_order_id answers what it made before'),
       dry_run: { const: true, description: 'Present on a dry run: nothing was written' },
+      fill: bodySchema({
+        requested_margin_usd: number('The margin sent'),
+        filled_margin_usd: number('The margin that filled (below the request on a partial fill)'),
+        fill_pct: number('Filled share of the request, percent'),
+        partial: boolean(),
+      }),
     },
-    ['position', 'order', 'idempotent', 'dry_run'],
+    ['position', 'order', 'idempotent', 'dry_run', 'fill'],
   ),
   close: bodySchema(
     {

@@ -7,6 +7,7 @@ import { analyticsRoutes } from './analytics-router.js';
 import { marketRoutes } from './markets-router.js';
 import { orderRoutes } from './orders-router.js';
 import { positionRoutes } from './positions-router.js';
+import { simRoutes } from './sim-router.js';
 
 export interface BotTradingRouteOptions {
   trading: TradingServices;
@@ -16,7 +17,14 @@ export interface BotTradingRouteOptions {
 /** Each sub-router (<resource>-router.ts) takes the group's options and answers its route definitions. */
 export function botTradingRoutes(options: BotTradingRouteOptions): RouteGroup {
   return defineRoutes(
-    [...positionRoutes(options), ...orderRoutes(options), ...accountRoutes(options), ...marketRoutes(options), ...analyticsRoutes(options)],
+    [
+      ...positionRoutes(options),
+      ...orderRoutes(options),
+      ...accountRoutes(options),
+      ...marketRoutes(options),
+      ...analyticsRoutes(options),
+      ...simRoutes(options),
+    ],
     {
       authenticate: options.authenticate,
     },

@@ -3,6 +3,7 @@ import Joi from 'joi';
 import { AppError, type ErrorCode } from '../../../shared/core/errors.js';
 import { EQUITY_DAYS, EQUITY_STEP_MIN } from '../../../shared/engine/analytics/equity-curve.js';
 import { ASSET_CLASSES } from '../../../shared/engine/fees.js';
+import { MMR_PCT_RANGE } from '../../../shared/engine/margin-model.js';
 import type { Side } from '../../../shared/engine/side.js';
 import type { FieldMeta } from '../../routing/validate.js';
 
@@ -94,9 +95,15 @@ export const openBody = Joi.object({
     .max(40)
     .allow(null)
     .description('Fee venue for this position (crypto only); null: the class rates; absent: the account venue'),
-  mmr_pct: Joi.number().greater(0).max(10).description('Maintenance margin override, percent (default 0.5)'),
-  slippage: Joi.boolean().description('Realism override: only false is available yet'),
-  margin_tiers: Joi.boolean().description('Realism override: only false is available yet'),
+  mmr_pct: Joi.number()
+    .min(MMR_PCT_RANGE.min)
+    .max(MMR_PCT_RANGE.max)
+    .meta(codes({ 'number.min': 'sim_out_of_range', 'number.max': 'sim_out_of_range', 'number.infinity': 'sim_out_of_range' }))
+    .description(
+      `Base maintenance margin for this open, percent of notional, ${MMR_PCT_RANGE.min} to ${MMR_PCT_RANGE.max} (default: the book's, 0.5 or its margin venue)`,
+    ),
+  slippage: Joi.boolean().description("Realism for this fill only: slippage on or off over the book's setting (/realism)"),
+  margin_tiers: Joi.boolean().description("Realism for this fill only: margin tiers on or off over the book's setting (/realism)"),
   reduce_only: Joi.any().description('Not supported (400 reduce_only_unsupported when true)'),
   post_only: Joi.any().description('Not supported (400 post_only_unsupported when true)'),
   margin_mode: Joi.any().description('Margin is isolated; anything else answers margin_mode_unsupported'),

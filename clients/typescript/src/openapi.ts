@@ -243,7 +243,7 @@ export interface paths {
     put?: never;
     /**
      * Open a position at the live price (market entry), or place a limit or stop entry; dry_run prices it and writes nothing
-     * @description Quantity = margin_usd x leverage / entry. The per-side fee rate is stamped on the position. A reused client_order_id answers with the same position and idempotent true. type limit or stop with limit_price rests an order (answered as order): a limit long below the market, short above it; a stop long above, short below; sl and tp are checked against limit_price; a level more than 50% from the market is refused (limit_price_far). It rests with status open, fills at limit_price when a closed 1-minute candle reaches it (unless the book then holds its open cap or a position of the symbol on the other side: one-way mode; the order is rejected with a note), expires after 30 days; 20 per book. A dry run of a limit or stop entry answers order { type, symbol, side, limit_price, direction up|down, would_fill_now } and position_if_filled (with liq_price).
+     * @description Quantity = margin_usd x leverage / entry. The per-side fee rate is stamped on the position. A reused client_order_id answers with the same position and idempotent true. type limit or stop with limit_price rests an order (answered as order): a limit long below the market, short above it; a stop long above, short below; sl and tp are checked against limit_price; a level more than 50% from the market is refused (limit_price_far). It rests with status open, fills at limit_price when a closed 1-minute candle reaches it (unless the book then holds its open cap or a position of the symbol on the other side: one-way mode; the order is rejected with a note), expires after 30 days; 20 per book. A dry run of a limit or stop entry answers order { type, symbol, side, limit_price, direction up|down, would_fill_now } and position_if_filled (with liq_price). A market entry fills under the book's simulation profile (/sim; /realism shows three of its fields): slippage, margin_tiers and mmr_pct in the body apply to this fill only; fill { requested_margin_usd, filled_margin_usd, fill_pct, partial } says how much filled, and the position keeps its terms (realism, slippage_bps, slippage_usd, mmr_pct).
      */
     post: operations['postApiBotV1Open'];
     delete?: never;
@@ -263,7 +263,7 @@ export interface paths {
     put?: never;
     /**
      * Open a position at the live price (market entry), or place a limit or stop entry; dry_run prices it and writes nothing
-     * @description Quantity = margin_usd x leverage / entry. The per-side fee rate is stamped on the position. A reused client_order_id answers with the same position and idempotent true. type limit or stop with limit_price rests an order (answered as order): a limit long below the market, short above it; a stop long above, short below; sl and tp are checked against limit_price; a level more than 50% from the market is refused (limit_price_far). It rests with status open, fills at limit_price when a closed 1-minute candle reaches it (unless the book then holds its open cap or a position of the symbol on the other side: one-way mode; the order is rejected with a note), expires after 30 days; 20 per book. A dry run of a limit or stop entry answers order { type, symbol, side, limit_price, direction up|down, would_fill_now } and position_if_filled (with liq_price).
+     * @description Quantity = margin_usd x leverage / entry. The per-side fee rate is stamped on the position. A reused client_order_id answers with the same position and idempotent true. type limit or stop with limit_price rests an order (answered as order): a limit long below the market, short above it; a stop long above, short below; sl and tp are checked against limit_price; a level more than 50% from the market is refused (limit_price_far). It rests with status open, fills at limit_price when a closed 1-minute candle reaches it (unless the book then holds its open cap or a position of the symbol on the other side: one-way mode; the order is rejected with a note), expires after 30 days; 20 per book. A dry run of a limit or stop entry answers order { type, symbol, side, limit_price, direction up|down, would_fill_now } and position_if_filled (with liq_price). A market entry fills under the book's simulation profile (/sim; /realism shows three of its fields): slippage, margin_tiers and mmr_pct in the body apply to this fill only; fill { requested_margin_usd, filled_margin_usd, fill_pct, partial } says how much filled, and the position keeps its terms (realism, slippage_bps, slippage_usd, mmr_pct).
      */
     post: operations['postApiBotV2Open'];
     delete?: never;
@@ -836,6 +836,84 @@ export interface paths {
     get: operations['getApiBotV2Report'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/bot/v1/realism': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** This book's realism switches (slippage, margin_tiers, margin_venue: three fields of /sim), the margin venues and tiers */
+    get: operations['getApiBotV1Realism'];
+    put?: never;
+    /** Set realism switches; omitted fields keep their value; open positions keep what they were filled with */
+    post: operations['postApiBotV1Realism'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/bot/v2/realism': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** This book's realism switches (slippage, margin_tiers, margin_venue: three fields of /sim), the margin venues and tiers */
+    get: operations['getApiBotV2Realism'];
+    put?: never;
+    /** Set realism switches; omitted fields keep their value; open positions keep what they were filled with */
+    post: operations['postApiBotV2Realism'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/bot/v1/sim': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** This book's simulation profile, every field with its range, meaning and default, and each preset's values with its source */
+    get: operations['getApiBotV1Sim'];
+    put?: never;
+    /**
+     * Change the simulation profile: reset (to the defaults), then a preset, then the fields sent; omitted fields keep their value
+     * @description Out-of-range values are refused (sim_out_of_range), never clamped; null on slippage_bps, taker_bps and mmr_pct means "use the tables". start_balance_usd takes effect at the next reset. Open positions keep the terms they were filled with.
+     */
+    post: operations['postApiBotV1Sim'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/bot/v2/sim': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** This book's simulation profile, every field with its range, meaning and default, and each preset's values with its source */
+    get: operations['getApiBotV2Sim'];
+    put?: never;
+    /**
+     * Change the simulation profile: reset (to the defaults), then a preset, then the fields sent; omitted fields keep their value
+     * @description Out-of-range values are refused (sim_out_of_range), never clamped; null on slippage_bps, taker_bps and mmr_pct means "use the tables". start_balance_usd takes effect at the next reset. Open positions keep the terms they were filled with.
+     */
+    post: operations['postApiBotV2Sim'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1733,6 +1811,29 @@ export interface components {
       mark_stale?: boolean;
       /** @description What a close at the mark would settle (open), USD */
       unrealized_pnl_usd?: number | null;
+      /** @description The realism switches the position was filled with, kept for life */
+      realism?: {
+        slippage: boolean;
+        margin_tiers: boolean;
+        /** @description "" for none */
+        margin_venue: string;
+      };
+      /** @description Paid over the quoted price at entry, bps (spread plus impact) */
+      slippage_bps?: number;
+      /** @description Paid over the quoted price at entry, over the quantity, USD */
+      slippage_usd?: number;
+      /** @description The quoted price the entry met, when slippage moved the fill off it */
+      quoted_price?: number;
+      /** @description The margin tier its mmr_pct came from (margin_tiers on) */
+      mmr_tier?: number;
+      /** @description Present when its exits slip (this spread, bps) and its stops gap (exit_slippage at open) */
+      exit_slippage_bps?: number;
+      /** @description What its funding is multiplied by, when not 1 (0: funding off) */
+      funding_mult?: number;
+      /** @description A partial fill: the share of the requested margin that filled, percent */
+      fill_pct?: number;
+      /** @description A partial fill: the margin requested, USD */
+      requested_margin_usd?: number;
     };
     /** @description A limit or stop entry: it rests until a closed 1-minute candle reaches limit_price, then opens a position (position_id). */
     Order: {
@@ -1761,7 +1862,7 @@ export interface components {
       trail_pct: number | null;
       /** @description Fee venue the position will be stamped with */
       fee_venue: string | null;
-      /** @description Maintenance margin override, percent */
+      /** @description The maintenance rate its fill is stamped with, percent: the open's mmr_pct or the book's margin model at placement; null: 0.5 */
       mmr_pct: number | null;
       client_order_id: string | null;
       /** @description Resting until it fills; then filled, cancelled, expired, or a fill refused (with note) */
@@ -1782,6 +1883,17 @@ export interface components {
       filled_ts?: number;
       /** @description Why it was cancelled or its fill refused */
       note?: string;
+      /** @description The realism its position will be stamped with (the book's profile at placement; slippage false: it fills at its level) */
+      realism?: {
+        slippage: boolean;
+        margin_tiers: boolean;
+        /** @description "" for none */
+        margin_venue: string;
+      };
+      /** @description The book's taker fee at placement, bps per side, when not the tables */
+      taker_bps?: number;
+      /** @description The book's funding multiplier at placement, when not 1 (0: funding off) */
+      funding_mult?: number;
     };
     /** @description A closed trade (or a closed part of one). */
     Trade: {
@@ -1833,11 +1945,8 @@ export interface components {
       free_margin_usd: number;
       /** @description Unrealized P&L of the open positions, USD */
       unrealized_pnl_usd: number;
-      /**
-       * @description The balance is a scorecard: an open is never refused for lack of funds
-       * @constant
-       */
-      margin_enforced: false;
+      /** @description false (the default): the balance is a scorecard; true (/sim): an open past balance minus margin in use answers 402 insufficient_margin */
+      margin_enforced: boolean;
       open_positions: number;
       /** @description Realized P&L since the last reset, USD */
       realized_pnl_usd: number;
@@ -1870,11 +1979,8 @@ export interface components {
       free_margin_usd: number;
       /** @description Unrealized P&L of the open positions, USD */
       unrealized_pnl_usd: number;
-      /**
-       * @description The balance is a scorecard: an open is never refused for lack of funds
-       * @constant
-       */
-      margin_enforced: false;
+      /** @description false (the default): the balance is a scorecard; true (/sim): an open past balance minus margin in use answers 402 insufficient_margin */
+      margin_enforced: boolean;
     };
     /** @description A book of the account, with its lifetime record and the keys bound to it. */
     Book: {
@@ -2321,6 +2427,367 @@ export interface components {
       /** @description the parts that could not be read */
       missing: string[];
     };
+    /** @description A book's simulation profile: every field, always present */
+    SimProfile: {
+      /** @description Starting balance, USD; takes effect at the next reset */
+      start_balance_usd: number;
+      /** @description The balance is a budget: an open past free margin (balance minus margin in use) answers 402 insufficient_margin */
+      margin_enforced: boolean;
+      /** @description A leverage cap of the book's own, below the symbol caps */
+      leverage_max: number;
+      /** @description Largest notional (margin x leverage) one open may take, USD */
+      max_notional_usd: number;
+      /** @description Fills pay the slippage rate against the trader (a buy higher, a sell lower) */
+      slippage: boolean;
+      /** @description The slippage rate in bps for every symbol; null: the table (majors 1, thinner crypto 5, forex 0.5, stocks, metals, indices 2) */
+      slippage_bps: number | null;
+      /** @description Market impact: bps the average fill moves per 100k USD of notional (depth: the notional at a 1% move), or "book": walk the venue's order book (majors; others fill without impact) */
+      impact_bps_per_100k: number | 'book';
+      /** @description Exits pay slippage too, and a stop, trailing stop or liquidation whose candle opened beyond it fills at that open (gap-aware) */
+      exit_slippage: boolean;
+      /** @description A market open fills at the price this many ms after the request */
+      latency_ms: number;
+      /** @description An open larger than the modelled depth fills only what the depth takes */
+      partial_fills: boolean;
+      /** @description A partial fill below this share of the request is refused (fill_below_min) */
+      min_fill_pct: number;
+      /** @description Share of market opens refused with 503 order_rejected (retryable), drawn from a seeded per-book sequence */
+      reject_rate_pct: number;
+      /** @description Taker fee per side in bps for every symbol; null: the class rates or the fee venue */
+      taker_bps: number | null;
+      /** @description Positions pay and receive funding at 00, 08 and 16 UTC */
+      funding: boolean;
+      /** @description Multiplies the funding a position pays or receives */
+      funding_mult: number;
+      /** @description A venue whose published base maintenance rate replaces the flat 0.5% ("" for none); moves only the liquidation price */
+      margin_venue: string;
+      /** @description Maintenance margin rises with notional along the tier ladder */
+      margin_tiers: boolean;
+      /** @description Base maintenance margin, percent of notional; null: the venue or the flat 0.5% */
+      mmr_pct: number | null;
+    };
+    Sim: {
+      sim: components['schemas']['SimProfile'];
+      /** @description The preset the profile is exactly, default, or custom */
+      label: string;
+      realism: components['schemas']['RealismSwitches'];
+      /** @description Seed of the book’s reject draws */
+      reject_seed: number;
+      fields: {
+        start_balance_usd: {
+          /** @enum {unknown} */
+          group: 'book' | 'fill' | 'cost' | 'liquidation';
+          type: string;
+          min?: number;
+          max?: number;
+          integer?: boolean;
+          nullable?: boolean;
+          values?: string[];
+          /** @description The engine default */
+          default: unknown;
+          meaning: string;
+        };
+        margin_enforced: {
+          /** @enum {unknown} */
+          group: 'book' | 'fill' | 'cost' | 'liquidation';
+          type: string;
+          min?: number;
+          max?: number;
+          integer?: boolean;
+          nullable?: boolean;
+          values?: string[];
+          /** @description The engine default */
+          default: unknown;
+          meaning: string;
+        };
+        leverage_max: {
+          /** @enum {unknown} */
+          group: 'book' | 'fill' | 'cost' | 'liquidation';
+          type: string;
+          min?: number;
+          max?: number;
+          integer?: boolean;
+          nullable?: boolean;
+          values?: string[];
+          /** @description The engine default */
+          default: unknown;
+          meaning: string;
+        };
+        max_notional_usd: {
+          /** @enum {unknown} */
+          group: 'book' | 'fill' | 'cost' | 'liquidation';
+          type: string;
+          min?: number;
+          max?: number;
+          integer?: boolean;
+          nullable?: boolean;
+          values?: string[];
+          /** @description The engine default */
+          default: unknown;
+          meaning: string;
+        };
+        slippage: {
+          /** @enum {unknown} */
+          group: 'book' | 'fill' | 'cost' | 'liquidation';
+          type: string;
+          min?: number;
+          max?: number;
+          integer?: boolean;
+          nullable?: boolean;
+          values?: string[];
+          /** @description The engine default */
+          default: unknown;
+          meaning: string;
+        };
+        slippage_bps: {
+          /** @enum {unknown} */
+          group: 'book' | 'fill' | 'cost' | 'liquidation';
+          type: string;
+          min?: number;
+          max?: number;
+          integer?: boolean;
+          nullable?: boolean;
+          values?: string[];
+          /** @description The engine default */
+          default: unknown;
+          meaning: string;
+        };
+        impact_bps_per_100k: {
+          /** @enum {unknown} */
+          group: 'book' | 'fill' | 'cost' | 'liquidation';
+          type: string;
+          min?: number;
+          max?: number;
+          integer?: boolean;
+          nullable?: boolean;
+          values?: string[];
+          /** @description The engine default */
+          default: unknown;
+          meaning: string;
+        };
+        exit_slippage: {
+          /** @enum {unknown} */
+          group: 'book' | 'fill' | 'cost' | 'liquidation';
+          type: string;
+          min?: number;
+          max?: number;
+          integer?: boolean;
+          nullable?: boolean;
+          values?: string[];
+          /** @description The engine default */
+          default: unknown;
+          meaning: string;
+        };
+        latency_ms: {
+          /** @enum {unknown} */
+          group: 'book' | 'fill' | 'cost' | 'liquidation';
+          type: string;
+          min?: number;
+          max?: number;
+          integer?: boolean;
+          nullable?: boolean;
+          values?: string[];
+          /** @description The engine default */
+          default: unknown;
+          meaning: string;
+        };
+        partial_fills: {
+          /** @enum {unknown} */
+          group: 'book' | 'fill' | 'cost' | 'liquidation';
+          type: string;
+          min?: number;
+          max?: number;
+          integer?: boolean;
+          nullable?: boolean;
+          values?: string[];
+          /** @description The engine default */
+          default: unknown;
+          meaning: string;
+        };
+        min_fill_pct: {
+          /** @enum {unknown} */
+          group: 'book' | 'fill' | 'cost' | 'liquidation';
+          type: string;
+          min?: number;
+          max?: number;
+          integer?: boolean;
+          nullable?: boolean;
+          values?: string[];
+          /** @description The engine default */
+          default: unknown;
+          meaning: string;
+        };
+        reject_rate_pct: {
+          /** @enum {unknown} */
+          group: 'book' | 'fill' | 'cost' | 'liquidation';
+          type: string;
+          min?: number;
+          max?: number;
+          integer?: boolean;
+          nullable?: boolean;
+          values?: string[];
+          /** @description The engine default */
+          default: unknown;
+          meaning: string;
+        };
+        taker_bps: {
+          /** @enum {unknown} */
+          group: 'book' | 'fill' | 'cost' | 'liquidation';
+          type: string;
+          min?: number;
+          max?: number;
+          integer?: boolean;
+          nullable?: boolean;
+          values?: string[];
+          /** @description The engine default */
+          default: unknown;
+          meaning: string;
+        };
+        funding: {
+          /** @enum {unknown} */
+          group: 'book' | 'fill' | 'cost' | 'liquidation';
+          type: string;
+          min?: number;
+          max?: number;
+          integer?: boolean;
+          nullable?: boolean;
+          values?: string[];
+          /** @description The engine default */
+          default: unknown;
+          meaning: string;
+        };
+        funding_mult: {
+          /** @enum {unknown} */
+          group: 'book' | 'fill' | 'cost' | 'liquidation';
+          type: string;
+          min?: number;
+          max?: number;
+          integer?: boolean;
+          nullable?: boolean;
+          values?: string[];
+          /** @description The engine default */
+          default: unknown;
+          meaning: string;
+        };
+        margin_venue: {
+          /** @enum {unknown} */
+          group: 'book' | 'fill' | 'cost' | 'liquidation';
+          type: string;
+          min?: number;
+          max?: number;
+          integer?: boolean;
+          nullable?: boolean;
+          values?: string[];
+          /** @description The engine default */
+          default: unknown;
+          meaning: string;
+        };
+        margin_tiers: {
+          /** @enum {unknown} */
+          group: 'book' | 'fill' | 'cost' | 'liquidation';
+          type: string;
+          min?: number;
+          max?: number;
+          integer?: boolean;
+          nullable?: boolean;
+          values?: string[];
+          /** @description The engine default */
+          default: unknown;
+          meaning: string;
+        };
+        mmr_pct: {
+          /** @enum {unknown} */
+          group: 'book' | 'fill' | 'cost' | 'liquidation';
+          type: string;
+          min?: number;
+          max?: number;
+          integer?: boolean;
+          nullable?: boolean;
+          values?: string[];
+          /** @description The engine default */
+          default: unknown;
+          meaning: string;
+        };
+      };
+      presets: {
+        frictionless: {
+          values: components['schemas']['SimProfile'];
+          source: string;
+        };
+        realistic: {
+          values: components['schemas']['SimProfile'];
+          source: string;
+        };
+        binance: {
+          values: components['schemas']['SimProfile'];
+          source: string;
+        };
+        bybit: {
+          values: components['schemas']['SimProfile'];
+          source: string;
+        };
+        okx: {
+          values: components['schemas']['SimProfile'];
+          source: string;
+        };
+        hyperliquid: {
+          values: components['schemas']['SimProfile'];
+          source: string;
+        };
+        thin_book: {
+          values: components['schemas']['SimProfile'];
+          source: string;
+        };
+        brutal: {
+          values: components['schemas']['SimProfile'];
+          source: string;
+        };
+      };
+      note: string;
+    };
+    Realism: {
+      realism: components['schemas']['RealismSwitches'];
+      defaults: components['schemas']['RealismSwitches'];
+      effective: {
+        /** @description The slippage rates an open pays now, percent; null when off */
+        slippage_pct: Record<string, never> | null;
+        maintenance_base_pct: number;
+        /** @enum {unknown} */
+        maintenance_base: 'flat' | 'venue' | 'override';
+        margin_tiers: boolean;
+      };
+      margin_venues: {
+        venue: string;
+        /** @description Base maintenance margin, percent */
+        mmr_pct: number;
+        source: string;
+      }[];
+      tiers: {
+        tier: number;
+        from_usd: number;
+        to_usd: number | null;
+        mmr_pct: number;
+      }[];
+      explain: {
+        slippage: string;
+        margin_tiers: string;
+        margin_venue: string;
+        mmr_pct: string;
+        positions: string;
+      };
+      applies_to: {
+        slippage: string;
+        margin_tiers: string;
+        margin_venue: string;
+        open_positions: string;
+      };
+    };
+    RealismSwitches: {
+      slippage: boolean;
+      margin_tiers: boolean;
+      /** @description "" for none */
+      margin_venue: string;
+    };
     Error: {
       /** @constant */
       ok: false;
@@ -2393,6 +2860,13 @@ export interface components {
           | 'unknown_symbol'
           | 'unknown_category'
           | 'bad_season'
+          | 'unknown_margin_venue'
+          | 'unknown_preset'
+          | 'sim_out_of_range'
+          | 'insufficient_margin'
+          | 'notional_max'
+          | 'fill_below_min'
+          | 'order_rejected'
           | 'upstream_unavailable'
           | 'unavailable'
           | 'internal'
@@ -2472,6 +2946,13 @@ export interface components {
         | 'unknown_symbol'
         | 'unknown_category'
         | 'bad_season'
+        | 'unknown_margin_venue'
+        | 'unknown_preset'
+        | 'sim_out_of_range'
+        | 'insufficient_margin'
+        | 'notional_max'
+        | 'fill_below_min'
+        | 'order_rejected'
         | 'upstream_unavailable'
         | 'unavailable'
         | 'internal'
@@ -3095,7 +3576,7 @@ export interface operations {
            *       "features": {
            *         "webhooks": 3,
            *         "max_webhooks": 3,
-           *         "ai": false,
+           *         "ai": true,
            *         "ai_reads_per_day": 50,
            *         "report_breakdowns": true,
            *         "equity": true,
@@ -3214,7 +3695,7 @@ export interface operations {
            *         "features": {
            *           "webhooks": 3,
            *           "max_webhooks": 3,
-           *           "ai": false,
+           *           "ai": true,
            *           "ai_reads_per_day": 50,
            *           "report_breakdowns": true,
            *           "equity": true,
@@ -3344,11 +3825,11 @@ export interface operations {
           dry_run?: boolean;
           /** @description Fee venue for this position (crypto only); null: the class rates; absent: the account venue */
           fee_venue?: string;
-          /** @description Maintenance margin override, percent (default 0.5) */
+          /** @description Base maintenance margin for this open, percent of notional, 0.01 to 10 (default: the book's, 0.5 or its margin venue) */
           mmr_pct?: number;
-          /** @description Realism override: only false is available yet */
+          /** @description Realism for this fill only: slippage on or off over the book's setting (/realism) */
           slippage?: boolean;
-          /** @description Realism override: only false is available yet */
+          /** @description Realism for this fill only: margin tiers on or off over the book's setting (/realism) */
           margin_tiers?: boolean;
           /** @description Not supported (400 reduce_only_unsupported when true) */
           reduce_only?: unknown;
@@ -3397,10 +3878,19 @@ export interface operations {
              * @constant
              */
             dry_run?: true;
+            fill?: {
+              /** @description The margin sent */
+              requested_margin_usd: number;
+              /** @description The margin that filled (below the request on a partial fill) */
+              filled_margin_usd: number;
+              /** @description Filled share of the request, percent */
+              fill_pct: number;
+              partial: boolean;
+            };
           };
         };
       };
-      /** @description Failure. Codes: missing_param, invalid_param, symbol_required, margin_usd_min_1, margin_usd_max_100000, leverage_min, trail_pct_invalid, limit_price_required, missing_api_key, bad_api_key, revoked_key, side_required, leverage_max, sl_wrong_side, tp_wrong_side, unknown_fee_venue, limit_marketable, limit_price_far, stop_wrong_side, unknown_symbol, no_price, too_many_open, too_many_orders, rate_limited, unavailable, internal */
+      /** @description Failure. Codes: missing_param, invalid_param, symbol_required, margin_usd_min_1, margin_usd_max_100000, leverage_min, trail_pct_invalid, limit_price_required, sim_out_of_range, missing_api_key, bad_api_key, revoked_key, side_required, leverage_max, sl_wrong_side, tp_wrong_side, unknown_fee_venue, limit_marketable, limit_price_far, stop_wrong_side, unknown_symbol, no_price, too_many_open, too_many_orders, notional_max, fill_below_min, insufficient_margin, order_rejected, rate_limited, unavailable, internal */
       default: {
         headers: {
           [name: string]: unknown;
@@ -3460,11 +3950,11 @@ export interface operations {
           dry_run?: boolean;
           /** @description Fee venue for this position (crypto only); null: the class rates; absent: the account venue */
           fee_venue?: string;
-          /** @description Maintenance margin override, percent (default 0.5) */
+          /** @description Base maintenance margin for this open, percent of notional, 0.01 to 10 (default: the book's, 0.5 or its margin venue) */
           mmr_pct?: number;
-          /** @description Realism override: only false is available yet */
+          /** @description Realism for this fill only: slippage on or off over the book's setting (/realism) */
           slippage?: boolean;
-          /** @description Realism override: only false is available yet */
+          /** @description Realism for this fill only: margin tiers on or off over the book's setting (/realism) */
           margin_tiers?: boolean;
           /** @description Not supported (400 reduce_only_unsupported when true) */
           reduce_only?: unknown;
@@ -3518,13 +4008,22 @@ export interface operations {
                * @constant
                */
               dry_run?: true;
+              fill?: {
+                /** @description The margin sent */
+                requested_margin_usd: number;
+                /** @description The margin that filled (below the request on a partial fill) */
+                filled_margin_usd: number;
+                /** @description Filled share of the request, percent */
+                fill_pct: number;
+                partial: boolean;
+              };
             };
             /** @description epoch milliseconds */
             ts: number;
           };
         };
       };
-      /** @description Failure. Codes: missing_param, invalid_param, symbol_required, margin_usd_min_1, margin_usd_max_100000, leverage_min, trail_pct_invalid, limit_price_required, missing_api_key, bad_api_key, revoked_key, side_required, leverage_max, sl_wrong_side, tp_wrong_side, unknown_fee_venue, limit_marketable, limit_price_far, stop_wrong_side, unknown_symbol, no_price, too_many_open, too_many_orders, rate_limited, unavailable, internal */
+      /** @description Failure. Codes: missing_param, invalid_param, symbol_required, margin_usd_min_1, margin_usd_max_100000, leverage_min, trail_pct_invalid, limit_price_required, sim_out_of_range, missing_api_key, bad_api_key, revoked_key, side_required, leverage_max, sl_wrong_side, tp_wrong_side, unknown_fee_venue, limit_marketable, limit_price_far, stop_wrong_side, unknown_symbol, no_price, too_many_open, too_many_orders, notional_max, fill_below_min, insufficient_margin, order_rejected, rate_limited, unavailable, internal */
       default: {
         headers: {
           [name: string]: unknown;
@@ -5425,6 +5924,476 @@ export interface operations {
         };
       };
       /** @description Failure. Codes: missing_param, invalid_param, days_invalid, missing_api_key, bad_api_key, revoked_key, days_beyond_plan, rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getApiBotV1Realism: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success, the bare result */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Realism'];
+        };
+      };
+      /** @description Failure. Codes: missing_api_key, bad_api_key, revoked_key, rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BotV1Error'];
+        };
+      };
+    };
+  };
+  postApiBotV1Realism: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "slippage": true,
+         *       "margin_venue": "binance"
+         *     }
+         */
+        'application/json': {
+          /** @description Slippage on market fills */
+          slippage?: boolean;
+          /** @description Maintenance margin rises with notional along the tiers */
+          margin_tiers?: boolean;
+          /** @description A margin venue (, binance, bybit, mexc, kraken, hyperliquid, coinbase, okx, bitget, kucoin, gate, dydx); "" or null for none */
+          margin_venue?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success, the bare result */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "realism": {
+           *         "slippage": true,
+           *         "margin_tiers": false,
+           *         "margin_venue": "binance"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            ok: true;
+            realism: components['schemas']['RealismSwitches'];
+          };
+        };
+      };
+      /** @description Failure. Codes: missing_param, invalid_param, missing_api_key, bad_api_key, revoked_key, unknown_margin_venue, rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BotV1Error'];
+        };
+      };
+    };
+  };
+  getApiBotV2Realism: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success, in the { ok, data, ts } envelope */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "ts": 1767225600000
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            ok: true;
+            data: components['schemas']['Realism'];
+            /** @description epoch milliseconds */
+            ts: number;
+          };
+        };
+      };
+      /** @description Failure. Codes: missing_api_key, bad_api_key, revoked_key, rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postApiBotV2Realism: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "slippage": true,
+         *       "margin_venue": "binance"
+         *     }
+         */
+        'application/json': {
+          /** @description Slippage on market fills */
+          slippage?: boolean;
+          /** @description Maintenance margin rises with notional along the tiers */
+          margin_tiers?: boolean;
+          /** @description A margin venue (, binance, bybit, mexc, kraken, hyperliquid, coinbase, okx, bitget, kucoin, gate, dydx); "" or null for none */
+          margin_venue?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success, in the { ok, data, ts } envelope */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "data": {
+           *         "ok": true,
+           *         "realism": {
+           *           "slippage": true,
+           *           "margin_tiers": false,
+           *           "margin_venue": "binance"
+           *         }
+           *       },
+           *       "ts": 1767225600000
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            ok: true;
+            data: {
+              realism: components['schemas']['RealismSwitches'];
+            };
+            /** @description epoch milliseconds */
+            ts: number;
+          };
+        };
+      };
+      /** @description Failure. Codes: missing_param, invalid_param, missing_api_key, bad_api_key, revoked_key, unknown_margin_venue, rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getApiBotV1Sim: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success, the bare result */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Sim'];
+        };
+      };
+      /** @description Failure. Codes: missing_api_key, bad_api_key, revoked_key, rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BotV1Error'];
+        };
+      };
+    };
+  };
+  postApiBotV1Sim: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "preset": "binance",
+         *       "latency_ms": 100
+         *     }
+         */
+        'application/json': {
+          /** @description Starting balance, USD; takes effect at the next reset; 100 to 10000000 */
+          start_balance_usd?: number;
+          /** @description The balance is a budget: an open past free margin (balance minus margin in use) answers 402 insufficient_margin */
+          margin_enforced?: boolean;
+          /** @description A leverage cap of the book's own, below the symbol caps; 1 to 1000 */
+          leverage_max?: number;
+          /** @description Largest notional (margin x leverage) one open may take, USD; 100 to 100000000 */
+          max_notional_usd?: number;
+          /** @description Fills pay the slippage rate against the trader (a buy higher, a sell lower) */
+          slippage?: boolean;
+          /** @description The slippage rate in bps for every symbol; null: the table (majors 1, thinner crypto 5, forex 0.5, stocks, metals, indices 2); 0 to 500, or null */
+          slippage_bps?: number;
+          /** @description Market impact: bps the average fill moves per 100k USD of notional (depth: the notional at a 1% move), or "book": walk the venue's order book (majors; others fill without impact); 0 to 1000 */
+          impact_bps_per_100k?: Record<string, never>;
+          /** @description Exits pay slippage too, and a stop, trailing stop or liquidation whose candle opened beyond it fills at that open (gap-aware) */
+          exit_slippage?: boolean;
+          /** @description A market open fills at the price this many ms after the request; 0 to 5000 */
+          latency_ms?: number;
+          /** @description An open larger than the modelled depth fills only what the depth takes */
+          partial_fills?: boolean;
+          /** @description A partial fill below this share of the request is refused (fill_below_min); 1 to 100 */
+          min_fill_pct?: number;
+          /** @description Share of market opens refused with 503 order_rejected (retryable), drawn from a seeded per-book sequence; 0 to 50 */
+          reject_rate_pct?: number;
+          /** @description Taker fee per side in bps for every symbol; null: the class rates or the fee venue; 0 to 100, or null */
+          taker_bps?: number;
+          /** @description Positions pay and receive funding at 00, 08 and 16 UTC */
+          funding?: boolean;
+          /** @description Multiplies the funding a position pays or receives; 0 to 10 */
+          funding_mult?: number;
+          /** @description A venue whose published base maintenance rate replaces the flat 0.5% ("" for none); moves only the liquidation price: , binance, bybit, mexc, kraken, hyperliquid, coinbase, okx, bitget, kucoin, gate, dydx */
+          margin_venue?: string;
+          /** @description Maintenance margin rises with notional along the tier ladder */
+          margin_tiers?: boolean;
+          /** @description Base maintenance margin, percent of notional; null: the venue or the flat 0.5%; 0.01 to 10, or null */
+          mmr_pct?: number;
+          /** @description A preset under the fields sent: frictionless, realistic, binance, bybit, okx, hyperliquid, thin_book, brutal */
+          preset?: string;
+          /** @description true: back to the engine defaults first (then the preset, then the fields sent) */
+          reset?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Success, the bare result */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "label": "custom",
+           *       "realism": {
+           *         "slippage": true,
+           *         "margin_tiers": true,
+           *         "margin_venue": "binance"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            ok: true;
+            sim: components['schemas']['SimProfile'];
+            label: string;
+            realism: components['schemas']['RealismSwitches'];
+          };
+        };
+      };
+      /** @description Failure. Codes: missing_param, invalid_param, sim_out_of_range, missing_api_key, bad_api_key, revoked_key, unknown_preset, unknown_margin_venue, rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BotV1Error'];
+        };
+      };
+    };
+  };
+  getApiBotV2Sim: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success, in the { ok, data, ts } envelope */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "ts": 1767225600000
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            ok: true;
+            data: components['schemas']['Sim'];
+            /** @description epoch milliseconds */
+            ts: number;
+          };
+        };
+      };
+      /** @description Failure. Codes: missing_api_key, bad_api_key, revoked_key, rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postApiBotV2Sim: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "preset": "binance",
+         *       "latency_ms": 100
+         *     }
+         */
+        'application/json': {
+          /** @description Starting balance, USD; takes effect at the next reset; 100 to 10000000 */
+          start_balance_usd?: number;
+          /** @description The balance is a budget: an open past free margin (balance minus margin in use) answers 402 insufficient_margin */
+          margin_enforced?: boolean;
+          /** @description A leverage cap of the book's own, below the symbol caps; 1 to 1000 */
+          leverage_max?: number;
+          /** @description Largest notional (margin x leverage) one open may take, USD; 100 to 100000000 */
+          max_notional_usd?: number;
+          /** @description Fills pay the slippage rate against the trader (a buy higher, a sell lower) */
+          slippage?: boolean;
+          /** @description The slippage rate in bps for every symbol; null: the table (majors 1, thinner crypto 5, forex 0.5, stocks, metals, indices 2); 0 to 500, or null */
+          slippage_bps?: number;
+          /** @description Market impact: bps the average fill moves per 100k USD of notional (depth: the notional at a 1% move), or "book": walk the venue's order book (majors; others fill without impact); 0 to 1000 */
+          impact_bps_per_100k?: Record<string, never>;
+          /** @description Exits pay slippage too, and a stop, trailing stop or liquidation whose candle opened beyond it fills at that open (gap-aware) */
+          exit_slippage?: boolean;
+          /** @description A market open fills at the price this many ms after the request; 0 to 5000 */
+          latency_ms?: number;
+          /** @description An open larger than the modelled depth fills only what the depth takes */
+          partial_fills?: boolean;
+          /** @description A partial fill below this share of the request is refused (fill_below_min); 1 to 100 */
+          min_fill_pct?: number;
+          /** @description Share of market opens refused with 503 order_rejected (retryable), drawn from a seeded per-book sequence; 0 to 50 */
+          reject_rate_pct?: number;
+          /** @description Taker fee per side in bps for every symbol; null: the class rates or the fee venue; 0 to 100, or null */
+          taker_bps?: number;
+          /** @description Positions pay and receive funding at 00, 08 and 16 UTC */
+          funding?: boolean;
+          /** @description Multiplies the funding a position pays or receives; 0 to 10 */
+          funding_mult?: number;
+          /** @description A venue whose published base maintenance rate replaces the flat 0.5% ("" for none); moves only the liquidation price: , binance, bybit, mexc, kraken, hyperliquid, coinbase, okx, bitget, kucoin, gate, dydx */
+          margin_venue?: string;
+          /** @description Maintenance margin rises with notional along the tier ladder */
+          margin_tiers?: boolean;
+          /** @description Base maintenance margin, percent of notional; null: the venue or the flat 0.5%; 0.01 to 10, or null */
+          mmr_pct?: number;
+          /** @description A preset under the fields sent: frictionless, realistic, binance, bybit, okx, hyperliquid, thin_book, brutal */
+          preset?: string;
+          /** @description true: back to the engine defaults first (then the preset, then the fields sent) */
+          reset?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Success, in the { ok, data, ts } envelope */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "data": {
+           *         "ok": true,
+           *         "label": "custom",
+           *         "realism": {
+           *           "slippage": true,
+           *           "margin_tiers": true,
+           *           "margin_venue": "binance"
+           *         }
+           *       },
+           *       "ts": 1767225600000
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            ok: true;
+            data: {
+              sim: components['schemas']['SimProfile'];
+              label: string;
+              realism: components['schemas']['RealismSwitches'];
+            };
+            /** @description epoch milliseconds */
+            ts: number;
+          };
+        };
+      };
+      /** @description Failure. Codes: missing_param, invalid_param, sim_out_of_range, missing_api_key, bad_api_key, revoked_key, unknown_preset, unknown_margin_venue, rate_limited, unavailable, internal */
       default: {
         headers: {
           [name: string]: unknown;

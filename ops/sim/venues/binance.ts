@@ -18,6 +18,7 @@ import {
   type BinanceContract,
 } from './binance-format.js';
 import { clampLimit, quarterExpiry, yymmdd } from './common.js';
+import { simBook } from './depth.js';
 import { binanceDerivativesRest } from '../derivatives/binance-derivatives.js';
 
 const ALL_TICKERS = '!ticker@arr';
@@ -52,6 +53,8 @@ export class BinanceVenue implements Venue {
         return this.tickers(query.get('symbol'), (k) => tickerPrice(this.deps.model.quote(k.spec.symbol, 'binance'), k));
       case '/fapi/v1/klines':
         return this.klines(query);
+      case '/fapi/v1/depth':
+        return this.depth(query);
       case '/fapi/v1/premiumIndex':
         return this.tickers(query.get('symbol'), (k) => premiumIndex(this.deps.model.quote(k.spec.symbol, 'binance'), k));
       default:
@@ -189,6 +192,20 @@ export class BinanceVenue implements Venue {
     if (symbol === null) return { status: 200, body: all.map(build) };
     const k = all.find((c) => c.name === symbol);
     return k ? { status: 200, body: build(k) } : badSymbol();
+  }
+
+  /** GET /fapi/v1/depth: {lastUpdateId, E, T, bids, asks} (test/fixtures/binance-usdm/depth.json). */
+  private depth(query: URLSearchParams): RestReply {
+    const { model } = this.deps;
+    const symbol = query.get('symbol');
+    if (!symbol) return mandatory('symbol');
+    if (!model.has(symbol)) return badSymbol();
+    const limit = intParam(query, 'limit');
+    if (limit === null || (limit !== undefined && ![5, 10, 20, 50, 100, 500, 1000].includes(limit)))
+      return err(400, -1100, 'Illegal characters found in a parameter.');
+    const now = this.deps.now();
+    const book = simBook(symbol, model.price(symbol, 'binance'), limit ?? 500);
+    return { status: 200, body: { lastUpdateId: now, E: now, T: now, bids: book.bids, asks: book.asks } };
   }
 
   private klines(query: URLSearchParams): RestReply {

@@ -1,4 +1,5 @@
 /** Bybit v5, category=linear: /v5/market REST and the /v5/public/linear WebSocket. */
+import { simBook } from './depth.js';
 import type { WebSocket } from 'ws';
 import type { Candle } from '../market-model.js';
 import type { LiquidationEvent, RestReply, RestRequest, Venue, VenueDeps } from '../sim-types.js';
@@ -35,13 +36,14 @@ export class BybitVenue implements Venue {
     if (req.path === '/v5/market/time') {
       return this.ok({ timeSecond: String(Math.floor(now / 1000)), timeNano: `${now}000000` });
     }
-    const route = ['/v5/market/instruments-info', '/v5/market/tickers', '/v5/market/kline'].indexOf(req.path);
+    const route = ['/v5/market/instruments-info', '/v5/market/tickers', '/v5/market/kline', '/v5/market/orderbook'].indexOf(req.path);
     // open-interest and account-ratio (ops/sim/derivatives)
     if (route < 0) return bybitDerivativesRest(req, this.deps);
     const category = query.get('category');
     if (category !== 'linear') return this.fail(10001, category ? 'Illegal category' : 'params error: category is required');
     if (route === 0) return this.instruments(query);
     if (route === 1) return this.tickers(query.get('symbol'));
+    if (route === 3) return this.orderbook(query);
     return this.klines(query);
   }
 
@@ -117,6 +119,19 @@ export class BybitVenue implements Venue {
       list: page.map((k) => instrument(k, model.price(k.spec.symbol, 'bybit'))),
       nextPageCursor: next,
     });
+  }
+
+  /** GET /v5/market/orderbook (linear: limit 1-500, default 25): {s, b, a, ts, u, seq, cts} (test/fixtures/bybit-v5/orderbook.json). */
+  private orderbook(query: URLSearchParams): RestReply {
+    const { model } = this.deps;
+    const symbol = query.get('symbol');
+    if (!symbol) return this.fail(10001, 'params error: symbol is required');
+    if (!model.has(symbol)) return this.fail(10001, 'params error: symbol invalid');
+    const limit = intParam(query, 'limit');
+    if (limit === null || (limit !== undefined && (limit < 1 || limit > 500))) return this.fail(10001, 'params error: limit invalid');
+    const now = this.deps.now();
+    const book = simBook(symbol, model.price(symbol, 'bybit'), limit ?? 25);
+    return this.ok({ s: symbol, b: book.bids, a: book.asks, ts: now, u: now, seq: now, cts: now });
   }
 
   private tickers(symbol: string | null): RestReply {

@@ -5,6 +5,7 @@ import { bybitInterval, bybitMarkets, parseBybitInstruments, parseBybitKlines } 
 import { getJson, withQuery, type HttpSettings } from '../../http/http-json.js';
 import { okxBar, okxInstId, okxMarkets, parseOkxCandles } from './okx-format.js';
 import type { Candle, Venue, VenueMarket } from '../types.js';
+import { parseBinanceDepth, parseBybitDepth, type ParsedDepth } from './depth-format.js';
 
 export interface VenueRest {
   readonly venue: Venue;
@@ -15,6 +16,8 @@ export interface VenueRest {
   supportsInterval(minutes: number): boolean;
   /** Up to `limit` candles with openTime <= endMs, the newest ones, oldest first (one request). */
   fetchCandles(symbol: string, intervalMinutes: number, endMs: number, limit: number, signal?: AbortSignal): Promise<Candle[]>;
+  /** The top `limit` levels of each side of a symbol's book (the venues whose depth the feed keeps; shared/market/depth-refresher.ts). */
+  fetchDepth?(symbol: string, limit: number, signal?: AbortSignal): Promise<ParsedDepth>;
 }
 
 export interface VenueRestDeps {
@@ -61,6 +64,9 @@ function binanceRest(deps: VenueRestDeps): VenueRest {
       const body = await getJson(withQuery(baseUrl, '/fapi/v1/klines', { symbol, interval, endTime: endMs, limit }), http, signal);
       return newest(parseBinanceKlines(body, now()), endMs, limit);
     },
+    async fetchDepth(symbol, limit, signal) {
+      return parseBinanceDepth(await getJson(withQuery(baseUrl, '/fapi/v1/depth', { symbol, limit }), http, signal));
+    },
   };
 }
 
@@ -87,6 +93,11 @@ function bybitRest({ baseUrl, http, now }: VenueRestDeps): VenueRest {
       if (!interval) throw unsupported('bybit', minutes);
       const url = withQuery(baseUrl, '/v5/market/kline', { category: 'linear', symbol, interval, end: endMs, limit });
       return newest(parseBybitKlines(await getJson(url, http, signal), minutes, now()), endMs, limit);
+    },
+    async fetchDepth(symbol, limit, signal) {
+      return parseBybitDepth(
+        await getJson(withQuery(baseUrl, '/v5/market/orderbook', { category: 'linear', symbol, limit }), http, signal),
+      );
     },
   };
 }

@@ -3,25 +3,61 @@ import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import { findFeeVenue, type FeeVenue } from '../../engine/fees.js';
 import { checkPlacement, expiresAt, LEVEL_MAX_DISTANCE_PCT, reachOf, watermarkAfter, type OrderType } from '../../engine/order-rules.js';
+import { fundingMultiplier } from '../../engine/cost-model.js';
+import { maintenanceRate } from '../../engine/margin-model.js';
+import { effectiveProfile } from '../../engine/realism.js';
 import { trimNumber, type Side } from '../../engine/side.js';
+import type { SimProfile } from '../../engine/sim-profile.js';
 import { baseOf } from '../../market/canonical-symbol.js';
 import { changeKey, STALE, type ChangeGate } from '../change-gate.js';
 import type { FeeSettings } from '../fees/fee-settings.js';
 import type { KeyContext } from '../key-context.js';
 import type { EntryPrice, LivePrice, LivePrices } from '../markets/live-prices.js';
-import { checkLeverage, dryRunPosition, priceEntry } from '../positions/position-builder.js';
+import { checkLeverage, dryRunPosition, priceEntry, type EntryTerms } from '../positions/position-builder.js';
 import {
+  checkNotional,
   entryTerms,
   explicitVenue,
+  overridesOf,
   refOf,
   type OpenRequest,
   type OpenResult,
   type RestingOrderPlacer,
 } from '../positions/position-service.js';
+import type { SimSettings } from '../sim/sim-settings.js';
 import type { OrderStore } from './order-store.js';
 import { newOrderId, orderView, type Order, type OrderStatus, type StoredOrder } from './order-types.js';
 
 export { newOrderId };
+
+/**
+ * The maintenance rate a resting entry keeps for its fill, from the book's margin model at placement
+ * (margin_venue, margin_tiers, mmr_pct, with the open's own overrides): as mmr_pct when the model is not
+ * the flat 0.5%, so the fill (order-sweep.ts) stamps it as a market open would have. A limit fills at
+ * its level, as a maker: no slippage.
+ */
+/** The cost model a resting entry keeps from its placement (taker_bps, funding), as order fields: only what differs from the tables. */
+function restingCosts(profile: SimProfile): Pick<Order, 'taker_bps' | 'funding_mult'> {
+  const mult = fundingMultiplier(profile.funding, profile.funding_mult);
+  return { ...(profile.taker_bps === null ? {} : { taker_bps: profile.taker_bps }), ...(mult === 1 ? {} : { funding_mult: mult }) };
+}
+
+/** The same as entry terms, for pricing the fill at placement (its dry run). */
+function restingCostTerms(profile: SimProfile): Pick<EntryTerms, 'takerBps' | 'fundingMult'> {
+  const { taker_bps: takerBps, funding_mult: fundingMult } = restingCosts(profile);
+  return { takerBps, fundingMult };
+}
+
+function restingMargin(req: OpenRequest, profile: SimProfile): Pick<OpenRequest, 'mmr_pct'> {
+  const rate = maintenanceRate({
+    notional: req.margin_usd * req.leverage,
+    leverage: req.leverage,
+    venue: profile.margin_venue,
+    tiers: profile.margin_tiers,
+    overridePct: profile.mmr_pct,
+  });
+  return rate.base === 'flat' && rate.tier === null ? {} : { mmr_pct: trimNumber(rate.mmrPct) };
+}
 
 /** How many done orders /orders shows besides the resting ones. */
 export const RECENT_ORDERS = 20;
@@ -33,6 +69,8 @@ export interface OrderDeps {
   clock: Clock;
   /** Where a client's changes of one order meet (one at a time per pod, bounded retries across pods). */
   changes: ChangeGate;
+  /** The books' simulation profiles: their margin model and limits apply at placement. */
+  sim: SimSettings;
 }
 
 export interface ModifyOrderRequest {
@@ -85,7 +123,7 @@ export class OrderService implements RestingOrderPlacer {
   async place(ctx: KeyContext, req: OpenRequest & { type: OrderType }): Promise<OpenResult> {
     if (req.limit_price === undefined)
       throw new AppError('limit_price_required', `a ${req.type} entry needs limit_price`, { param: 'limit_price' });
-    const { store, prices, fees } = this.deps;
+    const { store, prices, fees, sim } = this.deps;
     const coid = req.client_order_id ?? null;
     // 12 significant digits, as stored (see Order), before any rule compares them
     const normalized: OpenRequest & { type: OrderType; limit_price: number } = {
@@ -99,13 +137,16 @@ export class OrderService implements RestingOrderPlacer {
       ...(req.mmr_pct === undefined ? {} : { mmr_pct: trimNumber(req.mmr_pct) }),
     };
     const named = explicitVenue(req);
-    const [live, accountVenue] = await Promise.all([
+    const [live, accountVenue, profile] = await Promise.all([
       prices.settledEntryPrice(req.symbol),
       named === undefined ? fees.venueFor(ctx) : undefined,
+      sim.profile(refOf(ctx)),
     ]);
     try {
       if ('error' in live) throw live.error;
-      return await this.rest(ctx, normalized, live.value, named === undefined ? accountVenue : (named ?? undefined));
+      const effective = effectiveProfile(profile, overridesOf(req));
+      const withModel = { ...normalized, ...restingMargin(normalized, effective) };
+      return await this.rest(ctx, withModel, live.value, named === undefined ? accountVenue : (named ?? undefined), effective);
     } catch (error) {
       // a reused client_order_id answers with its order even when the market has moved since (as market opens do)
       const prior = coid !== null && !req.dry_run && error instanceof AppError ? await store.findIdempotent(refOf(ctx), coid) : null;
@@ -119,12 +160,14 @@ export class OrderService implements RestingOrderPlacer {
     req: OpenRequest & { type: OrderType; limit_price: number },
     live: EntryPrice,
     venue: FeeVenue | undefined,
+    profile: SimProfile,
   ): Promise<OpenResult> {
     const level = req.limit_price;
     const terms = entryTerms(req, live, venue);
     refusePlacement(req.type, req.side, level, live);
-    checkLeverage(live.symbol, terms.leverage, live.maxLeverage);
-    const entry = priceEntry(terms, level, 'the limit_price');
+    checkLeverage(live.symbol, terms.leverage, Math.min(live.maxLeverage, profile.leverage_max));
+    checkNotional(terms.margin * terms.leverage, profile.max_notional_usd);
+    const entry = priceEntry({ ...terms, ...restingCostTerms(profile) }, level, 'the limit_price');
     if (req.dry_run) {
       const order = {
         type: req.type,
@@ -154,6 +197,8 @@ export class OrderService implements RestingOrderPlacer {
       trail_pct: terms.trailPct,
       fee_venue: entry.venue?.venue ?? null,
       mmr_pct: terms.mmrPct ?? null,
+      realism: { slippage: false, margin_tiers: profile.margin_tiers, margin_venue: profile.margin_venue },
+      ...restingCosts(profile),
       client_order_id: coid,
       status: 'open',
       placed_ts: now,
@@ -210,6 +255,7 @@ export class OrderService implements RestingOrderPlacer {
         trailPct: trail,
         venue: o.fee_venue === null ? undefined : findFeeVenue(o.fee_venue),
         mmrPct: o.mmr_pct ?? undefined,
+        takerBps: o.taker_bps,
       };
       refusePlacement(o.type, o.side, level, live);
       // a new leverage meets the cap of the moment; the one the order was accepted with stands (the cap moves with volume)

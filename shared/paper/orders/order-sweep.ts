@@ -45,6 +45,8 @@ function orderEntryTerms(o: Order): EntryTerms {
     trailPct: o.trail_pct,
     venue: o.fee_venue === null ? undefined : findFeeVenue(o.fee_venue),
     mmrPct: o.mmr_pct ?? undefined,
+    takerBps: o.taker_bps,
+    fundingMult: o.funding_mult,
   };
 }
 
@@ -67,6 +69,7 @@ export function fillResult(
     openedTs: minute,
     clientOrderId: o.client_order_id,
   });
+  if (o.realism) position.realism = o.realism;
   const at = new Date(minute).toISOString();
   const other = o.side === 'long' ? 'short' : 'long';
   return {

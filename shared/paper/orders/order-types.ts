@@ -1,4 +1,5 @@
 /** A resting order (a limit or stop entry) as stored and shown, its id, and the members of its index entries. */
+import type { RealismStamp } from '../../engine/realism.js';
 import type { AssetClass } from '../../engine/fees.js';
 import type { OrderReach, OrderType } from '../../engine/order-rules.js';
 import type { Side } from '../../engine/side.js';
@@ -75,6 +76,14 @@ export interface Order {
   filled_ts?: number;
   /** Why it was cancelled or rejected. */
   note?: string;
+  /**
+   * The realism its position will be stamped with, from the book's profile at placement (slippage false: a resting entry fills at its
+   * level); absent on orders placed before it.
+   */
+  realism?: RealismStamp;
+  /** The book's cost model at placement, when not the tables: taker fee per side, bps, and the funding multiplier. */
+  taker_bps?: number;
+  funding_mult?: number;
 }
 
 /** lo + the time in base 36 + 8 random base-36 characters (the original's order ids start with lo). */

@@ -90,21 +90,22 @@ export class BookService {
     return ctx.bookBound ? all.filter((b) => b.name === ctx.book) : all;
   }
 
-  /** Restarts the key's book at 10000: archives its closed trades, cancels its resting orders. */
+  /** Restarts the key's book at its profile's start_balance_usd (10000 by default): archives closed trades, cancels resting orders. */
   async reset(ctx: KeyContext, confirm: boolean | undefined): Promise<ResetResult> {
     if (confirm !== true)
       throw new AppError('confirm_required', 'a reset archives every closed trade of this book: send {"confirm": true}');
     const ref = refOf(ctx);
+    const startingBalance = (await this.deps.sim.profile(ref)).start_balance_usd;
     let resetTs = this.deps.clock.now();
     for (let attempt = 0; attempt < 5; attempt++) {
-      const outcome = await this.deps.store.reset(ref, resetTs, STARTING_BALANCE_USD);
+      const outcome = await this.deps.store.reset(ref, resetTs, startingBalance);
       if (outcome.kind === 'reset') {
         return {
           ok: true,
           reset_ts: resetTs,
           archived_trades: outcome.archived,
           cancelled_orders: outcome.cancelled,
-          starting_balance_usd: STARTING_BALANCE_USD,
+          starting_balance_usd: startingBalance,
         };
       }
       if (outcome.kind === 'open') {

@@ -15,6 +15,7 @@ import {
   type SettleInput,
 } from '../../engine/settlement.js';
 import { roundUsd, trimNumber } from '../../engine/side.js';
+import { exitPrice } from '../../engine/slippage.js';
 import { CLOSE_REASONS, decide, liveWindow, type Trigger } from '../../engine/triggers.js';
 import { baseOf } from '../../market/canonical-symbol.js';
 import type { KnownKey } from '../api-key-resolver.js';
@@ -306,7 +307,14 @@ export class CloseService {
       if (!trigger) checkRemainder(read.position, pct);
       const settled = trigger
         ? triggeredClose(read.position, trigger, fundingUsd, now)
-        : computeClose(read.position, live.price, pct, fundingUsd, now, reason);
+        : computeClose(
+            read.position,
+            exitPrice(read.position.side, live.price, read.position.exit_slippage_bps),
+            pct,
+            fundingUsd,
+            now,
+            reason,
+          );
       const event = trigger?.reason === CLOSE_REASONS.liquidation ? 'position.liquidated' : 'position.closed';
       const outcome = await store.close(closeWrite(ref, read, settled, coid, event));
       if (outcome.kind === 'closed') return this.result(settled, live.price, false);

@@ -2,6 +2,8 @@
 import { AppError } from '../../core/errors.js';
 import { baseTakerPct, cappedRatePct, CLASS_TAKER_PCT, type AssetClass, type FeeVenue } from '../../engine/fees.js';
 import { checkLevels, priceOpen, type PricedOpen } from '../../engine/open-pricing.js';
+import { takerBasePct } from '../../engine/cost-model.js';
+import type { ModelledEntry } from '../../engine/realism.js';
 import { roundUsd, trimNumber, type Side } from '../../engine/side.js';
 import { effectiveStop } from '../../engine/trailing.js';
 import { baseOf } from '../../market/canonical-symbol.js';
@@ -21,12 +23,35 @@ export interface EntryTerms {
   /** The fee venue (crypto only), undefined for the class rates. */
   venue: FeeVenue | undefined;
   mmrPct?: number;
+  /** The cost model of a resting entry (its book's taker_bps and funding multiplier at placement); absent: the tables, 1. */
+  takerBps?: number;
+  fundingMult?: number;
 }
 
 export interface PricedEntry {
   priced: PricedOpen;
   /** The venue that set the rate (undefined when the class rate applies). */
   venue: FeeVenue | undefined;
+  /** The simulation profile's fill, when one priced it. */
+  model?: ModelledEntry;
+}
+
+/** What a position keeps of the profile's fill (position-types.ts): only what differs from the engine defaults, but always its realism. */
+function modelStamp(model: ModelledEntry): Partial<Position> {
+  const stamp: Partial<Position> = {
+    realism: model.realism,
+    slippage_bps: trimNumber(model.slippageBps),
+    slippage_usd: trimNumber(model.slippageUsd),
+  };
+  if (model.price !== model.quoted) stamp.quoted_price = model.quoted;
+  if (model.maintenance.tier !== null) stamp.mmr_tier = model.maintenance.tier;
+  if (model.exitSlippageBps !== null) stamp.exit_slippage_bps = model.exitSlippageBps;
+  if (model.fundingMult !== 1) stamp.funding_mult = model.fundingMult;
+  if (model.fill.partial) {
+    stamp.fill_pct = model.fill.fill_pct;
+    stamp.requested_margin_usd = model.fill.requested_margin_usd;
+  }
+  return stamp;
 }
 
 /**
@@ -61,24 +86,28 @@ export function checkEntryLevels(
   throw new AppError(wrong, `the ${level} of a ${side} must be ${where} ${entryName} (${entry})`, { live: entry });
 }
 
-/** Checks the levels against `entry`, and prices the entry there. */
-export function priceEntry(terms: EntryTerms, entry: number, entryName?: string): PricedEntry {
+/**
+ * Checks the levels against `entry`, and prices the entry there; `model`: the fill the book's
+ * simulation profile made (its price, margin, taker base and maintenance rate win over the terms').
+ */
+export function priceEntry(terms: EntryTerms, entry: number, entryName?: string, model?: ModelledEntry): PricedEntry {
   const base = baseTakerPct(terms.assetClass, terms.venue);
   const priced = priceOpen({
     side: terms.side,
-    entry,
-    margin: terms.margin,
+    entry: model ? model.price : entry,
+    margin: model ? model.margin : terms.margin,
     leverage: terms.leverage,
-    baseRatePct: base.ratePct,
-    flatMmrPct: terms.mmrPct,
+    baseRatePct: model ? model.basePct : takerBasePct(base.ratePct, terms.takerBps ?? null),
+    flatMmrPct: model ? model.maintenance.mmrPct : terms.mmrPct,
   });
   checkEntryLevels(terms.side, priced.entry, terms.sl, terms.tp, entryName);
-  return { priced, venue: base.venue };
+  return { priced, venue: base.venue, model };
 }
 
 /** The priced trade a dry run answers (no id: nothing is written); `maxLeverage`: the symbol's cap. */
 export function dryRunPosition(terms: EntryTerms, entry: PricedEntry, maxLeverage: number): Record<string, unknown> {
-  const { priced, venue } = entry;
+  const { priced, venue, model } = entry;
+  const margin = model ? model.margin : terms.margin;
   const defaultRate = cappedRatePct(CLASS_TAKER_PCT[terms.assetClass], terms.leverage);
   // what the venue saves (negative) or costs over the class rate on the round trip
   const vsDefault = trimNumber(priced.feeRoundTrip - (2 * priced.notional * defaultRate) / 100);
@@ -90,8 +119,8 @@ export function dryRunPosition(terms: EntryTerms, entry: PricedEntry, maxLeverag
     entry_price: priced.entry,
     qty: priced.qty,
     quantity: priced.qty,
-    margin: terms.margin,
-    margin_usd: terms.margin,
+    margin,
+    margin_usd: margin,
     leverage: terms.leverage,
     leverage_max: maxLeverage,
     notional_usd: roundUsd(priced.notional),
@@ -109,6 +138,7 @@ export function dryRunPosition(terms: EntryTerms, entry: PricedEntry, maxLeverag
     fee_venue: venue?.venue ?? null,
     // the spec's name and the original's
     ...(venue ? { fee_vs_marginpad_default_usd: vsDefault, fee_vs_default_usd: vsDefault } : {}),
+    ...(model ? modelStamp(model) : {}),
   };
 }
 
@@ -123,8 +153,9 @@ export interface PositionStamp {
 
 /** A new open position (version 1) as stored. */
 export function buildPosition(terms: EntryTerms, entry: PricedEntry, stamp: PositionStamp): Position {
-  const { priced, venue } = entry;
-  return {
+  const { priced, venue, model } = entry;
+  const margin = model ? model.margin : terms.margin;
+  const position: Position = {
     id: stamp.id,
     v: 1,
     account: stamp.book,
@@ -134,7 +165,7 @@ export function buildPosition(terms: EntryTerms, entry: PricedEntry, stamp: Posi
     status: 'open',
     entry: priced.entry,
     qty: priced.qty,
-    margin: terms.margin,
+    margin,
     leverage: terms.leverage,
     notional_usd: roundUsd(priced.notional),
     liq_price: trimNumber(priced.liqPrice),
@@ -154,4 +185,7 @@ export function buildPosition(terms: EntryTerms, entry: PricedEntry, stamp: Posi
     funding_from_ts: stamp.openedTs,
     levels_ts: stamp.openedTs,
   };
+  if (model) return Object.assign(position, modelStamp(model));
+  if (terms.fundingMult !== undefined && terms.fundingMult !== 1) position.funding_mult = terms.fundingMult;
+  return position;
 }

@@ -195,8 +195,12 @@ export class PositionReads {
   }
 
   async account(ctx: KeyContext): Promise<AccountView> {
-    const [open, counters] = await Promise.all([this.openBook(ctx), this.deps.store.counters(refOf(ctx))]);
-    const money = moneyFields(counters, open);
+    const [open, counters, profile] = await Promise.all([
+      this.openBook(ctx),
+      this.deps.store.counters(refOf(ctx)),
+      this.deps.sim.profile(refOf(ctx)),
+    ]);
+    const money = moneyFields(counters, open, profile.margin_enforced);
     const decided = counters.wins + counters.losses;
     return {
       account: ctx.book,
@@ -215,8 +219,12 @@ export class PositionReads {
   }
 
   async balance(ctx: KeyContext): Promise<BalanceView> {
-    const [open, counters] = await Promise.all([this.openBook(ctx), this.deps.store.counters(refOf(ctx))]);
-    return { account: ctx.book, ...moneyFields(counters, open) };
+    const [open, counters, profile] = await Promise.all([
+      this.openBook(ctx),
+      this.deps.store.counters(refOf(ctx)),
+      this.deps.sim.profile(refOf(ctx)),
+    ]);
+    return { account: ctx.book, ...moneyFields(counters, open, profile.margin_enforced) };
   }
 }
 
@@ -228,7 +236,8 @@ export interface MoneyFields {
   margin_in_use_usd: number;
   free_margin_usd: number;
   unrealized_pnl_usd: number;
-  margin_enforced: false;
+  /** The book profile's margin_enforced (/sim): the balance is a budget for opens. */
+  margin_enforced: boolean;
 }
 
 export interface BalanceView extends MoneyFields {
@@ -249,7 +258,7 @@ export interface AccountView extends BalanceView {
   reset_ts: number | null;
 }
 
-function moneyFields(counters: BookCounters, open: OpenBook): MoneyFields {
+function moneyFields(counters: BookCounters, open: OpenBook, marginEnforced: boolean): MoneyFields {
   const startCents = toCents(counters.starting_balance || STARTING_BALANCE_USD);
   const balanceCents = startCents + counters.realized_cents;
   const equityCents = balanceCents + open.unrealizedCents;
@@ -260,6 +269,6 @@ function moneyFields(counters: BookCounters, open: OpenBook): MoneyFields {
     margin_in_use_usd: open.marginCents / 100,
     free_margin_usd: (equityCents - open.marginCents) / 100,
     unrealized_pnl_usd: roundUsd(open.unrealizedCents / 100),
-    margin_enforced: false,
+    margin_enforced: marginEnforced,
   };
 }

@@ -63,8 +63,30 @@ export const positionSchema = objectSchema<PositionView>(
     mark_price: nullable(number('Live price (open); null without one')),
     mark_stale: boolean('Present and true when the mark is older than fresh'),
     unrealized_pnl_usd: nullable(usd('What a close at the mark would settle (open)')),
+    realism: objectSchema<NonNullable<PositionView['realism']>>(
+      'The realism switches the position was filled with, kept for life',
+      { slippage: boolean(), margin_tiers: boolean(), margin_venue: string('"" for none') },
+      {},
+    ),
+    slippage_bps: number('Paid over the quoted price at entry, bps (spread plus impact)'),
+    slippage_usd: usd('Paid over the quoted price at entry, over the quantity'),
+    quoted_price: number('The quoted price the entry met, when slippage moved the fill off it'),
+    mmr_tier: integer('The margin tier its mmr_pct came from (margin_tiers on)'),
+    exit_slippage_bps: number('Present when its exits slip (this spread, bps) and its stops gap (exit_slippage at open)'),
+    funding_mult: number('What its funding is multiplied by, when not 1 (0: funding off)'),
+    fill_pct: number('A partial fill: the share of the requested margin that filled, percent'),
+    requested_margin_usd: usd('A partial fill: the margin requested'),
   },
   {
+    realism: true,
+    slippage_bps: true,
+    slippage_usd: true,
+    quoted_price: true,
+    mmr_tier: true,
+    exit_slippage_bps: true,
+    funding_mult: true,
+    fill_pct: true,
+    requested_margin_usd: true,
     trail_pct: true,
     exit: true,
     exit_price: true,
@@ -115,7 +137,9 @@ const moneyProperties: { [K in keyof MoneyFields]-?: JsonSchema } = {
   margin_in_use_usd: usd('Margin of the open positions'),
   free_margin_usd: usd('Equity minus margin in use'),
   unrealized_pnl_usd: usd('Unrealized P&L of the open positions'),
-  margin_enforced: { const: false, description: 'The balance is a scorecard: an open is never refused for lack of funds' },
+  margin_enforced: boolean(
+    'false (the default): the balance is a scorecard; true (/sim): an open past balance minus margin in use answers 402 insufficient_margin',
+  ),
 };
 
 export const balanceSchema = objectSchema<BalanceView>('The money of a book.', { account: string('The book'), ...moneyProperties }, {});

@@ -1,10 +1,16 @@
 /** Market entries (with dry run and client_order_id idempotency), the hand-over of limit and stop entries, and stop/target changes. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../core/errors.js';
-import type { FeeVenue } from '../../engine/fees.js';
+import { baseTakerPct, type FeeVenue } from '../../engine/fees.js';
+import { isMajor } from '../../engine/majors.js';
 import { checkLevels } from '../../engine/open-pricing.js';
 import type { OrderReach, OrderType } from '../../engine/order-rules.js';
+import { effectiveProfile, modelEntry, type ModelledEntry, type OpenOverrides } from '../../engine/realism.js';
 import type { Side } from '../../engine/side.js';
+import { rejected, type SimProfile } from '../../engine/sim-profile.js';
+import { entryTrade } from '../../engine/slippage.js';
 import { levelsChange } from '../../engine/triggers.js';
+import { bookSeed } from '../sim/sim-settings.js';
 import { changeKey, STALE } from '../change-gate.js';
 import type { KeyContext } from '../key-context.js';
 import { parseFeeVenue } from '../fees/fee-settings.js';
@@ -33,10 +39,17 @@ export interface OpenRequest {
   /** A venue name, null for the class rates, absent for the account's venue. */
   fee_venue?: string | null;
   mmr_pct?: number;
+  /** Per-call realism: this fill only, over the book's profile. */
+  slippage?: boolean;
+  margin_tiers?: boolean;
 }
 
+/** How much of a market open filled (the book's profile may fill part of it). */
+export type FillView = ModelledEntry['fill'];
+
 export type MarketOpenResult =
-  { ok: true; position: PositionView; idempotent: boolean } | { ok: true; dry_run: true; position: Record<string, unknown> };
+  | { ok: true; position: PositionView; idempotent: boolean; fill?: FillView }
+  | { ok: true; dry_run: true; position: Record<string, unknown>; fill?: FillView };
 
 /**
  * What a dry run of a limit or stop entry would rest: direction is the way the market has to move
@@ -96,6 +109,24 @@ export function explicitVenue(req: Pick<OpenRequest, 'fee_venue'>): FeeVenue | n
 
 export const refOf = (ctx: KeyContext) => ({ accountId: ctx.accountId, book: ctx.book });
 
+/** The realism an open sets for itself. */
+export const overridesOf = (req: OpenRequest): OpenOverrides => ({
+  slippage: req.slippage,
+  margin_tiers: req.margin_tiers,
+  mmr_pct: req.mmr_pct,
+});
+
+/** 400 notional_max above the book profile's max_notional_usd. */
+export function checkNotional(notional: number, max: number): void {
+  if (notional > max) {
+    throw new AppError('notional_max', `a notional of ${notional} USD is above this book's max_notional_usd of ${max}`, {
+      max,
+      requested: notional,
+      hint: 'lower margin_usd or leverage, or raise max_notional_usd (/sim)',
+    });
+  }
+}
+
 export class PositionService {
   constructor(
     private readonly deps: PositionDeps,
@@ -120,17 +151,20 @@ export class PositionService {
   open(ctx: KeyContext, req: OpenRequest, prefetched?: unknown): Promise<OpenResult>;
   async open(ctx: KeyContext, req: OpenRequest, prefetched?: unknown): Promise<OpenResult> {
     if (req.type === 'limit' || req.type === 'stop') return this.orders.place(ctx, { ...req, type: req.type });
-    const { store, prices, fees } = this.deps;
+    const { store, prices, fees, sim, clock } = this.deps;
+    const requestTs = clock.now();
     const ref = refOf(ctx);
     const coid = req.client_order_id ?? null;
     const named = explicitVenue(req);
-    const [fill, accountVenue] = await Promise.all([
+    const [fill, accountVenue, profile] = await Promise.all([
       prefetched instanceof PrefetchedFill && prefetched.symbol === req.symbol ? prefetched.fill : prices.settledEntryPrice(req.symbol),
       named === undefined ? fees.venueFor(ctx) : undefined,
+      sim.profile(ref),
     ]);
     try {
       if ('error' in fill) throw fill.error;
-      return await this.fill(ctx, req, fill.value, named === undefined ? accountVenue : (named ?? undefined));
+      const venue = named === undefined ? accountVenue : (named ?? undefined);
+      return await this.fill(ctx, req, fill.value, venue, effectiveProfile(profile, overridesOf(req)), requestTs);
     } catch (error) {
       // a reused client_order_id answers with its position even when the market has moved since
       // (no price now, or levels now on the wrong side); the open script itself answers the other reuses
@@ -140,18 +174,44 @@ export class PositionService {
     }
   }
 
-  private async fill(ctx: KeyContext, req: OpenRequest, live: EntryPrice, venue: FeeVenue | undefined): Promise<MarketOpenResult> {
+  private async fill(
+    ctx: KeyContext,
+    req: OpenRequest,
+    quoted: EntryPrice,
+    venue: FeeVenue | undefined,
+    profile: SimProfile,
+    requestTs: number,
+  ): Promise<MarketOpenResult> {
     const { store, clock } = this.deps;
-    const terms = entryTerms(req, live, venue);
-    checkLeverage(live.symbol, terms.leverage, live.maxLeverage);
-    const entry = priceEntry(terms, live.price);
-    if (req.dry_run) return { ok: true, dry_run: true, position: dryRunPosition(terms, entry, live.maxLeverage) };
+    const ref = refOf(ctx);
+    const terms = entryTerms(req, quoted, venue);
+    const maxLeverage = Math.min(quoted.maxLeverage, profile.leverage_max);
+    checkLeverage(quoted.symbol, terms.leverage, maxLeverage);
+    checkNotional(terms.margin * terms.leverage, profile.max_notional_usd);
+    if (!req.dry_run && profile.reject_rate_pct > 0) await this.drawReject(ref, profile.reject_rate_pct);
+    const live = req.dry_run ? quoted : await this.afterLatency(quoted, profile.latency_ms, requestTs);
+    const model = await this.model(terms, live, profile);
+    const entry = priceEntry(terms, live.price, undefined, model);
+    if (req.dry_run) return { ok: true, dry_run: true, position: dryRunPosition(terms, entry, maxLeverage), fill: model.fill };
 
     const now = clock.now();
     const id = defaultPositionId(now);
     const coid = req.client_order_id ?? null;
     const position = buildPosition(terms, entry, { id, book: ctx.book, openedTs: now, clientOrderId: coid });
-    const outcome = await store.open(refOf(ctx), position, ctx.plan.limits.maxOpenPositions);
+    const outcome = await store.open(ref, position, ctx.plan.limits.maxOpenPositions, profile.margin_enforced);
+    if (outcome.kind === 'budget') {
+      throw new AppError(
+        'insufficient_margin',
+        `this open needs ${position.margin} USD of margin and the book has ${outcome.freeCents / 100} free`,
+        {
+          required_margin_usd: position.margin,
+          free_margin_usd: outcome.freeCents / 100,
+          margin_in_use_usd: outcome.inUseCents / 100,
+          balance_usd: outcome.balanceCents / 100,
+          hint: 'margin_enforced is on for this book (/sim): close a position, open smaller, or turn it off',
+        },
+      );
+    }
     if (outcome.kind === 'cap') {
       throw new AppError('too_many_open', `this book holds ${outcome.open} open positions, the ${ctx.plan.limits.label} plan's cap`, {
         max: ctx.plan.limits.maxOpenPositions,
@@ -163,7 +223,61 @@ export class PositionService {
       throw new AppError('already_closed', `the position opened with client_order_id ${coid} was closed and archived`, {
         client_order_id: coid,
       });
-    return { ok: true, position: this.view(outcome.stored, live), idempotent: outcome.kind === 'idempotent' };
+    const idempotent = outcome.kind === 'idempotent';
+    return { ok: true, position: this.view(outcome.stored, live), idempotent, ...(idempotent ? {} : { fill: model.fill }) };
+  }
+
+  /** 503 order_rejected on the book's seeded draws (reject_rate_pct): the same profile meets the same refusals. */
+  private async drawReject(ref: ReturnType<typeof refOf>, ratePct: number): Promise<void> {
+    const n = await this.deps.sim.nextDraw(ref);
+    if (rejected(bookSeed(ref), n, ratePct)) {
+      throw new AppError('order_rejected', 'the simulated venue rejected this order (reject_rate_pct of the book profile): send it again', {
+        retryable: true,
+        retry_after: 0,
+        reject_rate_pct: ratePct,
+        draw: n,
+      });
+    }
+  }
+
+  /**
+   * The price latency_ms after the request: waits out what is left of it (the request's own time
+   * counts), then reads the price then. Not before: the price of a later moment is not known yet.
+   */
+  private async afterLatency(quoted: EntryPrice, latencyMs: number, requestTs: number): Promise<EntryPrice> {
+    if (latencyMs <= 0) return quoted;
+    const left = requestTs + latencyMs - this.deps.clock.now();
+    if (left > 0) await sleep(left);
+    const later = await this.deps.prices.fillPrice(quoted.symbol);
+    return { ...quoted, price: later.price, ts: later.ts };
+  }
+
+  /** The profile's fill of these terms at `live` (the book walked for a major when the profile asks for it). */
+  private async model(terms: EntryTerms, live: EntryPrice, profile: SimProfile): Promise<ModelledEntry> {
+    const book =
+      profile.impact_bps_per_100k === 'book' && isMajor(live.symbol)
+        ? await this.deps.depth.side(live.symbol, entryTrade(terms.side))
+        : undefined;
+    const model = modelEntry({
+      profile,
+      symbol: live.symbol,
+      assetClass: live.assetClass,
+      side: terms.side,
+      reference: live.price,
+      margin: terms.margin,
+      leverage: terms.leverage,
+      tablePct: baseTakerPct(terms.assetClass, terms.venue).ratePct,
+      book,
+    });
+    if (!model.ok || model.margin < 1) {
+      const fillPct = model.ok ? model.fill.fill_pct : model.fillPct;
+      throw new AppError('fill_below_min', `the modelled depth takes ${fillPct.toFixed(2)}% of this open, below the book's min_fill_pct`, {
+        fill_pct: fillPct,
+        min_fill_pct: profile.min_fill_pct,
+        hint: 'open smaller, or lower min_fill_pct (/sim)',
+      });
+    }
+    return model;
   }
 
   /** Sets (number), clears (null) or keeps (absent) the stop-loss, take-profit and trailing stop. */

@@ -16,7 +16,10 @@ import { heldKinds, TriggerHints, type HintTarget, type IndexedPosition } from '
 export const IDEMPOTENCY_TTL_S = 7 * 86_400;
 
 export type OpenOutcome =
-  { kind: 'opened'; stored: StoredPosition } | { kind: 'idempotent'; stored: StoredPosition | null } | { kind: 'cap'; open: number };
+  | { kind: 'opened'; stored: StoredPosition }
+  | { kind: 'idempotent'; stored: StoredPosition | null }
+  | { kind: 'cap'; open: number }
+  | { kind: 'budget'; freeCents: number; inUseCents: number; balanceCents: number };
 
 export type CloseOutcome =
   { kind: 'closed' } | { kind: 'idempotent'; result: CloseRecord } | { kind: 'stale' } | { kind: 'already_closed' } | { kind: 'missing' };
@@ -181,7 +184,8 @@ export class PositionStore {
   }
 
   /** Opens a position within the book's cap; its trigger entries go in first and come out again when nothing was stored. */
-  async open(ref: BookRef, position: Position, cap: number): Promise<OpenOutcome> {
+  /** `enforceMargin`: refuse past the book's free margin (the profile's margin_enforced). */
+  async open(ref: BookRef, position: Position, cap: number, enforceMargin = false): Promise<OpenOutcome> {
     const raw = JSON.stringify(position);
     const coid = position.client_order_id;
     const target = { ref, position, kinds: heldKinds(position) };
@@ -192,11 +196,22 @@ export class PositionStore {
         coid === null ? unusedSlot(ref) : keys.bookIdempotency(ref.accountId, ref.book, 'open', coid),
         keys.accountOutbox(ref.accountId),
         keys.paperBooks(ref.accountId),
+        keys.bookStats(ref.accountId, ref.book),
       ],
-      args: [position.id, raw, cap, coid === null ? 0 : 1, IDEMPOTENCY_TTL_S, ref.book, position.opened_ts],
+      args: [
+        position.id,
+        raw,
+        cap,
+        coid === null ? 0 : 1,
+        IDEMPOTENCY_TTL_S,
+        ref.book,
+        position.opened_ts,
+        enforceMargin ? 1 : 0,
+        Math.round(position.margin * 100),
+      ],
     };
     // sent together, the entries first: on one connection Redis runs them in that order, with no round trip between
-    const [, [status, value]] = await Promise.all([
+    const [, [status, value, ...rest]] = await Promise.all([
       this.hints.widen([target]),
       positionScripts.runStatus(this.redis, 'position-open', call),
     ]);
@@ -204,6 +219,7 @@ export class PositionStore {
     await this.hints.remove([target]);
     if (status === 2) return { kind: 'idempotent', stored: parsePosition(String(value)) };
     if (status === 3) return { kind: 'idempotent', stored: await this.getArchived(ref, String(value)) };
+    if (status === -2) return { kind: 'budget', freeCents: Number(value), inUseCents: Number(rest[0]), balanceCents: Number(rest[1]) };
     return { kind: 'cap', open: Number(value) };
   }
 

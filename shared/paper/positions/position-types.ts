@@ -1,5 +1,6 @@
 /** A position as stored (the API shape plus a few internal fields) and the names of its book. */
 import type { AssetClass } from '../../engine/fees.js';
+import type { RealismStamp } from '../../engine/realism.js';
 import type { Side } from '../../engine/side.js';
 import type { PriorLevels } from '../../engine/triggers.js';
 
@@ -61,6 +62,23 @@ export interface Position {
   opened_ts: number;
   client_order_id: string | null;
   source: 'api';
+  // what the book's simulation profile filled it with (shared/engine/realism.ts), kept for life; absent on older records
+  /** The realism switches of its fill, under the names /realism uses (the arena counts closes by them). */
+  realism?: RealismStamp;
+  /** Paid over the quoted price at entry, bps and USD over the quantity (0 without slippage or impact). */
+  slippage_bps?: number;
+  slippage_usd?: number;
+  /** The quoted price the entry met, when slippage moved the fill off it. */
+  quoted_price?: number;
+  /** The tier of the margin ladder its mmr_pct came from (margin_tiers on). */
+  mmr_tier?: number;
+  /** Its exits pay this spread, bps, and its stops gap (the profile's exit_slippage at open); absent: exits at the price. */
+  exit_slippage_bps?: number;
+  /** What its funding is multiplied by, when not 1 (0: funding off). */
+  funding_mult?: number;
+  /** A partial fill: the share of the requested margin that filled, percent, and the margin requested. */
+  fill_pct?: number;
+  requested_margin_usd?: number;
   /** Funding owed from before funding_from_ts (carried over a partial close), USD. Internal. */
   funding_carry_usd: number;
   /** Funding times after this accrue on the current quantity. Internal. */

@@ -43,6 +43,18 @@ const CLOSED_FIELDS = [
   'partial_pct',
   'parent_id',
 ] as const;
+/** What the simulation profile stamped at open (position-types.ts), copied when present: older records have none. */
+const FILL_FIELDS = [
+  'realism',
+  'slippage_bps',
+  'slippage_usd',
+  'quoted_price',
+  'mmr_tier',
+  'exit_slippage_bps',
+  'funding_mult',
+  'fill_pct',
+  'requested_margin_usd',
+] as const;
 type InternalField =
   'v' | 'funding_carry_usd' | 'funding_from_ts' | 'trail_ts' | 'trail_prev_hwm' | 'trail_prev_ts' | 'levels_ts' | 'levels_prev';
 /**
@@ -50,7 +62,16 @@ type InternalField =
  * internal.
  */
 type OpenFields = Required<
-  Omit<PositionView, 'trail_pct' | 'exit_price' | 'mark_price' | 'mark_stale' | 'unrealized_pnl_usd' | (typeof CLOSED_FIELDS)[number]>
+  Omit<
+    PositionView,
+    | 'trail_pct'
+    | 'exit_price'
+    | 'mark_price'
+    | 'mark_stale'
+    | 'unrealized_pnl_usd'
+    | (typeof CLOSED_FIELDS)[number]
+    | (typeof FILL_FIELDS)[number]
+  >
 >;
 
 /**
@@ -90,6 +111,7 @@ function publicFields(p: Position): PositionView {
     source: p.source,
   } satisfies OpenFields;
   if (p.trail_pct !== null) view.trail_pct = p.trail_pct;
+  for (const field of FILL_FIELDS) if (p[field] !== undefined) (view as Record<string, unknown>)[field] = p[field];
   for (const field of CLOSED_FIELDS) {
     if (p[field] === undefined) continue;
     (view as Record<string, unknown>)[field] = p[field];

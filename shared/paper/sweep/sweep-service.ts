@@ -80,7 +80,7 @@ export function candleWindow(c: SweepJob): PriceWindow {
   if (!(Number.isFinite(c.low) && Number.isFinite(c.high) && c.low <= c.high && c.low > 0)) {
     throw new Error(`sweep: candle ${c.symbol} ${c.minute} has no valid range (low ${c.low}, high ${c.high})`);
   }
-  return { low: c.low, high: c.high, from: c.minute, to: c.minute + MINUTE_MS };
+  return { low: c.low, high: c.high, from: c.minute, to: c.minute + MINUTE_MS, open: c.open };
 }
 
 export class SweepService {

@@ -7,13 +7,13 @@
  * ratchets go through position-sltp.lua the same way. Reads and scripts go in pipelines (batches.ts).
  */
 import type { Clock } from '../../core/clock.js';
-import { fundingCost, type FundingRecord } from '../../engine/funding.js';
+import type { FundingRecord } from '../../engine/funding.js';
 import type { Side } from '../../engine/side.js';
 import type { TrailMove } from '../../engine/trailing.js';
 import { CLOSE_REASONS, decide, type PriceWindow, type Trigger } from '../../engine/triggers.js';
 import type { FundingStore } from '../funding/funding-store.js';
 import { wholeCloseJson } from '../positions/close-service.js';
-import { MAX_ATTEMPTS } from '../positions/position-deps.js';
+import { fundingFrom, MAX_ATTEMPTS } from '../positions/position-deps.js';
 import type { CloseOutcome, CloseWrite, LevelsOutcome, LevelsWrite, PositionStore } from '../positions/position-store.js';
 import type { Position, StoredPosition } from '../positions/position-types.js';
 import type { HintTarget } from '../positions/trigger-hints.js';
@@ -209,13 +209,9 @@ class FundingCache {
 /** What a position owes up to `to`: its carry plus the funding times after funding_from_ts. */
 function owedFunding(p: Position, to: number, records: ReadonlyMap<string, readonly FundingRecord[]>): number {
   const held = records.get(p.symbol) ?? [];
-  return (
-    p.funding_carry_usd +
-    fundingCost(
-      p.side,
-      p.qty,
-      held.filter((r) => r.time > p.funding_from_ts && r.time <= to),
-    )
+  return fundingFrom(
+    p,
+    held.filter((r) => r.time > p.funding_from_ts && r.time <= to),
   );
 }
 

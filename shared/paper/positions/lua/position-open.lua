@@ -8,6 +8,7 @@ KEYS[3]  idempotency key of the client_order_id (string: the position id, TTL); 
          client_order_id any key of the account (it is not read)
 KEYS[4]  account outbox (stream)
 KEYS[5]  account paper books (set)
+KEYS[6]  book counters (hash: starting_balance, realized_cents), read with margin_enforced only
 
 ARGV[1]  position id
 ARGV[2]  position JSON (status open)
@@ -16,11 +17,16 @@ ARGV[4]  1 when a client_order_id was sent, else 0
 ARGV[5]  idempotency time to live, seconds
 ARGV[6]  book name
 ARGV[7]  event time, ms
+ARGV[8]  1 when the book's margin is enforced (its profile's margin_enforced), else 0
+ARGV[9]  the position's margin, cents
 
 Returns  {1, position JSON}  opened
          {2, position JSON}  idempotent: the position this client_order_id opened, as it stands now
          {3, position id}    idempotent, but a reset archived that position (look it up in the archives)
          {-1, open count}    refused: the book holds the cap of open positions (too_many_open)
+         {-2, free cents, in use cents, balance cents}
+                             refused: margin_enforced and the margin is above the free margin (balance
+                             = starting balance + realized P&L; free = balance - margin of the open positions)
 Events:  position.opened with the position, on 1 only.
 
 Every key is the account's (one hash tag, one cluster slot). The position's entries in the
@@ -33,6 +39,16 @@ if earlier then return earlier end
 
 local count = redis.call('HLEN', KEYS[1])
 if count >= tonumber(ARGV[3]) then return {-1, count} end
+
+if ARGV[8] == '1' then
+  local stats = redis.call('HMGET', KEYS[6], 'starting_balance', 'realized_cents')
+  local balance = math.floor((tonumber(stats[1]) or 10000) * 100 + 0.5) + (tonumber(stats[2]) or 0)
+  local in_use = 0
+  for _, json in ipairs(redis.call('HVALS', KEYS[1])) do
+    in_use = in_use + math.floor(cjson.decode(json).margin * 100 + 0.5)
+  end
+  if tonumber(ARGV[9]) > balance - in_use then return {-2, balance - in_use, in_use, balance} end
+end
 
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 remember_create(KEYS[3], ARGV[4], ARGV[1], ARGV[5])
