@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { computeClose, wholeCloseJson } from '../../shared/paper/positions/close-service.js';
+import { closeFacts, computeClose, wholeCloseJson } from '../../shared/paper/positions/close-service.js';
 import { jsonAssigner, type JsonScalar } from '../../shared/paper/positions/position-json.js';
 import { parsePosition, type Position } from '../../shared/paper/positions/position-types.js';
 
@@ -75,10 +75,11 @@ describe('assigning fields into a position JSON without parsing it (pure)', () =
         const closed = computeClose(p, exit, 100, funding, 7, 'stop_loss').closed;
         closed.liquidated = liquidated;
         const read = parsePosition(JSON.stringify(p));
-        expect(wholeCloseJson(read, exit, funding, 7, 'stop_loss', liquidated)).to.deep.equal({
-          json: JSON.stringify(closed),
-          cents: computeClose(p, exit, 100, funding, 7, 'x').cents,
-        });
+        const { json, cents, facts } = wholeCloseJson(read, exit, funding, 7, 'stop_loss', liquidated);
+        const expectedCents = computeClose(p, exit, 100, funding, 7, 'x').cents;
+        expect({ json, cents }).to.deep.equal({ json: JSON.stringify(closed), cents: expectedCents });
+        // the read models' facts are the closed record's own
+        expect(facts).to.deep.equal(closeFacts(p, closed as Required<Position>, expectedCents));
       }),
     );
   });

@@ -138,7 +138,9 @@ export class SimService {
     if (venue !== undefined && !isMarginVenueName(venue)) throw unknownMarginVenue(venue);
     const current = await this.settings.profile(ref);
     const next = applyChange(current, { reset: change.reset, preset: change.preset as PresetName | undefined, fields: change.fields });
-    await this.settings.save(ref, next);
+    // an empty change writes nothing; any other is saved, same values included (a save restarts the reject draws)
+    const empty = !change.reset && change.preset === undefined && Object.keys(change.fields).length === 0;
+    if (!empty) await this.settings.save(ref, next);
     return next;
   }
 
