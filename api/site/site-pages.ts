@@ -8,7 +8,13 @@ import express, { Router } from 'express';
 
 const PUBLIC_DIR = new URL('./public/', import.meta.url).pathname;
 /** Each page's path and its file. */
-export const SITE_PAGES = { '/signin': 'signin.html', '/keys': 'keys.html', '/trade': 'trade.html', '/equity': 'equity.html', '/arena': 'arena.html' };
+export const SITE_PAGES = {
+  '/signin': 'signin.html',
+  '/keys': 'keys.html',
+  '/trade': 'trade.html',
+  '/equity': 'equity.html',
+  '/arena': 'arena.html',
+};
 export const SITE_ASSETS_PATH = '/site';
 const CHARTS_PATH = `${SITE_ASSETS_PATH}/vendor/lightweight-charts.mjs`;
 // the package's exports map hides dist/: found beside its package.json

@@ -80,7 +80,11 @@ export class SignInService {
     if (!claimed) throw linkInvalid();
     const { account, created } = await accounts.ensure(link.email, now);
     const user = await users.fetch(account.id);
-    await users.save(account.id, { email: account.email, created: typeof user.created === 'number' ? user.created : now, last_sign_in: now });
+    await users.save(account.id, {
+      email: account.email,
+      created: typeof user.created === 'number' ? user.created : now,
+      last_sign_in: now,
+    });
     const cookie = await sessions.create({ accountId: account.id, email: account.email }, now);
     return { cookie, accountId: account.id, email: account.email, created };
   }

@@ -56,7 +56,11 @@ export function createSiteMailer(deps: { smtpUrl: string | undefined; from: stri
     sendSignIn: async (mail, now) => {
       const { client } = await records.records();
       const entry: OutboxMail = { to: mail.to, link: mail.link, ts: now };
-      await client.multi().lPush(siteKeys.outbox(), JSON.stringify(entry)).lTrim(siteKeys.outbox(), 0, OUTBOX_KEEP - 1).exec();
+      await client
+        .multi()
+        .lPush(siteKeys.outbox(), JSON.stringify(entry))
+        .lTrim(siteKeys.outbox(), 0, OUTBOX_KEEP - 1)
+        .exec();
       // the link sits in the URL's fragment, which the redaction of query secrets leaves alone on purpose (see above)
       logger.info({ to: mail.to, link: mail.link }, 'development outbox: sign-in link (no SMTP_URL)');
     },

@@ -110,7 +110,8 @@ export function siteRoutes(options: SiteRouteOptions): RouteGroup {
       path: '/api/auth/start',
       tag: TAG,
       style: 'envelope',
-      summary: 'Mails a one-time sign-in link (15 minutes, single use) to the address; the answer is the same whether it has an account or not',
+      summary:
+        'Mails a one-time sign-in link (15 minutes, single use) to the address; the answer is the same whether it has an account or not',
       description: `Rate limited per address (${options.signInPerEmail}/min) and per client IP (${options.signInPerIp}/min). Must come from the site's pages (Origin).`,
       body: emailBody,
       errors: ['rate_limited', 'cross_site'],

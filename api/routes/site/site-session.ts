@@ -27,7 +27,8 @@ export const BOOK_HEADER = 'x-pd-book';
 /** The key id site calls act under: not a key (key ids are key_ and 16 characters), so no key's notice or usage names it. */
 export const SITE_KEY_ID = 'site';
 
-export const loginRequired = (): AppError => new AppError('login_required', 'sign in on the site first (POST /api/auth/start with your e-mail)');
+export const loginRequired = (): AppError =>
+  new AppError('login_required', 'sign in on the site first (POST /api/auth/start with your e-mail)');
 const crossSite = (): AppError =>
   new AppError('cross_site', "this call must come from the site's own pages (the Origin header is missing or another site's)");
 
@@ -97,8 +98,15 @@ export async function requireSession(
 }
 
 /** The context a signed-in page trades under: its account, the book it names (main by default), the account's plan. */
-export async function sessionContext(session: SiteSession, book: string, deps: Pick<SiteAuthDeps, 'accounts' | 'books' | 'clock'>): Promise<KeyContext> {
-  const [account, known] = await Promise.all([deps.accounts.get(session.accountId), book === MAIN_BOOK ? true : deps.books.hasBook(session.accountId, book)]);
+export async function sessionContext(
+  session: SiteSession,
+  book: string,
+  deps: Pick<SiteAuthDeps, 'accounts' | 'books' | 'clock'>,
+): Promise<KeyContext> {
+  const [account, known] = await Promise.all([
+    deps.accounts.get(session.accountId),
+    book === MAIN_BOOK ? true : deps.books.hasBook(session.accountId, book),
+  ]);
   if (account === null) throw loginRequired();
   if (!known) throw new AppError('bad_book', `this account has no book ${book.slice(0, 40)}`, { param: 'book' });
   return {

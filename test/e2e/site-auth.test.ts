@@ -1,0 +1,291 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import type { Redis } from 'ioredis';
+import type { Clock } from '../../shared/core/clock.js';
+import { LINK_TTL_MS, secretDigest } from '../../shared/site/sign-in.js';
+import { closeRedis } from '../../shared/redis/connection.js';
+import { keys } from '../../shared/redis/keys.js';
+import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
+import { HOSTILE_STRINGS } from '../helpers/hostile.js';
+import { captureLog } from '../helpers/log-capture.js';
+import { freshRedis } from '../helpers/redis.js';
+import { linkToken, outboxMail, sessionCookie, signIn, sitePost } from '../helpers/site.js';
+import { botCall } from '../helpers/trading.js';
+
+interface Envelope<T = Record<string, unknown>> {
+  ok: boolean;
+  data: T;
+  error: { code: string; message: string; param?: string; max?: number };
+}
+interface KeyList {
+  ok: true;
+  keys: { k: string; name: string; book: string; calls: number; last: number | null; revoked: boolean }[];
+  plan: { plan: string; label: string };
+  plans: unknown[];
+  created?: { k: string; key: string };
+  error?: { code: string; max?: number };
+}
+
+/** The wall clock plus an offset the test moves: the API's link expiry reads it. */
+class TestClock implements Clock {
+  offsetMs = 0;
+  now(): number {
+    return Date.now() + this.offsetMs;
+  }
+}
+
+describe('site: e-mail sign-in, sessions and key management (/api/auth, /api/bot/key)', () => {
+  let redis: Redis;
+  let api: TestApi;
+  const clock = new TestClock();
+  const log = captureLog();
+  let n = 0;
+  const email = (): string => `site${++n}-${Date.now()}@example.org`;
+
+  before(async () => {
+    redis = await freshRedis();
+    api = await startTestApi(
+      redis,
+      { PUBLIC_RATE_LIMIT: '1000000', SIGNIN_EMAIL_RATE_LIMIT: '3', SIGNIN_IP_RATE_LIMIT: '1000' },
+      { clock, logger: log.logger },
+    );
+  });
+  after(async () => {
+    await api?.close();
+    if (redis) await closeRedis(redis);
+  });
+  beforeEach(() => {
+    clock.offsetMs = 0;
+  });
+
+  it('signs in through the outbox link: account made, session cookie HttpOnly, SameSite=Lax, Secure by default', async () => {
+    const address = email();
+    const start = await sitePost<Envelope>(api.url, '/api/auth/start', { email: address });
+    expect(start.status).to.equal(200);
+    expect(start.body.data).to.deep.equal({ sent: true, expires_in_s: 900 });
+    const mail = await outboxMail(redis, address);
+    expect(mail.link).to.match(new RegExp(`^${api.url}/signin#token=[A-Za-z0-9_-]{43}$`));
+    // stored hashed: the token itself is in no key and no value
+    const token = linkToken(mail.link);
+    const stored = await redis.hgetall(`site:link:${secretDigest(token)}`);
+    expect(stored.email).to.equal(address);
+    expect(JSON.stringify(await redis.keys('*'))).not.to.contain(token);
+    const finish = await sitePost<Envelope>(api.url, '/api/auth/finish', { token });
+    expect(finish.status).to.equal(200);
+    expect(finish.body.data).to.include({ email: address, created: true });
+    const setCookie = finish.headers.get('set-cookie') ?? '';
+    expect(setCookie).to.match(/^pd_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=2592000; Secure$/);
+    const cookie = sessionCookie(finish);
+    const me = await getJson<Envelope>(`${api.url}/api/auth/me`, { headers: { cookie: `pd_session=${cookie}` } });
+    expect(me.status).to.equal(200);
+    expect(me.body.data).to.include({ email: address });
+    expect(me.body.data.books).to.deep.equal(['main']);
+    // the session record's expiry is 30 days, pushed forward by the check
+    const ttl = await redis.ttl(`site:session:${secretDigest(cookie)}`);
+    expect(ttl).to.be.within(30 * 86400 - 5, 30 * 86400);
+  });
+
+  it('answers start the same for a new and a known address (never says whether an account exists)', async () => {
+    const known = email();
+    await signIn(api.url, redis, known);
+    const forKnown = await sitePost<Envelope>(api.url, '/api/auth/start', { email: known });
+    const forNew = await sitePost<Envelope>(api.url, '/api/auth/start', { email: email() });
+    expect([forKnown.status, forNew.status]).to.deep.equal([200, 200]);
+    expect(forKnown.body.data).to.deep.equal(forNew.body.data);
+  });
+
+  it('refuses a used link and an expired one (400 link_invalid)', async () => {
+    const address = email();
+    const asked = Date.now();
+    await sitePost(api.url, '/api/auth/start', { email: address });
+    const token = linkToken((await outboxMail(redis, address, asked)).link);
+    // two openings at once: exactly one wins
+    const [a, b] = await Promise.all([
+      sitePost<Envelope>(api.url, '/api/auth/finish', { token }),
+      sitePost<Envelope>(api.url, '/api/auth/finish', { token }),
+    ]);
+    expect([a.status, b.status].sort()).to.deep.equal([200, 400]);
+    const again = await sitePost<Envelope>(api.url, '/api/auth/finish', { token });
+    expect(again.status).to.equal(400);
+    expect(again.body.error.code).to.equal('link_invalid');
+
+    const late = email();
+    const askedLate = Date.now();
+    await sitePost(api.url, '/api/auth/start', { email: late });
+    const lateToken = linkToken((await outboxMail(redis, late, askedLate)).link);
+    clock.offsetMs = LINK_TTL_MS + 1;
+    const expired = await sitePost<Envelope>(api.url, '/api/auth/finish', { token: lateToken });
+    expect(expired.status).to.equal(400);
+    expect(expired.body.error.code).to.equal('link_invalid');
+    // nothing was created for the expired address
+    expect(await redis.get(keys.accountByEmail(late))).to.equal(null);
+    expect(await redis.get(keys.accountByEmail(address))).to.be.a('string');
+  });
+
+  it('refuses cross-site calls (403 cross_site): no Origin, another Origin, on start, finish, key management and logout', async () => {
+    const visitor = await signIn(api.url, redis, email());
+    const evil = { origin: 'https://evil.example' };
+    const noOrigin = await getJson<Envelope>(`${api.url}/api/bot/key`, {
+      method: 'POST',
+      headers: { cookie: `pd_session=${visitor.cookie}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ act: 'create', name: 'csrf' }),
+    });
+    expect(noOrigin.status).to.equal(403);
+    expect(noOrigin.body.error.code).to.equal('cross_site');
+    for (const path of ['/api/bot/key', '/api/auth/logout', '/api/site/open', '/api/auth/start', '/api/auth/finish']) {
+      const forged = await visitor.call<Envelope>('POST', path, { act: 'create', email: 'x@example.org', token: 'x' }, evil);
+      expect(forged.status, path).to.equal(403);
+      expect(forged.body.error.code, path).to.equal('cross_site');
+    }
+    const list = await visitor.call<KeyList>('POST', '/api/bot/key', { act: 'list' });
+    expect(list.body.keys).to.have.length(0);
+  });
+
+  it('manages keys: create shows the key once, list never, rename, revoke; a revoked key answers 401 revoked_key', async () => {
+    const visitor = await signIn(api.url, redis, email());
+    const created = await visitor.call<KeyList>('POST', '/api/bot/key', { act: 'create', name: 'my-bot' });
+    expect(created.status).to.equal(200);
+    const newKey = created.body.created?.key ?? '';
+    expect(newKey).to.match(/^pd_[0-9A-Za-z]{40}$/);
+    expect(created.body.keys).to.have.length(1);
+    const row = created.body.keys[0];
+    expect(row).to.include({ name: 'my-bot', book: 'main', calls: 0, last: null, revoked: false });
+    expect(row?.k).to.equal(created.body.created?.k);
+    expect(created.body.plan).to.include({ plan: 'free', label: 'Free' });
+    // the key works on the API, and its call is counted
+    expect((await botCall(api.url, newKey, 'GET', '/usage')).status).to.equal(200);
+    await api.flush();
+    const listed = await visitor.call<KeyList>('POST', '/api/bot/key', { act: 'list' });
+    expect(JSON.stringify(listed.body)).not.to.contain(newKey);
+    expect(listed.body.keys[0]?.calls).to.equal(1);
+    const renamed = await visitor.call<KeyList>('POST', '/api/bot/key', { act: 'rename', key: row?.k, name: 'renamed' });
+    expect(renamed.body.keys[0]?.name).to.equal('renamed');
+    const revoked = await visitor.call<KeyList>('POST', '/api/bot/key', { act: 'revoke', key: row?.k });
+    expect(revoked.body.keys[0]?.revoked).to.equal(true);
+    const refused = await botCall<{ error: string }>(api.url, newKey, 'GET', '/usage');
+    expect(refused.status).to.equal(401);
+    expect(refused.body.error).to.equal('revoked_key');
+  });
+
+  it('answers 409 max_keys, 400 max_books with max, 400 bad_book', async () => {
+    const visitor = await signIn(api.url, redis, email());
+    const bad = await visitor.call<KeyList>('POST', '/api/bot/key', { act: 'create', book: 'no spaces allowed' });
+    expect(bad.status).to.equal(400);
+    expect(bad.body.error?.code).to.equal('bad_book');
+    // Free: 1 book besides main, 3 active keys
+    expect((await visitor.call('POST', '/api/bot/key', { act: 'create', book: 'alpha' })).status).to.equal(200);
+    const books = await visitor.call<KeyList>('POST', '/api/bot/key', { act: 'create', book: 'beta' });
+    expect(books.status).to.equal(400);
+    expect(books.body.error).to.include({ code: 'max_books', max: 1 });
+    expect((await visitor.call('POST', '/api/bot/key', { act: 'create' })).status).to.equal(200);
+    expect((await visitor.call('POST', '/api/bot/key', { act: 'create' })).status).to.equal(200);
+    const fourth = await visitor.call<KeyList>('POST', '/api/bot/key', { act: 'create' });
+    expect(fourth.status).to.equal(409);
+    expect(fourth.body.error).to.include({ code: 'max_keys', max: 3 });
+  });
+
+  it("never shows account A's keys to B's session, nor lets B rename or revoke them", async () => {
+    const a = await signIn(api.url, redis, email());
+    const b = await signIn(api.url, redis, email());
+    const made = await a.call<KeyList>('POST', '/api/bot/key', { act: 'create', name: 'a-key' });
+    const k = made.body.created?.k;
+    const bList = await b.call<KeyList>('POST', '/api/bot/key', { act: 'list' });
+    expect(bList.body.keys).to.deep.equal([]);
+    for (const act of ['rename', 'revoke']) {
+      const tried = await b.call<KeyList>('POST', '/api/bot/key', { act, key: k, name: 'stolen' });
+      expect(tried.status, act).to.equal(404);
+    }
+    const aList = await a.call<KeyList>('POST', '/api/bot/key', { act: 'list' });
+    expect(aList.body.keys[0]).to.include({ name: 'a-key', revoked: false });
+  });
+
+  it('answers 401 login_required without a session, with a made-up cookie, and after logout (one or all)', async () => {
+    const none = await sitePost<KeyList>(api.url, '/api/bot/key', { act: 'list' });
+    expect(none.status).to.equal(401);
+    expect(none.body.error?.code).to.equal('login_required');
+    const madeUp = await sitePost<KeyList>(api.url, '/api/bot/key', { act: 'list' }, { cookie: `pd_session=${'A'.repeat(43)}` });
+    expect(madeUp.status).to.equal(401);
+    const address = email();
+    const phone = await signIn(api.url, redis, address);
+    const laptop = await signIn(api.url, redis, address);
+    const tablet = await signIn(api.url, redis, address);
+    const out = await phone.call<Envelope<{ ended: number }>>('POST', '/api/auth/logout');
+    expect(out.body.data.ended).to.equal(1);
+    expect(out.headers.get('set-cookie')).to.match(/^pd_session=; .*Max-Age=0/);
+    expect((await phone.call('GET', '/api/auth/me')).status).to.equal(401);
+    expect((await laptop.call('GET', '/api/auth/me')).status).to.equal(200);
+    const all = await laptop.call<Envelope<{ ended: number }>>('POST', '/api/auth/logout?all=1');
+    expect(all.body.data.ended).to.equal(2);
+    expect((await tablet.call('GET', '/api/auth/me')).status).to.equal(401);
+    expect((await laptop.call('GET', '/api/auth/me')).status).to.equal(401);
+  });
+
+  it('rate limits sign-in links per address (429 rate_limited with Retry-After), whatever the address is spelled like', async () => {
+    const address = email();
+    const spellings = [address, address.toUpperCase(), ` ${address} `];
+    for (const spelled of spellings) expect((await sitePost(api.url, '/api/auth/start', { email: spelled })).status).to.equal(200);
+    const fourth = await sitePost<Envelope>(api.url, '/api/auth/start', { email: address });
+    expect(fourth.status).to.equal(429);
+    expect(fourth.body.error.code).to.equal('rate_limited');
+    expect(Number(fourth.headers.get('retry-after'))).to.be.within(1, 60);
+    // another address is not held back by this one's budget
+    expect((await sitePost(api.url, '/api/auth/start', { email: email() })).status).to.equal(200);
+  });
+
+  it('rate limits sign-in links per client IP across addresses', async () => {
+    const strict = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000', SIGNIN_IP_RATE_LIMIT: '2' });
+    try {
+      const answers = [];
+      for (let i = 0; i < 3; i += 1) answers.push((await sitePost<Envelope>(strict.url, '/api/auth/start', { email: email() })).status);
+      expect(answers).to.deep.equal([200, 200, 429]);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('logs the link only as the development outbox line, and never the session cookie', async () => {
+    const visitor = await signIn(api.url, redis, email());
+    await visitor.call('GET', '/api/auth/me');
+    const text = log.text();
+    expect(text).not.to.contain(visitor.cookie);
+    const outboxLines = log.lines().filter((line) => line.msg === 'development outbox: sign-in link (no SMTP_URL)');
+    expect(outboxLines.length).to.be.greaterThan(0);
+    // no other line carries a link token
+    const others = log.lines().filter((line) => line.msg !== 'development outbox: sign-in link (no SMTP_URL)');
+    expect(JSON.stringify(others)).not.to.match(/#token=/);
+  });
+
+  it('answers hostile bodies with named 4xx, never a 500', async () => {
+    const visitor = await signIn(api.url, redis, email());
+    const bodies: unknown[] = [
+      '{"email":',
+      'null',
+      '[]',
+      { email: 42 },
+      { email: 'x'.repeat(300) },
+      { email: 'not-an-address' },
+      { email: 'a@b.c\r\nBcc: victim@example.org' },
+      ...HOSTILE_STRINGS.map((s) => ({ email: s })),
+    ];
+    for (const body of bodies) {
+      const r = await sitePost<Envelope>(api.url, '/api/auth/start', body);
+      expect(r.status, JSON.stringify(body)).to.be.within(400, 499);
+      expect(r.body.error.code).to.be.a('string');
+    }
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 80 }), fc.constantFrom('finish', 'key'), async (text, where) => {
+        const r =
+          where === 'finish'
+            ? await sitePost<Envelope>(api.url, '/api/auth/finish', { token: text })
+            : await visitor.call<KeyList>('POST', '/api/bot/key', { act: 'rename', key: text, name: text });
+        expect(r.status).to.be.within(400, 499);
+      }),
+      { numRuns: 40 },
+    );
+    const keyBodies: unknown[] = [{ act: 'drop' }, { act: 'create', book: 'main' }, { act: 'create', name: '\u0000' }, { act: 'revoke' }];
+    for (const body of keyBodies) {
+      const r = await visitor.call<KeyList>('POST', '/api/bot/key', body);
+      expect(r.status, JSON.stringify(body)).to.be.within(400, 499);
+    }
+  });
+});
