@@ -78,7 +78,7 @@ describe('site: e-mail sign-in, sessions and key management (/api/auth, /api/bot
     const cookie = sessionCookie(finish);
     const me = await getJson<Envelope>(`${api.url}/api/auth/me`, { headers: { cookie: `pd_session=${cookie}` } });
     expect(me.status).to.equal(200);
-    expect(me.body.data).to.include({ email: address });
+    expect(me.body.data).to.include({ email: address, signed_in: true });
     expect(me.body.data.books).to.deep.equal(['main']);
     // the session record's expiry is 30 days, pushed forward by the check
     const ttl = await redis.ttl(`site:session:${secretDigest(cookie)}`);
@@ -212,12 +212,16 @@ describe('site: e-mail sign-in, sessions and key management (/api/auth, /api/bot
     const out = await phone.call<Envelope<{ ended: number }>>('POST', '/api/auth/logout');
     expect(out.body.data.ended).to.equal(1);
     expect(out.headers.get('set-cookie')).to.match(/^pd_session=; .*Max-Age=0/);
-    expect((await phone.call('GET', '/api/auth/me')).status).to.equal(401);
-    expect((await laptop.call('GET', '/api/auth/me')).status).to.equal(200);
+    const signedIn = async (visitor: typeof phone): Promise<boolean> =>
+      (await visitor.call<Envelope<{ signed_in: boolean }>>('GET', '/api/auth/me')).body.data.signed_in;
+    expect(await signedIn(phone)).to.equal(false);
+    expect(await signedIn(laptop)).to.equal(true);
+    expect((await phone.call('POST', '/api/bot/key', { act: 'list' })).status).to.equal(401);
     const all = await laptop.call<Envelope<{ ended: number }>>('POST', '/api/auth/logout?all=1');
     expect(all.body.data.ended).to.equal(2);
-    expect((await tablet.call('GET', '/api/auth/me')).status).to.equal(401);
-    expect((await laptop.call('GET', '/api/auth/me')).status).to.equal(401);
+    expect(await signedIn(tablet)).to.equal(false);
+    expect(await signedIn(laptop)).to.equal(false);
+    expect((await tablet.call('POST', '/api/bot/key', { act: 'list' })).status).to.equal(401);
   });
 
   it('rate limits sign-in links per address (429 rate_limited with Retry-After), whatever the address is spelled like', async () => {

@@ -146,21 +146,28 @@ export function siteRoutes(options: SiteRouteOptions): RouteGroup {
       path: '/api/auth/me',
       tag: TAG,
       style: 'envelope',
-      summary: "The session's account and its books (the cookie's 30 days start again)",
-      errors: ['login_required'],
+      summary: "The session's account and its books (the cookie's 30 days start again); signed_in false without a session",
       response: {
         type: 'object',
-        properties: { email: string(), account: string(), books: arrayOf(string()), since: number('session start, epoch ms') },
+        properties: {
+          signed_in: boolean(),
+          email: string(),
+          account: string(),
+          books: arrayOf(string()),
+          since: number('session start, epoch ms'),
+        },
       },
       handle: async ({ req, res }: { req: ApiRequest; res: Parameters<typeof setSessionCookie>[0] }) => {
-        const session = await requireSession(req, auth);
-        const account = await accounts.get(session.accountId);
-        if (account === null) throw new AppError('login_required', 'sign in again');
+        res.setHeader('Cache-Control', 'no-store');
+        // a page asks before it knows: no session is an answer here, not an error (the pages show the sign-in link)
+        const value = readCookie(req, SESSION_COOKIE);
+        const session = await site.sessions.check(value);
+        const account = session === null ? null : await accounts.get(session.accountId);
+        if (session === null || account === null || value === undefined) return { signed_in: false };
         const names = (await books.listBooks(account.id)).map((book) => book.name);
         // the session's Redis expiry slid with this check: the cookie's does too
-        setSessionCookie(res, String(readCookie(req, SESSION_COOKIE)), cookie);
-        res.setHeader('Cache-Control', 'no-store');
-        return { email: account.email, account: account.id, books: names, since: session.created };
+        setSessionCookie(res, value, cookie);
+        return { signed_in: true, email: account.email, account: account.id, books: names, since: session.created };
       },
     },
     {

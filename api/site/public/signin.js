@@ -1,24 +1,40 @@
 import { api, clearErrors, showError, startPage } from './site.js';
 
+const panel = document.getElementById('signin-panel');
 const finishStatus = document.getElementById('finish-status');
-const token = new URLSearchParams(location.hash.slice(1)).get('token');
 
-if (token) {
-  // the token came in the fragment: drop it from the address bar and history before anything else
+/** Opens the link's token (from the address's fragment, which never reaches a server log): signs in, then to /trade. */
+async function finish(token) {
+  // drop the token from the address bar and history before anything else
   history.replaceState(null, '', location.pathname);
-  document.getElementById('signin-panel').hidden = true;
+  panel.hidden = true;
   finishStatus.hidden = false;
+  finishStatus.className = 'notice';
   finishStatus.textContent = 'Signing you in…';
-  api('/api/auth/finish', { method: 'POST', body: { token } })
-    .then(() => location.assign('/trade'))
-    .catch((error) => {
-      finishStatus.className = 'notice bad';
-      finishStatus.textContent = `${error.message} `;
-      const again = document.createElement('a');
-      again.href = '/signin';
-      again.textContent = 'Ask for a new link';
-      finishStatus.append(again);
-    });
+  try {
+    await api('/api/auth/finish', { method: 'POST', body: { token } });
+    location.assign('/trade');
+  } catch (error) {
+    finishStatus.className = 'notice bad';
+    finishStatus.textContent = `${error.message} `;
+    const again = document.createElement('a');
+    again.href = '/signin';
+    again.textContent = 'Ask for a new link';
+    finishStatus.append(again);
+  }
+}
+
+const tokenIn = (hash) => new URLSearchParams(hash.slice(1)).get('token');
+
+// a link opened in the tab that asked for it changes only the fragment: no new page load
+addEventListener('hashchange', () => {
+  const token = tokenIn(location.hash);
+  if (token) void finish(token);
+});
+
+const token = tokenIn(location.hash);
+if (token) {
+  await finish(token);
 } else {
   await startPage({ needsSession: false });
   const form = document.getElementById('signin-form');

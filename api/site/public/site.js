@@ -67,12 +67,8 @@ export async function startPage({ needsSession = true } = {}) {
   const who = el('div', { className: 'who' });
   header.append(brand, nav, who);
   document.body.prepend(header);
-  let me = null;
-  try {
-    me = await api('/api/auth/me');
-  } catch (error) {
-    if (!(error instanceof ApiError && error.status === 401)) throw error;
-  }
+  const answer = await api('/api/auth/me');
+  const me = answer.signed_in ? answer : null;
   if (me) {
     const out = el('button', { type: 'button', className: 'quiet' }, 'Sign out');
     out.addEventListener('click', async () => {

@@ -45,8 +45,22 @@ const series = chart.addSeries(CandlestickSeries, {
   wickUpColor: '#4cd08a',
   wickDownColor: '#ff7b72',
   borderVisible: false,
+  // the price scale takes in the level lines too, so a stop or a liquidation far from the candles stays in sight
+  autoscaleInfoProvider: (original) => {
+    const range = original();
+    if (!range || levelPrices.length === 0) return range;
+    return {
+      ...range,
+      priceRange: {
+        minValue: Math.min(range.priceRange.minValue, ...levelPrices),
+        maxValue: Math.max(range.priceRange.maxValue, ...levelPrices),
+      },
+    };
+  },
 });
 let priceLines = [];
+/** The prices of the lines drawn, for the price scale. */
+let levelPrices = [];
 
 // ---- the chart -------------------------------------------------------------------------------------------------
 
@@ -83,6 +97,7 @@ function tick(price, nowMs) {
 function drawLines() {
   for (const line of priceLines) series.removePriceLine(line);
   priceLines = [];
+  levelPrices = [];
   const chartEl = document.getElementById('chart');
   const drawn = [];
   for (const p of positions.values()) {
@@ -106,6 +121,7 @@ function drawLines() {
         }),
       );
       drawn.push(`${p.id}:${kind}:${price}`);
+      levelPrices.push(price);
     }
   }
   // what is drawn, for assistive technology and tests: a canvas says nothing by itself
