@@ -8,7 +8,8 @@ import { keys } from '../../shared/redis/keys.js';
 import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
 import { HOSTILE_STRINGS } from '../helpers/hostile.js';
 import { captureLog } from '../helpers/log-capture.js';
-import { freshRedis } from '../helpers/redis.js';
+import { runCliProcess } from '../helpers/cli.js';
+import { freshRedis, testRedisUrl } from '../helpers/redis.js';
 import { linkToken, outboxMail, sessionCookie, signIn, sitePost } from '../helpers/site.js';
 import { botCall } from '../helpers/trading.js';
 
@@ -245,6 +246,22 @@ describe('site: e-mail sign-in, sessions and key management (/api/auth, /api/bot
     } finally {
       await strict.close();
     }
+  });
+
+  it('prints the outbox links as full URLs with npm run cli -- mail outbox [--email E]', async () => {
+    const first = email();
+    const second = email();
+    await sitePost(api.url, '/api/auth/start', { email: first });
+    await sitePost(api.url, '/api/auth/start', { email: second });
+    const one = await runCliProcess(['mail', 'outbox', '--email', first.toUpperCase()], { REDIS_URL: testRedisUrl() });
+    expect(one.code, one.stderr).to.equal(0);
+    const lines = one.stdout.trim().split('\n');
+    expect(lines).to.have.length(1);
+    expect(lines[0]).to.match(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\S+  ${first.replace(/[.]/g, '\\.')}  ${api.url}/signin#token=[A-Za-z0-9_-]{43}$`));
+    const all = await runCliProcess(['mail', 'outbox', '--json'], { REDIS_URL: testRedisUrl() });
+    const mails = (JSON.parse(all.stdout) as { mails: { to: string; link: string }[] }).mails;
+    // newest first
+    expect(mails.slice(0, 2).map((mail) => mail.to)).to.deep.equal([second, first]);
   });
 
   it('logs the link only as the development outbox line, and never the session cookie', async () => {
