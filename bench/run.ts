@@ -9,11 +9,12 @@ import { prepareMacroData } from './sections/macro-data.js';
 import { measurePush, pushTable, type PushResults } from './sections/push.js';
 import { measureRoundTrips, roundTripTable, type RoundTripRow } from './sections/redis-round-trip.js';
 import { measureSweep, sweepTable, type SweepBenchSummary } from './sections/sweep.js';
+import { measureSite, siteTable, type SiteResults } from './sections/site.js';
 
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
-/** Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, metrics); all when unset. */
+/** Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, metrics, site); all when unset. */
 const only = new Set(
   (process.env.BENCH_ONLY ?? '')
     .split(',')
@@ -105,6 +106,7 @@ async function main(): Promise<void> {
   let push: PushResults | undefined;
   let sweep: SweepBenchSummary | undefined;
   let roundTrips: RoundTripRow[] | undefined;
+  let site: SiteResults | undefined;
   try {
     if (wants('macro')) await prepareMacroData(stack.redis.url, stack.sim.url);
     rows = await measureRounds(targetsFor(stack), { durationSeconds, connections, rounds });
@@ -136,6 +138,7 @@ async function main(): Promise<void> {
       }
     }
     if (wants('push')) push = await measurePush(stack, durationSeconds);
+    if (wants('site')) site = await measureSite(stack, durationSeconds, rounds, connections);
   } finally {
     await stack.stop();
   }
@@ -154,6 +157,7 @@ async function main(): Promise<void> {
     ingest ? ingestTable(ingest) : '',
     push ? pushTable(push) : '',
     sweep ? sweepTable(sweep) : '',
+    site ? siteTable(site) : '',
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -163,7 +167,7 @@ async function main(): Promise<void> {
   const stamp = new Date().toISOString();
   writeFileSync(
     join(resultsDir, 'latest.json'),
-    JSON.stringify({ at: stamp, durationSeconds, rounds, connections, rows, roundTrips, latency, ingest, push, sweep }, null, 2),
+    JSON.stringify({ at: stamp, durationSeconds, rounds, connections, rows, roundTrips, latency, ingest, push, sweep, site }, null, 2),
   );
   if (only.size > 0) return; // a partial run does not replace the published table
   const readmePath = join(ROOT, 'bench/README.md');
