@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { WebSocket } from 'ws';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../shared/core/clock.js';
 import { LINK_TTL_MS, secretDigest } from '../../shared/site/sign-in.js';
@@ -248,6 +249,35 @@ describe('site: e-mail sign-in, sessions and key management (/api/auth, /api/bot
     }
   });
 
+  it("opens the stream on a session cookie from the site's own page, and refuses it cross-site or signed out", async () => {
+    const visitor = await signIn(api.url, redis, email());
+    const wsUrl = `${api.url.replace('http', 'ws')}/api/bot/v2/stream`;
+    const upgrade = (headers: Record<string, string>): Promise<{ status: number; body: string } | { welcome: unknown }> =>
+      new Promise((resolve, reject) => {
+        const ws = new WebSocket(wsUrl, { headers });
+        ws.once('message', (data) => {
+          resolve({ welcome: JSON.parse(data.toString()) });
+          ws.close();
+        });
+        ws.once('unexpected-response', (_req, res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        ws.once('error', (error) => reject(error));
+      });
+    const cookie = `pd_session=${visitor.cookie}`;
+    const own = await upgrade({ cookie, origin: api.url });
+    expect(own).to.have.nested.property('welcome.type', 'welcome');
+    expect(own).to.have.nested.property('welcome.data.account', 'main');
+    const forged = await upgrade({ cookie, origin: 'https://evil.example' });
+    expect(forged).to.include({ status: 403 });
+    expect((forged as { body: string }).body).to.contain('cross_site');
+    const stale = await upgrade({ cookie: `pd_session=${'B'.repeat(43)}`, origin: api.url });
+    expect(stale).to.include({ status: 401 });
+    expect((stale as { body: string }).body).to.contain('login_required');
+  });
+
   it('prints the outbox links as full URLs with npm run cli -- mail outbox [--email E]', async () => {
     const first = email();
     const second = email();
@@ -257,7 +287,9 @@ describe('site: e-mail sign-in, sessions and key management (/api/auth, /api/bot
     expect(one.code, one.stderr).to.equal(0);
     const lines = one.stdout.trim().split('\n');
     expect(lines).to.have.length(1);
-    expect(lines[0]).to.match(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\S+  ${first.replace(/[.]/g, '\\.')}  ${api.url}/signin#token=[A-Za-z0-9_-]{43}$`));
+    expect(lines[0]).to.match(
+      new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\S+  ${first.replace(/[.]/g, '\\.')}  ${api.url}/signin#token=[A-Za-z0-9_-]{43}$`),
+    );
     const all = await runCliProcess(['mail', 'outbox', '--json'], { REDIS_URL: testRedisUrl() });
     const mails = (JSON.parse(all.stdout) as { mails: { to: string; link: string }[] }).mails;
     // newest first

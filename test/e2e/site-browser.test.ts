@@ -164,8 +164,10 @@ describe('site: sign-in, keys, trading and the pages in a real browser', functio
       expect(lines).to.contain(`${apiPosition.id}:stop:60000`);
       expect(lines).to.contain(`${apiPosition.id}:target:70000`);
       expect(lines).to.contain(`${apiPosition.id}:liquidation:${String(apiPosition.liq_price)}`);
-      // the stream is live: its prices reach the row's mark
+      // the stream is live: a new price reaches the row's mark through it
       await page.locator('#stream-status', { hasText: 'Live.' }).waitFor();
+      await prices.set({ BTCUSDT: 65100 });
+      await page.locator(`tr[data-position="${apiPosition.id}"] td.mark`, { hasText: '65,100.00' }).waitFor();
       await screenshot(page, 'site-trade-api-position.png');
 
       // a page trade: a double click on Open opens one position
@@ -213,6 +215,69 @@ describe('site: sign-in, keys, trading and the pages in a real browser', functio
         .map((e) => e.event);
       expect(forPagePosition).to.include.members(['position.opened', 'position.updated', 'position.closed']);
       expect(forPagePosition.filter((e) => e === 'position.opened')).to.have.length(1);
+      expect(problems).to.deep.equal([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('trades another book picked on the page: a limit order placed and cancelled, a position closed in part', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const problems = watched(page);
+    const email = `books-${Date.now()}@example.org`;
+    try {
+      await signInOnPage(page, email);
+      // a key bound to book "alpha" makes the book; the page lists it after a reload
+      await page.getByRole('link', { name: 'API keys' }).click();
+      await page.getByLabel('Name').fill('alpha-bot');
+      await page.getByLabel('Book (optional)').fill('alpha');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      await page.locator('#new-key').waitFor();
+      const alphaKey = (await page.locator('#new-key-value').textContent()) ?? '';
+      expect(alphaKey).to.match(/^pd_/);
+      await page.getByRole('link', { name: 'Trade' }).click();
+      await page.locator('body[data-ready="true"]').waitFor();
+      await page.getByLabel('Book').selectOption('alpha');
+      await page.waitForURL(`${api.url}/trade?book=alpha`);
+
+      // a resting limit entry below the market, then cancelled
+      await page.getByLabel('Symbol').fill('BTC');
+      await page.getByLabel('Type').selectOption('limit');
+      await page.getByLabel('Limit / stop price').fill('60000');
+      await page.locator('#open-submit').click();
+      await page.locator('#open-result', { hasText: 'Placed limit order' }).waitFor();
+      const orders = await botCall<{ orders: { order_id: string; status: string }[] }>(api.url, alphaKey, 'GET', '/orders');
+      const resting = orders.body.orders.filter((o) => o.status === 'open');
+      expect(resting, JSON.stringify(orders.body)).to.have.length(1);
+      const orderRow = page.locator(`tr[data-order="${resting[0]?.order_id}"]`);
+      await orderRow.getByRole('button', { name: /^Cancel order/ }).click();
+      await orderRow.waitFor({ state: 'detached' });
+      const after = await botCall<{ orders: { status: string }[] }>(api.url, alphaKey, 'GET', '/orders');
+      expect(after.body.orders.filter((o) => o.status === 'open')).to.have.length(0);
+
+      // a market position on alpha, closed in half: the other half stays
+      await page.getByLabel('Type').selectOption('market');
+      await page.locator('#open-submit').click();
+      await page.locator('#open-result', { hasText: 'Opened long BTC' }).waitFor();
+      const [position] = await positionsOf(alphaKey);
+      expect(position?.status).to.equal('open');
+      const row = page.locator(`tr[data-position="${position?.id}"]`);
+      await row.getByLabel(/^Percent of BTC long to close/).fill('50');
+      await row.getByRole('button', { name: 'Close' }).click();
+      const remaining = await waitFor(
+        async () => (await positionsOf(alphaKey)).find((p) => p.id === position?.id && Number(p.qty) < Number(position?.qty)),
+        5_000,
+        'the half left open',
+      );
+      expect(Number(remaining.qty)).to.be.closeTo(Number(position?.qty) / 2, 1e-9);
+      await page.locator(`tr[data-position="${position?.id}"]`).waitFor();
+      // the main book is untouched by all of it
+      expect(await page.locator('#book').inputValue()).to.equal('alpha');
+      const main = await page.evaluate(
+        async () => (await (await fetch('/api/site/positions')).json()) as { data: { positions: unknown[] } },
+      );
+      expect(main.data.positions).to.deep.equal([]);
       expect(problems).to.deep.equal([]);
     } finally {
       await context.close();
