@@ -204,19 +204,21 @@ function positionRow(p) {
     event.preventDefault();
     void submitRow(close, '/api/site/close', { id: p.id, pct: numberOrNull(pctInput.value), symbol: p.symbol, client_order_id: closeId });
   });
+  // data-label names each cell where a phone shows the row as a card (site.css)
+  const cell = (label, className, ...content) => el('td', { className, 'data-label': label }, ...content);
   return el(
     'tr',
     { 'data-position': p.id },
-    el('td', {}, p.symbol),
-    el('td', { className: p.side === 'long' ? 'pos' : 'neg' }, p.side),
-    el('td', { className: 'num' }, fmt(p.qty, 6)),
-    el('td', { className: 'num' }, fmt(p.entry_price ?? p.entry, 4)),
-    el('td', { className: 'num mark' }, fmt(p.mark_price, 4)),
-    el('td', { className: `num ${pnl > 0 ? 'pos' : pnl < 0 ? 'neg' : ''}` }, fmt(pnl)),
-    el('td', { className: 'num' }, `${fmt(p.leverage, 0)}x`),
-    el('td', { className: 'num' }, fmt(p.liq_price, 4)),
-    el('td', {}, levels),
-    el('td', {}, close),
+    cell('Symbol', '', p.symbol),
+    cell('Side', p.side === 'long' ? 'pos' : 'neg', p.side),
+    cell('Qty', 'num', fmt(p.qty, 6)),
+    cell('Entry', 'num', fmt(p.entry_price ?? p.entry, 4)),
+    cell('Mark', 'num mark', fmt(p.mark_price, 4)),
+    cell('P&L $', `num ${pnl > 0 ? 'pos' : pnl < 0 ? 'neg' : ''}`, fmt(pnl)),
+    cell('Leverage', 'num', `${fmt(p.leverage, 0)}x`),
+    cell('Liquidation', 'num', fmt(p.liq_price, 4)),
+    cell('Stop / target / trail %', '', levels),
+    cell('Close %', '', close),
   );
 }
 
