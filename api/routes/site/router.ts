@@ -75,12 +75,15 @@ async function meterSignIn(options: SiteRouteOptions, email: string, ip: string 
     [`signin:ip:${ip ?? 'unknown'}`, options.signInPerIp],
     [`signin:email:${secretDigest(email)}`, options.signInPerEmail],
   ];
-  for (const [scope, limit] of scopes) {
-    const decision = await options.limiter.consume(scope, limit);
-    if (!decision.allowed) {
-      const retryAfter = Math.max(1, Math.ceil((decision.resetAt - options.clock.now()) / 1000));
-      throw new AppError('rate_limited', `too many sign-in links asked for; retry in ${retryAfter} s`, { limit, retry_after: retryAfter });
-    }
+  // both budgets in one round trip; each counts the request whether or not the other refuses it
+  const decisions = await Promise.all(scopes.map(([scope, limit]) => options.limiter.consume(scope, limit)));
+  const refused = decisions.find((decision) => !decision.allowed);
+  if (refused) {
+    const retryAfter = Math.max(1, Math.ceil((refused.resetAt - options.clock.now()) / 1000));
+    throw new AppError('rate_limited', `too many sign-in links asked for; retry in ${retryAfter} s`, {
+      limit: refused.limit,
+      retry_after: retryAfter,
+    });
   }
 }
 
