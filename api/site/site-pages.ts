@@ -3,25 +3,27 @@
  * default Content-Security-Policy holds), and lightweight-charts' standalone module from node_modules.
  */
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import express, { Router } from 'express';
 
-const PUBLIC_DIR = new URL('./public/', import.meta.url).pathname;
+const PUBLIC_DIR = fileURLToPath(new URL('./public/', import.meta.url));
 /** Each page's path and its file. */
-export const SITE_PAGES = {
+const SITE_PAGES = {
   '/signin': 'signin.html',
   '/keys': 'keys.html',
   '/trade': 'trade.html',
   '/equity': 'equity.html',
   '/arena': 'arena.html',
 };
-export const SITE_ASSETS_PATH = '/site';
+const SITE_ASSETS_PATH = '/site';
 const CHARTS_PATH = `${SITE_ASSETS_PATH}/vendor/lightweight-charts.mjs`;
 // the package's exports map hides dist/: found beside its package.json
-const chartsModule = new URL(
-  'dist/lightweight-charts.standalone.production.mjs',
-  pathToFileURL(createRequire(import.meta.url).resolve('lightweight-charts/package.json')),
-).pathname;
+const chartsModule = fileURLToPath(
+  new URL(
+    'dist/lightweight-charts.standalone.production.mjs',
+    pathToFileURL(createRequire(import.meta.url).resolve('lightweight-charts/package.json')),
+  ),
+);
 
 export function sitePages(): Router {
   const router = Router();
