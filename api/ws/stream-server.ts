@@ -55,6 +55,7 @@ const REFUSED_KEY_MESSAGES: Record<Extract<KeyCheck, { code: string }>['code'], 
 const NOTICE_MESSAGES: Record<string, string> = {
   revoked_key: 'this key was revoked',
   too_many_sockets: "the account's plan now allows fewer streams: this one was closed",
+  login_required: 'the site session was signed out',
 };
 
 export interface StreamDeps {

@@ -4,10 +4,20 @@
  * finds them without a search module.
  */
 import type { Clock } from '../core/clock.js';
+import { endedSessionNotice } from '../push/socket-notices.js';
+import { keys } from '../redis/keys.js';
 import { siteKeys, type SiteRedis } from './site-records.js';
 import { randomSecret, secretDigest } from './sign-in.js';
 
 export const SESSION_TTL_MS = 30 * 24 * 3_600_000;
+
+/**
+ * The key id a session's calls and streams act under: not a key (key ids are key_ and 16 characters), so no key's
+ * usage or notice names it, and one per session, so a sign-out cuts that session's streams only.
+ */
+export function sessionKeyId(sessionId: string): string {
+  return `site_${sessionId.slice(0, 16)}`;
+}
 const SESSION_TTL_S = SESSION_TTL_MS / 1000;
 const COOKIE_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
@@ -57,6 +67,9 @@ export class SessionService {
     // one key per command: a session's key and the index may sit in different cluster slots
     await Promise.all(ids.map((id) => sessions.remove(id)));
     await client.sRem(index, ids);
+    // the streams opened on these sessions close now, on whichever pod holds them
+    const channel = keys.accountEvents(session.accountId);
+    await Promise.all(ids.map((id) => client.publish(channel, endedSessionNotice(sessionKeyId(id)))));
     return ids.length;
   }
 }

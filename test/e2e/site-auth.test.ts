@@ -276,6 +276,33 @@ describe('site: e-mail sign-in, sessions and key management (/api/auth, /api/bot
     const stale = await upgrade({ cookie: `pd_session=${'B'.repeat(43)}`, origin: api.url });
     expect(stale).to.include({ status: 401 });
     expect((stale as { body: string }).body).to.contain('login_required');
+
+    // signing out cuts the session's open stream (4401 login_required), and only that session's
+    const other = await signIn(api.url, redis, visitor.email);
+    const open = (who: typeof visitor): Promise<{ ws: WebSocket; closed: Promise<[number, string]> }> =>
+      new Promise((resolve, reject) => {
+        const ws = new WebSocket(wsUrl, { headers: { cookie: `pd_session=${who.cookie}`, origin: api.url } });
+        const closed = new Promise<[number, string]>((done) => ws.once('close', (code, reason) => done([code, reason.toString()])));
+        ws.once('message', () => resolve({ ws, closed }));
+        ws.once('error', reject);
+      });
+    const mine = await open(visitor);
+    const theirs = await open(other);
+    let theirsClosed = false;
+    void theirs.closed.then(() => (theirsClosed = true));
+    await visitor.call('POST', '/api/auth/logout');
+    expect(await mine.closed).to.deep.equal([4401, 'login_required']);
+    // a round trip on the other socket after the notice: had it been cut too, its close would come first
+    const pong = new Promise((resolve) =>
+      theirs.ws.on('message', (data) => {
+        if ((JSON.parse(data.toString()) as { type: string }).type === 'pong') resolve(true);
+      }),
+    );
+    theirs.ws.send(JSON.stringify({ op: 'ping' }));
+    await Promise.race([pong, theirs.closed]);
+    expect(theirsClosed).to.equal(false);
+    theirs.ws.close();
+    await theirs.closed;
   });
 
   it('prints the outbox links as full URLs with npm run cli -- mail outbox [--email E]', async () => {

@@ -16,7 +16,7 @@ import type { AccountStore } from '../../../shared/paper/accounts/account-store.
 import type { BookRegistry } from '../../../shared/paper/accounts/book-registry.js';
 import type { KeyContext } from '../../../shared/paper/key-context.js';
 import { effectivePlan } from '../../../shared/paper/plans.js';
-import { SESSION_TTL_MS, type SessionService, type SiteSession } from '../../../shared/site/sessions.js';
+import { SESSION_TTL_MS, sessionKeyId, type SessionService, type SiteSession } from '../../../shared/site/sessions.js';
 import type { Authenticate } from '../../middleware/authenticate.js';
 import type { ApiRequest, ApiResponse } from '../../routing/http-types.js';
 import type { KeyCheck } from '../../ws/stream-client.js';
@@ -24,8 +24,6 @@ import type { KeyCheck } from '../../ws/stream-client.js';
 export const SESSION_COOKIE = 'pd_session';
 /** The header a page names the book it trades with (the bot routes' queries and bodies stay as the API has them). */
 export const BOOK_HEADER = 'x-pd-book';
-/** The key id site calls act under: not a key (key ids are key_ and 16 characters), so no key's notice or usage names it. */
-export const SITE_KEY_ID = 'site';
 
 export const loginRequired = (): AppError =>
   new AppError('login_required', 'sign in on the site first (POST /api/auth/start with your e-mail)');
@@ -110,7 +108,7 @@ export async function sessionContext(
   if (account === null) throw loginRequired();
   if (!known) throw new AppError('bad_book', `this account has no book ${book.slice(0, 40)}`, { param: 'book' });
   return {
-    keyId: SITE_KEY_ID,
+    keyId: sessionKeyId(session.id),
     keyName: 'site',
     accountId: account.id,
     email: account.email,
