@@ -1,15 +1,19 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { WebSocket } from 'ws';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../shared/core/clock.js';
 import { LINK_TTL_MS, secretDigest } from '../../shared/site/sign-in.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
+import { readOutbox } from '../../shared/site/site-mail.js';
+import { SiteRedis } from '../../shared/site/site-records.js';
 import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
 import { HOSTILE_STRINGS } from '../helpers/hostile.js';
 import { captureLog } from '../helpers/log-capture.js';
 import { runCliProcess } from '../helpers/cli.js';
+import { waitFor } from '../helpers/market-wait.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
 import { linkToken, outboxMail, sessionCookie, signIn, sitePost } from '../helpers/site.js';
 import { botCall } from '../helpers/trading.js';
@@ -368,4 +372,90 @@ describe('site: e-mail sign-in, sessions and key management (/api/auth, /api/bot
       expect(r.status, JSON.stringify(body)).to.be.within(400, 499);
     }
   });
+
+  it('mails the link through SMTP_URL when it is set (and keeps nothing in the development outbox)', async () => {
+    const smtp = await startSmtpSink();
+    const mailing = await startTestApi(redis, {
+      PUBLIC_RATE_LIMIT: '1000000',
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Perpdesk <signin@perpdesk.test>',
+    });
+    try {
+      const address = email();
+      const start = await sitePost<Envelope>(mailing.url, '/api/auth/start', { email: address });
+      expect(start.status).to.equal(200);
+      const mail = await waitFor(
+        () => smtp.mails.find((m) => m.to.some((rcpt) => rcpt.includes(address))),
+        5_000,
+        'the mail at the SMTP sink',
+      );
+      expect(mail.from).to.contain('signin@perpdesk.test');
+      // the body may be quoted-printable: soft line breaks undone before the link is read
+      const body = mail.data.replace(/=\r\n/g, '').replace(/=3D/g, '=');
+      const token = /\/signin#token=([A-Za-z0-9_-]{43})/.exec(body)?.[1] ?? '';
+      expect(token).to.have.length(43);
+      const finish = await sitePost<Envelope>(mailing.url, '/api/auth/finish', { token });
+      expect(finish.status).to.equal(200);
+      const records = new SiteRedis(redis, () => undefined);
+      try {
+        expect(await readOutbox(records, address)).to.deep.equal([]);
+      } finally {
+        await records.close();
+      }
+    } finally {
+      await mailing.close();
+      await smtp.close();
+    }
+  });
 });
+
+interface SunkMail {
+  from: string;
+  to: string[];
+  data: string;
+}
+
+/** The least of an SMTP server a client needs to hand over one mail: greeting, EHLO, MAIL, RCPT, DATA, QUIT. */
+async function startSmtpSink(): Promise<{ url: string; mails: SunkMail[]; close(): Promise<void> }> {
+  const mails: SunkMail[] = [];
+  const server = createNetServer((socket) => {
+    let mail: SunkMail = { from: '', to: [], data: '' };
+    let inData = false;
+    let buffer = '';
+    socket.write('220 sink ESMTP\r\n');
+    socket.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      for (;;) {
+        if (inData) {
+          const end = buffer.indexOf('\r\n.\r\n');
+          if (end < 0) return;
+          mail.data = buffer.slice(0, end);
+          buffer = buffer.slice(end + 5);
+          inData = false;
+          mails.push(mail);
+          mail = { from: '', to: [], data: '' };
+          socket.write('250 queued\r\n');
+          continue;
+        }
+        const eol = buffer.indexOf('\r\n');
+        if (eol < 0) return;
+        const line = buffer.slice(0, eol);
+        buffer = buffer.slice(eol + 2);
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === 'MAIL') mail.from = line;
+        if (verb === 'RCPT') mail.to.push(line);
+        if (verb === 'DATA') inData = true;
+        if (verb === 'QUIT') socket.end('221 bye\r\n');
+        else socket.write(verb === 'DATA' ? '354 go on\r\n' : '250 ok\r\n');
+      }
+    });
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    mails,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
