@@ -16,7 +16,7 @@ import { runCliProcess } from '../helpers/cli.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
 import { linkToken, outboxMail, sessionCookie, signIn, sitePost } from '../helpers/site.js';
-import { botCall } from '../helpers/trading.js';
+import { botCall, TestPrices } from '../helpers/trading.js';
 
 interface Envelope<T = Record<string, unknown>> {
   ok: boolean;
@@ -251,6 +251,31 @@ describe('site: e-mail sign-in, sessions and key management (/api/auth, /api/bot
     } finally {
       await strict.close();
     }
+  });
+
+  it('trades from a session through the bot routes: the same named errors, one position for a repeated client_order_id', async () => {
+    await new TestPrices(redis).set({ BTCUSDT: 65000 });
+    const visitor = await signIn(api.url, redis, email());
+    const order = { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, client_order_id: `dbl-${Date.now()}` };
+    // a double submit: both at once, one position
+    const [first, second] = await Promise.all([
+      visitor.call<Envelope<{ position: { id: string }; idempotent?: boolean }>>('POST', '/api/site/open', order),
+      visitor.call<Envelope<{ position: { id: string }; idempotent?: boolean }>>('POST', '/api/site/open', order),
+    ]);
+    expect([first.status, second.status]).to.deep.equal([200, 200]);
+    expect(first.body.data.position.id).to.equal(second.body.data.position.id);
+    const listed = await visitor.call<Envelope<{ positions: unknown[] }>>('GET', '/api/site/positions');
+    expect(listed.body.data.positions).to.have.length(1);
+    // the API's named refusal, with the field it names
+    const tooHigh = await visitor.call<Envelope>('POST', '/api/site/open', { ...order, client_order_id: undefined, leverage: 5000 });
+    expect(tooHigh.status).to.equal(400);
+    expect(tooHigh.body.error.code).to.equal('leverage_max');
+    // a book the account does not have
+    const noBook = await visitor.call<Envelope>('GET', '/api/site/positions', undefined, { 'x-pd-book': 'ghost' });
+    expect([noBook.status, noBook.body.error.code]).to.deep.equal([400, 'bad_book']);
+    // without a session: 401 login_required, as /api/bot/key
+    const anonymous = await getJson<Envelope>(`${api.url}/api/site/positions`);
+    expect([anonymous.status, anonymous.body.error.code]).to.deep.equal([401, 'login_required']);
   });
 
   it("opens the stream on a session cookie from the site's own page, and refuses it cross-site or signed out", async () => {

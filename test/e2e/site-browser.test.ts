@@ -132,6 +132,11 @@ describe('site: sign-in, keys, trading and the pages in a real browser', functio
       expect(await page.locator('#who-email').textContent()).to.equal(email);
 
       const key = await createKeyOnPage(page, 'browser-bot');
+      // the copy button puts the key on the clipboard
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.url });
+      await page.getByRole('button', { name: 'Copy key' }).click();
+      await page.locator('#copy-status', { hasText: 'Copied.' }).waitFor();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).to.equal(key);
       await page.locator('#keys-table tbody tr', { hasText: 'browser-bot' }).waitFor();
       await screenshot(page, 'site-keys.png');
 
