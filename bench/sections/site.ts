@@ -61,6 +61,11 @@ export async function measureSite(stack: BenchStack, durationSeconds: number, ro
   try {
     const email = `bench-site-${Date.now()}@example.org`;
     const cookie = await signIn(apiUrl, records, email);
+    // /api/auth/me answers 200 without a session too: the measured check must be a signed-in one
+    const me = (await (await fetch(`${apiUrl}/api/auth/me`, { headers: { cookie: `pd_session=${cookie}` } })).json()) as {
+      data: { signed_in: boolean };
+    };
+    if (!me.data.signed_in) throw new Error('bench site: the session cookie is not signed in');
     const common = { connections, duration: durationSeconds };
     const byName = new Map<string, Measurement[]>();
     for (let round = 0; round < rounds; round += 1) {
