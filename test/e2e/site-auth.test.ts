@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { WebSocket } from 'ws';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../shared/core/clock.js';
@@ -16,6 +15,7 @@ import { runCliProcess } from '../helpers/cli.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
 import { linkToken, outboxMail, sessionCookie, signIn, sitePost } from '../helpers/site.js';
+import { startSmtpSink } from '../helpers/smtp-sink.js';
 import { botCall, TestPrices } from '../helpers/trading.js';
 
 interface Envelope<T = Record<string, unknown>> {
@@ -433,54 +433,3 @@ describe('site: e-mail sign-in, sessions and key management (/api/auth, /api/bot
     }
   });
 });
-
-interface SunkMail {
-  from: string;
-  to: string[];
-  data: string;
-}
-
-/** The least of an SMTP server a client needs to hand over one mail: greeting, EHLO, MAIL, RCPT, DATA, QUIT. */
-async function startSmtpSink(): Promise<{ url: string; mails: SunkMail[]; close(): Promise<void> }> {
-  const mails: SunkMail[] = [];
-  const server = createNetServer((socket) => {
-    let mail: SunkMail = { from: '', to: [], data: '' };
-    let inData = false;
-    let buffer = '';
-    socket.write('220 sink ESMTP\r\n');
-    socket.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString('utf8');
-      for (;;) {
-        if (inData) {
-          const end = buffer.indexOf('\r\n.\r\n');
-          if (end < 0) return;
-          mail.data = buffer.slice(0, end);
-          buffer = buffer.slice(end + 5);
-          inData = false;
-          mails.push(mail);
-          mail = { from: '', to: [], data: '' };
-          socket.write('250 queued\r\n');
-          continue;
-        }
-        const eol = buffer.indexOf('\r\n');
-        if (eol < 0) return;
-        const line = buffer.slice(0, eol);
-        buffer = buffer.slice(eol + 2);
-        const verb = line.slice(0, 4).toUpperCase();
-        if (verb === 'MAIL') mail.from = line;
-        if (verb === 'RCPT') mail.to.push(line);
-        if (verb === 'DATA') inData = true;
-        if (verb === 'QUIT') socket.end('221 bye\r\n');
-        else socket.write(verb === 'DATA' ? '354 go on\r\n' : '250 ok\r\n');
-      }
-    });
-    socket.on('error', () => undefined);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    mails,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}

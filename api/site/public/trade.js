@@ -1,5 +1,5 @@
 import { api, ApiError, clearErrors, el, fmt, newClientOrderId, showError, startPage } from './site.js';
-import { CandlestickSeries, LineStyle, siteChart } from './chart.js';
+import { PriceChart } from './trade-chart.js';
 
 const me = await startPage();
 const bookSelect = document.getElementById('book');
@@ -11,7 +11,6 @@ const openForm = document.getElementById('open-form');
 const openResult = document.getElementById('open-result');
 const limitField = document.getElementById('limit-field');
 
-const LINE_COLORS = { entry: '#5cb8ff', stop: '#ff7b72', target: '#4cd08a', liquidation: '#ffa657' };
 /** Codes the open form shows next to a field when the answer names no param. */
 const FIELD_OF_CODE = {
   symbol_required: 'symbol',
@@ -36,116 +35,32 @@ for (const name of me.books) bookSelect.append(el('option', { value: name, selec
 
 /** The book's open positions by id, as the stream and the answers tell them. */
 const positions = new Map();
-let chartSymbol = null;
-let candles = [];
-const chart = siteChart(document.getElementById('chart'));
-const series = chart.addSeries(CandlestickSeries, {
-  upColor: '#4cd08a',
-  downColor: '#ff7b72',
-  wickUpColor: '#4cd08a',
-  wickDownColor: '#ff7b72',
-  borderVisible: false,
-  // the price scale takes in the level lines too, so a stop or a liquidation far from the candles stays in sight
-  autoscaleInfoProvider: (original) => {
-    const range = original();
-    if (!range || levelPrices.length === 0) return range;
-    return {
-      ...range,
-      priceRange: {
-        minValue: Math.min(range.priceRange.minValue, ...levelPrices),
-        maxValue: Math.max(range.priceRange.maxValue, ...levelPrices),
-      },
-    };
-  },
-});
-let priceLines = [];
-/** The prices of the lines drawn, for the price scale. */
-let levelPrices = [];
+const priceChart = new PriceChart(document.getElementById('chart'));
 
-// ---- the chart -------------------------------------------------------------------------------------------------
+// ---- the chart's symbol -----------------------------------------------------------------------------------------
 
-async function loadCandles(symbol) {
-  try {
-    const rows = await api(`/api/v1/klines?symbol=${encodeURIComponent(`${symbol}USDT`)}&interval=1&limit=300`);
-    candles = rows.map((c) => ({ time: c.time, open: c.open, high: c.high, low: c.low, close: c.close }));
-  } catch {
-    candles = [];
-  }
-  series.setData(candles);
-  chart.timeScale().fitContent();
-}
-
-/** Moves the chart's last candle (or starts the next minute's) with a live price. */
-function tick(price, nowMs) {
-  const minute = Math.floor(nowMs / 60_000) * 60;
-  const last = candles.at(-1);
-  if (last && last.time === minute) {
-    last.high = Math.max(last.high, price);
-    last.low = Math.min(last.low, price);
-    last.close = price;
-    series.update({ ...last });
-  } else if (!last || last.time < minute) {
-    const next = { time: minute, open: last ? last.close : price, high: price, low: price, close: price };
-    next.high = Math.max(next.high, next.open);
-    next.low = Math.min(next.low, next.open);
-    candles.push(next);
-    series.update({ ...next });
-  }
-}
-
-/** The entry, stop, target and liquidation lines of the chart symbol's positions. */
+/** The chart's lines for the positions now held. */
 function drawLines() {
-  for (const line of priceLines) series.removePriceLine(line);
-  priceLines = [];
-  levelPrices = [];
-  const chartEl = document.getElementById('chart');
-  const drawn = [];
-  for (const p of positions.values()) {
-    if (p.symbol !== chartSymbol) continue;
-    const levels = [
-      ['entry', p.entry_price ?? p.entry],
-      ['stop', p.sl],
-      ['target', p.tp],
-      ['liquidation', p.liq_price],
-    ];
-    for (const [kind, price] of levels) {
-      if (typeof price !== 'number') continue;
-      priceLines.push(
-        series.createPriceLine({
-          price,
-          color: LINE_COLORS[kind],
-          lineWidth: kind === 'entry' ? 2 : 1,
-          lineStyle: kind === 'entry' ? LineStyle.Solid : LineStyle.Dashed,
-          axisLabelVisible: true,
-          title: `${kind} ${p.side}`,
-        }),
-      );
-      drawn.push(`${p.id}:${kind}:${price}`);
-      levelPrices.push(price);
-    }
-  }
-  // what is drawn, for assistive technology and tests: a canvas says nothing by itself
-  chartEl.dataset.lines = drawn.join(' ');
-  chartEl.setAttribute('aria-label', `Price chart of ${chartSymbol ?? 'no symbol'}; ${priceLines.length} level lines`);
+  priceChart.drawLines(positions.values());
 }
 
 function refreshSymbols() {
   const symbols = new Set([...positions.values()].map((p) => p.symbol));
-  if (chartSymbol) symbols.add(chartSymbol);
+  if (priceChart.symbol) symbols.add(priceChart.symbol);
   if (symbols.size === 0) symbols.add('BTC');
   const wanted = [...symbols].sort();
   const have = [...symbolSelect.options].map((o) => o.value);
   if (wanted.join() !== have.join()) {
-    symbolSelect.replaceChildren(...wanted.map((s) => el('option', { value: s, selected: s === chartSymbol }, s)));
+    symbolSelect.replaceChildren(...wanted.map((s) => el('option', { value: s, selected: s === priceChart.symbol }, s)));
   }
-  if (!chartSymbol) setChartSymbol(wanted[0]);
+  if (!priceChart.symbol) void setChartSymbol(wanted[0]);
 }
 
 async function setChartSymbol(symbol) {
-  chartSymbol = symbol;
   symbolSelect.value = symbol;
-  await loadCandles(symbol);
+  const shown = priceChart.show(symbol);
   drawLines();
+  await shown;
 }
 
 // ---- positions and orders ---------------------------------------------------------------------------------------
@@ -334,7 +249,7 @@ openForm.addEventListener('submit', async (event) => {
       takePosition(answer.position);
       openResult.textContent = `Opened ${answer.position.side} ${answer.position.symbol} at ${fmt(answer.position.entry_price ?? answer.position.entry, 4)}.`;
       renderPositions();
-      if (answer.position.symbol !== chartSymbol) await setChartSymbol(answer.position.symbol);
+      if (answer.position.symbol !== priceChart.symbol) await setChartSymbol(answer.position.symbol);
     } else if (answer.order) {
       openResult.textContent = `Placed ${answer.order.type} order ${answer.order.order_id} at ${fmt(answer.order.limit_price, 4)}.`;
       await loadOrders();
@@ -378,7 +293,7 @@ function connect() {
           const p = positions.get(row.dataset.position);
           if (p && p.symbol === symbol) row.querySelector('.mark').textContent = fmt(price, 4);
         }
-        if (symbol === chartSymbol) tick(price, message.ts ?? Date.now());
+        if (symbol === priceChart.symbol) priceChart.tick(price, message.ts ?? Date.now());
       }
     }
   });
