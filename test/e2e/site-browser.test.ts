@@ -180,9 +180,15 @@ describe('site: sign-in, keys, trading and the pages in a real browser', functio
       await page.getByLabel('Symbol').fill('ETH');
       await page.getByLabel('Margin $').fill('50');
       await page.getByLabel('Leverage').fill('5');
+      // every open the page sends, answered before the count is read
+      const answered: Promise<unknown>[] = [];
+      page.on('request', (request) => {
+        if (request.url().endsWith('/api/site/open')) answered.push(request.response());
+      });
       await page.locator('#open-submit').dblclick();
       await page.locator('#open-result', { hasText: 'Opened long ETH' }).waitFor();
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await Promise.all(answered);
+      expect(answered.length).to.be.within(1, 2);
       const eth = (await positionsOf(key)).filter((p) => p.symbol === 'ETH');
       expect(eth, 'one ETH position after a double click').to.have.length(1);
       const pagePosition = eth[0] as Pos;
