@@ -65,7 +65,9 @@ export async function startPage({ needsSession = true } = {}) {
     nav.append(link);
   }
   const who = el('div', { className: 'who' });
-  header.append(brand, nav, who);
+  // the first stop of the Tab key: past the navigation, straight to the page's content
+  const skip = el('a', { href: '#main', className: 'skip' }, 'Skip to content');
+  header.append(skip, brand, nav, who);
   document.body.prepend(header);
   const answer = await api('/api/auth/me');
   const me = answer.signed_in ? answer : null;
