@@ -27,6 +27,11 @@ import { RouteCatalog } from './routing/route-catalog.js';
 import { registerRouteGroups } from './routes/index.js';
 import { mcpOtherMethods, mcpRoutes } from './mcp/mcp-router.js';
 import { WHSINK_PATH, whsinkRouters } from './routes/whsink/router.js';
+import { createSiteServices, type SiteServices } from '../shared/site/site-services.js';
+import { siteTradingRouter } from './routes/site/trade-router.js';
+import { sessionStreamCheck, type SiteAuthDeps } from './routes/site/site-session.js';
+import type { KeyCheck } from './ws/stream-client.js';
+import { sitePages } from './site/site-pages.js';
 
 export interface AppDeps {
   /** The process's stores and services (shared/domain.ts), on the API's Redis connection. */
@@ -44,14 +49,19 @@ export interface AppServices extends Domain {
   authenticate: Authenticate;
   /** Keyed calls counted in memory and written in batches; flushed when the app closes. */
   usage: UsageBatcher;
+  /** The site: e-mail sign-in, sessions, key management (its own redis-om connection, closed with the app). */
+  site: SiteServices;
+  /** The rate limiter of the API's budgets (the site's sign-in budgets too). */
+  limiter: CoalescingLimiter;
 }
 
-function createServices({ domain, logger }: AppDeps, metricsOn: boolean): AppServices {
-  const { accounts, clock } = domain;
+function createServices({ domain, logger }: AppDeps, metricsOn: boolean, limiter: CoalescingLimiter): AppServices {
+  const { accounts, clock, config, redis } = domain;
   const apiKeys = new StoredApiKeyResolver({ accounts: accounts.accounts, keys: accounts.keys, clock });
   const usage = new UsageBatcher(accounts.keys, (error) => logger.warn({ err: error }, 'key usage not recorded'));
   const authenticate = createAuthenticate({ resolver: apiKeys, usage, clock, onKeyed: metricsOn ? keyedRequestCounter() : undefined });
-  return { ...domain, apiKeys, authenticate, usage };
+  const site = createSiteServices({ config, redis, clock, accounts, logger });
+  return { ...domain, apiKeys, authenticate, usage, site, limiter };
 }
 
 export interface App {
@@ -71,6 +81,8 @@ export interface App {
    * HTTP request's: the 429 to answer past the budget, else null.
    */
   chargeRefusedKey(req: IncomingMessage): Promise<AppError | null>;
+  /** The stream's check of a site page's socket (its session cookie), null without one. */
+  siteSession(req: IncomingMessage, url: URL): (() => Promise<KeyCheck>) | null;
 }
 
 const API_PREFIX = '/api';
@@ -124,12 +136,21 @@ export function createApp(deps: AppDeps): App {
     }),
     cors,
   ];
-  const services = createServices(deps, metricsOn);
   const limiter = new CoalescingLimiter(redis, [
     config.publicRateLimit,
     config.badKeyRateLimit,
     ...PLAN_IDS.map((id) => PLANS[id].requestsPerMinute),
+    config.site.signInPerEmail,
+    config.site.signInPerIp,
   ]);
+  const services = createServices(deps, metricsOn, limiter);
+  const siteAuth: SiteAuthDeps = {
+    sessions: services.site.sessions,
+    accounts: services.accounts.accounts,
+    books: services.accounts.books,
+    clock: services.clock,
+    siteUrl: config.site.url,
+  };
   registerRouteGroups(catalog, services, OUTSIDE_CATALOG);
   const limit = rateLimit({
     limiter,
@@ -159,6 +180,7 @@ export function createApp(deps: AppDeps): App {
   app.use(whsink.deliveries);
   app.use(API_PREFIX, limit);
   app.use(catalog.expressHandler());
+  app.use(siteTradingRouter(catalog, siteAuth));
   app.use(whsink.echo);
 
   app.use(healthRoutes(redis));
@@ -169,6 +191,7 @@ export function createApp(deps: AppDeps): App {
   });
   app.use(docsRouter());
   app.use(mcpOtherMethods);
+  app.use(sitePages());
 
   app.use(notFoundHandler(catalog));
   app.use(onError);
@@ -184,9 +207,10 @@ export function createApp(deps: AppDeps): App {
       try {
         await services.usage.flush();
       } finally {
-        await dashboard?.close();
+        await Promise.all([dashboard?.close(), services.site.close()]);
       }
     },
+    siteSession: sessionStreamCheck(siteAuth),
     chargeRefusedKey: async (req) => (await chargeRefusedKey(limiter, config.badKeyRateLimit, proxyAddr(req, trust))).overBudget,
   };
 }

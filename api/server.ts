@@ -15,7 +15,7 @@ export interface ApiServer {
 
 export async function startApiServer(deps: AppDeps, port = deps.domain.config.port, host = deps.domain.config.host): Promise<ApiServer> {
   const { config, redis, clock, trading, sweep } = deps.domain;
-  const { listener, flush: flushApp, close: closeApp, services, chargeRefusedKey } = createApp(deps);
+  const { listener, flush: flushApp, close: closeApp, services, chargeRefusedKey, siteSession } = createApp(deps);
   const server = createServer(listener);
   server.keepAliveTimeout = 65_000;
   // Responses still in flight when shutdown starts close their connection instead of keeping it alive.
@@ -48,6 +48,7 @@ export async function startApiServer(deps: AppDeps, port = deps.domain.config.po
     clock,
     apiKeys: services.apiKeys,
     chargeRefusedKey,
+    siteSession,
     trading,
     ticks,
     connectedBookSweep,

@@ -15,13 +15,14 @@ import { arenaTable, measureArena, type ArenaBenchSummary } from './sections/are
 import { analyticsTable, measureAnalytics, type AnalyticsResults } from './sections/analytics.js';
 import { mcpTable, measureMcp } from './sections/mcp.js';
 import { measureRealism, realismTable, type RealismSummary } from './sections/realism.js';
+import { measureSite, siteTable, type SiteResults } from './sections/site.js';
 
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /**
  * Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, metrics, capacity, arena,
- * analytics, mcp, realism, soak); all but the soak when unset.
+ * analytics, mcp, realism, site, soak); all but the soak when unset.
  */
 const only = new Set(
   (process.env.BENCH_ONLY ?? '')
@@ -122,6 +123,7 @@ async function main(): Promise<void> {
   let analytics: AnalyticsResults | undefined;
   let mcp: Measurement[] | undefined;
   let realism: RealismSummary | undefined;
+  let site: SiteResults | undefined;
   try {
     if (wants('macro')) await prepareMacroData(stack.redis.url, stack.sim.url);
     if (!wantsSoak || only.size > 1) rows = await measureRounds(targetsFor(stack), { durationSeconds, connections, rounds });
@@ -185,6 +187,7 @@ async function main(): Promise<void> {
       const bursts = Number(process.env.BENCH_TRADING_BURSTS ?? 5);
       realism = await measureRealism({ redisUrl: stack.redis.url, apiUrl: stack.api.url, connections, bursts });
     }
+    if (wants('site')) site = await measureSite(stack, durationSeconds, rounds, connections);
   } finally {
     await stack.stop();
   }
@@ -216,6 +219,7 @@ async function main(): Promise<void> {
     arena ? arenaTable(arena) : '',
     analytics ? analyticsTable(analytics) : '',
     realism ? realismTable(realism) : '',
+    site ? siteTable(site) : '',
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -243,6 +247,7 @@ async function main(): Promise<void> {
         analytics,
         mcp,
         realism,
+        site,
       },
       null,
       2,

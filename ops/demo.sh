@@ -9,4 +9,6 @@ fi
 export MARKET_SOURCE="${MARKET_SOURCE:-sim}"
 # the demo runs on localhost: webhooks to a local receiver (and /api/whsink on this host) must be allowed
 export WEBHOOK_ALLOW_PRIVATE="${WEBHOOK_ALLOW_PRIVATE:-true}"
+# the demo is served over plain http on localhost: the site's session cookie goes without Secure
+export SITE_COOKIE_SECURE="${SITE_COOKIE_SECURE:-false}"
 exec node --import tsx ops/demo/main.ts

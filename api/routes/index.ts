@@ -15,6 +15,7 @@ import { metadataRoutes } from './meta/metadata-router.js';
 import { openApiRoutes } from './meta/router.js';
 import { pingRoutes } from './ping/router.js';
 import { screenerRoutes } from './screener/router.js';
+import { siteRoutes } from './site/router.js';
 import { statusRoutes } from './status/router.js';
 import { streamRoutes } from './stream/router.js';
 import { webhookRoutes } from './webhooks/router.js';
@@ -56,4 +57,17 @@ export function registerRouteGroups(catalog: RouteCatalog, services: AppServices
   catalog.add(arenaRoutes({ arena: services.arena.service, cacheMs: ARENA_CACHE_MS }));
   catalog.add(aiRoutes({ ai: services.ai, authenticate }));
   catalog.add(openApiRoutes({ catalog }));
+  catalog.add(
+    siteRoutes({
+      site: services.site,
+      accounts: accounts.accounts,
+      books: accounts.books,
+      limiter: services.limiter,
+      clock,
+      siteUrl: config.site.url,
+      cookieSecure: config.site.cookieSecure,
+      signInPerEmail: config.site.signInPerEmail,
+      signInPerIp: config.site.signInPerIp,
+    }),
+  );
 }

@@ -7,7 +7,9 @@ export const STREAM_CHANNELS = ['positions', 'prices'] as const;
 export type StreamChannel = (typeof STREAM_CHANNELS)[number];
 
 /** A stream's key looked up: its context, or why it is refused. */
-export type KeyCheck = { context: KeyContext } | { code: 'missing_api_key' | 'bad_api_key' | 'revoked_key' };
+/** A key's (or a site session's: login_required, cross_site) check: its context, or the code it is refused with. */
+export type KeyCheck =
+  { context: KeyContext } | { code: 'missing_api_key' | 'bad_api_key' | 'revoked_key' | 'login_required' | 'cross_site' };
 
 /** A socket this far behind skips price ticks (the next one supersedes them anyway). */
 const SKIP_TICKS_ABOVE_BYTES = 256 * 1024;

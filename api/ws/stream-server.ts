@@ -48,11 +48,14 @@ const REFUSED_KEY_MESSAGES: Record<Extract<KeyCheck, { code: string }>['code'], 
   missing_api_key: 'an API key is required: connect with ?api_key=<API_KEY> (or key=, token=)',
   bad_api_key: `the API key is not valid: ${KEY_HINT}`,
   revoked_key: `this API key was revoked: ${KEY_HINT}`,
+  login_required: 'the site session has ended: sign in again',
+  cross_site: "a site session's stream must be opened from the site's own pages",
 };
 /** What a socket cut by a notice is told, by the notice's reason. */
 const NOTICE_MESSAGES: Record<string, string> = {
   revoked_key: 'this key was revoked',
   too_many_sockets: "the account's plan now allows fewer streams: this one was closed",
+  login_required: 'the site session was signed out',
 };
 
 export interface StreamDeps {
@@ -68,6 +71,11 @@ export interface StreamDeps {
   ticks: LatestTicks;
   /** The sweep module's connected-book trigger: started with the pod's connected books, stopped on close. */
   connectedBookSweep: ConnectedBookSweep;
+  /**
+   * A signed-in site page's stream (no key, the session cookie): the check of its session, run before the upgrade and
+   * again whenever a key would be looked up again; null when the request carries no session cookie.
+   */
+  siteSession?: (req: IncomingMessage, url: URL) => (() => Promise<KeyCheck>) | null;
 }
 
 export interface StreamServer {
@@ -179,15 +187,15 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
     ws.close(code, reason);
   };
 
-  /** Sets up a socket whose key was found active before the upgrade (`ctx`); `key` is looked up again later. */
-  async function open(ws: WebSocket, key: string, ctx: KeyContext): Promise<void> {
+  /** Sets up a socket whose key (or session) was found active before the upgrade (`ctx`); `check` looks again later. */
+  async function open(ws: WebSocket, check: () => Promise<KeyCheck>, ctx: KeyContext): Promise<void> {
     // frames sent before the socket is set up wait for it
     const early: (string | null)[] = [];
     let onFrame = (text: string | null): void => void early.push(text);
     ws.on('message', (data, isBinary) => onFrame(isBinary ? null : data.toString()));
     let gone = false;
     ws.once('close', () => (gone = true));
-    const client = new StreamClient(ws, ctx, `${podId}.${++counter}`, () => checkKey(deps.apiKeys, key));
+    const client = new StreamClient(ws, ctx, `${podId}.${++counter}`, check);
     const slot = { accountId: ctx.accountId, socketId: client.socketId };
     const cap = ctx.plan.limits.websocketSockets;
     const claim = await slots.claim(slot, cap, clock.now());
@@ -217,16 +225,17 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
   }
 
   /** The key of an upgrade, looked up before any socket exists: refused with an HTTP error, or accepted with its context. */
-  async function admit(req: IncomingMessage, socket: Duplex, key: string | null): Promise<KeyContext | null> {
+  async function admit(req: IncomingMessage, socket: Duplex, check: () => Promise<KeyCheck>): Promise<KeyContext | null> {
     // between the upgrade event and handleUpgrade nothing listens for the connection's errors:
     // a reset while the key is looked up would be unhandled
     const dropped = (): void => void socket.destroy();
     socket.on('error', dropped);
     try {
-      const checked = await checkKey(deps.apiKeys, key);
+      const checked = await check();
       if ('context' in checked) return checked.context;
-      // a key sent and refused costs the address, as over HTTP; no key at all is not a guess
-      const overBudget = checked.code === 'missing_api_key' ? null : await deps.chargeRefusedKey(req);
+      // a key sent and refused costs the address, as over HTTP; no key at all (or a session's refusal) is not a guess
+      const guessed = checked.code === 'bad_api_key' || checked.code === 'revoked_key';
+      const overBudget = guessed ? await deps.chargeRefusedKey(req) : null;
       const refusal = overBudget ?? new AppError(checked.code, REFUSED_KEY_MESSAGES[checked.code]);
       refuseUpgrade(socket, refusal, clock.now());
       // one line per refused upgrade, as per closed stream (the key in its URL is redacted as it is written)
@@ -247,10 +256,11 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
       return;
     }
     const key = streamKey(url);
-    admit(req, socket, key)
+    // without a key, a site page's session cookie; else the key check (which refuses a missing key)
+    const check = (key === null ? deps.siteSession?.(req, url) : null) ?? (() => checkKey(deps.apiKeys, key));
+    admit(req, socket, check)
       .then((ctx) => {
-        // a context comes only with a key
-        if (ctx !== null && key !== null) accept(req, socket, head, key, ctx);
+        if (ctx !== null) accept(req, socket, head, check, ctx);
       })
       .catch((error: unknown) => {
         logger.error({ err: error }, 'stream: upgrade failed');
@@ -258,7 +268,7 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
       });
   });
 
-  function accept(req: IncomingMessage, socket: Duplex, head: Buffer, key: string, ctx: KeyContext): void {
+  function accept(req: IncomingMessage, socket: Duplex, head: Buffer, check: () => Promise<KeyCheck>, ctx: KeyContext): void {
     // shutdown began while the key was looked up
     if (closing) return endUpgrade(socket, 503);
     wss.handleUpgrade(req, socket, head, (ws) => {
@@ -273,7 +283,7 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
       });
       // a bad frame (too large, malformed) closes that socket (1009, 1002); unheard, the error would end the process
       ws.on('error', (error) => logger.debug({ err: error }, 'stream: socket error'));
-      open(ws, key, ctx).catch((error: unknown) => {
+      open(ws, check, ctx).catch((error: unknown) => {
         logger.error({ err: error }, 'stream: connection setup failed');
         ws.close(CLOSE_CODES.internal, 'internal error');
       });

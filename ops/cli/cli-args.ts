@@ -15,6 +15,7 @@ export const USAGE = `usage: npm run cli -- <command> [options]
   webhooks redeliver --email E --hook ID [--since MS]
                                                  re-queues the hook's failed deliveries (failed at or after MS, epoch ms);
                                                  the receiver sees the same X-PD-Delivery ids
+  mail outbox [--email E]                        the development outbox (no SMTP_URL): the newest sign-in links, as full URLs
 options: --json prints JSON; --help prints this. Needs REDIS_URL (the service's Redis).`;
 
 export type CliCommand =
@@ -25,7 +26,8 @@ export type CliCommand =
   | { kind: 'keys-revoke'; email: string; id: string; json: boolean }
   | { kind: 'plans-set'; email: string; plan: PlanId; days: number; source: PlanSource; json: boolean }
   | { kind: 'audit'; email?: string; json: boolean }
-  | { kind: 'webhooks-redeliver'; email: string; hook: string; since: number; json: boolean };
+  | { kind: 'webhooks-redeliver'; email: string; hook: string; since: number; json: boolean }
+  | { kind: 'mail-outbox'; email?: string; json: boolean };
 
 /** A command line the CLI cannot run: one line for the operator, exit code 2. */
 export class UsageError extends Error {}
@@ -41,6 +43,7 @@ const ALLOWED: Record<string, { required: StringOption[]; optional: StringOption
   'plans set': { required: ['email', 'plan', 'days'], optional: ['source'] },
   audit: { required: [], optional: ['email'] },
   'webhooks redeliver': { required: ['email', 'hook'], optional: ['since'] },
+  'mail outbox': { required: [], optional: ['email'] },
 };
 
 function visible(text: string): string {
@@ -97,7 +100,7 @@ export function parseCliArgs(argv: string[]): CliCommand {
   const allowed = Object.hasOwn(ALLOWED, command) ? ALLOWED[command] : undefined;
   if (!allowed || positionals.length !== words) {
     const what = positionals.length === 0 ? 'no command given' : `unknown command "${visible(positionals.join(' '))}"`;
-    throw new UsageError(`${what}: try keys create|list|rename|revoke, plans set, audit or webhooks redeliver (--help)`);
+    throw new UsageError(`${what}: try keys create|list|rename|revoke, plans set, audit, webhooks redeliver or mail outbox (--help)`);
   }
   const one: Partial<Record<StringOption, string>> = {};
   for (const name of STRING_OPTIONS) {
@@ -129,6 +132,8 @@ export function parseCliArgs(argv: string[]): CliCommand {
       return { kind: 'keys-revoke', email, id: one.id ?? '', json };
     case 'audit':
       return { kind: 'audit', json, ...(one.email !== undefined ? { email } : {}) };
+    case 'mail outbox':
+      return { kind: 'mail-outbox', json, ...(one.email !== undefined ? { email } : {}) };
     case 'webhooks redeliver':
       return { kind: 'webhooks-redeliver', email, hook: parseHook(one.hook ?? ''), since: parseSince(one.since ?? '0'), json };
     default:

@@ -55,7 +55,7 @@ function planLine(plan: StoredPlan, now: number): string {
 const json = (value: unknown): string => JSON.stringify(value, null, 2);
 
 /** The command's output for stdout. Refusals are thrown as AppError. */
-export type AccountCommand = Exclude<CliCommand, { kind: 'audit' | 'webhooks-redeliver' }>;
+export type AccountCommand = Exclude<CliCommand, { kind: 'audit' | 'webhooks-redeliver' | 'mail-outbox' }>;
 
 export async function runCommand(command: AccountCommand, accounts: AccountService, now: () => number): Promise<string> {
   switch (command.kind) {

@@ -1,6 +1,6 @@
 /**
  * The operator commands that read the trading ledger and the webhooks queue: `audit` (read only: it never repairs) and
- * `webhooks redeliver`. Each answers an exit code with its output, as runCli does.
+ * `webhooks redeliver`; and `mail outbox`, the site's development outbox. Each answers an exit code with its output, as runCli does.
  */
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -11,6 +11,8 @@ import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import type { WebhookJob } from '../../shared/queues/job-types.js';
 import type { WebhookStore } from '../../shared/push/webhook-store.js';
 import { closeRedis, createBlockingRedis } from '../../shared/redis/connection.js';
+import { readOutbox } from '../../shared/site/site-mail.js';
+import { SiteRedis } from '../../shared/site/site-records.js';
 import type { CliCommand } from './cli-args.js';
 
 export interface OpsOutput {
@@ -111,5 +113,22 @@ export async function runRedeliver(
   } finally {
     await queue.close();
     await closeRedis(connection);
+  }
+}
+
+type MailOutboxCommand = Extract<CliCommand, { kind: 'mail-outbox' }>;
+
+/** The development outbox's newest sign-in links (for one address when given), newest first, as full URLs. */
+export async function runMailOutbox(command: MailOutboxCommand, redis: Redis): Promise<string> {
+  const records = new SiteRedis(redis, () => undefined);
+  try {
+    const email = command.email === undefined ? undefined : normalizeEmail(command.email);
+    const mails = await readOutbox(records, email);
+    if (command.json) return json({ mails });
+    if (mails.length === 0)
+      return `no sign-in links in the development outbox${email ? ` for ${email}` : ''} (mail goes out by SMTP when SMTP_URL is set)`;
+    return mails.map((mail) => `${new Date(mail.ts).toISOString()}  ${mail.to}  ${mail.link}`).join('\n');
+  } finally {
+    await records.close();
   }
 }

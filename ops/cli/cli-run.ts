@@ -10,7 +10,7 @@ import { createDomain } from '../../shared/domain.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { parseCliArgs, USAGE, UsageError } from './cli-args.js';
 import { runCommand } from './cli-commands.js';
-import { runAudit, runRedeliver } from './cli-ops.js';
+import { runAudit, runMailOutbox, runRedeliver } from './cli-ops.js';
 import { LedgerReader } from '../../shared/paper/audit/ledger-reader.js';
 
 export interface CliResult {
@@ -49,6 +49,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   redis.on('error', () => undefined); // a failed command reports it; the connection's own errors would only repeat it
   try {
     const domain = createDomain({ config, redis, clock });
+    if (command.kind === 'mail-outbox') return { code: 0, stdout: `${await runMailOutbox(command, redis)}\n`, stderr: '' };
     if (command.kind === 'audit' || command.kind === 'webhooks-redeliver') {
       const ran =
         command.kind === 'audit'

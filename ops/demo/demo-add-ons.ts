@@ -27,6 +27,11 @@ function dashboardLine(apiUrl: string, generatedOpsToken: string | undefined): s
   return `ops dashboard: ${apiUrl}${QUEUE_DASHBOARD_PATH} (user ops, password ${password})`;
 }
 
+/** The banner's line for the site: where to sign in, and where the link goes without SMTP. */
+function signInLine(apiUrl: string): string {
+  return `site: open ${apiUrl}/signin, enter any e-mail; with no SMTP_URL the link is printed in this log (development outbox)`;
+}
+
 export function demoAddOns(generatedOpsToken?: string): EntryOptions {
   let simUrl: string | undefined;
   let demoApiKey: string | undefined;
@@ -58,8 +63,12 @@ export function demoAddOns(generatedOpsToken?: string): EntryOptions {
             ]
           : []),
         ...(opsToken && running.apiUrl ? [dashboardLine(running.apiUrl, generatedOpsToken)] : []),
+        ...(running.apiUrl ? [signInLine(running.apiUrl)] : []),
       ],
-      redisLines: demoApiKey ? [`try REDIS_URL=${running.redisUrl} npm run cli -- keys list --email ${DEMO_EMAIL}`] : [],
+      redisLines: [
+        ...(demoApiKey ? [`try REDIS_URL=${running.redisUrl} npm run cli -- keys list --email ${DEMO_EMAIL}`] : []),
+        `sign-in links (no SMTP_URL): REDIS_URL=${running.redisUrl} npm run cli -- mail outbox`,
+      ],
     }),
   };
 }

@@ -101,6 +101,22 @@ export interface Config extends LiquidationSettings {
   metricsPort: number | undefined;
   /** /ai: the optional OpenAI-compatible provider (AI_BASE_URL, AI_MODEL, AI_API_KEY) and its timeout (AI_TIMEOUT_MS). */
   ai: AiSettings;
+  /** The site: e-mail sign-in, its mail, its session cookie and its sign-in budgets (SITE_URL, SMTP_URL, ...). */
+  site: SiteSettings;
+}
+
+/** The site's settings (README, "The site"). */
+export interface SiteSettings {
+  /** The site's public origin: sign-in links point at it and site calls must come from it; unset: the request's own host. */
+  url: string | undefined;
+  /** nodemailer's SMTP transport URL; unset: the development outbox (links logged and kept in Redis). */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** The session cookie's Secure flag: on unless NODE_ENV=development or SITE_COOKIE_SECURE=false (the demo). */
+  cookieSecure: boolean;
+  /** Sign-in links asked per minute for one address, and from one client IP. */
+  signInPerEmail: number;
+  signInPerIp: number;
 }
 
 /** Timings of the WebSocket stream, the outbox relay and webhook delivery; tests shorten them. */
@@ -190,6 +206,14 @@ const schema = Joi.object({
   AI_MODEL: Joi.string().trim().max(200),
   AI_API_KEY: Joi.string().trim().max(500),
   AI_TIMEOUT_MS: Joi.number().integer().min(100).default(8_000),
+  // the site (e-mail sign-in)
+  SITE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }),
+  MAIL_FROM: Joi.string().max(200).default('Perpdesk <no-reply@perpdesk.local>'),
+  NODE_ENV: Joi.string().allow(''),
+  SITE_COOKIE_SECURE: Joi.boolean().truthy('1').falsy('0'),
+  SIGNIN_EMAIL_RATE_LIMIT: Joi.number().integer().min(1).default(3),
+  SIGNIN_IP_RATE_LIMIT: Joi.number().integer().min(1).default(10),
 }).unknown(true);
 
 function parseFeedVenues(raw: string): FeedVenue[] {
@@ -286,6 +310,14 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
           ? { baseUrl: value.AI_BASE_URL, model: value.AI_MODEL, apiKey: value.AI_API_KEY }
           : undefined,
       timeoutMs: value.AI_TIMEOUT_MS,
+    },
+    site: {
+      url: value.SITE_URL === undefined ? undefined : new URL(value.SITE_URL).origin,
+      smtpUrl: value.SMTP_URL,
+      mailFrom: value.MAIL_FROM,
+      cookieSecure: value.SITE_COOKIE_SECURE ?? value.NODE_ENV !== 'development',
+      signInPerEmail: value.SIGNIN_EMAIL_RATE_LIMIT,
+      signInPerIp: value.SIGNIN_IP_RATE_LIMIT,
     },
   };
 }

@@ -107,6 +107,13 @@ export const ERROR_CODES = {
   tool_unavailable: 501,
   /** /ai: the account's reads of the day are used up (the plan's aiReadsPerDay); retry_after names the seconds to 00:00 UTC. */
   ai_quota_exceeded: 429,
+  // the site: e-mail sign-in, sessions, key management
+  /** A site call (key management, trading from the page) without a live session cookie. */
+  login_required: 401,
+  /** A sign-in link that is unknown, already used or older than 15 minutes: ask for a new one. */
+  link_invalid: 400,
+  /** A state-changing site call whose Origin is missing or not the site's own (CSRF). */
+  cross_site: 403,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

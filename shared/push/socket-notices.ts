@@ -23,6 +23,12 @@ export function revokedKeyNotice(keyId: string): string {
   return JSON.stringify(notice);
 }
 
+/** The notice a site sign-out publishes: the streams of the ended session close 4401 login_required. */
+export function endedSessionNotice(sessionKeyId: string): string {
+  const notice: SocketNotice = { cut: { key: sessionKeyId }, code: STREAM_CLOSE_CODES.keyRefused, reason: 'login_required' };
+  return JSON.stringify(notice);
+}
+
 export function isSocketNotice(message: unknown): message is SocketNotice {
   if (message === null || typeof message !== 'object' || !('cut' in message)) return false;
   const { cut, code, reason } = message as Partial<SocketNotice>;

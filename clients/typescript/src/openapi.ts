@@ -1666,6 +1666,97 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/auth/start': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mails a one-time sign-in link (15 minutes, single use) to the address; the answer is the same whether it has an account or not
+     * @description Rate limited per address (3/min) and per client IP (10/min). Must come from the site's pages (Origin).
+     */
+    post: operations['postApiAuthStart'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/finish': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Opens a sign-in link: creates the account when the address is new and starts a session (cookie pd_session) */
+    post: operations['postApiAuthFinish'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/me': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The session's account and its books (the cookie's 30 days start again); signed_in false without a session */
+    get: operations['getApiAuthMe'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/logout': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Ends this session, or with ?all=1 every session of the account */
+    post: operations['postApiAuthLogout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/bot/key': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The signed-in account's API keys: act list, create (name, optional book), rename (key, name), revoke (key)
+     * @description Needs the site session cookie (401 login_required). Each act answers the list { ok, keys: [ { k, name, book, calls, last, revoked } ], plan, plans }; create adds created { k, key } with the new key, shown once. k is the key public id.
+     */
+    post: operations['postApiBotKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/mcp': {
     parameters: {
       query?: never;
@@ -2871,7 +2962,10 @@ export interface components {
           | 'unavailable'
           | 'internal'
           | 'tool_unavailable'
-          | 'ai_quota_exceeded';
+          | 'ai_quota_exceeded'
+          | 'login_required'
+          | 'link_invalid'
+          | 'cross_site';
         message: string;
       };
       /** @description epoch milliseconds */
@@ -2957,7 +3051,10 @@ export interface components {
         | 'unavailable'
         | 'internal'
         | 'tool_unavailable'
-        | 'ai_quota_exceeded';
+        | 'ai_quota_exceeded'
+        | 'login_required'
+        | 'link_invalid'
+        | 'cross_site';
       message: string;
     };
   };
@@ -9175,6 +9272,279 @@ export interface operations {
         };
       };
       /** @description Failure. Codes: rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postApiAuthStart: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": "trader@example.com"
+         *     }
+         */
+        'application/json': {
+          email: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success, in the { ok, data, ts } envelope */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "data": {
+           *         "sent": true,
+           *         "expires_in_s": 900
+           *       },
+           *       "ts": 1767225600000
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            ok: true;
+            data: {
+              sent?: boolean;
+              expires_in_s?: number;
+            };
+            /** @description epoch milliseconds */
+            ts: number;
+          };
+        };
+      };
+      /** @description Failure. Codes: missing_param, invalid_param, rate_limited, cross_site, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postApiAuthFinish: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success, in the { ok, data, ts } envelope */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "ts": 1767225600000
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            ok: true;
+            data: {
+              email?: string;
+              account?: string;
+              created?: boolean;
+            };
+            /** @description epoch milliseconds */
+            ts: number;
+          };
+        };
+      };
+      /** @description Failure. Codes: missing_param, invalid_param, link_invalid, cross_site, rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getApiAuthMe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success, in the { ok, data, ts } envelope */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "ts": 1767225600000
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            ok: true;
+            data: {
+              signed_in?: boolean;
+              email?: string;
+              account?: string;
+              books?: string[];
+              /** @description session start, epoch ms */
+              since?: number;
+            };
+            /** @description epoch milliseconds */
+            ts: number;
+          };
+        };
+      };
+      /** @description Failure. Codes: rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postApiAuthLogout: {
+    parameters: {
+      query?: {
+        all?: '0' | '1' | 'true' | 'false';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success, in the { ok, data, ts } envelope */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "ts": 1767225600000
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            ok: true;
+            data: {
+              /** @description sessions ended */
+              ended?: number;
+            };
+            /** @description epoch milliseconds */
+            ts: number;
+          };
+        };
+      };
+      /** @description Failure. Codes: missing_param, invalid_param, login_required, cross_site, rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postApiBotKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @default list
+           * @enum {string}
+           */
+          act?: 'list' | 'create' | 'rename' | 'revoke';
+          name?: string;
+          book?: string;
+          key?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success, the bare result */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            ok?: boolean;
+            email?: string;
+            keys?: {
+              /** @description the key public id (key_...), never the key */
+              k?: string;
+              name?: string;
+              book?: string;
+              calls?: number;
+              /** @description last call, epoch ms */
+              last?: number | null;
+              revoked?: boolean;
+              revoked_ts?: number | null;
+              created?: number;
+            }[];
+            /** @description the account plan: plan, tier, label, until, limits */
+            plan?: Record<string, never>;
+            /** @description the plan catalogue */
+            plans?: Record<string, never>[];
+            /** @description create only: the new key, shown this once */
+            created?: {
+              k?: string;
+              /** @description the API key (pd_...) */
+              key?: string;
+              name?: string;
+              book?: string;
+            };
+          };
+        };
+      };
+      /** @description Failure. Codes: missing_param, invalid_param, login_required, cross_site, max_keys, max_books, bad_book, not_found, rate_limited, unavailable, internal */
       default: {
         headers: {
           [name: string]: unknown;

@@ -1,0 +1,87 @@
+/** The site's sign-in as a test walks it: ask for a link, read it from the development outbox, open it, keep the cookie. */
+import type { Redis } from 'ioredis';
+import { readOutbox, type OutboxMail } from '../../shared/site/site-mail.js';
+import { SiteRedis } from '../../shared/site/site-records.js';
+import { getJson, type JsonResponse } from './app.js';
+import { waitFor } from './market-wait.js';
+
+export interface SiteVisitor {
+  email: string;
+  /** The session cookie's value. */
+  cookie: string;
+  /** A site call with the session cookie and the site's own Origin. */
+  call<T = Record<string, unknown>>(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<JsonResponse<T>>;
+}
+
+/** A POST as the site's own page sends it (Origin: the site), with an optional cookie. */
+export function sitePost<T = Record<string, unknown>>(
+  base: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<JsonResponse<T>> {
+  return getJson<T>(`${base}${path}`, {
+    method: 'POST',
+    headers: { origin: base, 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+/** The newest outbox mail to the address, once it is there. */
+export async function outboxMail(redis: Redis, email: string, newerThan = 0): Promise<OutboxMail> {
+  const records = new SiteRedis(redis, () => undefined);
+  try {
+    return await waitFor(
+      async () => (await readOutbox(records, email, 1)).find((mail) => mail.ts >= newerThan),
+      5_000,
+      `a sign-in link for ${email} in the outbox`,
+    );
+  } finally {
+    await records.close();
+  }
+}
+
+/** The token of a sign-in link (/signin#token=...). */
+export function linkToken(link: string): string {
+  const token = new URLSearchParams(new URL(link).hash.slice(1)).get('token');
+  if (!token) throw new Error(`no token in ${link}`);
+  return token;
+}
+
+/** The session cookie's value from a Set-Cookie header. */
+export function sessionCookie(response: JsonResponse): string {
+  const match = /pd_session=([^;]*)/.exec(response.headers.get('set-cookie') ?? '');
+  if (!match?.[1]) throw new Error(`no session cookie in ${response.headers.get('set-cookie')}`);
+  return match[1];
+}
+
+/** Signs in through the outbox's link and answers a visitor holding the session. */
+export async function signIn(base: string, redis: Redis, email: string): Promise<SiteVisitor> {
+  const asked = Date.now();
+  const started = await sitePost(base, '/api/auth/start', { email });
+  if (started.status !== 200) throw new Error(`sign-in start answered ${started.status}: ${JSON.stringify(started.body)}`);
+  const mail = await outboxMail(redis, email, asked);
+  const finished = await sitePost(base, '/api/auth/finish', { token: linkToken(mail.link) });
+  if (finished.status !== 200) throw new Error(`sign-in finish answered ${finished.status}: ${JSON.stringify(finished.body)}`);
+  const cookie = sessionCookie(finished);
+  return {
+    email,
+    cookie,
+    call: (method, path, body, headers = {}) =>
+      getJson(`${base}${path}`, {
+        method,
+        headers: {
+          cookie: `pd_session=${cookie}`,
+          ...(method === 'POST' ? { origin: base } : {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
+        ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+      }),
+  };
+}
