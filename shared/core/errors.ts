@@ -114,6 +114,8 @@ export const ERROR_CODES = {
   link_invalid: 400,
   /** A state-changing site call whose Origin is missing or not the site's own (CSRF). */
   cross_site: 403,
+  /** The SMTP server refused or could not be reached: nothing was sent; retry_after names the seconds to wait. */
+  mail_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -3,6 +3,7 @@
  * the link is written to the log (the one place a secret is logged on purpose: there is no other way to receive it) and
  * kept in Redis, where `npm run cli -- mail outbox` prints the newest ones.
  */
+import { AppError } from '../core/errors.js';
 import nodemailer from 'nodemailer';
 import type { Logger } from '../core/logger.js';
 import { siteKeys, type SiteRedis } from './site-records.js';
@@ -47,7 +48,13 @@ export function createSiteMailer(deps: { smtpUrl: string | undefined; from: stri
     return {
       outbox: false,
       sendSignIn: async (mail) => {
-        await transport.sendMail({ from, to: mail.to, subject: 'Your Perpdesk sign-in link', text: signInText(mail) });
+        try {
+          await transport.sendMail({ from, to: mail.to, subject: 'Your Perpdesk sign-in link', text: signInText(mail) });
+        } catch (error) {
+          // the error's code only: its message may quote the SMTP conversation, which carries the link
+          logger.warn({ code: (error as NodeJS.ErrnoException).code ?? 'unknown' }, 'sign-in mail not sent: SMTP refused or unreachable');
+          throw new AppError('mail_unavailable', 'the sign-in mail could not be sent; try again in a minute', { retry_after: 60 });
+        }
       },
     };
   }

@@ -16,6 +16,7 @@ import { waitFor } from '../helpers/market-wait.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
 import { linkToken, outboxMail, sessionCookie, signIn, sitePost } from '../helpers/site.js';
 import { startSmtpSink } from '../helpers/smtp-sink.js';
+import { freePort } from '../../shared/redis/embedded.js';
 import { botCall, TestPrices } from '../helpers/trading.js';
 
 interface Envelope<T = Record<string, unknown>> {
@@ -430,6 +431,18 @@ describe('site: e-mail sign-in, sessions and key management (/api/auth, /api/bot
     } finally {
       await mailing.close();
       await smtp.close();
+    }
+  });
+
+  it('answers 503 mail_unavailable, never a 500, when the SMTP server cannot be reached', async () => {
+    const closed = await freePort();
+    const mailing = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000', SMTP_URL: `smtp://127.0.0.1:${closed}` });
+    try {
+      const start = await sitePost<Envelope>(mailing.url, '/api/auth/start', { email: email() });
+      expect(start.status).to.equal(503);
+      expect(JSON.stringify(start.body)).to.contain('mail_unavailable');
+    } finally {
+      await mailing.close();
     }
   });
 });
