@@ -180,7 +180,7 @@ export function createApp(deps: AppDeps): App {
       try {
         await services.usage.flush();
       } finally {
-        await dashboard?.close();
+        await Promise.all([dashboard?.close(), services.replay.close()]);
       }
     },
     chargeRefusedKey: async (req) => (await chargeRefusedKey(limiter, config.badKeyRateLimit, proxyAddr(req, trust))).overBudget,

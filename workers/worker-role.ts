@@ -73,6 +73,8 @@ export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptio
   };
   const stop = async (): Promise<void> => {
     await relay?.stop();
+    // a long job (a replay's clock) hears the abort and hands itself back to the queue, so close does not wait for it to end
+    for (const worker of workers) worker.cancelAllJobs('worker closing');
     await Promise.allSettled(workers.map((worker) => worker.close()));
     await Promise.allSettled([...queues.values()].map((queue) => queue.close()));
     await Promise.allSettled(built.map((processor) => processor.close?.()));
@@ -86,10 +88,10 @@ export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptio
       built.push(processor);
       const completed = jobDuration.labels(definition.queue, 'completed');
       const failed = jobDuration.labels(definition.queue, 'failed');
-      const run = async (job: Job, token?: string): Promise<unknown> => {
+      const run = async (job: Job, token?: string, signal?: AbortSignal): Promise<unknown> => {
         const started = performance.now();
         try {
-          const result = await processor.process(job, token);
+          const result = await processor.process(job, token, signal);
           completed.observe((performance.now() - started) / 1000);
           if (isWaitingForInputs(result)) await runAgainSoon(definition.queue, job);
           return result;

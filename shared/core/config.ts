@@ -97,6 +97,15 @@ export interface Config extends LiquidationSettings {
   opsToken: string | undefined;
   /** A listener of its own serving GET /metrics in this process (worker and feed processes); unset: none. */
   metricsPort: number | undefined;
+  /** Replay of a past day (shared/paper/replay): the candle cache and how many replay clocks one worker process runs. */
+  replay: ReplaySettings;
+}
+
+export interface ReplaySettings {
+  /** How long a past day's 1-minute candles stay cached in Redis. */
+  candleTtlS: number;
+  /** Replay clocks (one long job per running replay) one worker process runs at once. */
+  concurrency: number;
 }
 
 /** Timings of the WebSocket stream, the outbox relay and webhook delivery; tests shorten them. */
@@ -174,6 +183,8 @@ const schema = Joi.object({
   // a token a person could guess or an empty one would open the dashboard: at least 16 characters
   OPS_TOKEN: Joi.string().allow('').min(16).pattern(/^\S+$/).messages({ 'string.pattern.base': 'must not contain whitespace' }),
   METRICS_PORT: Joi.number().integer().min(0).max(65535),
+  REPLAY_CANDLE_TTL_S: Joi.number().integer().min(60).default(86_400),
+  REPLAY_CONCURRENCY: Joi.number().integer().min(1).max(10_000).default(200),
 }).unknown(true);
 
 function parseFeedVenues(raw: string): FeedVenue[] {
@@ -263,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     statusSampleMs: value.STATUS_SAMPLE_MS,
     opsToken: value.OPS_TOKEN || undefined,
     metricsPort: value.METRICS_PORT,
+    replay: { candleTtlS: value.REPLAY_CANDLE_TTL_S, concurrency: value.REPLAY_CONCURRENCY },
   };
 }
 

@@ -29,6 +29,8 @@ export const QUEUES = {
   webhooks: 'webhooks',
   /** Scheduled every STATUS_SAMPLE_MS: samples every component for the status page's per-day availability (job sample). */
   status: 'status',
+  /** One long job per running replay (id: the replay id), added by POST /replay: its clock (shared/paper/replay/replay-clock.ts). */
+  replay: 'replay',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

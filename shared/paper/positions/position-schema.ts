@@ -49,6 +49,7 @@ export const positionSchema = objectSchema<PositionView>(
     opened_ts: epochMs(),
     client_order_id: nullable(string()),
     source: oneOfValues(['api']),
+    src: oneOfValues(['replay']),
     exit: number('Exit price (closed)'),
     exit_price: number('Exit price (closed; the original name of exit)'),
     closed_ts: epochMs(),
@@ -66,6 +67,7 @@ export const positionSchema = objectSchema<PositionView>(
   },
   {
     trail_pct: true,
+    src: true,
     exit: true,
     exit_price: true,
     closed_ts: true,

@@ -61,6 +61,8 @@ export interface Position {
   opened_ts: number;
   client_order_id: string | null;
   source: 'api';
+  /** replay on a replay journal's rows (shared/paper/replay): never counted on boards, reports or the equity curve; absent otherwise. */
+  src?: 'replay';
   /** Funding owed from before funding_from_ts (carried over a partial close), USD. Internal. */
   funding_carry_usd: number;
   /** Funding times after this accrue on the current quantity. Internal. */

@@ -50,7 +50,10 @@ type InternalField =
  * internal.
  */
 type OpenFields = Required<
-  Omit<PositionView, 'trail_pct' | 'exit_price' | 'mark_price' | 'mark_stale' | 'unrealized_pnl_usd' | (typeof CLOSED_FIELDS)[number]>
+  Omit<
+    PositionView,
+    'trail_pct' | 'src' | 'exit_price' | 'mark_price' | 'mark_stale' | 'unrealized_pnl_usd' | (typeof CLOSED_FIELDS)[number]
+  >
 >;
 
 /**
@@ -90,6 +93,7 @@ function publicFields(p: Position): PositionView {
     source: p.source,
   } satisfies OpenFields;
   if (p.trail_pct !== null) view.trail_pct = p.trail_pct;
+  if (p.src !== undefined) view.src = p.src;
   for (const field of CLOSED_FIELDS) {
     if (p[field] === undefined) continue;
     (view as Record<string, unknown>)[field] = p[field];
