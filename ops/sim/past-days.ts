@@ -1,7 +1,7 @@
 /**
  * Past UTC days of 1-minute candles, before the minutes the model holds (what a replay of a past day
  * reads through the history path). Each (symbol, day) is a deterministic random walk from the
- * symbol's base price, seeded by the pair: the same day answers the same candles on every run. A
+ * symbol's start price, seeded by the pair: the same day answers the same candles on every run (none before FIRST_PAST_DAY). A
  * day can be scripted through the control plane (POST /__sim/day): every minute flat at `base`
  * except the minutes given, so a test knows at which minute each level is reached.
  */
@@ -10,6 +10,8 @@ import { MINUTE } from './market-time.js';
 import { createRng } from './prng.js';
 
 const DAY = 1440 * MINUTE;
+/** USDT perpetuals began trading in September 2019: earlier days have no candles (a replay of one answers no_data). */
+export const FIRST_PAST_DAY = Date.UTC(2019, 8, 1);
 /** Unscripted days kept computed (1440 candles each). */
 const DAYS_KEPT = 32;
 
@@ -47,7 +49,7 @@ export class PastDays {
   range(symbol: string, basePrice: number, query: { from?: number; to: number; limit: number; anchor: 'start' | 'end' }): Candle[] {
     const from = query.from ?? query.to - (query.limit - 1) * MINUTE;
     const out: Candle[] = [];
-    for (let dayStart = Math.floor(from / DAY) * DAY; dayStart <= query.to; dayStart += DAY) {
+    for (let dayStart = Math.max(FIRST_PAST_DAY, Math.floor(from / DAY) * DAY); dayStart <= query.to; dayStart += DAY) {
       for (const c of this.day(symbol, dayStart, basePrice)) if (c.t >= from && c.t <= query.to) out.push(c);
     }
     return query.anchor === 'start' ? out.slice(0, query.limit) : out.slice(-query.limit);

@@ -123,6 +123,8 @@ export class ReplayService {
       throw new AppError('speed_invalid', `speed must be ${REPLAY_SPEED.min} to ${REPLAY_SPEED.max} times real time`, { speed });
     }
     if (await this.deps.store.get(ctx.accountId, ctx.keyId)) throw running();
+    if (!(await this.deps.market.isKnownSymbol(symbol)))
+      throw new AppError('unknown_symbol', `unknown symbol: ${req.symbol}`, { symbol: req.symbol });
 
     const candles = await this.candles.day(symbol, day, bounds);
     if (candles.length === 0)
