@@ -774,6 +774,54 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/bot/v1/replay': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * This key's replay: cursor, progress, price at the cursor and bars up to it (nothing after the cursor)
+     * @description While the replay exists (running or finished, until stop), this key's open, close, close_all, sltp, positions, trades, account and balance act on a separate replay journal priced at the cursor (rows carry src "replay"; market entries of the replay's symbol only: replay_market_only, replay_symbol_only). The clock sweeps every replayed minute (stops, targets, trailing stops, liquidations) as the live minute sweep does. Other keys of the account and the live book are untouched; journal events reach no webhook, stream, board, report or equity curve.
+     */
+    get: operations['getApiBotV1Replay'];
+    put?: never;
+    /**
+     * Start a replay of a past UTC day ({symbol, day, speed 1-600, default 60}) or stop it ({act: "stop"}: closes at the cursor, answers the summary)
+     * @description While the replay exists (running or finished, until stop), this key's open, close, close_all, sltp, positions, trades, account and balance act on a separate replay journal priced at the cursor (rows carry src "replay"; market entries of the replay's symbol only: replay_market_only, replay_symbol_only). The clock sweeps every replayed minute (stops, targets, trailing stops, liquidations) as the live minute sweep does. Other keys of the account and the live book are untouched; journal events reach no webhook, stream, board, report or equity curve.
+     */
+    post: operations['postApiBotV1Replay'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/bot/v2/replay': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * This key's replay: cursor, progress, price at the cursor and bars up to it (nothing after the cursor)
+     * @description While the replay exists (running or finished, until stop), this key's open, close, close_all, sltp, positions, trades, account and balance act on a separate replay journal priced at the cursor (rows carry src "replay"; market entries of the replay's symbol only: replay_market_only, replay_symbol_only). The clock sweeps every replayed minute (stops, targets, trailing stops, liquidations) as the live minute sweep does. Other keys of the account and the live book are untouched; journal events reach no webhook, stream, board, report or equity curve.
+     */
+    get: operations['getApiBotV2Replay'];
+    put?: never;
+    /**
+     * Start a replay of a past UTC day ({symbol, day, speed 1-600, default 60}) or stop it ({act: "stop"}: closes at the cursor, answers the summary)
+     * @description While the replay exists (running or finished, until stop), this key's open, close, close_all, sltp, positions, trades, account and balance act on a separate replay journal priced at the cursor (rows carry src "replay"; market entries of the replay's symbol only: replay_market_only, replay_symbol_only). The clock sweeps every replayed minute (stops, targets, trailing stops, liquidations) as the live minute sweep does. Other keys of the account and the live book are untouched; journal events reach no webhook, stream, board, report or equity curve.
+     */
+    post: operations['postApiBotV2Replay'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/bot/v1/webhooks': {
     parameters: {
       query?: never;
@@ -1557,6 +1605,8 @@ export interface components {
       client_order_id: string | null;
       /** @enum {unknown} */
       source: 'api';
+      /** @enum {unknown} */
+      src?: 'replay';
       /** @description Exit price (closed) */
       exit?: number;
       /** @description Exit price (closed; the original name of exit) */
@@ -1990,6 +2040,15 @@ export interface components {
           | 'upgrade_required'
           | 'whsink_rate_limited'
           | 'whsink_full'
+          | 'day_invalid'
+          | 'day_not_finished'
+          | 'speed_invalid'
+          | 'replay_crypto_only'
+          | 'no_data'
+          | 'no_replay'
+          | 'replay_running'
+          | 'replay_market_only'
+          | 'replay_symbol_only'
           | 'not_found'
           | 'unknown_symbol'
           | 'unknown_category'
@@ -2063,6 +2122,15 @@ export interface components {
         | 'upgrade_required'
         | 'whsink_rate_limited'
         | 'whsink_full'
+        | 'day_invalid'
+        | 'day_not_finished'
+        | 'speed_invalid'
+        | 'replay_crypto_only'
+        | 'no_data'
+        | 'no_replay'
+        | 'replay_running'
+        | 'replay_market_only'
+        | 'replay_symbol_only'
         | 'not_found'
         | 'unknown_symbol'
         | 'unknown_category'
@@ -4850,6 +4918,418 @@ export interface operations {
         };
       };
       /** @description Failure. Codes: missing_param, invalid_param, missing_api_key, bad_api_key, revoked_key, unknown_fee_venue, rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getApiBotV1Replay: {
+    parameters: {
+      query?: {
+        /**
+         * @description Bar size in minutes: 1, 5, 15, 60, 240 (aggregated from 1-minute candles); default 1
+         * @example 5
+         */
+        interval?: 1 | 5 | 15 | 60 | 240;
+        /**
+         * @description Bars up to the cursor, 1-500 (default 100)
+         * @example 2
+         */
+        bars?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success, the bare result */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "running": true,
+           *       "symbol": "BTC",
+           *       "day": "2026-11-20",
+           *       "speed": 60,
+           *       "cursor_ts": 1763602200000,
+           *       "cursor_iso": "2026-11-20T01:30:00.000Z",
+           *       "progress_pct": 6.25,
+           *       "price": 91250.5,
+           *       "finished": false,
+           *       "bars": [
+           *         {
+           *           "time": 1763601600,
+           *           "open": 91000,
+           *           "high": 91400,
+           *           "low": 90950,
+           *           "close": 91200
+           *         },
+           *         {
+           *           "time": 1763601900,
+           *           "open": 91200,
+           *           "high": 91300,
+           *           "low": 91100,
+           *           "close": 91250.5
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            /** @description True until the cursor reaches the end of the day */
+            running: boolean;
+            /** @description Replay id (rp...) */
+            id?: string;
+            symbol: string;
+            /** @description YYYY-MM-DD */
+            day: string;
+            speed: number;
+            /** @description First millisecond of the day */
+            start_ts?: number;
+            /** @description End of the day */
+            end_ts?: number;
+            /** @description Where the replay is: its trading calls fill and mark at price */
+            cursor_ts: number;
+            cursor_iso: string;
+            progress_pct: number;
+            /** @description Close of the last minute ended at the cursor (the first open before any) */
+            price: number;
+            finished: boolean;
+            /** @description Bars of the minutes ended at the cursor, oldest first */
+            bars: {
+              /** @description Open time, unix seconds */
+              time: number;
+              open: number;
+              high: number;
+              low: number;
+              close: number;
+            }[];
+          };
+        };
+      };
+      /** @description Failure. Codes: missing_param, invalid_param, missing_api_key, bad_api_key, revoked_key, no_replay, no_data, upstream_unavailable, rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BotV1Error'];
+        };
+      };
+    };
+  };
+  postApiBotV1Replay: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "symbol": "BTC",
+         *       "day": "2026-11-20",
+         *       "speed": 120
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description start (default) or stop
+           * @default start
+           * @enum {string}
+           */
+          act?: 'start' | 'stop';
+          /** @description start: the crypto perpetual to replay (BTC, ETHUSDT) */
+          symbol?: string;
+          /** @description start: a complete past UTC day, YYYY-MM-DD */
+          day?: string;
+          /** @description start: replayed seconds per real second, 1-600 (default 60) */
+          speed?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success, the bare result */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "replay": {
+           *         "id": "rpmhy2k1a0b1c2d3e4",
+           *         "symbol": "BTC",
+           *         "day": "2026-11-20",
+           *         "speed": 120,
+           *         "start_ts": 1763596800000,
+           *         "end_ts": 1763683200000,
+           *         "candles": 1440,
+           *         "first_price": 91012.4
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            ok: true;
+            /** @description start: the replay; stop: its summary */
+            replay:
+              | {
+                  /** @description rp... */
+                  id: string;
+                  symbol: string;
+                  day: string;
+                  speed: number;
+                  /** @description epoch milliseconds */
+                  start_ts: number;
+                  /** @description epoch milliseconds */
+                  end_ts: number;
+                  /** @description 1-minute candles of the day */
+                  candles: number;
+                  first_price: number;
+                }
+              | {
+                  closes: number;
+                  wins: number;
+                  losses: number;
+                  win_rate_pct: number;
+                  pnl_usd: number;
+                  /** @description pnl_usd over the 10000 starting balance, percent */
+                  return_pct: number;
+                  liquidations: number;
+                  /** @description The last 50 closed trades of the journal */
+                  trades: components['schemas']['Trade'][];
+                };
+          };
+        };
+      };
+      /** @description Failure. Codes: missing_param, invalid_param, symbol_required, unknown_symbol, day_invalid, speed_invalid, missing_api_key, bad_api_key, revoked_key, day_not_finished, replay_crypto_only, no_data, no_replay, replay_running, upstream_unavailable, busy, rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BotV1Error'];
+        };
+      };
+    };
+  };
+  getApiBotV2Replay: {
+    parameters: {
+      query?: {
+        /**
+         * @description Bar size in minutes: 1, 5, 15, 60, 240 (aggregated from 1-minute candles); default 1
+         * @example 5
+         */
+        interval?: 1 | 5 | 15 | 60 | 240;
+        /**
+         * @description Bars up to the cursor, 1-500 (default 100)
+         * @example 2
+         */
+        bars?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success, in the { ok, data, ts } envelope */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "data": {
+           *         "running": true,
+           *         "symbol": "BTC",
+           *         "day": "2026-11-20",
+           *         "speed": 60,
+           *         "cursor_ts": 1763602200000,
+           *         "cursor_iso": "2026-11-20T01:30:00.000Z",
+           *         "progress_pct": 6.25,
+           *         "price": 91250.5,
+           *         "finished": false,
+           *         "bars": [
+           *           {
+           *             "time": 1763601600,
+           *             "open": 91000,
+           *             "high": 91400,
+           *             "low": 90950,
+           *             "close": 91200
+           *           },
+           *           {
+           *             "time": 1763601900,
+           *             "open": 91200,
+           *             "high": 91300,
+           *             "low": 91100,
+           *             "close": 91250.5
+           *           }
+           *         ]
+           *       },
+           *       "ts": 1767225600000
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            ok: true;
+            data: {
+              /** @description True until the cursor reaches the end of the day */
+              running: boolean;
+              /** @description Replay id (rp...) */
+              id?: string;
+              symbol: string;
+              /** @description YYYY-MM-DD */
+              day: string;
+              speed: number;
+              /** @description First millisecond of the day */
+              start_ts?: number;
+              /** @description End of the day */
+              end_ts?: number;
+              /** @description Where the replay is: its trading calls fill and mark at price */
+              cursor_ts: number;
+              cursor_iso: string;
+              progress_pct: number;
+              /** @description Close of the last minute ended at the cursor (the first open before any) */
+              price: number;
+              finished: boolean;
+              /** @description Bars of the minutes ended at the cursor, oldest first */
+              bars: {
+                /** @description Open time, unix seconds */
+                time: number;
+                open: number;
+                high: number;
+                low: number;
+                close: number;
+              }[];
+            };
+            /** @description epoch milliseconds */
+            ts: number;
+          };
+        };
+      };
+      /** @description Failure. Codes: missing_param, invalid_param, missing_api_key, bad_api_key, revoked_key, no_replay, no_data, upstream_unavailable, rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postApiBotV2Replay: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "symbol": "BTC",
+         *       "day": "2026-11-20",
+         *       "speed": 120
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description start (default) or stop
+           * @default start
+           * @enum {string}
+           */
+          act?: 'start' | 'stop';
+          /** @description start: the crypto perpetual to replay (BTC, ETHUSDT) */
+          symbol?: string;
+          /** @description start: a complete past UTC day, YYYY-MM-DD */
+          day?: string;
+          /** @description start: replayed seconds per real second, 1-600 (default 60) */
+          speed?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success, in the { ok, data, ts } envelope */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "data": {
+           *         "ok": true,
+           *         "replay": {
+           *           "id": "rpmhy2k1a0b1c2d3e4",
+           *           "symbol": "BTC",
+           *           "day": "2026-11-20",
+           *           "speed": 120,
+           *           "start_ts": 1763596800000,
+           *           "end_ts": 1763683200000,
+           *           "candles": 1440,
+           *           "first_price": 91012.4
+           *         }
+           *       },
+           *       "ts": 1767225600000
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            ok: true;
+            data: {
+              /** @description start: the replay; stop: its summary */
+              replay:
+                | {
+                    /** @description rp... */
+                    id: string;
+                    symbol: string;
+                    day: string;
+                    speed: number;
+                    /** @description epoch milliseconds */
+                    start_ts: number;
+                    /** @description epoch milliseconds */
+                    end_ts: number;
+                    /** @description 1-minute candles of the day */
+                    candles: number;
+                    first_price: number;
+                  }
+                | {
+                    closes: number;
+                    wins: number;
+                    losses: number;
+                    win_rate_pct: number;
+                    pnl_usd: number;
+                    /** @description pnl_usd over the 10000 starting balance, percent */
+                    return_pct: number;
+                    liquidations: number;
+                    /** @description The last 50 closed trades of the journal */
+                    trades: components['schemas']['Trade'][];
+                  };
+            };
+            /** @description epoch milliseconds */
+            ts: number;
+          };
+        };
+      };
+      /** @description Failure. Codes: missing_param, invalid_param, symbol_required, unknown_symbol, day_invalid, speed_invalid, missing_api_key, bad_api_key, revoked_key, day_not_finished, replay_crypto_only, no_data, no_replay, replay_running, upstream_unavailable, busy, rate_limited, unavailable, internal */
       default: {
         headers: {
           [name: string]: unknown;
