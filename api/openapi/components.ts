@@ -16,6 +16,7 @@ import {
   tradeSchema,
 } from '../../shared/paper/positions/position-schema.js';
 import { webhookDeliverySchema, webhookSchema } from '../../shared/push/webhook-schema.js';
+import { replayStartSchema, replaySummarySchema, replayViewSchema } from '../../shared/paper/replay/replay-schema.js';
 
 export const RESPONSE_COMPONENTS: Readonly<Record<string, JsonSchema>> = {
   Position: positionSchema,
@@ -31,4 +32,7 @@ export const RESPONSE_COMPONENTS: Readonly<Record<string, JsonSchema>> = {
   Webhook: webhookSchema,
   WebhookDelivery: webhookDeliverySchema,
   Plan: planSchema,
+  Replay: replayViewSchema,
+  ReplayStart: replayStartSchema,
+  ReplaySummary: replaySummarySchema,
 };

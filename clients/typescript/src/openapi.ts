@@ -1975,6 +1975,66 @@ export interface components {
         fee_venues: boolean;
       };
     };
+    /** @description A key's replay now */
+    Replay: {
+      /** @description True until the cursor reaches the end of the day */
+      running: boolean;
+      /** @description Replay id (rp...) */
+      id: string;
+      symbol: string;
+      /** @description YYYY-MM-DD */
+      day: string;
+      /** @description Replayed seconds per real second */
+      speed: number;
+      /** @description First millisecond of the day */
+      start_ts: number;
+      /** @description End of the day */
+      end_ts: number;
+      /** @description Where the replay is: its trading calls fill and mark at price, stamped with this time */
+      cursor_ts: number;
+      cursor_iso: string;
+      progress_pct: number;
+      /** @description Close of the last minute ended at the cursor (the day's first open before any) */
+      price: number;
+      finished: boolean;
+      /** @description Oldest first; none holds a minute after the cursor */
+      bars: {
+        /** @description Open time, unix seconds */
+        time: number;
+        open: number;
+        high: number;
+        low: number;
+        close: number;
+      }[];
+    };
+    /** @description A replay just started */
+    ReplayStart: {
+      /** @description rp... */
+      id: string;
+      symbol: string;
+      day: string;
+      speed: number;
+      /** @description epoch milliseconds */
+      start_ts: number;
+      /** @description epoch milliseconds */
+      end_ts: number;
+      /** @description 1-minute candles of the day */
+      candles: number;
+      first_price: number;
+    };
+    /** @description A stopped replay's journal */
+    ReplaySummary: {
+      closes: number;
+      wins: number;
+      losses: number;
+      win_rate_pct: number;
+      pnl_usd: number;
+      /** @description pnl_usd over the 10000 starting balance, percent */
+      return_pct: number;
+      liquidations: number;
+      /** @description The last 50 closed trades of the journal, newest first */
+      trades: components['schemas']['Trade'][];
+    };
     Error: {
       /** @constant */
       ok: false;
@@ -4983,36 +5043,7 @@ export interface operations {
            *       ]
            *     }
            */
-          'application/json': {
-            /** @description True until the cursor reaches the end of the day */
-            running: boolean;
-            /** @description Replay id (rp...) */
-            id?: string;
-            symbol: string;
-            /** @description YYYY-MM-DD */
-            day: string;
-            speed: number;
-            /** @description First millisecond of the day */
-            start_ts?: number;
-            /** @description End of the day */
-            end_ts?: number;
-            /** @description Where the replay is: its trading calls fill and mark at price */
-            cursor_ts: number;
-            cursor_iso: string;
-            progress_pct: number;
-            /** @description Close of the last minute ended at the cursor (the first open before any) */
-            price: number;
-            finished: boolean;
-            /** @description Bars of the minutes ended at the cursor, oldest first */
-            bars: {
-              /** @description Open time, unix seconds */
-              time: number;
-              open: number;
-              high: number;
-              low: number;
-              close: number;
-            }[];
-          };
+          'application/json': components['schemas']['Replay'];
         };
       };
       /** @description Failure. Codes: missing_param, invalid_param, missing_api_key, bad_api_key, revoked_key, no_replay, no_data, upstream_unavailable, rate_limited, unavailable, internal */
@@ -5084,33 +5115,7 @@ export interface operations {
             /** @constant */
             ok: true;
             /** @description start: the replay; stop: its summary */
-            replay:
-              | {
-                  /** @description rp... */
-                  id: string;
-                  symbol: string;
-                  day: string;
-                  speed: number;
-                  /** @description epoch milliseconds */
-                  start_ts: number;
-                  /** @description epoch milliseconds */
-                  end_ts: number;
-                  /** @description 1-minute candles of the day */
-                  candles: number;
-                  first_price: number;
-                }
-              | {
-                  closes: number;
-                  wins: number;
-                  losses: number;
-                  win_rate_pct: number;
-                  pnl_usd: number;
-                  /** @description pnl_usd over the 10000 starting balance, percent */
-                  return_pct: number;
-                  liquidations: number;
-                  /** @description The last 50 closed trades of the journal */
-                  trades: components['schemas']['Trade'][];
-                };
+            replay: components['schemas']['ReplayStart'] | components['schemas']['ReplaySummary'];
           };
         };
       };
@@ -5187,36 +5192,7 @@ export interface operations {
           'application/json': {
             /** @constant */
             ok: true;
-            data: {
-              /** @description True until the cursor reaches the end of the day */
-              running: boolean;
-              /** @description Replay id (rp...) */
-              id?: string;
-              symbol: string;
-              /** @description YYYY-MM-DD */
-              day: string;
-              speed: number;
-              /** @description First millisecond of the day */
-              start_ts?: number;
-              /** @description End of the day */
-              end_ts?: number;
-              /** @description Where the replay is: its trading calls fill and mark at price */
-              cursor_ts: number;
-              cursor_iso: string;
-              progress_pct: number;
-              /** @description Close of the last minute ended at the cursor (the first open before any) */
-              price: number;
-              finished: boolean;
-              /** @description Bars of the minutes ended at the cursor, oldest first */
-              bars: {
-                /** @description Open time, unix seconds */
-                time: number;
-                open: number;
-                high: number;
-                low: number;
-                close: number;
-              }[];
-            };
+            data: components['schemas']['Replay'];
             /** @description epoch milliseconds */
             ts: number;
           };
@@ -5296,33 +5272,7 @@ export interface operations {
             ok: true;
             data: {
               /** @description start: the replay; stop: its summary */
-              replay:
-                | {
-                    /** @description rp... */
-                    id: string;
-                    symbol: string;
-                    day: string;
-                    speed: number;
-                    /** @description epoch milliseconds */
-                    start_ts: number;
-                    /** @description epoch milliseconds */
-                    end_ts: number;
-                    /** @description 1-minute candles of the day */
-                    candles: number;
-                    first_price: number;
-                  }
-                | {
-                    closes: number;
-                    wins: number;
-                    losses: number;
-                    win_rate_pct: number;
-                    pnl_usd: number;
-                    /** @description pnl_usd over the 10000 starting balance, percent */
-                    return_pct: number;
-                    liquidations: number;
-                    /** @description The last 50 closed trades of the journal */
-                    trades: components['schemas']['Trade'][];
-                  };
+              replay: components['schemas']['ReplayStart'] | components['schemas']['ReplaySummary'];
             };
             /** @description epoch milliseconds */
             ts: number;
