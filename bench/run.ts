@@ -10,11 +10,12 @@ import { measurePush, pushTable, type PushResults } from './sections/push.js';
 import { measureRedisCost, redisCostTable, type RedisCostRow } from './sections/redis-cost.js';
 import { measureRoundTrips, roundTripTable, type RoundTripRow } from './sections/redis-round-trip.js';
 import { measureSweep, sweepTable, type SweepBenchSummary } from './sections/sweep.js';
+import { measureReplay, replayTable, type ReplayBenchSummary } from './sections/replay.js';
 
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
-/** Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, metrics, capacity); all when unset. */
+/** Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, replay, metrics, capacity); all when unset. */
 const only = new Set(
   (process.env.BENCH_ONLY ?? '')
     .split(',')
@@ -105,6 +106,7 @@ async function main(): Promise<void> {
   let ingest: IngestSummary | undefined;
   let push: PushResults | undefined;
   let sweep: SweepBenchSummary | undefined;
+  let replay: ReplayBenchSummary | undefined;
   let roundTrips: RoundTripRow[] | undefined;
   let redisCost: RedisCostRow[] | undefined;
   try {
@@ -155,6 +157,12 @@ async function main(): Promise<void> {
       rounds,
       workers: Number(process.env.BENCH_SWEEP_WORKERS ?? 1),
     });
+  // on its own Redis too: REPLAYS clocks at 600x on one worker process
+  if (wants('replay'))
+    replay = await measureReplay({
+      replays: Number(process.env.BENCH_REPLAYS ?? 100),
+      seconds: Number(process.env.BENCH_REPLAY_SECONDS ?? 20),
+    });
   const markdown = [
     table(rows),
     roundTrips ? roundTripTable(roundTrips) : '',
@@ -163,6 +171,7 @@ async function main(): Promise<void> {
     push ? pushTable(push) : '',
     redisCost ? redisCostTable(redisCost) : '',
     sweep ? sweepTable(sweep) : '',
+    replay ? replayTable(replay) : '',
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -172,7 +181,11 @@ async function main(): Promise<void> {
   const stamp = new Date().toISOString();
   writeFileSync(
     join(resultsDir, 'latest.json'),
-    JSON.stringify({ at: stamp, durationSeconds, rounds, connections, rows, roundTrips, latency, ingest, push, sweep, redisCost }, null, 2),
+    JSON.stringify(
+      { at: stamp, durationSeconds, rounds, connections, rows, roundTrips, latency, ingest, push, sweep, replay, redisCost },
+      null,
+      2,
+    ),
   );
   if (only.size > 0) return; // a partial run does not replace the published table
   const readmePath = join(ROOT, 'bench/README.md');
