@@ -15,7 +15,10 @@ import { measureReplay, replayTable, type ReplayBenchSummary } from './sections/
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
-/** Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, replay, metrics, capacity); all when unset. */
+/**
+ * Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, replay, metrics, capacity); all when
+ * unset.
+ */
 const only = new Set(
   (process.env.BENCH_ONLY ?? '')
     .split(',')
