@@ -19,7 +19,7 @@ import { keys } from '../../shared/redis/keys.js';
 import type { BookRef, Position } from '../../shared/paper/positions/position-types.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { simControl, TRADING_SIM_ENV, useSimStack } from '../helpers/market-sim.js';
-import { startReceiver, type TestReceiver } from '../helpers/push.js';
+import { connectStream, startReceiver, type TestReceiver } from '../helpers/push.js';
 import { MINUTE, seedPositions } from '../helpers/sweep.js';
 import { accountServices, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 import { HOSTILE_STRINGS } from '../helpers/hostile.js';
@@ -332,6 +332,9 @@ describe('replay of a past UTC day', function () {
     expect(liveOpen.body.position.entry).to.equal(70_000);
     await waitFor(() => receiver.received.some((d) => d.body.includes(liveOpen.body.position.id)), 15_000, 'the live open delivered');
 
+    // a stream socket of the replaying key: it shows the live book's events only
+    const stream = connectStream(stack.api.url, { api_key: t.apiKey });
+    await stream.next((m) => m.type === 'snapshot');
     const started = await call<{ replay: { id: string } }>(t, 'POST', '/replay', { symbol: 'BTC', day: DAY, speed: 600 });
     const book = `~${started.body.replay.id}`;
     const inReplay = await call<{ position: Row }>(t, 'POST', '/open', { symbol: 'BTC', side: 'short', margin_usd: 100, leverage: 50 });
@@ -359,6 +362,9 @@ describe('replay of a past UTC day', function () {
     await call(t, 'POST', '/replay', { act: 'stop' });
     // the sibling's open after the replay's trades was delivered: every replay event before it would have been too
     await waitFor(() => receiver.received.some((d) => d.body.includes(siblingOpen.body.position.id)), 15_000, 'the sibling open delivered');
+    await stream.next((m) => m.type === 'position' && JSON.stringify(m.data).includes(siblingOpen.body.position.id), 15_000);
+    expect(JSON.stringify(stream.messages)).to.not.include(inReplay.body.position.id);
+    stream.ws.close();
     const delivered = receiver.received.map((d) => d.body).join('\n');
     expect(delivered).to.not.include(inReplay.body.position.id);
     expect(delivered).to.not.include('"src":"replay"');
