@@ -62,6 +62,8 @@ export class ReplayClock {
     let state = await store.get(ref.accountId, ref.keyId);
     if (!state || state.id !== ref.replayId) return 'stopped';
     const candles = await this.deps.candles.day(state.symbol, state.day, state);
+    // the cache lapsed and no exchange answers with the day now: fail (the job is retried) rather than count minutes unswept
+    if (candles.length === 0) throw new Error(`replay ${state.id}: no candles of ${state.symbol} on ${state.day} to sweep`);
     const byMinute = new Map(candles.map((c) => [c.openTime, c]));
     for (;;) {
       if (state.sweptTo >= state.endTs) return 'finished';
