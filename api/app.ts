@@ -207,7 +207,7 @@ export function createApp(deps: AppDeps): App {
       try {
         await services.usage.flush();
       } finally {
-        await Promise.all([dashboard?.close(), services.site.close()]);
+        await Promise.all([dashboard?.close(), services.site.close(), services.replay.close()]);
       }
     },
     siteSession: sessionStreamCheck(siteAuth),

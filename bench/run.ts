@@ -16,13 +16,14 @@ import { analyticsTable, measureAnalytics, type AnalyticsResults } from './secti
 import { mcpTable, measureMcp } from './sections/mcp.js';
 import { measureRealism, realismTable, type RealismSummary } from './sections/realism.js';
 import { measureSite, siteTable, type SiteResults } from './sections/site.js';
+import { measureReplay, replayTable, type ReplayBenchSummary } from './sections/replay.js';
 
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /**
  * Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, metrics, capacity, arena,
- * analytics, mcp, realism, site, soak); all but the soak when unset.
+ * analytics, mcp, realism, site, replay, soak); all but the soak when unset.
  */
 const only = new Set(
   (process.env.BENCH_ONLY ?? '')
@@ -116,6 +117,7 @@ async function main(): Promise<void> {
   let ingest: IngestSummary | undefined;
   let push: PushResults | undefined;
   let sweep: SweepBenchSummary | undefined;
+  let replay: ReplayBenchSummary | undefined;
   let roundTrips: RoundTripRow[] | undefined;
   let redisCost: RedisCostRow[] | undefined;
   let soak: SoakSummary | undefined;
@@ -206,6 +208,12 @@ async function main(): Promise<void> {
       books: Number(process.env.BENCH_ARENA_BOOKS ?? 100_000),
       closesPerBook: Number(process.env.BENCH_ARENA_CLOSES ?? 100),
     });
+  // on its own Redis too: REPLAYS clocks at 600x on one worker process
+  if (wants('replay'))
+    replay = await measureReplay({
+      replays: Number(process.env.BENCH_REPLAYS ?? 100),
+      seconds: Number(process.env.BENCH_REPLAY_SECONDS ?? 20),
+    });
   const markdown = [
     rows.length > 0 ? table(rows) : '',
     roundTrips ? roundTripTable(roundTrips) : '',
@@ -220,6 +228,7 @@ async function main(): Promise<void> {
     analytics ? analyticsTable(analytics) : '',
     realism ? realismTable(realism) : '',
     site ? siteTable(site) : '',
+    replay ? replayTable(replay) : '',
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -248,6 +257,7 @@ async function main(): Promise<void> {
         mcp,
         realism,
         site,
+        replay,
       },
       null,
       2,

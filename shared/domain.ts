@@ -35,6 +35,7 @@ import { LatamStore } from './latam/latam-store.js';
 import { ScreenerService } from './screener/screener-service.js';
 import { SnapshotStore } from './snapshots/snapshot-store.js';
 import { QUEUES } from './queues/queue-names.js';
+import { createReplayServices, type ReplayServices } from './paper/replay/replay-services.js';
 import { WATCHED_SCHEDULER } from './status/status-rules.js';
 import { StatusService } from './status/status-service.js';
 import { StatusStore } from './status/status-store.js';
@@ -97,6 +98,8 @@ export interface Domain {
   arena: ArenaServices;
   /** /ai: questions answered from a symbol's brief, within each account's daily reads. */
   ai: AiService;
+  /** Replay of a past day per key: its state, journal and candles (its clock runs in the worker's replay queue). */
+  replay: ReplayServices;
 }
 
 export function createDomain(deps: DomainDeps): Domain {
@@ -121,6 +124,16 @@ export function createDomain(deps: DomainDeps): Domain {
   const { positions, orders, funding } = stores;
   // the API fetches from a provider only for a CoinGecko category nobody asked for in the last 10 minutes
   const coinGecko = new CoinGeckoClient(config.providerUrls.coingecko, providerHttp(config.restTimeoutMs, 1));
+  const trading = createTradingServices({
+    redis,
+    positionStore: positions,
+    orderStore: orders,
+    funding,
+    marketStore,
+    clock,
+    freshness,
+    bookRegistry: accounts.books,
+  });
   const domain: Omit<Domain, 'ai'> = {
     config,
     redis,
@@ -130,16 +143,7 @@ export function createDomain(deps: DomainDeps): Domain {
     marketStore,
     market,
     accounts,
-    trading: createTradingServices({
-      redis,
-      positionStore: positions,
-      orderStore: orders,
-      funding,
-      marketStore,
-      clock,
-      freshness,
-      bookRegistry: accounts.books,
-    }),
+    trading,
     sweep: createSweep({
       redis,
       positions,
@@ -172,6 +176,7 @@ export function createDomain(deps: DomainDeps): Domain {
       clock,
     ),
     arena: createArenaServices({ redis, positions, funding, marketStore, freshness, clock }),
+    replay: createReplayServices({ redis, config, marketStore, freshness, funding, fees: trading.fees, clock }),
   };
   return {
     ...domain,

@@ -71,8 +71,12 @@ export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptio
       },
     );
   };
+  /** Aborted when the role stops: every job running then, or taken after, hears it. */
+  const closing = new AbortController();
   const stop = async (): Promise<void> => {
     await relay?.stop();
+    // a long job (a replay's clock) hears the abort and hands itself back to the queue, so close does not wait for it to end
+    closing.abort();
     await Promise.allSettled(workers.map((worker) => worker.close()));
     await Promise.allSettled([...queues.values()].map((queue) => queue.close()));
     await Promise.allSettled(built.map((processor) => processor.close?.()));
@@ -86,10 +90,10 @@ export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptio
       built.push(processor);
       const completed = jobDuration.labels(definition.queue, 'completed');
       const failed = jobDuration.labels(definition.queue, 'failed');
-      const run = async (job: Job, token?: string): Promise<unknown> => {
+      const run = async (job: Job, token?: string, signal?: AbortSignal): Promise<unknown> => {
         const started = performance.now();
         try {
-          const result = await processor.process(job, token);
+          const result = await processor.process(job, token, signal ? AbortSignal.any([signal, closing.signal]) : closing.signal);
           completed.observe((performance.now() - started) / 1000);
           if (isWaitingForInputs(result)) await runAgainSoon(definition.queue, job);
           return result;

@@ -19,6 +19,7 @@ import {
 import { webhookDeliverySchema, webhookSchema } from '../../shared/push/webhook-schema.js';
 import { briefSchema, tradePlanSchema } from '../../shared/ai/ai-schema.js';
 import { realismSchema, realismSwitchesSchema, simProfileSchema, simSchema } from '../../shared/paper/sim/sim-schema.js';
+import { replayStartSchema, replaySummarySchema, replayViewSchema } from '../../shared/paper/replay/replay-schema.js';
 
 export const RESPONSE_COMPONENTS: Readonly<Record<string, JsonSchema>> = {
   Position: positionSchema,
@@ -42,4 +43,7 @@ export const RESPONSE_COMPONENTS: Readonly<Record<string, JsonSchema>> = {
   Sim: simSchema,
   Realism: realismSchema,
   RealismSwitches: realismSwitchesSchema,
+  Replay: replayViewSchema,
+  ReplayStart: replayStartSchema,
+  ReplaySummary: replaySummarySchema,
 };

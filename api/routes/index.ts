@@ -4,6 +4,7 @@ import { arenaRoutes } from './arena/router.js';
 import { aiRoutes } from './ai/router.js';
 import { botAccountRoutes } from './bot-account/router.js';
 import { botMarketRoutes } from './bot-market/router.js';
+import { botReplayRoutes } from './bot-replay/router.js';
 import { botTradingRoutes } from './bot-trading/router.js';
 import { calcRoutes } from './calc/router.js';
 import { derivativesRoutes } from './derivatives/router.js';
@@ -44,7 +45,8 @@ export function registerRouteGroups(catalog: RouteCatalog, services: AppServices
   catalog.add(marketRoutes({ market, quotes, cacheMs: config.quoteCacheMs }));
   catalog.add(botMarketRoutes({ market, clock, quotes }));
   catalog.add(botAccountRoutes({ accounts: accounts.service, authenticate }));
-  catalog.add(botTradingRoutes({ trading, authenticate }));
+  catalog.add(botTradingRoutes({ trading, authenticate, replay: services.replay.service }));
+  catalog.add(botReplayRoutes({ replay: services.replay.service, authenticate }));
   catalog.add(webhookRoutes({ webhooks: services.push.webhooks, authenticate }));
   catalog.add(streamRoutes({ tickMs: config.push.streamTickMs, authenticate }));
   catalog.add(calcRoutes());

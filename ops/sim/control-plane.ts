@@ -1,5 +1,6 @@
 /** The sim-only control plane under /__sim: scripted prices, candles, liquidations and outages. */
 import { VENUE_IDS, type Candle, type MarketModel, type VenueId } from './market-model.js';
+import type { PastDays, ScriptedMinute } from './past-days.js';
 import type { LiquidationEvent, LiquidationPublisher, RestReply, Venue } from './sim-types.js';
 import { isRecord } from './ws-hub.js';
 
@@ -34,6 +35,8 @@ export interface ControlContext {
   readonly sync: () => void;
   /** The liquidation-only exchanges' sockets: drop (undefined when the exchange is not one of them) and counts. */
   readonly liquidations?: { drop(exchange?: string): number | undefined; connections(): Record<string, number> };
+  /** Past days of 1-minute candles (POST /day scripts one). */
+  readonly pastDays?: PastDays;
 }
 
 const ok = (body: Record<string, unknown>): RestReply => ({ status: 200, body: { ok: true, ...body } });
@@ -87,6 +90,8 @@ export class ControlPlane {
         return this.mode(body);
       case '/drop':
         return this.drop(body);
+      case '/day':
+        return this.day(body);
       default:
         return undefined;
     }
@@ -109,6 +114,34 @@ export class ControlPlane {
     this.ctx.model.setPrice(symbol, price);
     for (const v of this.ctx.venues.values()) v.pushSymbol(symbol);
     return ok({ symbol, price, prices: this.prices(symbol) });
+  }
+
+  /**
+   * Scripts a past UTC day of a symbol: {symbol, day: YYYY-MM-DD, base, minutes: [{minute (ms), open, high, low, close}]}; every
+   * other minute is flat at base.
+   */
+  private day(body: Record<string, unknown>): RestReply {
+    const symbol = this.symbol(body);
+    if (typeof symbol !== 'string') return symbol;
+    if (!this.ctx.pastDays) return bad('past days are not served');
+    const dayStart = typeof body.day === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(body.day) ? Date.parse(`${body.day}T00:00:00Z`) : NaN;
+    if (!Number.isFinite(dayStart)) return bad('day must be YYYY-MM-DD');
+    const base = positive(body, 'base');
+    if (typeof base === 'string') return bad(base);
+    if (!Array.isArray(body.minutes)) return bad('minutes must be an array');
+    const minutes: ScriptedMinute[] = [];
+    for (const m of body.minutes as unknown[]) {
+      if (!isRecord(m)) return bad('each minute must be an object');
+      const minute = num(m.minute);
+      if (minute === undefined || minute % 60_000 !== 0 || minute < dayStart || minute >= dayStart + 86_400_000) {
+        return bad('minute must be a unix ms timestamp inside the day, a multiple of 60000');
+      }
+      const [o, h, l, c] = ['open', 'high', 'low', 'close'].map((key) => positive(m, key));
+      if ([o, h, l, c].some((n) => typeof n === 'string')) return bad('open, high, low and close must be positive numbers');
+      minutes.push({ minute, o: o as number, h: h as number, l: l as number, c: c as number });
+    }
+    this.ctx.pastDays.script(symbol, dayStart, base, minutes);
+    return ok({ symbol, day: body.day, minutes: minutes.length });
   }
 
   private candle(body: Record<string, unknown>): RestReply {

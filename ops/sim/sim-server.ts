@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { ControlPlane, ProviderRegistry } from './control-plane.js';
+import { PastDays } from './past-days.js';
 import { SimLiquidations } from './liquidations/sim-liquidations.js';
 import { MarketModel, MINUTE, type SimMode, type VenueId } from './market-model.js';
 import { createSimProviders, PROVIDER_PATH } from './providers/index.js';
@@ -72,7 +73,8 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
   const tickMs = Math.max(20, opts.tickMs ?? 500);
   const now = (): number => Date.now();
   const model = new MarketModel({ now, seed: opts.seed, symbolCount: opts.symbolCount, mode: opts.mode ?? 'random', tickMs });
-  const deps: VenueDeps = { model, now };
+  const pastDays = new PastDays();
+  const deps: VenueDeps = { model, now, pastDays };
   const venues = new Map<VenueId, Venue>([
     ['binance', new BinanceVenue(deps)],
     ['bybit', new BybitVenue(deps)],
@@ -89,7 +91,7 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
   const sync = (): void => {
     for (const { symbol, candle } of model.advance()) for (const v of venues.values()) v.pushClosedCandle(symbol, candle);
   };
-  const control = new ControlPlane({ model, venues, publishers, providers, now, sync, liquidations });
+  const control = new ControlPlane({ model, venues, publishers, providers, now, sync, liquidations, pastDays });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://sim');

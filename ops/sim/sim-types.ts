@@ -1,4 +1,5 @@
 /** Contracts between the server, the control plane and the venue modules. */
+import type { PastDays } from './past-days.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { WebSocket } from 'ws';
 import type { Candle, MarketModel, VenueId } from './market-model.js';
@@ -40,6 +41,8 @@ export interface LiquidationPublisher {
 export interface VenueDeps {
   readonly model: MarketModel;
   readonly now: () => number;
+  /** Past days of 1-minute candles, before the minutes the model holds (replays read them); Binance serves them. */
+  readonly pastDays?: PastDays;
 }
 
 export interface Venue extends LiquidationPublisher {

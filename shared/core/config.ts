@@ -103,6 +103,8 @@ export interface Config extends LiquidationSettings {
   ai: AiSettings;
   /** The site: e-mail sign-in, its mail, its session cookie and its sign-in budgets (SITE_URL, SMTP_URL, ...). */
   site: SiteSettings;
+  /** Replay of a past day (shared/paper/replay): the candle cache and how many replay clocks one worker process runs. */
+  replay: ReplaySettings;
 }
 
 /** The site's settings (README, "The site"). */
@@ -117,6 +119,13 @@ export interface SiteSettings {
   /** Sign-in links asked per minute for one address, and from one client IP. */
   signInPerEmail: number;
   signInPerIp: number;
+}
+
+export interface ReplaySettings {
+  /** How long a past day's 1-minute candles stay cached in Redis. */
+  candleTtlS: number;
+  /** Replay clocks (one long job per running replay) one worker process runs at once. */
+  concurrency: number;
 }
 
 /** Timings of the WebSocket stream, the outbox relay and webhook delivery; tests shorten them. */
@@ -214,6 +223,8 @@ const schema = Joi.object({
   SITE_COOKIE_SECURE: Joi.boolean().truthy('1').falsy('0'),
   SIGNIN_EMAIL_RATE_LIMIT: Joi.number().integer().min(1).default(3),
   SIGNIN_IP_RATE_LIMIT: Joi.number().integer().min(1).default(10),
+  REPLAY_CANDLE_TTL_S: Joi.number().integer().min(60).default(86_400),
+  REPLAY_CONCURRENCY: Joi.number().integer().min(1).max(10_000).default(200),
 }).unknown(true);
 
 function parseFeedVenues(raw: string): FeedVenue[] {
@@ -319,6 +330,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
       signInPerEmail: value.SIGNIN_EMAIL_RATE_LIMIT,
       signInPerIp: value.SIGNIN_IP_RATE_LIMIT,
     },
+    replay: { candleTtlS: value.REPLAY_CANDLE_TTL_S, concurrency: value.REPLAY_CONCURRENCY },
   };
 }
 

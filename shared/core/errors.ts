@@ -77,6 +77,18 @@ export const ERROR_CODES = {
   step_min_invalid: 400,
   /** A report deeper than the plan's (Free 30 days, paid 90): names the plan and its max_days. */
   days_beyond_plan: 400,
+  // replay of a past day (shared/paper/replay)
+  day_invalid: 400,
+  day_not_finished: 400,
+  speed_invalid: 400,
+  replay_crypto_only: 400,
+  no_data: 404,
+  no_replay: 404,
+  replay_running: 409,
+  /** A limit or stop entry while the key's replay runs: the replay journal fills market entries only. */
+  replay_market_only: 409,
+  /** A trading call on another symbol than the running replay's. */
+  replay_symbol_only: 409,
   // resources
   not_found: 404,
   unknown_symbol: 404,

@@ -1,11 +1,11 @@
 /**
- * Ids of positions (bp) and resting orders (lo): the prefix, the time they were made in base 36 and
+ * Ids of positions (bp), resting orders (lo) and replays (rp): the prefix, the time they were made in base 36 and
  * 8 random base-36 characters; sortable by time, unguessable enough. The time also tells an index
  * reader whether a position or order it cannot find may still be on its way in (mayBeStoring).
  */
 import { randomBytes } from 'node:crypto';
 
-export type IdPrefix = 'bp' | 'lo';
+export type IdPrefix = 'bp' | 'lo' | 'rp';
 
 const RANDOM_CHARS = 8;
 

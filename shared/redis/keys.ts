@@ -234,4 +234,15 @@ export const keys = {
   derivOiHistory: (symbol: string) => `deriv:{${symbol}}:oi`,
   /** string count, expires two days after its UTC day: an account's /ai reads on one UTC day (YYYY-MM-DD), across its keys. */
   accountAiDay: (accountId: string, day: string) => `acct:{${accountId}}:ai:day:${day}`,
+
+  // replay (shared/paper/replay): a key's replay of a past day; its journal is a book of the account (replayBook) whose events stay out
+  // of the outbox
+  /** hash: the replay a key runs (id, symbol, day, speed, start_ts, end_ts, started_at, swept_to, finished, book, ...). */
+  replayState: (accountId: string, keyId: string) => `acct:{${accountId}}:replay:${keyId}`,
+  /** stream: the account's replay journals' position events (never relayed: not an outbox); trimmed by the clocks. */
+  replayEvents: (accountId: string) => `acct:{${accountId}}:replay:events`,
+  /** set: the replay journals' book names (what the position scripts record as traded books, kept apart from paperBooks). */
+  replayBooks: (accountId: string) => `acct:{${accountId}}:replay:books`,
+  /** string JSON [[t,o,h,l,c,v], ...]: one symbol's 1-minute candles of one past UTC day (YYYY-MM-DD), TTL REPLAY_CANDLE_TTL_S. */
+  replayCandles: (symbol: string, day: string) => `mkt:{${symbol}}:replay:${day}`,
 };

@@ -161,17 +161,18 @@ describe('bot analytics: /equity and /report', function () {
     );
   });
 
-  it('/usage features tell the truth: equity and report on every plan, breakdowns and ai on paid ones, no replay', async () => {
+  it('/usage features tell the truth: equity, report and replay on every plan, breakdowns and ai on paid ones', async () => {
     const free = await createTrader(stack.mod, { plan: 'free' });
     const max = await createTrader(stack.mod, { plan: 'max' });
     const freeFeatures = (await get(free, '/usage')).body.features as Record<string, unknown>;
-    expect(freeFeatures).to.include({ equity: true, report: true, report_breakdowns: false, ai: false, replay: false });
+    expect(freeFeatures).to.include({ equity: true, report: true, report_breakdowns: false, ai: false, replay: true });
     const maxFeatures = (await get(max, '/usage')).body.features as Record<string, unknown>;
-    expect(maxFeatures).to.include({ equity: true, report: true, report_breakdowns: true, ai: true, replay: false });
-    // and the routes they name answer as they say (replay is not served yet)
+    expect(maxFeatures).to.include({ equity: true, report: true, report_breakdowns: true, ai: true, replay: true });
+    // and the routes they name answer as they say
     expect((await get(max, '/report')).body.breakdowns).to.equal(true);
     expect((await post(free, '/ai', { symbol: 'BTC', interval: '1h', question: 'long?' })).status).to.equal(402);
     expect((await post(max, '/ai', {})).status).to.equal(400);
-    expect((await get(max, '/replay')).status).to.equal(404);
+    // no replay running: the route answers its own 404 no_replay, not the unknown path's
+    expect((await get(max, '/replay')).body).to.deep.include({ error: 'no_replay' });
   });
 });

@@ -5,6 +5,7 @@ import { latamProcessor } from './latam/latam-processor.js';
 import { macroProcessor } from './macro/macro-processor.js';
 import { orderExpiryProcessor } from './orders/order-expiry-processor.js';
 import type { ProcessorDefinition } from './registry.js';
+import { replayProcessor } from './replay/replay-processor.js';
 import { screenerProcessor } from './screener/screener-processor.js';
 import { statusSampler } from './status/status-sampler.js';
 import { candleSweepProcessor } from './sweep/candle-sweep-processor.js';
@@ -24,4 +25,5 @@ export const PROCESSORS: ProcessorDefinition[] = [
   liveSweepProcessor,
   statusSampler,
   arenaRollupProcessor,
+  replayProcessor,
 ];

@@ -27,7 +27,7 @@ export function isWaitingForInputs(result: unknown): result is WaitingForInputs 
 
 export interface Processor {
   /** `token`: the worker's lock on the job, for a processor that moves it (to delayed, say). */
-  process(job: Job, token?: string): Promise<unknown>;
+  process(job: Job, token?: string, signal?: AbortSignal): Promise<unknown>;
   /** Releases what the processor opened (connections, clients). */
   close?(): Promise<void>;
 }
@@ -37,7 +37,7 @@ export interface ProcessorDefinition {
   queue: QueueName;
   /** Jobs processed at once by one worker process. */
   concurrency?: number;
-  /** Worker settings beyond concurrency (job lock, stalled checks), from the config. */
-  workerOptions?(config: Config): Pick<WorkerOptions, 'lockDuration' | 'stalledInterval' | 'maxStalledCount'>;
+  /** Worker settings (job lock, stalled checks; concurrency when the config sets it), from the config. */
+  workerOptions?(config: Config): Pick<WorkerOptions, 'concurrency' | 'lockDuration' | 'stalledInterval' | 'maxStalledCount'>;
   create(ctx: ProcessorContext): Processor;
 }

@@ -4,21 +4,28 @@ import { bookView, keyedBotRoutes } from '../../routing/bot-route.js';
 import type { RouteDefinition } from '../../routing/route-catalog.js';
 import { resetBody } from './schemas.js';
 import { BOT_RESPONSES } from './responses.js';
-import type { BotTradingRouteOptions } from './router.js';
+import { bookTrading, type BotTradingRouteOptions } from './router.js';
 
-export function accountRoutes({ trading }: BotTradingRouteOptions): RouteDefinition[] {
+export function accountRoutes(options: BotTradingRouteOptions): RouteDefinition[] {
+  const { trading } = options;
   return keyedBotRoutes('bot account', [
     bookView(
       '/account',
       BOT_RESPONSES.account,
       'Open positions, margin in use, unrealized and realized P&L, wins, losses, balance, equity',
-      (auth) => trading.reads.account(auth),
+      async (auth) => {
+        const book = await bookTrading(options, auth);
+        return book.trading.reads.account(book.auth);
+      },
     ),
     bookView(
       '/balance',
       BOT_RESPONSES.balance,
       'Starting balance, balance, equity, margin in use, free margin (a scorecard: margin_enforced is false)',
-      (auth) => trading.reads.balance(auth),
+      async (auth) => {
+        const book = await bookTrading(options, auth);
+        return book.trading.reads.balance(book.auth);
+      },
     ),
     bookView(
       '/accounts',

@@ -8,7 +8,7 @@ import type { RouteDefinition } from '../../routing/route-catalog.js';
 import type { ApiRequest, ApiResponse } from '../../routing/http-types.js';
 import { closeBody, openBody, parseSide, positionsQuery, sltpBody, tradesQuery } from './schemas.js';
 import { BOT_RESPONSES } from './responses.js';
-import type { BotTradingRouteOptions } from './router.js';
+import { bookTrading, type BotTradingRouteOptions } from './router.js';
 
 type OpenBody = Omit<OpenRequest, 'side' | 'type'> & {
   side?: unknown;
@@ -58,7 +58,8 @@ function notModified(req: ApiRequest, etag: string): boolean {
   return header.split(',').some((tag) => tag.trim() === '*' || weak(tag) === weak(etag));
 }
 
-export function positionRoutes({ trading }: BotTradingRouteOptions): RouteDefinition[] {
+export function positionRoutes(options: BotTradingRouteOptions): RouteDefinition[] {
+  const { trading } = options;
   return keyedBotRoutes('bot trading', [
     {
       path: '/open',
@@ -114,10 +115,12 @@ export function positionRoutes({ trading }: BotTradingRouteOptions): RouteDefini
         },
       },
       prefetch: (body) => trading.positions.prefetchFill(body),
-      handle: ({ body, auth, prefetched }: { body: OpenBody; auth: KeyContext; prefetched?: unknown }) => {
+      handle: async ({ body, auth, prefetched }: { body: OpenBody; auth: KeyContext; prefetched?: unknown }) => {
         refuseUnsupported(body);
         const side = parseSide(body.side);
-        return trading.positions.open(auth, { ...body, side, ...entryKind(body) }, prefetched);
+        const book = await bookTrading(options, auth);
+        // the prefetch read the live price: a journal fills at its cursor
+        return book.trading.positions.open(book.auth, { ...body, side, ...entryKind(body) }, book.journal ? undefined : prefetched);
       },
     },
     {
@@ -137,15 +140,20 @@ export function positionRoutes({ trading }: BotTradingRouteOptions): RouteDefini
         },
       },
       prefetch: (body, key) => trading.closes.prefetch(body, key),
-      handle: ({ body, auth, prefetched }: { body: CloseRequest; auth: KeyContext; prefetched?: unknown }) =>
-        trading.closes.close(auth, body, undefined, prefetched),
+      handle: async ({ body, auth, prefetched }: { body: CloseRequest; auth: KeyContext; prefetched?: unknown }) => {
+        const book = await bookTrading(options, auth);
+        return book.trading.closes.close(book.auth, body, undefined, book.journal ? undefined : prefetched);
+      },
     },
     {
       path: '/close_all',
       method: 'post',
       response: BOT_RESPONSES.closeAll,
       summary: 'Close every open position of the book, each settled like close',
-      handle: ({ auth }: { auth: KeyContext }) => trading.closes.closeAll(auth),
+      handle: async ({ auth }: { auth: KeyContext }) => {
+        const book = await bookTrading(options, auth);
+        return book.trading.closes.closeAll(book.auth);
+      },
     },
     {
       path: '/sltp',
@@ -174,7 +182,10 @@ export function positionRoutes({ trading }: BotTradingRouteOptions): RouteDefini
           },
         },
       },
-      handle: ({ body, auth }: { body: SltpRequest; auth: KeyContext }) => trading.positions.sltp(auth, body),
+      handle: async ({ body, auth }: { body: SltpRequest; auth: KeyContext }) => {
+        const book = await bookTrading(options, auth);
+        return book.trading.positions.sltp(book.auth, body);
+      },
     },
     {
       path: '/positions',
@@ -193,7 +204,8 @@ export function positionRoutes({ trading }: BotTradingRouteOptions): RouteDefini
         req: ApiRequest;
         res: ApiResponse;
       }) => {
-        const { positions, etag } = await trading.reads.positions(auth, query);
+        const book = await bookTrading(options, auth);
+        const { positions, etag } = await book.trading.reads.positions(book.auth, query);
         res.setHeader('ETag', etag);
         if (notModified(req, etag)) {
           res.statusCode = 304;
@@ -209,7 +221,10 @@ export function positionRoutes({ trading }: BotTradingRouteOptions): RouteDefini
       response: BOT_RESPONSES.trades,
       summary: 'Closed trades, newest first; page with before = next_before',
       query: tradesQuery,
-      handle: ({ query, auth }: { query: { limit: number; before?: string }; auth: KeyContext }) => trading.reads.trades(auth, query),
+      handle: async ({ query, auth }: { query: { limit: number; before?: string }; auth: KeyContext }) => {
+        const book = await bookTrading(options, auth);
+        return book.trading.reads.trades(book.auth, query);
+      },
     },
   ]);
 }

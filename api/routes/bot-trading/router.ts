@@ -1,5 +1,8 @@
 /** The keyed paper-trading routes, one group: positions, resting orders, account and books, markets and fees. */
 import type { Authenticate } from '../../middleware/authenticate.js';
+import type { KeyContext } from '../../../shared/paper/key-context.js';
+import type { BookTrading } from '../../../shared/paper/replay/replay-journal.js';
+import type { ReplayService } from '../../../shared/paper/replay/replay-service.js';
 import type { TradingServices } from '../../../shared/paper/trading-services.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import { accountRoutes } from './account-router.js';
@@ -12,6 +15,17 @@ import { simRoutes } from './sim-router.js';
 export interface BotTradingRouteOptions {
   trading: TradingServices;
   authenticate: Authenticate;
+  /** The keys' replays: while a key's replay exists its trading calls act on the replay journal (bookTrading). */
+  replay?: Pick<ReplayService, 'journal'>;
+}
+
+/** What a key's trading call acts on: its replay's journal while one exists (with the key's context on it), else the live book. */
+export async function bookTrading(
+  options: BotTradingRouteOptions,
+  auth: KeyContext,
+): Promise<{ trading: BookTrading; auth: KeyContext; journal: boolean }> {
+  const journal = await options.replay?.journal(auth);
+  return journal ? { trading: journal.trading, auth: journal.ctx, journal: true } : { trading: options.trading, auth, journal: false };
 }
 
 /** Each sub-router (<resource>-router.ts) takes the group's options and answers its route definitions. */

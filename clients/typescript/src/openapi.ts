@@ -920,6 +920,54 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/bot/v1/replay': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * This key's replay: cursor, progress, price at the cursor and bars up to it (nothing after the cursor)
+     * @description While the replay exists (running or finished, until stop), this key's open, close, close_all, sltp, positions, trades, account and balance act on a separate replay journal priced at the cursor (rows carry src "replay"; market entries of the replay's symbol only: replay_market_only, replay_symbol_only). The clock sweeps every replayed minute (stops, targets, trailing stops, liquidations) as the live minute sweep does. Other keys of the account and the live book are untouched; journal events reach no webhook, stream, board, report or equity curve.
+     */
+    get: operations['getApiBotV1Replay'];
+    put?: never;
+    /**
+     * Start a replay of a past UTC day ({symbol, day, speed 1-600, default 60}) or stop it ({act: "stop"}: closes at the cursor, answers the summary)
+     * @description While the replay exists (running or finished, until stop), this key's open, close, close_all, sltp, positions, trades, account and balance act on a separate replay journal priced at the cursor (rows carry src "replay"; market entries of the replay's symbol only: replay_market_only, replay_symbol_only). The clock sweeps every replayed minute (stops, targets, trailing stops, liquidations) as the live minute sweep does. Other keys of the account and the live book are untouched; journal events reach no webhook, stream, board, report or equity curve.
+     */
+    post: operations['postApiBotV1Replay'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/bot/v2/replay': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * This key's replay: cursor, progress, price at the cursor and bars up to it (nothing after the cursor)
+     * @description While the replay exists (running or finished, until stop), this key's open, close, close_all, sltp, positions, trades, account and balance act on a separate replay journal priced at the cursor (rows carry src "replay"; market entries of the replay's symbol only: replay_market_only, replay_symbol_only). The clock sweeps every replayed minute (stops, targets, trailing stops, liquidations) as the live minute sweep does. Other keys of the account and the live book are untouched; journal events reach no webhook, stream, board, report or equity curve.
+     */
+    get: operations['getApiBotV2Replay'];
+    put?: never;
+    /**
+     * Start a replay of a past UTC day ({symbol, day, speed 1-600, default 60}) or stop it ({act: "stop"}: closes at the cursor, answers the summary)
+     * @description While the replay exists (running or finished, until stop), this key's open, close, close_all, sltp, positions, trades, account and balance act on a separate replay journal priced at the cursor (rows carry src "replay"; market entries of the replay's symbol only: replay_market_only, replay_symbol_only). The clock sweeps every replayed minute (stops, targets, trailing stops, liquidations) as the live minute sweep does. Other keys of the account and the live book are untouched; journal events reach no webhook, stream, board, report or equity curve.
+     */
+    post: operations['postApiBotV2Replay'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/bot/v1/webhooks': {
     parameters: {
       query?: never;
@@ -1875,6 +1923,8 @@ export interface components {
       client_order_id: string | null;
       /** @enum {unknown} */
       source: 'api';
+      /** @enum {unknown} */
+      src?: 'replay';
       /** @description Exit price (closed) */
       exit?: number;
       /** @description Exit price (closed; the original name of exit) */
@@ -2879,6 +2929,66 @@ export interface components {
       /** @description "" for none */
       margin_venue: string;
     };
+    /** @description A key's replay now */
+    Replay: {
+      /** @description True until the cursor reaches the end of the day */
+      running: boolean;
+      /** @description Replay id (rp...) */
+      id: string;
+      symbol: string;
+      /** @description YYYY-MM-DD */
+      day: string;
+      /** @description Replayed seconds per real second */
+      speed: number;
+      /** @description First millisecond of the day */
+      start_ts: number;
+      /** @description End of the day */
+      end_ts: number;
+      /** @description Where the replay is: its trading calls fill and mark at price, stamped with this time */
+      cursor_ts: number;
+      cursor_iso: string;
+      progress_pct: number;
+      /** @description Close of the last minute ended at the cursor (the day's first open before any) */
+      price: number;
+      finished: boolean;
+      /** @description Oldest first; none holds a minute after the cursor */
+      bars: {
+        /** @description Open time, unix seconds */
+        time: number;
+        open: number;
+        high: number;
+        low: number;
+        close: number;
+      }[];
+    };
+    /** @description A replay just started */
+    ReplayStart: {
+      /** @description rp... */
+      id: string;
+      symbol: string;
+      day: string;
+      speed: number;
+      /** @description epoch milliseconds */
+      start_ts: number;
+      /** @description epoch milliseconds */
+      end_ts: number;
+      /** @description 1-minute candles of the day */
+      candles: number;
+      first_price: number;
+    };
+    /** @description A stopped replay's journal */
+    ReplaySummary: {
+      closes: number;
+      wins: number;
+      losses: number;
+      win_rate_pct: number;
+      pnl_usd: number;
+      /** @description pnl_usd over the 10000 starting balance, percent */
+      return_pct: number;
+      liquidations: number;
+      /** @description The last 50 closed trades of the journal, newest first */
+      trades: components['schemas']['Trade'][];
+    };
     Error: {
       /** @constant */
       ok: false;
@@ -2947,6 +3057,15 @@ export interface components {
           | 'days_invalid'
           | 'step_min_invalid'
           | 'days_beyond_plan'
+          | 'day_invalid'
+          | 'day_not_finished'
+          | 'speed_invalid'
+          | 'replay_crypto_only'
+          | 'no_data'
+          | 'no_replay'
+          | 'replay_running'
+          | 'replay_market_only'
+          | 'replay_symbol_only'
           | 'not_found'
           | 'unknown_symbol'
           | 'unknown_category'
@@ -2965,7 +3084,8 @@ export interface components {
           | 'ai_quota_exceeded'
           | 'login_required'
           | 'link_invalid'
-          | 'cross_site';
+          | 'cross_site'
+          | 'mail_unavailable';
         message: string;
       };
       /** @description epoch milliseconds */
@@ -3036,6 +3156,15 @@ export interface components {
         | 'days_invalid'
         | 'step_min_invalid'
         | 'days_beyond_plan'
+        | 'day_invalid'
+        | 'day_not_finished'
+        | 'speed_invalid'
+        | 'replay_crypto_only'
+        | 'no_data'
+        | 'no_replay'
+        | 'replay_running'
+        | 'replay_market_only'
+        | 'replay_symbol_only'
         | 'not_found'
         | 'unknown_symbol'
         | 'unknown_category'
@@ -3054,7 +3183,8 @@ export interface components {
         | 'ai_quota_exceeded'
         | 'login_required'
         | 'link_invalid'
-        | 'cross_site';
+        | 'cross_site'
+        | 'mail_unavailable';
       message: string;
     };
   };
@@ -6491,6 +6621,308 @@ export interface operations {
         };
       };
       /** @description Failure. Codes: missing_param, invalid_param, sim_out_of_range, missing_api_key, bad_api_key, revoked_key, unknown_preset, unknown_margin_venue, rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getApiBotV1Replay: {
+    parameters: {
+      query?: {
+        /**
+         * @description Bar size in minutes: 1, 5, 15, 60, 240 (aggregated from 1-minute candles); default 1
+         * @example 5
+         */
+        interval?: 1 | 5 | 15 | 60 | 240;
+        /**
+         * @description Bars up to the cursor, 1-500 (default 100)
+         * @example 2
+         */
+        bars?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success, the bare result */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "running": true,
+           *       "symbol": "BTC",
+           *       "day": "2026-11-20",
+           *       "speed": 60,
+           *       "cursor_ts": 1763602200000,
+           *       "cursor_iso": "2026-11-20T01:30:00.000Z",
+           *       "progress_pct": 6.25,
+           *       "price": 91250.5,
+           *       "finished": false,
+           *       "bars": [
+           *         {
+           *           "time": 1763601600,
+           *           "open": 91000,
+           *           "high": 91400,
+           *           "low": 90950,
+           *           "close": 91200
+           *         },
+           *         {
+           *           "time": 1763601900,
+           *           "open": 91200,
+           *           "high": 91300,
+           *           "low": 91100,
+           *           "close": 91250.5
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['Replay'];
+        };
+      };
+      /** @description Failure. Codes: missing_param, invalid_param, missing_api_key, bad_api_key, revoked_key, no_replay, no_data, upstream_unavailable, rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BotV1Error'];
+        };
+      };
+    };
+  };
+  postApiBotV1Replay: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "symbol": "BTC",
+         *       "day": "2026-11-20",
+         *       "speed": 120
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description start (default) or stop
+           * @default start
+           * @enum {string}
+           */
+          act?: 'start' | 'stop';
+          /** @description start: the crypto perpetual to replay (BTC, ETHUSDT) */
+          symbol?: string;
+          /** @description start: a complete past UTC day, YYYY-MM-DD */
+          day?: string;
+          /** @description start: replayed seconds per real second, 1-600 (default 60) */
+          speed?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success, the bare result */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "replay": {
+           *         "id": "rpmhy2k1a0b1c2d3e4",
+           *         "symbol": "BTC",
+           *         "day": "2026-11-20",
+           *         "speed": 120,
+           *         "start_ts": 1763596800000,
+           *         "end_ts": 1763683200000,
+           *         "candles": 1440,
+           *         "first_price": 91012.4
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            ok: true;
+            /** @description start: the replay; stop: its summary */
+            replay: components['schemas']['ReplayStart'] | components['schemas']['ReplaySummary'];
+          };
+        };
+      };
+      /** @description Failure. Codes: missing_param, invalid_param, symbol_required, unknown_symbol, day_invalid, speed_invalid, missing_api_key, bad_api_key, revoked_key, day_not_finished, replay_crypto_only, no_data, no_replay, replay_running, upstream_unavailable, busy, rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BotV1Error'];
+        };
+      };
+    };
+  };
+  getApiBotV2Replay: {
+    parameters: {
+      query?: {
+        /**
+         * @description Bar size in minutes: 1, 5, 15, 60, 240 (aggregated from 1-minute candles); default 1
+         * @example 5
+         */
+        interval?: 1 | 5 | 15 | 60 | 240;
+        /**
+         * @description Bars up to the cursor, 1-500 (default 100)
+         * @example 2
+         */
+        bars?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success, in the { ok, data, ts } envelope */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "data": {
+           *         "running": true,
+           *         "symbol": "BTC",
+           *         "day": "2026-11-20",
+           *         "speed": 60,
+           *         "cursor_ts": 1763602200000,
+           *         "cursor_iso": "2026-11-20T01:30:00.000Z",
+           *         "progress_pct": 6.25,
+           *         "price": 91250.5,
+           *         "finished": false,
+           *         "bars": [
+           *           {
+           *             "time": 1763601600,
+           *             "open": 91000,
+           *             "high": 91400,
+           *             "low": 90950,
+           *             "close": 91200
+           *           },
+           *           {
+           *             "time": 1763601900,
+           *             "open": 91200,
+           *             "high": 91300,
+           *             "low": 91100,
+           *             "close": 91250.5
+           *           }
+           *         ]
+           *       },
+           *       "ts": 1767225600000
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            ok: true;
+            data: components['schemas']['Replay'];
+            /** @description epoch milliseconds */
+            ts: number;
+          };
+        };
+      };
+      /** @description Failure. Codes: missing_param, invalid_param, missing_api_key, bad_api_key, revoked_key, no_replay, no_data, upstream_unavailable, rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postApiBotV2Replay: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "symbol": "BTC",
+         *       "day": "2026-11-20",
+         *       "speed": 120
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description start (default) or stop
+           * @default start
+           * @enum {string}
+           */
+          act?: 'start' | 'stop';
+          /** @description start: the crypto perpetual to replay (BTC, ETHUSDT) */
+          symbol?: string;
+          /** @description start: a complete past UTC day, YYYY-MM-DD */
+          day?: string;
+          /** @description start: replayed seconds per real second, 1-600 (default 60) */
+          speed?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success, in the { ok, data, ts } envelope */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "data": {
+           *         "ok": true,
+           *         "replay": {
+           *           "id": "rpmhy2k1a0b1c2d3e4",
+           *           "symbol": "BTC",
+           *           "day": "2026-11-20",
+           *           "speed": 120,
+           *           "start_ts": 1763596800000,
+           *           "end_ts": 1763683200000,
+           *           "candles": 1440,
+           *           "first_price": 91012.4
+           *         }
+           *       },
+           *       "ts": 1767225600000
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            ok: true;
+            data: {
+              /** @description start: the replay; stop: its summary */
+              replay: components['schemas']['ReplayStart'] | components['schemas']['ReplaySummary'];
+            };
+            /** @description epoch milliseconds */
+            ts: number;
+          };
+        };
+      };
+      /** @description Failure. Codes: missing_param, invalid_param, symbol_required, unknown_symbol, day_invalid, speed_invalid, missing_api_key, bad_api_key, revoked_key, day_not_finished, replay_crypto_only, no_data, no_replay, replay_running, upstream_unavailable, busy, rate_limited, unavailable, internal */
       default: {
         headers: {
           [name: string]: unknown;

@@ -229,12 +229,19 @@ export class BinanceVenue implements Venue {
       const intervalSpec = model.spec(symbol)!;
       return { status: 200, body: rows.map((c) => klineRow(intervalSpec, c, minutes)) };
     }
-    const candles = model.range(symbol, 'binance', {
+    const range = {
       from: start,
       to: end,
       limit: clampLimit(limit, 500, 1500),
-      anchor: start !== undefined ? 'start' : 'end',
-    });
+      anchor: start !== undefined ? ('start' as const) : ('end' as const),
+    };
+    const oldestHeld = model.range(symbol, 'binance', { limit: 1, anchor: 'start' })[0]?.t;
+    const { pastDays } = this.deps;
+    // a range wholly before the minutes the model holds: a past day (replays)
+    const candles =
+      pastDays && end !== undefined && oldestHeld !== undefined && end < oldestHeld
+        ? pastDays.range(symbol, model.spec(symbol)?.startPrice ?? model.basePrice(symbol), { ...range, to: end })
+        : model.range(symbol, 'binance', range);
     const spec = model.spec(symbol)!;
     return { status: 200, body: candles.map((c) => klineRow(spec, c)) };
   }

@@ -88,24 +88,18 @@ export function limitsView(limits: PlanLimits): PlanLimitsView {
   };
 }
 
-/**
- * The features whose routes this service does not serve yet: the one place to flip when /ai or
- * /replay is built. A feature shows true only when its route answers on the plan.
- */
-export const UNBUILT_FEATURES = { ai: false, replay: true } as const;
-
 export function featuresView(limits: PlanLimits): PlanFeaturesView {
   return {
     webhooks: limits.maxWebhooks,
     max_webhooks: limits.maxWebhooks,
-    ai: !UNBUILT_FEATURES.ai && limits.aiReadsPerDay > 0,
+    ai: limits.aiReadsPerDay > 0,
     ai_reads_per_day: limits.aiReadsPerDay,
     report_breakdowns: limits.tier > 0,
     equity: true,
     report: true,
     websocket: true,
     books: true,
-    replay: !UNBUILT_FEATURES.replay,
+    replay: true,
     trailing_stops: true,
     modify_order: true,
     dry_run: true,

@@ -105,11 +105,34 @@ export function bookCounters(h: Record<string, string>): BookCounters {
   };
 }
 
-export class PositionStore {
-  private readonly hints: TriggerHints;
+/**
+ * Where a store's scripts record what lies outside the book: the account's outbox and traded-books set, and the per-symbol trigger
+ * indexes. The live book uses the account's own; a replay journal (shared/paper/replay) keeps its events and its name apart and is swept
+ * by its own clock, not through the indexes.
+ */
+export interface JournalKeys {
+  outbox(accountId: string): string;
+  books(accountId: string): string;
+  triggerIndexes: boolean;
+}
 
-  constructor(private readonly redis: Redis) {
-    this.hints = new TriggerHints(redis);
+const LIVE_JOURNAL: JournalKeys = { outbox: keys.accountOutbox, books: keys.paperBooks, triggerIndexes: true };
+
+/** Trigger hints for a store that keeps none. */
+const NO_HINTS: Pick<TriggerHints, 'widen' | 'remove' | 'align'> = {
+  widen: async () => undefined,
+  remove: async () => undefined,
+  align: async () => undefined,
+};
+
+export class PositionStore {
+  private readonly hints: Pick<TriggerHints, 'widen' | 'remove' | 'align'>;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly journal: JournalKeys = LIVE_JOURNAL,
+  ) {
+    this.hints = journal.triggerIndexes ? new TriggerHints(redis) : NO_HINTS;
   }
 
   async getOpen(ref: BookRef, id: string): Promise<StoredPosition | null> {
@@ -194,8 +217,8 @@ export class PositionStore {
         keys.bookOpen(ref.accountId, ref.book),
         keys.bookClosed(ref.accountId, ref.book),
         coid === null ? unusedSlot(ref) : keys.bookIdempotency(ref.accountId, ref.book, 'open', coid),
-        keys.accountOutbox(ref.accountId),
-        keys.paperBooks(ref.accountId),
+        this.journal.outbox(ref.accountId),
+        this.journal.books(ref.accountId),
         keys.bookStats(ref.accountId, ref.book),
       ],
       args: [
@@ -280,7 +303,7 @@ export class PositionStore {
         keys.bookClosedByTime(ref.accountId, ref.book),
         keys.bookStats(ref.accountId, ref.book),
         clientOrderId === null ? unusedSlot(ref) : keys.bookIdempotency(ref.accountId, ref.book, 'close', clientOrderId),
-        keys.accountOutbox(ref.accountId),
+        this.journal.outbox(ref.accountId),
         keys.bookEquityCurve(ref.accountId, ref.book),
         keys.bookDayBucket(ref.accountId, ref.book, dayIndex(closed.closed_ts)),
       ],
@@ -337,7 +360,7 @@ export class PositionStore {
 
   private levelsCall({ ref, read, now }: LevelsWrite, updatedRaw: string): ScriptCall {
     return {
-      keys: [keys.bookOpen(ref.accountId, ref.book), keys.accountOutbox(ref.accountId)],
+      keys: [keys.bookOpen(ref.accountId, ref.book), this.journal.outbox(ref.accountId)],
       args: [read.position.id, digest(read.raw), updatedRaw, ref.book, now],
     };
   }

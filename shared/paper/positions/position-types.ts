@@ -79,6 +79,8 @@ export interface Position {
   /** A partial fill: the share of the requested margin that filled, percent, and the margin requested. */
   fill_pct?: number;
   requested_margin_usd?: number;
+  /** replay on a replay journal's rows (shared/paper/replay): never counted on boards, reports or the equity curve; absent otherwise. */
+  src?: 'replay';
   /** Funding owed from before funding_from_ts (carried over a partial close), USD. Internal. */
   funding_carry_usd: number;
   /** Funding times after this accrue on the current quantity. Internal. */

@@ -65,6 +65,7 @@ type OpenFields = Required<
   Omit<
     PositionView,
     | 'trail_pct'
+    | 'src'
     | 'exit_price'
     | 'mark_price'
     | 'mark_stale'
@@ -112,6 +113,7 @@ function publicFields(p: Position): PositionView {
   } satisfies OpenFields;
   if (p.trail_pct !== null) view.trail_pct = p.trail_pct;
   for (const field of FILL_FIELDS) if (p[field] !== undefined) (view as Record<string, unknown>)[field] = p[field];
+  if (p.src !== undefined) view.src = p.src;
   for (const field of CLOSED_FIELDS) {
     if (p[field] === undefined) continue;
     (view as Record<string, unknown>)[field] = p[field];

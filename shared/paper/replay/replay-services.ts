@@ -1,0 +1,47 @@
+/** The replay feature's services, built once per domain (shared/domain.ts). */
+import { DepthStore } from '../../market/depth-store.js';
+import { SimSettings } from '../sim/sim-settings.js';
+import type { Redis } from 'ioredis';
+import type { Clock } from '../../core/clock.js';
+import type { Config } from '../../core/config.js';
+import type { MarketStore } from '../../market/market-store.js';
+import type { FreshnessRules } from '../../market/quote-freshness.js';
+import { createReplayProducer } from '../../queues/replay-producer.js';
+import type { FeeSettings } from '../fees/fee-settings.js';
+import type { FundingStore } from '../funding/funding-store.js';
+import { ReplayService } from './replay-service.js';
+import { ReplayStore } from './replay-store.js';
+
+export interface ReplayServices {
+  service: ReplayService;
+  store: ReplayStore;
+  /** Closes the replay queue's connection, if a start opened it. */
+  close(): Promise<void>;
+}
+
+export interface ReplayDeps {
+  redis: Redis;
+  config: Config;
+  marketStore: MarketStore;
+  freshness: FreshnessRules;
+  funding: FundingStore;
+  fees: FeeSettings;
+  clock: Clock;
+}
+
+export function createReplayServices(deps: ReplayDeps): ReplayServices {
+  const store = new ReplayStore(deps.redis, deps.config.replay.candleTtlS);
+  const clocks = createReplayProducer(deps.redis);
+  const service = new ReplayService({
+    store,
+    market: deps.marketStore,
+    freshness: deps.freshness,
+    funding: deps.funding,
+    fees: deps.fees,
+    clock: deps.clock,
+    clocks,
+    sim: new SimSettings(deps.redis),
+    depth: new DepthStore(deps.redis, deps.clock),
+  });
+  return { service, store, close: clocks.close };
+}
