@@ -1,5 +1,5 @@
 /** Funding, open-interest and long/short snapshots (written by the refresh jobs, read by the API), and open-interest history. */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import { keys } from '../redis/keys.js';
 import type { FundingQuote } from './rest/derivative-formats.js';
 import { execPipeline } from '../redis/pipeline.js';
@@ -65,7 +65,7 @@ function decode<T>(text: string | null): T | null {
 }
 
 export class DerivativesStore {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   async saveFunding(snapshot: Snapshot<FundingRow>): Promise<void> {
     await this.redis.set(keys.derivFunding(), JSON.stringify(snapshot), 'PX', SNAPSHOT_TTL_MS);

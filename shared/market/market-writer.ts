@@ -5,7 +5,7 @@
  * at once through a script that keeps one candle per minute by venue priority; the first store of
  * a minute calls onFirstClose (the sweep enqueue).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { feedFreshVenues } from '../metrics/metrics.js';
@@ -28,7 +28,7 @@ const EXPIRY_REFRESH_MS = 60_000;
 
 /** The writer's connection, log and clock, its freshness and flush settings, and who hears of a minute's first close. */
 export interface MarketWriterOptions {
-  redis: Redis;
+  redis: RedisClient;
   logger: Logger;
   clock: Clock;
   priceFreshMs: number;

@@ -3,7 +3,7 @@
  * a Redis sorted set scored by when it lapses. Pods renew their sockets' slots; a pod that dies
  * stops renewing, and its slots lapse within the slot TTL.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import { keys } from '../redis/keys.js';
 import { pushScripts } from './lua/push-scripts.js';
 
@@ -14,7 +14,7 @@ export interface SlotRef {
 
 export class SocketSlots {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly ttlMs: number,
   ) {}
 

@@ -1,6 +1,7 @@
-import type { Redis } from 'ioredis';
+import { Cluster } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 
-export type Pipeline = ReturnType<Redis['pipeline']>;
+export type Pipeline = ReturnType<RedisClient['pipeline']>;
 
 /** Runs a pipeline and answers its replies in order; throws the first command error (ioredis reports them per command). */
 export async function execPipeline(pipeline: Pipeline): Promise<unknown[]> {
@@ -19,7 +20,9 @@ export async function execPipeline(pipeline: Pipeline): Promise<unknown[]> {
  * counts made enough of it to bring full collections often (bench/README.md, design figures); per
  * command, a pipeline costs less (lua-scripts.ts, BatchTransport).
  */
-export function inOneWrite<T>(redis: Redis, send: () => T): T {
+export function inOneWrite<T>(redis: RedisClient, send: () => T): T {
+  // a Cluster client writes to several nodes: its auto-pipelining already batches a tick's commands per node
+  if (redis instanceof Cluster) return send();
   // before the connection is ready commands wait in ioredis's offline queue, which it sends in order
   const socket = redis.status === 'ready' ? redis.stream : undefined;
   socket?.cork();

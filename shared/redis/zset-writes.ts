@@ -3,7 +3,7 @@
  * not one per member (a minute's sweep removes tens of thousands of index entries over a few
  * hundred indexes). The index hints of positions and orders write through it.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import { execPipeline, type Pipeline } from './pipeline.js';
 
 type Command = [name: 'zadd' | 'zrem', key: string, ...args: (string | number)[]];
@@ -33,7 +33,7 @@ export class ZsetWrites {
    * stored now (null when the record is gone).
    */
   async sendThenChanged<T extends { raw: string }>(
-    redis: Redis,
+    redis: RedisClient,
     records: readonly T[],
     fieldOf: (record: T) => { key: string; field: string },
   ): Promise<{ record: T; now: string | null }[]> {
@@ -50,7 +50,7 @@ export class ZsetWrites {
     });
   }
 
-  async send(redis: Redis): Promise<void> {
+  async send(redis: RedisClient): Promise<void> {
     const commands = this.commands();
     if (commands.length === 0) return;
     // one command (a market open without stop or target, its close): sent as it is, no pipeline to build

@@ -3,7 +3,7 @@
  * each venue's last message, the failed jobs per queue, the watched scheduler's next run), and the
  * sampler counts each day's samples per component.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import { keys } from '../redis/keys.js';
 import type { ConnectionReport, StatusReading } from './status-rules.js';
 
@@ -34,7 +34,7 @@ function parseReport(text: string | undefined): ConnectionReport | null {
 
 export class StatusStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly subjects: StatusSubjects,
   ) {}
 

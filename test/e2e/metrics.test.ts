@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { Queue, QueueEvents } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import type { PrometheusFamily } from 'parse-prometheus-text-format';
 import { configWith } from '../../shared/core/config.js';
 import { scrape as scrapeRegistry } from '../../shared/metrics/metrics.js';
@@ -36,7 +36,7 @@ const count = (families: PrometheusFamily[], name: string, labels: Record<string
 
 describe('metrics', function () {
   this.timeout(30_000);
-  let redis: Redis;
+  let redis: RedisClient;
   let service: RunningService;
   let metricsUrl: string;
   useFreshRedis((fresh) => (redis = fresh));

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Redis } from 'ioredis';
+import { duplicateClient, type RedisClient } from '../../shared/core/redis-client.js';
 import { runCli } from '../../ops/cli/cli-run.js';
 import { attachStream } from '../../api/ws/stream-server.js';
 import { systemClock } from '../../shared/core/clock.js';
@@ -39,7 +39,7 @@ const isType = (type: string) => (m: StreamMessage) => m.type === type;
 describe('push: the WebSocket stream', function () {
   this.timeout(30_000);
   const env = { PUBLIC_RATE_LIMIT: '1000000', STREAM_TICK_MS: '200' };
-  let redis: Redis;
+  let redis: RedisClient;
   let podA: TestApi;
   let podB: TestApi;
   let relay: RunningRole;
@@ -93,7 +93,7 @@ describe('push: the WebSocket stream', function () {
     const logger = createLogger(config);
     const connectedBookSweep = new ConnectedBookSweep({ redis, clock: systemClock, logger, tickMs: config.push.streamTickMs, sweepBook });
     const ticks = new LatestTicks({
-      subscriber: redis.duplicate(),
+      subscriber: duplicateClient(redis),
       market,
       clock: systemClock,
       freshness,

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { systemClock } from '../../shared/core/clock.js';
 import { WebhookSender } from '../../shared/push/webhook-sender.js';
 import { WHSINK_KEEP, WHSINK_MAX_RECORD, WhsinkStore } from '../../shared/push/whsink-store.js';
@@ -15,7 +15,7 @@ interface Answer {
 
 describe('whsink: its own budget per address, and bounded storage', function () {
   this.timeout(30_000);
-  let redis: Redis;
+  let redis: RedisClient;
   let api: TestApi;
   // what the store holds, read without going through the (metered) API
   let store: WhsinkStore;

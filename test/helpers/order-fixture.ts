@@ -4,7 +4,7 @@
  */
 import { createDomain } from '../../shared/domain.js';
 import type { Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { startApiServer, type ApiServer } from '../../api/server.js';
 import type { Clock } from '../../shared/core/clock.js';
 import { configWith, type Config } from '../../shared/core/config.js';
@@ -40,7 +40,7 @@ export interface OutboxEvent {
 }
 
 export interface OrderFixture {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly api: ApiServer;
   readonly clock: MovableClock;
   readonly mod: AccountServices;
@@ -55,7 +55,7 @@ export interface OrderFixture {
 }
 
 export function useOrderFixture(): OrderFixture {
-  let redis: Redis | undefined;
+  let redis: RedisClient | undefined;
   let api: ApiServer | undefined;
   let sweep: OrderSweep | undefined;
   let mod: AccountServices | undefined;

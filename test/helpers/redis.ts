@@ -1,5 +1,6 @@
-import type { Redis } from 'ioredis';
-import { closeRedis, createRedis } from '../../shared/redis/connection.js';
+import type { RedisClient } from '../../shared/core/redis-client.js';
+import { closeRedis, createRedis, masterNodes } from '../../shared/redis/connection.js';
+import { scanAll } from '../../shared/redis/scan.js';
 
 export function testRedisUrl(): string {
   const url = process.env.PERPDESK_TEST_REDIS_URL;
@@ -8,9 +9,10 @@ export function testRedisUrl(): string {
 }
 
 /** A connection to the suite's Redis, emptied first so each test file starts clean. */
-export async function freshRedis(): Promise<Redis> {
+export async function freshRedis(): Promise<RedisClient> {
   const redis = createRedis(testRedisUrl());
-  await redis.flushall();
+  // each master of a cluster holds its own keys: FLUSHALL reaches one
+  await Promise.all((await masterNodes(redis)).map((node) => node.flushall()));
   return redis;
 }
 
@@ -18,8 +20,8 @@ export async function freshRedis(): Promise<Redis> {
  * Registers hooks for a describe block that empty the suite's Redis and hand `use` a connection to
  * it, once before its tests or before each of them ('each'), and close it after.
  */
-export function useFreshRedis(use: (redis: Redis) => void = () => undefined, scope: 'all' | 'each' = 'all'): void {
-  let redis: Redis | undefined;
+export function useFreshRedis(use: (redis: RedisClient) => void = () => undefined, scope: 'all' | 'each' = 'all'): void {
+  let redis: RedisClient | undefined;
   (scope === 'each' ? beforeEach : before)(async () => {
     redis = await freshRedis();
     use(redis);
@@ -30,9 +32,9 @@ export function useFreshRedis(use: (redis: Redis) => void = () => undefined, sco
 }
 
 /** Everything in Redis as key -> dump, to prove that a refused request changed nothing. */
-export async function snapshotRedis(redis: Redis): Promise<Map<string, string>> {
+export async function snapshotRedis(redis: RedisClient): Promise<Map<string, string>> {
   const snapshot = new Map<string, string>();
-  const all = await redis.keys('*');
+  const all = await scanAll(redis, { match: '*', count: 1000 });
   for (const key of all.sort()) {
     const type = await redis.type(key);
     let value: unknown;
@@ -52,17 +54,20 @@ export async function snapshotRedis(redis: Redis): Promise<Map<string, string>> 
  * Reports every command the suite's Redis runs, as MONITOR sees it, until the returned stop() is called. ioredis
  * may still read a monitor line after disconnect() and then reports a command queue error: expected once stopped.
  */
-export async function watchCommands(redis: Redis, onCommand: (args: string[]) => void): Promise<() => void> {
-  const monitor = await redis.monitor();
+export async function watchCommands(redis: RedisClient, onCommand: (args: string[]) => void): Promise<() => void> {
+  // on a cluster, every master's: each runs the commands of its own slots
+  const monitors = await Promise.all((await masterNodes(redis)).map((node) => node.monitor()));
   let stopped = false;
-  monitor.on('error', (error: Error) => {
-    if (!stopped) throw error;
-  });
-  monitor.on('monitor', (_time: string, args: string[]) => {
-    if (!stopped) onCommand(args);
-  });
+  for (const monitor of monitors) {
+    monitor.on('error', (error: Error) => {
+      if (!stopped) throw error;
+    });
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (!stopped) onCommand(args);
+    });
+  }
   return () => {
     stopped = true;
-    monitor.disconnect();
+    for (const monitor of monitors) monitor.disconnect();
   };
 }

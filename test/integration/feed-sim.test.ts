@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { configWith, type Config } from '../../shared/core/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { AppError } from '../../shared/core/errors.js';
@@ -22,7 +22,7 @@ const VENUES = ['binance', 'bybit', 'okx', 'bitget'] as const;
 describe('feed role against the simulated exchange', function () {
   this.timeout(60_000);
   let sim: SimHandle;
-  let redis: Redis;
+  let redis: RedisClient;
   let config: Config;
   let role: RunningRole;
   let store: MarketStore;

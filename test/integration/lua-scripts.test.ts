@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +23,7 @@ function counterScripts(): LuaScripts<'bump' | 'tally'> {
 }
 
 describe('Lua scripts (EVALSHA, reloaded after NOSCRIPT)', () => {
-  let redis: Redis;
+  let redis: RedisClient;
   before(async () => {
     await freshRedis();
     redis = createRedis(testRedisUrl());

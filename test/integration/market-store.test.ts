@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import type { Clock } from '../../shared/core/clock.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { FeedLease } from '../../shared/market/feed-lease.js';
@@ -24,7 +24,7 @@ function manualClock(start: number): Clock & { set(t: number): void } {
 }
 
 describe('market store and writer (Redis)', () => {
-  let redis: Redis;
+  let redis: RedisClient;
   const now = Math.floor(Date.now() / MINUTE) * MINUTE + 30_000;
   const clock = manualClock(now);
   let firstCloses: VenueCandle[];
@@ -219,7 +219,7 @@ describe('sweep producer (BullMQ)', () => {
 });
 
 describe('feed lease', () => {
-  let redis: Redis;
+  let redis: RedisClient;
   useFreshRedis((fresh) => (redis = fresh));
 
   function lease(owner: string, events: string[], leaseMs = 600): FeedLease {

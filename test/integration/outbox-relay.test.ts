@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import type { ChannelMessage } from '../../shared/push/push-event.js';
 import { WebhookStore, type WebhookRecord } from '../../shared/push/webhook-store.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
@@ -24,9 +24,9 @@ const hook = (id: string, events: WebhookRecord['events'] = ['position.opened'])
 
 describe('push: the outbox relay', function () {
   this.timeout(30_000);
-  let redis: Redis;
-  let listener: Redis;
-  let queueConnection: Redis;
+  let redis: RedisClient;
+  let listener: RedisClient;
+  let queueConnection: RedisClient;
   let queue: Queue;
   const relays: RunningRole[] = [];
   const heard = new Map<string, ChannelMessage[]>();

@@ -1,13 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { QUEUE_COUNTS_CACHE_MS, QueueCountsReader } from '../../shared/queues/queue-counts.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { freshRedis, watchCommands } from '../helpers/redis.js';
 
 describe('queue counts for the metrics', () => {
-  let redis: Redis;
+  let redis: RedisClient;
   let now = 1_000_000;
   let reader: QueueCountsReader;
   before(async () => {

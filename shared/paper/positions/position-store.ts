@@ -3,7 +3,7 @@
  * reads open positions in bulk and trigger-hints.ts reads one back).
  */
 import { hash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../core/redis-client.js';
 import { keys } from '../../redis/keys.js';
 import { DONE_ORDER_RETENTION, tombstoneKeys } from '../orders/order-types.js';
 import type { ScriptCall } from '../../redis/lua-scripts.js';
@@ -103,7 +103,7 @@ export function bookCounters(h: Record<string, string>): BookCounters {
 export class PositionStore {
   private readonly hints: TriggerHints;
 
-  constructor(private readonly redis: Redis) {
+  constructor(private readonly redis: RedisClient) {
     this.hints = new TriggerHints(redis);
   }
 

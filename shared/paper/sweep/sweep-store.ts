@@ -4,7 +4,7 @@
  * nothing. Index entries are hints (trigger-hints.ts); the settlement scripts (PositionStore)
  * re-check the position itself.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../core/redis-client.js';
 import type { Side } from '../../engine/side.js';
 import { keys } from '../../redis/keys.js';
 import { positionScripts } from '../positions/lua/position-scripts.js';
@@ -34,7 +34,7 @@ export interface PositionRef {
 export class SweepStore {
   private readonly hints: TriggerHints;
 
-  constructor(private readonly redis: Redis) {
+  constructor(private readonly redis: RedisClient) {
     this.hints = new TriggerHints(redis);
   }
 
