@@ -2,7 +2,7 @@
 import type { RedisClient } from '../core/redis-client.js';
 import { keys } from '../redis/keys.js';
 import type { FundingQuote } from './rest/derivative-formats.js';
-import { execPipeline } from '../redis/pipeline.js';
+import { anySlotPipeline, execPipeline } from '../redis/pipeline.js';
 
 export type DerivativeVenue = 'binance' | 'bybit' | 'okx';
 
@@ -77,7 +77,7 @@ export class DerivativesStore {
 
   /** Stores the snapshot and appends each pair's value to its history. */
   async saveOpenInterest(snapshot: OpenInterestSnapshot): Promise<void> {
-    const pipeline = this.redis.pipeline();
+    const pipeline = anySlotPipeline(this.redis);
     pipeline.set(keys.derivOpenInterest(), JSON.stringify(snapshot), 'PX', SNAPSHOT_TTL_MS);
     const ts = snapshot.updatedAt;
     for (const row of snapshot.pairs) {

@@ -32,3 +32,34 @@ export function inOneWrite<T>(redis: RedisClient, send: () => T): T {
     socket?.uncork();
   }
 }
+
+type Sender = (...args: unknown[]) => Promise<unknown>;
+
+/**
+ * A pipeline whose keys may lie in any hash slots. On one server it is an ioredis pipeline. A Cluster client refuses a
+ * pipeline whose keys are served by several nodes (and one whose slot moves meanwhile), so on a cluster this one
+ * records the commands and exec() sends each on its own, in order (the client's auto-pipelining batches them per
+ * node), answering the same [error, reply] pairs as a pipeline. It is a batch of independent commands, as an ioredis
+ * pipeline is: not a transaction (that is multi(), whose keys must share a slot).
+ */
+export function anySlotPipeline(redis: RedisClient): Pipeline {
+  if (!(redis instanceof Cluster)) return redis.pipeline();
+  const cluster = redis as unknown as Record<string, Sender>;
+  const queued: [string, unknown[]][] = [];
+  const recorder: Pipeline = new Proxy(redis.pipeline(), {
+    get(_pipeline, property) {
+      if (property === 'exec')
+        return () =>
+          Promise.all(
+            queued.map(([name, args]) => cluster[name](...args).then((reply): [null, unknown] => [null, reply], (error: Error): [Error, undefined] => [error, undefined])),
+          );
+      if (property === 'length') return queued.length;
+      if (typeof property !== 'string' || typeof cluster[property] !== 'function') return undefined;
+      return (...args: unknown[]) => {
+        queued.push([property, args]);
+        return recorder;
+      };
+    },
+  });
+  return recorder;
+}

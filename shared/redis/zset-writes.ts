@@ -4,7 +4,7 @@
  * hundred indexes). The index hints of positions and orders write through it.
  */
 import type { RedisClient } from '../core/redis-client.js';
-import { execPipeline, type Pipeline } from './pipeline.js';
+import { anySlotPipeline, execPipeline, type Pipeline } from './pipeline.js';
 
 type Command = [name: 'zadd' | 'zrem', key: string, ...args: (string | number)[]];
 
@@ -37,7 +37,7 @@ export class ZsetWrites {
     records: readonly T[],
     fieldOf: (record: T) => { key: string; field: string },
   ): Promise<{ record: T; now: string | null }[]> {
-    const pipeline = redis.pipeline();
+    const pipeline = anySlotPipeline(redis);
     const writes = this.appendTo(pipeline);
     for (const record of records) {
       const { key, field } = fieldOf(record);
@@ -59,7 +59,7 @@ export class ZsetWrites {
       await redis.call(name, args);
       return;
     }
-    const pipeline = redis.pipeline();
+    const pipeline = anySlotPipeline(redis);
     this.appendTo(pipeline, commands);
     await execPipeline(pipeline);
   }

@@ -6,6 +6,7 @@
 import type { RedisClient } from '../core/redis-client.js';
 import { keys } from '../redis/keys.js';
 import type { ConnectionReport, StatusReading } from './status-rules.js';
+import { anySlotPipeline } from '../redis/pipeline.js';
 
 export interface StatusSubjects {
   feedVenues: readonly string[];
@@ -41,7 +42,7 @@ export class StatusStore {
   /** Everything `now` is derived from; Redis unreachable reads as nothing known (every component down). */
   async read(now: () => number): Promise<StatusReading> {
     const { feedVenues, liqVenues, queues, scheduler } = this.subjects;
-    const pipe = this.redis.pipeline();
+    const pipe = anySlotPipeline(this.redis);
     for (const venue of feedVenues) pipe.get(keys.feedLease(venue));
     for (const exchange of liqVenues) pipe.get(keys.feedLease(`liq-${exchange}`));
     pipe.hgetall(keys.feedLastMessage());

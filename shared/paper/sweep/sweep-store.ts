@@ -11,7 +11,7 @@ import { positionScripts } from '../positions/lua/position-scripts.js';
 import { parsePosition, type BookRef, type StoredPosition } from '../positions/position-types.js';
 import { TRIGGER_KINDS, TriggerHints, type HintTarget, type IndexedPosition, type TriggerKind } from '../positions/trigger-hints.js';
 import { inBatches } from './batches.js';
-import { execPipeline } from '../../redis/pipeline.js';
+import { anySlotPipeline, execPipeline } from '../../redis/pipeline.js';
 
 /** Every index of a symbol: each kind, long and short. */
 export const RANGES_PER_SYMBOL = TRIGGER_KINDS.length * 2;
@@ -56,7 +56,7 @@ export class SweepStore {
   /** The open positions named, null where a position is not open (closed, or never was). */
   positions(targets: readonly PositionRef[]): Promise<(StoredPosition | null)[]> {
     return inBatches(targets, async (chunk) => {
-      const pipeline = this.redis.pipeline();
+      const pipeline = anySlotPipeline(this.redis);
       for (const t of chunk) pipeline.hget(keys.bookOpen(t.ref.accountId, t.ref.book), t.id);
       return (await execPipeline(pipeline)).map((raw) => (typeof raw === 'string' ? parsePosition(raw) : null));
     });
