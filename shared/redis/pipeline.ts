@@ -63,3 +63,14 @@ export function anySlotPipeline(redis: RedisClient): Pipeline {
   });
   return recorder;
 }
+
+/**
+ * Runs `first`, then `second`. On one server both are sent at once: one connection runs them in that order, with no
+ * round trip between. On a cluster their keys may sit on different nodes, which nothing orders, so `second` is sent
+ * once `first` answered.
+ */
+export async function firstThen<A, B>(redis: RedisClient, first: () => Promise<A>, second: () => Promise<B>): Promise<[A, B]> {
+  if (!(redis instanceof Cluster)) return Promise.all([first(), second()]);
+  const a = await first();
+  return [a, await second()];
+}

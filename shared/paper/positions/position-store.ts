@@ -5,6 +5,7 @@
 import { hash } from 'node:crypto';
 import type { RedisClient } from '../../core/redis-client.js';
 import { keys } from '../../redis/keys.js';
+import { firstThen } from '../../redis/pipeline.js';
 import { DONE_ORDER_RETENTION, tombstoneKeys } from '../orders/order-types.js';
 import type { ScriptCall } from '../../redis/lua-scripts.js';
 import { positionScripts } from './lua/position-scripts.js';
@@ -193,11 +194,12 @@ export class PositionStore {
       ],
       args: [position.id, raw, cap, coid === null ? 0 : 1, IDEMPOTENCY_TTL_S, ref.book, position.opened_ts],
     };
-    // sent together, the entries first: on one connection Redis runs them in that order, with no round trip between
-    const [, [status, value]] = await Promise.all([
-      this.hints.widen([target]),
-      positionScripts.runStatus(this.redis, 'position-open', call),
-    ]);
+    // the entries first (sent together on one server: one connection runs them in that order)
+    const [, [status, value]] = await firstThen(
+      this.redis,
+      () => this.hints.widen([target]),
+      () => positionScripts.runStatus(this.redis, 'position-open', call),
+    );
     if (status === 1) return { kind: 'opened', stored: parsePosition(String(value)) };
     await this.hints.remove([target]);
     if (status === 2) return { kind: 'idempotent', stored: parsePosition(String(value)) };
@@ -296,15 +298,17 @@ export class PositionStore {
       const raw = JSON.stringify(w.updated);
       return { call: this.levelsCall(w, raw), stored: { ref: w.ref, position: w.updated, raw } };
     });
-    // sent together, the entries first (as for an open)
-    const [, replies] = await Promise.all([
-      this.hints.widen(calls.map((c) => c.stored)),
-      positionScripts.runManyStatus(
-        this.redis,
-        'position-sltp',
-        calls.map((c) => c.call),
-      ),
-    ]);
+    // the entries first (as for an open)
+    const [, replies] = await firstThen(
+      this.redis,
+      () => this.hints.widen(calls.map((c) => c.stored)),
+      () =>
+        positionScripts.runManyStatus(
+          this.redis,
+          'position-sltp',
+          calls.map((c) => c.call),
+        ),
+    );
     const outcomes = replies.map(levelsOutcome);
     await this.hints.align(calls.flatMap((c, i) => (outcomes[i] === 'updated' ? [c.stored] : [])));
     return outcomes;
