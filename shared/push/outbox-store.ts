@@ -77,7 +77,7 @@ export class OutboxStore {
   async scanStep(cursor: string): Promise<{ cursor: string; accounts: string[]; oldestMs: number | null }> {
     const [next, found] = await scanStep(this.redis, cursor, { match: keys.accountOutboxPattern, count: 1000, type: 'stream' });
     if (found.length === 0) return { cursor: next, accounts: [], oldestMs: null };
-    // one XRANGE per outbox, not one pipeline: the outboxes are in as many hash slots as accounts (auto-pipelining batches them)
+    // one XRANGE per outbox, not one pipeline: the outboxes are in as many hash slots as accounts (sent at once)
     const heads = await Promise.all(found.map((key) => this.redis.xrange(key, '-', '+', 'COUNT', 1)));
     const accounts: string[] = [];
     let oldestMs: number | null = null;

@@ -1,6 +1,6 @@
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '../core/logger.js';
-import type { RedisClient } from '../core/redis-client.js';
+import { SeededCluster, type RedisClient } from '../core/redis-client.js';
 import { isRedisUnreachable } from '../core/redis-unreachable.js';
 
 export type { RedisClient } from '../core/redis-client.js';
@@ -66,8 +66,8 @@ class WatchedRedis extends Redis {
   }
 }
 
-/** The same for a Cluster client: BullMQ and the subscribers duplicate the connection they are given. */
-class WatchedCluster extends Cluster {
+/** The same for a Cluster client: BullMQ duplicates the connection it is given. */
+class WatchedCluster extends SeededCluster {
   override duplicate(...args: Parameters<Cluster['duplicate']>) {
     return redisOutages.watch(super.duplicate(...args));
   }
@@ -103,12 +103,14 @@ export function redisHosts(address: string): string {
  * and `options`, applied to every node connection; retries of a node connection are the cluster's to decide.
  */
 function createCluster(seeds: URL[], options: Omit<RedisOptions, 'replyMapping'>): Cluster {
-  const { enableAutoPipelining, lazyConnect, retryStrategy, ...nodeOptions } = options;
+  // auto-pipelining is left off: ioredis batches a tick's commands per node, and when one of them is answered MOVED (a
+  // slot moved to another master) it re-sends the batch whole, which then spans two nodes and fails every command in it
+  const { enableAutoPipelining: _perNode, lazyConnect, retryStrategy, ...nodeOptions } = options;
   const first = seeds[0];
   return new WatchedCluster(
     seeds.map((url) => ({ host: url.hostname, port: Number(url.port || 6379) })),
     {
-      enableAutoPipelining,
+      enableAutoPipelining: false,
     lazyConnect,
       clusterRetryStrategy: retryStrategy ? (times) => retryStrategy(times) : undefined,
       redisOptions: {
@@ -124,7 +126,7 @@ function createCluster(seeds: URL[], options: Omit<RedisOptions, 'replyMapping'>
 /**
  * One factory for every Redis connection: a Cluster client for a cluster address (clusterAddress), a plain one
  * otherwise. Auto-pipelining batches the commands issued in the same tick into one write (the feed and the workers
- * issue many at once; a Cluster client batches per node); the API role turns it off on its own connection
+ * issue many at once; not on a cluster: createCluster); the API role turns it off on its own connection
  * (workers/api-role.ts).
  */
 export function createRedis(url: string, options: Omit<RedisOptions, 'replyMapping'> = {}): RedisClient {

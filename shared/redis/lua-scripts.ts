@@ -148,7 +148,7 @@ export class LuaScripts<Name extends string> {
     transport: BatchTransport,
   ): Promise<[Error | null, unknown][]> {
     const { sha } = this.script(name);
-    // a Cluster client refuses a pipeline over keys of several hash slots: the calls go on their own (auto-pipelined per node)
+    // a Cluster client refuses a pipeline over keys of several hash slots: the calls go on their own (each to its slot's node)
     if (transport === 'one-write' || redis instanceof Cluster) {
       const replies = inOneWrite(redis, () => calls.map((call) => redis.evalsha(sha, call.keys.length, ...call.keys, ...call.args)));
       return (await Promise.allSettled(replies)).map((settled) =>

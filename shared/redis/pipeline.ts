@@ -21,7 +21,7 @@ export async function execPipeline(pipeline: Pipeline): Promise<unknown[]> {
  * command, a pipeline costs less (lua-scripts.ts, BatchTransport).
  */
 export function inOneWrite<T>(redis: RedisClient, send: () => T): T {
-  // a Cluster client writes to several nodes: its auto-pipelining already batches a tick's commands per node
+  // a Cluster client writes to several nodes, each command to its slot's
   if (redis instanceof Cluster) return send();
   // before the connection is ready commands wait in ioredis's offline queue, which it sends in order
   const socket = redis.status === 'ready' ? redis.stream : undefined;
@@ -38,9 +38,9 @@ type Sender = (...args: unknown[]) => Promise<unknown>;
 /**
  * A pipeline whose keys may lie in any hash slots. On one server it is an ioredis pipeline. A Cluster client refuses a
  * pipeline whose keys are served by several nodes (and one whose slot moves meanwhile), so on a cluster this one
- * records the commands and exec() sends each on its own, in order (the client's auto-pipelining batches them per
- * node), answering the same [error, reply] pairs as a pipeline. It is a batch of independent commands, as an ioredis
- * pipeline is: not a transaction (that is multi(), whose keys must share a slot).
+ * records the commands and exec() sends each on its own to its slot's node, in order, answering the same
+ * [error, reply] pairs as a pipeline. It is a batch of independent commands, as an ioredis pipeline is: not a
+ * transaction (that is multi(), whose keys must share a slot).
  */
 export function anySlotPipeline(redis: RedisClient): Pipeline {
   if (!(redis instanceof Cluster)) return redis.pipeline();

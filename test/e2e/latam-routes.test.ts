@@ -223,7 +223,7 @@ describe('regional quotes: the Brazilian history before the feed has a BTC/USD p
   before(async () => {
     queueConnection = createBlockingRedis(testRedisUrl());
     queue = new Queue(QUEUES.latam, { connection: queueConnection, prefix: QUEUE_PREFIX });
-    events = new QueueEvents(QUEUES.latam, { connection: { url: testRedisUrl() }, prefix: QUEUE_PREFIX });
+    events = new QueueEvents(QUEUES.latam, { connection: queueConnection, prefix: QUEUE_PREFIX });
     await events.waitUntilReady();
     // the quotes refresh on their own; the feed is not started, so BTC/USD has no price yet
     await stack.startWorker({

@@ -22,7 +22,7 @@ import { TRADING_SIM_ENV, useSimStack } from '../helpers/market-sim.js';
 import { connectStream, openedOutboxFields, useWebhookStack } from '../helpers/push.js';
 import { labelValues, metricFamily, metricValue, parseMetrics, scrapeMetrics } from '../helpers/prometheus.js';
 import { candle, MINUTE, seedPositions, testPosition } from '../helpers/sweep.js';
-import { testRedisUrl, useFreshRedis } from '../helpers/redis.js';
+import { flushRedis, testRedisUrl, useFreshRedis } from '../helpers/redis.js';
 import { accountServices, botCall, createTrader, TestPrices } from '../helpers/trading.js';
 import { createLogger } from '../../shared/core/logger.js';
 
@@ -268,7 +268,7 @@ describe('metrics', function () {
     let worker: RunningRole;
     before(async () => {
       // no sweep jobs left by the feed before
-      await redis.flushall();
+      await flushRedis(redis);
       const config = configWith({ REDIS_URL: testRedisUrl(), OPS_TOKEN: TOKEN });
       const ctx = { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) };
       worker = await startWorkerRole(ctx, { processors: [candleSweepProcessor], schedules: [], relay: false });
@@ -316,7 +316,7 @@ describe('metrics', function () {
     });
 
     it('reports how late its last run started', async () => {
-      await redis.flushall();
+      await flushRedis(redis);
       const config = configWith({ REDIS_URL: testRedisUrl(), OPS_TOKEN: TOKEN });
       const live = SCHEDULES.filter((schedule) => schedule.queue === QUEUES.liveSweep);
       const ctx = { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) };
@@ -363,7 +363,7 @@ describe('metrics', function () {
       const labels = { queue: QUEUES.latam, outcome: 'completed' };
       const before = count(await scrape(metrics.url), 'perpdesk_job_duration_seconds_count', labels);
       const queue = new Queue(QUEUES.latam, { connection: redis, prefix: QUEUE_PREFIX });
-      const events = new QueueEvents(QUEUES.latam, { connection: { url: testRedisUrl() }, prefix: QUEUE_PREFIX });
+      const events = new QueueEvents(QUEUES.latam, { connection: redis, prefix: QUEUE_PREFIX });
       try {
         await events.waitUntilReady();
         const job = await queue.add('refresh', {});

@@ -5,7 +5,7 @@ import { WebhookSender } from '../../shared/push/webhook-sender.js';
 import { WHSINK_KEEP, WHSINK_MAX_RECORD, WhsinkStore } from '../../shared/push/whsink-store.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { startTestApi, type TestApi } from '../helpers/app.js';
-import { freshRedis } from '../helpers/redis.js';
+import { freshRedis, keysMatching } from '../helpers/redis.js';
 
 interface Answer {
   status: number;
@@ -44,7 +44,7 @@ describe('whsink: its own budget per address, and bounded storage', function () 
   };
   /** Bytes Redis spends on every whsink key. */
   const whsinkMemory = async (): Promise<{ keys: number; bytes: number }> => {
-    const names = await redis.keys('whsink:*');
+    const names = await keysMatching(redis, 'whsink:*');
     let bytes = 0;
     for (const name of names) bytes += (await redis.memory('USAGE', name)) ?? 0;
     return { keys: names.length, bytes };

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { execFile } from 'node:child_process';
 import { Redis } from 'ioredis';
-import { clusterAddress, closeRedis } from '../../shared/redis/connection.js';
+import { clusterAddress, clusterSeeds, closeRedis } from '../../shared/redis/connection.js';
 import { freePort, waitForReady } from '../../shared/redis/embedded.js';
 
 const run = promisify(execFile);
@@ -94,5 +94,64 @@ export async function startClusterRedis(masters: 1 | 3 = 1): Promise<ClusterRedi
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+/** The masters of a running cluster, from CLUSTER NODES on a seed: id, port and the slots each serves. */
+async function clusterMasters(admin: Redis): Promise<{ id: string; port: number; slots: string[] }[]> {
+  const lines = String(await admin.cluster('NODES')).trim().split('\n');
+  return lines
+    .map((line) => line.split(' '))
+    .filter((fields) => fields[2].includes('master'))
+    .map((fields) => ({ id: fields[0], port: Number(fields[1].split('@')[0].split(':').pop()), slots: fields.slice(8) }));
+}
+
+/**
+ * Moves one hash slot to another master as `redis-cli --cluster reshard` does, in the open so a test can trade on it
+ * meanwhile: the target IMPORTING and the source MIGRATING the slot, its keys sent `batch` at a time with MIGRATE,
+ * `pauseMs` apart (the slot's keys are split between the two nodes all that time: a command on missing keys is
+ * redirected with ASK, a script over keys on both answers TRYAGAIN), then every node told the new owner. Answers the
+ * ports of the source and the target and how many keys moved.
+ */
+export async function moveSlot(
+  address: string,
+  slot: number,
+  options: { batch: number; pauseMs: number },
+): Promise<{ from: number; to: number; keys: number }> {
+  const seed = new URL(clusterSeeds(address)?.[0] ?? address);
+  const seedAdmin = new Redis(Number(seed.port), seed.hostname);
+  const admins = new Map<number, Redis>();
+  try {
+    const masters = await clusterMasters(seedAdmin);
+    const owns = (slots: string[]): boolean =>
+      slots.some((range) => {
+        const [low, high = low] = range.split('-').map(Number);
+        return slot >= low && slot <= high;
+      });
+    const source = masters.find((m) => owns(m.slots));
+    const target = masters.find((m) => m !== source);
+    if (!source || !target) throw new Error(`no owner of slot ${slot}, or no other master`);
+    const admin = (port: number): Redis => {
+      let client = admins.get(port);
+      if (!client) admins.set(port, (client = new Redis(port, '127.0.0.1')));
+      return client;
+    };
+    await admin(target.port).cluster('SETSLOT', slot, 'IMPORTING', source.id);
+    await admin(source.port).cluster('SETSLOT', slot, 'MIGRATING', target.id);
+    let moved = 0;
+    for (;;) {
+      const batch = (await admin(source.port).cluster('GETKEYSINSLOT', slot, options.batch)) as string[];
+      if (batch.length === 0) break;
+      await admin(source.port).migrate('127.0.0.1', target.port, '', 0, 5000, 'KEYS', ...batch);
+      moved += batch.length;
+      await new Promise((resolve) => setTimeout(resolve, options.pauseMs));
+    }
+    // the target first, so the slot is never owned by nobody; then every other node learns it (as redis-cli does)
+    await admin(target.port).cluster('SETSLOT', slot, 'NODE', target.id);
+    await admin(source.port).cluster('SETSLOT', slot, 'NODE', target.id);
+    for (const other of masters.filter((m) => m !== source && m !== target)) await admin(other.port).cluster('SETSLOT', slot, 'NODE', target.id);
+    return { from: source.port, to: target.port, keys: moved };
+  } finally {
+    await closeRedis(seedAdmin, ...admins.values());
   }
 }

@@ -16,7 +16,7 @@ import type { SweepJob } from '../../shared/queues/job-types.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import { orderExpiryProcessor } from '../../workers/processors/orders/order-expiry-processor.js';
-import { freshRedis, testRedisUrl } from './redis.js';
+import { flushRedis, freshRedis, testRedisUrl } from './redis.js';
 import { accountServices, createTrader, TestPrices, type Trader } from './trading.js';
 
 /**
@@ -78,7 +78,7 @@ export function useOrderFixture(): OrderFixture {
   });
   beforeEach(async () => {
     // the order indexes are cross-account: each test starts from an empty Redis so no other test's orders fill
-    await need(redis).flushall();
+    await flushRedis(need(redis));
     prices = new TestPrices(need(redis));
     await prices.set({ BTCUSDT: 65000, ETHUSDT: 3500 });
     trader = await createTrader(need(mod));

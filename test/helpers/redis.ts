@@ -11,9 +11,23 @@ export function testRedisUrl(): string {
 /** A connection to the suite's Redis, emptied first so each test file starts clean. */
 export async function freshRedis(): Promise<RedisClient> {
   const redis = createRedis(testRedisUrl());
-  // each master of a cluster holds its own keys: FLUSHALL reaches one
-  await Promise.all((await masterNodes(redis)).map((node) => node.flushall()));
+  await flushRedis(redis);
   return redis;
+}
+
+/** Empties Redis: every master of a cluster (each holds its own keys; FLUSHALL reaches one). */
+export async function flushRedis(redis: RedisClient): Promise<void> {
+  await Promise.all((await masterNodes(redis)).map((node) => node.flushall()));
+}
+
+/** Cuts every subscriber connection (CLIENT KILL TYPE pubsub), on every master of a cluster. */
+export async function killSubscribers(redis: RedisClient): Promise<void> {
+  await Promise.all((await masterNodes(redis)).map((node) => node.call('CLIENT', 'KILL', 'TYPE', 'pubsub')));
+}
+
+/** The keys matching `pattern`, on every master of a cluster (KEYS reaches one). */
+export function keysMatching(redis: RedisClient, pattern: string): Promise<string[]> {
+  return scanAll(redis, { match: pattern, count: 1000 });
 }
 
 /**
@@ -34,7 +48,7 @@ export function useFreshRedis(use: (redis: RedisClient) => void = () => undefine
 /** Everything in Redis as key -> dump, to prove that a refused request changed nothing. */
 export async function snapshotRedis(redis: RedisClient): Promise<Map<string, string>> {
   const snapshot = new Map<string, string>();
-  const all = await scanAll(redis, { match: '*', count: 1000 });
+  const all = await keysMatching(redis, '*');
   for (const key of all.sort()) {
     const type = await redis.type(key);
     let value: unknown;

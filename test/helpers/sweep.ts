@@ -12,6 +12,7 @@ import type { Sweep } from '../../shared/paper/sweep/sweep.js';
 import type { SweepJob } from '../../shared/queues/job-types.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { keys } from '../../shared/redis/keys.js';
+import { closeRedis, createBlockingRedis } from '../../shared/redis/connection.js';
 import { waitFor } from './market-wait.js';
 import { testRedisUrl } from './redis.js';
 
@@ -123,12 +124,14 @@ export async function nextOutboxEvent(
  * feed stores meanwhile are queued, and swept in order once the returned release is called.
  */
 export async function holdSweeps(): Promise<() => Promise<void>> {
-  const queue = new Queue(QUEUES.sweep, { connection: { url: testRedisUrl() }, prefix: QUEUE_PREFIX });
+  const connection = createBlockingRedis(testRedisUrl());
+  const queue = new Queue(QUEUES.sweep, { connection, prefix: QUEUE_PREFIX });
   await queue.pause();
   await waitFor(async () => (await queue.getActiveCount()) === 0, 30_000, 'the running sweep jobs to finish');
   return async () => {
     await queue.resume();
     await queue.close();
+    await closeRedis(connection);
   };
 }
 

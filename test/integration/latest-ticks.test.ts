@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { duplicateClient, type RedisClient } from '../../shared/core/redis-client.js';
+import { subscriberClient, type RedisClient } from '../../shared/core/redis-client.js';
 import { configWith } from '../../shared/core/config.js';
 import { LatestTicks } from '../../shared/market/latest-ticks.js';
 import { createMarketStore } from '../../shared/market/market-store.js';
@@ -22,7 +22,7 @@ describe("a pod's latest ticks (Redis)", () => {
     now = start;
     redis = await freshRedis();
     ticks = new LatestTicks({
-      subscriber: duplicateClient(redis),
+      subscriber: subscriberClient(redis),
       market: createMarketStore(redis, config, clock),
       clock,
       freshness,

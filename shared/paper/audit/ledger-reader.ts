@@ -36,7 +36,7 @@ export class LedgerReader {
       const [next, names] = await scanStep(this.redis, cursor, { match: keys.accountByEmailPattern, count: 500 });
       cursor = next;
       if (names.length === 0) continue;
-      // one GET each (an MGET or a pipeline over keys of several hash slots fails under Redis Cluster), auto-pipelined
+      // one GET each (an MGET or a pipeline over keys of several hash slots fails under Redis Cluster), sent at once
       const ids = await Promise.all(names.map((name) => this.redis.get(name)));
       names.forEach((name, i) => {
         const id = ids[i];
