@@ -31,7 +31,7 @@ describe('Redis Cluster: a slot migration under trading', function () {
   before(async function () {
     if ((clusterSeeds(testRedisUrl())?.length ?? 0) < 3) this.skip();
     redis = await freshRedis();
-    api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000', LOG_LEVEL: 'error' });
+    api = await startTestApi(redis, { PUBLIC_RATE_LIMIT: '1000000' });
     await new TestPrices(redis).set({ BTCUSDT: 60000, ETHUSDT: 3000 });
     trader = await createTrader(accountServices(redis));
   });
