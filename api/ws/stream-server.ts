@@ -116,7 +116,9 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
   const { push } = config;
   const podId = `${process.pid}.${randomBytes(4).toString('hex')}`;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4096, perMessageDeflate: false });
-  const events = new AccountEvents(subscriberClient(deps.redis), (error) => logger.error({ err: error }, 'stream: unreadable channel message'));
+  const events = new AccountEvents(subscriberClient(deps.redis), (error) =>
+    logger.error({ err: error }, 'stream: unreadable channel message'),
+  );
   const hub = new StreamHub(events, logger);
   // events published while the pod's subscriber was reconnecting are lost to it: each socket gets a
   // fresh snapshot instead, so what it shows is right again (and its key, the notices it missed)

@@ -206,7 +206,8 @@ function redisAddress(url: string | undefined, cluster: boolean): string | undef
     return undefined;
   }
   const marked = url.startsWith('cluster:');
-  if (!cluster && !marked && url.includes(',')) throw new ConfigError('REDIS_URL: several nodes name a Redis Cluster: set REDIS_CLUSTER=true');
+  if (!cluster && !marked && url.includes(','))
+    throw new ConfigError('REDIS_URL: several nodes name a Redis Cluster: set REDIS_CLUSTER=true');
   return cluster ? clusterAddress(url) : url;
 }
 

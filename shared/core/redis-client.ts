@@ -43,6 +43,7 @@ export function subscriberClient(client: RedisClient): Redis {
   if (!(client instanceof SeededCluster)) throw new Error('subscriberClient: a Cluster client made by createRedis (its seeds are needed)');
   const [seed] = client.seeds;
   const subscriber = new Redis({ ...client.options.redisOptions, host: seed.host, port: seed.port });
-  for (const event of ['error', 'ready'] as const) for (const listener of client.listeners(event)) subscriber.on(event, (...args) => listener(...args));
+  for (const event of ['error', 'ready'] as const)
+    for (const listener of client.listeners(event)) subscriber.on(event, (...args) => listener(...args));
   return subscriber;
 }

@@ -111,7 +111,7 @@ function createCluster(seeds: URL[], options: Omit<RedisOptions, 'replyMapping'>
     seeds.map((url) => ({ host: url.hostname, port: Number(url.port || 6379) })),
     {
       enableAutoPipelining: false,
-    lazyConnect,
+      lazyConnect,
       clusterRetryStrategy: retryStrategy ? (times) => retryStrategy(times) : undefined,
       redisOptions: {
         ...nodeOptions,

@@ -51,7 +51,12 @@ export function anySlotPipeline(redis: RedisClient): Pipeline {
       if (property === 'exec')
         return () =>
           Promise.all(
-            queued.map(([name, args]) => cluster[name](...args).then((reply): [null, unknown] => [null, reply], (error: Error): [Error, undefined] => [error, undefined])),
+            queued.map(([name, args]) =>
+              cluster[name](...args).then(
+                (reply): [null, unknown] => [null, reply],
+                (error: Error): [Error, undefined] => [error, undefined],
+              ),
+            ),
           );
       if (property === 'length') return queued.length;
       if (typeof property !== 'string' || typeof cluster[property] !== 'function') return undefined;

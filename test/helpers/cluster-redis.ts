@@ -86,7 +86,14 @@ export async function startClusterRedis(masters: 1 | 3 = 1): Promise<ClusterRedi
         await closeRedis(admin);
       }
     } else {
-      await run('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '0', '--cluster-yes']);
+      await run('redis-cli', [
+        '--cluster',
+        'create',
+        ...ports.map((port) => `127.0.0.1:${port}`),
+        '--cluster-replicas',
+        '0',
+        '--cluster-yes',
+      ]);
     }
     await waitForClusterOk(ports);
     const urls = ports.map((port) => `redis://127.0.0.1:${port}`);
@@ -99,7 +106,9 @@ export async function startClusterRedis(masters: 1 | 3 = 1): Promise<ClusterRedi
 
 /** The masters of a running cluster, from CLUSTER NODES on a seed: id, port and the slots each serves. */
 async function clusterMasters(admin: Redis): Promise<{ id: string; port: number; slots: string[] }[]> {
-  const lines = String(await admin.cluster('NODES')).trim().split('\n');
+  const lines = String(await admin.cluster('NODES'))
+    .trim()
+    .split('\n');
   return lines
     .map((line) => line.split(' '))
     .filter((fields) => fields[2].includes('master'))
@@ -149,7 +158,8 @@ export async function moveSlot(
     // the target first, so the slot is never owned by nobody; then every other node learns it (as redis-cli does)
     await admin(target.port).cluster('SETSLOT', slot, 'NODE', target.id);
     await admin(source.port).cluster('SETSLOT', slot, 'NODE', target.id);
-    for (const other of masters.filter((m) => m !== source && m !== target)) await admin(other.port).cluster('SETSLOT', slot, 'NODE', target.id);
+    for (const other of masters.filter((m) => m !== source && m !== target))
+      await admin(other.port).cluster('SETSLOT', slot, 'NODE', target.id);
     return { from: source.port, to: target.port, keys: moved };
   } finally {
     await closeRedis(seedAdmin, ...admins.values());

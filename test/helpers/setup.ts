@@ -14,7 +14,12 @@ export const mochaHooks = {
   async beforeAll(this: Mocha.Context): Promise<void> {
     this.timeout(60_000);
     const topology = process.env.PERPDESK_TEST_REDIS;
-    server = topology === 'cluster3' ? await startClusterRedis(3) : topology === 'cluster' ? await startClusterRedis(1) : await startEmbeddedRedis();
+    server =
+      topology === 'cluster3'
+        ? await startClusterRedis(3)
+        : topology === 'cluster'
+          ? await startClusterRedis(1)
+          : await startEmbeddedRedis();
     process.env.PERPDESK_TEST_REDIS_URL = server.url;
   },
   async afterAll(): Promise<void> {

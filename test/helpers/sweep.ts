@@ -156,7 +156,10 @@ export async function openPosition(redis: RedisClient, ref: BookRef, id: string)
 }
 
 /** The book's closed count and realized cents (what the balance moves by). */
-export async function bookMoney(redis: RedisClient, ref: BookRef): Promise<{ closed: number; realizedCents: number; liquidations: number }> {
+export async function bookMoney(
+  redis: RedisClient,
+  ref: BookRef,
+): Promise<{ closed: number; realizedCents: number; liquidations: number }> {
   const h = await redis.hgetall(keys.bookStats(ref.accountId, ref.book));
   return { closed: Number(h.closed ?? 0), realizedCents: Number(h.realized_cents ?? 0), liquidations: Number(h.liquidations ?? 0) };
 }
