@@ -1,3 +1,4 @@
+import { Cluster, Redis } from 'ioredis';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { closeRedis, createRedis, masterNodes } from '../../shared/redis/connection.js';
 import { scanAll } from '../../shared/redis/scan.js';
@@ -70,7 +71,13 @@ export async function snapshotRedis(redis: RedisClient): Promise<Map<string, str
  */
 export async function watchCommands(redis: RedisClient, onCommand: (args: string[]) => void): Promise<() => void> {
   // on a cluster, every master's: each runs the commands of its own slots
-  const monitors = await Promise.all((await masterNodes(redis)).map((node) => node.monitor()));
+  // on a cluster, from connections of their own to each master (a monitor duplicated from the client's node connection
+  // mistook other clients' HELLO lines for replies)
+  const monitors = await Promise.all(
+    (await masterNodes(redis)).map((node) =>
+      (redis instanceof Cluster ? new Redis(node.options.port ?? 6379, node.options.host ?? '', { lazyConnect: true }) : node).monitor(),
+    ),
+  );
   let stopped = false;
   for (const monitor of monitors) {
     monitor.on('error', (error: Error) => {
