@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
-import type { RedisClient } from '../../shared/core/redis-client.js';
+import { subscriberClient, type RedisClient } from '../../shared/core/redis-client.js';
 import type { Clock } from '../../shared/core/clock.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { FeedLease } from '../../shared/market/feed-lease.js';
@@ -10,7 +10,7 @@ import type { PriceTickMessage, Venue, VenueCandle, VenueTick } from '../../shar
 import { saveUniverse } from '../../shared/market/universe-store.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { createSweepProducer } from '../../shared/queues/sweep-producer.js';
-import { closeRedis, createBlockingRedis, createRedis } from '../../shared/redis/connection.js';
+import { closeRedis, createBlockingRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import { flushRedis, freshRedis, keysMatching, testRedisUrl, useFreshRedis } from '../helpers/redis.js';
 import { waitFor } from '../helpers/market-wait.js';
@@ -75,7 +75,7 @@ describe('market store and writer (Redis)', () => {
   });
 
   it('aggregates the median of the fresh venues, stores it and publishes it', async () => {
-    const sub = createRedis(testRedisUrl());
+    const sub = subscriberClient(redis);
     const messages: PriceTickMessage[] = [];
     await sub.subscribe(keys.marketTicksChannel());
     sub.on('message', (_channel: string, text: string) => messages.push(JSON.parse(text) as PriceTickMessage));

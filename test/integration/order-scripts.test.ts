@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { RedisClient } from '../../shared/core/redis-client.js';
+import { subscriberClient, type RedisClient } from '../../shared/core/redis-client.js';
 import { expiresAt, MINUTE_MS, watermarkAfter } from '../../shared/engine/order-rules.js';
 import { OrderExpiry } from '../../shared/paper/orders/order-expiry.js';
 import { OrderHints } from '../../shared/paper/orders/order-hints.js';
@@ -283,7 +283,7 @@ describe('order scripts under races (Lua, real Redis)', () => {
     const control = newOrder(other);
     expect((await pods[0].place(other, control, 20)).kind).to.equal('placed');
     const controlRead = (await pods[0].get(other, control.order_id))!;
-    const sub = createRedis(testRedisUrl());
+    const sub = subscriberClient(redis);
     const nudges: string[] = [];
     await sub.subscribe('pd:outbox');
     sub.on('message', (_channel: string, outbox: string) => nudges.push(outbox));
