@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { LatestTicks } from '../shared/market/latest-ticks.js';
 import { createApp, type AppDeps } from './app.js';
 import { attachStream } from './ws/stream-server.js';
+import { subscriberClient } from '../shared/core/redis-client.js';
 
 export interface ApiServer {
   server: Server;
@@ -34,7 +35,7 @@ export async function startApiServer(deps: AppDeps, port = deps.domain.config.po
   const { logger, domain } = deps;
   // the pod's one subscriber to the feed's ticks: the stream's prices and the connected books' sweep
   const ticks = new LatestTicks({
-    subscriber: redis.duplicate(),
+    subscriber: subscriberClient(redis),
     market: domain.marketStore,
     clock,
     freshness: domain.freshness,

@@ -4,7 +4,7 @@
  * stream, each processor, the CLI and the demo take what they need from it; nothing else builds them.
  * Factories elsewhere follow one scheme: `create<Feature>Services(deps)` in `<feature>-services.ts`.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './core/redis-client.js';
 import { systemClock, type Clock } from './core/clock.js';
 import type { Config } from './core/config.js';
 import { createArenaServices, type ArenaServices } from './arena/arena-services.js';
@@ -42,7 +42,7 @@ import { StatusStore } from './status/status-store.js';
 
 export interface DomainDeps {
   config: Config;
-  redis: Redis;
+  redis: RedisClient;
   clock?: Clock;
 }
 
@@ -65,7 +65,7 @@ export interface DomainStores {
 
 export interface Domain {
   config: Config;
-  redis: Redis;
+  redis: RedisClient;
   clock: Clock;
   /** When a stored price is fresh, stale or too old to serve (from the config). */
   freshness: FreshnessRules;

@@ -6,7 +6,7 @@
  * the token all the same (the API's /metrics does too), so a port exposed by mistake shows nothing.
  */
 import express from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/core/redis-client.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { healthRoutes } from '../api/middleware/health.js';
@@ -24,7 +24,7 @@ export interface ProcessMetrics {
   stop(): Promise<void>;
 }
 
-export async function startProcessMetrics(config: Config, redis: Redis, logger: Logger): Promise<ProcessMetrics> {
+export async function startProcessMetrics(config: Config, redis: RedisClient, logger: Logger): Promise<ProcessMetrics> {
   if (!metricsReadable(config)) return { url: undefined, stop: () => Promise.resolve() };
   startDefaultMetrics();
   const queues = new QueueCountsReader(redis);

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/core/redis-client.js';
 import type { Config } from '../shared/core/config.js';
 import type { Logger } from '../shared/core/logger.js';
 
@@ -6,7 +6,7 @@ import type { Logger } from '../shared/core/logger.js';
 export interface RoleContext {
   config: Config;
   redisUrl: string;
-  redis: Redis;
+  redis: RedisClient;
   logger: Logger;
 }
 

@@ -3,11 +3,12 @@ import type { Domain } from '../shared/domain.js';
 import { OutboxRelay } from '../shared/push/outbox-relay.js';
 import { createWebhookProducer } from '../shared/queues/webhook-producer.js';
 import type { RoleContext, RunningRole } from './runtime.js';
+import { subscriberClient } from '../shared/core/redis-client.js';
 
 export async function startOutboxRelay(ctx: RoleContext, domain: Domain): Promise<RunningRole> {
   const { config } = ctx;
   const producer = createWebhookProducer(ctx.redisUrl, config.push.webhookRetryBaseMs);
-  const subscriber = ctx.redis.duplicate();
+  const subscriber = subscriberClient(ctx.redis);
   const relay = new OutboxRelay({
     redis: ctx.redis,
     subscriber,

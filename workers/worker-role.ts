@@ -1,5 +1,5 @@
 import { DelayedError, Queue, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/core/redis-client.js';
 import { systemClock } from '../shared/core/clock.js';
 import { createDomain } from '../shared/domain.js';
 import { jobDuration } from '../shared/metrics/metrics.js';
@@ -34,12 +34,12 @@ export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptio
   const logger = ctx.logger.child({ role: 'worker' });
   const processors = options.processors ?? PROCESSORS;
   const schedules = options.schedules ?? schedulesFor(ctx.config);
-  const connections: Redis[] = [];
+  const connections: RedisClient[] = [];
   const workers: Worker[] = [];
   const built: Processor[] = [];
   const queues = new Map<QueueName, Queue>();
   let relay: RunningRole | undefined;
-  const connection = (): Redis => {
+  const connection = (): RedisClient => {
     const redis = createBlockingRedis(ctx.redisUrl);
     connections.push(redis);
     return redis;

@@ -4,13 +4,13 @@
  * (a kubelet probe carries none, and neither answer says anything secret).
  */
 import { Router } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { isRedisDown } from './redis-gate.js';
 
 export const HEALTH_PATH = '/healthz';
 export const READY_PATH = '/readyz';
 
-export function healthRoutes(redis: Redis): Router {
+export function healthRoutes(redis: RedisClient): Router {
   const router = Router();
   router.get(HEALTH_PATH, (_req, res) => {
     res.json({ ok: true, ts: Date.now() });

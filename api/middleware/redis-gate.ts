@@ -4,7 +4,7 @@
  * A request already sent when the connection dropped fails through the error handler, which names
  * the same error.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { AppError } from '../../shared/core/errors.js';
 import type { Middleware } from '../routing/http-types.js';
 
@@ -20,8 +20,8 @@ export function redisUnavailable(): AppError {
   });
 }
 
-export const isRedisDown = (redis: Redis): boolean => DOWN.has(redis.status);
+export const isRedisDown = (redis: RedisClient): boolean => DOWN.has(redis.status);
 
-export function redisGate(redis: Redis): Middleware {
+export function redisGate(redis: RedisClient): Middleware {
   return (_req, _res, next) => next(isRedisDown(redis) ? redisUnavailable() : undefined);
 }

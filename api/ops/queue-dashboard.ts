@@ -6,7 +6,7 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import type { Request, RequestHandler } from 'express';
 import { AppError } from '../../shared/core/errors.js';
 import { openAllQueues, type AllQueues } from '../../shared/queues/all-queues.js';
@@ -43,7 +43,7 @@ export interface QueueDashboard {
   close(): Promise<void>;
 }
 
-export function queueDashboard(redis: Redis): QueueDashboard {
+export function queueDashboard(redis: RedisClient): QueueDashboard {
   let opened: { queues: AllQueues; router: RequestHandler } | undefined;
   let closed = false;
   const open = (): { queues: AllQueues; router: RequestHandler } => {

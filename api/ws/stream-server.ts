@@ -17,7 +17,7 @@
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import { subscriberClient, type RedisClient } from '../../shared/core/redis-client.js';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Clock } from '../../shared/core/clock.js';
 import type { Config } from '../../shared/core/config.js';
@@ -59,7 +59,7 @@ const NOTICE_MESSAGES: Record<string, string> = {
 };
 
 export interface StreamDeps {
-  redis: Redis;
+  redis: RedisClient;
   config: Config;
   logger: Logger;
   clock: Clock;
@@ -124,7 +124,9 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
   const { push } = config;
   const podId = `${process.pid}.${randomBytes(4).toString('hex')}`;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4096, perMessageDeflate: false });
-  const events = new AccountEvents(deps.redis.duplicate(), (error) => logger.error({ err: error }, 'stream: unreadable channel message'));
+  const events = new AccountEvents(subscriberClient(deps.redis), (error) =>
+    logger.error({ err: error }, 'stream: unreadable channel message'),
+  );
   const hub = new StreamHub(events, logger);
   // events published while the pod's subscriber was reconnecting are lost to it: each socket gets a
   // fresh snapshot instead, so what it shows is right again (and its key, the notices it missed)

@@ -7,7 +7,7 @@
  * hundred has a level inside that range (a stop, a target, or a 200x liquidation price), every
  * other one keeps its levels at least 1.5% away, so exactly 1% of the positions trigger.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { CLASS_TAKER_PCT } from '../../shared/engine/fees.js';
 import { priceOpen } from '../../shared/engine/open-pricing.js';
 import { trimNumber, type Side } from '../../shared/engine/side.js';
@@ -121,7 +121,7 @@ function quiet(next: () => number, id: string, book: string, symbol: string, anc
 
 /** Writes `total` open positions over `symbolCount` symbols and `perBook` per book; 1% trigger on the candles returned. */
 export async function seedSweepData(
-  redis: Redis,
+  redis: RedisClient,
   opts: { total: number; symbolCount: number; perBook: number; minute: number },
 ): Promise<SweepData> {
   const next = rng(20260916);
@@ -184,7 +184,7 @@ export async function seedSweepData(
 }
 
 /** Puts the triggered positions back as they were before a run settled them (open, indexed, no closed record). */
-export async function restoreTriggered(redis: Redis, data: SweepData): Promise<void> {
+export async function restoreTriggered(redis: RedisClient, data: SweepData): Promise<void> {
   const pipeline = redis.pipeline();
   for (const { ref, position, raw } of data.triggered) {
     pipeline.hset(keys.bookOpen(ref.accountId, ref.book), position.id, raw);

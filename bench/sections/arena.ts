@@ -10,7 +10,7 @@
  *   same outboxes of close entries drained by the real relay with the arena's recorder and with a
  *   stand-in that counts nothing, in interleaved rounds.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { ARENA_ROWS } from '../../shared/arena/arena-rollup.js';
 import type { CloseCounter } from '../../shared/arena/arena-recorder.js';
 import { bookMember } from '../../shared/arena/arena-store.js';
@@ -51,7 +51,7 @@ export interface ArenaBenchSummary {
 
 const OPEN_PER_ROW = 5;
 
-async function flushPipeline(pipeline: ReturnType<Redis['pipeline']>): Promise<void> {
+async function flushPipeline(pipeline: ReturnType<RedisClient['pipeline']>): Promise<void> {
   for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
 }
 
@@ -60,7 +60,13 @@ async function flushPipeline(pipeline: ReturnType<Redis['pipeline']>): Promise<v
  * cents, ROE sum, liquidations, slippage, tiered) and the ranking of the books with enough closes. The books of `ids` (those with
  * open positions) hold the best P&L, so they are the rows shown.
  */
-async function seedTallies(redis: Redis, season: number, books: number, closesPerBook: number, ids: readonly string[]): Promise<void> {
+async function seedTallies(
+  redis: RedisClient,
+  season: number,
+  books: number,
+  closesPerBook: number,
+  ids: readonly string[],
+): Promise<void> {
   const key = keys.arenaTallies(season);
   const ranking = keys.arenaRanking(season);
   await redis.del(key, ranking);
@@ -136,7 +142,7 @@ function closedRecord(id: string, closedTs: number, pnl: number): string {
   });
 }
 
-async function seedOutboxes(redis: Redis, accounts: readonly string[], perAccount: number): Promise<void> {
+async function seedOutboxes(redis: RedisClient, accounts: readonly string[], perAccount: number): Promise<void> {
   const now = Date.now();
   for (const accountId of accounts) {
     const pipeline = redis.pipeline();
@@ -161,7 +167,7 @@ async function seedOutboxes(redis: Redis, accounts: readonly string[], perAccoun
 
 /** The real relay (the worker role's) drains every outbox; ms from its start until all are empty. */
 async function timeDrain(
-  redis: Redis,
+  redis: RedisClient,
   redisUrl: string,
   domain: Domain,
   accounts: readonly string[],
@@ -187,7 +193,7 @@ async function timeDrain(
 }
 
 /** The arena's step of the relay alone: every account's entries read as the relay reads them, then counted; ms for the counting. */
-async function timeRecorder(redis: Redis, domain: Domain, accounts: readonly string[]): Promise<number> {
+async function timeRecorder(redis: RedisClient, domain: Domain, accounts: readonly string[]): Promise<number> {
   const store = new OutboxStore(redis);
   const batches = await Promise.all(accounts.map((accountId) => store.head(accountId, 200)));
   const started = performance.now();

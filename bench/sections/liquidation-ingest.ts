@@ -3,7 +3,7 @@
  * each) are parsed, normalized and stored through the collector's writer into a private Redis,
  * against a bare XADD loop (pipelined, same batch size, same payload size) on the same Redis.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { configWith } from '../../shared/core/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { parseBinanceLiquidations } from '../../shared/derivatives/liquidations/formats/binance.js';
@@ -46,7 +46,7 @@ function cpuSince(from: NodeJS.CpuUsage): number {
   return (used.user + used.system) / 1e6;
 }
 
-async function redisCpu(redis: Redis): Promise<number> {
+async function redisCpu(redis: RedisClient): Promise<number> {
   const info = await redis.info('cpu');
   const read = (name: string): number => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
   return read('used_cpu_user') + read('used_cpu_sys');
@@ -218,7 +218,7 @@ function formats(): Format[] {
   ];
 }
 
-async function bareXadd(redis: Redis, payload: string, events: number): Promise<{ wall: number; cpu: number }> {
+async function bareXadd(redis: RedisClient, payload: string, events: number): Promise<{ wall: number; cpu: number }> {
   const started = performance.now();
   const cpu = process.cpuUsage();
   for (let done = 0; done < events; done += BATCH) {

@@ -13,7 +13,7 @@
  *   The sockets are all read by this one process, for both.
  */
 import { createDomain } from '../../shared/domain.js';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import type { WebSocket } from 'ws';
 import { systemClock } from '../../shared/core/clock.js';
 import { configWith } from '../../shared/core/config.js';
@@ -66,7 +66,7 @@ export interface TickCost {
 }
 
 /** GET calls Redis has run so far (quote reads: the feed writes quotes, the API reads them with GET). */
-async function getCalls(redis: Redis): Promise<number> {
+async function getCalls(redis: RedisClient): Promise<number> {
   const stats = await redis.info('commandstats');
   return Number(/cmdstat_get:calls=(\d+)/.exec(stats)?.[1] ?? 0);
 }
@@ -76,7 +76,7 @@ interface Trader {
   ctx: KeyContext;
 }
 
-async function createTraders(redis: Redis, count: number): Promise<Trader[]> {
+async function createTraders(redis: RedisClient, count: number): Promise<Trader[]> {
   const { service, accounts, keys } = createAccountServices({ redis });
   const resolver = new StoredApiKeyResolver({ accounts, keys, clock: systemClock });
   const stamp = Date.now().toString(36);
@@ -173,7 +173,7 @@ async function measureEvents(trading: TradingServices, traders: Trader[], apiUrl
   return rows;
 }
 
-async function measureWebhooks(redis: Redis, trading: TradingServices, traders: Trader[], seconds: number): Promise<RateRow[]> {
+async function measureWebhooks(redis: RedisClient, trading: TradingServices, traders: Trader[], seconds: number): Promise<RateRow[]> {
   const receiver = await startBenchReceiver();
   const store = new WebhookStore(redis);
   for (const [i, trader] of traders.entries()) {
@@ -211,7 +211,7 @@ async function measureWebhooks(redis: Redis, trading: TradingServices, traders: 
 }
 
 async function measureFanOuts(
-  redis: Redis,
+  redis: RedisClient,
   trading: TradingServices,
   traders: Trader[],
   ours: Child,

@@ -8,7 +8,7 @@
  * Redis spends idle over as long (the feed's prices, the worker's schedules, measured just before), per request
  * answered 2xx. The API process's CPU per request is reported beside it.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { keys } from '../../shared/redis/keys.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { WebhookStore } from '../../shared/push/webhook-store.js';
@@ -50,11 +50,11 @@ interface Operation {
 }
 
 /** The redis-server process behind a connection (INFO's process_id): the bench's Redis runs on this machine. */
-async function redisPid(redis: Redis): Promise<number> {
+async function redisPid(redis: RedisClient): Promise<number> {
   return Number(/process_id:(\d+)/.exec(await redis.info('server'))?.[1]);
 }
 
-async function outboxesHoldEntries(redis: Redis): Promise<boolean> {
+async function outboxesHoldEntries(redis: RedisClient): Promise<boolean> {
   let cursor = '0';
   do {
     const [next, found] = await redis.scan(cursor, 'MATCH', keys.accountOutboxPattern, 'COUNT', 1000);

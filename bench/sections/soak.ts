@@ -8,7 +8,7 @@
  * reads of the book; half the accounts have a webhook to a receiver in this process, and each account has a stream
  * socket connected.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { readFileSync } from 'node:fs';
 import type WebSocket from 'ws';
 import { QueueCountsReader } from '../../shared/queues/queue-counts.js';
@@ -73,7 +73,7 @@ function rssMb(pid: number | undefined): number {
   }
 }
 
-async function outboxEntries(redis: Redis): Promise<number> {
+async function outboxEntries(redis: RedisClient): Promise<number> {
   let total = 0;
   let cursor = '0';
   do {

@@ -11,7 +11,7 @@
  *   sweep worker (bench/lib/sweep-queue.ts), from the first add to the last completion.
  */
 import { createDomain } from '../../shared/domain.js';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { configWith } from '../../shared/core/config.js';
@@ -63,14 +63,14 @@ export interface SweepBenchSummary {
 const MINUTE_MS = 60_000;
 const OPEN_PATTERN = /^acct:\{(.+)\}:b:([^:]+):open$/;
 
-async function redisCpuMs(redis: Redis): Promise<number> {
+async function redisCpuMs(redis: RedisClient): Promise<number> {
   const info = await redis.info('cpu');
   const read = (name: string): number => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
   return (read('used_cpu_user') + read('used_cpu_sys')) * 1000;
 }
 
 /** The naive way: every open position of every book, decided against its symbol's candle. */
-async function naiveFind(redis: Redis, windows: Map<string, PriceWindow>): Promise<SweepTarget[]> {
+async function naiveFind(redis: RedisClient, windows: Map<string, PriceWindow>): Promise<SweepTarget[]> {
   const targets: SweepTarget[] = [];
   let cursor = '0';
   do {

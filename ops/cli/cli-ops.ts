@@ -3,7 +3,7 @@
  * `webhooks redeliver`; and `mail outbox`, the site's development outbox. Each answers an exit code with its output, as runCli does.
  */
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { AppError } from '../../shared/core/errors.js';
 import { normalizeEmail } from '../../shared/paper/accounts/account-rules.js';
 import { LedgerReader, type AuditedAccount, type BookAudit } from '../../shared/paper/audit/ledger-reader.js';
@@ -34,7 +34,7 @@ async function accountOf(store: { account(email: string): Promise<AuditedAccount
 }
 
 /** Every book of every account (or of the one e-mail), one line per book and field that differs. */
-export async function runAudit(command: AuditCommand, redis: Redis): Promise<OpsOutput> {
+export async function runAudit(command: AuditCommand, redis: RedisClient): Promise<OpsOutput> {
   const reader = new LedgerReader(redis);
   const accounts = command.email === undefined ? await reader.accounts() : [await accountOf(reader, command.email)];
   const audits: BookAudit[] = [];
@@ -119,7 +119,7 @@ export async function runRedeliver(
 type MailOutboxCommand = Extract<CliCommand, { kind: 'mail-outbox' }>;
 
 /** The development outbox's newest sign-in links (for one address when given), newest first, as full URLs. */
-export async function runMailOutbox(command: MailOutboxCommand, redis: Redis): Promise<string> {
+export async function runMailOutbox(command: MailOutboxCommand, redis: RedisClient): Promise<string> {
   const records = new SiteRedis(redis, () => undefined);
   try {
     const email = command.email === undefined ? undefined : normalizeEmail(command.email);

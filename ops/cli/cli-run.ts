@@ -7,7 +7,7 @@ import { systemClock, type Clock } from '../../shared/core/clock.js';
 import { ConfigError, loadConfig } from '../../shared/core/config.js';
 import { isAppError, type ErrorCode } from '../../shared/core/errors.js';
 import { createDomain } from '../../shared/domain.js';
-import { closeRedis, createRedis } from '../../shared/redis/connection.js';
+import { closeRedis, createRedis, redisHosts } from '../../shared/redis/connection.js';
 import { parseCliArgs, USAGE, UsageError } from './cli-args.js';
 import { runCommand } from './cli-commands.js';
 import { runAudit, runMailOutbox, runRedeliver } from './cli-ops.js';
@@ -60,7 +60,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     return { code: 0, stdout: `${await runCommand(command, domain.accounts.service, () => clock.now())}\n`, stderr: '' };
   } catch (error) {
     if (isAppError(error)) return failed(ARGUMENT_CODES.has(error.code) ? 2 : 1, `error: ${error.code}: ${error.message}`);
-    if (redis.status !== 'ready') return failed(1, `error: cannot reach Redis at ${new URL(redisUrl).host} (REDIS_URL)`);
+    if (redis.status !== 'ready') return failed(1, `error: cannot reach Redis at ${redisHosts(redisUrl)} (REDIS_URL)`);
     return failed(1, `error: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     await closeRedis(redis);

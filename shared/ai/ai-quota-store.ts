@@ -1,5 +1,5 @@
 /** The /ai daily read quota per account, in the account's slot. */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import { utcDay } from '../paper/accounts/plan-terms.js';
 import { keys } from '../redis/keys.js';
 import { aiScripts } from './lua/ai-scripts.js';
@@ -13,7 +13,7 @@ export interface QuotaTake {
 }
 
 export class AiQuotaStore {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   /** Takes one read of the account's quota for the UTC day of `now`, unless `perDay` are used. */
   async take(accountId: string, perDay: number, now: number): Promise<QuotaTake> {

@@ -1,5 +1,5 @@
 /** Builds the /ai service over the domain's market, screener and derivatives services. */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import type { AiSettings } from '../core/config.js';
 import { AiQuotaStore } from './ai-quota-store.js';
 import { AiService } from './ai-service.js';
@@ -9,7 +9,7 @@ import { providerAnalyst } from './provider-analyst.js';
 export type { AiService } from './ai-service.js';
 
 export interface AiServiceDeps extends BriefSources {
-  redis: Redis;
+  redis: RedisClient;
   settings: AiSettings;
 }
 

@@ -1,5 +1,5 @@
 /** The arena's services, built by the domain (shared/domain.ts): the relay's recorder, the rollup and the board's reads. */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import type { Clock } from '../core/clock.js';
 import type { MarketStore } from '../market/market-store.js';
 import type { FreshnessRules } from '../market/quote-freshness.js';
@@ -22,7 +22,7 @@ export interface ArenaServices {
 }
 
 export interface ArenaDeps {
-  redis: Redis;
+  redis: RedisClient;
   positions: PositionStore;
   funding: FundingStore;
   marketStore: MarketStore;

@@ -3,7 +3,7 @@
  * with enough closes by P&L) and the board the rollup stored. Cross-account keys outside every
  * account's slot; a season's keys share its hash tag, so the one script writing two of them stays in one slot.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import { MIN_CLOSES, type CloseFacts, type SeasonTally } from '../engine/arena-stats.js';
 import { keys } from '../redis/keys.js';
 import { arenaScripts } from './lua/arena-scripts.js';
@@ -48,7 +48,7 @@ export function parseTally(packed: string): SeasonTally {
 }
 
 export class ArenaStore {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   /** Counts closes of one season, each once (arena-close.lua); answers how many were new. */
   async record(season: number, expiresAt: number, closes: readonly SeasonClose[]): Promise<number> {

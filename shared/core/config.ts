@@ -2,6 +2,7 @@ import Joi from 'joi';
 import { liquidationSchema, liquidationSettings, type LiquidationSettings } from '../derivatives/liquidations/liquidation-urls.js';
 import { providerUrlSchema, providerUrlsFrom, type DataProvider } from '../http/provider-urls.js';
 import { FEED_VENUES, LIVE_VENUE_URLS, type FeedVenue } from '../market/venues/venue-urls.js';
+import { clusterAddress } from '../redis/connection.js';
 import { venueUrlSchema, venueUrlsFrom, type MarketSource, type VenueUrls } from './base-urls.js';
 
 export type Role = 'all' | 'api' | 'feed' | 'worker';
@@ -19,6 +20,10 @@ export interface Config extends LiquidationSettings {
   port: number;
   host: string;
   role: Role;
+  /**
+   * Where Redis is, as one string (shared/redis/connection.ts): REDIS_URL, or with REDIS_CLUSTER=true `cluster:` and its
+   * seed URLs; undefined starts a private redis-server.
+   */
   redisUrl: string | undefined;
   /** Where the private redis-server keeps its append-only file when REDIS_URL is unset. */
   redisDataDir: string;
@@ -159,7 +164,9 @@ const schema = Joi.object({
   PORT: Joi.number().integer().min(0).max(65535).default(8080),
   HOST: Joi.string().default('0.0.0.0'),
   ROLE: Joi.string().valid('all', 'api', 'feed', 'worker').default('all'),
-  REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
+  // one redis:// URL, or a cluster's seed nodes comma-separated; the `cluster:` prefix is what REDIS_CLUSTER=true adds
+  REDIS_URL: Joi.string().pattern(/^(cluster:)?rediss?:\/\/[^,\s]+(,rediss?:\/\/[^,\s]+)*$/),
+  REDIS_CLUSTER: Joi.boolean().default(false),
   REDIS_DATA_DIR: Joi.string().default('.data/redis'),
   REDIS_APPENDFSYNC: Joi.string().valid('everysec', 'always').default('everysec'),
   MARKET_SOURCE: Joi.string().valid('live', 'sim').default('live'),
@@ -252,6 +259,18 @@ function parseTrustProxy(raw: string): TrustProxy {
 /** The names of every environment variable the service reads (deployment files are checked against them). */
 export const configVariableNames = (): string[] => Object.keys((schema.describe() as { keys?: object }).keys ?? {});
 
+/** REDIS_URL as the connection factory reads it: marked `cluster:` for a Redis Cluster (several seeds are one). */
+function redisAddress(url: string | undefined, cluster: boolean): string | undefined {
+  if (url === undefined) {
+    if (cluster) throw new ConfigError('REDIS_CLUSTER: needs REDIS_URL (the private redis-server is one node)');
+    return undefined;
+  }
+  const marked = url.startsWith('cluster:');
+  if (!cluster && !marked && url.includes(','))
+    throw new ConfigError('REDIS_URL: several nodes name a Redis Cluster: set REDIS_CLUSTER=true');
+  return cluster ? clusterAddress(url) : url;
+}
+
 /** Reads and validates the environment once; a bad value throws a ConfigError naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | undefined>): Config {
   const { value, error } = schema.validate(env, { abortEarly: true, convert: true });
@@ -268,7 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     port: value.PORT,
     host: value.HOST,
     role: value.ROLE,
-    redisUrl: value.REDIS_URL,
+    redisUrl: redisAddress(value.REDIS_URL, value.REDIS_CLUSTER),
     redisDataDir: value.REDIS_DATA_DIR,
     redisAppendFsync: value.REDIS_APPENDFSYNC,
     marketSource: value.MARKET_SOURCE,

@@ -14,7 +14,11 @@ const CONNECTION_CODES = new Set([
 ]);
 /** What ioredis rejects a command with while its connection is down, by error name or message. */
 const UNREACHABLE_NAMES = new Set(['MaxRetriesPerRequestError', 'ClusterAllFailedError']);
-const UNREACHABLE_MESSAGES = ['Connection is closed.', "Stream isn't writeable"];
+/**
+ * The last is ioredis's Cluster client giving up on a command that kept being redirected: a slot moving between masters
+ * (TRYAGAIN while its keys are split, MOVED while the nodes learn the new owner); sent again later, it is served.
+ */
+const UNREACHABLE_MESSAGES = ['Connection is closed.', "Stream isn't writeable", 'Too many Cluster redirections.'];
 /** Replies of a server that is up but cannot serve yet (loading its data, a failover, a cluster without a slot's node). */
 const NOT_SERVING = /^(LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN) /;
 

@@ -1,8 +1,8 @@
 /** Funding, open-interest and long/short snapshots (written by the refresh jobs, read by the API), and open-interest history. */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import { keys } from '../redis/keys.js';
 import type { FundingQuote } from './rest/derivative-formats.js';
-import { execPipeline } from '../redis/pipeline.js';
+import { anySlotPipeline, execPipeline } from '../redis/pipeline.js';
 
 export type DerivativeVenue = 'binance' | 'bybit' | 'okx';
 
@@ -65,7 +65,7 @@ function decode<T>(text: string | null): T | null {
 }
 
 export class DerivativesStore {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   async saveFunding(snapshot: Snapshot<FundingRow>): Promise<void> {
     await this.redis.set(keys.derivFunding(), JSON.stringify(snapshot), 'PX', SNAPSHOT_TTL_MS);
@@ -77,7 +77,7 @@ export class DerivativesStore {
 
   /** Stores the snapshot and appends each pair's value to its history. */
   async saveOpenInterest(snapshot: OpenInterestSnapshot): Promise<void> {
-    const pipeline = this.redis.pipeline();
+    const pipeline = anySlotPipeline(this.redis);
     pipeline.set(keys.derivOpenInterest(), JSON.stringify(snapshot), 'PX', SNAPSHOT_TTL_MS);
     const ts = snapshot.updatedAt;
     for (const row of snapshot.pairs) {

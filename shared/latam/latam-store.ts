@@ -1,5 +1,5 @@
 /** Regional quotes in Redis: each region's computed quote, its sources' last answers, and its hourly history. */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import { SnapshotStore } from '../snapshots/snapshot-store.js';
 import type { Snapshot } from '../snapshots/snapshot-state.js';
 import { keys } from '../redis/keys.js';
@@ -27,7 +27,7 @@ export interface HistoryPoint {
 export class LatamStore {
   private readonly snapshots: SnapshotStore;
 
-  constructor(private readonly redis: Redis) {
+  constructor(private readonly redis: RedisClient) {
     this.snapshots = new SnapshotStore(redis);
   }
 

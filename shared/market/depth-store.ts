@@ -6,7 +6,7 @@
  * keep a parsed snapshot in-process for DEPTH_CACHE_MS, so a burst of opens reads and parses each
  * book once per interval, not once per open.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import type { Clock } from '../core/clock.js';
 import type { DepthSide } from '../engine/fill-model.js';
 import type { TradeSide } from '../engine/slippage.js';
@@ -32,7 +32,7 @@ export class DepthStore {
   private readonly cache = new Map<string, { readAt: number; snapshot: DepthSnapshot | null }>();
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly clock: Clock,
   ) {}
 

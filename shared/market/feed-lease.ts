@@ -5,7 +5,7 @@
  * dies. A holder that cannot renew (refused, or Redis unreachable until the lease would have
  * lapsed) counts it as lost and stops its connector.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { redisOutages } from '../redis/connection.js';
@@ -13,7 +13,7 @@ import { keys } from '../redis/keys.js';
 import { marketScripts } from './lua/market-scripts.js';
 
 export interface FeedLeaseOptions {
-  redis: Redis;
+  redis: RedisClient;
   /** What the lease guards, e.g. the venue name. */
   name: string;
   /** This process's id, stored as the lease value. */

@@ -6,7 +6,7 @@
  * was lost (what was published meanwhile never arrives) is read once from the stored quotes; while
  * the subscriber is down, every price is read.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import type { Clock } from '../core/clock.js';
 import { closeRedis } from '../redis/connection.js';
 import { keys } from '../redis/keys.js';
@@ -16,7 +16,7 @@ import type { PriceTickMessage } from './types.js';
 
 export interface LatestTicksDeps {
   /** A connection of its own (it is put in subscriber mode); closed on close(). */
-  subscriber: Redis;
+  subscriber: RedisClient;
   /** Where a symbol not heard yet is read. */
   market: Pick<MarketStore, 'getQuotes'>;
   clock: Clock;

@@ -3,7 +3,7 @@
  * and REST history for ranges Redis does not hold. Symbols may be given in any spelling
  * canonicalSymbol() accepts; they are normalized here.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import { AppError } from '../core/errors.js';
@@ -29,7 +29,7 @@ export interface CandleQuery {
 }
 
 export interface MarketStoreOptions {
-  redis: Redis;
+  redis: RedisClient;
   /** REST clients in venue priority order, for fetchHistory. */
   rests: readonly VenueRest[];
   historyCacheMs: number;
@@ -51,7 +51,7 @@ export function decodeQuote(text: string | null): Quote | null {
 }
 
 export class MarketStore {
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly clock: Clock;
 
   constructor(private readonly options: MarketStoreOptions) {
@@ -206,6 +206,6 @@ export function createVenueRests(config: Config, clock: Clock = systemClock, att
 }
 
 /** The store the API uses. */
-export function createMarketStore(redis: Redis, config: Config, clock: Clock = systemClock): MarketStore {
+export function createMarketStore(redis: RedisClient, config: Config, clock: Clock = systemClock): MarketStore {
   return new MarketStore({ redis, rests: createVenueRests(config, clock), historyCacheMs: config.historyCacheMs, clock });
 }

@@ -5,7 +5,7 @@
  * at once through a script that keeps one candle per minute by venue priority; the first store of
  * a minute calls onFirstClose (the sweep enqueue).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { feedFreshVenues } from '../metrics/metrics.js';
@@ -14,6 +14,7 @@ import { decodeVenuePrices, encodeCandle, encodeVenuePrice } from './candle-code
 import { marketScripts } from './lua/market-scripts.js';
 import { aggregateQuote } from './median-of-fresh.js';
 import { CANDLES_KEPT, VENUE_PRIORITY, type PriceTickMessage, type VenueCandle, type VenueTick } from './types.js';
+import { anySlotPipeline } from '../redis/pipeline.js';
 
 const DAY_MS = 86_400_000;
 const CANDLES_TTL_MS = 2 * DAY_MS;
@@ -28,7 +29,7 @@ const EXPIRY_REFRESH_MS = 60_000;
 
 /** The writer's connection, log and clock, its freshness and flush settings, and who hears of a minute's first close. */
 export interface MarketWriterOptions {
-  redis: Redis;
+  redis: RedisClient;
   logger: Logger;
   clock: Clock;
   priceFreshMs: number;
@@ -120,7 +121,7 @@ export class MarketWriter {
     this.currents = new Map();
     const { redis, clock, priceFreshMs } = this.options;
     const now = clock.now();
-    const write = redis.pipeline();
+    const write = anySlotPipeline(redis);
     for (const t of ticks) {
       const key = keys.marketVenuePrices(t.symbol);
       write.hset(key, t.venue, encodeVenuePrice(t, Math.min(t.ts, now)));
@@ -138,7 +139,7 @@ export class MarketWriter {
     for (const s of symbols) write.hgetall(keys.marketVenuePrices(s));
     const replies = (await write.exec()) ?? [];
     const firstRead = replies.length - symbols.length;
-    const publish = redis.pipeline();
+    const publish = anySlotPipeline(redis);
     let freshVenues = 0;
     symbols.forEach((symbol, i) => {
       const [error, hash] = replies[firstRead + i] ?? [];

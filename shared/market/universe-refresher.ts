@@ -6,7 +6,7 @@
  * Several feed processes share the work: a stored universe younger than half the interval is used
  * as is instead of being fetched again.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
@@ -19,7 +19,7 @@ import type { VenueRest } from './venues/venue-rest.js';
 const LAST_GOOD_MAX_AGE_MS = 3_600_000;
 
 export interface UniverseRefresherOptions {
-  redis: Redis;
+  redis: RedisClient;
   logger: Logger;
   clock: Clock;
   rests: readonly VenueRest[];

@@ -1,5 +1,5 @@
 /** The stored symbol universe: an ordered JSON list, a set for membership checks and a hash of volumes. */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import { keys } from '../redis/keys.js';
 import { isRecord, parseJsonRecord, toNumber } from './parse-utils.js';
 import { isVenue, type UniverseEntry } from './types.js';
@@ -10,7 +10,7 @@ export interface StoredUniverse {
 }
 
 /** Replaces list, set and volumes in one MULTI, so a reader never sees one without the others. */
-export async function saveUniverse(redis: Redis, universe: StoredUniverse): Promise<void> {
+export async function saveUniverse(redis: RedisClient, universe: StoredUniverse): Promise<void> {
   const multi = redis.multi();
   multi.set(keys.marketUniverseList(), JSON.stringify(universe));
   multi.del(keys.marketUniverseSet(), keys.marketUniverseVolumes());
@@ -35,6 +35,6 @@ export function decodeUniverse(text: string | null): StoredUniverse | null {
   return { updatedAt: toNumber(raw.updatedAt) ?? 0, symbols };
 }
 
-export async function loadUniverse(redis: Redis): Promise<StoredUniverse | null> {
+export async function loadUniverse(redis: RedisClient): Promise<StoredUniverse | null> {
   return decodeUniverse(await redis.get(keys.marketUniverseList()));
 }

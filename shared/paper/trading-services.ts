@@ -1,5 +1,5 @@
 /** The paper-trading services the bot routes and the stream call, built by the domain (shared/domain.ts). */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import type { Clock } from '../core/clock.js';
 import type { MarketStore } from '../market/market-store.js';
 import type { FreshnessRules } from '../market/quote-freshness.js';
@@ -41,7 +41,7 @@ export interface TradingServices {
 
 export interface TradingDeps {
   /** For the fee settings and the analytics reads. */
-  redis: Redis;
+  redis: RedisClient;
   positionStore: PositionStore;
   orderStore: OrderStore;
   funding: FundingStore;

@@ -3,7 +3,7 @@
  * accounts the pod holds sockets of, handing on each message parsed: the relay's entries, and
  * the notices that cut sockets (socket-notices.ts).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import { closeRedis } from '../redis/connection.js';
 import { keys } from '../redis/keys.js';
 import type { ChannelMessage } from './push-event.js';
@@ -21,7 +21,7 @@ export class AccountEvents {
 
   /** Takes a connection of its own (it is put in subscriber mode) and closes it on close(). */
   constructor(
-    private readonly subscriber: Redis,
+    private readonly subscriber: RedisClient,
     onError: (error: unknown) => void,
   ) {
     subscriber.on('message', (channel: string, raw: string) => {

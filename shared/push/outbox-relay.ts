@@ -13,7 +13,7 @@
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import type { CloseCounter } from '../arena/arena-recorder.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
@@ -32,9 +32,9 @@ const BATCH = 200;
 const PARALLEL = 16;
 
 export interface OutboxRelayDeps {
-  redis: Redis;
+  redis: RedisClient;
   /** A connection of its own for SUBSCRIBE; the relay closes it on stop. */
-  subscriber: Redis;
+  subscriber: RedisClient;
   producer: WebhookProducer;
   hooks: WebhookStore;
   accounts: AccountStore;

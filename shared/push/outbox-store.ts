@@ -1,7 +1,8 @@
 /** The relay's Redis side: account outboxes, their leases, the scan for forgotten ones, and the account channels. */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import { marketScripts } from '../market/lua/market-scripts.js';
 import { keys } from '../redis/keys.js';
+import { scanStep } from '../redis/scan.js';
 import { pushScripts } from './lua/push-scripts.js';
 import type { OutboxEntry } from './push-event.js';
 
@@ -30,7 +31,7 @@ function fieldsOf(flat: string[]): Record<string, string> {
 }
 
 export class OutboxStore {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   /** Takes the outbox's lease: true when this relay now drains it alone. */
   async acquire(accountId: string, owner: string, ttlMs: number): Promise<boolean> {
@@ -74,15 +75,14 @@ export class OutboxStore {
    * append time of the oldest entry among their heads (null when none holds any).
    */
   async scanStep(cursor: string): Promise<{ cursor: string; accounts: string[]; oldestMs: number | null }> {
-    const [next, found] = await this.redis.scan(cursor, 'MATCH', keys.accountOutboxPattern, 'COUNT', 1000, 'TYPE', 'stream');
+    const [next, found] = await scanStep(this.redis, cursor, { match: keys.accountOutboxPattern, count: 1000, type: 'stream' });
     if (found.length === 0) return { cursor: next, accounts: [], oldestMs: null };
-    const pipeline = this.redis.pipeline();
-    for (const key of found) pipeline.xrange(key, '-', '+', 'COUNT', 1);
-    const heads = (await pipeline.exec()) ?? [];
+    // one XRANGE per outbox, not one pipeline: the outboxes are in as many hash slots as accounts (sent at once)
+    const heads = await Promise.all(found.map((key) => this.redis.xrange(key, '-', '+', 'COUNT', 1)));
     const accounts: string[] = [];
     let oldestMs: number | null = null;
     found.forEach((key, i) => {
-      const head = (heads[i]?.[1] as [string, string[]][] | undefined)?.[0];
+      const head = heads[i][0];
       const accountId = accountOfOutbox(key);
       if (head === undefined || accountId === null) return;
       accounts.push(accountId);

@@ -1,5 +1,5 @@
 /** What the API needs of push: the webhooks service and the whsink store. */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import { WebhookService } from './webhook-service.js';
@@ -11,7 +11,7 @@ export interface PushServices {
   whsink: WhsinkStore;
 }
 
-export function createPushServices(deps: { redis: Redis; webhooks: WebhookStore; config: Config; clock: Clock }): PushServices {
+export function createPushServices(deps: { redis: RedisClient; webhooks: WebhookStore; config: Config; clock: Clock }): PushServices {
   const { redis, webhooks, config, clock } = deps;
   const policy = { allowPrivate: config.webhookAllowPrivate };
   return {

@@ -3,7 +3,7 @@
  * socket cap fell). They go out on the account's channel, which every pod holding a socket of the
  * account hears; each pod closes the sockets a notice names with its close code and reason.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import { keys } from '../redis/keys.js';
 import { pushScripts } from './lua/push-scripts.js';
 
@@ -42,7 +42,7 @@ export function noticeNames(notice: SocketNotice, socket: { keyId: string; socke
 
 /** The account side of the socket cap: what a plan change calls. */
 export class SocketCap {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   /**
    * Holds the account to `cap` sockets (socket-trim.lua): the slots beyond it are dropped and the

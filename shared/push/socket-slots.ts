@@ -3,9 +3,10 @@
  * a Redis sorted set scored by when it lapses. Pods renew their sockets' slots; a pod that dies
  * stops renewing, and its slots lapse within the slot TTL.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import { keys } from '../redis/keys.js';
 import { pushScripts } from './lua/push-scripts.js';
+import { anySlotPipeline } from '../redis/pipeline.js';
 
 export interface SlotRef {
   accountId: string;
@@ -14,7 +15,7 @@ export interface SlotRef {
 
 export class SocketSlots {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly ttlMs: number,
   ) {}
 
@@ -30,7 +31,7 @@ export class SocketSlots {
   /** Pushes the lapse time of live sockets' slots forward (one pipeline for all of a pod's sockets). */
   async renew(slots: SlotRef[], now: number): Promise<void> {
     if (slots.length === 0) return;
-    const pipeline = this.redis.pipeline();
+    const pipeline = anySlotPipeline(this.redis);
     for (const slot of slots) {
       const key = keys.accountSockets(slot.accountId);
       pipeline.zadd(key, now + this.ttlMs, slot.socketId).pexpire(key, this.ttlMs);
@@ -40,7 +41,7 @@ export class SocketSlots {
 
   async release(slots: SlotRef[]): Promise<void> {
     if (slots.length === 0) return;
-    const pipeline = this.redis.pipeline();
+    const pipeline = anySlotPipeline(this.redis);
     for (const slot of slots) pipeline.zrem(keys.accountSockets(slot.accountId), slot.socketId);
     await pipeline.exec();
   }

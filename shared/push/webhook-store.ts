@@ -1,5 +1,5 @@
 /** An account's webhooks in Redis: the hooks, their counters and the paused set. Only this file and its scripts touch them. */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import { keys } from '../redis/keys.js';
 import { pushScripts } from './lua/push-scripts.js';
 import type { WebhookEvent } from './push-event.js';
@@ -60,7 +60,7 @@ function parseStats(hash: Record<string, string>): WebhookStats {
 const parseRecord = (raw: string): WebhookRecord => JSON.parse(raw) as WebhookRecord;
 
 export class WebhookStore {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   /** Adds a hook unless the account holds `max` already (atomic: racing adds never exceed it). */
   async add(accountId: string, record: WebhookRecord, max: number): Promise<AddOutcome> {

@@ -6,7 +6,7 @@
  * and at most a configured number of addresses at once (else 429 whsink_full).
  */
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import type { Clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { keys } from '../redis/keys.js';
@@ -47,7 +47,7 @@ const seconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
 
 export class WhsinkStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly clock: Clock,
     private readonly limits: WhsinkLimits,
   ) {}

@@ -4,7 +4,7 @@
  * to the process's outage log), so a slow dashboard query never waits behind the API's commands.
  */
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { duplicateClient, type RedisClient } from '../core/redis-client.js';
 import { redisOutages } from '../redis/connection.js';
 import { closesOnce } from './producer-queue.js';
 import { QUEUE_PREFIX, QUEUES, type QueueName } from './queue-names.js';
@@ -19,8 +19,8 @@ export interface AllQueues {
 export const ALL_QUEUE_NAMES: readonly QueueName[] = Object.values(QUEUES);
 
 /** `connectionName` names the connection in CLIENT LIST, so an operator sees who holds it. */
-export function openAllQueues(redis: Redis, connectionName: string): AllQueues {
-  const connection = redis.duplicate({ connectionName });
+export function openAllQueues(redis: RedisClient, connectionName: string): AllQueues {
+  const connection = duplicateClient(redis, connectionName);
   const queues = ALL_QUEUE_NAMES.map((name) => {
     const queue = new Queue(name, { connection, prefix: QUEUE_PREFIX });
     queue.on('error', redisOutages.onError);

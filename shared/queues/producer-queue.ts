@@ -1,6 +1,6 @@
 /** The queue a producer adds jobs to, on a connection of its own. */
 import { Queue, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import { closeRedis, createBlockingRedis, redisOutages } from '../redis/connection.js';
 import { QUEUE_PREFIX, type QueueName } from './queue-names.js';
 
@@ -22,7 +22,7 @@ export function openProducerQueue<Data, Name extends string>(
 }
 
 /** Closes the queues, then the connection they share (BullMQ does not close connections it was given); once, however often called. */
-export function closesOnce(queues: readonly Queue[], connection: Redis): () => Promise<void> {
+export function closesOnce(queues: readonly Queue[], connection: RedisClient): () => Promise<void> {
   let closing: Promise<void> | undefined;
   return () =>
     (closing ??= (async () => {

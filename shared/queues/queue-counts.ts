@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import { QUEUE_STATES, type QueueCounts } from '../metrics/metrics.js';
 import { openAllQueues, type AllQueues } from './all-queues.js';
 
@@ -15,7 +15,7 @@ export class QueueCountsReader {
   private cached: { at: number; counts: Promise<QueueCounts> } | undefined;
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     private readonly now: () => number = Date.now,
     private readonly cacheMs = QUEUE_COUNTS_CACHE_MS,
   ) {

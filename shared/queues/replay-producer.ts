@@ -4,7 +4,7 @@
  * its scripts on its connection, which the domain's connection must not carry (shared/redis/lua-scripts.ts).
  */
 import { Queue, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { duplicateClient, type RedisClient } from '../core/redis-client.js';
 import type { ReplayClockStarter } from '../paper/replay/replay-service.js';
 import { closeRedis, redisOutages } from '../redis/connection.js';
 import { QUEUE_PREFIX, QUEUES } from './queue-names.js';
@@ -27,12 +27,12 @@ export const REPLAY_JOB_OPTIONS: JobsOptions = {
   removeOnFail: { age: 3_600 },
 };
 
-export function createReplayProducer(redis: Redis): ReplayClockStarter & { close(): Promise<void> } {
+export function createReplayProducer(redis: RedisClient): ReplayClockStarter & { close(): Promise<void> } {
   let queue: Queue<ReplayJob> | undefined;
-  let connection: Redis | undefined;
+  let connection: RedisClient | undefined;
   const open = (): Queue<ReplayJob> => {
     if (!queue) {
-      connection = redis.duplicate();
+      connection = duplicateClient(redis);
       queue = new Queue<ReplayJob>(QUEUES.replay, { connection, prefix: QUEUE_PREFIX, defaultJobOptions: REPLAY_JOB_OPTIONS });
       queue.on('error', redisOutages.onError);
     }

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { keys } from '../redis/keys.js';
 
@@ -46,7 +46,7 @@ export class CoalescingLimiter {
    * commands are waiting, so no limiter is built once traffic flows.
    */
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     limits: readonly number[],
     private readonly now: () => number = Date.now,
   ) {

@@ -1,6 +1,9 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '../core/logger.js';
+import { SeededCluster, type RedisClient } from '../core/redis-client.js';
 import { isRedisUnreachable } from '../core/redis-unreachable.js';
+
+export type { RedisClient } from '../core/redis-client.js';
 
 /**
  * Every connection (ioredis's and BullMQ's) reports a lost Redis on each reconnect attempt, and
@@ -46,7 +49,8 @@ export class RedisOutageLog {
     this.downSince = undefined;
   };
 
-  watch<T extends Redis>(client: T): T {
+  /** A Cluster client emits 'error' and 'ready' for the cluster as a whole (its node connections report to it). */
+  watch<T extends RedisClient>(client: T): T {
     client.on('error', this.onError);
     client.on('ready', this.onReady);
     return client;
@@ -62,28 +66,89 @@ class WatchedRedis extends Redis {
   }
 }
 
+/** The same for a Cluster client: BullMQ duplicates the connection it is given. */
+class WatchedCluster extends SeededCluster {
+  override duplicate(...args: Parameters<Cluster['duplicate']>) {
+    return redisOutages.watch(super.duplicate(...args));
+  }
+}
+
 /**
- * One factory for every Redis connection. Auto-pipelining batches the commands issued in the same
- * tick into one write (the feed and the workers issue many at once); the API role turns it off on
- * its own connection (workers/api-role.ts).
+ * Where Redis is, as one string every process passes on (to a child process, BullMQ, the CLI): a redis:// URL for one
+ * server, or `cluster:` and the URLs of one or more seed nodes of a Redis Cluster, comma-separated (config.ts builds it
+ * from REDIS_URL and REDIS_CLUSTER=true).
  */
-export function createRedis(url: string, options: Omit<RedisOptions, 'replyMapping'> = {}): Redis {
-  return redisOutages.watch(
-    new WatchedRedis(url, {
-      enableAutoPipelining: true,
-      maxRetriesPerRequest: 2,
-      lazyConnect: false,
-      ...options,
-    }),
+const CLUSTER_PREFIX = 'cluster:';
+
+export function clusterAddress(seeds: string): string {
+  return seeds.startsWith(CLUSTER_PREFIX) ? seeds : `${CLUSTER_PREFIX}${seeds}`;
+}
+
+/** The seed URLs of a cluster address, or undefined for one server's URL. */
+export function clusterSeeds(address: string): URL[] | undefined {
+  if (!address.startsWith(CLUSTER_PREFIX)) return undefined;
+  return address
+    .slice(CLUSTER_PREFIX.length)
+    .split(',')
+    .map((seed) => new URL(seed.trim()));
+}
+
+/** host:port of each node an address names (for a message naming where Redis was looked for). */
+export function redisHosts(address: string): string {
+  return (clusterSeeds(address) ?? [new URL(address)]).map((url) => url.host).join(',');
+}
+
+/**
+ * A Cluster client on the seeds. Credentials, database-less TLS and the per-node options come from the first seed's URL
+ * and `options`, applied to every node connection; retries of a node connection are the cluster's to decide.
+ */
+function createCluster(seeds: URL[], options: Omit<RedisOptions, 'replyMapping'>): Cluster {
+  // auto-pipelining is left off: ioredis batches a tick's commands per node, and when one of them is answered MOVED (a
+  // slot moved to another master) it re-sends the batch whole, which then spans two nodes and fails every command in it
+  const { enableAutoPipelining: _perNode, lazyConnect, retryStrategy, ...nodeOptions } = options;
+  const first = seeds[0];
+  return new WatchedCluster(
+    seeds.map((url) => ({ host: url.hostname, port: Number(url.port || 6379) })),
+    {
+      enableAutoPipelining: false,
+      lazyConnect,
+      clusterRetryStrategy: retryStrategy ? (times) => retryStrategy(times) : undefined,
+      redisOptions: {
+        ...nodeOptions,
+        username: first.username ? decodeURIComponent(first.username) : undefined,
+        password: first.password ? decodeURIComponent(first.password) : undefined,
+        tls: first.protocol === 'rediss:' ? {} : undefined,
+      },
+    },
   );
 }
 
-/** BullMQ workers and blocking readers need a connection that never gives up on a command. */
-export function createBlockingRedis(url: string): Redis {
-  return redisOutages.watch(new WatchedRedis(url, { maxRetriesPerRequest: null, enableAutoPipelining: false }));
+/**
+ * One factory for every Redis connection: a Cluster client for a cluster address (clusterAddress), a plain one
+ * otherwise. Auto-pipelining batches the commands issued in the same tick into one write (the feed and the workers
+ * issue many at once; not on a cluster: createCluster); the API role turns it off on its own connection
+ * (workers/api-role.ts).
+ */
+export function createRedis(url: string, options: Omit<RedisOptions, 'replyMapping'> = {}): RedisClient {
+  const merged = { enableAutoPipelining: true, maxRetriesPerRequest: 2, lazyConnect: false, ...options };
+  const seeds = clusterSeeds(url);
+  return redisOutages.watch(seeds ? createCluster(seeds, merged) : new WatchedRedis(url, merged));
 }
 
-export async function closeRedis(...clients: Redis[]): Promise<void> {
+/** BullMQ workers and blocking readers need a connection that never gives up on a command. */
+export function createBlockingRedis(url: string): RedisClient {
+  return createRedis(url, { maxRetriesPerRequest: null, enableAutoPipelining: false });
+}
+
+/** The masters of a cluster (each holds its share of the keys: a SCAN or FLUSHALL reaches one), or the one server. */
+export async function masterNodes(client: RedisClient): Promise<Redis[]> {
+  if (!(client instanceof Cluster)) return [client];
+  // the masters are known once the client has read the slot table (a command waits for it)
+  if (client.status !== 'ready') await client.ping();
+  return client.nodes('master');
+}
+
+export async function closeRedis(...clients: RedisClient[]): Promise<void> {
   await Promise.all(
     clients.map(async (client) => {
       if (client.status === 'end') return;

@@ -14,7 +14,8 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
+import { Cluster } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import { inOneWrite } from './pipeline.js';
 
 export interface ScriptSpec {
@@ -64,7 +65,7 @@ export class LuaScripts<Name extends string> {
   }
 
   /** Runs one call and answers the script's raw reply. */
-  async run(redis: Redis, name: Name, call: ScriptCall): Promise<unknown> {
+  async run(redis: RedisClient, name: Name, call: ScriptCall): Promise<unknown> {
     this.check(name, call);
     const { sha } = this.script(name);
     try {
@@ -79,12 +80,12 @@ export class LuaScripts<Name extends string> {
   }
 
   /** Runs one call of a script that answers an array led by a numeric status. */
-  async runStatus(redis: Redis, name: Name, call: ScriptCall): Promise<StatusReply> {
+  async runStatus(redis: RedisClient, name: Name, call: ScriptCall): Promise<StatusReply> {
     return this.statusReply(name, await this.run(redis, name, call));
   }
 
   /** Runs one call of a script that answers an integer. */
-  async runInteger(redis: Redis, name: Name, call: ScriptCall): Promise<number> {
+  async runInteger(redis: RedisClient, name: Name, call: ScriptCall): Promise<number> {
     const reply = await this.run(redis, name, call);
     if (typeof reply !== 'number') throw new Error(`script ${this.id(name)} answered ${String(reply)}`);
     return reply;
@@ -94,7 +95,7 @@ export class LuaScripts<Name extends string> {
    * Runs many calls in one batch (a pipeline unless told); replies in the order of the calls. Throws when any call failed
    * (other than NOSCRIPT: those did not run, and are sent again once the script is loaded).
    */
-  async runMany(redis: Redis, name: Name, calls: readonly ScriptCall[], transport: BatchTransport = 'pipeline'): Promise<unknown[]> {
+  async runMany(redis: RedisClient, name: Name, calls: readonly ScriptCall[], transport: BatchTransport = 'pipeline'): Promise<unknown[]> {
     if (calls.length === 0) return [];
     // one call needs no pipeline (a manual close or sltp goes through the same many-call path as the sweep)
     if (calls.length === 1) return [await this.run(redis, name, calls[0])];
@@ -118,7 +119,7 @@ export class LuaScripts<Name extends string> {
   }
 
   /** runMany for a script that answers an array led by a numeric status. */
-  async runManyStatus(redis: Redis, name: Name, calls: readonly ScriptCall[], transport?: BatchTransport): Promise<StatusReply[]> {
+  async runManyStatus(redis: RedisClient, name: Name, calls: readonly ScriptCall[], transport?: BatchTransport): Promise<StatusReply[]> {
     return (await this.runMany(redis, name, calls, transport)).map((reply) => this.statusReply(name, reply));
   }
 
@@ -141,13 +142,14 @@ export class LuaScripts<Name extends string> {
 
   /** Each call's error or reply, in the order of the calls. */
   private async batch(
-    redis: Redis,
+    redis: RedisClient,
     name: Name,
     calls: readonly ScriptCall[],
     transport: BatchTransport,
   ): Promise<[Error | null, unknown][]> {
     const { sha } = this.script(name);
-    if (transport === 'one-write') {
+    // a Cluster client refuses a pipeline over keys of several hash slots: the calls go on their own (each to its slot's node)
+    if (transport === 'one-write' || redis instanceof Cluster) {
       const replies = inOneWrite(redis, () => calls.map((call) => redis.evalsha(sha, call.keys.length, ...call.keys, ...call.args)));
       return (await Promise.allSettled(replies)).map((settled) =>
         settled.status === 'fulfilled' ? [null, settled.value] : [settled.reason as Error, undefined],
@@ -158,8 +160,11 @@ export class LuaScripts<Name extends string> {
     return (await pipeline.exec()) ?? [];
   }
 
-  private async load(redis: Redis, name: Name): Promise<void> {
-    await redis.script('LOAD', this.script(name).lua);
+  /** Loads the script on every master: a cluster's script caches are per node, and SCRIPT LOAD reaches one. */
+  private async load(redis: RedisClient, name: Name): Promise<void> {
+    const { lua } = this.script(name);
+    if (redis instanceof Cluster) await Promise.all(redis.nodes('master').map((node) => node.script('LOAD', lua)));
+    else await redis.script('LOAD', lua);
   }
 
   private script(name: Name): { lua: string; sha: string } {

@@ -3,8 +3,9 @@
  * not one per member (a minute's sweep removes tens of thousands of index entries over a few
  * hundred indexes). The index hints of positions and orders write through it.
  */
-import type { Redis } from 'ioredis';
-import { execPipeline, type Pipeline } from './pipeline.js';
+import { Cluster } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
+import { anySlotPipeline, execPipeline, type Pipeline } from './pipeline.js';
 
 type Command = [name: 'zadd' | 'zrem', key: string, ...args: (string | number)[]];
 
@@ -27,18 +28,22 @@ export class ZsetWrites {
   }
 
   /**
-   * Sends the writes, then reads each record's hash field back, in one pipeline: one connection runs
-   * it in order, so each read sees the writes (a hint set exactly, then its record read back).
+   * Sends the writes, then reads each record's hash field back, so that each read sees the writes (a
+   * hint set exactly, then its record read back). On one server that is one pipeline, which one
+   * connection runs in order. On a cluster the hints and the records sit on different nodes, where
+   * nothing orders a read on one after a write on another: the reads wait for the writes' replies.
    * Answers the records whose stored JSON is no longer the `raw` they were read with, with what is
    * stored now (null when the record is gone).
    */
   async sendThenChanged<T extends { raw: string }>(
-    redis: Redis,
+    redis: RedisClient,
     records: readonly T[],
     fieldOf: (record: T) => { key: string; field: string },
   ): Promise<{ record: T; now: string | null }[]> {
-    const pipeline = redis.pipeline();
-    const writes = this.appendTo(pipeline);
+    const inOrder = redis instanceof Cluster;
+    if (inOrder) await this.send(redis);
+    const pipeline = anySlotPipeline(redis);
+    const writes = inOrder ? 0 : this.appendTo(pipeline);
     for (const record of records) {
       const { key, field } = fieldOf(record);
       pipeline.hget(key, field);
@@ -50,7 +55,7 @@ export class ZsetWrites {
     });
   }
 
-  async send(redis: Redis): Promise<void> {
+  async send(redis: RedisClient): Promise<void> {
     const commands = this.commands();
     if (commands.length === 0) return;
     // one command (a market open without stop or target, its close): sent as it is, no pipeline to build
@@ -59,7 +64,7 @@ export class ZsetWrites {
       await redis.call(name, args);
       return;
     }
-    const pipeline = redis.pipeline();
+    const pipeline = anySlotPipeline(redis);
     this.appendTo(pipeline, commands);
     await execPipeline(pipeline);
   }

@@ -7,7 +7,8 @@
  * Every command here names one key, so the records work on Redis Cluster too: a one-node cluster accepts this plain
  * client; a multi-node one needs `createCluster` from redis4 in `connectSiteRedis` (redis-om takes either).
  */
-import type { Redis } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
+import { SeededCluster, type RedisClient } from '../core/redis-client.js';
 import { createClient } from 'redis4';
 import { Repository, Schema, type Entity } from 'redis-om';
 
@@ -59,7 +60,7 @@ export class SiteRedis {
   private opened: Promise<SiteRecords> | undefined;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly onError: (error: unknown) => void,
   ) {}
 
@@ -80,7 +81,11 @@ export class SiteRedis {
   }
 
   private async connect(): Promise<SiteRecords> {
-    const { host, port, username, password, db, tls } = this.redis.options;
+    // on a cluster, its first seed node (see the README, "The site": the records need a one-node cluster or one server)
+    const { host, port, username, password, db, tls } =
+      this.redis instanceof SeededCluster
+        ? { ...this.redis.options.redisOptions, host: this.redis.seeds[0].host, port: this.redis.seeds[0].port }
+        : (this.redis.options as RedisOptions);
     const client = createClient({
       socket: { host, port, tls: tls !== undefined, connectTimeout: 5_000 },
       username: username || undefined,

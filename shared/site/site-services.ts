@@ -1,5 +1,5 @@
 /** The site's services over one Redis server: records through redis-om, mail, sign-in, sessions and key management. */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
@@ -23,7 +23,7 @@ export interface SiteServices {
 export interface SiteServiceDeps {
   config: Config;
   /** The process's ioredis connection: the site's client connects to the same server and database. */
-  redis: Redis;
+  redis: RedisClient;
   clock: Clock;
   accounts: AccountServices;
   logger: Logger;

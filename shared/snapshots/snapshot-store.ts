@@ -3,7 +3,7 @@
  * and the outcome of the last attempt (attemptAt, attemptOk, error). A failed refresh never
  * overwrites the last good answer, so readers can serve it marked stale.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import type { Snapshot } from './snapshot-state.js';
 
 const num = (value: string | null | undefined): number | null => {
@@ -29,7 +29,7 @@ function decode<T>(fields: (string | null)[]): Snapshot<T> {
 const FIELDS = ['data', 'fetchedAt', 'attemptAt', 'attemptOk', 'error'] as const;
 
 export class SnapshotStore {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   async read<T>(key: string): Promise<Snapshot<T>> {
     return decode<T>(await this.redis.hmget(key, ...FIELDS));

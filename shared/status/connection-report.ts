@@ -3,7 +3,7 @@
  * connector it runs (by lease name) with its own id and the time, so any API pod can tell a
  * connector that holds its lease but has no open connection.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { redisOutages } from '../redis/connection.js';
@@ -14,7 +14,7 @@ import type { ConnectionReport } from './status-rules.js';
 export const CONNECTION_REPORT_MS = 5_000;
 
 export interface ConnectionReporterOptions {
-  redis: Redis;
+  redis: RedisClient;
   clock: Clock;
   logger: Logger;
   owner: string;

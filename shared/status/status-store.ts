@@ -3,9 +3,10 @@
  * each venue's last message, the failed jobs per queue, the watched scheduler's next run), and the
  * sampler counts each day's samples per component.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../core/redis-client.js';
 import { keys } from '../redis/keys.js';
 import type { ConnectionReport, StatusReading } from './status-rules.js';
+import { anySlotPipeline } from '../redis/pipeline.js';
 
 export interface StatusSubjects {
   feedVenues: readonly string[];
@@ -34,14 +35,14 @@ function parseReport(text: string | undefined): ConnectionReport | null {
 
 export class StatusStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly subjects: StatusSubjects,
   ) {}
 
   /** Everything `now` is derived from; Redis unreachable reads as nothing known (every component down). */
   async read(now: () => number): Promise<StatusReading> {
     const { feedVenues, liqVenues, queues, scheduler } = this.subjects;
-    const pipe = this.redis.pipeline();
+    const pipe = anySlotPipeline(this.redis);
     for (const venue of feedVenues) pipe.get(keys.feedLease(venue));
     for (const exchange of liqVenues) pipe.get(keys.feedLease(`liq-${exchange}`));
     pipe.hgetall(keys.feedLastMessage());

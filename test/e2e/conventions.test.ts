@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import type { ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
 import { getJson, startTestApi, useApiFixture, type TestApi } from '../helpers/app.js';
 
@@ -17,7 +17,7 @@ function deferred(): { promise: Promise<void>; resolve(): void } {
 
 describe('public API conventions', () => {
   const fixture = useApiFixture({ PUBLIC_RATE_LIMIT: '100000' });
-  let redis: Redis;
+  let redis: RedisClient;
   let api: TestApi;
   before(() => {
     ({ redis, api } = fixture);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import type { AppendFsync } from '../../shared/core/config.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { startEmbeddedRedis, type EmbeddedRedis } from '../../shared/redis/embedded.js';
@@ -23,7 +23,7 @@ interface Ack {
   at: number;
 }
 
-const processId = async (redis: Redis): Promise<number> => Number(/process_id:(\d+)/.exec(await redis.info('server'))?.[1]);
+const processId = async (redis: RedisClient): Promise<number> => Number(/process_id:(\d+)/.exec(await redis.info('server'))?.[1]);
 
 /**
  * A redis-server with its append-only file, SIGKILLed while traders open positions through the API, then restarted on

@@ -1,7 +1,7 @@
 import { createDomain } from '../../shared/domain.js';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { createApp } from '../../api/app.js';
 import { ERROR_CODES } from '../../shared/core/errors.js';
 import { configWith } from '../../shared/core/config.js';
@@ -37,7 +37,7 @@ function withoutRateLimits(snapshot: Map<string, string>): Map<string, string> {
 }
 
 describe('hostile input on every route', () => {
-  let redis: Redis;
+  let redis: RedisClient;
   let api: TestApi;
   let routes: { method: string; path: string; params: string[] }[];
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { startTestApi } from '../helpers/app.js';
 import { useFreshRedis } from '../helpers/redis.js';
 
@@ -17,7 +17,7 @@ const healthcheck = (env: Record<string, string>): Promise<number> =>
   );
 
 describe("the image's health check (ops/deploy/healthcheck.mjs)", () => {
-  let redis: Redis;
+  let redis: RedisClient;
   useFreshRedis((fresh) => (redis = fresh));
 
   it("passes on a live API's /healthz and fails once nothing answers there", async () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { systemClock } from '../../shared/core/clock.js';
 import { ERROR_CODES } from '../../shared/core/errors.js';
 import { StoredApiKeyResolver, type ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
@@ -25,7 +25,7 @@ interface V2Error {
 }
 
 describe('keyed routes: API keys, plan headers, per-key budgets and /usage', () => {
-  let redis: Redis;
+  let redis: RedisClient;
   let api: TestApi;
   let mod: AccountServices;
   const usageV1 = (): string => `${api.url}/api/bot/v1/usage`;

@@ -1,6 +1,6 @@
 import { Queue, QueueEvents } from 'bullmq';
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { closeRedis, createBlockingRedis } from '../../shared/redis/connection.js';
 import { hourOf, LatamStore } from '../../shared/latam/latam-store.js';
@@ -195,7 +195,7 @@ describe('regional quotes end to end: sim providers -> latam jobs -> Redis -> AP
 
 describe('regional quotes: the Brazilian history before the feed has a BTC/USD price', function () {
   this.timeout(90_000);
-  let queueConnection: Redis;
+  let queueConnection: RedisClient;
   let queue: Queue;
   let events: QueueEvents;
   const br = () => getJson<Br>(`${stack.api.url}/api/latam/br`);
@@ -223,7 +223,7 @@ describe('regional quotes: the Brazilian history before the feed has a BTC/USD p
   before(async () => {
     queueConnection = createBlockingRedis(testRedisUrl());
     queue = new Queue(QUEUES.latam, { connection: queueConnection, prefix: QUEUE_PREFIX });
-    events = new QueueEvents(QUEUES.latam, { connection: { url: testRedisUrl() }, prefix: QUEUE_PREFIX });
+    events = new QueueEvents(QUEUES.latam, { connection: queueConnection, prefix: QUEUE_PREFIX });
     await events.waitUntilReady();
     // the quotes refresh on their own; the feed is not started, so BTC/USD has no price yet
     await stack.startWorker({

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { getJson } from '../helpers/app.js';
 import { MAJOR_SYMBOLS, simControl, useSimStack } from '../helpers/market-sim.js';
 import { waitFor } from '../helpers/market-wait.js';
+import { keysMatching } from '../helpers/redis.js';
 
 interface Envelope<T> {
   ok: boolean;
@@ -126,7 +127,7 @@ describe('market data end to end: sim -> connectors -> Redis -> API', function (
   it('caches only the newest history, one entry per symbol and interval, whatever `end` and `limit` callers send', async () => {
     const DAY = 86_400_000;
     const key = 'mkt:{BTCUSDT}:hist:1440';
-    const historyKeys = async () => (await stack.redis.keys('mkt:{BTCUSDT}:hist:1440*')).sort();
+    const historyKeys = async () => (await keysMatching(stack.redis, 'mkt:{BTCUSDT}:hist:1440*')).sort();
     for (let back = 1; back <= 40; back++) {
       const r = await getJson<Envelope<CandleRow[]>>(
         `${stack.api.url}/api/v1/klines?symbol=BTC&interval=1d&limit=1000&end=${Date.now() - back * DAY}`,

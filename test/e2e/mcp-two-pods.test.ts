@@ -6,7 +6,7 @@ import { closeRedis } from '../../shared/redis/connection.js';
 import { startTestApi, type TestApi } from '../helpers/app.js';
 import { freshRedis } from '../helpers/redis.js';
 import { accountServices, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 
 /**
  * Two API pods on one Redis, as behind a load balancer without session affinity: one MCP client's
@@ -14,7 +14,7 @@ import type { Redis } from 'ioredis';
  */
 describe('MCP on two API pods: one client, calls alternating between them', function () {
   this.timeout(30_000);
-  let redis: Redis;
+  let redis: RedisClient;
   const pods: TestApi[] = [];
   let trader: Trader;
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { runCli } from '../../ops/cli/cli-run.js';
 import type { UsageBody } from '../../shared/paper/accounts/usage-view.js';
 import { closeRedis } from '../../shared/redis/connection.js';
@@ -24,7 +24,7 @@ interface ListedKey {
 
 describe('operator CLI (npm run cli), end to end', function () {
   this.timeout(60_000);
-  let redis: Redis;
+  let redis: RedisClient;
   let api: TestApi;
   const cli = (...args: string[]): Promise<CliRun> => runCliProcess(args, { REDIS_URL: testRedisUrl() });
   const usage = (key: string, version = 'v1'): Promise<{ status: number; headers: Headers; body: UsageBody & { error?: string } }> =>

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { configWith, ConfigError } from '../../shared/core/config.js';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { QUEUE_DASHBOARD_CONNECTION } from '../../api/ops/queue-dashboard.js';
 import { getJson, startTestApi, useApiFixture, type JsonResponse } from '../helpers/app.js';
 import { waitFor } from '../helpers/market-wait.js';
@@ -137,7 +137,7 @@ describe('operator auth: OPS_TOKEN in front of every /ops route', function () {
   });
 
   describe("the dashboard's Redis connection", () => {
-    let redis: Redis;
+    let redis: RedisClient;
     useFreshRedis((connection) => (redis = connection));
     const dashboardClients = async (): Promise<number> =>
       String(await redis.client('LIST'))

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Redis } from 'ioredis';
+import { subscriberClient, type RedisClient } from '../../shared/core/redis-client.js';
 import { runCli } from '../../ops/cli/cli-run.js';
 import { attachStream } from '../../api/ws/stream-server.js';
 import { systemClock } from '../../shared/core/clock.js';
@@ -23,7 +23,7 @@ import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
 import { HeldGate } from '../helpers/held-gate.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { closedWithin, connectStream, refusedUpgrade, startTestRelay, type StreamMessage, type TestStream } from '../helpers/push.js';
-import { freshRedis, testRedisUrl, watchCommands } from '../helpers/redis.js';
+import { freshRedis, killSubscribers, testRedisUrl, watchCommands } from '../helpers/redis.js';
 import { accountServices, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
 type Pos = Record<string, unknown> & { id: string; symbol: string };
@@ -39,7 +39,7 @@ const isType = (type: string) => (m: StreamMessage) => m.type === type;
 describe('push: the WebSocket stream', function () {
   this.timeout(30_000);
   const env = { PUBLIC_RATE_LIMIT: '1000000', STREAM_TICK_MS: '200' };
-  let redis: Redis;
+  let redis: RedisClient;
   let podA: TestApi;
   let podB: TestApi;
   let relay: RunningRole;
@@ -93,7 +93,7 @@ describe('push: the WebSocket stream', function () {
     const logger = createLogger(config);
     const connectedBookSweep = new ConnectedBookSweep({ redis, clock: systemClock, logger, tickMs: config.push.streamTickMs, sweepBook });
     const ticks = new LatestTicks({
-      subscriber: redis.duplicate(),
+      subscriber: subscriberClient(redis),
       market,
       clock: systemClock,
       freshness,
@@ -357,7 +357,7 @@ describe('push: the WebSocket stream', function () {
     const from = stream.messages.length;
     // the revoke's notice cannot reach a pod whose subscriber is down: here it never goes out at all
     await redis.hset(keys.accountKey(trader.accountId, await keyIdOf(trader)), 'revoked', String(Date.now()));
-    await redis.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+    await killSubscribers(redis);
     expect(await closedWithin(stream, 5_000)).to.deep.equal({ code: 4401, reason: 'revoked_key' });
     expect(stream.messages.slice(from).filter(isType('snapshot'))).to.have.length(0);
   });
@@ -423,7 +423,7 @@ describe('push: the WebSocket stream', function () {
     await stream.next((m) => m.type === 'position' && m.data?.event === 'opened');
     const from = stream.messages.length;
     // every subscriber connection drops (the pods' and the relay's); ioredis reconnects them
-    await redis.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+    await killSubscribers(redis);
     const again = await stream.next(isType('snapshot'), 5_000, from);
     expect((again.data?.positions as Pos[]).map((p) => p.id)).to.include(eth.id);
     expect((await call(podB, 'POST', '/close', { id: eth.id })).status).to.equal(200);
@@ -435,7 +435,7 @@ describe('push: the WebSocket stream', function () {
     await open(podA, 'ETH');
     const stream = connect(podA.url, { api_key: trader.apiKey });
     await stream.next((m) => m.type === 'prices' && m.data?.ETH === 3000);
-    await redis.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+    await killSubscribers(redis);
     // published while the subscriber may be down: the pod does not hear it, and reads it instead
     await prices.set({ ETHUSDT: 3050 });
     await stream.next((m) => m.type === 'prices' && m.data?.ETH === 3050, 5_000);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { WebhookSender } from '../../shared/push/webhook-sender.js';
 import { closeRedis } from '../../shared/redis/connection.js';
@@ -10,7 +10,7 @@ import { accountServices, botCall, createTrader, type Trader } from '../helpers/
 
 describe('push: where a webhook may point (SSRF guard)', function () {
   this.timeout(30_000);
-  let redis: Redis;
+  let redis: RedisClient;
   let strict: TestApi;
   let lenient: TestApi;
   let receiver: TestReceiver;

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
 import { freshRedis } from '../helpers/redis.js';
 import { accountServices, createTrader } from '../helpers/trading.js';
 
 describe('keyless rate limit shared by two API pods', () => {
-  let redis: Redis;
+  let redis: RedisClient;
   let podA: TestApi;
   let podB: TestApi;
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { isRedisUnreachable } from '../../shared/core/redis-unreachable.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { freePort, startEmbeddedRedis, type EmbeddedRedis } from '../../shared/redis/embedded.js';
@@ -15,7 +15,7 @@ describe('Redis unreachable: 503 unavailable with Retry-After, /readyz fails, an
   this.timeout(60_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'pd-outage-'));
   let server: EmbeddedRedis;
-  let redis: Redis;
+  let redis: RedisClient;
   let api: TestApi;
   let trader: Trader;
 

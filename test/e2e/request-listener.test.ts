@@ -2,7 +2,7 @@ import { createDomain } from '../../shared/domain.js';
 import { expect } from 'chai';
 import { createServer, get, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { createApp, type App } from '../../api/app.js';
 import { configWith } from '../../shared/core/config.js';
 import { createLogger } from '../../shared/core/logger.js';
@@ -37,7 +37,7 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
 }
 
 describe('request listener: catalog routes served without Express, the same as Express serves them', () => {
-  let redis: Redis;
+  let redis: RedisClient;
   let built: App;
   let front: { server: Server; url: string };
   let expressOnly: { server: Server; url: string };

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { WebSocket } from 'ws';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import type { Clock } from '../../shared/core/clock.js';
 import { LINK_TTL_MS, secretDigest } from '../../shared/site/sign-in.js';
 import { closeRedis } from '../../shared/redis/connection.js';
@@ -42,7 +42,7 @@ class TestClock implements Clock {
 }
 
 describe('site: e-mail sign-in, sessions and key management (/api/auth, /api/bot/key)', () => {
-  let redis: Redis;
+  let redis: RedisClient;
   let api: TestApi;
   const clock = new TestClock();
   const log = captureLog();

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { mkdir } from 'node:fs/promises';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { closeRedis } from '../../shared/redis/connection.js';
@@ -55,7 +55,7 @@ async function screenshot(page: Page, name: string): Promise<void> {
 
 describe('site: sign-in, keys, trading and the pages in a real browser', function () {
   this.timeout(120_000);
-  let redis: Redis;
+  let redis: RedisClient;
   let api: TestApi;
   let worker: RunningRole;
   let receiver: TestReceiver;

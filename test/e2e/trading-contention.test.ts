@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
@@ -35,8 +35,8 @@ const PODS = 2;
 
 describe('bot trading under contention: two API pods on one Redis', function () {
   this.timeout(60_000);
-  let redis: Redis;
-  const conns: Redis[] = [];
+  let redis: RedisClient;
+  const conns: RedisClient[] = [];
   const apis: TestApi[] = [];
   let mod: AccountServices;
   let prices: TestPrices;

@@ -1,7 +1,7 @@
 import { createDomain } from '../../shared/domain.js';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { createApp } from '../../api/app.js';
 import { configWith } from '../../shared/core/config.js';
 import { ERROR_CODES } from '../../shared/core/errors.js';
@@ -64,7 +64,7 @@ function expectNamedRefusal(path: string, status: number, text: string, where: s
 
 describe('hostile JSON bodies on every keyed POST route', function () {
   this.timeout(180_000);
-  let redis: Redis;
+  let redis: RedisClient;
   let api: TestApi;
   let trader: Trader;
   let routes: { path: string; fields: string[] }[];

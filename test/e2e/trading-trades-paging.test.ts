@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { startTestApi, type TestApi } from '../helpers/app.js';
 import { freshRedis } from '../helpers/redis.js';
@@ -11,7 +11,7 @@ type Page = { trades: Trade[]; count: number; next_before: number | string | nul
 /** The API's clock stands still, so every close of a step is stored with the same millisecond. */
 describe('bot trading: /trades pages when many trades closed in one millisecond', function () {
   this.timeout(30_000);
-  let redis: Redis;
+  let redis: RedisClient;
   let api: TestApi;
   let trader: Trader;
   let now = Date.now();

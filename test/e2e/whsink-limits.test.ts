@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { systemClock } from '../../shared/core/clock.js';
 import { WebhookSender } from '../../shared/push/webhook-sender.js';
 import { WHSINK_KEEP, WHSINK_MAX_RECORD, WhsinkStore } from '../../shared/push/whsink-store.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { startTestApi, type TestApi } from '../helpers/app.js';
-import { freshRedis } from '../helpers/redis.js';
+import { freshRedis, keysMatching } from '../helpers/redis.js';
 
 interface Answer {
   status: number;
@@ -15,7 +15,7 @@ interface Answer {
 
 describe('whsink: its own budget per address, and bounded storage', function () {
   this.timeout(30_000);
-  let redis: Redis;
+  let redis: RedisClient;
   let api: TestApi;
   // what the store holds, read without going through the (metered) API
   let store: WhsinkStore;
@@ -44,7 +44,7 @@ describe('whsink: its own budget per address, and bounded storage', function () 
   };
   /** Bytes Redis spends on every whsink key. */
   const whsinkMemory = async (): Promise<{ keys: number; bytes: number }> => {
-    const names = await redis.keys('whsink:*');
+    const names = await keysMatching(redis, 'whsink:*');
     let bytes = 0;
     for (const name of names) bytes += (await redis.memory('USAGE', name)) ?? 0;
     return { keys: names.length, bytes };

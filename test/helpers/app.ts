@@ -1,5 +1,5 @@
 import { createDomain } from '../../shared/domain.js';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { startApiServer, type ApiServer } from '../../api/server.js';
 import type { Clock } from '../../shared/core/clock.js';
 import { configWith, type Config } from '../../shared/core/config.js';
@@ -14,7 +14,7 @@ export interface TestApi extends ApiServer {
 
 /** A real API server on a free loopback port, talking to the suite's Redis. */
 export async function startTestApi(
-  redis: Redis,
+  redis: RedisClient,
   env: Record<string, string> = {},
   extra: { apiKeys?: ApiKeyResolver; clock?: Clock; logger?: Logger } = {},
 ): Promise<TestApi> {
@@ -40,7 +40,7 @@ export async function getJson<T = unknown>(url: string, init: RequestInit = {}):
 }
 
 export interface ApiFixture {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly api: TestApi;
 }
 

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { systemClock } from '../../shared/core/clock.js';
 import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { StoredApiKeyResolver, type ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
@@ -59,7 +59,7 @@ export class HeldGate {
  * Registers before/after hooks for a describe block: an API server on the suite's Redis whose key
  * gates are held (HeldGate). Read the fields inside tests (they are set once `before` ran).
  */
-export function useHeldGateApi(stack: { readonly redis: Redis; readonly mod: AccountServices }): {
+export function useHeldGateApi(stack: { readonly redis: RedisClient; readonly mod: AccountServices }): {
   readonly api: TestApi;
   readonly gate: HeldGate;
 } {

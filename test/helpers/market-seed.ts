@@ -2,7 +2,7 @@
  * Stores what the derivatives, screener and fear-and-greed jobs would have stored, for tests that run the
  * API without workers (the MCP tools, /ai): the snapshot routes then answer from Redis instead of 503.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { DerivativesStore } from '../../shared/derivatives/derivatives-store.js';
 import { MACRO_RESOURCES } from '../../shared/macro/macro-resources.js';
 import { parseFearGreed } from '../../shared/macro/providers/fear-greed-format.js';
@@ -25,7 +25,7 @@ export interface DerivativesSeed {
 }
 
 /** Funding, open interest and long/short snapshots with one row per pair (canonical names, BTCUSDT). */
-export async function seedDerivatives(redis: Redis, rows: Record<string, DerivativesSeed>, now = Date.now()): Promise<void> {
+export async function seedDerivatives(redis: RedisClient, rows: Record<string, DerivativesSeed>, now = Date.now()): Promise<void> {
   const store = new DerivativesStore(redis);
   const entries = Object.entries(rows).map(([pair, seed]) => ({ pair, symbol: pair.replace(/USDT$/, ''), seed }));
   const funding = entries.map(({ pair, symbol, seed }) => ({
@@ -48,7 +48,7 @@ export async function seedDerivatives(redis: Redis, rows: Record<string, Derivat
 }
 
 /** A screener run of these rows on 1h candles, computed now. */
-export async function seedScreener(redis: Redis, rows: ScreenerRow[], now = Date.now()): Promise<void> {
+export async function seedScreener(redis: RedisClient, rows: ScreenerRow[], now = Date.now()): Promise<void> {
   const snapshots = new SnapshotStore(redis);
   await new ScreenerService(snapshots, systemClock).save({
     timeframe: '1h',
@@ -62,7 +62,7 @@ export async function seedScreener(redis: Redis, rows: ScreenerRow[], now = Date
 }
 
 /** The fear-and-greed provider's answer of the fixture, as the macro job stores it. */
-export async function seedFearGreed(redis: Redis, now = Date.now()): Promise<void> {
+export async function seedFearGreed(redis: RedisClient, now = Date.now()): Promise<void> {
   await new SnapshotStore(redis).saveGood(
     keys.macroSnapshot(MACRO_RESOURCES.fearGreed),
     parseFearGreed(fixture('alternative-me/fng.json')),
@@ -71,7 +71,7 @@ export async function seedFearGreed(redis: Redis, now = Date.now()): Promise<voi
 }
 
 /** Closed 1-minute candles of one pair, stored as the feed stores them (Binance's). */
-export async function seedCandles(redis: Redis, symbol: string, candles: readonly Omit<Candle, 'closed'>[]): Promise<void> {
+export async function seedCandles(redis: RedisClient, symbol: string, candles: readonly Omit<Candle, 'closed'>[]): Promise<void> {
   const config = configWith({});
   const writer = new MarketWriter({
     redis,

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { startSim, type SimHandle } from '../../ops/sim/sim-server.js';
 import type { Clock } from '../../shared/core/clock.js';
 import { configWith } from '../../shared/core/config.js';
@@ -87,7 +87,7 @@ export interface SimStackOptions {
 
 export interface SimStack {
   readonly sim: SimHandle;
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly api: TestApi;
   /**
    * The minute the stack started in, before its feed: the feed never stores a candle of an earlier minute, so the sim's candle for one is
@@ -108,7 +108,7 @@ export interface SimStack {
  * fields inside tests or later hooks.
  */
 export function useSimStack(options: SimStackOptions): SimStack {
-  let started: { sim: SimHandle; redis: Redis; ctx: RoleContext; startedMinute: number; api?: TestApi } | undefined;
+  let started: { sim: SimHandle; redis: RedisClient; ctx: RoleContext; startedMinute: number; api?: TestApi } | undefined;
   const roles: RunningRole[] = [];
   const need = () => {
     if (!started) throw new Error('useSimStack: read it inside a test or a later hook');

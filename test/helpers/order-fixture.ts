@@ -4,7 +4,7 @@
  */
 import { createDomain } from '../../shared/domain.js';
 import type { Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { startApiServer, type ApiServer } from '../../api/server.js';
 import type { Clock } from '../../shared/core/clock.js';
 import { configWith, type Config } from '../../shared/core/config.js';
@@ -16,7 +16,7 @@ import type { SweepJob } from '../../shared/queues/job-types.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import { orderExpiryProcessor } from '../../workers/processors/orders/order-expiry-processor.js';
-import { freshRedis, testRedisUrl } from './redis.js';
+import { flushRedis, freshRedis, testRedisUrl } from './redis.js';
 import { accountServices, createTrader, TestPrices, type Trader } from './trading.js';
 
 /**
@@ -40,7 +40,7 @@ export interface OutboxEvent {
 }
 
 export interface OrderFixture {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly api: ApiServer;
   readonly clock: MovableClock;
   readonly mod: AccountServices;
@@ -55,7 +55,7 @@ export interface OrderFixture {
 }
 
 export function useOrderFixture(): OrderFixture {
-  let redis: Redis | undefined;
+  let redis: RedisClient | undefined;
   let api: ApiServer | undefined;
   let sweep: OrderSweep | undefined;
   let mod: AccountServices | undefined;
@@ -78,7 +78,7 @@ export function useOrderFixture(): OrderFixture {
   });
   beforeEach(async () => {
     // the order indexes are cross-account: each test starts from an empty Redis so no other test's orders fill
-    await need(redis).flushall();
+    await flushRedis(need(redis));
     prices = new TestPrices(need(redis));
     await prices.set({ BTCUSDT: 65000, ETHUSDT: 3500 });
     trader = await createTrader(need(mod));

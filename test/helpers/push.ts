@@ -2,7 +2,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { WebSocket } from 'ws';
 import { configWith, type Config } from '../../shared/core/config.js';
 import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
@@ -150,13 +150,13 @@ export function signatureVerifies(delivery: ReceivedDelivery, secret: string): b
 }
 
 /** The outbox relay on the suite's Redis, as the worker role runs it. */
-export function startTestRelay(redis: Redis, env: Record<string, string> = {}): Promise<RunningRole> {
+export function startTestRelay(redis: RedisClient, env: Record<string, string> = {}): Promise<RunningRole> {
   const config: Config = configWith({ REDIS_URL: testRedisUrl(), ...env });
   return startOutboxRelay({ config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) }, createDomain({ config, redis }));
 }
 
 /** A worker role running only the webhook processor (and the relay unless told otherwise), as a worker process would. */
-export function startWebhookWorker(redis: Redis, env: Record<string, string>, options: WorkerRoleOptions = {}): Promise<RunningRole> {
+export function startWebhookWorker(redis: RedisClient, env: Record<string, string>, options: WorkerRoleOptions = {}): Promise<RunningRole> {
   const config = configWith({ REDIS_URL: testRedisUrl(), ...env });
   return startWorkerRole(
     { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) },
@@ -165,7 +165,7 @@ export function startWebhookWorker(redis: Redis, env: Record<string, string>, op
 }
 
 export interface WebhookStack {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly api: TestApi;
   readonly receiver: TestReceiver;
   readonly mod: AccountServices;
@@ -177,7 +177,7 @@ export interface WebhookStack {
  * fields inside tests or later hooks.
  */
 export function useWebhookStack(env: Record<string, string>): WebhookStack {
-  let started: { redis: Redis; api: TestApi; worker: RunningRole; receiver: TestReceiver; mod: AccountServices } | undefined;
+  let started: { redis: RedisClient; api: TestApi; worker: RunningRole; receiver: TestReceiver; mod: AccountServices } | undefined;
   const need = () => {
     if (!started) throw new Error('useWebhookStack: read it inside a test or a later hook');
     return started;

@@ -1,5 +1,7 @@
-import type { Redis } from 'ioredis';
-import { closeRedis, createRedis } from '../../shared/redis/connection.js';
+import { Cluster, Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
+import { closeRedis, createRedis, masterNodes } from '../../shared/redis/connection.js';
+import { scanAll } from '../../shared/redis/scan.js';
 
 export function testRedisUrl(): string {
   const url = process.env.PERPDESK_TEST_REDIS_URL;
@@ -8,18 +10,33 @@ export function testRedisUrl(): string {
 }
 
 /** A connection to the suite's Redis, emptied first so each test file starts clean. */
-export async function freshRedis(): Promise<Redis> {
+export async function freshRedis(): Promise<RedisClient> {
   const redis = createRedis(testRedisUrl());
-  await redis.flushall();
+  await flushRedis(redis);
   return redis;
+}
+
+/** Empties Redis: every master of a cluster (each holds its own keys; FLUSHALL reaches one). */
+export async function flushRedis(redis: RedisClient): Promise<void> {
+  await Promise.all((await masterNodes(redis)).map((node) => node.flushall()));
+}
+
+/** Cuts every subscriber connection (CLIENT KILL TYPE pubsub), on every master of a cluster. */
+export async function killSubscribers(redis: RedisClient): Promise<void> {
+  await Promise.all((await masterNodes(redis)).map((node) => node.call('CLIENT', 'KILL', 'TYPE', 'pubsub')));
+}
+
+/** The keys matching `pattern`, on every master of a cluster (KEYS reaches one). */
+export function keysMatching(redis: RedisClient, pattern: string): Promise<string[]> {
+  return scanAll(redis, { match: pattern, count: 1000 });
 }
 
 /**
  * Registers hooks for a describe block that empty the suite's Redis and hand `use` a connection to
  * it, once before its tests or before each of them ('each'), and close it after.
  */
-export function useFreshRedis(use: (redis: Redis) => void = () => undefined, scope: 'all' | 'each' = 'all'): void {
-  let redis: Redis | undefined;
+export function useFreshRedis(use: (redis: RedisClient) => void = () => undefined, scope: 'all' | 'each' = 'all'): void {
+  let redis: RedisClient | undefined;
   (scope === 'each' ? beforeEach : before)(async () => {
     redis = await freshRedis();
     use(redis);
@@ -30,9 +47,9 @@ export function useFreshRedis(use: (redis: Redis) => void = () => undefined, sco
 }
 
 /** Everything in Redis as key -> dump, to prove that a refused request changed nothing. */
-export async function snapshotRedis(redis: Redis): Promise<Map<string, string>> {
+export async function snapshotRedis(redis: RedisClient): Promise<Map<string, string>> {
   const snapshot = new Map<string, string>();
-  const all = await redis.keys('*');
+  const all = await keysMatching(redis, '*');
   for (const key of all.sort()) {
     const type = await redis.type(key);
     let value: unknown;
@@ -54,17 +71,26 @@ export async function snapshotRedis(redis: Redis): Promise<Map<string, string>> 
  * microtask after MONITOR's OK, so lines in the same read come first: commands run before this resolves) and after
  * disconnect(): neither is a command the caller issued while watching.
  */
-export async function watchCommands(redis: Redis, onCommand: (args: string[]) => void): Promise<() => void> {
-  const monitor = await redis.monitor();
+export async function watchCommands(redis: RedisClient, onCommand: (args: string[]) => void): Promise<() => void> {
+  // on a cluster, every master's: each runs the commands of its own slots
+  // on a cluster, from connections of their own to each master (a monitor duplicated from the client's node connection
+  // mistook other clients' HELLO lines for replies)
+  const monitors = await Promise.all(
+    (await masterNodes(redis)).map((node) =>
+      (redis instanceof Cluster ? new Redis(node.options.port ?? 6379, node.options.host ?? '', { lazyConnect: true }) : node).monitor(),
+    ),
+  );
   let stopped = false;
-  monitor.on('error', (error: Error) => {
-    if (!stopped && !error.message.startsWith('Command queue state error')) throw error;
-  });
-  monitor.on('monitor', (_time: string, args: string[]) => {
-    if (!stopped) onCommand(args);
-  });
+  for (const monitor of monitors) {
+    monitor.on('error', (error: Error) => {
+      if (!stopped && !error.message.startsWith('Command queue state error')) throw error;
+    });
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (!stopped) onCommand(args);
+    });
+  }
   return () => {
     stopped = true;
-    monitor.disconnect();
+    for (const monitor of monitors) monitor.disconnect();
   };
 }

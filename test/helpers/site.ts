@@ -1,5 +1,5 @@
 /** The site's sign-in as a test walks it: ask for a link, read it from the development outbox, open it, keep the cookie. */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { readOutbox, type OutboxMail } from '../../shared/site/site-mail.js';
 import { SiteRedis } from '../../shared/site/site-records.js';
 import { getJson, type JsonResponse } from './app.js';
@@ -33,7 +33,7 @@ export function sitePost<T = Record<string, unknown>>(
 }
 
 /** The newest outbox mail to the address, once it is there. */
-export async function outboxMail(redis: Redis, email: string, newerThan = 0): Promise<OutboxMail> {
+export async function outboxMail(redis: RedisClient, email: string, newerThan = 0): Promise<OutboxMail> {
   const records = new SiteRedis(redis, () => undefined);
   try {
     return await waitFor(
@@ -61,7 +61,7 @@ export function sessionCookie(response: JsonResponse): string {
 }
 
 /** Signs in through the outbox's link and answers a visitor holding the session. */
-export async function signIn(base: string, redis: Redis, email: string): Promise<SiteVisitor> {
+export async function signIn(base: string, redis: RedisClient, email: string): Promise<SiteVisitor> {
   const asked = Date.now();
   const started = await sitePost(base, '/api/auth/start', { email });
   if (started.status !== 200) throw new Error(`sign-in start answered ${started.status}: ${JSON.stringify(started.body)}`);

@@ -1,7 +1,7 @@
 /** Sweep tests: positions seeded through the open script, outbox and counter reads, candles as sweep jobs. */
 import { createDomain } from '../../shared/domain.js';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { duplicateClient, type RedisClient } from '../../shared/core/redis-client.js';
 import { systemClock, type Clock } from '../../shared/core/clock.js';
 import { configWith } from '../../shared/core/config.js';
 import { priceOpen } from '../../shared/engine/open-pricing.js';
@@ -12,6 +12,7 @@ import type { Sweep } from '../../shared/paper/sweep/sweep.js';
 import type { SweepJob } from '../../shared/queues/job-types.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { keys } from '../../shared/redis/keys.js';
+import { closeRedis, createBlockingRedis } from '../../shared/redis/connection.js';
 import { waitFor } from './market-wait.js';
 import { testRedisUrl } from './redis.js';
 
@@ -56,7 +57,7 @@ export function testPosition(ref: BookRef, over: Partial<Position> & { symbol: s
 }
 
 /** Opens positions through PositionStore.open (their trigger index entries included). */
-export async function seedPositions(redis: Redis, ref: BookRef, positions: readonly Position[]): Promise<void> {
+export async function seedPositions(redis: RedisClient, ref: BookRef, positions: readonly Position[]): Promise<void> {
   const store = new PositionStore(redis);
   const outcomes = await Promise.all(positions.map((p) => store.open(ref, p, 1_000_000)));
   if (outcomes.some((o) => o.kind !== 'opened')) throw new Error('a seeded position did not open');
@@ -88,19 +89,19 @@ function outboxEntry(id: string, fields: string[]): OutboxEvent {
 }
 
 /** The account's outbox, oldest first, payloads parsed. */
-export async function outbox(redis: Redis, accountId: string): Promise<OutboxEvent[]> {
+export async function outbox(redis: RedisClient, accountId: string): Promise<OutboxEvent[]> {
   const entries = await redis.xrange(keys.accountOutbox(accountId), '-', '+');
   return entries.map(([id, fields]) => outboxEntry(id, fields));
 }
 
 /** The account's first outbox event that matches, written already or to come: the stream is read as it grows (XREAD BLOCK). */
 export async function nextOutboxEvent(
-  redis: Redis,
+  redis: RedisClient,
   accountId: string,
   match: (e: OutboxEvent) => boolean,
   timeoutMs: number,
 ): Promise<OutboxEvent> {
-  const reader = redis.duplicate();
+  const reader = duplicateClient(redis);
   const deadline = Date.now() + timeoutMs;
   try {
     for (let after = '0'; ;) {
@@ -123,37 +124,42 @@ export async function nextOutboxEvent(
  * feed stores meanwhile are queued, and swept in order once the returned release is called.
  */
 export async function holdSweeps(): Promise<() => Promise<void>> {
-  const queue = new Queue(QUEUES.sweep, { connection: { url: testRedisUrl() }, prefix: QUEUE_PREFIX });
+  const connection = createBlockingRedis(testRedisUrl());
+  const queue = new Queue(QUEUES.sweep, { connection, prefix: QUEUE_PREFIX });
   await queue.pause();
   await waitFor(async () => (await queue.getActiveCount()) === 0, 30_000, 'the running sweep jobs to finish');
   return async () => {
     await queue.resume();
     await queue.close();
+    await closeRedis(connection);
   };
 }
 
 /** The events of one position with their payloads, oldest first. */
-export async function positionEvents(redis: Redis, accountId: string, positionId: string): Promise<OutboxEvent[]> {
+export async function positionEvents(redis: RedisClient, accountId: string, positionId: string): Promise<OutboxEvent[]> {
   return (await outbox(redis, accountId)).filter((e) => e.position.id === positionId);
 }
 
 /** The events of one position, oldest first. */
-export async function eventsOf(redis: Redis, accountId: string, positionId: string): Promise<string[]> {
+export async function eventsOf(redis: RedisClient, accountId: string, positionId: string): Promise<string[]> {
   return (await positionEvents(redis, accountId, positionId)).map((e) => e.event);
 }
 
-export async function closedPosition(redis: Redis, ref: BookRef, id: string): Promise<Position | null> {
+export async function closedPosition(redis: RedisClient, ref: BookRef, id: string): Promise<Position | null> {
   const raw = await redis.hget(keys.bookClosed(ref.accountId, ref.book), id);
   return raw === null ? null : (JSON.parse(raw) as Position);
 }
 
-export async function openPosition(redis: Redis, ref: BookRef, id: string): Promise<Position | null> {
+export async function openPosition(redis: RedisClient, ref: BookRef, id: string): Promise<Position | null> {
   const raw = await redis.hget(keys.bookOpen(ref.accountId, ref.book), id);
   return raw === null ? null : (JSON.parse(raw) as Position);
 }
 
 /** The book's closed count and realized cents (what the balance moves by). */
-export async function bookMoney(redis: Redis, ref: BookRef): Promise<{ closed: number; realizedCents: number; liquidations: number }> {
+export async function bookMoney(
+  redis: RedisClient,
+  ref: BookRef,
+): Promise<{ closed: number; realizedCents: number; liquidations: number }> {
   const h = await redis.hgetall(keys.bookStats(ref.accountId, ref.book));
   return { closed: Number(h.closed ?? 0), realizedCents: Number(h.realized_cents ?? 0), liquidations: Number(h.liquidations ?? 0) };
 }
@@ -164,6 +170,6 @@ export function candle(symbol: string, minute: number, low: number, high: number
 }
 
 /** The sweep module on a connection, with the test config's freshness rules and tick. */
-export function testSweep(redis: Redis, clock: Clock = systemClock): Sweep {
+export function testSweep(redis: RedisClient, clock: Clock = systemClock): Sweep {
   return createDomain({ config: configWith({}), redis, clock }).sweep;
 }

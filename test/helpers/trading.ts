@@ -1,5 +1,5 @@
 /** Trading tests: accounts and keys through the account service, prices through the market writer, HTTP calls. */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { systemClock } from '../../shared/core/clock.js';
 import { configWith } from '../../shared/core/config.js';
 import { createLogger } from '../../shared/core/logger.js';
@@ -18,7 +18,7 @@ export class TestPrices {
   /** The stored universe: 24h quote volume per listed symbol (1e9 unless set). */
   private readonly listed = new Map<string, number>();
 
-  constructor(private readonly redis: Redis) {
+  constructor(private readonly redis: RedisClient) {
     const config = configWith({});
     this.writer = new MarketWriter({
       redis,
@@ -77,7 +77,7 @@ export async function createTrader(
   return { apiKey: created.apiKey, accountId: created.account.id, book: opts.book ?? 'main' };
 }
 
-export function accountServices(redis: Redis): AccountServices {
+export function accountServices(redis: RedisClient): AccountServices {
   return createAccountServices({ redis });
 }
 

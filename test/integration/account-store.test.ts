@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { AppError } from '../../shared/core/errors.js';
 import { createAccountServices, type AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { UsageBatcher } from '../../shared/paper/accounts/usage-batcher.js';
@@ -11,7 +11,7 @@ import { refusal } from '../helpers/errors.js';
 import { freshRedis, snapshotRedis } from '../helpers/redis.js';
 
 describe('accounts, keys, plans and books in Redis', () => {
-  let redis: Redis;
+  let redis: RedisClient;
   let now: number;
   let mod: AccountServices;
   let resolver: StoredApiKeyResolver;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { configWith } from '../../shared/core/config.js';
 import { createDomain, type Domain } from '../../shared/domain.js';
 import { encodeCandle } from '../../shared/market/candle-codec.js';
@@ -37,8 +37,8 @@ interface Trade {
  * times, fees at 0 so every figure is computed by hand below. A fixed clock stands for now.
  */
 describe('analytics: equity curve and report over settled closes (real Redis)', () => {
-  let redis: Redis;
-  let conns: Redis[];
+  let redis: RedisClient;
+  let conns: RedisClient[];
   let pods: [PositionStore, PositionStore];
   let now = T0;
   let domain: Domain;

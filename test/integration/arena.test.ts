@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { publicHandle } from '../../shared/arena/arena-handle.js';
 import type { StoredBoard } from '../../shared/arena/arena-rollup.js';
 import { ArenaRollup, FINAL_AFTER_MS } from '../../shared/arena/arena-rollup.js';
@@ -37,7 +37,7 @@ interface Close {
 }
 
 /** Appends close entries to an account's outbox as position-close.lua does (no nudge: the caller decides who relays them). */
-async function appendCloses(redis: Redis, accountId: string, closes: readonly Close[]): Promise<void> {
+async function appendCloses(redis: RedisClient, accountId: string, closes: readonly Close[]): Promise<void> {
   for (const c of closes) {
     const record = {
       id: c.id,
@@ -66,14 +66,14 @@ async function appendCloses(redis: Redis, accountId: string, closes: readonly Cl
   }
 }
 
-async function outboxEntries(redis: Redis, accountId: string) {
+async function outboxEntries(redis: RedisClient, accountId: string) {
   const rows = await redis.xrange(keys.accountOutbox(accountId), '-', '+');
   return rows.map(([id, flat]) => ({ id, fields: Object.fromEntries(flat.flatMap((v, i) => (i % 2 === 0 ? [[v, flat[i + 1]]] : []))) }));
 }
 
 describe('arena: season tallies, the relay, the rollup (real Redis)', function () {
   this.timeout(30_000);
-  let redis: Redis;
+  let redis: RedisClient;
   let clock: TestClock;
   let domain: Domain;
   // the real current season: Redis expires a season's keys by the wall clock, 6 seasons after it ended

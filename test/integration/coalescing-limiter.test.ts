@@ -1,12 +1,12 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import type { ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
 import { CoalescingLimiter } from '../../shared/rate-limit/coalescing-limiter.js';
 import { getJson, startTestApi } from '../helpers/app.js';
 import { useFreshRedis } from '../helpers/redis.js';
 
 describe('the coalescing limiter', () => {
-  let redis: Redis;
+  let redis: RedisClient;
   useFreshRedis((fresh) => (redis = fresh), 'each');
 
   it('gives concurrent callers distinct exact ordinals from one shared counter', async () => {

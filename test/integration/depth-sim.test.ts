@@ -4,7 +4,7 @@
  * stores every major's top 50 levels from the first venue that answers, falling back to the next.
  */
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { systemClock } from '../../shared/core/clock.js';
 import { configWith } from '../../shared/core/config.js';
 import { createLogger } from '../../shared/core/logger.js';
@@ -21,7 +21,7 @@ import { getJson, shapeDiff } from '../helpers/sim-client.js';
 describe('order-book depth: venue formats, the simulated exchange, the feed refresher', function () {
   this.timeout(30_000);
   const scripted = useScriptedSim();
-  let redis: Redis;
+  let redis: RedisClient;
   useFreshRedis((fresh) => (redis = fresh), 'each');
 
   it('reads the fixtures: Binance and Bybit levels as numbers, best first, with the venue time', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { configWith } from '../../shared/core/config.js';
 import { createMarketStore } from '../../shared/market/market-store.js';
 import { closeRedis } from '../../shared/redis/connection.js';
@@ -14,7 +14,7 @@ const VENUES = ['binance', 'bybit', 'okx', 'bitget'] as const;
 describe('feed lease failover between two feed processes', function () {
   this.timeout(90_000);
   let sim: SimHandle;
-  let redis: Redis;
+  let redis: RedisClient;
   const children: ServiceProcess[] = [];
 
   const spawnFeed = (): ServiceProcess => {

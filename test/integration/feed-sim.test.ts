@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { configWith, type Config } from '../../shared/core/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { AppError } from '../../shared/core/errors.js';
@@ -8,13 +8,13 @@ import { createMarketStore, type MarketStore } from '../../shared/market/market-
 import type { Quote } from '../../shared/market/types.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { sweepJobId } from '../../shared/queues/job-types.js';
-import { closeRedis } from '../../shared/redis/connection.js';
+import { closeRedis, createBlockingRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import { startFeedRole } from '../../workers/feed-role.js';
 import type { RunningRole } from '../../workers/runtime.js';
 import { simControl, startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
 import { waitFor } from '../helpers/market-wait.js';
-import { freshRedis, testRedisUrl } from '../helpers/redis.js';
+import { freshRedis, keysMatching, testRedisUrl } from '../helpers/redis.js';
 
 const MINUTE = 60_000;
 const VENUES = ['binance', 'bybit', 'okx', 'bitget'] as const;
@@ -22,11 +22,12 @@ const VENUES = ['binance', 'bybit', 'okx', 'bitget'] as const;
 describe('feed role against the simulated exchange', function () {
   this.timeout(60_000);
   let sim: SimHandle;
-  let redis: Redis;
+  let redis: RedisClient;
   let config: Config;
   let role: RunningRole;
   let store: MarketStore;
   let sweeps: Queue;
+  let sweepsConnection: RedisClient;
   let price = 70_000;
 
   const quote = (): Promise<Quote | null> => store.getQuote('BTCUSDT');
@@ -71,14 +72,15 @@ describe('feed role against the simulated exchange', function () {
     });
     role = await startFeedRole({ config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) });
     store = createMarketStore(redis, config);
-    sweeps = new Queue(QUEUES.sweep, { connection: { url: testRedisUrl() }, prefix: QUEUE_PREFIX });
+    sweepsConnection = createBlockingRedis(testRedisUrl());
+    sweeps = new Queue(QUEUES.sweep, { connection: sweepsConnection, prefix: QUEUE_PREFIX });
     await waitFor(async () => (await quote())?.venues === 4, 15_000, 'BTCUSDT from four venues');
   });
 
   after(async () => {
     await role?.stop();
     await sweeps?.close();
-    await closeRedis(redis);
+    await closeRedis(redis, sweepsConnection);
     await sim?.close();
   });
 
@@ -181,10 +183,10 @@ describe('feed role against the simulated exchange', function () {
     const fives = await store.fetchHistory('BTCUSDT', 5, end, 4);
     expect(fives).to.have.length(4);
     expect(fives.every((c) => c.openTime % (5 * MINUTE) === 0)).to.equal(true);
-    expect(await redis.keys('mkt:{BTCUSDT}:hist:*'), 'past pages are not cached').to.have.length(0);
+    expect(await keysMatching(redis, 'mkt:{BTCUSDT}:hist:*'), 'past pages are not cached').to.have.length(0);
     const newest = await store.fetchHistory('BTCUSDT', 1440, Date.now(), 30);
     expect(newest).to.have.length(30);
-    expect(await redis.keys('mkt:{BTCUSDT}:hist:*')).to.deep.equal(['mkt:{BTCUSDT}:hist:1440']);
+    expect(await keysMatching(redis, 'mkt:{BTCUSDT}:hist:*')).to.deep.equal(['mkt:{BTCUSDT}:hist:1440']);
     for (const name of VENUES) await simControl(sim, 'provider', { name, down: true });
     try {
       expect(await store.fetchHistory('BTCUSDT', 1440, Date.now(), 20), 'served from the cache').to.deep.equal(newest.slice(-20));

@@ -1,6 +1,6 @@
 import { createDomain } from '../../shared/domain.js';
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { configWith } from '../../shared/core/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { saveUniverse } from '../../shared/market/universe-store.js';
@@ -21,7 +21,7 @@ const DAY = Date.UTC(2026, 0, 2);
 
 describe('funding: recorded per funding time, charged at close', function () {
   this.timeout(30_000);
-  let redis: Redis;
+  let redis: RedisClient;
   let now = DAY + 7 * H;
   const clock = { now: () => now };
   let trading: TradingServices;

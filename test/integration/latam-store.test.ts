@@ -1,12 +1,12 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { keys } from '../../shared/redis/keys.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { HISTORY_DAYS, hourOf, LatamStore } from '../../shared/latam/latam-store.js';
 import { freshRedis } from '../helpers/redis.js';
 
 describe('latam store (real Redis)', () => {
-  let redis: Redis;
+  let redis: RedisClient;
   let store: LatamStore;
   before(async () => {
     redis = await freshRedis();

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import { subscriberClient, type RedisClient } from '../../shared/core/redis-client.js';
 import { configWith } from '../../shared/core/config.js';
 import { LatestTicks } from '../../shared/market/latest-ticks.js';
 import { createMarketStore } from '../../shared/market/market-store.js';
@@ -16,13 +16,13 @@ describe("a pod's latest ticks (Redis)", () => {
   const start = Date.now();
   let now = start;
   const clock = { now: () => now };
-  let redis: Redis;
+  let redis: RedisClient;
   let ticks: LatestTicks;
   beforeEach(async () => {
     now = start;
     redis = await freshRedis();
     ticks = new LatestTicks({
-      subscriber: redis.duplicate(),
+      subscriber: subscriberClient(redis),
       market: createMarketStore(redis, config, clock),
       clock,
       freshness,

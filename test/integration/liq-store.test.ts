@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { DAY_MINUTES, MINUTE_MS } from '../../shared/derivatives/liquidations/bucket-math.js';
 import type { CollectedLiquidation } from '../../shared/derivatives/liquidations/liquidation-event.js';
 import { LiquidationStore, TOTALS_WINDOW_MS } from '../../shared/derivatives/liquidations/liquidation-store.js';
@@ -26,7 +26,7 @@ function ev(id: string, over: Partial<CollectedLiquidation> = {}): CollectedLiqu
 }
 
 describe('liquidation store (Redis)', () => {
-  let redis: Redis;
+  let redis: RedisClient;
   let store: LiquidationStore;
 
   beforeEach(async () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { configWith } from '../../shared/core/config.js';
 import { providerUrlsFrom } from '../../shared/http/provider-urls.js';
@@ -17,7 +17,7 @@ import { freshRedis } from '../helpers/redis.js';
 /** The macro service and refresher on a controlled clock, against the sim's providers and a real Redis. */
 describe('macro service and refresher (sim providers, real Redis, injected clock)', () => {
   let sim: SimHandle;
-  let redis: Redis;
+  let redis: RedisClient;
   let now: number;
   const clock = { now: () => now };
   let service: MacroService;

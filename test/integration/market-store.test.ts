@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { subscriberClient, type RedisClient } from '../../shared/core/redis-client.js';
 import type { Clock } from '../../shared/core/clock.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { FeedLease } from '../../shared/market/feed-lease.js';
@@ -10,9 +10,9 @@ import type { PriceTickMessage, Venue, VenueCandle, VenueTick } from '../../shar
 import { saveUniverse } from '../../shared/market/universe-store.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { createSweepProducer } from '../../shared/queues/sweep-producer.js';
-import { closeRedis, createRedis } from '../../shared/redis/connection.js';
+import { closeRedis, createBlockingRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
-import { freshRedis, testRedisUrl, useFreshRedis } from '../helpers/redis.js';
+import { flushRedis, freshRedis, keysMatching, testRedisUrl, useFreshRedis } from '../helpers/redis.js';
 import { waitFor } from '../helpers/market-wait.js';
 
 const logger = createLogger({ logLevel: 'silent' });
@@ -24,7 +24,7 @@ function manualClock(start: number): Clock & { set(t: number): void } {
 }
 
 describe('market store and writer (Redis)', () => {
-  let redis: Redis;
+  let redis: RedisClient;
   const now = Math.floor(Date.now() / MINUTE) * MINUTE + 30_000;
   const clock = manualClock(now);
   let firstCloses: VenueCandle[];
@@ -57,7 +57,7 @@ describe('market store and writer (Redis)', () => {
     await closeRedis(redis);
   });
   beforeEach(async () => {
-    await redis.flushall();
+    await flushRedis(redis);
     clock.set(now);
     firstCloses = [];
     writer = new MarketWriter({
@@ -75,7 +75,7 @@ describe('market store and writer (Redis)', () => {
   });
 
   it('aggregates the median of the fresh venues, stores it and publishes it', async () => {
-    const sub = createRedis(testRedisUrl());
+    const sub = subscriberClient(redis);
     const messages: PriceTickMessage[] = [];
     await sub.subscribe(keys.marketTicksChannel());
     sub.on('message', (_channel: string, text: string) => messages.push(JSON.parse(text) as PriceTickMessage));
@@ -201,7 +201,8 @@ describe('sweep producer (BullMQ)', () => {
   it('adds one job per symbol and minute, whatever the number of enqueues, and closes its connection', async () => {
     const redis = await freshRedis();
     const producer = createSweepProducer(testRedisUrl());
-    const queue = new Queue(QUEUES.sweep, { connection: { url: testRedisUrl() }, prefix: QUEUE_PREFIX });
+    const connection = createBlockingRedis(testRedisUrl());
+    const queue = new Queue(QUEUES.sweep, { connection, prefix: QUEUE_PREFIX });
     try {
       const job = { symbol: 'BTCUSDT', minute: 1_700_000_040_000, open: 1, high: 2, low: 0.5, close: 1.5 };
       await Promise.all([producer.enqueue(job), producer.enqueue(job), producer.enqueue({ ...job, close: 9 })]);
@@ -209,17 +210,17 @@ describe('sweep producer (BullMQ)', () => {
       const jobs = await queue.getJobs(['waiting', 'delayed', 'active']);
       expect(jobs.map((j) => j.id).sort()).to.deep.equal(['sweep:BTCUSDT:1700000040000', 'sweep:BTCUSDT:1700000100000']);
       expect(jobs.find((j) => j.id === 'sweep:BTCUSDT:1700000040000')?.data).to.deep.equal(job);
-      expect(await redis.keys('{bull}:sweep:*')).to.have.length.greaterThan(0);
+      expect(await keysMatching(redis, '{bull}:sweep:*')).to.have.length.greaterThan(0);
     } finally {
       await producer.close();
       await queue.close();
-      await closeRedis(redis);
+      await closeRedis(redis, connection);
     }
   });
 });
 
 describe('feed lease', () => {
-  let redis: Redis;
+  let redis: RedisClient;
   useFreshRedis((fresh) => (redis = fresh));
 
   function lease(owner: string, events: string[], leaseMs = 600): FeedLease {

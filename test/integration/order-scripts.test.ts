@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import { subscriberClient, type RedisClient } from '../../shared/core/redis-client.js';
 import { expiresAt, MINUTE_MS, watermarkAfter } from '../../shared/engine/order-rules.js';
 import { OrderExpiry } from '../../shared/paper/orders/order-expiry.js';
 import { OrderHints } from '../../shared/paper/orders/order-hints.js';
@@ -65,8 +65,8 @@ const candle = (over: Partial<SweepJob> = {}): SweepJob => ({
 
 /** Each order script raced from two connections (two "pods"): the order's own state decides, once. */
 describe('order scripts under races (Lua, real Redis)', () => {
-  let redis: Redis;
-  let conns: Redis[];
+  let redis: RedisClient;
+  let conns: RedisClient[];
   let pods: [OrderStore, OrderStore];
   let openCap = 50;
   const clock = { now: () => T0 + 5 * MINUTE_MS };
@@ -283,7 +283,7 @@ describe('order scripts under races (Lua, real Redis)', () => {
     const control = newOrder(other);
     expect((await pods[0].place(other, control, 20)).kind).to.equal('placed');
     const controlRead = (await pods[0].get(other, control.order_id))!;
-    const sub = createRedis(testRedisUrl());
+    const sub = subscriberClient(redis);
     const nudges: string[] = [];
     await sub.subscribe('pd:outbox');
     sub.on('message', (_channel: string, outbox: string) => nudges.push(outbox));
@@ -549,7 +549,7 @@ describe('order scripts under races (Lua, real Redis)', () => {
 /** Under Redis Cluster every order script must stay in its account's slot (a script spanning two slots fails with CROSSSLOT). */
 describe('order scripts under Redis Cluster (one node owning every slot)', () => {
   let cluster: ClusterRedis;
-  let redis: Redis;
+  let redis: RedisClient;
   const ref: BookRef = { accountId: 'acct-cluster', book: 'main' };
   const clock = { now: () => T0 + 5 * MINUTE_MS };
 

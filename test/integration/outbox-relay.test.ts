@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { subscriberClient, type RedisClient } from '../../shared/core/redis-client.js';
 import type { ChannelMessage } from '../../shared/push/push-event.js';
 import { WebhookStore, type WebhookRecord } from '../../shared/push/webhook-store.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { createWebhookProducer } from '../../shared/queues/webhook-producer.js';
-import { closeRedis, createBlockingRedis, createRedis } from '../../shared/redis/connection.js';
+import { closeRedis, createBlockingRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import type { RunningRole } from '../../workers/runtime.js';
 import { waitFor } from '../helpers/market-wait.js';
@@ -24,9 +24,9 @@ const hook = (id: string, events: WebhookRecord['events'] = ['position.opened'])
 
 describe('push: the outbox relay', function () {
   this.timeout(30_000);
-  let redis: Redis;
-  let listener: Redis;
-  let queueConnection: Redis;
+  let redis: RedisClient;
+  let listener: RedisClient;
+  let queueConnection: RedisClient;
   let queue: Queue;
   const relays: RunningRole[] = [];
   const heard = new Map<string, ChannelMessage[]>();
@@ -49,7 +49,8 @@ describe('push: the outbox relay', function () {
 
   before(async () => {
     redis = await freshRedis();
-    listener = createRedis(testRedisUrl());
+    // a subscriber as the stream's pods have (a Cluster client's own may move to another node, losing messages meanwhile)
+    listener = subscriberClient(redis);
     listener.on('message', (channel: string, raw: string) => heard.get(channel)?.push(JSON.parse(raw) as ChannelMessage));
     queueConnection = createBlockingRedis(testRedisUrl());
     queue = new Queue(QUEUES.webhooks, { connection: queueConnection, prefix: QUEUE_PREFIX });

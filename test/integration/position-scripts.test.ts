@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { closeWrite, computeClose, wholeCloseJson } from '../../shared/paper/positions/close-service.js';
 import { PositionStore } from '../../shared/paper/positions/position-store.js';
 import { parsePosition, type BookRef, type Position } from '../../shared/paper/positions/position-types.js';
@@ -27,9 +27,9 @@ function newPosition(ref: BookRef, over: Partial<Position> = {}): Position {
 
 /** Each script raced from two connections (two "pods"): the state it depends on decides, once. */
 describe('position scripts under races (Lua, real Redis)', () => {
-  let redis: Redis;
+  let redis: RedisClient;
   let pods: [PositionStore, PositionStore];
-  let conns: Redis[];
+  let conns: RedisClient[];
   const ref: BookRef = { accountId: 'acct1', book: 'main' };
 
   beforeEach(async () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import type { Redis } from 'ioredis';
+import { duplicateClient, type RedisClient } from '../../shared/core/redis-client.js';
 import { pino } from 'pino';
 import { createSweepProducer, type SweepProducer } from '../../shared/queues/sweep-producer.js';
 import { closeRedis, createBlockingRedis, createRedis, RedisOutageLog, redisOutages } from '../../shared/redis/connection.js';
@@ -23,7 +23,7 @@ describe('a Redis outage is logged once, not once per reconnect', function () {
   const printed: string[] = [];
   const consoleError = console.error;
   let server: ChildProcess | undefined;
-  let clients: Redis[] = [];
+  let clients: RedisClient[] = [];
   let producer: SweepProducer | undefined;
 
   before(() => {
@@ -45,7 +45,7 @@ describe('a Redis outage is logged once, not once per reconnect', function () {
     server = await startRedis(port);
     const url = `redis://127.0.0.1:${port}`;
     const plain = createRedis(url);
-    clients = [plain, createBlockingRedis(url), plain.duplicate()];
+    clients = [plain, createBlockingRedis(url), duplicateClient(plain)];
     producer = createSweepProducer(url);
     await producer.enqueue({ symbol: 'BTCUSDT', minute: 0, open: 1, high: 1, low: 1, close: 1 });
     await Promise.all(clients.map((client) => client.ping()));

@@ -5,7 +5,7 @@
  * minute.
  */
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { configWith } from '../../shared/core/config.js';
 import { createMarketStore } from '../../shared/market/market-store.js';
 import type { Candle } from '../../shared/market/types.js';
@@ -59,7 +59,7 @@ function replayState(over: Partial<ReplayState> = {}): ReplayState {
 
 describe('replay scripts and clocks under races', function () {
   this.timeout(60_000);
-  let redis: Redis;
+  let redis: RedisClient;
   let store: ReplayStore;
 
   before(async () => {

@@ -8,7 +8,7 @@
  * (the 50x short is liquidated), minute 60 high 51100 (the long with tp 51000 takes profit).
  */
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { configWith } from '../../shared/core/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
@@ -33,7 +33,7 @@ const SPEED = 120;
 
 describe('a replay whose worker is killed, then paused', function () {
   this.timeout(120_000);
-  let redis: Redis;
+  let redis: RedisClient;
   let sim: SimHandle;
   let api: TestApi;
   let child: ServiceProcess | undefined;
@@ -140,7 +140,7 @@ describe('a replay whose worker is killed, then paused', function () {
 });
 
 /** The key id of the trader's key (the replay state is per key). */
-async function keyIdOf(redis: Redis, t: Trader): Promise<string> {
+async function keyIdOf(redis: RedisClient, t: Trader): Promise<string> {
   const found = await redis.keys(`acct:{${t.accountId}}:replay:*`);
   const state = found.find((k) => !k.endsWith(':events') && !k.endsWith(':books'));
   if (!state) throw new Error('no replay state');

@@ -4,7 +4,7 @@
  * at the level; a position without it at the level as before (shared/paper/sweep/README.md).
  */
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import type { BookRef, Position } from '../../shared/paper/positions/position-types.js';
 import { useFreshRedis } from '../helpers/redis.js';
 import { closedPosition, MINUTE, seedPositions, testPosition, testSweep } from '../helpers/sweep.js';
@@ -14,7 +14,7 @@ const nextMinute = (): number => Math.ceil((Date.now() + 1) / MINUTE) * MINUTE;
 
 describe('the sweep: gap-aware exits (exit_slippage)', function () {
   this.timeout(30_000);
-  let redis: Redis;
+  let redis: RedisClient;
   useFreshRedis((fresh) => (redis = fresh), 'each');
 
   it('fills a stop at the open of a candle that opened through it, a target at its level, and the untouched rule as before', async () => {

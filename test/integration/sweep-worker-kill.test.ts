@@ -1,7 +1,7 @@
 import { createDomain } from '../../shared/domain.js';
 import { expect } from 'chai';
 import { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { configWith } from '../../shared/core/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { computeClose } from '../../shared/paper/positions/close-service.js';
@@ -23,10 +23,10 @@ const N = 20_000;
 
 describe('a worker process killed in the middle of a sweep', function () {
   this.timeout(120_000);
-  let redis: Redis;
+  let redis: RedisClient;
   let child: ServiceProcess | undefined;
   let worker: Worker | undefined;
-  let connection: Redis | undefined;
+  let connection: RedisClient | undefined;
   let processor: Processor | undefined;
 
   before(async () => {

@@ -1,7 +1,7 @@
 import { createDomain } from '../../shared/domain.js';
 import { expect } from 'chai';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { systemClock } from '../../shared/core/clock.js';
 import { configWith } from '../../shared/core/config.js';
 import { createLogger } from '../../shared/core/logger.js';
@@ -42,7 +42,7 @@ const cents = (p: Position, exit: number): number => computeClose(p, exit, 100, 
 
 describe('the sweep of open positions (real Redis)', function () {
   this.timeout(60_000);
-  let redis: Redis;
+  let redis: RedisClient;
   useFreshRedis((fresh) => (redis = fresh), 'each');
   /** A keyed API over this Redis with `marks` set, and a new trader's main book; the API closes after `body`. */
   const withTrader = async (
@@ -379,7 +379,7 @@ describe('the sweep of open positions (real Redis)', function () {
   describe('through the sweep queue (BullMQ workers)', () => {
     let roles: RunningRole[];
     let inspect: Queue;
-    let inspectConnection: Redis;
+    let inspectConnection: RedisClient;
     const startWorkers = async (n: number): Promise<void> => {
       const config = configWith({ REDIS_URL: testRedisUrl() });
       const ctx = { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) };

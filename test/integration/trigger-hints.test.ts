@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import type { Side } from '../../shared/engine/side.js';
 import { closeWrite, computeClose } from '../../shared/paper/positions/close-service.js';
 import { defaultPositionId } from '../../shared/paper/positions/position-deps.js';
@@ -17,7 +17,7 @@ const A: BookRef = { accountId: 'acct-hints', book: 'main' };
 const nextMinute = (): number => Math.ceil((Date.now() + 1) / MINUTE) * MINUTE;
 
 /** The entries of a position in each index of its symbol and side (score, or null). */
-async function entries(redis: Redis, ref: BookRef, p: Position): Promise<Record<TriggerKind, number | null>> {
+async function entries(redis: RedisClient, ref: BookRef, p: Position): Promise<Record<TriggerKind, number | null>> {
   const member = triggerMember(ref, p.id);
   const scores = await Promise.all(TRIGGER_KINDS.map((kind) => redis.zscore(keys.triggerIndex(p.symbol, kind, p.side), member)));
   return Object.fromEntries(TRIGGER_KINDS.map((kind, i) => [kind, scores[i] === null ? null : Number(scores[i])])) as Record<
@@ -27,7 +27,7 @@ async function entries(redis: Redis, ref: BookRef, p: Position): Promise<Record<
 }
 
 describe('trigger index hints around the account scripts (real Redis)', () => {
-  let redis: Redis;
+  let redis: RedisClient;
   let store: PositionStore;
   let hints: TriggerHints;
 
@@ -192,7 +192,7 @@ describe('trigger index hints around the account scripts (real Redis)', () => {
 
 describe('the account scripts on a Redis Cluster node (every key of a script in one slot)', () => {
   let cluster: ClusterRedis;
-  let redis: Redis;
+  let redis: RedisClient;
 
   before(async () => {
     cluster = await startClusterRedis();

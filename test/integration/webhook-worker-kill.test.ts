@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { WebhookStore } from '../../shared/push/webhook-store.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
@@ -12,7 +12,7 @@ import { accountServices, createTrader } from '../helpers/trading.js';
 
 describe('push: a worker killed mid-delivery', function () {
   this.timeout(60_000);
-  let redis: Redis;
+  let redis: RedisClient;
   let receiver: TestReceiver;
   let relay: RunningRole;
   let worker: RunningRole | undefined;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Queue, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import { configWith } from '../../shared/core/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
@@ -10,7 +10,7 @@ import { waitFor } from '../helpers/market-wait.js';
 import { testRedisUrl, useFreshRedis } from '../helpers/redis.js';
 
 describe('the worker role', () => {
-  let redis: Redis;
+  let redis: RedisClient;
   useFreshRedis((fresh) => (redis = fresh), 'each');
 
   it('runs registered processors and keeps one scheduler per id however many workers register it', async () => {

@@ -3,7 +3,7 @@
  * the process holding a lease runs that connector on the current symbol universe; losing the lease
  * stops it, so one connector of each runs across the cluster.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/core/redis-client.js';
 import type { Clock } from '../../shared/core/clock.js';
 import type { Logger } from '../../shared/core/logger.js';
 import { FeedLease } from '../../shared/market/feed-lease.js';
@@ -14,7 +14,7 @@ export interface LeasedConnectorsOptions<K extends string, C extends StreamConne
   /** The lease key of a connector (the venue, liq-<exchange>). */
   leaseName(name: K): string;
   create(name: K): C;
-  redis: Redis;
+  redis: RedisClient;
   /** This process's id (the lease value). */
   owner: string;
   leaseMs: number;

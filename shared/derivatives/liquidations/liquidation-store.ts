@@ -4,7 +4,7 @@
  * buckets, rolling 24 h totals). Reads: the newest events, one symbol's events, minute buckets and
  * the 24 h totals.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../core/redis-client.js';
 import { keys } from '../../redis/keys.js';
 import { dayByteRange, daysOf, decodeDayRange, minuteOf, SLOT_MAX, type MinuteDollars } from './bucket-math.js';
 import { decodeLiquidation, encodeLiquidation } from './liquidation-codec.js';
@@ -61,7 +61,7 @@ const emptySides = (): Record<LiquidationSide, SideSums> => ({
 
 export class LiquidationStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly options: LiquidationStoreOptions,
   ) {}
 

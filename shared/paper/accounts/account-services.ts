@@ -1,5 +1,5 @@
 /** The stores of accounts, keys, plans and books on one connection, and the service over them. */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../core/redis-client.js';
 import { systemClock, type Clock } from '../../core/clock.js';
 import { SocketCap } from '../../push/socket-notices.js';
 import { AccountService } from './account-service.js';
@@ -18,7 +18,7 @@ export interface AccountServices {
   plans: PlanStore;
 }
 
-export function createAccountServices(deps: { redis: Redis; clock?: Clock; random?: RandomBytes }): AccountServices {
+export function createAccountServices(deps: { redis: RedisClient; clock?: Clock; random?: RandomBytes }): AccountServices {
   const { redis, clock = systemClock, random } = deps;
   const accounts = new AccountStore(redis, random);
   const keys = new KeyStore(redis);

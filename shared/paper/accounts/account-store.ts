@@ -1,5 +1,5 @@
 /** Accounts in Redis: the global e-mail index and each account's profile hash. */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../core/redis-client.js';
 import { keys } from '../../redis/keys.js';
 import { newAccountId, type RandomBytes } from './api-key-format.js';
 import { parseStoredPlan } from './plan-store.js';
@@ -26,7 +26,7 @@ export function accountFromProfile(
 
 export class AccountStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly random?: RandomBytes,
   ) {}
 

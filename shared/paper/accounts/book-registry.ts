@@ -1,5 +1,5 @@
 /** The books of an account: 'main' plus the named books its keys were created bound to. */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../core/redis-client.js';
 import { keys } from '../../redis/keys.js';
 import { MAIN_BOOK } from './account-rules.js';
 import type { KeyStore, KeySummary } from './key-store.js';
@@ -31,7 +31,7 @@ export interface BookRegistry {
 
 export class RedisBookRegistry implements BookRegistry {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keyStore: KeyStore,
   ) {}
 

@@ -1,5 +1,5 @@
 /** API keys in Redis: the digest index, each key's record, its usage counters and per-day counts. */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../core/redis-client.js';
 import { revokedKeyNotice } from '../../push/socket-notices.js';
 import { keys } from '../../redis/keys.js';
 import { MAIN_BOOK } from './account-rules.js';
@@ -106,7 +106,7 @@ export function parseKeyRecord(record: Record<string, string>): KeySummary | nul
 export class KeyStore {
   private readonly indexCache = new Map<string, CachedKeyRef>();
 
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   /** Adds a key within the plan's limits, then indexes its digest. */
   async create(accountId: string, key: NewKey, digest: string): Promise<CreateOutcome> {

@@ -1,5 +1,5 @@
 /** An account's plan term in Redis (fields plan, plan_until and plan_source of its profile hash). */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../core/redis-client.js';
 import { keys } from '../../redis/keys.js';
 import { isPlanId, isPlanSource } from '../plans.js';
 import { accountScripts } from './lua/account-scripts.js';
@@ -19,7 +19,7 @@ export function parseStoredPlan(plan: string | null | undefined, until: string |
 const MAX_ATTEMPTS = 8;
 
 export class PlanStore {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   async get(accountId: string): Promise<StoredPlan> {
     const [plan, until, source] = await this.redis.hmget(keys.accountProfile(accountId), 'plan', 'plan_until', 'plan_source');

@@ -2,7 +2,7 @@
  * Reads of a book's read models (the equity curve and the day buckets that position-close.lua writes
  * with each close) and the cache of its skill scores. Each read costs the points or days asked.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../core/redis-client.js';
 import type { DayBucket } from '../../engine/analytics/report-stats.js';
 import type { EquityGrid, RunningTotal } from '../../engine/analytics/equity-curve.js';
 import { keys } from '../../redis/keys.js';
@@ -17,7 +17,7 @@ export interface Stamped<T> {
 }
 
 export class AnalyticsStore {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   /**
    * The running totals just before each time of the grid, with one more first (a step before the

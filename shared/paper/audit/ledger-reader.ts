@@ -1,6 +1,7 @@
 /** Reads what the ledger audit compares: each book's counters and its closed trades since the last reset, in one snapshot per book. */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../core/redis-client.js';
 import { keys } from '../../redis/keys.js';
+import { scanStep } from '../../redis/scan.js';
 import { MAIN_BOOK } from '../accounts/account-rules.js';
 import { auditBook, type AuditDifference, type LedgerTrade } from './ledger-audit.js';
 import { bookCounters } from '../positions/position-store.js';
@@ -24,7 +25,7 @@ function ledgerTrade(raw: string): LedgerTrade {
 
 /** Read-only: SCAN, GET, SMEMBERS, ZRANGE, one MULTI of HGETALL, HVALS and ZRANGE per book, HVALS of its archives. Never writes. */
 export class LedgerReader {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   /** Every account of the e-mail index, by e-mail. */
   async accounts(): Promise<AuditedAccount[]> {
@@ -32,15 +33,13 @@ export class LedgerReader {
     const prefix = keys.accountByEmailPattern.slice(0, -1);
     let cursor = '0';
     do {
-      const [next, names] = await this.redis.scan(cursor, 'MATCH', keys.accountByEmailPattern, 'COUNT', 500);
+      const [next, names] = await scanStep(this.redis, cursor, { match: keys.accountByEmailPattern, count: 500 });
       cursor = next;
       if (names.length === 0) continue;
-      // one GET each (an MGET over keys of several hash slots fails under Redis Cluster), in one pipeline
-      const pipeline = this.redis.pipeline();
-      for (const name of names) pipeline.get(name);
-      const ids = (await pipeline.exec()) ?? [];
+      // one GET each (an MGET or a pipeline over keys of several hash slots fails under Redis Cluster), sent at once
+      const ids = await Promise.all(names.map((name) => this.redis.get(name)));
       names.forEach((name, i) => {
-        const id = ids[i]?.[1];
+        const id = ids[i];
         if (typeof id === 'string') found.push({ accountId: id, email: name.slice(prefix.length) });
       });
     } while (cursor !== '0');

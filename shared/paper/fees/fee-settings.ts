@@ -1,5 +1,5 @@
 /** The account's fee venue: which exchange schedule its crypto opens are stamped with. */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../core/redis-client.js';
 import { AppError } from '../../core/errors.js';
 import { CLASS_TAKER_PCT, FEE_VENUES, findFeeVenue, venueEffectivePct, type FeeVenue } from '../../engine/fees.js';
 import { keys } from '../../redis/keys.js';
@@ -32,7 +32,7 @@ export interface FeesView {
 }
 
 export class FeeSettings {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   async venue(accountId: string): Promise<FeeVenue | undefined> {
     const name = await this.redis.hget(keys.paperSettings(accountId), 'fee_venue');

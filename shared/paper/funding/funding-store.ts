@@ -1,5 +1,5 @@
 /** The funding recorded for each funding time, per symbol: written by the recorder job, read at close and on reads. */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../core/redis-client.js';
 import { fundingTimesBetween, type FundingRecord } from '../../engine/funding.js';
 import { keys } from '../../redis/keys.js';
 
@@ -7,7 +7,7 @@ import { keys } from '../../redis/keys.js';
 const KEEP_MS = 120 * 86_400_000;
 
 export class FundingStore {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   /** Records one funding time's rate and mark; a time already recorded is kept (the first recording wins). */
   async record(symbol: string, time: number, rate: number, mark: number): Promise<boolean> {

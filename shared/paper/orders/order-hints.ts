@@ -14,7 +14,7 @@
  * A reader that finds no order behind an entry drops it, unless the order may be being placed right
  * now (its entries go in just before its script): see mayBeStoring in ../timed-ids.ts.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../core/redis-client.js';
 import { reachOf, type OrderReach } from '../../engine/order-rules.js';
 import { keys } from '../../redis/keys.js';
 import type { BookRef } from '../positions/position-types.js';
@@ -51,7 +51,7 @@ export const indexedOrder = ({ ref, order }: OrderTarget): IndexedOrder => ({
 });
 
 export class OrderHints {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   /** Adds each order's level entry (and its expiry entry with `expiry`), or moves existing ones only toward sooner. */
   async widen(targets: readonly OrderTarget[], expiry: boolean): Promise<void> {

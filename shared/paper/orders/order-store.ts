@@ -3,7 +3,7 @@
  * order-hints.ts (the cross-account order and expiry indexes, written around the scripts) touch order keys.
  */
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../core/redis-client.js';
 import type { OrderReach } from '../../engine/order-rules.js';
 import { keys } from '../../redis/keys.js';
 import { IDEMPOTENCY_TTL_S } from '../positions/position-store.js';
@@ -74,7 +74,7 @@ export class OrderStore {
   private readonly hints: OrderHints;
   private readonly triggers: TriggerHints;
 
-  constructor(private readonly redis: Redis) {
+  constructor(private readonly redis: RedisClient) {
     this.hints = new OrderHints(redis);
     this.triggers = new TriggerHints(redis);
   }

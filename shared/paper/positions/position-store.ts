@@ -3,9 +3,10 @@
  * reads open positions in bulk and trigger-hints.ts reads one back).
  */
 import { hash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../core/redis-client.js';
 import { closeIncrements, dayIndex, minuteOf, type CloseFacts } from '../../engine/analytics/close-facts.js';
 import { keys } from '../../redis/keys.js';
+import { firstThen } from '../../redis/pipeline.js';
 import { closeCountsInAnalytics, CURVE_KEPT_MS, DAY_BUCKET_TTL_S } from '../analytics/analytics-retention.js';
 import { DONE_ORDER_RETENTION, tombstoneKeys } from '../orders/order-types.js';
 import type { ScriptCall } from '../../redis/lua-scripts.js';
@@ -129,7 +130,7 @@ export class PositionStore {
   private readonly hints: Pick<TriggerHints, 'widen' | 'remove' | 'align'>;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly journal: JournalKeys = LIVE_JOURNAL,
   ) {
     this.hints = journal.triggerIndexes ? new TriggerHints(redis) : NO_HINTS;
@@ -233,11 +234,12 @@ export class PositionStore {
         Math.round(position.margin * 100),
       ],
     };
-    // sent together, the entries first: on one connection Redis runs them in that order, with no round trip between
-    const [, [status, value, ...rest]] = await Promise.all([
-      this.hints.widen([target]),
-      positionScripts.runStatus(this.redis, 'position-open', call),
-    ]);
+    // the entries first (sent together on one server: one connection runs them in that order)
+    const [, [status, value, ...rest]] = await firstThen(
+      this.redis,
+      () => this.hints.widen([target]),
+      () => positionScripts.runStatus(this.redis, 'position-open', call),
+    );
     if (status === 1) return { kind: 'opened', stored: parsePosition(String(value)) };
     await this.hints.remove([target]);
     if (status === 2) return { kind: 'idempotent', stored: parsePosition(String(value)) };
@@ -344,15 +346,17 @@ export class PositionStore {
       const raw = JSON.stringify(w.updated);
       return { call: this.levelsCall(w, raw), stored: { ref: w.ref, position: w.updated, raw } };
     });
-    // sent together, the entries first (as for an open)
-    const [, replies] = await Promise.all([
-      this.hints.widen(calls.map((c) => c.stored)),
-      positionScripts.runManyStatus(
-        this.redis,
-        'position-sltp',
-        calls.map((c) => c.call),
-      ),
-    ]);
+    // the entries first (as for an open)
+    const [, replies] = await firstThen(
+      this.redis,
+      () => this.hints.widen(calls.map((c) => c.stored)),
+      () =>
+        positionScripts.runManyStatus(
+          this.redis,
+          'position-sltp',
+          calls.map((c) => c.call),
+        ),
+    );
     const outcomes = replies.map(levelsOutcome);
     await this.hints.align(calls.flatMap((c, i) => (outcomes[i] === 'updated' ? [c.stored] : [])));
     return outcomes;

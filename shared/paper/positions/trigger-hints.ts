@@ -13,7 +13,7 @@
  * and drops those of positions not open, unless the id is young enough that its open may still be
  * on its way (mayBeStoring in ../timed-ids.ts).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../core/redis-client.js';
 import type { Side } from '../../engine/side.js';
 import { effectiveStop } from '../../engine/trailing.js';
 import { keys } from '../../redis/keys.js';
@@ -61,7 +61,7 @@ export function heldKinds(p: Position): TriggerKind[] {
 }
 
 export class TriggerHints {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   /** Adds each level, or moves an existing entry only toward sooner. */
   async widen(targets: readonly HintTarget[]): Promise<void> {

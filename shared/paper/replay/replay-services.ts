@@ -1,7 +1,7 @@
 /** The replay feature's services, built once per domain (shared/domain.ts). */
 import { DepthStore } from '../../market/depth-store.js';
 import { SimSettings } from '../sim/sim-settings.js';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../core/redis-client.js';
 import type { Clock } from '../../core/clock.js';
 import type { Config } from '../../core/config.js';
 import type { MarketStore } from '../../market/market-store.js';
@@ -20,7 +20,7 @@ export interface ReplayServices {
 }
 
 export interface ReplayDeps {
-  redis: Redis;
+  redis: RedisClient;
   config: Config;
   marketStore: MarketStore;
   freshness: FreshnessRules;

@@ -5,7 +5,7 @@
  * events go to a stream of its own (never the outbox, so never the stream, webhooks or boards) and
  * which stays out of the per-symbol trigger indexes (the replay's clock sweeps it, not the live sweep).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../core/redis-client.js';
 import type { Candle } from '../../market/types.js';
 import { keys } from '../../redis/keys.js';
 import { PositionStore } from '../positions/position-store.js';
@@ -105,7 +105,7 @@ export class ReplayStore {
   readonly journal: PositionStore;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly candleTtlS: number,
   ) {
     this.journal = new JournalPositionStore(redis, {

@@ -1,5 +1,5 @@
 /** Where a book's simulation profile lives (its own hash in the account's slot) and its seeded draw counter. */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../core/redis-client.js';
 import { parseProfile, seedOf, type SimProfile } from '../../engine/sim-profile.js';
 import { keys } from '../../redis/keys.js';
 import type { BookRef } from '../positions/position-types.js';
@@ -8,7 +8,7 @@ import type { BookRef } from '../positions/position-types.js';
 export const bookSeed = (ref: BookRef): number => seedOf(`${ref.accountId}|${ref.book}`);
 
 export class SimSettings {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   async profile(ref: BookRef): Promise<SimProfile> {
     return parseProfile(await this.redis.hget(keys.bookSim(ref.accountId, ref.book), 'profile'));

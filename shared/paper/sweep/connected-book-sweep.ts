@@ -6,7 +6,7 @@
  * the tick so a pass never runs into the next one.
  */
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../core/redis-client.js';
 import { Cadence } from '../../core/cadence.js';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
@@ -14,7 +14,7 @@ import { keys } from '../../redis/keys.js';
 import type { BookRef } from '../positions/position-types.js';
 
 export interface ConnectedBookSweepDeps {
-  redis: Redis;
+  redis: RedisClient;
   clock: Clock;
   logger: Logger;
   /** The stream's tick: how often a connected book is swept. */

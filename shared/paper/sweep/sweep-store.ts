@@ -4,14 +4,14 @@
  * nothing. Index entries are hints (trigger-hints.ts); the settlement scripts (PositionStore)
  * re-check the position itself.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../core/redis-client.js';
 import type { Side } from '../../engine/side.js';
 import { keys } from '../../redis/keys.js';
 import { positionScripts } from '../positions/lua/position-scripts.js';
 import { parsePosition, type BookRef, type StoredPosition } from '../positions/position-types.js';
 import { TRIGGER_KINDS, TriggerHints, type HintTarget, type IndexedPosition, type TriggerKind } from '../positions/trigger-hints.js';
 import { inBatches } from './batches.js';
-import { execPipeline } from '../../redis/pipeline.js';
+import { anySlotPipeline, execPipeline } from '../../redis/pipeline.js';
 
 /** Every index of a symbol: each kind, long and short. */
 export const RANGES_PER_SYMBOL = TRIGGER_KINDS.length * 2;
@@ -34,7 +34,7 @@ export interface PositionRef {
 export class SweepStore {
   private readonly hints: TriggerHints;
 
-  constructor(private readonly redis: Redis) {
+  constructor(private readonly redis: RedisClient) {
     this.hints = new TriggerHints(redis);
   }
 
@@ -56,7 +56,7 @@ export class SweepStore {
   /** The open positions named, null where a position is not open (closed, or never was). */
   positions(targets: readonly PositionRef[]): Promise<(StoredPosition | null)[]> {
     return inBatches(targets, async (chunk) => {
-      const pipeline = this.redis.pipeline();
+      const pipeline = anySlotPipeline(this.redis);
       for (const t of chunk) pipeline.hget(keys.bookOpen(t.ref.accountId, t.ref.book), t.id);
       return (await execPipeline(pipeline)).map((raw) => (typeof raw === 'string' ? parsePosition(raw) : null));
     });

@@ -3,7 +3,7 @@
  * three triggers, named for what starts them (README.md in this folder: who runs each, how often,
  * and which is the truth for highs and lows).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../core/redis-client.js';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { LatestTicks } from '../../market/latest-ticks.js';
@@ -21,7 +21,7 @@ export { ConnectedBookSweep } from './connected-book-sweep.js';
 
 export interface SweepModuleDeps {
   /** For the connected-book trigger's per-book claims. */
-  redis: Redis;
+  redis: RedisClient;
   positions: PositionStore;
   /** The open positions' trigger levels per symbol. */
   index: SweepStore;

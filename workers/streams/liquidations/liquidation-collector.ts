@@ -2,7 +2,7 @@
  * The liquidation collector of the feed role: one connector per exchange, each behind its own
  * cluster-wide lease (`liq-<exchange>`), all writing through one batching writer.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../shared/core/redis-client.js';
 import type { Clock } from '../../../shared/core/clock.js';
 import type { VenueUrls } from '../../../shared/core/base-urls.js';
 import type { Config } from '../../../shared/core/config.js';
@@ -17,7 +17,7 @@ import type { LiquidationConnector } from './liquidation-connector.js';
 
 export interface LiquidationCollectorOptions {
   config: Config;
-  redis: Redis;
+  redis: RedisClient;
   logger: Logger;
   clock: Clock;
   /** This process's id (the lease value). */
