@@ -13,7 +13,7 @@ import { keys } from '../../shared/redis/keys.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { WebhookStore } from '../../shared/push/webhook-store.js';
 import { median, processCpuMs, type Child } from '../lib/harness.js';
-import { createAccountKeys, createKeys, keyHeaders } from '../lib/keys.js';
+import { btcLongOpen, createAccountKeys, createKeys, keyHeaders } from '../lib/keys.js';
 import { pacedLoad, type PacedRequest } from '../lib/paced-load.js';
 import { startBenchReceiver, type BenchReceiver } from '../lib/push-clients.js';
 import { startBenchWorker, type BenchStack } from '../lib/stack.js';
@@ -109,12 +109,7 @@ export async function measureRedisCost(stack: BenchStack, options: RedisCostOpti
           request: (i) => {
             const key = population[i % population.length];
             keyOf.set(i, key);
-            return {
-              path: '/api/bot/v1/open',
-              method: 'POST',
-              headers: keyHeaders(key),
-              body: JSON.stringify({ symbol: 'BTC', side: 'long', margin_usd: 20, leverage: 5 }),
-            };
+            return btcLongOpen(key);
           },
           onAnswer: (i, status, body) => {
             const key = keyOf.get(i);

@@ -16,7 +16,7 @@ import { WebhookStore } from '../../shared/push/webhook-store.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { keys as redisKeys } from '../../shared/redis/keys.js';
 import type { Child } from '../lib/harness.js';
-import { createAccountKeys, keyHeaders } from '../lib/keys.js';
+import { btcLongOpen, createAccountKeys, keyHeaders } from '../lib/keys.js';
 import { pacedLoad, quantile, type PacedRequest } from '../lib/paced-load.js';
 import { closeAll, connectMany, startBenchReceiver, type BenchReceiver } from '../lib/push-clients.js';
 import { startBenchWorker, type BenchStack } from '../lib/stack.js';
@@ -111,12 +111,7 @@ export async function measureSoak(stack: BenchStack, options: SoakOptions): Prom
     const openRequest = (i: number): PacedRequest => {
       const key = accounts[n++ % accounts.length].apiKey;
       keyOf.set(i, key);
-      return {
-        path: '/api/bot/v1/open',
-        method: 'POST',
-        headers: keyHeaders(key),
-        body: JSON.stringify({ symbol: 'BTC', side: 'long', margin_usd: 20, leverage: 5 }),
-      };
+      return btcLongOpen(key);
     };
     const next = (i: number): PacedRequest => {
       const slot = i % 10;

@@ -11,11 +11,9 @@ import type { ScreenerRow } from '../../shared/screener/screener-types.js';
 import { ScreenerService } from '../../shared/screener/screener-service.js';
 import { SnapshotStore } from '../../shared/snapshots/snapshot-store.js';
 import { systemClock } from '../../shared/core/clock.js';
-import { configWith } from '../../shared/core/config.js';
-import { createLogger } from '../../shared/core/logger.js';
-import { MarketWriter } from '../../shared/market/market-writer.js';
 import type { Candle } from '../../shared/market/types.js';
 import { fixture } from './fixtures.js';
+import { testMarketWriter } from './trading.js';
 
 export interface DerivativesSeed {
   /** Funding rate per interval as a fraction (0.0001 = 0.01%). */
@@ -72,15 +70,7 @@ export async function seedFearGreed(redis: RedisClient, now = Date.now()): Promi
 
 /** Closed 1-minute candles of one pair, stored as the feed stores them (Binance's). */
 export async function seedCandles(redis: RedisClient, symbol: string, candles: readonly Omit<Candle, 'closed'>[]): Promise<void> {
-  const config = configWith({});
-  const writer = new MarketWriter({
-    redis,
-    logger: createLogger(config),
-    clock: systemClock,
-    priceFreshMs: config.priceFreshMs,
-    flushIntervalMs: 1_000_000,
-    onFirstClose: async () => undefined,
-  });
+  const writer = testMarketWriter(redis);
   for (const candle of candles) await writer.storeClosed({ ...candle, closed: true, venue: 'binance', symbol });
 }
 

@@ -12,6 +12,19 @@ import { getJson, useApiFixture, type ApiFixture, type JsonResponse } from './ap
 import { waitFor } from './market-wait.js';
 
 /** Writes aggregated prices the way the feed does: venue ticks, then the median written by the writer's flush. */
+/** A MarketWriter as the feed builds one, flushed only when asked: tests write prices and candles through it. */
+export function testMarketWriter(redis: RedisClient): MarketWriter {
+  const config = configWith({});
+  return new MarketWriter({
+    redis,
+    logger: createLogger(config),
+    clock: systemClock,
+    priceFreshMs: config.priceFreshMs,
+    flushIntervalMs: 1_000_000,
+    onFirstClose: async () => undefined,
+  });
+}
+
 export class TestPrices {
   private readonly writer: MarketWriter;
   private readonly universe = new Set<string>();
@@ -19,15 +32,7 @@ export class TestPrices {
   private readonly listed = new Map<string, number>();
 
   constructor(private readonly redis: RedisClient) {
-    const config = configWith({});
-    this.writer = new MarketWriter({
-      redis,
-      logger: createLogger(config),
-      clock: systemClock,
-      priceFreshMs: config.priceFreshMs,
-      flushIntervalMs: 1_000_000,
-      onFirstClose: async () => undefined,
-    });
+    this.writer = testMarketWriter(redis);
   }
 
   /** Sets the live price of symbols (canonical names), as every venue's last price now; adds them to the universe. */
