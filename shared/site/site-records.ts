@@ -4,12 +4,12 @@
  * in the site's keyspace (`site:`); what redis-om would need RediSearch for (finding a user's sessions) is kept in sets of
  * our own. Accounts, keys and money stay on the ioredis stores and their scripts.
  *
- * Every command here names one key, so the records work on Redis Cluster too: a one-node cluster accepts this plain
- * client; a multi-node one needs `createCluster` from redis4 in `connectSiteRedis` (redis-om takes either).
+ * Every command here names one key, so the records work on Redis Cluster too: with REDIS_CLUSTER the client is
+ * node-redis's cluster client on the same seeds (redis-om takes either).
  */
-import type { RedisOptions } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { SeededCluster, type RedisClient } from '../core/redis-client.js';
-import { createClient } from 'redis4';
+import { createClient, createCluster } from 'redis4';
 import { Repository, Schema, type Entity } from 'redis-om';
 
 /** The site's keyspace: redis-om's schemas and our own index keys all start with it. */
@@ -43,7 +43,7 @@ export const linkSchema = new Schema(
   { dataStructure: 'HASH' },
 );
 
-export type SiteClient = ReturnType<typeof createClient>;
+export type SiteClient = ReturnType<typeof createClient> | ReturnType<typeof createCluster>;
 
 export interface SiteRecords {
   client: SiteClient;
@@ -81,19 +81,7 @@ export class SiteRedis {
   }
 
   private async connect(): Promise<SiteRecords> {
-    // on a cluster, its first seed node (see the README, "The site": the records need a one-node cluster or one server)
-    const { host, port, username, password, db, tls } =
-      this.redis instanceof SeededCluster
-        ? { ...this.redis.options.redisOptions, host: this.redis.seeds[0].host, port: this.redis.seeds[0].port }
-        : (this.redis.options as RedisOptions);
-    const client = createClient({
-      socket: { host, port, tls: tls !== undefined, connectTimeout: 5_000 },
-      username: username || undefined,
-      password: password || undefined,
-      database: db ?? 0,
-      // a command while the connection is down fails at once (503 through the API's gate) rather than waiting
-      disableOfflineQueue: true,
-    });
+    const client = this.redis instanceof SeededCluster ? this.clusterClient(this.redis) : this.serverClient(this.redis as Redis);
     client.on('error', this.onError);
     await client.connect();
     return {
@@ -102,5 +90,31 @@ export class SiteRedis {
       sessions: new Repository(sessionSchema, client),
       links: new Repository(linkSchema, client),
     };
+  }
+
+  private serverClient(redis: Redis): SiteClient {
+    const { host, port, username, password, db, tls } = redis.options;
+    return createClient({
+      socket: { host, port, tls: tls !== undefined, connectTimeout: 5_000 },
+      username: username || undefined,
+      password: password || undefined,
+      database: db ?? 0,
+      // a command while the connection is down fails at once (503 through the API's gate) rather than waiting
+      disableOfflineQueue: true,
+    });
+  }
+
+  /** On a Redis Cluster, node-redis's own cluster client on the same seeds: every record is one key, in its own slot. */
+  private clusterClient(cluster: SeededCluster): SiteClient {
+    const { username, password, tls } = cluster.options.redisOptions ?? {};
+    return createCluster({
+      rootNodes: cluster.seeds.map(({ host, port }) => ({ socket: { host, port } })),
+      defaults: {
+        socket: { tls: tls !== undefined, connectTimeout: 5_000 },
+        username: username || undefined,
+        password: password || undefined,
+        disableOfflineQueue: true,
+      },
+    });
   }
 }
