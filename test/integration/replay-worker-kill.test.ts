@@ -21,7 +21,7 @@ import { startTestApi, type TestApi } from '../helpers/app.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { simControl, startScriptedSim, type SimHandle } from '../helpers/market-sim.js';
 import { spawnService, type ServiceProcess } from '../helpers/process.js';
-import { freshRedis, testRedisUrl } from '../helpers/redis.js';
+import { freshRedis, keysMatching, testRedisUrl } from '../helpers/redis.js';
 import { MINUTE } from '../helpers/sweep.js';
 import { accountServices, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
@@ -141,7 +141,7 @@ describe('a replay whose worker is killed, then paused', function () {
 
 /** The key id of the trader's key (the replay state is per key). */
 async function keyIdOf(redis: RedisClient, t: Trader): Promise<string> {
-  const found = await redis.keys(`acct:{${t.accountId}}:replay:*`);
+  const found = await keysMatching(redis, `acct:{${t.accountId}}:replay:*`);
   const state = found.find((k) => !k.endsWith(':events') && !k.endsWith(':books'));
   if (!state) throw new Error('no replay state');
   return state.slice(state.lastIndexOf(':') + 1);
