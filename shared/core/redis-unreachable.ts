@@ -19,8 +19,12 @@ const UNREACHABLE_NAMES = new Set(['MaxRetriesPerRequestError', 'ClusterAllFaile
  * (TRYAGAIN while its keys are split, MOVED while the nodes learn the new owner); sent again later, it is served.
  */
 const UNREACHABLE_MESSAGES = ['Connection is closed.', "Stream isn't writeable", 'Too many Cluster redirections.'];
-/** Replies of a server that is up but cannot serve yet (loading its data, a failover, a cluster without a slot's node). */
-const NOT_SERVING = /^(LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN) /;
+/**
+ * Replies of a server that is up but cannot serve yet (loading its data, a failover, a cluster without a slot's node, a
+ * script touching a key of a slot that is being migrated: the scripts touch every key before they write, so nothing
+ * was changed).
+ */
+const NOT_SERVING = /^(LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN) |^ERR Script attempted to access a non local key/;
 
 /**
  * True when a command failed because Redis could not be reached (or could not serve), not because

@@ -35,6 +35,9 @@ describe('config: REDIS_URL and REDIS_CLUSTER', () => {
       'Too many Cluster redirections. Last error: ReplyError: TRYAGAIN Multiple keys request during rehashing of slot',
     );
     expect(isRedisUnreachable(tryAgain)).to.equal(true);
+    // a script touching a key of a migrating slot (the scripts touch every key before they write: nothing changed)
+    const nonLocal = new Error('ERR Script attempted to access a non local key in a cluster node script: 22f67a2d, on @user_script:94.');
+    expect(isRedisUnreachable(nonLocal)).to.equal(true);
     expect(isRedisUnreachable(new Error("CROSSSLOT Keys in request don't hash to the same slot"))).to.equal(false);
   });
 });

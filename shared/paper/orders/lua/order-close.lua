@@ -30,6 +30,9 @@ Every key is the account's (one hash tag, one cluster slot). The order's entries
 cross-account order and expiry indexes are taken out after this script, on 1 and -2
 (order-hints.ts).
 ]]
+-- every key touched before any write: on a Redis Cluster, a key of a slot being migrated fails the script at its
+-- first access, so a migration refuses the whole change (retryable) instead of stopping it halfway
+for i = 1, #KEYS do redis.call('EXISTS', KEYS[i]) end
 local EVENT_OF = { cancelled = 'order.cancelled', expired = 'order.expired' }
 local event = EVENT_OF[ARGV[9]]
 if not event then return {-3, 'unknown_status'} end

@@ -41,6 +41,9 @@ the position's entries in the per-symbol trigger indexes go in before it (trigge
 come out again unless it returns 1; the order's entries in the order and expiry indexes come out
 after it on 1, 2 and -2 (order-hints.ts).
 ]]
+-- every key touched before any write: on a Redis Cluster, a key of a slot being migrated fails the script at its
+-- first access, so a migration refuses the whole change (retryable) instead of stopping it halfway
+for i = 1, #KEYS do redis.call('EXISTS', KEYS[i]) end
 if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return {-2} end
 local current = redis.call('HGET', KEYS[2], ARGV[1])
 if not current or redis.sha1hex(current) ~= ARGV[2] then return {-1} end

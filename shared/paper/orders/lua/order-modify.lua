@@ -19,6 +19,9 @@ Every key is the account's (one hash tag, one cluster slot). The order's entry i
 of its symbol follows the new level around this script (order-hints.ts): widened toward it before,
 set to it once applied.
 ]]
+-- every key touched before any write: on a Redis Cluster, a key of a slot being migrated fails the script at its
+-- first access, so a migration refuses the whole change (retryable) instead of stopping it halfway
+for i = 1, #KEYS do redis.call('EXISTS', KEYS[i]) end
 if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return {-2} end
 local current = redis.call('HGET', KEYS[2], ARGV[1])
 if not current or redis.sha1hex(current) ~= ARGV[2] then return {-1} end

@@ -25,6 +25,9 @@ Every key is the account's (one hash tag, one cluster slot). The order's entries
 cross-account order and expiry indexes are written around this script (order-hints.ts): before it,
 and taken out again when it stores another order or none.
 ]]
+-- every key touched before any write: on a Redis Cluster, a key of a slot being migrated fails the script at its
+-- first access, so a migration refuses the whole change (retryable) instead of stopping it halfway
+for i = 1, #KEYS do redis.call('EXISTS', KEYS[i]) end
 -- a create already made with this client_order_id answers as it did (idempotency.lua, sent ahead of this script)
 local earlier = ARGV[4] == '1' and earlier_reply(KEYS[3], KEYS[2])
 if earlier then return earlier end

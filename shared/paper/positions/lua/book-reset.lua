@@ -38,6 +38,9 @@ The cancelled orders' entries in the cross-account order indexes are left behind
 dropped when a candle or the expiry job next finds them. Order JSON keeps numbers to 12
 significant digits, so cjson (14) writes them back unchanged.
 ]]
+-- every key touched before any write: on a Redis Cluster, a key of a slot being migrated fails the script at its
+-- first access, so a migration refuses the whole change (retryable) instead of stopping it halfway
+for i = 1, #KEYS do redis.call('EXISTS', KEYS[i]) end
 local open = redis.call('HLEN', KEYS[1])
 if open > 0 then return {-1, open} end
 if redis.call('EXISTS', KEYS[6]) == 1 or redis.call('EXISTS', KEYS[7]) == 1 then return {-2} end

@@ -49,6 +49,9 @@ Every key is the account's (one hash tag, one cluster slot). The position's entr
 per-symbol trigger indexes are taken out after a whole close (trigger-hints.ts); one left behind by
 a crash is dropped by the sweep, which re-checks the position itself before it settles anything.
 ]]
+-- every key touched before any write: on a Redis Cluster, a key of a slot being migrated fails the script at its
+-- first access, so a migration refuses the whole change (retryable) instead of stopping it halfway
+for i = 1, #KEYS do redis.call('EXISTS', KEYS[i]) end
 if ARGV[8] == '1' then
   local prior = redis.call('GET', KEYS[5])
   if prior then return {2, prior} end

@@ -22,6 +22,9 @@ Every key is the account's (one hash tag, one cluster slot). The position's entr
 per-symbol trigger indexes are moved around this script (trigger-hints.ts): widened before it,
 set to the new levels once it applied.
 ]]
+-- every key touched before any write: on a Redis Cluster, a key of a slot being migrated fails the script at its
+-- first access, so a migration refuses the whole change (retryable) instead of stopping it halfway
+for i = 1, #KEYS do redis.call('EXISTS', KEYS[i]) end
 local current = redis.call('HGET', KEYS[1], ARGV[1])
 if not current then return {-2} end
 if redis.sha1hex(current) ~= ARGV[2] then return {-1} end

@@ -17,6 +17,9 @@ Returns  {1}            moved
          {-2}           the replay was stopped (or replaced)
 Events:  none.
 ]]
+-- every key touched before any write: on a Redis Cluster, a key of a slot being migrated fails the script at its
+-- first access, so a migration refuses the whole change (retryable) instead of stopping it halfway
+for i = 1, #KEYS do redis.call('EXISTS', KEYS[i]) end
 if redis.call('HGET', KEYS[1], 'id') ~= ARGV[1] then return {-2} end
 local swept = redis.call('HGET', KEYS[1], 'swept_to')
 if swept ~= ARGV[2] then return {-1, swept} end

@@ -18,6 +18,9 @@ Returns  {1}         stopped, journal emptied
          {-2}        no such replay (stopped already, or replaced)
 Events:  none.
 ]]
+-- every key touched before any write: on a Redis Cluster, a key of a slot being migrated fails the script at its
+-- first access, so a migration refuses the whole change (retryable) instead of stopping it halfway
+for i = 1, #KEYS do redis.call('EXISTS', KEYS[i]) end
 if redis.call('HGET', KEYS[1], 'id') ~= ARGV[1] then return {-2} end
 local open = redis.call('HLEN', KEYS[2])
 if open > 0 then return {-1, open} end
