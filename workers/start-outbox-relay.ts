@@ -3,7 +3,7 @@ import type { Domain } from '../shared/domain.js';
 import { OutboxRelay } from '../shared/push/outbox-relay.js';
 import { createWebhookProducer } from '../shared/queues/webhook-producer.js';
 import type { RoleContext, RunningRole } from './runtime.js';
-import { subscriberClient } from '../shared/core/redis-client.js';
+import { orderedPublisher, subscriberClient } from '../shared/core/redis-client.js';
 
 export async function startOutboxRelay(ctx: RoleContext, domain: Domain): Promise<RunningRole> {
   const { config } = ctx;
@@ -11,6 +11,8 @@ export async function startOutboxRelay(ctx: RoleContext, domain: Domain): Promis
   const subscriber = subscriberClient(ctx.redis);
   const relay = new OutboxRelay({
     redis: ctx.redis,
+    // on a cluster, published through the node the API pods' subscribers listen on, so an account's events keep their order
+    publisher: orderedPublisher(ctx.redis),
     subscriber,
     producer,
     hooks: domain.stores.webhooks,

@@ -47,3 +47,12 @@ export function subscriberClient(client: RedisClient): Redis {
     for (const listener of client.listeners(event)) subscriber.on(event, (...args) => listener(...args));
   return subscriber;
 }
+
+/**
+ * Where channel messages are published so their subscribers get them in the order sent: on a cluster, a plain connection
+ * to the node subscriberClient listens on (a Cluster client would send each PUBLISH to any node, and the cluster bus
+ * may then deliver two of them out of order); on one server, the client itself. Null when `client` itself serves.
+ */
+export function orderedPublisher(client: RedisClient): Redis | null {
+  return client instanceof Cluster ? subscriberClient(client) : null;
+}

@@ -33,6 +33,8 @@ const PARALLEL = 16;
 
 export interface OutboxRelayDeps {
   redis: RedisClient;
+  /** Where the account channels' messages go out, when not `redis` (orderedPublisher); the relay closes it on stop. */
+  publisher?: RedisClient | null;
   /** A connection of its own for SUBSCRIBE; the relay closes it on stop. */
   subscriber: RedisClient;
   producer: WebhookProducer;
@@ -61,7 +63,7 @@ export class OutboxRelay {
   private stopped = false;
 
   constructor(private readonly deps: OutboxRelayDeps) {
-    this.store = new OutboxStore(deps.redis);
+    this.store = new OutboxStore(deps.redis, deps.publisher ?? deps.redis);
   }
 
   async start(): Promise<void> {
@@ -83,7 +85,7 @@ export class OutboxRelay {
     this.queued.clear();
     await this.scanning;
     await Promise.allSettled([...this.running.values()]);
-    await closeRedis(this.deps.subscriber);
+    await closeRedis(this.deps.subscriber, ...(this.deps.publisher ? [this.deps.publisher] : []));
   }
 
   /** Drains an account's outbox soon (now, if fewer than PARALLEL drains run). */

@@ -31,7 +31,11 @@ function fieldsOf(flat: string[]): Record<string, string> {
 }
 
 export class OutboxStore {
-  constructor(private readonly redis: RedisClient) {}
+  /** `publisher`: where the account channels' messages go out (orderedPublisher); the store's client by default. */
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly publisher: RedisClient = redis,
+  ) {}
 
   /** Takes the outbox's lease: true when this relay now drains it alone. */
   async acquire(accountId: string, owner: string, ttlMs: number): Promise<boolean> {
@@ -60,7 +64,7 @@ export class OutboxStore {
   /** Publishes an account's channel messages in order (one pipeline: Redis delivers them in this order). */
   async publish(accountId: string, messages: string[]): Promise<void> {
     if (messages.length === 0) return;
-    const pipeline = this.redis.pipeline();
+    const pipeline = this.publisher.pipeline();
     for (const message of messages) pipeline.publish(keys.accountEvents(accountId), message);
     await pipeline.exec();
   }
