@@ -5,6 +5,7 @@ import { PositionStore } from '../../shared/paper/positions/position-store.js';
 import { parsePosition, type BookRef, type Position } from '../../shared/paper/positions/position-types.js';
 import { closedView, openView } from '../../shared/paper/positions/position-view.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
+import { clusterSeeds } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import { freshRedis, snapshotRedis, testRedisUrl } from '../helpers/redis.js';
 import { expectOneWinner } from '../helpers/race.js';
@@ -231,8 +232,18 @@ describe('position scripts under races (Lua, real Redis)', () => {
     expect([...results].sort()).to.deep.equal(['stale', 'updated']);
     const winner = results[0] === 'updated' ? one : two;
     const member = `${ref.accountId}|${ref.book}|${position.id}`;
-    expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'sl', 'long'), member)).to.equal(String(winner.sl));
-    expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'tp', 'long'), member)).to.equal(winner.tp === null ? null : String(winner.tp));
+    const sl = await redis.zscore(keys.triggerIndex('ETHUSDT', 'sl', 'long'), member);
+    const tp = await redis.zscore(keys.triggerIndex('ETHUSDT', 'tp', 'long'), member);
+    if ((clusterSeeds(testRedisUrl())?.length ?? 0) < 3) {
+      expect(sl).to.equal(String(winner.sl));
+      expect(tp).to.equal(winner.tp === null ? null : String(winner.tp));
+    } else {
+      // on several masters the per-symbol index is on another node than the account's keys, written around the scripts:
+      // two pods' hints may interleave and leave the wider level. A hint may be earlier than the position's level (the
+      // sweep re-checks the position), never later: a long's stop at or above it, its target at or below it
+      expect(Number(sl)).to.be.at.least(winner.sl);
+      if (winner.tp !== null) expect(Number(tp)).to.be.at.most(winner.tp);
+    }
     expect(await outbox()).to.deep.equal(['position.opened', 'position.updated']);
     expect(await pods[0].sltp(ref, read, one, Date.now())).to.equal('stale');
   });
