@@ -9,10 +9,10 @@
  * answered 2xx. The API process's CPU per request is reported beside it.
  */
 import type { RedisClient } from '../../shared/core/redis-client.js';
-import { keys } from '../../shared/redis/keys.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { WebhookStore } from '../../shared/push/webhook-store.js';
 import { median, processCpuMs, type Child } from '../lib/harness.js';
+import { unrelayedOutboxEntries } from '../lib/outboxes.js';
 import { btcLongOpen, createAccountKeys, createKeys, keyHeaders } from '../lib/keys.js';
 import { pacedLoad, type PacedRequest } from '../lib/paced-load.js';
 import { startBenchReceiver, type BenchReceiver } from '../lib/push-clients.js';
@@ -52,16 +52,6 @@ interface Operation {
 /** The redis-server process behind a connection (INFO's process_id): the bench's Redis runs on this machine. */
 async function redisPid(redis: RedisClient): Promise<number> {
   return Number(/process_id:(\d+)/.exec(await redis.info('server'))?.[1]);
-}
-
-async function outboxesHoldEntries(redis: RedisClient): Promise<boolean> {
-  let cursor = '0';
-  do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', keys.accountOutboxPattern, 'COUNT', 1000);
-    for (const key of found) if ((await redis.xlen(key)) > 0) return true;
-    cursor = next;
-  } while (cursor !== '0');
-  return false;
 }
 
 async function until(done: () => Promise<boolean> | boolean, what: string): Promise<void> {
@@ -170,7 +160,7 @@ export async function measureRedisCost(stack: BenchStack, options: RedisCostOpti
           next: operation.request,
           onAnswer: operation.onAnswer,
         });
-        await until(async () => !(await outboxesHoldEntries(redis)), 'the outbox relay');
+        await until(async () => (await unrelayedOutboxEntries(redis)) === 0, 'the outbox relay');
         if (operation.webhooks) await until(() => arrivals.length - base >= run.ok, 'the webhook deliveries');
         const elapsed = performance.now() - started;
         const redisMs = (processCpuMs(pid) ?? 0) - redisBefore - idlePerMs * elapsed;

@@ -8,14 +8,13 @@
  * reads of the book; half the accounts have a webhook to a receiver in this process, and each account has a stream
  * socket connected.
  */
-import type { RedisClient } from '../../shared/core/redis-client.js';
 import { readFileSync } from 'node:fs';
 import type WebSocket from 'ws';
 import { QueueCountsReader } from '../../shared/queues/queue-counts.js';
 import { WebhookStore } from '../../shared/push/webhook-store.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
-import { keys as redisKeys } from '../../shared/redis/keys.js';
 import type { Child } from '../lib/harness.js';
+import { unrelayedOutboxEntries } from '../lib/outboxes.js';
 import { btcLongOpen, createAccountKeys, keyHeaders } from '../lib/keys.js';
 import { pacedLoad, quantile, type PacedRequest } from '../lib/paced-load.js';
 import { closeAll, connectMany, startBenchReceiver, type BenchReceiver } from '../lib/push-clients.js';
@@ -71,17 +70,6 @@ function rssMb(pid: number | undefined): number {
   } catch {
     return 0;
   }
-}
-
-async function outboxEntries(redis: RedisClient): Promise<number> {
-  let total = 0;
-  let cursor = '0';
-  do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', redisKeys.accountOutboxPattern, 'COUNT', 1000);
-    for (const key of found) total += await redis.xlen(key);
-    cursor = next;
-  } while (cursor !== '0');
-  return total;
 }
 
 export async function measureSoak(stack: BenchStack, options: SoakOptions): Promise<SoakSummary> {
@@ -164,7 +152,7 @@ export async function measureSoak(stack: BenchStack, options: SoakOptions): Prom
         redisMemoryMb: Math.round(Number(/used_memory:(\d+)/.exec(memory)?.[1] ?? 0) / 1024 / 102.4) / 10,
         redisKeys: await redis.dbsize(),
         queueBacklog: Object.values(counts).reduce((s, c) => s + c.waiting + c.active + c.delayed, 0),
-        outboxEntries: await outboxEntries(redis),
+        outboxEntries: await unrelayedOutboxEntries(redis),
         p99Ms: Math.round(quantile(run.latenciesMs, 0.99) * 10) / 10,
         failed: run.failed,
       });
