@@ -80,6 +80,8 @@ export class StoredApiKeyResolver implements ApiKeyResolver {
     this.deps.keys.rememberBook(digest, gate.key.book);
     return this.lookup(gate.key, accountFromProfile(ref.accountId, gate.profile), {
       feeVenue: gate.feeVenue,
+      replay: gate.replay,
+      simProfile: gate.simProfile,
       window: { calls: gate.calls, resetAt: this.deps.clock.now() + gate.msLeft },
     });
   }
@@ -98,7 +100,7 @@ export class StoredApiKeyResolver implements ApiKeyResolver {
   private lookup(
     key: KeySummary | null,
     account: Account | null,
-    gated?: { feeVenue: string | null; window: ResolvedApiKey['window'] },
+    gated?: Pick<KeyContext, 'feeVenue' | 'replay' | 'simProfile'> & { window: ResolvedApiKey['window'] },
   ): ApiKeyLookup {
     if (!key || !account) return null;
     if (key.revokedAt !== null) return { revoked: true };
@@ -115,6 +117,8 @@ export class StoredApiKeyResolver implements ApiKeyResolver {
     const found: ResolvedApiKey = { keyId: key.id, plan: plan.limits.id, requestsPerMinute: plan.limits.requestsPerMinute, context };
     if (gated) {
       context.feeVenue = gated.feeVenue;
+      context.replay = gated.replay;
+      if (gated.simProfile !== undefined) context.simProfile = gated.simProfile;
       found.window = gated.window;
     }
     return found;

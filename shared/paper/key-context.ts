@@ -16,4 +16,11 @@ export interface KeyContext {
    * absent when it was not read with the key, and whoever needs it reads the settings.
    */
   feeVenue?: string | null;
+  /** Whether the key has a replay, as the key gate read it with this request; absent when not read. */
+  replay?: boolean;
+  /**
+   * The simulation profile JSON of `book` as the key gate read it with this request (null: none
+   * saved); absent when not read, and whoever needs it reads the book's settings.
+   */
+  simProfile?: string | null;
 }

@@ -111,6 +111,28 @@ describe('accounts, keys, plans and books in Redis', () => {
     expect(await resolver.resolve(created.apiKey)).to.deep.equal({ revoked: true });
   });
 
+  it("reads the key's replay and its book's simulation profile with the metered call (key-gate.lua), the book's only once the key's book is known", async () => {
+    const bound = await mod.service.createKey({ email: 'sim@example.com', book: 'scalper', name: 'bot' });
+    const main = await mod.service.createKey({ email: 'sim@example.com', name: 'main' });
+    const accountId = bound.account.id;
+    await redis.hset(keys.bookSim(accountId, 'scalper'), 'profile', '{"latency_ms":250}');
+    await redis.hset(keys.bookSim(accountId, 'main'), 'profile', '{"latency_ms":10}');
+    const contextOf = async (apiKey: string) => {
+      const found = await resolver.resolveMetered(apiKey, 60_000);
+      if (found === null || 'revoked' in found) throw new Error('expected a key');
+      return found.context;
+    };
+    // first sight of a bound key: the gate guessed main, so it reads no profile rather than main's
+    const first = await contextOf(bound.apiKey);
+    expect(first?.book).to.equal('scalper');
+    expect(first?.simProfile).to.equal(undefined);
+    expect((await contextOf(bound.apiKey))?.simProfile).to.equal('{"latency_ms":250}');
+    expect(await contextOf(main.apiKey)).to.deep.include({ book: 'main', simProfile: '{"latency_ms":10}', replay: false });
+    await redis.hset(keys.replayState(accountId, bound.key.id), 'id', 'rp1');
+    expect((await contextOf(bound.apiKey))?.replay).to.equal(true);
+    expect((await contextOf(main.apiKey))?.replay).to.equal(false);
+  });
+
   it("resolves a key metered (key-gate.lua): the same context as resolve, the call counted in the key's own window, nothing counted for a revoked or unknown key", async () => {
     const created = await mod.service.createKey({ email: 'gate@example.com', book: 'scalper', name: 'bot' });
     const other = await mod.service.createKey({ email: 'gate@example.com', name: 'other' });
@@ -119,8 +141,8 @@ describe('accounts, keys, plans and books in Redis', () => {
     const first = await resolver.resolveMetered(created.apiKey, 60_000);
     if (first === null || 'revoked' in first || plain === null || 'revoked' in plain) throw new Error('expected a key');
     const { window, ...rest } = first;
-    // the gate also reads the account's fee venue (none set yet)
-    expect(rest).to.deep.equal({ ...plain, context: { ...plain.context, feeVenue: null } });
+    // the gate also reads the account's fee venue (none set yet), the key's replay (none) and its book's profile (none saved)
+    expect(rest).to.deep.equal({ ...plain, context: { ...plain.context, feeVenue: null, replay: false, simProfile: null } });
     expect(window?.calls).to.equal(1);
     expect(window?.resetAt).to.be.within(now + 59_000, now + 60_000);
     const rateKey = keys.accountKeyRate(created.account.id, created.key.id);

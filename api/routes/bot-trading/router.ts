@@ -24,7 +24,8 @@ export async function bookTrading(
   options: BotTradingRouteOptions,
   auth: KeyContext,
 ): Promise<{ trading: BookTrading; auth: KeyContext; journal: boolean }> {
-  const journal = await options.replay?.journal(auth);
+  // the key gate tells when the key has no replay, which spares most calls a read
+  const journal = auth.replay === false ? null : await options.replay?.journal(auth);
   return journal ? { trading: journal.trading, auth: journal.ctx, journal: true } : { trading: options.trading, auth, journal: false };
 }
 

@@ -73,6 +73,10 @@ export interface KeyGate {
   msLeft: number;
   /** The account's fee venue setting, null when none is set (or the key is revoked). */
   feeVenue: string | null;
+  /** Whether the key has a replay (running or finished, until stopped). */
+  replay: boolean;
+  /** The simulation profile JSON of the key's book (null: none saved); undefined when the gate read another book's. */
+  simProfile: string | null | undefined;
 }
 
 /** How many days of per-day counts are kept (usage_30d). */
@@ -156,25 +160,49 @@ export class KeyStore {
 
   /**
    * A keyed call's reads and its rate count in one script (key-gate.lua): the key, its account's
-   * profile and fee venue, and the call counted in the key's window of `windowMs`. null: no such key or account.
+   * profile and fee venue, whether the key runs a replay, its book's simulation profile (for the
+   * book `ref` remembers, main until a lookup has read the key), and the call counted in the key's
+   * window of `windowMs`. null: no such key or account.
    */
-  async gate(ref: KeyRef, windowMs: number): Promise<KeyGate | null> {
+  async gate(ref: CachedKeyRef, windowMs: number): Promise<KeyGate | null> {
     const { accountId, keyId } = ref;
+    const book = ref.book ?? MAIN_BOOK;
     const reply = await accountScripts.run(this.redis, 'key-gate', {
       keys: [
         keys.accountKey(accountId, keyId),
         keys.accountProfile(accountId),
         keys.accountKeyRate(accountId, keyId),
         keys.paperSettings(accountId),
+        keys.replayState(accountId, keyId),
+        keys.bookSim(accountId, book),
       ],
-      args: [windowMs, ...PROFILE_FIELDS],
+      args: [windowMs, book, ...PROFILE_FIELDS],
     });
     if (!Array.isArray(reply) || reply.length === 0) return null;
-    const [flat, profile, calls, msLeft, feeVenue] = reply as [string[], (string | null)[], number, number, string | null | undefined];
+    const [flat, profile, calls, msLeft, feeVenue, replay, simRead, sim] = reply as [
+      string[],
+      (string | null)[],
+      number,
+      number,
+      string | null | undefined,
+      number | undefined,
+      number | undefined,
+      string | null | undefined,
+    ];
     const record: Record<string, string> = {};
     for (let i = 0; i + 1 < flat.length; i += 2) record[flat[i]] = flat[i + 1];
     const key = parseKeyRecord(record);
-    return key && { key, profile, calls, msLeft, feeVenue: feeVenue ?? null };
+    return (
+      key && {
+        key,
+        profile,
+        calls,
+        msLeft,
+        feeVenue: feeVenue ?? null,
+        replay: replay === 1,
+        simProfile: simRead === 1 ? (sim ?? null) : undefined,
+      }
+    );
   }
 
   async get(accountId: string, keyId: string): Promise<KeySummary | null> {

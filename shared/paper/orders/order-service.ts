@@ -140,7 +140,7 @@ export class OrderService implements RestingOrderPlacer {
     const [live, accountVenue, profile] = await Promise.all([
       prices.settledEntryPrice(req.symbol),
       named === undefined ? fees.venueFor(ctx) : undefined,
-      sim.profile(refOf(ctx)),
+      sim.profileOf(ctx),
     ]);
     try {
       if ('error' in live) throw live.error;

@@ -198,7 +198,7 @@ export class PositionReads {
     const [open, counters, profile] = await Promise.all([
       this.openBook(ctx),
       this.deps.store.counters(refOf(ctx)),
-      this.deps.sim.profile(refOf(ctx)),
+      this.deps.sim.profileOf(ctx),
     ]);
     const money = moneyFields(counters, open, profile.margin_enforced);
     const decided = counters.wins + counters.losses;
@@ -222,7 +222,7 @@ export class PositionReads {
     const [open, counters, profile] = await Promise.all([
       this.openBook(ctx),
       this.deps.store.counters(refOf(ctx)),
-      this.deps.sim.profile(refOf(ctx)),
+      this.deps.sim.profileOf(ctx),
     ]);
     return { account: ctx.book, ...moneyFields(counters, open, profile.margin_enforced) };
   }

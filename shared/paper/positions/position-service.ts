@@ -159,7 +159,7 @@ export class PositionService {
     const [fill, accountVenue, profile] = await Promise.all([
       prefetched instanceof PrefetchedFill && prefetched.symbol === req.symbol ? prefetched.fill : prices.settledEntryPrice(req.symbol),
       named === undefined ? fees.venueFor(ctx) : undefined,
-      sim.profile(ref),
+      sim.profileOf(ctx),
     ]);
     try {
       if ('error' in fill) throw fill.error;

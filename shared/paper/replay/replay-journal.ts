@@ -103,5 +103,5 @@ export function journalTrading(deps: JournalDeps, quote: CursorQuote): BookTradi
   };
 }
 
-/** The key's context on its journal: the same key, trading the journal's book. */
-export const journalContext = (ctx: KeyContext, book: string): KeyContext => ({ ...ctx, book });
+/** The key's context on its journal: the same key, trading the journal's book (whose profile the gate did not read). */
+export const journalContext = (ctx: KeyContext, book: string): KeyContext => ({ ...ctx, book, simProfile: undefined });

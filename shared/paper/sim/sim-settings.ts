@@ -2,6 +2,7 @@
 import type { RedisClient } from '../../core/redis-client.js';
 import { parseProfile, seedOf, type SimProfile } from '../../engine/sim-profile.js';
 import { keys } from '../../redis/keys.js';
+import type { KeyContext } from '../key-context.js';
 import type { BookRef } from '../positions/position-types.js';
 
 /** The seed of a book's reject draws: fixed per book, so its sequence is reproducible. */
@@ -12,6 +13,11 @@ export class SimSettings {
 
   async profile(ref: BookRef): Promise<SimProfile> {
     return parseProfile(await this.redis.hget(keys.bookSim(ref.accountId, ref.book), 'profile'));
+  }
+
+  /** The profile of the context's book: as the key gate read it with the request, else from Redis. */
+  async profileOf(ctx: Pick<KeyContext, 'accountId' | 'book' | 'simProfile'>): Promise<SimProfile> {
+    return ctx.simProfile === undefined ? this.profile(ctx) : parseProfile(ctx.simProfile);
   }
 
   /** Stores the profile; the draw sequence restarts, so the same profile meets the same refusals again. */
