@@ -111,7 +111,7 @@ function latencyTable(latency: LatencySummary): string {
 }
 
 async function main(): Promise<void> {
-  const stack = await startBenchStack({ metricsApi: wants('metrics') });
+  const stack = await startBenchStack({ metricsApi: wants('metrics'), baselineTree: process.env.BENCH_BASELINE_TREE });
   let rows: Measurement[] = [];
   let latency: LatencySummary | undefined;
   let ingest: IngestSummary | undefined;
@@ -136,9 +136,12 @@ async function main(): Promise<void> {
       const bursts = Number(process.env.BENCH_TRADING_BURSTS ?? 5);
       const asTradingApi = (api: Child, suffix: string): TradingApi => ({ url: api.url, pid: api.process.pid, suffix });
       // with metrics: the same rows on the API process recording them, bursts and paced rounds interleaved with the other
-      const apis = stack.apiWithMetrics
-        ? [asTradingApi(stack.api, ' (metrics off)'), asTradingApi(stack.apiWithMetrics, ' (metrics on)')]
-        : [asTradingApi(stack.api, '')];
+      // with a baseline tree: the same rows on the earlier commit's API process too, interleaved the same way
+      const apis = [
+        asTradingApi(stack.api, stack.apiWithMetrics ? ' (metrics off)' : ''),
+        ...(stack.apiWithMetrics ? [asTradingApi(stack.apiWithMetrics, ' (metrics on)')] : []),
+        ...(stack.apiBaseline ? [asTradingApi(stack.apiBaseline, ' (baseline tree)')] : []),
+      ];
       rows.push(
         ...(await measureTrading({
           redisUrl: stack.redis.url,

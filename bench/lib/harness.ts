@@ -66,6 +66,7 @@ export async function startChild(
   return spawnChild(
     script,
     env,
+    ROOT,
     (child) =>
       new Promise<string>((resolve, reject) => {
         let buffer = '';
@@ -83,8 +84,15 @@ export async function startChild(
 }
 
 /** Starts a server on a known URL and waits until its health URL answers. */
-export async function startChildAt(script: string, env: Record<string, string>, url: string, healthPath: string): Promise<Child> {
-  return spawnChild(script, env, async (child) => {
+/** `cwd`: the checkout the script runs from (another commit's, to compare it in the same run); this one by default. */
+export async function startChildAt(
+  script: string,
+  env: Record<string, string>,
+  url: string,
+  healthPath: string,
+  cwd = ROOT,
+): Promise<Child> {
+  return spawnChild(script, env, cwd, async (child) => {
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
@@ -99,9 +107,14 @@ export async function startChildAt(script: string, env: Record<string, string>, 
   });
 }
 
-async function spawnChild(script: string, env: Record<string, string>, ready: (child: ChildProcess) => Promise<string>): Promise<Child> {
+async function spawnChild(
+  script: string,
+  env: Record<string, string>,
+  cwd: string,
+  ready: (child: ChildProcess) => Promise<string>,
+): Promise<Child> {
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    cwd: ROOT,
+    cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -11,12 +11,19 @@ export interface BenchStack {
   api: Child;
   /** With `metricsApi`: a second API process like `api` with OPS_TOKEN set, so it records its metrics. */
   apiWithMetrics?: Child;
+  /** With `baselineTree`: a second API process like `api`, run from that checkout. */
+  apiBaseline?: Child;
   stop(): Promise<void>;
 }
 
 export interface BenchStackOptions {
   /** Start the second API process that records metrics (the metrics section compares the two in the same rounds). */
   metricsApi?: boolean;
+  /**
+   * A checkout of an earlier commit (with its node_modules): a second API process runs from it on the same Redis, so
+   * the trading rows compare the two in the same rounds.
+   */
+  baselineTree?: string;
 }
 
 const simUrl = (line: string): string | undefined => /^sim listening on (\S+)/.exec(line)?.[1];
@@ -41,7 +48,7 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
     const common = { REDIS_URL: redis.url, MARKET_SOURCE: 'sim', SIM_URL: sim.url, LOG_LEVEL: 'warn' };
     const feed = track(await startChildAt('workers/main.ts', { ...common, ROLE: 'feed' }, sim.url, '/__sim/state'));
     // The limiter stays on and counts every request in Redis; the budget is just too large to trip.
-    const startApi = async (extra: Record<string, string>): Promise<Child> => {
+    const startApi = async (extra: Record<string, string>, tree?: string): Promise<Child> => {
       const port = await freePort();
       const env = {
         ...common,
@@ -54,10 +61,11 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
         SIGNIN_IP_RATE_LIMIT: '1000000000',
         ...extra,
       };
-      return track(await startChildAt('workers/main.ts', env, `http://127.0.0.1:${port}`, '/readyz'));
+      return track(await startChildAt('workers/main.ts', env, `http://127.0.0.1:${port}`, '/readyz', tree));
     };
     const api = await startApi({});
     const apiWithMetrics = options.metricsApi ? await startApi({ OPS_TOKEN: 'bench-metrics-token-0123456789' }) : undefined;
+    const apiBaseline = options.baselineTree ? await startApi({}, options.baselineTree) : undefined;
     await waitUntil(
       async () =>
         (await fetch(`${api.url}/api/v1/prices`).then((r) => r.json() as Promise<{ data?: { pairs: unknown[] } }>)).data?.pairs.length ===
@@ -73,6 +81,7 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
       feed,
       api,
       apiWithMetrics,
+      apiBaseline,
       stop: async () => {
         await Promise.all(started.map((child) => child.stop()));
         await redis.stop();
