@@ -44,6 +44,10 @@ export class TestPrices {
     }
     if (fresh.length > 0) await this.saveUniverse();
     this.writer.setUniverse(this.universe);
+    // stamped in a later millisecond than anything done before the call: a tick in the millisecond a position
+    // opened counts as before the open (the engine reads a tie that way), and would trigger nothing
+    const calledAt = Date.now();
+    while (Date.now() === calledAt) await new Promise((resolve) => setImmediate(resolve));
     const ts = Date.now();
     this.writer.recordTicks(Object.entries(prices).flatMap(([symbol, price]) => venues.map((venue) => ({ venue, symbol, price, ts }))));
     await this.writer.flush();
