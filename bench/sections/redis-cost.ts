@@ -12,7 +12,7 @@ import type { RedisClient } from '../../shared/core/redis-client.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { WebhookStore } from '../../shared/push/webhook-store.js';
 import { median, processCpuMs, type Child } from '../lib/harness.js';
-import { unrelayedOutboxEntries } from '../lib/outboxes.js';
+import { unrelayedOutboxEntries } from '../lib/redis-census.js';
 import { btcLongOpen, createAccountKeys, createKeys, keyHeaders } from '../lib/keys.js';
 import { pacedLoad, type PacedRequest } from '../lib/paced-load.js';
 import { startBenchReceiver, type BenchReceiver } from '../lib/push-clients.js';

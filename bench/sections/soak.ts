@@ -14,7 +14,9 @@ import { QueueCountsReader } from '../../shared/queues/queue-counts.js';
 import { WebhookStore } from '../../shared/push/webhook-store.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import type { Child } from '../lib/harness.js';
-import { unrelayedOutboxEntries } from '../lib/outboxes.js';
+import { countKeys, unrelayedOutboxEntries } from '../lib/redis-census.js';
+import { keys } from '../../shared/redis/keys.js';
+import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { btcLongOpen, createAccountKeys, keyHeaders } from '../lib/keys.js';
 import { pacedLoad, quantile, type PacedRequest } from '../lib/paced-load.js';
 import { closeAll, connectMany, startBenchReceiver, type BenchReceiver } from '../lib/push-clients.js';
@@ -36,6 +38,12 @@ export interface SoakSample {
   workerRssMb: number;
   redisMemoryMb: number;
   redisKeys: number;
+  /** The webhook queue's job records: a delivered job is kept 5 minutes (webhookJobOptions), so they fill for 5 minutes. */
+  webhookJobKeys: number;
+  /** Every other key: what has to stay flat. */
+  otherKeys: number;
+  /** Closed trades the books hold (the ledger, kept by design): what Redis's memory grows with. */
+  closedTrades: number;
   queueBacklog: number;
   outboxEntries: number;
   p99Ms: number;
@@ -51,7 +59,19 @@ export interface SoakSummary {
   failed: number;
 }
 
-const SERIES = ['apiRssMb', 'workerRssMb', 'redisMemoryMb', 'redisKeys', 'queueBacklog', 'outboxEntries', 'p99Ms', 'failed'] as const;
+const SERIES = [
+  'apiRssMb',
+  'workerRssMb',
+  'redisMemoryMb',
+  'redisKeys',
+  'webhookJobKeys',
+  'otherKeys',
+  'closedTrades',
+  'queueBacklog',
+  'outboxEntries',
+  'p99Ms',
+  'failed',
+] as const;
 
 /** Least-squares slope of y over x (0 with fewer than two points). */
 export function slope(points: readonly { x: number; y: number }[]): number {
@@ -145,12 +165,20 @@ export async function measureSoak(stack: BenchStack, options: SoakOptions): Prom
       failed += run.failed;
       const memory = await redis.info('memory');
       const counts = await queues.counts();
+      const redisKeys = await redis.dbsize();
+      const webhookJobKeys = await countKeys(redis, `${QUEUE_PREFIX}:${QUEUES.webhooks}:*`);
+      const ledger = redis.pipeline();
+      for (const { accountId } of accounts) ledger.hlen(keys.bookClosed(accountId, 'main'));
+      const closedTrades = ((await ledger.exec()) ?? []).reduce((sum, [, n]) => sum + Number(n ?? 0), 0);
       samples.push({
         atSeconds: Math.round((performance.now() - started) / 1000),
         apiRssMb: Math.round(rssMb(stack.api.process.pid)),
         workerRssMb: Math.round(rssMb(worker.process.pid)),
         redisMemoryMb: Math.round(Number(/used_memory:(\d+)/.exec(memory)?.[1] ?? 0) / 1024 / 102.4) / 10,
-        redisKeys: await redis.dbsize(),
+        redisKeys,
+        webhookJobKeys,
+        otherKeys: redisKeys - webhookJobKeys,
+        closedTrades,
         queueBacklog: Object.values(counts).reduce((s, c) => s + c.waiting + c.active + c.delayed, 0),
         outboxEntries: await unrelayedOutboxEntries(redis),
         p99Ms: Math.round(quantile(run.latenciesMs, 0.99) * 10) / 10,
@@ -187,6 +215,9 @@ export function soakTable(summary: SoakSummary): string {
     row('worker resident memory, MB', 'workerRssMb', 'MB'),
     row('Redis used memory, MB', 'redisMemoryMb', 'MB'),
     row('Redis keys', 'redisKeys', 'keys'),
+    row('  of which client_order_id records (kept 7 days)', 'webhookJobKeys', 'keys'),
+    row('  every other key', 'otherKeys', 'keys'),
+    row('closed trades in the books (the ledger)', 'closedTrades', 'trades'),
     row('queue backlog (waiting + active + delayed)', 'queueBacklog', 'jobs'),
     row('outbox entries not yet relayed', 'outboxEntries', 'entries'),
     row('p99 of the window, ms', 'p99Ms', 'ms'),
