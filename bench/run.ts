@@ -9,6 +9,7 @@ import { prepareMacroData } from './sections/macro-data.js';
 import { measurePush, pushTable, type PushResults } from './sections/push.js';
 import { measureRedisCost, redisCostTable, type RedisCostRow } from './sections/redis-cost.js';
 import { measureSoak, soakTable, type SoakSummary } from './sections/soak.js';
+import { clusterTable, measureCluster, type ClusterBenchSummary } from './sections/cluster.js';
 import { measureRoundTrips, roundTripTable, type RoundTripRow } from './sections/redis-round-trip.js';
 import { measureSweep, sweepTable, type SweepBenchSummary } from './sections/sweep.js';
 import { arenaTable, measureArena, type ArenaBenchSummary } from './sections/arena.js';
@@ -22,8 +23,8 @@ const durationSeconds = Number(process.env.BENCH_DURATION ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /**
- * Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, metrics, capacity, arena,
- * analytics, mcp, realism, site, replay, soak); all but the soak when unset.
+ * Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, metrics, capacity, cluster,
+ * arena, analytics, mcp, realism, site, replay, soak); all but the soak when unset.
  */
 const only = new Set(
   (process.env.BENCH_ONLY ?? '')
@@ -121,6 +122,7 @@ async function main(): Promise<void> {
   let roundTrips: RoundTripRow[] | undefined;
   let redisCost: RedisCostRow[] | undefined;
   let soak: SoakSummary | undefined;
+  let cluster: ClusterBenchSummary | undefined;
   let arena: ArenaBenchSummary | undefined;
   let analytics: AnalyticsResults | undefined;
   let mcp: Measurement[] | undefined;
@@ -174,6 +176,13 @@ async function main(): Promise<void> {
         rounds,
         accounts: Number(process.env.BENCH_COST_ACCOUNTS ?? 500),
       });
+    if (wants('cluster'))
+      cluster = await measureCluster(stack, {
+        connections,
+        bursts: Number(process.env.BENCH_TRADING_BURSTS ?? 5),
+        accounts: 1000,
+        burst: 4000,
+      });
     if (wants('analytics'))
       analytics = await measureAnalytics({
         redisUrl: stack.redis.url,
@@ -225,6 +234,7 @@ async function main(): Promise<void> {
     push ? pushTable(push) : '',
     redisCost ? redisCostTable(redisCost) : '',
     soak ? soakTable(soak) : '',
+    cluster ? clusterTable(cluster) : '',
     mcp ? mcpTable(mcp) : '',
     sweep ? sweepTable(sweep) : '',
     arena ? arenaTable(arena) : '',
@@ -255,6 +265,7 @@ async function main(): Promise<void> {
         sweep,
         redisCost,
         soak,
+        cluster,
         arena,
         analytics,
         mcp,

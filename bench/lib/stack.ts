@@ -36,6 +36,52 @@ async function waitUntil(probe: () => Promise<boolean>, timeoutMs: number, what:
   }
 }
 
+/** The environment every role process of the stack shares: where Redis and the sim are. */
+export interface RoleEnv {
+  REDIS_URL: string;
+  /** 'true' on a Redis Cluster (REDIS_URL its seeds). */
+  REDIS_CLUSTER?: string;
+  MARKET_SOURCE: 'sim';
+  SIM_URL: string;
+  LOG_LEVEL: string;
+}
+
+/**
+ * An API process (ROLE=api) on a free port. The limiter stays on and counts every request in Redis; the budget is just
+ * too large to trip.
+ */
+/** `tree`: the checkout to run it from (BenchStackOptions.baselineTree); this one by default. */
+export async function startBenchApi(common: RoleEnv, extra: Record<string, string> = {}, tree?: string): Promise<Child> {
+  const port = await freePort();
+  const env = {
+    ...common,
+    ROLE: 'api',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_RATE_LIMIT: '1000000000',
+    // the site section issues sign-in links as fast as the API answers
+    SIGNIN_EMAIL_RATE_LIMIT: '1000000000',
+    SIGNIN_IP_RATE_LIMIT: '1000000000',
+    ...extra,
+  };
+  return startChildAt('workers/main.ts', env, `http://127.0.0.1:${port}`, '/readyz', tree);
+}
+
+/** A feed process (ROLE=feed) on the sim. */
+export function startBenchFeed(common: RoleEnv): Promise<Child> {
+  return startChildAt('workers/main.ts', { ...common, ROLE: 'feed' }, common.SIM_URL, '/__sim/state');
+}
+
+/** Waits until the API serves a live price of every sim symbol (the feed has written them). */
+export function waitForLivePrices(apiUrl: string): Promise<void> {
+  return waitUntil(
+    async () =>
+      (await fetch(`${apiUrl}/api/v1/prices`).then((r) => r.json() as Promise<{ data?: { pairs: unknown[] } }>)).data?.pairs.length === 8,
+    30_000,
+    'live prices',
+  );
+}
+
 export async function startBenchStack(options: BenchStackOptions = {}): Promise<BenchStack> {
   const redis = await startEmbeddedRedis();
   const started: Child[] = [];
@@ -45,34 +91,14 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
     const bareExpress = track(await startChild('bench/lib/servers/bare-express.ts', {}, jsonUrl));
     // a free port, so a benchmark never collides with a running `npm run sim` or another run
     const sim = track(await startChild('ops/sim/main.ts', { SIM_PORT: String(await freePort()) }, simUrl));
-    const common = { REDIS_URL: redis.url, MARKET_SOURCE: 'sim', SIM_URL: sim.url, LOG_LEVEL: 'warn' };
-    const feed = track(await startChildAt('workers/main.ts', { ...common, ROLE: 'feed' }, sim.url, '/__sim/state'));
-    // The limiter stays on and counts every request in Redis; the budget is just too large to trip.
-    const startApi = async (extra: Record<string, string>, tree?: string): Promise<Child> => {
-      const port = await freePort();
-      const env = {
-        ...common,
-        ROLE: 'api',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        PUBLIC_RATE_LIMIT: '1000000000',
-        // the site section issues sign-in links as fast as the API answers
-        SIGNIN_EMAIL_RATE_LIMIT: '1000000000',
-        SIGNIN_IP_RATE_LIMIT: '1000000000',
-        ...extra,
-      };
-      return track(await startChildAt('workers/main.ts', env, `http://127.0.0.1:${port}`, '/readyz', tree));
-    };
+    const common: RoleEnv = { REDIS_URL: redis.url, MARKET_SOURCE: 'sim', SIM_URL: sim.url, LOG_LEVEL: 'warn' };
+    const feed = track(await startBenchFeed(common));
+    const startApi = async (extra: Record<string, string>, tree?: string): Promise<Child> =>
+      track(await startBenchApi(common, extra, tree));
     const api = await startApi({});
     const apiWithMetrics = options.metricsApi ? await startApi({ OPS_TOKEN: 'bench-metrics-token-0123456789' }) : undefined;
     const apiBaseline = options.baselineTree ? await startApi({}, options.baselineTree) : undefined;
-    await waitUntil(
-      async () =>
-        (await fetch(`${api.url}/api/v1/prices`).then((r) => r.json() as Promise<{ data?: { pairs: unknown[] } }>)).data?.pairs.length ===
-        8,
-      30_000,
-      'live prices',
-    );
+    await waitForLivePrices(api.url);
     return {
       redis,
       bareNode,

@@ -50,7 +50,7 @@ interface Operation {
 }
 
 /** The redis-server process behind a connection (INFO's process_id): the bench's Redis runs on this machine. */
-async function redisPid(redis: RedisClient): Promise<number> {
+export async function redisPid(redis: RedisClient): Promise<number> {
   return Number(/process_id:(\d+)/.exec(await redis.info('server'))?.[1]);
 }
 

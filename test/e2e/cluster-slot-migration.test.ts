@@ -7,15 +7,18 @@ import { keys } from '../../shared/redis/keys.js';
 import { startTestApi, type JsonResponse, type TestApi } from '../helpers/app.js';
 import { moveSlot } from '../helpers/cluster-redis.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
-import { accountServices, botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
+import {
+  accountServices,
+  botCall,
+  createTrader,
+  postUntilDone,
+  RETRYABLE,
+  TestPrices,
+  type TimedAnswer,
+  type Trader,
+} from '../helpers/trading.js';
 
 type Body = { error?: string; position?: { id: string }; closed?: { id: string } };
-
-/** What a client may retry unchanged: the named 409 busy (a lost race) and 503 unavailable (Redis could not serve it yet). */
-const RETRYABLE = new Map([
-  ['busy', 409],
-  ['unavailable', 503],
-]);
 
 /**
  * One account trades (open with a client_order_id, then close, retried on a retryable answer) while the hash slot of
@@ -41,21 +44,10 @@ describe('Redis Cluster: a slot migration under trading', function () {
   });
 
   it('answers every request 2xx or a named retryable error, and the book adds up after', async () => {
-    const answers: JsonResponse<Body>[] = [];
+    const answers: TimedAnswer<Body>[] = [];
     let stopped = false;
-    let migrating = false;
-    let duringMigration = 0;
-    /** Sends until the answer is 2xx, keeping every answer; a retryable one is sent again unchanged. */
-    const untilDone = async (path: string, body: Record<string, unknown>): Promise<JsonResponse<Body>> => {
-      for (;;) {
-        const started = migrating;
-        const answer = await botCall<Body>(api.url, trader, 'POST', path, body);
-        answers.push(answer);
-        if (started && migrating) duringMigration++;
-        if (answer.status < 300 || !RETRYABLE.has(answer.body.error ?? '')) return answer;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
+    const untilDone = (path: string, body: Record<string, unknown>): Promise<JsonResponse<Body>> =>
+      postUntilDone<Body>(api.url, trader, path, body, (answer) => answers.push(answer));
     let opened = 0;
     const trade = async (worker: number): Promise<void> => {
       for (let n = 0; !stopped; n++) {
@@ -76,16 +68,17 @@ describe('Redis Cluster: a slot migration under trading', function () {
     const slot = Number(await redis.cluster('KEYSLOT', keys.bookOpen(trader.accountId, 'main')));
     // some trades first, so the slot holds the account's books, trades and outbox when it moves
     while (opened < 8 && !stopped) await new Promise((resolve) => setTimeout(resolve, 10));
-    migrating = true;
+    const migrationStart = Date.now();
     const moved = await moveSlot(testRedisUrl(), slot, { batch: 1, pauseMs: 100 });
-    migrating = false;
+    const migrationEnd = Date.now();
     const after = opened;
     while (opened < after + 8 && !stopped) await new Promise((resolve) => setTimeout(resolve, 10));
     stopped = true;
     await Promise.all(workers);
 
     expect(moved.keys, 'keys moved with the slot').to.be.at.least(4);
-    expect(duringMigration, 'requests answered while the slot was moving').to.be.at.least(5);
+    const duringMigration = answers.filter((answer) => answer.sentAt >= migrationStart && answer.answeredAt <= migrationEnd);
+    expect(duringMigration.length, 'requests answered while the slot was moving').to.be.at.least(5);
     for (const answer of answers) {
       if (answer.status < 300) continue;
       expect(RETRYABLE.get(answer.body.error ?? ''), JSON.stringify(answer.body)).to.equal(answer.status);

@@ -4,7 +4,8 @@
  * fails with CROSSSLOT as it would under a real Redis Cluster. Three masters (`npm run test:cluster3`): the slots
  * spread over three servers joined by `redis-cli --cluster create`, reached through ioredis's Cluster client (the
  * address is a `cluster:` one), so MOVED and ASK redirections, per-node SCAN and script caches, and pub/sub across
- * nodes are exercised too.
+ * nodes are exercised too. A test that needs a failover starts a three-master cluster of its own and adds a replica to
+ * it (addReplica, failOver).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -16,13 +17,36 @@ import { execFile } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { clusterAddress, clusterSeeds, closeRedis } from '../../shared/redis/connection.js';
 import { freePort, waitForReady } from '../../shared/redis/embedded.js';
+import { waitFor } from './market-wait.js';
 
 const run = promisify(execFile);
 
 export interface ClusterRedis {
   /** The address every client of the suite is given: a plain URL (one node) or a `cluster:` address (three masters). */
   url: string;
+  /** Stops every node, the replicas added too. */
   stop(): Promise<void>;
+  /**
+   * Adds a replica of the master serving `slot` as an operator would (`redis-cli --cluster add-node NEW ANY
+   * --cluster-slave --cluster-master-id ID`) and answers once it is in sync and every node knows it.
+   */
+  addReplica(slot: number): Promise<ClusterReplica>;
+  /**
+   * The cluster's own manual failover, as an operator runs it: `redis-cli -p REPLICA cluster failover`. The master
+   * stops taking writes, the replica catches up with its replication stream and is voted master, the old master turns
+   * into its replica. `promotedAt`: when the replica said it was master (ROLE) and every node gave it the slot. Answers
+   * once the old master is an in-sync replica of the new one that every node knows: `replica` (fail over to it to move
+   * back, once: a master does not vote twice for the replicas of one master within twice cluster-node-timeout, 30 s).
+   */
+  failOver(replica: ClusterReplica): Promise<{ replica: ClusterReplica; promotedAt: number }>;
+}
+
+export interface ClusterReplica {
+  port: number;
+  /** The port of the master it replicates. */
+  masterPort: number;
+  /** The slot it was added for (its master serves it). */
+  slot: number;
 }
 
 interface ClusterNode {
@@ -97,22 +121,137 @@ export async function startClusterRedis(masters: 1 | 3 = 1): Promise<ClusterRedi
     }
     await waitForClusterOk(ports);
     const urls = ports.map((port) => `redis://127.0.0.1:${port}`);
-    return { url: masters === 1 ? urls[0] : clusterAddress(urls.join(',')), stop };
+    const allPorts = (): number[] => nodes.map((node) => node.port);
+    const addReplica = async (slot: number): Promise<ClusterReplica> => {
+      const node = await startNode();
+      nodes.push(node);
+      const admin = new Redis(ports[0], '127.0.0.1');
+      let master: NodeLine;
+      try {
+        master = ownerOf(await clusterMasters(admin), slot);
+      } finally {
+        await closeRedis(admin);
+      }
+      await run('redis-cli', [
+        '--cluster',
+        'add-node',
+        `127.0.0.1:${node.port}`,
+        `127.0.0.1:${ports[0]}`,
+        '--cluster-slave',
+        '--cluster-master-id',
+        master.id,
+      ]);
+      await untilReplicaReady(allPorts(), node.port, master.port);
+      return { port: node.port, masterPort: master.port, slot };
+    };
+    const failOver = async (replica: ClusterReplica): Promise<{ replica: ClusterReplica; promotedAt: number }> => {
+      await run('redis-cli', ['-p', String(replica.port), 'cluster', 'failover']);
+      // each node's own ROLE, and every node's slot table (what a client's MOVED and CLUSTER SLOTS come from)
+      await untilEveryNode(
+        allPorts(),
+        async (view, admin) => {
+          const self = view.find((line) => line.flags.includes('myself'));
+          const roles = { [replica.port]: 'master', [replica.masterPort]: 'slave' };
+          const expected = self ? roles[self.port] : undefined;
+          if (expected && ((await admin.call('ROLE')) as [string])[0] !== expected) return false;
+          const promoted = view.find((line) => line.port === replica.port);
+          return !!promoted?.flags.includes('master') && serves(promoted, replica.slot);
+        },
+        `the replica on ${replica.port} master of slot ${replica.slot} on every node`,
+      );
+      const promotedAt = Date.now();
+      // the old master a replica in sync that every node knows (by gossip, seconds later): ready for the next failover
+      await untilReplicaReady(allPorts(), replica.masterPort, replica.port);
+      return { replica: { port: replica.masterPort, masterPort: replica.port, slot: replica.slot }, promotedAt };
+    };
+    return { url: masters === 1 ? urls[0] : clusterAddress(urls.join(',')), stop, addReplica, failOver };
   } catch (error) {
     await stop();
     throw error;
   }
 }
 
-/** The masters of a running cluster, from CLUSTER NODES on a seed: id, port and the slots each serves. */
-async function clusterMasters(admin: Redis): Promise<{ id: string; port: number; slots: string[] }[]> {
-  const lines = String(await admin.cluster('NODES'))
+interface NodeLine {
+  id: string;
+  port: number;
+  flags: string[];
+  /** The id of the master it replicates; '-' for a master. */
+  masterId: string;
+  /** The slot ranges it serves ('0-5460', '7000'). */
+  slots: string[];
+}
+
+/** Every node of a running cluster as `admin`'s node sees it (CLUSTER NODES): id, port, role, master, slots. */
+async function clusterNodes(admin: Redis): Promise<NodeLine[]> {
+  return String(await admin.cluster('NODES'))
     .trim()
-    .split('\n');
-  return lines
+    .split('\n')
     .map((line) => line.split(' '))
-    .filter((fields) => fields[2].includes('master'))
-    .map((fields) => ({ id: fields[0], port: Number(fields[1].split('@')[0].split(':').pop()), slots: fields.slice(8) }));
+    .map((fields) => ({
+      id: fields[0],
+      port: Number(fields[1].split('@')[0].split(':').pop()),
+      flags: fields[2].split(','),
+      masterId: fields[3],
+      slots: fields.slice(8),
+    }));
+}
+
+/** The masters of a running cluster, from CLUSTER NODES on a seed. */
+async function clusterMasters(admin: Redis): Promise<NodeLine[]> {
+  return (await clusterNodes(admin)).filter((node) => node.flags.includes('master'));
+}
+
+const serves = (node: NodeLine, slot: number): boolean =>
+  node.slots.some((range) => {
+    const [low, high = low] = range.split('-').map(Number);
+    return slot >= low && slot <= high;
+  });
+
+/** The master serving `slot`. */
+function ownerOf(masters: NodeLine[], slot: number): NodeLine {
+  const owner = masters.find((m) => serves(m, slot));
+  if (!owner) throw new Error(`no master serves slot ${slot}`);
+  return owner;
+}
+
+/**
+ * Waits until the replica on `port` is in sync with its master (its data loaded, the stream followed, the master
+ * counting it online) and every node lists it as that master's replica: the masters vote only for a replica they know.
+ */
+async function untilReplicaReady(allPorts: readonly number[], port: number, masterPort: number): Promise<void> {
+  await untilEveryNode(
+    allPorts,
+    async (view, admin) => {
+      const self = view.find((line) => line.flags.includes('myself'));
+      const info = self?.port === port || self?.port === masterPort ? await admin.info('replication') : '';
+      if (self?.port === port && !(info.includes('master_link_status:up') && info.includes('master_sync_in_progress:0'))) return false;
+      if (self?.port === masterPort && !/slave\d+:[^\n]*state=online/.test(info)) return false;
+      const masterId = view.find((line) => line.port === masterPort)?.id;
+      return view.some((line) => line.port === port && line.flags.includes('slave') && line.masterId === masterId);
+    },
+    `the replica on ${port} in sync with ${masterPort} and known to every node`,
+  );
+}
+
+/** Polls every node's CLUSTER NODES (and the nodes themselves) until `agreed` holds on all of them, within 20 s. */
+async function untilEveryNode(
+  ports: readonly number[],
+  agreed: (view: NodeLine[], admin: Redis) => Promise<boolean> | boolean,
+  what: string,
+): Promise<void> {
+  const admins = ports.map((port) => new Redis(port, '127.0.0.1'));
+  try {
+    await waitFor(
+      async () => {
+        const views = await Promise.all(admins.map(async (admin) => agreed(await clusterNodes(admin), admin)));
+        return views.every(Boolean);
+      },
+      20_000,
+      what,
+    );
+  } finally {
+    await closeRedis(...admins);
+  }
 }
 
 /**
@@ -132,14 +271,9 @@ export async function moveSlot(
   const admins = new Map<number, Redis>();
   try {
     const masters = await clusterMasters(seedAdmin);
-    const owns = (slots: string[]): boolean =>
-      slots.some((range) => {
-        const [low, high = low] = range.split('-').map(Number);
-        return slot >= low && slot <= high;
-      });
-    const source = masters.find((m) => owns(m.slots));
+    const source = ownerOf(masters, slot);
     const target = masters.find((m) => m !== source);
-    if (!source || !target) throw new Error(`no owner of slot ${slot}, or no other master`);
+    if (!target) throw new Error(`no master other than slot ${slot}'s`);
     const admin = (port: number): Redis => {
       let client = admins.get(port);
       if (!client) admins.set(port, (client = new Redis(port, '127.0.0.1')));

@@ -112,6 +112,38 @@ export function botCall<T = Record<string, unknown>>(
   });
 }
 
+/** What a client may retry unchanged: the named 409 busy (a lost race) and 503 unavailable (Redis could not serve it yet). */
+export const RETRYABLE = new Map([
+  ['busy', 409],
+  ['unavailable', 503],
+]);
+
+/** An answer with when its request was sent and when the answer came, ms. */
+export interface TimedAnswer<T> extends JsonResponse<T> {
+  sentAt: number;
+  answeredAt: number;
+}
+
+/**
+ * Posts to a bot route until the answer is 2xx or an error that is not retryable, sending a retryable one again unchanged
+ * (with its client_order_id, as a client that retries must), handing every answer to `seen`; answers the last.
+ */
+export async function postUntilDone<T extends { error?: string }>(
+  base: string,
+  trader: Trader,
+  path: string,
+  body: Record<string, unknown>,
+  seen: (answer: TimedAnswer<T>) => void,
+): Promise<JsonResponse<T>> {
+  for (;;) {
+    const sentAt = Date.now();
+    const answer = await botCall<T>(base, trader, 'POST', path, body);
+    seen({ ...answer, sentAt, answeredAt: Date.now() });
+    if (answer.status < 300 || !RETRYABLE.has(answer.body.error ?? '')) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** Waits until a dry-run open of `order` is priced at `entry` (the price has reached the open path); returns that answer. */
 export function waitForOpenEntry<T extends { position?: Record<string, unknown> }>(
   base: string,
