@@ -47,6 +47,7 @@ interface Body {
   trades?: { id: string }[];
   next_before?: string | number | null;
   webhook?: { id: string };
+  idempotent?: boolean;
 }
 type Answer = JsonResponse<Body>;
 interface Delivery {
@@ -278,6 +279,7 @@ describe('chaos: pods, a worker and the active feed killed under a mixed load on
     const ackedCloses: { accountId: string; positionId: string }[] = [];
     const ackedSltp: { accountId: string; positionId: string }[] = [];
     const ackedCancels: { accountId: string; orderId: string }[] = [];
+    let replayedOpens = 0;
     let stopped = false;
     const loadStart = Date.now();
     const loadEnd = loadStart + LOAD_MS;
@@ -313,6 +315,8 @@ describe('chaos: pods, a worker and the active feed killed under a mixed load on
           const r = await send(trader, 'POST', '/open', body);
           if (r && r.status < 300 && r.body.position) {
             open.set(r.body.position.id, r.body.position);
+            // sent again after its first answer was lost with a pod, and answered with what the first one made
+            if (r.body.idempotent) replayedOpens++;
             ackedOpens.set(`${trader.accountId}/${clientOrderId}`, { accountId: trader.accountId, positionId: r.body.position.id });
           }
         } else if (roll < 0.6) {
@@ -565,7 +569,7 @@ describe('chaos: pods, a worker and the active feed killed under a mixed load on
         `chaos run: ${Math.round(loadMs / 1000)} s of load by ${TRADERS * 2} clients: ${load.sent} requests sent, ${load.ok} answered 2xx`,
         `  sent again after a connection error (a killed pod): ${load.connectionErrors}; after a named retryable answer: ${JSON.stringify(Object.fromEntries(load.retried))}`,
         `  refused 4xx by name: ${JSON.stringify(Object.fromEntries(load.refused))}; 5xx other than 503 unavailable: ${serverErrors.length}`,
-        `  acknowledged: ${ackedOpens.size} opens, ${ackedCloses.length} closes, ${ackedSltp.length} sltp, ${ackedCancels.length} cancels; ${trades} closed trades`,
+        `  acknowledged: ${ackedOpens.size} opens, ${ackedCloses.length} closes, ${ackedSltp.length} sltp, ${ackedCancels.length} cancels; ${trades} closed trades; ${replayedOpens} opens answered idempotent (a resend after a lost answer)`,
         `  kills: ${chaos.kills} (API pod back in ${chaos.apiDownMs} ms; worker ${chaos.workerMidSweep ? 'mid-sweep' : 'after the sweep'}, ${chaos.workerSettledBeforeKill} of ${BURST_ACCOUNTS * BURST_EACH} stops settled; feed failover ${chaos.failoverMs} ms, lease ${FEED_LEASE_MS} ms)`,
         `  outbox entries ${[...added.values()].reduce((a, b) => a + b, 0)}, webhook deliveries ${receiver.received.length} (${unique.length} distinct, ${duplicates.length} redelivered with the same X-PD-Delivery), stream position events ${streamed}`,
       ].join('\n'),
