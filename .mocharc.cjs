@@ -8,6 +8,8 @@ const namesFiles = process.argv
 
 module.exports = {
   spec: namesFiles ? [] : ['test/**/*.test.ts'],
+  // the chaos test (minutes of child processes on three masters) runs in `npm run test:cluster3` only
+  ...(namesFiles ? {} : { ignore: ['test/chaos/**'] }),
   'node-option': ['import=tsx', 'no-experimental-require-module'],
   require: ['test/helpers/setup.ts'],
   timeout: 20000,

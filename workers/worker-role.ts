@@ -1,4 +1,5 @@
 import { DelayedError, Queue, Worker, type Job } from 'bullmq';
+import { hostname } from 'node:os';
 import type { RedisClient } from '../shared/core/redis-client.js';
 import { systemClock } from '../shared/core/clock.js';
 import { createDomain } from '../shared/domain.js';
@@ -106,6 +107,8 @@ export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptio
       const worker = new Worker(definition.queue, run, {
         connection: connection(),
         prefix: QUEUE_PREFIX,
+        // each job records the process that ran it (its processedBy, host:pid as the leases name their holder)
+        name: `${hostname()}:${process.pid}`,
         concurrency: definition.concurrency ?? 1,
         ...definition.workerOptions?.(ctx.config),
       });

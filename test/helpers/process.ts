@@ -98,3 +98,9 @@ export function portIsClosed(url: string): Promise<boolean> {
 export function apiUrlFrom(line: string): string {
   return (JSON.parse(line) as { url: string }).url;
 }
+
+/** A long test's load duration: PERPDESK_CHAOS_LOAD_MS when set (a local run shortens it), else the test's own. */
+export function chaosLoadMs(defaultMs: number): number {
+  const set = Number(process.env.PERPDESK_CHAOS_LOAD_MS);
+  return Number.isFinite(set) && set > 0 ? set : defaultMs;
+}
