@@ -215,7 +215,7 @@ export function soakTable(summary: SoakSummary): string {
     row('worker resident memory, MB', 'workerRssMb', 'MB'),
     row('Redis used memory, MB', 'redisMemoryMb', 'MB'),
     row('Redis keys', 'redisKeys', 'keys'),
-    row('  of which client_order_id records (kept 7 days)', 'webhookJobKeys', 'keys'),
+    row('  of which the webhook queue (a delivered job kept 5 min)', 'webhookJobKeys', 'keys'),
     row('  every other key', 'otherKeys', 'keys'),
     row('closed trades in the books (the ledger)', 'closedTrades', 'trades'),
     row('queue backlog (waiting + active + delayed)', 'queueBacklog', 'jobs'),
