@@ -16,6 +16,7 @@ import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import type { Child } from '../lib/harness.js';
 import { countKeys, unrelayedOutboxEntries } from '../lib/redis-census.js';
 import { keys } from '../../shared/redis/keys.js';
+import { sweepJobId } from '../../shared/queues/job-types.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { btcLongOpen, createAccountKeys, keyHeaders } from '../lib/keys.js';
 import { pacedLoad, quantile, type PacedRequest } from '../lib/paced-load.js';
@@ -40,6 +41,8 @@ export interface SoakSample {
   redisKeys: number;
   /** The webhook queue's job records: a delivered job is kept 5 minutes (webhookJobOptions), so they fill for 5 minutes. */
   webhookJobKeys: number;
+  /** The sweep queue's job records: one per symbol and minute, kept an hour (SWEEP_JOB_OPTIONS) so a late duplicate finds its twin. */
+  sweepJobKeys: number;
   /** Every other key: what has to stay flat. */
   otherKeys: number;
   /** Closed trades the books hold (the ledger, kept by design): what Redis's memory grows with. */
@@ -65,6 +68,7 @@ const SERIES = [
   'redisMemoryMb',
   'redisKeys',
   'webhookJobKeys',
+  'sweepJobKeys',
   'otherKeys',
   'closedTrades',
   'queueBacklog',
@@ -167,6 +171,7 @@ export async function measureSoak(stack: BenchStack, options: SoakOptions): Prom
       const counts = await queues.counts();
       const redisKeys = await redis.dbsize();
       const webhookJobKeys = await countKeys(redis, `${QUEUE_PREFIX}:${QUEUES.webhooks}:*`);
+      const sweepJobKeys = await countKeys(redis, `${QUEUE_PREFIX}:${QUEUES.sweep}:${sweepJobId('*', 0).replace(/0$/, '*')}`);
       const ledger = redis.pipeline();
       for (const { accountId } of accounts) ledger.hlen(keys.bookClosed(accountId, 'main'));
       const closedTrades = ((await ledger.exec()) ?? []).reduce((sum, [, n]) => sum + Number(n ?? 0), 0);
@@ -177,7 +182,8 @@ export async function measureSoak(stack: BenchStack, options: SoakOptions): Prom
         redisMemoryMb: Math.round(Number(/used_memory:(\d+)/.exec(memory)?.[1] ?? 0) / 1024 / 102.4) / 10,
         redisKeys,
         webhookJobKeys,
-        otherKeys: redisKeys - webhookJobKeys,
+        sweepJobKeys,
+        otherKeys: redisKeys - webhookJobKeys - sweepJobKeys,
         closedTrades,
         queueBacklog: Object.values(counts).reduce((s, c) => s + c.waiting + c.active + c.delayed, 0),
         outboxEntries: await unrelayedOutboxEntries(redis),
@@ -199,12 +205,28 @@ export async function measureSoak(stack: BenchStack, options: SoakOptions): Prom
   }
 }
 
+/**
+ * The slope per 10 minutes of a series' floor: its lowest sample in each minute. A process's resident memory is a saw
+ * (it climbs until a major collection), so its plain slope over a few minutes says where in a tooth the run ended; a
+ * leak raises the floor.
+ */
+export function floorSlope(samples: readonly SoakSample[], series: 'apiRssMb' | 'workerRssMb'): number {
+  const floors = new Map<number, number>();
+  for (const s of samples) {
+    const minute = Math.floor(s.atSeconds / 60);
+    floors.set(minute, Math.min(floors.get(minute) ?? Infinity, s[series]));
+  }
+  return slope([...floors].map(([minute, y]) => ({ x: (minute * 60 + 30) / 600, y })));
+}
+
 export function soakTable(summary: SoakSummary): string {
   const steady = summary.samples.filter((s) => s.atSeconds > summary.options.warmUpSeconds);
   const first = steady[0];
   const last = steady.at(-1);
   const row = (label: string, series: (typeof SERIES)[number], unit: string): string =>
     `| ${label} | ${first?.[series] ?? ''} | ${last?.[series] ?? ''} | ${Math.min(...steady.map((s) => s[series]))} | ${Math.max(...steady.map((s) => s[series]))} | ${summary.slopes[series].toFixed(2)} ${unit} |`;
+  const floorRow = (label: string, series: 'apiRssMb' | 'workerRssMb'): string =>
+    `| ${label} | | | | | ${floorSlope(steady, series).toFixed(2)} MB |`;
   const { rate, seconds, warmUpSeconds, accounts } = summary.options;
   return [
     `Soak: ${rate} requests/s for ${seconds} s (${summary.requests} requests, ${summary.failed} not 2xx), ${accounts} accounts with a socket each, half with a webhook; slopes over the samples after ${warmUpSeconds} s.`,
@@ -212,10 +234,13 @@ export function soakTable(summary: SoakSummary): string {
     '| series | first after warm-up | last | min | max | slope per 10 min |',
     '|---|---:|---:|---:|---:|---:|',
     row('API resident memory, MB', 'apiRssMb', 'MB'),
+    floorRow('  its floor (lowest of each minute)', 'apiRssMb'),
     row('worker resident memory, MB', 'workerRssMb', 'MB'),
+    floorRow('  its floor (lowest of each minute)', 'workerRssMb'),
     row('Redis used memory, MB', 'redisMemoryMb', 'MB'),
     row('Redis keys', 'redisKeys', 'keys'),
     row('  of which the webhook queue (a delivered job kept 5 min)', 'webhookJobKeys', 'keys'),
+    row('  of which the sweep queue (a job per symbol and minute, kept 1 h)', 'sweepJobKeys', 'keys'),
     row('  every other key', 'otherKeys', 'keys'),
     row('closed trades in the books (the ledger)', 'closedTrades', 'trades'),
     row('queue backlog (waiting + active + delayed)', 'queueBacklog', 'jobs'),
