@@ -1,9 +1,10 @@
 /**
  * One active feed per connector across the cluster: a Redis lease per venue. SET NX PX takes it,
  * a compare-and-renew script extends it every third of its life, a compare-and-delete gives it up
- * on stop. A standby keeps trying and takes over within about 4/3 of the lease after the holder
- * dies. A holder that cannot renew (refused, or Redis unreachable until the lease would have
- * lapsed) counts it as lost and stops its connector.
+ * on stop. A standby tries every third of the lease, and at the moment the lease it found will lapse
+ * when that comes sooner, so it takes over within the lease after the holder dies. A holder that
+ * cannot renew (refused, or Redis unreachable until the lease would have lapsed) counts it as lost
+ * and stops its connector.
  */
 import type { RedisClient } from '../core/redis-client.js';
 import type { Clock } from '../core/clock.js';
@@ -51,14 +52,24 @@ export class FeedLease {
   private schedule(delayMs: number): void {
     if (!this.running) return;
     this.timer = setTimeout(() => {
-      this.cycle = this.tick().finally(() => {
-        this.cycle = undefined;
-        this.schedule(Math.max(50, Math.floor(this.options.leaseMs / 3)));
-      });
+      let next = this.third();
+      this.cycle = this.tick()
+        .then((ms) => {
+          next = ms;
+        })
+        .finally(() => {
+          this.cycle = undefined;
+          this.schedule(next);
+        });
     }, delayMs);
   }
 
-  private async tick(): Promise<void> {
+  private third(): number {
+    return Math.max(50, Math.floor(this.options.leaseMs / 3));
+  }
+
+  /** One acquire or renew; answers when to try next, ms. */
+  private async tick(): Promise<number> {
     const { redis, owner, leaseMs, clock, logger, name } = this.options;
     const sentAt = clock.now();
     // a call that outlives a third of the lease is as good as failed
@@ -67,7 +78,7 @@ export class FeedLease {
       if (this.held) {
         if (sentAt >= this.validUntil) {
           await this.lose('not renewed in time');
-          return;
+          return this.third();
         }
         const renewed = await withTimeout(
           marketScripts.runInteger(redis, 'lease-renew', { keys: [this.key], args: [owner, leaseMs] }),
@@ -75,23 +86,34 @@ export class FeedLease {
         );
         if (renewed === 1) this.validUntil = sentAt + leaseMs;
         else await this.lose('taken over or expired');
-        return;
+        return this.third();
       }
       let taken = await withTimeout(redis.set(this.key, owner, 'PX', leaseMs, 'NX'), deadline);
-      // an earlier SET that timed out here may still have landed: the lease is ours then
-      if (taken !== 'OK' && (await withTimeout(redis.get(this.key), deadline)) === owner) taken = 'OK';
+      let lapsesInMs = -1;
+      if (taken !== 'OK') {
+        const [holder, ttl] = await withTimeout(Promise.all([redis.get(this.key), redis.pttl(this.key)]), deadline);
+        // an earlier SET that timed out here may still have landed: the lease is ours then
+        if (holder === owner) taken = 'OK';
+        lapsesInMs = ttl;
+      }
       if (taken === 'OK') {
         // held even when stop() came meanwhile: stop() then releases it
         this.held = true;
         this.validUntil = sentAt + leaseMs;
-        if (!this.running) return;
+        if (!this.running) return this.third();
         logger.info({ lease: name, owner }, 'lease gained');
         await this.options.onGained();
+        return this.third();
       }
+      // the holder's lease lapses in lapsesInMs unless renewed: try again right then if that is sooner than a third
+      // (-2: it lapsed since the SET, so at once; -1, a lease without expiry, is not ours to hurry)
+      if (lapsesInMs === -2) return 0;
+      return lapsesInMs >= 0 ? Math.min(this.third(), lapsesInMs + 1) : this.third();
     } catch (error) {
       if (this.held && clock.now() >= this.validUntil) await this.lose(`renewal failed: ${(error as Error).message}`);
       else redisOutages.report(error, () => logger.warn({ err: error, lease: name }, 'lease check failed'));
     }
+    return this.third();
   }
 
   private async lose(reason: string): Promise<void> {

@@ -281,4 +281,18 @@ describe('feed lease', () => {
     await waitFor(() => a.isHeld, 3_000, 'a gets it back after the intruder lapses');
     await a.stop();
   });
+
+  it("takes a dead holder's lease over as it lapses, not at its next third of the lease", async () => {
+    // a holder that renewed 200 ms before it died: its lease lapses in 400 ms; a standby that tried every third
+    // of its 3 s lease would wait a whole second, one that aims at the lapse takes over at 400 ms
+    const events: string[] = [];
+    await redis.set(keys.feedLease('testvenue'), 'dead', 'PX', 400);
+    const b = lease('b', events, 3_000);
+    const startedAt = Date.now();
+    b.start();
+    await waitFor(() => b.isHeld, 2_000, 'b takes over', 10);
+    const tookMs = Date.now() - startedAt;
+    await b.stop();
+    expect(tookMs).to.be.within(390, 800);
+  });
 });
