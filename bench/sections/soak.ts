@@ -206,17 +206,15 @@ export async function measureSoak(stack: BenchStack, options: SoakOptions): Prom
 }
 
 /**
- * The slope per 10 minutes of a series' floor: its lowest sample in each minute. A process's resident memory is a saw
- * (it climbs until a major collection), so its plain slope over a few minutes says where in a tooth the run ended; a
- * leak raises the floor.
+ * A series' troughs: the samples lower than both neighbours, after the first minute. A process's resident memory is a
+ * saw (it climbs until a major collection, here a tooth of a minute or two), so its plain slope over a few minutes says
+ * where in a tooth the run ended; a leak shows as troughs that climb.
  */
-export function floorSlope(samples: readonly SoakSample[], series: 'apiRssMb' | 'workerRssMb'): number {
-  const floors = new Map<number, number>();
-  for (const s of samples) {
-    const minute = Math.floor(s.atSeconds / 60);
-    floors.set(minute, Math.min(floors.get(minute) ?? Infinity, s[series]));
-  }
-  return slope([...floors].map(([minute, y]) => ({ x: (minute * 60 + 30) / 600, y })));
+export function troughs(samples: readonly SoakSample[], series: 'apiRssMb' | 'workerRssMb'): SoakSample[] {
+  return samples.filter(
+    (s, i) =>
+      i > 0 && i < samples.length - 1 && s.atSeconds > 60 && s[series] < samples[i - 1][series] && s[series] < samples[i + 1][series],
+  );
 }
 
 export function soakTable(summary: SoakSummary): string {
@@ -225,8 +223,12 @@ export function soakTable(summary: SoakSummary): string {
   const last = steady.at(-1);
   const row = (label: string, series: (typeof SERIES)[number], unit: string): string =>
     `| ${label} | ${first?.[series] ?? ''} | ${last?.[series] ?? ''} | ${Math.min(...steady.map((s) => s[series]))} | ${Math.max(...steady.map((s) => s[series]))} | ${summary.slopes[series].toFixed(2)} ${unit} |`;
-  const floorRow = (label: string, series: 'apiRssMb' | 'workerRssMb'): string =>
-    `| ${label} | | | | | ${floorSlope(steady, series).toFixed(2)} MB |`;
+  const troughRow = (label: string, series: 'apiRssMb' | 'workerRssMb'): string =>
+    `| ${label}: ${
+      troughs(summary.samples, series)
+        .map((s) => `${s[series]} at ${s.atSeconds} s`)
+        .join(', ') || 'none'
+    } | | | | | |`;
   const { rate, seconds, warmUpSeconds, accounts } = summary.options;
   return [
     `Soak: ${rate} requests/s for ${seconds} s (${summary.requests} requests, ${summary.failed} not 2xx), ${accounts} accounts with a socket each, half with a webhook; slopes over the samples after ${warmUpSeconds} s.`,
@@ -234,9 +236,9 @@ export function soakTable(summary: SoakSummary): string {
     '| series | first after warm-up | last | min | max | slope per 10 min |',
     '|---|---:|---:|---:|---:|---:|',
     row('API resident memory, MB', 'apiRssMb', 'MB'),
-    floorRow('  its floor (lowest of each minute)', 'apiRssMb'),
+    troughRow('  its troughs (after a major collection)', 'apiRssMb'),
     row('worker resident memory, MB', 'workerRssMb', 'MB'),
-    floorRow('  its floor (lowest of each minute)', 'workerRssMb'),
+    troughRow('  its troughs', 'workerRssMb'),
     row('Redis used memory, MB', 'redisMemoryMb', 'MB'),
     row('Redis keys', 'redisKeys', 'keys'),
     row('  of which the webhook queue (a delivered job kept 5 min)', 'webhookJobKeys', 'keys'),
