@@ -113,19 +113,26 @@ describe('Redis Cluster: a failover between a lost answer and its retry', functi
     };
     const account = async (): Promise<AccountBody> => (await botCall<AccountBody>(api.url, trader, 'GET', '/account')).body;
     const hop = await startLossyHop(api.url);
+    /** Sends through the hop (the answer lost), fails the master over, retries the same body: answered idempotently. */
+    const lostThenRetried = async (path: string, body: object) => {
+      const seen = await botCall(hop.url, trader, 'POST', path, body).catch((error: Error) => error);
+      expect(seen, 'the client saw no answer').to.be.instanceOf(Error);
+      const lost = hop.dropped.at(-1);
+      if (!lost) throw new Error('the hop forwarded nothing');
+      expect(lost.status, 'the API had answered').to.equal(200);
+      await failOver();
+      const retried = await botCall<Body>(api.url, trader, 'POST', path, body);
+      expect(retried.status, JSON.stringify(retried.body)).to.equal(200);
+      expect(retried.body.idempotent).to.equal(true);
+      return { retried, lost };
+    };
     try {
       const start = await account();
 
       // the open's answer is lost; the master fails over; the client retries the same open
       const order = { symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, client_order_id: 'failover-open' };
-      const lostOpen = await botCall(hop.url, trader, 'POST', '/open', order).catch((error: Error) => error);
-      expect(lostOpen, 'the client saw no answer').to.be.instanceOf(Error);
-      await failOver();
-      const open = await botCall<Body>(api.url, trader, 'POST', '/open', order);
-      expect(open.status, JSON.stringify(open.body)).to.equal(200);
-      expect(open.body.idempotent).to.equal(true);
-      expect(hop.dropped[0].status).to.equal(200);
-      expect(open.body.position?.id).to.equal(hop.dropped[0].body.position?.id);
+      const { retried: open, lost: lostOpen } = await lostThenRetried('/open', order);
+      expect(open.body.position?.id).to.equal(lostOpen.body.position?.id);
       const positions = await botCall<{ positions: { id: string }[] }>(api.url, trader, 'GET', '/positions');
       expect(positions.body.positions.map((p) => p.id)).to.deep.equal([open.body.position?.id]);
       const held = await account();
@@ -133,14 +140,8 @@ describe('Redis Cluster: a failover between a lost answer and its retry', functi
 
       // the close's answer is lost; the new master fails back over to the old one; the client retries the same close
       const close = { id: open.body.position?.id, client_order_id: 'failover-close' };
-      const lostClose = await botCall(hop.url, trader, 'POST', '/close', close).catch((error: Error) => error);
-      expect(lostClose, 'the client saw no answer').to.be.instanceOf(Error);
-      await failOver();
-      const closed = await botCall<Body>(api.url, trader, 'POST', '/close', close);
-      expect(closed.status, JSON.stringify(closed.body)).to.equal(200);
-      expect(closed.body.idempotent).to.equal(true);
-      expect(hop.dropped[1].status).to.equal(200);
-      expect(closed.body.closed).to.deep.include({ id: hop.dropped[1].body.closed?.id, pnl_usd: hop.dropped[1].body.closed?.pnl_usd });
+      const { retried: closed, lost: lostClose } = await lostThenRetried('/close', close);
+      expect(closed.body.closed).to.deep.include({ id: lostClose.body.closed?.id, pnl_usd: lostClose.body.closed?.pnl_usd });
       const end = await account();
       expect(end.open_positions).to.equal(0);
       expect(end.margin_in_use_usd).to.equal(start.margin_in_use_usd);
