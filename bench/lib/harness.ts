@@ -83,8 +83,10 @@ export async function startChild(
   );
 }
 
-/** Starts a server on a known URL and waits until its health URL answers. */
-/** `cwd`: the checkout the script runs from (another commit's, to compare it in the same run); this one by default. */
+/**
+ * Starts a server on a known URL and waits until its health URL answers. `cwd`: the checkout the script runs from
+ * (another commit's, to compare it in the same run); this one by default.
+ */
 export async function startChildAt(
   script: string,
   env: Record<string, string>,

@@ -48,9 +48,8 @@ export interface RoleEnv {
 
 /**
  * An API process (ROLE=api) on a free port. The limiter stays on and counts every request in Redis; the budget is just
- * too large to trip.
+ * too large to trip. `tree`: the checkout to run it from (BenchStackOptions.baselineTree); this one by default.
  */
-/** `tree`: the checkout to run it from (BenchStackOptions.baselineTree); this one by default. */
 export async function startBenchApi(common: RoleEnv, extra: Record<string, string> = {}, tree?: string): Promise<Child> {
   const port = await freePort();
   const env = {

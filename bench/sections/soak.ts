@@ -13,11 +13,12 @@ import type WebSocket from 'ws';
 import { QueueCountsReader } from '../../shared/queues/queue-counts.js';
 import { WebhookStore } from '../../shared/push/webhook-store.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
-import type { Child } from '../lib/harness.js';
-import { countKeys, unrelayedOutboxEntries } from '../lib/redis-census.js';
-import { keys } from '../../shared/redis/keys.js';
+import { MAIN_BOOK } from '../../shared/paper/accounts/account-rules.js';
 import { sweepJobId } from '../../shared/queues/job-types.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
+import { keys } from '../../shared/redis/keys.js';
+import type { Child } from '../lib/harness.js';
+import { countKeys, unrelayedOutboxEntries } from '../lib/redis-census.js';
 import { btcLongOpen, createAccountKeys, keyHeaders } from '../lib/keys.js';
 import { pacedLoad, quantile, type PacedRequest } from '../lib/paced-load.js';
 import { closeAll, connectMany, startBenchReceiver, type BenchReceiver } from '../lib/push-clients.js';
@@ -173,7 +174,7 @@ export async function measureSoak(stack: BenchStack, options: SoakOptions): Prom
       const webhookJobKeys = await countKeys(redis, `${QUEUE_PREFIX}:${QUEUES.webhooks}:*`);
       const sweepJobKeys = await countKeys(redis, `${QUEUE_PREFIX}:${QUEUES.sweep}:${sweepJobId('*', 0).replace(/0$/, '*')}`);
       const ledger = redis.pipeline();
-      for (const { accountId } of accounts) ledger.hlen(keys.bookClosed(accountId, 'main'));
+      for (const { accountId } of accounts) ledger.hlen(keys.bookClosed(accountId, MAIN_BOOK));
       const closedTrades = ((await ledger.exec()) ?? []).reduce((sum, [, n]) => sum + Number(n ?? 0), 0);
       samples.push({
         atSeconds: Math.round((performance.now() - started) / 1000),

@@ -36,6 +36,7 @@ if redis.call('HEXISTS', KEYS[1], 'revoked') == 1 then return {record, profile, 
 -- the call counted in the window (rate-window.lua, sent ahead of this script)
 local calls, left = count_in_window(KEYS[3], ARGV[1])
 local book = redis.call('HGET', KEYS[1], 'book')
+-- a key bound to no book trades the main one (MAIN_BOOK, account-rules.ts)
 if not book or book == '' then book = 'main' end
 local simRead, sim = 0, false
 if book == ARGV[2] then
