@@ -9,6 +9,13 @@ const NO_REDIS_IN_API = {
   regex: '^(\\.\\./)+shared/redis/',
   message: 'api/ reaches Redis through the stores and services it is given, never through shared/redis.',
 };
+/** A connection of api/'s own: the client module's factories, or a Redis client package (their types stay importable). */
+const NO_CONNECTION_IN_API = {
+  regex: '^(\\.\\./)+shared/core/redis-client(\\.js)?$|^(ioredis|redis4)(/|$)',
+  allowTypeImports: true,
+  message:
+    'api/ reaches Redis only through what the composition root hands it (shared/domain.ts, shared/api-pod.ts): no connection, subscriber or store built from shared/core/redis-client, ioredis or redis4.',
+};
 const PURE_MESSAGE = 'Pure domain code (engine, calculators, indicators) does no I/O: it imports only other pure code and trading-signals.';
 /** Packages pure code may import: none with I/O (node: built-ins, ioredis, bullmq, undici, ws, express... are all refused). */
 const NO_IMPURE_PACKAGE = { regex: '^(?!\\.|trading-signals$)', message: PURE_MESSAGE };
@@ -34,7 +41,11 @@ export default tseslint.config(
   },
   {
     files: ['api/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [NO_REDIS_IN_API] }] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [NO_REDIS_IN_API] }],
+      // typescript-eslint's variant of the rule: it can let type-only imports through
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [NO_CONNECTION_IN_API] }],
+    },
   },
   {
     files: ['workers/**/*.ts', 'shared/**/*.ts'],

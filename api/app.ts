@@ -8,16 +8,16 @@ import type { Domain } from '../shared/domain.js';
 import { UsageBatcher } from '../shared/paper/accounts/usage-batcher.js';
 import { StoredApiKeyResolver, type ApiKeyResolver } from '../shared/paper/api-key-resolver.js';
 import { createAuthenticate, type Authenticate } from './middleware/authenticate.js';
-import { PLAN_IDS, PLANS, type PlanId } from '../shared/paper/plans.js';
-import { CoalescingLimiter } from '../shared/rate-limit/coalescing-limiter.js';
+import { PLAN_IDS, type PlanId } from '../shared/paper/plans.js';
+import { createApiPod, type ApiPod } from '../shared/api-pod.js';
 import { DOCS_PATH, DOCS_PATHS, docsRouter } from './docs/docs-page.js';
 import { keyedRequests, metricsReadable, scrape } from '../shared/metrics/metrics.js';
 import { cors } from './middleware/cors.js';
 import { errorHandler, notFoundHandler } from './middleware/error-handler.js';
 import { httpMetricsObserver } from './middleware/http-metrics.js';
 import { opsAuth } from './middleware/ops-auth.js';
-import { chargeRefusedKey, rateLimit } from './middleware/rate-limit.js';
-import { HEALTH_PATH, healthRoutes, READY_PATH } from './middleware/health.js';
+import { chargeKeyedUpgrade, chargeRefusedKey, rateLimit } from './middleware/rate-limit.js';
+import { HEALTH_PATH, healthRoutes, Readiness, READY_PATH } from './middleware/health.js';
 import { redisGate } from './middleware/redis-gate.js';
 import { requestLogger } from './middleware/request-logger.js';
 import { QUEUE_DASHBOARD_PATH, queueDashboard } from './ops/queue-dashboard.js';
@@ -27,11 +27,12 @@ import { RouteCatalog } from './routing/route-catalog.js';
 import { registerRouteGroups } from './routes/index.js';
 import { mcpOtherMethods, mcpRoutes } from './mcp/mcp-router.js';
 import { WHSINK_PATH, whsinkRouters } from './routes/whsink/router.js';
-import { createSiteServices, type SiteServices } from '../shared/site/site-services.js';
-import { siteTradingRouter } from './routes/site/trade-router.js';
+import { SITE_TRADING_PREFIX, siteTradingRouter } from './routes/site/trade-router.js';
 import { sessionStreamCheck, type SiteAuthDeps } from './routes/site/site-session.js';
 import type { KeyCheck } from './ws/stream-client.js';
 import { sitePages } from './site/site-pages.js';
+import { BINANCE_PREFIX, BINANCE_SPOT_PREFIX, binanceRouter, futuresRoutes, spotRoutes } from './binance/router.js';
+import { binanceApiKey } from './binance/signed-auth.js';
 
 export interface AppDeps {
   /** The process's stores and services (shared/domain.ts), on the API's Redis connection. */
@@ -39,29 +40,29 @@ export interface AppDeps {
   logger: Logger;
   /** The rate limiter's key lookup; default: the keys in Redis (services.apiKeys). */
   apiKeys?: ApiKeyResolver;
+  /** The process's readiness checks, which /readyz answers (the server adds its own); default: a set of its own. */
+  readiness?: Readiness;
+  /** What the API adds on the domain's connection (shared/api-pod.ts); default: built over `domain` here. */
+  pod?: ApiPod;
 }
 
-/** The domain, and what the API adds over it: key checks and the in-memory usage counts of keyed calls. */
-export interface AppServices extends Domain {
+/** The domain, the pod's limiter and site, and what the API adds over them: key checks, the usage counts of keyed calls. */
+export interface AppServices extends Domain, Pick<ApiPod, 'site' | 'limiter' | 'signInBudgets'> {
   /** Resolves API keys from Redis (the rate limiter's default). */
   apiKeys: ApiKeyResolver;
   /** Pass to defineRoutes({ authenticate }) for keyed route groups. */
   authenticate: Authenticate;
   /** Keyed calls counted in memory and written in batches; flushed when the app closes. */
   usage: UsageBatcher;
-  /** The site: e-mail sign-in, sessions, key management (its own redis-om connection, closed with the app). */
-  site: SiteServices;
-  /** The rate limiter of the API's budgets (the site's sign-in budgets too). */
-  limiter: CoalescingLimiter;
 }
 
-function createServices({ domain, logger }: AppDeps, metricsOn: boolean, limiter: CoalescingLimiter): AppServices {
-  const { accounts, clock, config, redis } = domain;
+function createServices({ domain, logger }: AppDeps, metricsOn: boolean, pod: ApiPod): AppServices {
+  const { accounts, clock } = domain;
   const apiKeys = new StoredApiKeyResolver({ accounts: accounts.accounts, keys: accounts.keys, clock });
   const usage = new UsageBatcher(accounts.keys, (error) => logger.warn({ err: error }, 'key usage not recorded'));
   const authenticate = createAuthenticate({ resolver: apiKeys, usage, clock, onKeyed: metricsOn ? keyedRequestCounter() : undefined });
-  const site = createSiteServices({ config, redis, clock, accounts, logger });
-  return { ...domain, apiKeys, authenticate, usage, site, limiter };
+  const { site, limiter, signInBudgets } = pod;
+  return { ...domain, apiKeys, authenticate, usage, site, limiter, signInBudgets };
 }
 
 export interface App {
@@ -81,6 +82,8 @@ export interface App {
    * HTTP request's: the 429 to answer past the budget, else null.
    */
   chargeRefusedKey(req: IncomingMessage): Promise<AppError | null>;
+  /** Charges a stream upgrade to its key's per-minute budget (its HTTP calls'): the 429 to answer past it, else null. */
+  chargeKeyedUpgrade(apiKey: string): Promise<AppError | null>;
   /** The stream's check of a site page's socket (its session cookie), null without one. */
   siteSession(req: IncomingMessage, url: URL): (() => Promise<KeyCheck>) | null;
 }
@@ -110,7 +113,8 @@ const underApi = (path: string): boolean => path === API_PREFIX || path.startsWi
 /** The HTTP app of an API pod. It holds no state: everything it reads or writes is in Redis. */
 export function createApp(deps: AppDeps): App {
   const { logger } = deps;
-  const { config, redis } = deps.domain;
+  const { config } = deps.domain;
+  const pod = deps.pod ?? createApiPod(deps.domain, logger);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -136,20 +140,17 @@ export function createApp(deps: AppDeps): App {
     }),
     cors,
   ];
-  const limiter = new CoalescingLimiter(redis, [
-    config.publicRateLimit,
-    config.badKeyRateLimit,
-    ...PLAN_IDS.map((id) => PLANS[id].requestsPerMinute),
-    config.site.signInPerEmail,
-    config.site.signInPerIp,
-  ]);
-  const services = createServices(deps, metricsOn, limiter);
+  const { limiter } = pod;
+  const services = createServices(deps, metricsOn, pod);
   const siteAuth: SiteAuthDeps = {
     sessions: services.site.sessions,
     accounts: services.accounts.accounts,
     books: services.accounts.books,
     clock: services.clock,
     siteUrl: config.site.url,
+    cookieSecure: config.site.cookieSecure,
+    limiter,
+    publicLimit: config.publicRateLimit,
   };
   registerRouteGroups(catalog, services, OUTSIDE_CATALOG);
   const limit = rateLimit({
@@ -162,7 +163,7 @@ export function createApp(deps: AppDeps): App {
   // the MCP tools run their routes in process, each call metered by this limiter and checked by the same authenticate
   catalog.add(mcpRoutes({ catalog, limit, authenticate: services.authenticate, logger }));
   // before the limiter: with Redis down even a key lookup would wait for a reconnect
-  const gate = redisGate(redis);
+  const gate = redisGate(pod.health);
   const apiRequests = [...everyRequest, gate, limit];
   const onError = errorHandler(logger);
 
@@ -171,24 +172,41 @@ export function createApp(deps: AppDeps): App {
 
   app.use(everyRequest);
   // every /ops path, known or not, asks for the token first; without OPS_TOKEN all of them are the unknown path's 404
-  app.use(OPS_PREFIX, opsAuth(config.opsToken));
+  const operator = opsAuth(config.opsToken, { limiter, perMinute: config.badKeyRateLimit });
+  app.use(OPS_PREFIX, operator);
   // bull-board's page loads its scripts, styles and images from its own static path on this origin, so helmet's CSP
   // needs no exception for it (test/e2e/ops-dashboard.test.ts watches for refusals in a real browser)
-  const dashboard = config.opsToken === undefined ? undefined : queueDashboard(redis);
+  const dashboard = config.opsToken === undefined ? undefined : queueDashboard(pod.openQueues);
   if (dashboard) app.use(QUEUE_DASHBOARD_PATH, dashboard.handler);
   app.use(API_PREFIX, gate);
   app.use(whsink.deliveries);
-  app.use(API_PREFIX, limit);
+  // the site's trading calls are metered by their session's account (sessionAuthenticate), not the keyless IP budget
+  app.use(API_PREFIX, (req, res, next) => (req.originalUrl.startsWith(`${SITE_TRADING_PREFIX}/`) ? next() : limit(req, res, next)));
   app.use(catalog.expressHandler());
+  // the Binance USDⓈ-M dialect at Binance's paths, its key in X-MBX-APIKEY on the same plan budgets
+  const binanceLimit = rateLimit({
+    limiter,
+    keys: deps.apiKeys ?? services.apiKeys,
+    publicLimit: config.publicRateLimit,
+    badKeyLimit: config.badKeyRateLimit,
+    readKey: binanceApiKey,
+  });
+  const binance = { services, before: [gate], limit: binanceLimit, logger };
+  app.use(BINANCE_PREFIX, binanceRouter(binance, futuresRoutes(services)));
+  app.use(BINANCE_SPOT_PREFIX, binanceRouter(binance, spotRoutes()));
   app.use(siteTradingRouter(catalog, siteAuth));
   app.use(whsink.echo);
 
-  app.use(healthRoutes(redis));
-  // every pod's own metrics, behind the operator token (404 without one: nothing exposed by default)
-  app.get(METRICS_PATH, opsAuth(config.opsToken), async (_req, res) => {
-    const { contentType, body } = await scrape();
-    res.set('Content-Type', contentType).send(body);
-  });
+  app.use(healthRoutes(pod.health, deps.readiness ?? new Readiness()));
+  // every pod's own metrics, behind the scrape token (404 without one: nothing exposed by default)
+  app.get(
+    METRICS_PATH,
+    opsAuth(config.metricsToken, { limiter, perMinute: config.badKeyRateLimit }, 'METRICS_TOKEN'),
+    async (_req, res) => {
+      const { contentType, body } = await scrape();
+      res.set('Content-Type', contentType).send(body);
+    },
+  );
   app.use(docsRouter());
   app.use(mcpOtherMethods);
   app.use(sitePages());
@@ -212,5 +230,6 @@ export function createApp(deps: AppDeps): App {
     },
     siteSession: sessionStreamCheck(siteAuth),
     chargeRefusedKey: async (req) => (await chargeRefusedKey(limiter, config.badKeyRateLimit, proxyAddr(req, trust))).overBudget,
+    chargeKeyedUpgrade: (apiKey) => chargeKeyedUpgrade({ limiter, keys: deps.apiKeys ?? services.apiKeys }, apiKey),
   };
 }

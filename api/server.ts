@@ -1,9 +1,9 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LatestTicks } from '../shared/market/latest-ticks.js';
+import { createApiPod } from '../shared/api-pod.js';
 import { createApp, type AppDeps } from './app.js';
+import { Readiness } from './middleware/health.js';
 import { attachStream } from './ws/stream-server.js';
-import { subscriberClient } from '../shared/core/redis-client.js';
 
 export interface ApiServer {
   server: Server;
@@ -16,12 +16,28 @@ export interface ApiServer {
 
 export async function startApiServer(deps: AppDeps, port = deps.domain.config.port, host = deps.domain.config.host): Promise<ApiServer> {
   const { config, redis, clock, trading, sweep } = deps.domain;
-  const { listener, flush: flushApp, close: closeApp, services, chargeRefusedKey, siteSession } = createApp(deps);
+  const readiness = deps.readiness ?? new Readiness();
+  const pod = deps.pod ?? createApiPod(deps.domain, deps.logger);
+  const {
+    listener,
+    flush: flushApp,
+    close: closeApp,
+    services,
+    chargeRefusedKey,
+    chargeKeyedUpgrade,
+    siteSession,
+  } = createApp({
+    ...deps,
+    readiness,
+    pod,
+  });
   const server = createServer(listener);
   server.keepAliveTimeout = 65_000;
   // Responses still in flight when shutdown starts close their connection instead of keeping it alive.
   const inFlight = new Set<ServerResponse>();
   let draining = false;
+  // the API pod's own trouble: once it drains it takes no new requests (Redis being down is not its own: health.ts)
+  readiness.add('serving', () => (draining ? { ok: false, reason: 'shutting down' } : { ok: true }));
   server.on('request', (_req, res: ServerResponse) => {
     if (draining) res.setHeader('Connection', 'close');
     inFlight.add(res);
@@ -32,15 +48,9 @@ export async function startApiServer(deps: AppDeps, port = deps.domain.config.po
     server.listen(port, host, () => resolve());
   });
   // attached once listening, so a failed listen leaves nothing running
-  const { logger, domain } = deps;
+  const { logger } = deps;
   // the pod's one subscriber to the feed's ticks: the stream's prices and the connected books' sweep
-  const ticks = new LatestTicks({
-    subscriber: subscriberClient(redis),
-    market: domain.marketStore,
-    clock,
-    freshness: domain.freshness,
-    onError: (error) => logger.error({ err: error }, 'unreadable price tick'),
-  });
+  const ticks = pod.openTicks((error) => logger.error({ err: error }, 'unreadable price tick'));
   const connectedBookSweep = sweep.connectedBook({ logger, latestTicks: ticks });
   const stream = attachStream(server, {
     redis,
@@ -49,6 +59,7 @@ export async function startApiServer(deps: AppDeps, port = deps.domain.config.po
     clock,
     apiKeys: services.apiKeys,
     chargeRefusedKey,
+    chargeKeyedUpgrade,
     siteSession,
     trading,
     ticks,

@@ -78,7 +78,7 @@ function targetsFor(stack: BenchStack): Target[] {
     );
   }
   if (wants('metrics') && stack.apiWithMetrics) {
-    // the same routes on two API processes alike but for OPS_TOKEN (metrics recorded), in the same interleaved rounds
+    // the same routes on two API processes alike but for METRICS_TOKEN (metrics recorded), in the same interleaved rounds
     for (const path of ['/api/v1/ping', '/api/v1/price?symbol=BTC', '/api/v1/prices']) {
       targets.push(
         { name: `GET ${path} (metrics off)`, url: `${api}${path}`, kind: 'route' },
@@ -112,7 +112,13 @@ function latencyTable(latency: LatencySummary): string {
 }
 
 async function main(): Promise<void> {
-  const stack = await startBenchStack({ metricsApi: wants('metrics'), baselineTree: process.env.BENCH_BASELINE_TREE });
+  const stack = await startBenchStack({
+    metricsApi: wants('metrics'),
+    baselineTree: process.env.BENCH_BASELINE_TREE,
+    // the soak reads each process's heap, event-loop delay and handles from its own /metrics
+    metricsPorts: wantsSoak,
+    roles: process.env.BENCH_ROLES === 'all' ? 'all' : 'split',
+  });
   let rows: Measurement[] = [];
   let latency: LatencySummary | undefined;
   let ingest: IngestSummary | undefined;
@@ -129,6 +135,7 @@ async function main(): Promise<void> {
   let realism: RealismSummary | undefined;
   let site: SiteResults | undefined;
   try {
+    mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
     if (wants('macro')) await prepareMacroData(stack.redis.url, stack.sim.url);
     if (!wantsSoak || only.size > 1) rows = await measureRounds(targetsFor(stack), { durationSeconds, connections, rounds });
     if (wants('market')) latency = await measureTickToApi(stack.sim.url, stack.api.url, 100);
@@ -168,6 +175,7 @@ async function main(): Promise<void> {
         warmUpSeconds: Number(process.env.BENCH_SOAK_WARM_UP ?? 120),
         windowSeconds: 10,
         accounts: 200,
+        samplesFile: process.env.BENCH_SOAK_SAMPLES ?? join(ROOT, 'bench/results/soak-samples.jsonl'),
       });
     if (wants('capacity'))
       redisCost = await measureRedisCost(stack, {
@@ -182,6 +190,7 @@ async function main(): Promise<void> {
         bursts: Number(process.env.BENCH_TRADING_BURSTS ?? 5),
         accounts: 1000,
         burst: 4000,
+        jobs: Number(process.env.BENCH_QUEUE_JOBS ?? 20_000),
       });
     if (wants('analytics'))
       analytics = await measureAnalytics({

@@ -11,4 +11,6 @@ export MARKET_SOURCE="${MARKET_SOURCE:-sim}"
 export WEBHOOK_ALLOW_PRIVATE="${WEBHOOK_ALLOW_PRIVATE:-true}"
 # the demo is served over plain http on localhost: the site's session cookie goes without Secure
 export SITE_COOKIE_SECURE="${SITE_COOKIE_SECURE:-false}"
+# without SMTP_URL, sign-in links go to the development outbox (the log and npm run cli -- mail outbox)
+export MAIL_OUTBOX="${MAIL_OUTBOX:-true}"
 exec node --import tsx ops/demo/main.ts

@@ -7,6 +7,7 @@
 import type { RedisClient } from './core/redis-client.js';
 import { systemClock, type Clock } from './core/clock.js';
 import type { Config } from './core/config.js';
+import type { Logger } from './core/logger.js';
 import { createArenaServices, type ArenaServices } from './arena/arena-services.js';
 import { createAiService, type AiService } from './ai/ai-services.js';
 import { createDerivativesServices, type DerivativesServices } from './derivatives/derivatives-services.js';
@@ -39,11 +40,14 @@ import { createReplayServices, type ReplayServices } from './paper/replay/replay
 import { WATCHED_SCHEDULER } from './status/status-rules.js';
 import { StatusService } from './status/status-service.js';
 import { StatusStore } from './status/status-store.js';
+import { redisOutages } from './redis/connection.js';
 
 export interface DomainDeps {
   config: Config;
   redis: RedisClient;
   clock?: Clock;
+  /** Where what failed inside a request goes (an /ai provider's error); absent: nowhere. */
+  logger?: Logger;
 }
 
 /** Every store of the domain on the process's connection, each built once. */
@@ -74,6 +78,8 @@ export interface Domain {
   marketStore: MarketStore;
   /** The market routes' reads over the store, with the freshness rules applied. */
   market: MarketService;
+  /** The same reads for the service's own scheduled work (the screener): its history is not charged to the users' budget. */
+  serviceMarket: MarketService;
   /** Accounts, keys, plans and books. */
   accounts: AccountServices;
   /** Paper trading: positions, orders, closes, reads, books, fees, markets, live prices. */
@@ -103,11 +109,12 @@ export interface Domain {
 }
 
 export function createDomain(deps: DomainDeps): Domain {
-  const { config, redis, clock = systemClock } = deps;
+  const { config, redis, clock = systemClock, logger } = deps;
   const freshness = freshnessRules(config);
   const marketStore = createMarketStore(redis, config, clock);
   const market = new MarketService(marketStore, clock, freshness);
-  const accounts = createAccountServices({ redis, clock });
+  const serviceMarket = new MarketService(createMarketStore(redis, config, clock, 'service'), clock, freshness);
+  const accounts = createAccountServices({ redis, clock, secretsKey: config.webhookSecretsKey });
   const stores: DomainStores = {
     positions: new PositionStore(redis),
     orders: new OrderStore(redis),
@@ -115,7 +122,7 @@ export function createDomain(deps: DomainDeps): Domain {
     sweepIndex: new SweepStore(redis),
     accounts: accounts.accounts,
     plans: accounts.plans,
-    webhooks: new WebhookStore(redis),
+    webhooks: new WebhookStore(redis, config.webhookSecretsKey),
     snapshots: new SnapshotStore(redis),
     latam: new LatamStore(redis),
     derivatives: new DerivativesStore(redis),
@@ -142,6 +149,7 @@ export function createDomain(deps: DomainDeps): Domain {
     stores,
     marketStore,
     market,
+    serviceMarket,
     accounts,
     trading,
     sweep: createSweep({
@@ -174,12 +182,23 @@ export function createDomain(deps: DomainDeps): Domain {
         scheduler: { queue: QUEUES.liveSweep, id: WATCHED_SCHEDULER },
       }),
       clock,
+      config.statusSampleMs,
+      redisOutages,
+      config.statusFeedStaleMs,
     ),
     arena: createArenaServices({ redis, positions, funding, marketStore, freshness, clock }),
     replay: createReplayServices({ redis, config, marketStore, freshness, funding, fees: trading.fees, clock }),
   };
   return {
     ...domain,
-    ai: createAiService({ ...domain.derivatives, market, screener: domain.screener, clock, redis, settings: config.ai }),
+    ai: createAiService({
+      ...domain.derivatives,
+      market,
+      screener: domain.screener,
+      clock,
+      redis,
+      settings: config.ai,
+      onProviderError: (error) => logger?.warn({ err: error }, 'ai provider failed: the built-in analyst answered'),
+    }),
   };
 }

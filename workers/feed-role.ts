@@ -19,7 +19,16 @@ import type { RoleContext, RunningRole } from './runtime.js';
 import { createConnector } from './streams/connectors.js';
 import { LeasedConnectors } from './streams/leased-connectors.js';
 import { startLiquidationCollector } from './streams/liquidations/liquidation-collector.js';
-import type { StreamSink, VenueConnector } from './streams/venue-connector.js';
+import type { ConnectorStatus, StreamSink, VenueConnector } from './streams/venue-connector.js';
+import type { CheckResult } from '../api/middleware/health.js';
+
+/** Ready when every connector held here has all its sockets open; else names the ones that do not. */
+export function connectionsUp(report: Record<string, ConnectorStatus>): CheckResult {
+  const down = Object.entries(report)
+    .filter(([, status]) => status.sockets === 0 || status.open < status.sockets)
+    .map(([lease, status]) => `${lease} (${status.open}/${status.sockets} open)`);
+  return down.length === 0 ? { ok: true } : { ok: false, reason: `not connected: ${down.join(', ')}` };
+}
 
 /** Tries the universe REST calls this many times per round before the round counts as failed. */
 const UNIVERSE_HTTP_ATTEMPTS = 3;
@@ -29,7 +38,7 @@ export async function startFeedRole(ctx: RoleContext): Promise<RunningRole> {
   const { config, redisUrl } = ctx;
   const logger = ctx.logger.child({ role: 'feed' });
   // its own connection: the feed's steady background writes stay off the API's connection
-  const redis = createRedis(redisUrl);
+  const redis = createRedis(redisUrl, { commandTimeout: config.redisCommandTimeoutMs });
   const clock = systemClock;
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
@@ -109,6 +118,9 @@ export async function startFeedRole(ctx: RoleContext): Promise<RunningRole> {
     owner,
     read: () => ({ ...connectors.report(), ...liquidations.report() }),
   });
+
+  // the feed's own trouble: a connector it holds whose sockets are not all open (a standby holding none is ready)
+  ctx.readiness?.add('exchange connections', () => connectionsUp({ ...connectors.report(), ...liquidations.report() }));
 
   writer.start();
   refresher.start();

@@ -2,20 +2,23 @@
  * The process's metrics for Prometheus: the scrape-time sources (queue counts, Redis round trip, outbox relay lag) on
  * the process's shared connection, and, with METRICS_PORT set, a listener of its own serving
  * GET /metrics (worker and feed processes have no HTTP server), and the orchestrator's /healthz and
- * /readyz probes. The listener is meant for an internal network; with OPS_TOKEN set /metrics asks for
+ * /readyz probes. The listener is meant for an internal network; with METRICS_TOKEN set /metrics asks for
  * the token all the same (the API's /metrics does too), so a port exposed by mistake shows nothing.
  */
 import express from 'express';
 import type { RedisClient } from '../shared/core/redis-client.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { healthRoutes } from '../api/middleware/health.js';
+import { errorHandler } from '../api/middleware/error-handler.js';
+import { healthRoutes, Readiness } from '../api/middleware/health.js';
 import { opsAuth } from '../api/middleware/ops-auth.js';
 import type { Config } from '../shared/core/config.js';
+import { CoalescingLimiter } from '../shared/rate-limit/coalescing-limiter.js';
 import type { Logger } from '../shared/core/logger.js';
 import { addScrapeSources, metricsReadable, scrape, startDefaultMetrics } from '../shared/metrics/metrics.js';
 import { outboxLagSeconds } from '../shared/push/outbox-lag.js';
 import { OutboxStore } from '../shared/push/outbox-store.js';
+import { connectionHealth } from '../shared/redis/connection.js';
 import { QueueCountsReader } from '../shared/queues/queue-counts.js';
 
 export interface ProcessMetrics {
@@ -24,7 +27,12 @@ export interface ProcessMetrics {
   stop(): Promise<void>;
 }
 
-export async function startProcessMetrics(config: Config, redis: RedisClient, logger: Logger): Promise<ProcessMetrics> {
+export async function startProcessMetrics(
+  config: Config,
+  redis: RedisClient,
+  logger: Logger,
+  readiness: Readiness = new Readiness(),
+): Promise<ProcessMetrics> {
   if (!metricsReadable(config)) return { url: undefined, stop: () => Promise.resolve() };
   startDefaultMetrics();
   const queues = new QueueCountsReader(redis);
@@ -47,12 +55,18 @@ export async function startProcessMetrics(config: Config, redis: RedisClient, lo
   if (config.metricsPort === undefined) return { url: undefined, stop };
   const app = express();
   app.disable('x-powered-by');
-  app.use(healthRoutes(redis));
-  if (config.opsToken !== undefined) app.use(opsAuth(config.opsToken));
+  app.use(healthRoutes(connectionHealth(redis), readiness));
+  if (config.metricsToken !== undefined) {
+    // built before any traffic: rate-limiter-flexible defines its script on the connection (coalescing-limiter.ts)
+    const limiter = new CoalescingLimiter(redis, [config.badKeyRateLimit]);
+    app.use(opsAuth(config.metricsToken, { limiter, perMinute: config.badKeyRateLimit }, 'METRICS_TOKEN'));
+  }
   app.get('/metrics', async (_req, res) => {
     const { contentType, body } = await scrape();
     res.set('Content-Type', contentType).send(body);
   });
+  // refusals answered by name, as the API answers them
+  app.use(errorHandler(logger));
   server = createServer(app);
   try {
     await new Promise<void>((resolve, reject) => {

@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from '../shared/core/config.js';
 import { applyHeapSettings } from '../shared/core/heap-settings.js';
 import { shutdownOnSignal } from '../shared/core/shutdown.js';
 import { RedisMissingError } from '../shared/redis/embedded.js';
+import { EvictionPolicyError } from '../shared/redis/eviction-policy.js';
 import { startService, type RunningService, type ServiceAddOns } from './service.js';
 
 /** What an entry point adds to the start banner (the demo: its exchange and its key). */
@@ -17,7 +18,8 @@ export interface BannerNotes {
 function printBanner(running: RunningService, notes: BannerNotes): void {
   if (!running.apiUrl) return;
   process.stdout.write(
-    `\nPerpdesk is up at ${running.apiUrl}${notes.market ?? ''}\n  try ${running.apiUrl}/api/v1/prices and the docs at ${running.apiUrl}/docs\n`,
+    `\nPerpdesk is up at ${running.apiUrl}${notes.market ?? ''}\n  try ${running.apiUrl}/api/v1/prices and the docs at ` +
+      `${running.apiUrl}/docs\n`,
   );
   for (const line of notes.lines ?? []) process.stdout.write(`  ${line}\n`);
   if (running.redisDataDir) {
@@ -63,7 +65,7 @@ export async function runService(env: NodeJS.ProcessEnv, options: EntryOptions =
   try {
     running = await startService(config, options);
   } catch (error) {
-    if (error instanceof RedisMissingError) {
+    if (error instanceof RedisMissingError || error instanceof EvictionPolicyError) {
       process.stderr.write(`${error.message}\n`);
       process.exit(1);
     }

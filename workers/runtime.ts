@@ -1,6 +1,7 @@
 import type { RedisClient } from '../shared/core/redis-client.js';
 import type { Config } from '../shared/core/config.js';
 import type { Logger } from '../shared/core/logger.js';
+import type { Readiness } from '../api/middleware/health.js';
 
 /** What every role gets when it starts. */
 export interface RoleContext {
@@ -8,6 +9,8 @@ export interface RoleContext {
   redisUrl: string;
   redis: RedisClient;
   logger: Logger;
+  /** The process's readiness checks (/readyz): a role adds what its own trouble looks like. */
+  readiness?: Readiness;
 }
 
 /** A started role; stop() ends its work cleanly and resolves when it has. */

@@ -12,6 +12,7 @@ import {
 } from './processors/derivatives/derivatives-processor.js';
 import { ARENA_ROLLUP_EVERY_MS } from './processors/arena/arena-rollup-processor.js';
 import { ORDER_EXPIRY_EVERY_MS } from './processors/orders/order-expiry-processor.js';
+import { TRADE_PRUNE_EVERY_MS } from './processors/retention/trade-prune-processor.js';
 import { LIVE_SWEEP_EVERY_MS } from './processors/sweep/live-sweep-processor.js';
 
 /**
@@ -36,8 +37,8 @@ function refresh(id: string, queue: QueueName, every: number, name: string): Sch
 
 /** Every recurring job of the service, in one list. */
 export const SCHEDULES: ScheduleDefinition[] = [
-  // 5 s after each funding time (00:00, 08:00, 16:00 UTC): the rate and mark of the time just passed
-  { id: 'funding-record', queue: QUEUES.funding, repeat: { pattern: '5 0 0,8,16 * * *', tz: 'UTC' }, job: { name: 'record' } },
+  // a minute after each hour (every funding schedule, 1 h, 4 h or 8 h, settles on the hour): what settled since the last run
+  { id: 'funding-record', queue: QUEUES.funding, repeat: { pattern: '5 1 * * * *', tz: 'UTC' }, job: { name: 'record' } },
   // provider refreshes and the screener: frequent, so their finished jobs are not kept
   refresh('screener-refresh', QUEUES.screener, SCREENER_EVERY_MS, 'refresh'),
   refresh('macro-fear-greed', QUEUES.macro, FEAR_GREED_EVERY_MS, MACRO_JOBS.fearGreed),
@@ -51,6 +52,8 @@ export const SCHEDULES: ScheduleDefinition[] = [
   refresh('derivatives-long-short', QUEUES.derivatives, LONG_SHORT_EVERY_MS, DERIVATIVE_JOBS.longShort),
   // resting orders 30 days old expire (the job re-checks each order, so a late run is harmless)
   refresh('orders-expire', QUEUES.orders, ORDER_EXPIRY_EVERY_MS, 'expire'),
+  // closed trades past the retention leave Redis, a bounded batch a run (the prune re-checks every trade's close time)
+  refresh('trades-prune', QUEUES.retention, TRADE_PRUNE_EVERY_MS, 'prune-trades'),
   // the live sweep: live prices against stops, targets and liquidations between candles (43,200 runs
   // a day: none kept); the scheduler's id is stored in Redis, so it keeps its old name
   {

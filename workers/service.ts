@@ -3,6 +3,8 @@ import { createLogger, type Logger } from '../shared/core/logger.js';
 import { ShutdownSteps } from '../shared/core/shutdown.js';
 import { closeRedis, createRedis, redisOutages } from '../shared/redis/connection.js';
 import { startEmbeddedRedis, type EmbeddedRedis } from '../shared/redis/embedded.js';
+import { checkEvictionPolicy } from '../shared/redis/eviction-policy.js';
+import { Readiness } from '../api/middleware/health.js';
 import { startApiRole } from './api-role.js';
 import { startFeedRole } from './feed-role.js';
 import { startProcessMetrics, type ProcessMetrics } from './metrics-listener.js';
@@ -47,14 +49,16 @@ export async function startService(config: Config, addOns: ServiceAddOns = {}): 
     redisUrl = embedded.url;
   }
   const companion = await addOns.beforeRoles?.(config, logger);
-  const redis = createRedis(redisUrl);
-  const ctx: RoleContext = { config, redisUrl, redis, logger };
+  const redis = createRedis(redisUrl, { commandTimeout: config.redisCommandTimeoutMs });
+  const readiness = new Readiness();
+  const ctx: RoleContext = { config, redisUrl, redis, logger, readiness };
   const roles: RunningRole[] = [];
   let apiUrl: string | undefined;
   const wants = (role: string): boolean => config.role === 'all' || config.role === role;
   let metrics: ProcessMetrics | undefined;
   try {
-    metrics = await startProcessMetrics(config, redis, logger);
+    if (!(await checkEvictionPolicy(redis))) logger.warn('redis: maxmemory-policy not reported by INFO memory; it must be noeviction');
+    metrics = await startProcessMetrics(config, redis, logger, readiness);
     roles.push({ name: 'metrics', stop: () => metrics?.stop() ?? Promise.resolve() });
     if (wants('worker')) roles.push(await startWorkerRole(ctx));
     if (wants('feed')) roles.push(await startFeedRole(ctx));

@@ -1,16 +1,21 @@
 import { DelayedError, Queue, Worker, type Job } from 'bullmq';
+import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import type { RedisClient } from '../shared/core/redis-client.js';
 import { systemClock } from '../shared/core/clock.js';
+import { linkedSignal } from '../shared/core/linked-signal.js';
 import { createDomain } from '../shared/domain.js';
 import { jobDuration } from '../shared/metrics/metrics.js';
 import { QUEUE_PREFIX, type QueueName } from '../shared/queues/queue-names.js';
-import { closeRedis, createBlockingRedis, redisOutages } from '../shared/redis/connection.js';
+import { closeRedis, connectionHealth, createBlockingRedis, redisOutages } from '../shared/redis/connection.js';
 import { PROCESSORS } from './processors/index.js';
 import { isWaitingForInputs, type Processor, type ProcessorDefinition } from './processors/registry.js';
 import type { RoleContext, RunningRole } from './runtime.js';
 import { schedulesFor, type ScheduleDefinition } from './schedules.js';
 import { startOutboxRelay } from './start-outbox-relay.js';
+import { retireSchedules } from './retire-schedules.js';
+import { redisCheck } from '../api/middleware/health.js';
+import { CURRENT_VERSION } from '../shared/meta/changelog.js';
 
 /**
  * For this long after a worker starts, a job whose inputs are missing runs again every
@@ -19,6 +24,12 @@ import { startOutboxRelay } from './start-outbox-relay.js';
  */
 const COLD_START_WINDOW_MS = 120_000;
 const COLD_START_RETRY_MS = 1_000;
+
+/** The request id a job's log lines carry: the one it was queued with (a webhook's, WebhookJob.reqId), else its own id. */
+function requestIdOf(job: Job | undefined): string | undefined {
+  const given = (job?.data as { reqId?: unknown } | undefined)?.reqId;
+  return typeof given === 'string' ? given : job?.id;
+}
 
 export interface WorkerRoleOptions {
   processors?: ProcessorDefinition[];
@@ -74,6 +85,8 @@ export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptio
   };
   /** Aborted when the role stops: every job running then, or taken after, hears it. */
   const closing = new AbortController();
+  // one listener per running job (released when it ends): up to the sum of the processors' concurrencies
+  setMaxListeners(0, closing.signal);
   const stop = async (): Promise<void> => {
     await relay?.stop();
     // a long job (a replay's clock) hears the abort and hands itself back to the queue, so close does not wait for it to end
@@ -93,8 +106,10 @@ export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptio
       const failed = jobDuration.labels(definition.queue, 'failed');
       const run = async (job: Job, token?: string, signal?: AbortSignal): Promise<unknown> => {
         const started = performance.now();
+        // the job's own signal (BullMQ's, per job) and the role's closing one, unhooked from closing when the job ends
+        const aborts = linkedSignal(signal, closing.signal);
         try {
-          const result = await processor.process(job, token, signal ? AbortSignal.any([signal, closing.signal]) : closing.signal);
+          const result = await processor.process(job, token, aborts.signal);
           completed.observe((performance.now() - started) / 1000);
           if (isWaitingForInputs(result)) await runAgainSoon(definition.queue, job);
           return result;
@@ -102,6 +117,8 @@ export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptio
           // a job moved back to delayed (DelayedError) did not fail: it runs again later
           if (!(error instanceof DelayedError)) failed.observe((performance.now() - started) / 1000);
           throw error;
+        } finally {
+          aborts.release();
         }
       };
       const worker = new Worker(definition.queue, run, {
@@ -114,7 +131,9 @@ export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptio
       });
       // a lost Redis fails every job and errors on every reconnect: the outage log says it once
       worker.on('failed', (job, error) =>
-        redisOutages.report(error, () => logger.warn({ queue: definition.queue, jobId: job?.id, err: error }, 'job failed')),
+        redisOutages.report(error, () =>
+          logger.warn({ queue: definition.queue, jobId: job?.id, reqId: requestIdOf(job), err: error }, 'job failed'),
+        ),
       );
       worker.on('error', (error) =>
         redisOutages.report(error, () => logger.error({ queue: definition.queue, err: error }, 'worker error')),
@@ -122,6 +141,12 @@ export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptio
       workers.push(worker);
     }
     for (const schedule of schedules) await queueFor(schedule.queue).upsertJobScheduler(schedule.id, schedule.repeat, schedule.job);
+    if (options.schedules === undefined) {
+      const retired = await retireSchedules(ctx.redis, schedules, CURRENT_VERSION);
+      if (retired.length > 0) logger.info({ schedules: retired }, 'job schedulers of an earlier release removed');
+    }
+    // a worker can take no job without Redis: its own trouble (the API's readiness leaves Redis out: api/middleware/health.ts)
+    ctx.readiness?.add('redis', redisCheck(connectionHealth(ctx.redis)));
     if (options.relay !== false) relay = await startOutboxRelay({ ...ctx, logger }, domain);
   } catch (error) {
     await stop();

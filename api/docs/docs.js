@@ -22,8 +22,9 @@
     docExpansion: 'none',
     // Swagger UI's own box filters the tag groups; the sidebar's searches paths and summaries too
     filter: true,
-    // the X-API-Key given under Authorize survives a reload
-    persistAuthorization: true,
+    // the X-API-Key given under Authorize lives in this page only: Swagger UI's persistence would keep it in
+    // localStorage, where any script of this origin (and anyone at this browser later) could read it
+    persistAuthorization: false,
     displayRequestDuration: true,
     defaultModelsExpandDepth: 0,
     // no call to the online validator: the page works offline

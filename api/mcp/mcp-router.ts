@@ -6,6 +6,7 @@
  * catalog (mcp-tools.ts) and run as REST calls do (tool-call.ts). GET (a server-sent event stream)
  * and DELETE (ending a session) have nothing to serve without sessions: 405.
  */
+import { createHash } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -21,13 +22,19 @@ import type { ApiRequest, ApiResponse } from '../routing/http-types.js';
 import { sendJsonText } from '../routing/json-text.js';
 import { defineRoutes, type RouteCatalog, type RouteGroup } from '../routing/route-catalog.js';
 import { McpTools } from './mcp-tools.js';
-import { MultiplexTransport } from './multiplex-transport.js';
-import { callTool, type ToolCallDeps } from './tool-call.js';
+import { AppError } from '../../shared/core/errors.js';
+import { requestApiKey } from '../middleware/authenticate.js';
+import { MultiplexTransport, type RequestOwner } from './multiplex-transport.js';
+import { callTool, meterMessage, type ToolCallDeps } from './tool-call.js';
 import { TOOL_SPECS } from './tool-table.js';
 
 export const MCP_PATH = '/mcp';
-/** The SDK's own cap on a batch. */
-const MAX_BATCH = 100;
+/** The most messages a batch may hold: each is metered, but a batch is one HTTP request's worth of work. */
+const MAX_BATCH = 10;
+/** How long a request waits for the Server's answer before its POST answers a JSON-RPC timeout. */
+const REQUEST_DEADLINE_MS = 30_000;
+/** JSON-RPC's implementation-defined server error, for a message refused by the limiter (data names the code). */
+const REFUSED = -32000;
 
 export interface McpRouteDeps extends ToolCallDeps {
   catalog: RouteCatalog;
@@ -69,6 +76,20 @@ function isMessage(value: unknown): boolean {
 }
 
 const isRequest = (message: JSONRPCMessage): message is JSONRPCRequest => 'method' in message && 'id' in message;
+const isToolCall = (message: JSONRPCMessage): boolean => isRequest(message) && message.method === 'tools/call';
+
+/** Whose requests a message may name: the same key (by its digest, the key itself kept out of memory), else the same HTTP request. */
+function ownerOf(req: ApiRequest): RequestOwner {
+  const apiKey = requestApiKey(req);
+  return apiKey === null ? req : `key:${createHash('sha256').update(apiKey).digest('hex')}`;
+}
+
+/** A refusal by the limiter as a JSON-RPC error: the named code, its status and details in data. */
+const refusedError = (refusal: AppError) => ({
+  code: REFUSED,
+  message: refusal.message,
+  data: { code: refusal.code, status: refusal.status, ...refusal.details },
+});
 
 function readBody(req: ApiRequest, res: ApiResponse): Promise<unknown> {
   return new Promise((resolve, reject) => jsonBody(req, res, (error?: unknown) => (error ? reject(error) : resolve(req.body))));
@@ -96,16 +117,22 @@ function mcpServer(deps: McpRouteDeps, transport: MultiplexTransport): Server {
   return server;
 }
 
+/** An Accept header that admits application/json (an absent one admits anything, as HTTP says). */
+function acceptsJson(accept: string | undefined): boolean {
+  if (accept === undefined) return true;
+  return accept.split(',').some((range) => /^\s*(application\/json|application\/\*|\*\/\*)\s*(;|$)/i.test(range));
+}
+
 /** POST /mcp and GET /mcp (405), as catalog routes. */
 export function mcpRoutes(deps: McpRouteDeps): RouteGroup {
-  const transport = new MultiplexTransport();
+  const transport = new MultiplexTransport(REQUEST_DEADLINE_MS);
   const server = mcpServer(deps, transport);
   const connected = server.connect(transport);
 
   async function post(req: ApiRequest, res: ApiResponse): Promise<void> {
-    const accept = req.headers.accept ?? '';
-    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-      return rpcError(res, 406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
+    // every answer is JSON (no stream is ever opened), so accepting JSON is enough; the spec's clients also name text/event-stream
+    if (!acceptsJson(req.headers.accept)) {
+      return rpcError(res, 406, -32000, 'Not Acceptable: Client must accept application/json');
     }
     if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
       return rpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
@@ -133,20 +160,40 @@ export function mcpRoutes(deps: McpRouteDeps): RouteGroup {
     // a conditional read (the positions ETag) is REST's: a tool call always gets the answer itself
     delete req.headers['if-none-match'];
     await connected;
+    const owner = ownerOf(req);
     const extra = { requestInfo: { headers: req.headers } };
-    const answers = await Promise.all(
-      messages.map((message) =>
-        isRequest(message) ? transport.request(message, req, extra) : (transport.notify(message, extra), undefined),
-      ),
-    );
+    const refusals: AppError[] = [];
+    // a tool call is metered as its route's call (tool-call.ts); every other message here, on the same budget
+    const answer = async (message: JSONRPCMessage): Promise<JSONRPCMessage | undefined> => {
+      if (!isToolCall(message)) {
+        const { refusal, headers } = await meterMessage(deps, req);
+        headersOf.set(req, headers);
+        if (refusal) {
+          refusals.push(refusal);
+          return isRequest(message) ? { jsonrpc: '2.0', id: message.id, error: refusedError(refusal) } : undefined;
+        }
+      }
+      if (isRequest(message)) return transport.request(message, owner, req, extra);
+      transport.notify(message, owner, extra);
+      return undefined;
+    };
+    const answers = await Promise.all(messages.map(answer));
     const responses = answers.filter((answer): answer is JSONRPCMessage => answer !== undefined);
+    for (const [header, value] of headersOf.get(req) ?? []) res.setHeader(header, value);
+    // every message refused: the HTTP answer is the refusal's (429 and Retry-After past the budget)
+    if (refusals.length === messages.length) {
+      const [refusal] = refusals;
+      const retryAfter = refusal.details.retry_after;
+      if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
+      res.statusCode = refusal.status;
+      if (responses.length === 0) return sendJsonText(res, JSON.stringify({ jsonrpc: '2.0', error: refusedError(refusal), id: null }));
+    }
     // only notifications or responses: accepted, nothing to answer
     if (responses.length === 0) {
       res.statusCode = 202;
       res.end();
       return;
     }
-    for (const [header, value] of headersOf.get(req) ?? []) res.setHeader(header, value);
     sendJsonText(res, JSON.stringify(batch ? responses : responses[0]));
   }
 
@@ -157,10 +204,13 @@ export function mcpRoutes(deps: McpRouteDeps): RouteGroup {
       tag: 'mcp',
       style: 'bare',
       summary:
-        'Model Context Protocol server (Streamable HTTP, stateless, JSON responses): 29 tools over the market data and paper-trading routes',
+        'Model Context Protocol server (Streamable HTTP, stateless, JSON responses): 29 tools over the market data and ' +
+        'paper-trading routes',
       description:
-        'JSON-RPC 2.0 messages (initialize, tools/list, tools/call) with Accept: application/json, text/event-stream. Keyed tools take the key ' +
-        'from X-API-Key or Authorization: Bearer and are metered like the REST routes; refusals are tool results with isError and the named code.',
+        'JSON-RPC 2.0 messages (initialize, tools/list, tools/call) with Accept: application/json (text/event-stream may be named ' +
+        'too; answers are JSON). Keyed tools take the key ' +
+        'from X-API-Key or Authorization: Bearer and are metered like the REST routes; refusals are tool results with isError and ' +
+        'the named code.',
       handle: ({ req, res }) => post(req, res),
     },
     {

@@ -36,6 +36,33 @@ function meter(limit: Middleware, req: ApiRequest, exchange: ToolExchange): Prom
   );
 }
 
+const passedHeaders = (exchange: ToolExchange): ReadonlyMap<string, string> =>
+  new Map([...exchange.headers].filter(([header]) => PASSED_HEADERS.test(header)));
+
+/** A message of the protocol itself (initialize, tools/list, ping, a notification) metered: the refusal past the budget, if any. */
+export interface MeteredMessage {
+  refusal: AppError | null;
+  headers: ReadonlyMap<string, string>;
+}
+
+/**
+ * Meters one message that is not a tool call on the budget a keyless tool call uses (the request's key when it carries
+ * one, else its client address). A refused key is charged to the address's bad-key budget and refused by the tool
+ * calls themselves: only a spent budget (or a failing limiter) refuses the message.
+ */
+export async function meterMessage(deps: ToolCallDeps, req: ApiRequest): Promise<MeteredMessage> {
+  const exchange = new ToolExchange();
+  let refusal: AppError | null = null;
+  try {
+    await meter(deps.limit, req, exchange);
+  } catch (error) {
+    const named = namedError(error);
+    if (!named) deps.logger.error({ err: error }, 'unhandled error metering an MCP message');
+    if (named?.code !== 'bad_api_key' && named?.code !== 'revoked_key') refusal = named ?? new AppError('internal', 'internal error');
+  }
+  return { refusal, headers: passedHeaders(exchange) };
+}
+
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The tool's arguments under the route's field names, and the filter's own arguments apart. */
@@ -139,6 +166,5 @@ export async function callTool(
   } finally {
     exchange.finish(status);
   }
-  const headers = new Map([...exchange.headers].filter(([header]) => PASSED_HEADERS.test(header)));
-  return { result, headers };
+  return { result, headers: passedHeaders(exchange) };
 }

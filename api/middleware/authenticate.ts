@@ -15,9 +15,12 @@ export interface KeyedRequest extends Pick<IncomingMessage, 'headers'> {
   query: Record<string, unknown>;
 }
 
-/** What authenticating a request needs of its response: plan headers, the status it ends with, the rate limiter's findings. */
+/**
+ * What authenticating a request needs of its response: plan headers, the status it ends with, the rate limiter's findings,
+ * the request id (request-logger.ts).
+ */
 export interface KeyedResponse extends Pick<ServerResponse, 'setHeader' | 'once' | 'statusCode'> {
-  locals: ResolvedKeyLocals;
+  locals: ResolvedKeyLocals & { requestId?: string };
 }
 
 /** Turns a request's API key into its context, or throws 401 missing_api_key / bad_api_key / revoked_key. */
@@ -53,6 +56,15 @@ export async function resolveApiKey(resolver: ApiKeyResolver, apiKey: string | n
   return found.context;
 }
 
+/**
+ * The context with the request's id (KeyContext.requestId), which the changes it makes carry to the outbox and the
+ * webhook logs. A copy: the resolver's context may be the one it hands every request of this key.
+ */
+export function withRequestId(context: KeyContext, res: Pick<KeyedResponse, 'locals'>): KeyContext {
+  const { requestId } = res.locals;
+  return requestId === undefined ? context : { ...context, requestId };
+}
+
 /** Counts a key's successful calls (UsageBatcher). */
 export interface UsageRecorder {
   recordCall(accountId: string, keyId: string, now: number): void;
@@ -71,7 +83,7 @@ export interface AuthenticateDeps {
  * request (res.locals.apiKey) and resolves it only when that is missing. It sets X-PD-Plan (and,
  * in a paid plan's last 14 days, X-PD-Plan-Expires and X-PD-Plan-Days-Left), and counts the call
  * toward the key's usage once the response has gone out with a status below 400: a refused call
- * (401, 429, a 4xx of the route) is never counted.
+ * (401, 429, a 4xx of the route) is never counted. The context it answers carries the request's id (KeyContext.requestId).
  */
 export function createAuthenticate(deps: AuthenticateDeps): Authenticate {
   return async (req, res) => {
@@ -84,6 +96,6 @@ export function createAuthenticate(deps: AuthenticateDeps): Authenticate {
       if (res.statusCode >= 400) return;
       deps.usage.recordCall(accountId, keyId, deps.clock.now());
     });
-    return context;
+    return withRequestId(context, res);
   };
 }

@@ -1,6 +1,7 @@
 import { AppError, isAppError } from '../../shared/core/errors.js';
 import type { Logger } from '../../shared/core/logger.js';
-import { isRedisUnreachable } from '../../shared/core/redis-unreachable.js';
+import { isRedisUnreachable, redisRefusal } from '../../shared/core/redis-unreachable.js';
+import { redisRefusals } from '../../shared/metrics/metrics.js';
 import type { ApiRequest, ApiResponse, Next } from '../routing/http-types.js';
 import { sendJsonText } from '../routing/json-text.js';
 import type { RouteCatalog } from '../routing/route-catalog.js';
@@ -68,17 +69,28 @@ export function namedError(error: unknown): AppError | null {
   if (typeof httpError?.status === 'number' && httpError.status >= 400 && httpError.status < 500) {
     return new AppError('invalid_param', 'the request could not be read');
   }
+  // Redis full (maxmemory) refuses writes before changing anything; a timed-out command is as uncertain as a lost
+  // connection: both answer 503 like an outage, and are counted (an operator's alert, not a log line per request)
+  const refusal = redisRefusal(error);
+  if (refusal !== null) {
+    redisRefusals.labels(refusal).inc();
+    return redisUnavailable();
+  }
   // the connection logs the outage itself; each request it fails answers 503 and is retried by its client
   if (isRedisUnreachable(error)) return redisUnavailable();
   return null;
 }
 
-/** Turns anything thrown into a named error (namedError); an unexpected one is logged with its stack and answered 500 internal. */
-export function errorHandler(logger: Logger) {
+/**
+ * Turns anything thrown into a named error (namedError); an unexpected one is logged with its stack and answered 500
+ * internal. `send` answers it: our bodies, or an exchange dialect's (api/binance).
+ */
+export function errorHandler(logger: Logger, send: typeof sendError = sendError) {
   return (error: unknown, req: ApiRequest, res: ApiResponse, _next: Next): void => {
     const named = namedError(error);
-    if (named) return sendError(req, res, named);
+    if (named?.logDetails) logger.warn({ reqId: res.locals.requestId, code: named.code, ...named.logDetails }, 'error details');
+    if (named) return send(req, res, named);
     logger.error({ err: error, reqId: res.locals.requestId, path: req.baseUrl + req.path }, 'unhandled error');
-    sendError(req, res, new AppError('internal', 'internal error'));
+    send(req, res, new AppError('internal', 'internal error'));
   };
 }

@@ -1,7 +1,8 @@
 import { AppError } from '../../shared/core/errors.js';
 import { rateLimitRejections } from '../../shared/metrics/metrics.js';
-import type { ApiKeyResolver, KnownKey } from '../../shared/paper/api-key-resolver.js';
+import type { ApiKeyResolver, KnownKey, ResolvedApiKey } from '../../shared/paper/api-key-resolver.js';
 import { badApiKey, requestApiKey, revokedKey } from './authenticate.js';
+import { clientBucket } from '../../shared/rate-limit/client-bucket.js';
 import { RATE_WINDOW_MS, windowDecision, type CoalescingLimiter, type LimitDecision } from '../../shared/rate-limit/coalescing-limiter.js';
 import type { ApiRequest, ApiResponse, Middleware, RateScope } from '../routing/http-types.js';
 
@@ -13,16 +14,19 @@ export interface RateLimitOptions {
   badKeyLimit: number;
   /** Starts the reads a keyed request's route will need, so they ride the key gate's round trip (RouteCatalog.prefetcher). */
   prefetch?: (req: ApiRequest, res: ApiResponse, key: KnownKey) => void;
+  /** Where a request carries its key; default: X-API-Key or ?api_key= (an exchange dialect reads its own header). */
+  readKey?: (req: ApiRequest) => string | null;
 }
 
-function setHeaders(res: ApiResponse, decision: LimitDecision, scope: RateScope): void {
+export function setHeaders(res: ApiResponse, decision: LimitDecision, scope: RateScope): void {
   res.setHeader('X-RateLimit-Limit', String(decision.limit));
   res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
   res.setHeader('X-RateLimit-Reset', String(Math.ceil(decision.resetAt / 1000)));
   res.setHeader('X-RateLimit-Scope', scope);
 }
 
-function rateLimited(decision: LimitDecision, message: string): AppError {
+/** The 429 of a spent budget, with the seconds to its reset (sendError turns retry_after into Retry-After). */
+export function rateLimited(decision: LimitDecision, message: string): AppError {
   const retryAfter = Math.max(1, Math.ceil((decision.resetAt - Date.now()) / 1000));
   return new AppError('rate_limited', `${message}; retry in ${retryAfter} s`, { limit: decision.limit, retry_after: retryAfter });
 }
@@ -38,12 +42,33 @@ export interface RefusedKeyCharge {
  * HTTP requests and stream upgrades share: guessing keys costs the guesser whichever way it comes in.
  */
 export async function chargeRefusedKey(limiter: CoalescingLimiter, badKeyLimit: number, ip: string | undefined): Promise<RefusedKeyCharge> {
-  const decision = await limiter.consume(`badkey:ip:${ip ?? 'unknown'}`, badKeyLimit);
+  const decision = await limiter.consume(`badkey:ip:${clientBucket(ip)}`, badKeyLimit);
   if (!decision.allowed) rateLimitRejections.inc({ scope: 'bad_key' });
   const overBudget = decision.allowed
     ? null
     : rateLimited(decision, `over the budget of ${badKeyLimit} requests per minute with a refused API key from this address`);
   return { decision, overBudget };
+}
+
+/** A resolved key's call on its plan budget: as the key gate counted it (resolveMetered), else counted by the limiter now. */
+function keyDecision(limiter: CoalescingLimiter, found: ResolvedApiKey): Promise<LimitDecision> {
+  const limit = found.requestsPerMinute;
+  return found.window
+    ? Promise.resolve(windowDecision(found.window.calls, limit, found.window.resetAt))
+    : limiter.consume(`key:${found.keyId}`, limit);
+}
+
+/**
+ * Charges a stream upgrade to its key's per-minute budget, the one the key's HTTP calls use: the 429 to answer past it,
+ * else null (an unknown or revoked key too: the stream's own key check refuses it).
+ */
+export async function chargeKeyedUpgrade(options: Pick<RateLimitOptions, 'limiter' | 'keys'>, apiKey: string): Promise<AppError | null> {
+  const found = await (options.keys.resolveMetered?.(apiKey, RATE_WINDOW_MS) ?? options.keys.resolve(apiKey));
+  if (found === null || 'revoked' in found) return null;
+  const decision = await keyDecision(options.limiter, found);
+  if (decision.allowed) return null;
+  rateLimitRejections.inc({ scope: 'key' });
+  return rateLimited(decision, `over the budget of ${found.requestsPerMinute} requests per minute`);
 }
 
 /**
@@ -58,13 +83,13 @@ export async function chargeRefusedKey(limiter: CoalescingLimiter, badKeyLimit: 
  */
 export function rateLimit(options: RateLimitOptions): Middleware {
   const meter = async (req: ApiRequest, res: ApiResponse): Promise<void> => {
-    const apiKey = requestApiKey(req);
+    const apiKey = (options.readKey ?? requestApiKey)(req);
     let scope: RateScope = 'ip';
     let scopeKey = '';
     let limit = options.publicLimit;
     let decision: LimitDecision | undefined;
     if (apiKey === null) {
-      scopeKey = `ip:${req.ip ?? 'unknown'}`;
+      scopeKey = `ip:${clientBucket(req.ip)}`;
     } else {
       const lookup = options.keys.resolveMetered?.(apiKey, RATE_WINDOW_MS) ?? options.keys.resolve(apiKey);
       const known = options.keys.known?.(apiKey);
@@ -79,11 +104,10 @@ export function rateLimit(options: RateLimitOptions): Middleware {
         throw found === null ? badApiKey() : revokedKey();
       }
       scope = 'key';
-      scopeKey = `key:${found.keyId}`;
       limit = found.requestsPerMinute;
       res.locals.apiKeyId = found.keyId;
       res.locals.apiKey = found;
-      if (found.window) decision = windowDecision(found.window.calls, limit, found.window.resetAt);
+      decision = await keyDecision(options.limiter, found);
     }
     res.locals.rateScope = scope;
     res.locals.rateLimit = limit;

@@ -4,15 +4,12 @@
  * A request already sent when the connection dropped fails through the error handler, which names
  * the same error.
  */
-import type { RedisClient } from '../../shared/core/redis-client.js';
+import type { ApiPod } from '../../shared/api-pod.js';
 import { AppError } from '../../shared/core/errors.js';
 import type { Middleware } from '../routing/http-types.js';
 
 /** What a client waits before trying again while Redis is unreachable, seconds. */
 export const UNAVAILABLE_RETRY_AFTER_S = 5;
-
-/** Connection states in which no command can be sent (connecting, at start, still queues them). */
-const DOWN: ReadonlySet<string> = new Set(['reconnecting', 'close', 'end']);
 
 export function redisUnavailable(): AppError {
   return new AppError('unavailable', `the service cannot reach its data store; retry in ${UNAVAILABLE_RETRY_AFTER_S} s`, {
@@ -20,8 +17,6 @@ export function redisUnavailable(): AppError {
   });
 }
 
-export const isRedisDown = (redis: RedisClient): boolean => DOWN.has(redis.status);
-
-export function redisGate(redis: RedisClient): Middleware {
-  return (_req, _res, next) => next(isRedisDown(redis) ? redisUnavailable() : undefined);
+export function redisGate(health: ApiPod['health']): Middleware {
+  return (_req, _res, next) => next(health.down() ? redisUnavailable() : undefined);
 }

@@ -3,9 +3,11 @@ import type { Logger } from '../../shared/core/logger.js';
 import type { ApiRequest, ApiResponse, Middleware } from '../routing/http-types.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+/** The orchestrator's probes: every few seconds per pod, so a success is logged at debug, not info. */
+const PROBES = new Set(['/healthz', '/readyz']);
 
 /**
- * One JSON log line per request (at info; 5xx at error) with a request id that is echoed back as
+ * One JSON log line per request (at info; 5xx at error; a successful probe at debug) with a request id that is echoed back as
  * X-Request-Id and kept in res.locals.requestId for error logs. Written on pino directly: a child
  * logger per request (what pino-http does) made every cheap request costlier
  * (bench/README.md, design figures). `observe` (the HTTP metrics) hears each finished request's duration.
@@ -20,7 +22,8 @@ export function requestLogger(logger: Logger, observe?: (req: ApiRequest, res: A
     res.once('finish', () => {
       const elapsed = performance.now() - started;
       observe?.(req, res, elapsed / 1000);
-      const level = res.statusCode >= 500 ? 'error' : 'info';
+      const probe = PROBES.has(req.originalUrl.split('?')[0] ?? '') && res.statusCode < 400;
+      const level = res.statusCode >= 500 ? 'error' : probe ? 'debug' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       logger[level](
         {

@@ -6,10 +6,9 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import type { RedisClient } from '../../shared/core/redis-client.js';
 import type { Request, RequestHandler } from 'express';
 import { AppError } from '../../shared/core/errors.js';
-import { openAllQueues, type AllQueues } from '../../shared/queues/all-queues.js';
+import type { AllQueues } from '../../shared/queues/all-queues.js';
 
 export const QUEUE_DASHBOARD_PATH = '/ops/queues';
 /** The name of the dashboard's Redis connection (CLIENT LIST). */
@@ -43,11 +42,12 @@ export interface QueueDashboard {
   close(): Promise<void>;
 }
 
-export function queueDashboard(redis: RedisClient): QueueDashboard {
+/** `openQueues` opens every queue of the registry on a connection of its own (ApiPod.openQueues). */
+export function queueDashboard(openQueues: (connectionName: string) => AllQueues): QueueDashboard {
   let opened: { queues: AllQueues; router: RequestHandler } | undefined;
   let closed = false;
   const open = (): { queues: AllQueues; router: RequestHandler } => {
-    const queues = openAllQueues(redis, QUEUE_DASHBOARD_CONNECTION);
+    const queues = openQueues(QUEUE_DASHBOARD_CONNECTION);
     const serverAdapter = new ExpressAdapter().setBasePath(QUEUE_DASHBOARD_PATH);
     createBullBoard({
       queues: queues.queues.map((queue) => new BullMQAdapter(queue)),

@@ -33,7 +33,6 @@ import { webhookRoutes } from './webhooks/router.js';
 /** Screener, macro and regional answers change every minute at most: hot requests share one Redis read per second. */
 const SNAPSHOT_CACHE_MS = 1_000;
 /** The status page reads every component: once per 10 s per pod, whatever the traffic. */
-const STATUS_CACHE_MS = 10_000;
 /** The arena board: the spec's 60 s cache. */
 const ARENA_CACHE_MS = 60_000;
 
@@ -54,7 +53,7 @@ export function registerRouteGroups(catalog: RouteCatalog, services: AppServices
   catalog.add(macroRoutes({ macro: services.macro, cacheMs: SNAPSHOT_CACHE_MS }));
   catalog.add(latamRoutes({ latam: services.latam, cacheMs: SNAPSHOT_CACHE_MS }));
   catalog.add(derivativesRoutes(services.derivatives));
-  catalog.add(statusRoutes({ status: services.status, cacheMs: STATUS_CACHE_MS }));
+  catalog.add(statusRoutes({ status: services.status, cacheMs: config.statusCacheMs, feedStaleMs: config.statusFeedStaleMs }));
   catalog.add(metadataRoutes());
   catalog.add(arenaRoutes({ arena: services.arena.service, cacheMs: ARENA_CACHE_MS }));
   catalog.add(aiRoutes({ ai: services.ai, authenticate }));
@@ -64,12 +63,10 @@ export function registerRouteGroups(catalog: RouteCatalog, services: AppServices
       site: services.site,
       accounts: accounts.accounts,
       books: accounts.books,
-      limiter: services.limiter,
-      clock,
+      budgets: services.signInBudgets,
       siteUrl: config.site.url,
       cookieSecure: config.site.cookieSecure,
-      signInPerEmail: config.site.signInPerEmail,
-      signInPerIp: config.site.signInPerIp,
+      signInLimits: config.site,
     }),
   );
 }

@@ -7,8 +7,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResolvedKeyLocals } from '../../shared/paper/api-key-resolver.js';
 
-/** Which budget a request was metered against: its IP's keyless one, its key's, or its IP's for refused keys. */
-export type RateScope = 'ip' | 'key' | 'bad_key';
+/** Whose budget a request spent: its client IP's (keyless), its key's, the bad-key budget, or a site session's account. */
+export type RateScope = 'ip' | 'key' | 'bad_key' | 'account';
 
 /** What one request's middleware leaves for the next (Express's res.locals). */
 export interface ApiLocals extends ResolvedKeyLocals {

@@ -2,6 +2,7 @@
 import { WebSocket } from 'ws';
 import type { KeyContext } from '../../shared/paper/key-context.js';
 import type { BookRef } from '../../shared/paper/positions/position-types.js';
+import { compareStreamIds } from '../../shared/push/push-event.js';
 
 export const STREAM_CHANNELS = ['positions', 'prices'] as const;
 export type StreamChannel = (typeof STREAM_CHANNELS)[number];
@@ -21,8 +22,10 @@ export class StreamClient {
   readonly ref: BookRef;
   /** Answered the last heartbeat ping. */
   alive = true;
-  /** Position events held back until the snapshot has gone out, so the snapshot comes first. */
-  private held: string[] | null = [];
+  /** Position events (by outbox entry id) held back until the snapshot has gone out, so the snapshot comes first. */
+  private held: { id: string; text: string }[] | null = [];
+  /** The outbox entry id the last snapshot was read at: events up to it are in the snapshot already. */
+  private covered: string | null = null;
 
   constructor(
     readonly ws: WebSocket,
@@ -43,11 +46,14 @@ export class StreamClient {
     this.ws.send(text);
   }
 
-  /** A position event: held until the snapshot is out, dropped when the client left the positions channel. */
-  position(text: string): void {
+  /**
+   * A position event of outbox entry `id`: held until the snapshot is out, dropped when the client left the positions
+   * channel or the snapshot already shows it.
+   */
+  position(text: string, id: string): void {
     if (!this.channels.has('positions')) return;
-    if (this.held) this.held.push(text);
-    else this.send(text);
+    if (this.held) this.held.push({ id, text });
+    else if (!this.inSnapshot(id)) this.send(text);
   }
 
   prices(text: string): void {
@@ -60,10 +66,15 @@ export class StreamClient {
     this.held ??= [];
   }
 
-  /** The snapshot is out: what was held follows it, in order. */
-  release(): void {
+  /** The snapshot read at outbox entry `outboxId` is out: what was held and is newer follows it, in order. */
+  release(outboxId: string): void {
     const held = this.held ?? [];
     this.held = null;
-    for (const text of held) this.send(text);
+    this.covered = outboxId;
+    for (const event of held) if (!this.inSnapshot(event.id)) this.send(event.text);
+  }
+
+  private inSnapshot(id: string): boolean {
+    return this.covered !== null && compareStreamIds(id, this.covered) <= 0;
   }
 }

@@ -107,7 +107,7 @@ export class StreamHub {
     group.changes += 1;
     for (const event of message.messages) {
       const text = JSON.stringify(event);
-      for (const client of group.clients) client.position(text);
+      for (const client of group.clients) client.position(text, message.id);
     }
   }
 }

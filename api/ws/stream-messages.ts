@@ -1,5 +1,6 @@
 /** The stream's message envelope and what a client may send: { op: ping } and { op: subscribe, channels }. */
 import { STREAM_CHANNELS, type StreamChannel, type StreamClient } from './stream-client.js';
+import type { WebSocket } from 'ws';
 
 export interface StreamEnvelope {
   type: string;
@@ -47,4 +48,15 @@ export function handleClientMessage(client: StreamClient, text: string | null, n
     return reply(client, 'subscribed', { channels: [...client.channels] }, now);
   }
   refuse(client, 'invalid_param', 'op must be ping or subscribe', now);
+}
+
+/** Sends one message on a raw socket (before or outside its StreamClient). */
+export function sendMessage(ws: WebSocket, type: string, data: unknown, now: number): void {
+  ws.send(JSON.stringify(streamMessage(type, data, now)));
+}
+
+/** Tells a socket why it is closed (an error message naming `reason`), then closes it with `code`. */
+export function closeWithError(ws: WebSocket, now: number, code: number, reason: string, message: string): void {
+  sendMessage(ws, 'error', { code: reason, message }, now);
+  ws.close(code, reason);
 }

@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readlinkSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
@@ -49,6 +49,33 @@ export interface Child {
 }
 
 /** The URL of a child's JSON ready line ({"url": ...}), the bench servers' way to say they are up. */
+/**
+ * The established TCP connections a process holds to each of `ports` (a Redis server's or cluster master's), from /proc:
+ * the process's socket inodes, found in /proc/net/tcp and tcp6 with their remote port.
+ */
+export function connectionsTo(pid: number | undefined, ports: readonly number[]): number[] {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const link = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      if (link.startsWith('socket:[')) inodes.add(link.slice(8, -1));
+    } catch {
+      // closed meanwhile
+    }
+  }
+  const counts = ports.map(() => 0);
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      // rem_address is ip:port in hex; st 01 is ESTABLISHED; the inode is the tenth field
+      if (fields.length < 10 || fields[3] !== '01' || !inodes.has(fields[9])) continue;
+      const at = ports.indexOf(parseInt(fields[2].split(':')[1], 16));
+      if (at >= 0) counts[at] += 1;
+    }
+  }
+  return counts;
+}
+
 export function jsonUrl(line: string): string | undefined {
   try {
     return (JSON.parse(line) as { url?: string }).url;
@@ -95,7 +122,8 @@ export async function startChildAt(
   cwd = ROOT,
 ): Promise<Child> {
   return spawnChild(script, env, cwd, async (child) => {
-    const deadline = Date.now() + 30_000;
+    // tsx compiles the service at start: a minute or more on this 2-core machine when others load it
+    const deadline = Date.now() + 120_000;
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
       const up = await fetch(`${url}${healthPath}`).then(
@@ -105,7 +133,7 @@ export async function startChildAt(
       if (up) return url;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    throw new Error(`${script} did not answer ${healthPath} within 30 s`);
+    throw new Error(`${script} did not answer ${healthPath} within 120 s`);
   });
 }
 

@@ -9,10 +9,14 @@ export interface BenchStack {
   sim: Child;
   feed: Child;
   api: Child;
-  /** With `metricsApi`: a second API process like `api` with OPS_TOKEN set, so it records its metrics. */
+  /** With `metricsApi`: a second API process like `api` with METRICS_TOKEN set, so it records its metrics. */
   apiWithMetrics?: Child;
   /** With `baselineTree`: a second API process like `api`, run from that checkout. */
   apiBaseline?: Child;
+  /** With `roles: 'all'`: `feed` and `api` are this one process (ROLE=all), which also runs the worker role. */
+  allInOne?: Child;
+  /** With `metricsPorts`: each role process's own /metrics listener (METRICS_PORT), by its `process.pid`. */
+  metricsUrls: Map<number, string>;
   stop(): Promise<void>;
 }
 
@@ -24,6 +28,10 @@ export interface BenchStackOptions {
    * the trading rows compare the two in the same rounds.
    */
   baselineTree?: string;
+  /** 'all': one ROLE=all process stands for the feed and the API (and runs the worker role); 'split' (the default): one per role. */
+  roles?: 'split' | 'all';
+  /** Give each role process a METRICS_PORT (prom-client's process metrics: heap, event-loop delay, handles), as the soak reads. */
+  metricsPorts?: boolean;
 }
 
 const simUrl = (line: string): string | undefined => /^sim listening on (\S+)/.exec(line)?.[1];
@@ -61,6 +69,10 @@ export async function startBenchApi(common: RoleEnv, extra: Record<string, strin
     // the site section issues sign-in links as fast as the API answers
     SIGNIN_EMAIL_RATE_LIMIT: '1000000000',
     SIGNIN_IP_RATE_LIMIT: '1000000000',
+    SIGNIN_EMAIL_DAILY_LIMIT: '1000000000',
+    MAIL_OUTBOX: 'true',
+    // plain http, as the demo: the session cookie goes without Secure (and so without the __Host- prefix)
+    SITE_COOKIE_SECURE: 'false',
     ...extra,
   };
   return startChildAt('workers/main.ts', env, `http://127.0.0.1:${port}`, '/readyz', tree);
@@ -76,7 +88,8 @@ export function waitForLivePrices(apiUrl: string): Promise<void> {
   return waitUntil(
     async () =>
       (await fetch(`${apiUrl}/api/v1/prices`).then((r) => r.json() as Promise<{ data?: { pairs: unknown[] } }>)).data?.pairs.length === 8,
-    30_000,
+    // the feed's first prices take a minute or more when other work loads the machine
+    120_000,
     'live prices',
   );
 }
@@ -85,17 +98,30 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
   const redis = await startEmbeddedRedis();
   const started: Child[] = [];
   const track = (child: Child): Child => (started.push(child), child);
+  const metricsUrls = new Map<number, string>();
+  /** The environment of a role process, with a METRICS_PORT of its own when asked (recorded under its pid once started). */
+  const withMetrics = async (start: (extra: Record<string, string>) => Promise<Child>): Promise<Child> => {
+    if (!options.metricsPorts) return track(await start({}));
+    const port = await freePort();
+    const child = track(await start({ METRICS_PORT: String(port) }));
+    if (child.process.pid !== undefined) metricsUrls.set(child.process.pid, `http://127.0.0.1:${port}/metrics`);
+    return child;
+  };
   try {
     const bareNode = track(await startChild('bench/lib/servers/bare-node.ts', {}, jsonUrl));
     const bareExpress = track(await startChild('bench/lib/servers/bare-express.ts', {}, jsonUrl));
     // a free port, so a benchmark never collides with a running `npm run sim` or another run
     const sim = track(await startChild('ops/sim/main.ts', { SIM_PORT: String(await freePort()) }, simUrl));
     const common: RoleEnv = { REDIS_URL: redis.url, MARKET_SOURCE: 'sim', SIM_URL: sim.url, LOG_LEVEL: 'warn' };
-    const feed = track(await startBenchFeed(common));
+    const allInOne =
+      options.roles === 'all'
+        ? await withMetrics((extra) => startBenchApi(common, { ROLE: 'all', WEBHOOK_ALLOW_PRIVATE: 'true', ...extra }))
+        : undefined;
+    const feed = allInOne ?? (await withMetrics((extra) => startBenchFeed({ ...common, ...extra })));
     const startApi = async (extra: Record<string, string>, tree?: string): Promise<Child> =>
       track(await startBenchApi(common, extra, tree));
-    const api = await startApi({});
-    const apiWithMetrics = options.metricsApi ? await startApi({ OPS_TOKEN: 'bench-metrics-token-0123456789' }) : undefined;
+    const api = allInOne ?? (await withMetrics((extra) => startBenchApi(common, extra)));
+    const apiWithMetrics = options.metricsApi ? await startApi({ METRICS_TOKEN: 'bench-metrics-token-0123456789' }) : undefined;
     const apiBaseline = options.baselineTree ? await startApi({}, options.baselineTree) : undefined;
     await waitForLivePrices(api.url);
     return {
@@ -107,6 +133,8 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
       api,
       apiWithMetrics,
       apiBaseline,
+      allInOne,
+      metricsUrls,
       stop: async () => {
         await Promise.all(started.map((child) => child.stop()));
         await redis.stop();
@@ -119,10 +147,17 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
   }
 }
 
-/** A worker process (every processor, the schedules, the outbox relay) on the stack's Redis and sim; the caller stops it. */
-export function startBenchWorker(stack: BenchStack, env: Record<string, string> = {}): Promise<Child> {
+/**
+ * A worker process (every processor, the schedules, the outbox relay) on the stack's Redis and sim; the caller stops it.
+ * With the stack's `metricsPorts`, its /metrics listener is recorded in `stack.metricsUrls` too.
+ */
+export async function startBenchWorker(stack: BenchStack, env: Record<string, string> = {}): Promise<Child> {
   const common = { REDIS_URL: stack.redis.url, MARKET_SOURCE: 'sim', SIM_URL: stack.sim.url, WEBHOOK_ALLOW_PRIVATE: 'true' };
-  return startChild('workers/main.ts', { ...common, ROLE: 'worker', LOG_LEVEL: 'info', ...env }, (line) =>
+  const port = stack.metricsUrls.size > 0 ? await freePort() : undefined;
+  const metrics: Record<string, string> = port === undefined ? {} : { METRICS_PORT: String(port) };
+  const child = await startChild('workers/main.ts', { ...common, ROLE: 'worker', LOG_LEVEL: 'info', ...metrics, ...env }, (line) =>
     line.includes('worker role started') ? 'worker' : undefined,
   );
+  if (port !== undefined && child.process.pid !== undefined) stack.metricsUrls.set(child.process.pid, `http://127.0.0.1:${port}/metrics`);
+  return child;
 }

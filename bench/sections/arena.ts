@@ -161,6 +161,8 @@ async function seedOutboxes(redis: RedisClient, accounts: readonly string[], per
         closedRecord(id, now, (k % 7) - 3),
       );
     }
+    // as the scripts that append do (lua/includes/outbox-appended.lua): the relay's pass finds the outbox in the index
+    pipeline.sadd(keys.outboxIndex(accountId), keys.accountOutbox(accountId));
     await flushPipeline(pipeline);
   }
 }

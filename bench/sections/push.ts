@@ -175,7 +175,7 @@ async function measureEvents(trading: TradingServices, traders: Trader[], apiUrl
 
 async function measureWebhooks(redis: RedisClient, trading: TradingServices, traders: Trader[], seconds: number): Promise<RateRow[]> {
   const receiver = await startBenchReceiver();
-  const store = new WebhookStore(redis);
+  const store = new WebhookStore(redis, configWith().webhookSecretsKey);
   for (const [i, trader] of traders.entries()) {
     const hook = {
       id: `whbench${i}`,

@@ -11,6 +11,7 @@
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { WebhookStore } from '../../shared/push/webhook-store.js';
+import { configWith } from '../../shared/core/config.js';
 import { median, processCpuMs, type Child } from '../lib/harness.js';
 import { unrelayedOutboxEntries } from '../lib/redis-census.js';
 import { btcLongOpen, createAccountKeys, createKeys, keyHeaders } from '../lib/keys.js';
@@ -73,7 +74,7 @@ export async function measureRedisCost(stack: BenchStack, options: RedisCostOpti
     const plain = await createKeys(stack.redis.url, options.accounts, 1);
     const withHooks = await createAccountKeys(stack.redis.url, options.accounts, 1);
     const hooked = withHooks.map((key) => key.apiKey);
-    const hooks = new WebhookStore(redis);
+    const hooks = new WebhookStore(redis, configWith().webhookSecretsKey);
     for (const [i, { accountId }] of withHooks.entries()) {
       await hooks.add(
         accountId,

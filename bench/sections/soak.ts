@@ -1,23 +1,27 @@
 /**
- * The soak: a mixed trading load held for minutes on the bench stack plus a worker process, sampled every window, to
- * show that nothing grows without bound under a steady load: the API's and the worker's resident memory, Redis's
- * memory and key count, the queues' backlog and the outboxes' length, and the window's p99. Each series gets a
- * least-squares slope over the samples after the warm-up; a flat series has a slope near 0.
+ * The soak: a mixed trading load held for minutes on the bench stack plus a worker process (or one ROLE=all process),
+ * sampled every window, to show that nothing grows without bound under a steady load: each process's resident memory
+ * (its lowest reading in the window), JS heap, event-loop delay and open handles, Redis's memory, key count and client
+ * connections, the queues' backlog and the outboxes' length, and the window's p99. Each series gets a least-squares
+ * slope over the samples after the warm-up; a flat series has a slope near 0. Memory is a saw, so its slope is taken
+ * over its troughs: the lowest sample of each 5 minutes.
  *
  * The load, per 10 requests: 3 opens, 3 closes of earlier opens (an open when none is left), 1 stop change, 3 keyed
  * reads of the book; half the accounts have a webhook to a receiver in this process, and each account has a stream
  * socket connected.
  */
-import { readFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import type WebSocket from 'ws';
 import { QueueCountsReader } from '../../shared/queues/queue-counts.js';
 import { WebhookStore } from '../../shared/push/webhook-store.js';
+import { configWith } from '../../shared/core/config.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { MAIN_BOOK } from '../../shared/paper/accounts/account-rules.js';
 import { sweepJobId } from '../../shared/queues/job-types.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { keys } from '../../shared/redis/keys.js';
 import type { Child } from '../lib/harness.js';
+import { ProcessSampler, type ProcessSample, type SampledProcess } from '../lib/process-sampler.js';
 import { countKeys, unrelayedOutboxEntries } from '../lib/redis-census.js';
 import { btcLongOpen, createAccountKeys, keyHeaders } from '../lib/keys.js';
 import { pacedLoad, quantile, type PacedRequest } from '../lib/paced-load.js';
@@ -32,12 +36,16 @@ export interface SoakOptions {
   warmUpSeconds: number;
   windowSeconds: number;
   accounts: number;
+  /** Each window's sample is appended here as a JSON line. */
+  samplesFile: string;
 }
 
 export interface SoakSample {
   atSeconds: number;
-  apiRssMb: number;
-  workerRssMb: number;
+  /** By process label (api, worker, feed; or all). */
+  processes: Record<string, ProcessSample>;
+  /** Connections Redis counts (CLIENT LIST): every process's, the soak's own included. */
+  redisClients: number;
   redisMemoryMb: number;
   redisKeys: number;
   /** The webhook queue's job records: a delivered job is kept 5 minutes (webhookJobOptions), so they fill for 5 minutes. */
@@ -58,14 +66,15 @@ export interface SoakSummary {
   options: SoakOptions;
   samples: SoakSample[];
   /** Per series, its slope per 10 minutes over the samples after the warm-up. */
-  slopes: Record<Exclude<keyof SoakSample, 'atSeconds'>, number>;
+  slopes: Record<(typeof SERIES)[number], number>;
+  /** Per process and series, its slope per minute over the samples after the warm-up (memory: over its troughs). */
+  processSlopes: Record<string, Record<keyof ProcessSample, number>>;
   requests: number;
   failed: number;
 }
 
 const SERIES = [
-  'apiRssMb',
-  'workerRssMb',
+  'redisClients',
   'redisMemoryMb',
   'redisKeys',
   'webhookJobKeys',
@@ -88,26 +97,20 @@ export function slope(points: readonly { x: number; y: number }[]): number {
   return variance === 0 ? 0 : covariance / variance;
 }
 
-function rssMb(pid: number | undefined): number {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
-}
-
 export async function measureSoak(stack: BenchStack, options: SoakOptions): Promise<SoakSummary> {
   const redis = createRedis(stack.redis.url);
   let worker: Child | undefined;
+  let sampler: ProcessSampler | undefined;
   let receiver: BenchReceiver | undefined;
   let sockets: WebSocket[] = [];
   const queues = new QueueCountsReader(redis, Date.now, 0);
   try {
-    worker = await startBenchWorker(stack);
+    // a ROLE=all process runs the worker role itself
+    if (!stack.allInOne) worker = await startBenchWorker(stack);
+    sampler = new ProcessSampler(processesOf(stack, worker));
     receiver = await startBenchReceiver();
     const accounts = await createAccountKeys(stack.redis.url, options.accounts, 1);
-    const hooks = new WebhookStore(redis);
+    const hooks = new WebhookStore(redis, configWith().webhookSecretsKey);
     for (const [i, { accountId }] of accounts.entries()) {
       if (i % 2 === 1) continue;
       const hook = { id: `whsoak${i}`, url: `${receiver.url}/hook`, secret: `whs_soak${i}`, book: null, created: Date.now() };
@@ -151,6 +154,7 @@ export async function measureSoak(stack: BenchStack, options: SoakOptions): Prom
       if (key && status === 200) opened.push({ key, id: (JSON.parse(body) as { position: { id: string } }).position.id });
     };
     const samples: SoakSample[] = [];
+    writeFileSync(options.samplesFile, '');
     const started = performance.now();
     let requests = 0;
     let failed = 0;
@@ -176,10 +180,12 @@ export async function measureSoak(stack: BenchStack, options: SoakOptions): Prom
       const ledger = redis.pipeline();
       for (const { accountId } of accounts) ledger.hlen(keys.bookClosed(accountId, MAIN_BOOK));
       const closedTrades = ((await ledger.exec()) ?? []).reduce((sum, [, n]) => sum + Number(n ?? 0), 0);
-      samples.push({
+      const sample: SoakSample = {
         atSeconds: Math.round((performance.now() - started) / 1000),
-        apiRssMb: Math.round(rssMb(stack.api.process.pid)),
-        workerRssMb: Math.round(rssMb(worker.process.pid)),
+        processes: await sampler.sample(),
+        redisClients: String(await redis.client('LIST'))
+          .trim()
+          .split('\n').length,
         redisMemoryMb: Math.round(Number(/used_memory:(\d+)/.exec(memory)?.[1] ?? 0) / 1024 / 102.4) / 10,
         redisKeys,
         webhookJobKeys,
@@ -190,14 +196,14 @@ export async function measureSoak(stack: BenchStack, options: SoakOptions): Prom
         outboxEntries: await unrelayedOutboxEntries(redis),
         p99Ms: Math.round(quantile(run.latenciesMs, 0.99) * 10) / 10,
         failed: run.failed,
-      });
+      };
+      samples.push(sample);
+      // a long soak's samples as they come, so a run cut short still has them
+      appendFileSync(options.samplesFile, `${JSON.stringify(sample)}\n`);
     }
-    const steady = samples.filter((s) => s.atSeconds > options.warmUpSeconds);
-    const slopes = Object.fromEntries(
-      SERIES.map((series) => [series, slope(steady.map((s) => ({ x: s.atSeconds / 600, y: s[series] })))]),
-    ) as SoakSummary['slopes'];
-    return { options, samples, slopes, requests, failed };
+    return summarizeSoak(options, samples, requests, failed);
   } finally {
+    sampler?.stop();
     closeAll(sockets);
     await queues.close();
     await receiver?.close();
@@ -206,40 +212,94 @@ export async function measureSoak(stack: BenchStack, options: SoakOptions): Prom
   }
 }
 
+/** The slopes of a soak's samples after its warm-up (also for a samples file read back: bench/soak-report.ts). */
+export function summarizeSoak(options: SoakOptions, samples: SoakSample[], requests: number, failed: number): SoakSummary {
+  const steady = samples.filter((s) => s.atSeconds > options.warmUpSeconds);
+  const slopes = Object.fromEntries(
+    SERIES.map((series) => [series, slope(steady.map((s) => ({ x: s.atSeconds / 600, y: s[series] })))]),
+  ) as SoakSummary['slopes'];
+  return { options, samples, slopes, processSlopes: processSlopes(samples, options.warmUpSeconds), requests, failed };
+}
+
+/** The processes under test: the stack's API and feed and the soak's worker, or the one ROLE=all process. */
+function processesOf(stack: BenchStack, worker: Child | undefined): SampledProcess[] {
+  const entry = (label: string, child: Child): SampledProcess => ({
+    label,
+    pid: child.process.pid ?? 0,
+    metricsUrl: stack.metricsUrls.get(child.process.pid ?? 0),
+  });
+  if (stack.allInOne) return [entry('all', stack.allInOne)];
+  return [entry('api', stack.api), entry('worker', worker ?? stack.api), entry('feed', stack.feed)];
+}
+
+const TROUGH_BLOCK_SECONDS = 300;
+const MEMORY = new Set<keyof ProcessSample>(['rssMb', 'heapUsedMb']);
+
 /**
- * A series' troughs: the samples lower than both neighbours, after the first minute. A process's resident memory is a
- * saw (it climbs until a major collection, here a tooth of a minute or two), so its plain slope over a few minutes says
- * where in a tooth the run ended; a leak shows as troughs that climb.
+ * A process series' troughs: the lowest sample of each whole 5 minutes. Memory is a saw (it climbs until a major collection,
+ * a tooth of a minute or two here), so its plain slope over a few minutes says where in a tooth the run ended; a leak
+ * shows as troughs that climb.
  */
-export function troughs(samples: readonly SoakSample[], series: 'apiRssMb' | 'workerRssMb'): SoakSample[] {
-  return samples.filter(
-    (s, i) =>
-      i > 0 && i < samples.length - 1 && s.atSeconds > 60 && s[series] < samples[i - 1][series] && s[series] < samples[i + 1][series],
-  );
+export function troughs(
+  samples: readonly SoakSample[],
+  label: string,
+  series: keyof ProcessSample,
+): { atSeconds: number; value: number }[] {
+  const blocks = new Map<number, { atSeconds: number; value: number }>();
+  for (const sample of samples) {
+    const value = sample.processes[label]?.[series];
+    if (value === undefined || Number.isNaN(value)) continue;
+    const block = Math.floor(sample.atSeconds / TROUGH_BLOCK_SECONDS);
+    const lowest = blocks.get(block);
+    if (!lowest || value < lowest.value) blocks.set(block, { atSeconds: sample.atSeconds, value });
+  }
+  // the last block is cut short by the end of the run: its lowest sample is no trough
+  return [...blocks.values()].slice(0, -1);
+}
+
+/** Per process and series, the slope per minute after the warm-up: over the troughs for memory, every sample otherwise. */
+function processSlopes(samples: readonly SoakSample[], warmUpSeconds: number): SoakSummary['processSlopes'] {
+  const steady = samples.filter((s) => s.atSeconds > warmUpSeconds);
+  const labels = Object.keys(samples[0]?.processes ?? {});
+  const series = ['rssMb', 'heapUsedMb', 'eventLoopP99Ms', 'activeHandles'] as const;
+  const points = (label: string, name: keyof ProcessSample): { x: number; y: number }[] =>
+    MEMORY.has(name)
+      ? troughs(steady, label, name).map((t) => ({ x: t.atSeconds / 60, y: t.value }))
+      : steady.map((s) => ({ x: s.atSeconds / 60, y: s.processes[label][name] })).filter((p) => !Number.isNaN(p.y));
+  return Object.fromEntries(
+    labels.map((label) => [label, Object.fromEntries(series.map((name) => [name, slope(points(label, name))]))]),
+  ) as SoakSummary['processSlopes'];
 }
 
 export function soakTable(summary: SoakSummary): string {
-  const steady = summary.samples.filter((s) => s.atSeconds > summary.options.warmUpSeconds);
+  const { warmUpSeconds } = summary.options;
+  const steady = summary.samples.filter((s) => s.atSeconds > warmUpSeconds);
   const first = steady[0];
   const last = steady.at(-1);
   const row = (label: string, series: (typeof SERIES)[number], unit: string): string =>
-    `| ${label} | ${first?.[series] ?? ''} | ${last?.[series] ?? ''} | ${Math.min(...steady.map((s) => s[series]))} | ${Math.max(...steady.map((s) => s[series]))} | ${summary.slopes[series].toFixed(2)} ${unit} |`;
-  const troughRow = (label: string, series: 'apiRssMb' | 'workerRssMb'): string =>
-    `| ${label}: ${
-      troughs(summary.samples, series)
-        .map((s) => `${s[series]} at ${s.atSeconds} s`)
-        .join(', ') || 'none'
-    } | | | | | |`;
-  const { rate, seconds, warmUpSeconds, accounts } = summary.options;
+    `| ${label} | ${first?.[series] ?? ''} | ${last?.[series] ?? ''} | ${Math.min(...steady.map((s) => s[series]))} | ${Math.max(...steady.map((s) => s[series]))} | ${summary.slopes[series].toFixed(2)} ${unit} per 10 min |`;
+  const processRows = Object.entries(summary.processSlopes).flatMap(([label, slopes]) => {
+    const values = (series: keyof ProcessSample): number[] =>
+      MEMORY.has(series) ? troughs(steady, label, series).map((t) => t.value) : steady.map((s) => s.processes[label][series]);
+    const line = (what: string, series: keyof ProcessSample, unit: string): string => {
+      const seen = values(series);
+      return `| ${label}: ${what} | ${seen[0] ?? ''} | ${seen.at(-1) ?? ''} | ${Math.min(...seen)} | ${Math.max(...seen)} | ${slopes[series].toFixed(3)} ${unit} per min |`;
+    };
+    return [
+      line('resident memory, lowest of each 5 min, MB', 'rssMb', 'MB'),
+      line('JS heap used, lowest of each 5 min, MB', 'heapUsedMb', 'MB'),
+      line('event-loop delay p99 of the window, ms', 'eventLoopP99Ms', 'ms'),
+      line('open handles', 'activeHandles', ''),
+    ];
+  });
+  const { rate, seconds, accounts } = summary.options;
   return [
     `Soak: ${rate} requests/s for ${seconds} s (${summary.requests} requests, ${summary.failed} not 2xx), ${accounts} accounts with a socket each, half with a webhook; slopes over the samples after ${warmUpSeconds} s.`,
     '',
-    '| series | first after warm-up | last | min | max | slope per 10 min |',
+    '| series | first after warm-up | last | min | max | slope |',
     '|---|---:|---:|---:|---:|---:|',
-    row('API resident memory, MB', 'apiRssMb', 'MB'),
-    troughRow('  its troughs (after a major collection)', 'apiRssMb'),
-    row('worker resident memory, MB', 'workerRssMb', 'MB'),
-    troughRow('  its troughs', 'workerRssMb'),
+    ...processRows,
+    row('Redis client connections (CLIENT LIST)', 'redisClients', ''),
     row('Redis used memory, MB', 'redisMemoryMb', 'MB'),
     row('Redis keys', 'redisKeys', 'keys'),
     row('  of which the webhook queue (a delivered job kept 5 min)', 'webhookJobKeys', 'keys'),

@@ -55,9 +55,17 @@ function planLine(plan: StoredPlan, now: number): string {
 const json = (value: unknown): string => JSON.stringify(value, null, 2);
 
 /** The command's output for stdout. Refusals are thrown as AppError. */
-export type AccountCommand = Exclude<CliCommand, { kind: 'audit' | 'webhooks-redeliver' | 'mail-outbox' }>;
+export type AccountCommand = Exclude<CliCommand, { kind: 'audit' | 'webhooks-redeliver' | 'mail-outbox' | 'reindex' }>;
 
-export async function runCommand(command: AccountCommand, accounts: AccountService, now: () => number): Promise<string> {
+/** Ends every site session of an account by its e-mail (not_found without one); answers the address and how many ended. */
+export type EndSessions = (email: string) => Promise<{ email: string; ended: number }>;
+
+export async function runCommand(
+  command: AccountCommand,
+  accounts: AccountService,
+  now: () => number,
+  endSessions: EndSessions,
+): Promise<string> {
   switch (command.kind) {
     case 'help':
       return USAGE;
@@ -67,6 +75,7 @@ export async function runCommand(command: AccountCommand, accounts: AccountServi
       if (command.json) {
         return json({
           api_key: created.apiKey,
+          ...(created.secret === undefined ? {} : { secret: created.secret }),
           key: keyJson(key),
           account: {
             id: account.id,
@@ -79,6 +88,7 @@ export async function runCommand(command: AccountCommand, accounts: AccountServi
       }
       return [
         `API key (shown this once, store it now): ${created.apiKey}`,
+        ...(created.secret === undefined ? [] : [`secret: ${created.secret}`]),
         `  key ${key.id}, name ${key.name}, book ${key.book}`,
         `  account ${account.id} ${account.email}${created.accountCreated ? ' (new)' : ''}, plan ${planLine(account.plan, now())}`,
       ].join('\n');
@@ -94,10 +104,18 @@ export async function runCommand(command: AccountCommand, accounts: AccountServi
     }
     case 'keys-revoke': {
       const { key, alreadyRevoked } = await accounts.revokeKey(command.email, command.id);
-      if (command.json) return json({ key: keyJson(key), already_revoked: alreadyRevoked });
-      return alreadyRevoked
+      // after the revoke: a session left open could make a new key in between
+      const ended = command.endSessions ? (await endSessions(command.email)).ended : null;
+      if (command.json)
+        return json({ key: keyJson(key), already_revoked: alreadyRevoked, ...(ended === null ? {} : { sessions_ended: ended }) });
+      const revoked = alreadyRevoked
         ? `${key.id} (${key.name}) was already revoked at ${isoTime(key.revokedAt)}`
         : `revoked ${key.id} (${key.name}); its usage history is kept`;
+      return ended === null ? revoked : `${revoked}\nended ${ended} site session(s) of ${command.email}`;
+    }
+    case 'sessions-end': {
+      const { email, ended } = await endSessions(command.email);
+      return command.json ? json({ email, sessions_ended: ended }) : `ended ${ended} site session(s) of ${email}`;
     }
     case 'plans-set': {
       const { account, plan } = await accounts.setPlan(command.email, command.plan, command.days, { source: command.source });

@@ -12,6 +12,8 @@ import { parseCliArgs, USAGE, UsageError } from './cli-args.js';
 import { runCommand } from './cli-commands.js';
 import { runAudit, runMailOutbox, runRedeliver } from './cli-ops.js';
 import { LedgerReader } from '../../shared/paper/audit/ledger-reader.js';
+import { reindexAll } from '../../shared/paper/audit/reindex.js';
+import { sessionEnder } from './cli-sessions.js';
 
 export interface CliResult {
   code: 0 | 1 | 2;
@@ -47,9 +49,18 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     return failed(2, "error: REDIS_URL is not set; the CLI works on the service's Redis (e.g. REDIS_URL=redis://127.0.0.1:6379)");
   const redis = createRedis(redisUrl, { maxRetriesPerRequest: 1, retryStrategy: (times) => (times > 3 ? null : times * 200) });
   redis.on('error', () => undefined); // a failed command reports it; the connection's own errors would only repeat it
+  let ender: ReturnType<typeof sessionEnder> | undefined;
   try {
     const domain = createDomain({ config, redis, clock });
+    ender = sessionEnder(redis, domain.accounts.accounts, clock);
     if (command.kind === 'mail-outbox') return { code: 0, stdout: `${await runMailOutbox(command, redis)}\n`, stderr: '' };
+    if (command.kind === 'reindex') {
+      const counts = await reindexAll(redis);
+      const text =
+        `reindex: ${counts.positions} open positions and ${counts.orders} resting orders in ${counts.books} books of ` +
+        `${counts.accounts} accounts indexed; ${counts.tradeBooks} books with closed trades in the prune index`;
+      return { code: 0, stdout: `${command.json ? JSON.stringify(counts, null, 2) : text}\n`, stderr: '' };
+    }
     if (command.kind === 'audit' || command.kind === 'webhooks-redeliver') {
       const ran =
         command.kind === 'audit'
@@ -57,12 +68,14 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
           : await runRedeliver(command, { redisUrl, webhooks: domain.stores.webhooks, reader: new LedgerReader(redis) });
       return { code: ran.code, stdout: `${ran.stdout}\n`, stderr: '' };
     }
-    return { code: 0, stdout: `${await runCommand(command, domain.accounts.service, () => clock.now())}\n`, stderr: '' };
+    const stdout = await runCommand(command, domain.accounts.service, () => clock.now(), ender.endSessions);
+    return { code: 0, stdout: `${stdout}\n`, stderr: '' };
   } catch (error) {
     if (isAppError(error)) return failed(ARGUMENT_CODES.has(error.code) ? 2 : 1, `error: ${error.code}: ${error.message}`);
     if (redis.status !== 'ready') return failed(1, `error: cannot reach Redis at ${redisHosts(redisUrl)} (REDIS_URL)`);
     return failed(1, `error: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
+    await ender?.close();
     await closeRedis(redis);
   }
 }

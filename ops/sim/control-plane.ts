@@ -33,6 +33,8 @@ export interface ControlContext {
   readonly now: () => number;
   /** Rolls minutes forward and pushes the candles that closed. */
   readonly sync: () => void;
+  /** Moves the sim's clock on to the next minute's start, so the current minute closes now; answers the minute closed. */
+  readonly closeMinute: () => number;
   /** The liquidation-only exchanges' sockets: drop (undefined when the exchange is not one of them) and counts. */
   readonly liquidations?: { drop(exchange?: string): number | undefined; connections(): Record<string, number> };
   /** Past days of 1-minute candles (POST /day scripts one). */
@@ -92,6 +94,10 @@ export class ControlPlane {
         return this.drop(body);
       case '/day':
         return this.day(body);
+      case '/market':
+        return this.market(body);
+      case '/close-minute':
+        return ok({ closed: this.ctx.closeMinute(), now: this.ctx.now() });
       default:
         return undefined;
     }
@@ -114,6 +120,24 @@ export class ControlPlane {
     this.ctx.model.setPrice(symbol, price);
     for (const v of this.ctx.venues.values()) v.pushSymbol(symbol);
     return ok({ symbol, price, prices: this.prices(symbol) });
+  }
+
+  /**
+   * Closes or reopens a TradFi symbol's underlying market: {symbol, closed?: boolean, frozen?: boolean}, at least one.
+   * closed: the venues say so (Binance lists it on BREAK, OKX on suspend); frozen: they say nothing, list it trading
+   * and keep publishing its last price unchanged.
+   */
+  private market(body: Record<string, unknown>): RestReply {
+    const symbol = this.symbol(body);
+    if (typeof symbol !== 'string') return symbol;
+    const { closed, frozen } = body;
+    if ((closed === undefined && frozen === undefined) || ![closed, frozen].every((v) => v === undefined || typeof v === 'boolean')) {
+      return bad('closed or frozen must be a boolean');
+    }
+    if (this.ctx.model.spec(symbol)?.assetClass === 'crypto') return bad(`${symbol} is a coin: its market never closes`);
+    if (typeof closed === 'boolean') this.ctx.model.setMarketClosed(symbol, closed);
+    if (typeof frozen === 'boolean') this.ctx.model.setMarketFrozen(symbol, frozen);
+    return ok({ symbol, closed: this.ctx.model.isMarketClosed(symbol), frozen });
   }
 
   /**

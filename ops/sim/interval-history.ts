@@ -4,23 +4,14 @@
  * backwards from the oldest held price (same symbol and interval, same candles), so daily and
  * weekly history of any depth exists offline.
  */
+import { KLINE_INTERVALS } from '../../shared/binance/market-shapes.js';
 import type { Candle } from './market-model.js';
 import { MINUTE } from './market-time.js';
 import { createRng } from './prng.js';
 
-/** Binance interval names the sim answers, in minutes. */
+/** Binance interval names the sim answers beyond the minute, in minutes: the dialect's, and 3d and 1w. */
 export const BINANCE_INTERVALS: Record<string, number> = {
-  '3m': 3,
-  '5m': 5,
-  '15m': 15,
-  '30m': 30,
-  '1h': 60,
-  '2h': 120,
-  '4h': 240,
-  '6h': 360,
-  '8h': 480,
-  '12h': 720,
-  '1d': 1440,
+  ...Object.fromEntries(Object.entries(KLINE_INTERVALS).filter(([name]) => name !== '1m')),
   '3d': 4320,
   '1w': 10080,
 };

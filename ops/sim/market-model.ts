@@ -15,7 +15,6 @@ export type SimMode = 'random' | 'scripted';
 export { DAY, HISTORY_MINUTES, HOUR, MINUTE, floorMinute } from './market-time.js';
 
 const MAX_HISTORY = 2000;
-const FUNDING_INTERVAL = 8 * HOUR;
 
 // Random mode only: a fixed per-venue spread (bps) so venues disagree a little, as real ones do.
 const VENUE_BPS: Record<VenueId, number> = { binance: 0, bybit: 2, okx: -1.5, bitget: 3 };
@@ -64,6 +63,8 @@ export interface VenueQuote {
   readonly openInterest: number;
   readonly fundingRate: number;
   readonly nextFundingTime: number;
+  /** The symbol's funding schedule, ms between funding times (a multiple of the hour since the epoch). */
+  readonly fundingIntervalMs: number;
 }
 
 export interface ClosedCandle {
@@ -121,6 +122,13 @@ export class MarketModel {
   readonly symbols: readonly SymbolSpec[];
   mode: SimMode;
   private readonly states = new Map<string, SymbolState>();
+  /** TradFi symbols whose underlying market is closed (Binance lists their contract on BREAK). */
+  private readonly closedMarkets = new Set<string>();
+  /**
+   * TradFi symbols whose underlying market is closed while the venues still list them trading and publish their last
+   * price, unchanged (as Bybit does on a weekend): the random walk leaves them be.
+   */
+  private readonly frozenMarkets = new Set<string>();
   private readonly rng: Rng;
   private readonly now: () => number;
   private readonly tickMs: number;
@@ -140,6 +148,22 @@ export class MarketModel {
 
   has(symbol: string): boolean {
     return this.states.has(symbol);
+  }
+
+  /** Closes or opens a symbol's underlying market (weekends, holidays): only a TradFi symbol has one to close. */
+  setMarketClosed(symbol: string, closed: boolean): void {
+    if (closed) this.closedMarkets.add(symbol);
+    else this.closedMarkets.delete(symbol);
+  }
+
+  isMarketClosed(symbol: string): boolean {
+    return this.closedMarkets.has(symbol);
+  }
+
+  /** Freezes a symbol's price (its venues publish it unchanged, and list it trading), or lets it walk again. */
+  setMarketFrozen(symbol: string, frozen: boolean): void {
+    if (frozen) this.frozenMarkets.add(symbol);
+    else this.frozenMarkets.delete(symbol);
   }
 
   spec(symbol: string): SymbolSpec | undefined {
@@ -166,7 +190,7 @@ export class MarketModel {
   step(): void {
     const frac = this.tickMs / MINUTE;
     for (const s of this.states.values()) {
-      if (this.mode === 'random') {
+      if (this.mode === 'random' && !this.frozenMarkets.has(s.spec.symbol)) {
         const sigma = s.sigmaMin * Math.sqrt(frac);
         // weak pull towards the start price keeps long demo runs plausible
         const pull = -0.002 * frac * Math.log(s.price / s.spec.startPrice);
@@ -287,6 +311,7 @@ export class MarketModel {
     const now = this.now();
     const share = VENUE_VOLUME_SHARE[venue];
     const f = this.factor(venue);
+    const interval = s.spec.fundingIntervalHours * HOUR;
     const last = this.vp(s, venue, s.price);
     const open24h = this.vp(s, venue, w.size > 0 ? w.open : cur.o);
     const count = Math.round((w.n + cur.n) * share);
@@ -317,8 +342,15 @@ export class MarketModel {
       openUtc8: this.vp(s, venue, this.openAt(s, Math.floor((now + 8 * HOUR) / DAY) * DAY - 8 * HOUR)),
       openInterest: (quoteVolume24h * 0.25) / last,
       fundingRate: 0.0001,
-      nextFundingTime: (Math.floor(now / FUNDING_INTERVAL) + 1) * FUNDING_INTERVAL,
+      nextFundingTime: (Math.floor(now / interval) + 1) * interval,
+      fundingIntervalMs: interval,
     };
+  }
+
+  /** The mark a funding time settled at: the open of the minute it falls in, else the price now. */
+  markAt(symbol: string, venue: VenueId, t: number): number {
+    const [candle] = this.range(symbol, venue, { from: t, to: t, limit: 1, anchor: 'start' });
+    return candle?.o ?? this.price(symbol, venue);
   }
 
   private state(symbol: string): SymbolState {

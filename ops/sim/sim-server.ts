@@ -9,7 +9,7 @@ import { WebSocketServer } from 'ws';
 import { ControlPlane, ProviderRegistry } from './control-plane.js';
 import { PastDays } from './past-days.js';
 import { SimLiquidations } from './liquidations/sim-liquidations.js';
-import { MarketModel, MINUTE, type SimMode, type VenueId } from './market-model.js';
+import { floorMinute, MarketModel, MINUTE, type SimMode, type VenueId } from './market-model.js';
 import { createSimProviders, PROVIDER_PATH } from './providers/index.js';
 import type { LiquidationPublisher, RestReply, Venue, VenueDeps } from './sim-types.js';
 import { BinanceVenue } from './venues/binance.js';
@@ -71,7 +71,9 @@ function rejectUpgrade(socket: Duplex, status: number, text: string): void {
 
 export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
   const tickMs = Math.max(20, opts.tickMs ?? 500);
-  const now = (): number => Date.now();
+  // the sim's clock: the wall clock, moved on by POST /__sim/close-minute (never back)
+  let ahead = 0;
+  const now = (): number => Date.now() + ahead;
   const model = new MarketModel({ now, seed: opts.seed, symbolCount: opts.symbolCount, mode: opts.mode ?? 'random', tickMs });
   const pastDays = new PastDays();
   const deps: VenueDeps = { model, now, pastDays };
@@ -91,11 +93,24 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
   const sync = (): void => {
     for (const { symbol, candle } of model.advance()) for (const v of venues.values()) v.pushClosedCandle(symbol, candle);
   };
-  const control = new ControlPlane({ model, venues, publishers, providers, now, sync, liquidations, pastDays });
+  const closeMinute = (): number => {
+    const closed = floorMinute(now());
+    ahead += closed + MINUTE - now();
+    sync();
+    // the timer was set for the old minute's end: set it for the new one's
+    clearTimeout(minuteTimer);
+    scheduleMinute();
+    return closed;
+  };
+  const control = new ControlPlane({ model, venues, publishers, providers, now, sync, closeMinute, liquidations, pastDays });
+  // REST requests each venue path was sent ('binance /fapi/v1/klines'), for tests that count what a client costs the exchanges
+  const restHits = new Map<string, number>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://sim');
     const method = req.method ?? 'GET';
+    if (url.pathname === '/__sim/hits' && method === 'GET')
+      return send(res, { status: 200, body: { ok: true, hits: Object.fromEntries(restHits) } });
     if (url.pathname.startsWith('/__sim/')) {
       let body: unknown;
       if (method === 'POST') {
@@ -122,6 +137,8 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
         return send(res, { status: 200, body: { ok: true, venues: [...venues.keys()] } });
       return send(res, { status: 404, body: { ok: false, error: 'not found' } });
     }
+    const hit = `${venue.id} ${m?.[2] ?? '/'}`;
+    restHits.set(hit, (restHits.get(hit) ?? 0) + 1);
     if (providers.isDown(venue.id)) return send(res, { status: 503, body: { code: 503, msg: 'Service Unavailable' } });
     sync();
     const reply = venue.handleRest({ method, path: m?.[2] ?? '/', query: url.searchParams, headers: req.headers });

@@ -2,6 +2,7 @@
  * The simulated USDT-perpetual universe: real liquid coins with plausible prices and 24h volumes,
  * plus a few TradFi perpetuals (metals, indices, stocks, forex) as the exchanges list them.
  */
+import type { AssetClass } from '../../shared/engine/fees.js';
 
 export interface SymbolSpec {
   /** Base coin, e.g. BTC. */
@@ -20,7 +21,14 @@ export interface SymbolSpec {
   readonly qtyDp: number;
   /** Listing time in ms, only used for instrument metadata. */
   readonly listedAt: number;
+  /** What the contract's underlying is; the venues' metadata says it in their own fields. */
+  readonly assetClass: AssetClass;
+  /** Hours between funding times (the venues' 8 h, or a 4 h or 1 h schedule as Binance sets for some pairs). */
+  readonly fundingIntervalHours: number;
 }
+
+/** Pairs on a shorter funding schedule than 8 h, as the venues run a few (Binance's fundingInfo lists them). */
+const FUNDING_HOURS: Readonly<Record<string, number>> = { SEI: 1, WIF: 4 };
 
 // Order matters: the first 8 are required by the product, the rest descend roughly by real volume.
 const COINS: ReadonlyArray<readonly [string, number]> = [
@@ -95,24 +103,27 @@ const COINS: ReadonlyArray<readonly [string, number]> = [
 ];
 
 /**
- * TradFi USDT perpetuals (base, price, 24h volume), listed after the coins whatever the symbol count:
- * gold and silver, two index perpetuals named like the CFD tickers, four stocks, four currencies
- * quoted in USDT (JPY as the price of one yen). The API classifies them by its own table
- * (shared/paper/markets/asset-classes.ts), not by anything the sim sends.
+ * TradFi USDT perpetuals (base, price, 24h volume, class), listed after the coins whatever the symbol count:
+ * gold and silver, two index perpetuals named like the CFD tickers, five stocks, four currencies
+ * quoted in USDT (JPY as the price of one yen). Each venue's instrument metadata names the class in
+ * that venue's own fields (Binance contractType TRADIFI_PERPETUAL and underlyingType, Bybit symbolType,
+ * OKX instCategory), and a venue lists only the classes it is known to list (venues/*.ts); the API
+ * classifies from that metadata (shared/market/venue-classes.ts).
  */
-export const TRADFI: ReadonlyArray<readonly [string, number, number]> = [
-  ['XAU', 4000, 9e8],
-  ['XAG', 48, 2.5e8],
-  ['SPX500', 6700, 3e8],
-  ['NAS100', 24500, 2e8],
-  ['TSLA', 430, 1.5e8],
-  ['NVDA', 185, 1.2e8],
-  ['AAPL', 260, 8e7],
-  ['MSFT', 510, 6e7],
-  ['EUR', 1.16, 1e8],
-  ['GBP', 1.33, 5e7],
-  ['JPY', 0.0067, 4e7],
-  ['AUD', 0.65, 2e7],
+export const TRADFI: ReadonlyArray<readonly [string, number, number, Exclude<AssetClass, 'crypto'>]> = [
+  ['XAU', 4000, 9e8, 'metal'],
+  ['XAG', 48, 2.5e8, 'metal'],
+  ['SPX500', 6700, 3e8, 'index'],
+  ['NAS100', 24500, 2e8, 'index'],
+  ['TSLA', 430, 1.5e8, 'stock'],
+  ['NVDA', 185, 1.2e8, 'stock'],
+  ['AAPL', 260, 8e7, 'stock'],
+  ['MSFT', 510, 6e7, 'stock'],
+  ['AMZN', 230, 5e7, 'stock'],
+  ['EUR', 1.16, 1e8, 'forex'],
+  ['GBP', 1.33, 5e7, 'forex'],
+  ['JPY', 0.0067, 4e7, 'forex'],
+  ['AUD', 0.65, 2e7, 'forex'],
 ];
 
 export const MIN_SYMBOLS = 50;
@@ -132,7 +143,7 @@ function qtyDecimals(price: number): number {
   return Math.min(3, Math.max(0, Math.floor(Math.log10(price)) - 1));
 }
 
-function spec(base: string, price: number, index: number, quoteVolume24h: number): SymbolSpec {
+function spec(base: string, price: number, index: number, quoteVolume24h: number, assetClass: AssetClass = 'crypto'): SymbolSpec {
   const priceDp = priceDecimals(price);
   return {
     base,
@@ -144,6 +155,8 @@ function spec(base: string, price: number, index: number, quoteVolume24h: number
     tick: Math.pow(10, -priceDp),
     qtyDp: qtyDecimals(price),
     listedAt: 1569398400000 + index * 86_400_000 * 20,
+    fundingIntervalHours: FUNDING_HOURS[base] ?? 8,
+    assetClass,
   };
 }
 
@@ -153,5 +166,5 @@ export function buildSymbols(count: number): SymbolSpec[] {
   const ratio = BOTTOM_VOLUME / TOP_VOLUME;
   // geometric descent from ~1.5e10 (BTC) to ~1e7 (the last coin)
   const coins = COINS.slice(0, n).map(([base, price], index) => spec(base, price, index, TOP_VOLUME * Math.pow(ratio, index / (n - 1))));
-  return [...coins, ...TRADFI.map(([base, price, volume], i) => spec(base, price, n + i, volume))];
+  return [...coins, ...TRADFI.map(([base, price, volume, assetClass], i) => spec(base, price, n + i, volume, assetClass))];
 }

@@ -11,6 +11,7 @@ import type { AiQuotaStore } from './ai-quota-store.js';
 import type { BriefService } from './brief-service.js';
 import type { Analyst, AnalystAnswer, AnswerLang, Brief, TradePlan } from './brief.js';
 import { builtInAnalyst } from './built-in-analyst.js';
+import { ProviderAnswerError } from './provider-analyst.js';
 
 export interface AiQuestion {
   symbol: string;
@@ -38,6 +39,8 @@ export interface AiServiceDeps {
   clock: Clock;
   /** The provider; undefined: the built-in analyst answers every question. */
   provider?: Analyst;
+  /** Told each provider failure with its full error (the log); the answer names it in a plain phrase only. */
+  onProviderError?: (error: unknown) => void;
 }
 
 const DAY_MS = 86_400_000;
@@ -50,7 +53,9 @@ export class AiService {
     if (limit <= 0) {
       throw new AppError('plan_required', `/ai needs the ${PLANS.pro.label} plan or above`, {
         plan_needed: 'pro',
-        hint: `${PLANS.pro.label} includes ${PLANS.pro.aiReadsPerDay} reads a day, ${PLANS.max.label} ${PLANS.max.aiReadsPerDay}, ${PLANS.business.label} ${PLANS.business.aiReadsPerDay}`,
+        hint:
+          `${PLANS.pro.label} includes ${PLANS.pro.aiReadsPerDay} reads a day, ${PLANS.max.label} ${PLANS.max.aiReadsPerDay}, ` +
+          `${PLANS.business.label} ${PLANS.business.aiReadsPerDay}`,
         upgrade: '/api/apiplan',
       });
     }
@@ -88,8 +93,14 @@ export class AiService {
       try {
         return { answer: await provider.answer(asked), analyst: provider.name };
       } catch (error) {
-        // the reply says why (fallback_reason): the caller sees which analyst answered and what the provider did
-        const reason = error instanceof Error ? (error.name === 'TimeoutError' ? 'the provider timed out' : error.message) : String(error);
+        // the reply says why in a plain phrase (fallback_reason); the error itself, which may name the provider's address, goes to the log
+        this.deps.onProviderError?.(error);
+        const reason =
+          error instanceof ProviderAnswerError
+            ? error.message
+            : error instanceof Error && error.name === 'TimeoutError'
+              ? 'the provider timed out'
+              : 'the provider could not be reached';
         return { answer: await builtInAnalyst.answer(asked), analyst: builtInAnalyst.name, fallbackReason: reason };
       }
     }

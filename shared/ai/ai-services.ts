@@ -11,13 +11,15 @@ export type { AiService } from './ai-service.js';
 export interface AiServiceDeps extends BriefSources {
   redis: RedisClient;
   settings: AiSettings;
+  onProviderError?: (error: unknown) => void;
 }
 
-export function createAiService({ redis, settings, ...sources }: AiServiceDeps): AiService {
+export function createAiService({ redis, settings, onProviderError, ...sources }: AiServiceDeps): AiService {
   return new AiService({
     briefs: new BriefService(sources),
     quota: new AiQuotaStore(redis),
     clock: sources.clock,
+    onProviderError,
     provider: settings.provider ? providerAnalyst({ ...settings.provider, timeoutMs: settings.timeoutMs }) : undefined,
   });
 }

@@ -30,6 +30,8 @@ const usd = (x: number): string =>
         ? `$${(x / 1e3).toFixed(1)}k`
         : `$${Math.round(x)}`;
 const signed = (x: number, dp = 2): string => `${x >= 0 ? '+' : ''}${x.toFixed(dp)}`;
+/** ' (+1.42% in 24 h)', with the language's word for "in"; nothing when the change is unknown. */
+const dayChange = (pct: number | null, inWord: string): string => (pct === null ? '' : ` (${signed(pct)}% ${inWord} 24 h)`);
 const interval = (minutes: number): string =>
   minutes % 1440 === 0 ? `${minutes / 1440}d` : minutes % 60 === 0 ? `${minutes / 60}h` : `${minutes}m`;
 const points = (s: ScoreParts): string =>
@@ -54,7 +56,7 @@ const en: Phrases = {
   headline: (symbol, minutes, bias, s) =>
     `${symbol} ${interval(minutes)}: bias ${bias} (rule points ${points(s)}: technicals / positioning / flow).`,
   technicals: (i, p) =>
-    `Price ${p.price}${p.change_24h_pct === null ? '' : ` (${signed(p.change_24h_pct)}% in 24 h)`}; on ${i.timeframe}: score ${i.score}/100, trend ${i.trend}, ` +
+    `Price ${p.price}${dayChange(p.change_24h_pct, 'in')}; on ${i.timeframe}: score ${i.score}/100, trend ${i.trend}, ` +
     `RSI ${i.rsi.toFixed(1)}, MACD histogram ${i.macd.histogram}, ATR ${i.atr} (${i.atr_pct.toFixed(2)}% of the price).`,
   noIndicators: 'No indicators: too few candles and no screener row for this symbol.',
   derivatives: derivativesIn({ funding: 'Funding per interval', oi: 'open interest', longs: 'long accounts' }),
@@ -75,9 +77,10 @@ const en: Phrases = {
 
 const es: Phrases = {
   headline: (symbol, minutes, bias, s) =>
-    `${symbol} ${interval(minutes)}: sesgo ${bias === 'long' ? 'alcista (long)' : bias === 'short' ? 'bajista (short)' : 'neutral'} (puntos ${points(s)}: técnico / posicionamiento / flujo).`,
+    `${symbol} ${interval(minutes)}: sesgo ${bias === 'long' ? 'alcista (long)' : bias === 'short' ? 'bajista (short)' : 'neutral'} ` +
+    `(puntos ${points(s)}: técnico / posicionamiento / flujo).`,
   technicals: (i, p) =>
-    `Precio ${p.price}${p.change_24h_pct === null ? '' : ` (${signed(p.change_24h_pct)}% en 24 h)`}; en ${i.timeframe}: puntaje ${i.score}/100, tendencia ${i.trend}, ` +
+    `Precio ${p.price}${dayChange(p.change_24h_pct, 'en')}; en ${i.timeframe}: puntaje ${i.score}/100, tendencia ${i.trend}, ` +
     `RSI ${i.rsi.toFixed(1)}, histograma MACD ${i.macd.histogram}, ATR ${i.atr} (${i.atr_pct.toFixed(2)}% del precio).`,
   noIndicators: 'Sin indicadores: pocas velas y ninguna fila del screener para este símbolo.',
   derivatives: derivativesIn({ funding: 'Funding por intervalo', oi: 'interés abierto', longs: 'cuentas long' }),
@@ -99,9 +102,10 @@ const es: Phrases = {
 
 const pt: Phrases = {
   headline: (symbol, minutes, bias, s) =>
-    `${symbol} ${interval(minutes)}: viés ${bias === 'long' ? 'de alta (long)' : bias === 'short' ? 'de baixa (short)' : 'neutro'} (pontos ${points(s)}: técnico / posicionamento / fluxo).`,
+    `${symbol} ${interval(minutes)}: viés ${bias === 'long' ? 'de alta (long)' : bias === 'short' ? 'de baixa (short)' : 'neutro'} ` +
+    `(pontos ${points(s)}: técnico / posicionamento / fluxo).`,
   technicals: (i, p) =>
-    `Preço ${p.price}${p.change_24h_pct === null ? '' : ` (${signed(p.change_24h_pct)}% em 24 h)`}; em ${i.timeframe}: pontuação ${i.score}/100, tendência ${i.trend}, ` +
+    `Preço ${p.price}${dayChange(p.change_24h_pct, 'em')}; em ${i.timeframe}: pontuação ${i.score}/100, tendência ${i.trend}, ` +
     `RSI ${i.rsi.toFixed(1)}, histograma MACD ${i.macd.histogram}, ATR ${i.atr} (${i.atr_pct.toFixed(2)}% do preço).`,
   noIndicators: 'Sem indicadores: poucas velas e nenhuma linha do screener para este símbolo.',
   derivatives: derivativesIn({ funding: 'Funding por intervalo', oi: 'open interest', longs: 'contas long' }),

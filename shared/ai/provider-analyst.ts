@@ -40,19 +40,23 @@ function coherent(plan: TradePlan): boolean {
   return sign * (plan.entry - plan.stop) > 0 && plan.targets.every((target) => sign * (target - plan.entry) > 0);
 }
 
-/** The provider's message content as a checked answer, or an Error saying what was wrong with it. */
+/** What was wrong with the provider's answer, in a plain phrase a caller may see (fallback_reason). */
+export class ProviderAnswerError extends Error {}
+
+/** The provider's message content as a checked answer, or a ProviderAnswerError saying what was wrong with it. */
 export function parseProviderReply(content: unknown): { answer: string; plan: TradePlan | null } {
-  if (typeof content !== 'string') throw new Error('the provider answered without message content');
+  if (typeof content !== 'string') throw new ProviderAnswerError('the provider answered without message content');
   let parsed: unknown;
   try {
     parsed = JSON.parse(content.replace(/^\s*```(?:json)?\s*|\s*```\s*$/g, ''));
   } catch {
-    throw new Error('the provider answer is not JSON');
+    throw new ProviderAnswerError('the provider answer is not JSON');
   }
   const { value, error } = replySchema.validate(parsed, { stripUnknown: true });
-  if (error) throw new Error(`the provider answer does not fit: ${error.message}`);
+  if (error) throw new ProviderAnswerError(`the provider answer does not fit: ${error.message}`);
   const reply = value as { answer: string; plan: TradePlan | null };
-  if (reply.plan && !coherent(reply.plan)) throw new Error('the provider plan puts its stop or a target on the wrong side of the entry');
+  if (reply.plan && !coherent(reply.plan))
+    throw new ProviderAnswerError('the provider plan puts its stop or a target on the wrong side of the entry');
   return reply;
 }
 
@@ -76,12 +80,12 @@ export function providerAnalyst(settings: ProviderSettings): Analyst {
         }),
       });
       const text = await response.body.text();
-      if (response.statusCode >= 400) throw new Error(`the provider answered HTTP ${response.statusCode}`);
+      if (response.statusCode >= 400) throw new ProviderAnswerError(`the provider answered HTTP ${response.statusCode}`);
       let body: { choices?: { message?: { content?: unknown } }[] };
       try {
         body = JSON.parse(text) as typeof body;
       } catch {
-        throw new Error('the provider response is not JSON');
+        throw new ProviderAnswerError('the provider response is not JSON');
       }
       const reply = parseProviderReply(body.choices?.[0]?.message?.content);
       return { answer: reply.answer, plan: reply.plan, bias: reply.plan?.bias ?? 'neutral', reasons: [] };

@@ -17,5 +17,7 @@ const ANIMALS = (
 /** e.g. `swift-otter-3fa9`: about 67 million names, so two accounts rarely share one (the book, `account`, tells rows apart). */
 export function publicHandle(accountId: string): string {
   const digest = createHash('sha256').update(`arena:${accountId}`).digest();
-  return `${ADJECTIVES[digest[0] % ADJECTIVES.length]}-${ANIMALS[digest[1] % ANIMALS.length]}-${digest.readUInt16BE(2).toString(16).padStart(4, '0')}`;
+  const adjective = ADJECTIVES[digest[0] % ADJECTIVES.length];
+  const animal = ANIMALS[digest[1] % ANIMALS.length];
+  return `${adjective}-${animal}-${digest.readUInt16BE(2).toString(16).padStart(4, '0')}`;
 }

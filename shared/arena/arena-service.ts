@@ -53,7 +53,9 @@ export class ArenaService {
       min_closes: MIN_CLOSES,
       note:
         `${SEASON_DAYS}-day UTC season ${asked} (${day(start)} to ${day(end)}), ranked by realized P&L among books with at least ` +
-        `${MIN_CLOSES} closes in the season; open-book fields at mark as of computed_ts; replay trades never count.`,
+        `${MIN_CLOSES} closes in the season; open-book fields at mark as of computed_ts; replay trades never count. ` +
+        'win_rate_pct counts closed trades only: a book that closes its winners and holds its losers shows a better rate ' +
+        'than it has; pnl_incl_open_usd counts the open ones at mark.',
       computed_ts: board?.computed_ts ?? null,
       final: board?.final ?? false,
       rows: board?.rows ?? [],

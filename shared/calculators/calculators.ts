@@ -3,33 +3,44 @@
  * included; the liquidation estimate is isolated-margin and educational, and uses the engine's
  * formula, so it answers what a paper position opened at that leverage would be stamped with.
  */
-import { liquidationPrice, maintenancePct } from '../engine/liquidation.js';
+import { liquidationPrice, MAINTENANCE_MARGIN_PCT, maintenancePct, mmrCrossesEntry } from '../engine/liquidation.js';
 import { direction, type Side } from '../engine/side.js';
 
 export interface LiquidationInput {
   entry: number;
   leverage: number;
   side: Side;
-  /** Maintenance margin rate in percent; in the result, the rate applied (capped at 50 / leverage). */
-  mmr: number;
+  /** Maintenance margin rate in percent; omitted: the flat 0.5% under the engine's rule. */
+  mmr?: number;
 }
 
 export interface LiquidationResult extends LiquidationInput {
+  /** The rate applied. */
+  mmr: number;
   liquidationPrice: number;
   /** Percent from entry to the liquidation price: negative for a long, positive for a short. */
   distancePct: number;
 }
 
 /**
- * The engine's cap applies: the maintenance margin never exceeds half the initial margin (50 /
- * leverage percent; with the default 0.5% it binds above 100x). Uncapped, the default rate would put
- * the price at the entry at 200x and past it above; capped, it stays half the margin away.
+ * The spec's formula with the rate given. Without one, the default 0.5% under the engine's rule (half
+ * the initial margin from 200x, where 0.5% would put the price at the entry), as a position is
+ * stamped; a given rate that crosses the entry is the caller's to fix (mmrRefusal), never changed here.
  */
 export function liquidation(input: LiquidationInput): LiquidationResult {
   const { entry, leverage, side } = input;
-  const mmr = maintenancePct(leverage, input.mmr);
+  const mmr = input.mmr ?? maintenancePct(leverage, MAINTENANCE_MARGIN_PCT);
   const price = liquidationPrice(entry, leverage, side, mmr);
   return { ...input, mmr, liquidationPrice: price, distancePct: ((price - entry) / entry) * 100 };
+}
+
+/** Why a given rate has no answer: it puts the liquidation at or past the entry (the position would open liquidated). */
+export function mmrRefusal(input: LiquidationInput): string | undefined {
+  if (input.mmr === undefined || !mmrCrossesEntry(input.leverage, input.mmr)) return undefined;
+  return (
+    `mmr ${input.mmr}% is at least the initial margin (100 / leverage = ${100 / input.leverage}%): the liquidation would be at or ` +
+    `past the entry`
+  );
 }
 
 export interface PositionSizeInput {

@@ -1,13 +1,18 @@
 import Joi from 'joi';
 import { liquidationSchema, liquidationSettings, type LiquidationSettings } from '../derivatives/liquidations/liquidation-urls.js';
 import { providerUrlSchema, providerUrlsFrom, type DataProvider } from '../http/provider-urls.js';
+import { upstreamSchema, upstreamSettings, type UpstreamSettings } from '../market/upstream-settings.js';
 import { FEED_VENUES, LIVE_VENUE_URLS, type FeedVenue } from '../market/venues/venue-urls.js';
+import { webhookDeliverySchema } from '../push/webhook-retry-policy.js';
+import { FEED_STALE_MS } from '../status/status-rules.js';
 import { clusterAddress } from '../redis/connection.js';
+import { LONGEST_HISTORY_DAYS } from '../paper/plans.js';
+import { ConfigError } from './config-error.js';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 import { venueUrlSchema, venueUrlsFrom, type MarketSource, type VenueUrls } from './base-urls.js';
+import { redisUrlParses, webhookSecretsKey, withoutSecretValue } from './config-secrets.js';
 
 export type Role = 'all' | 'api' | 'feed' | 'worker';
-/** Express `trust proxy`: false, a hop count, or a list of addresses/subnets. */
-export type TrustProxy = boolean | number | string[];
 
 /**
  * Config extends LiquidationSettings (shared/derivatives/liquidations/liquidation-urls.ts): liquidationUrls (base URLs of gate, bitmex,
@@ -33,6 +38,11 @@ export interface Config extends LiquidationSettings {
    * reply: nothing acknowledged is lost, every write waits for the disk).
    */
   redisAppendFsync: AppendFsync;
+  /**
+   * How long a Redis command may go unanswered before it fails (ioredis `commandTimeout`), so a stuck shard cannot hold a
+   * request forever: the request answers 503 unavailable. Not on BullMQ's blocking connections (their commands block).
+   */
+  redisCommandTimeoutMs: number;
   marketSource: MarketSource;
   simUrl: string | undefined;
   simPort: number;
@@ -43,13 +53,25 @@ export interface Config extends LiquidationSettings {
   whsinkRateLimit: number;
   /** whsink addresses holding deliveries at once, across all tokens; a new one past it is refused (429 whsink_full). */
   whsinkMaxSinks: number;
+  /** New whsink addresses one client (IP) may make per 15 minutes; past it, 429 whsink_client_limit. */
+  whsinkClientMaxSinks: number;
   trustProxy: TrustProxy;
   webhookAllowPrivate: boolean;
+  /**
+   * The AES-256 key webhook secrets are stored encrypted under (WEBHOOK_SECRETS_KEY, 32 bytes); required with
+   * NODE_ENV=production, a fixed development key otherwise (shared/core/config-secrets.ts).
+   */
+  webhookSecretsKey: Buffer;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** A venue's last price counts toward the aggregate only while younger than this. */
   priceFreshMs: number;
   /** With no fresh venue, the last known price is served as stale until it is this old; then 503. */
   priceStaleMaxMs: number;
+  /**
+   * A TradFi price (stock, metal, index, forex) its venues keep publishing unchanged for longer than this is stale
+   * for opens (its underlying market is closed); 0 turns the rule off. Crypto never gets it.
+   */
+  tradfiFrozenMs: number;
   /** Hot read routes share answers in-process for this long. */
   quoteCacheMs: number;
   /** A stream with no message for this long is treated as down and reconnected. */
@@ -85,8 +107,10 @@ export interface Config extends LiquidationSettings {
   streamReconnectMaxMs: number;
   /** Timeout of one REST call to an exchange. */
   restTimeoutMs: number;
-  /** How long REST candle history fetched for the API stays cached in Redis. */
+  /** How long a window of REST candle history fetched for the API stays cached in Redis. */
   historyCacheMs: number;
+  /** The exchanges' budget for the REST calls users drive, and how long an empty history window is kept. */
+  upstream: UpstreamSettings;
   /** Base URLs of the macro and regional-quote data providers (ALTERNATIVE_ME_URL, COINGECKO_URL, ...). */
   providerUrls: Record<DataProvider, string>;
   /** How many USDT perpetuals the screener scores: the top N of the universe by volume. */
@@ -97,11 +121,24 @@ export interface Config extends LiquidationSettings {
   push: PushSettings;
   /** How often the status sampler (one job per cluster) counts every component up or down for the status page's days. */
   statusSampleMs: number;
+  /** A feed connector silent for longer than this reads down on the status page. */
+  statusFeedStaleMs: number;
+  /** How long a pod serves one /api/status answer. */
+  statusCacheMs: number;
+  /** Closed trades older than this many days leave Redis (the prune job), folded into each book's compact counters. */
+  tradeRetentionDays: number;
+  /** Closed trades (and books visited) one run of the prune job handles at most; a backlog goes on at the next run. */
+  tradePrunePerRun: number;
   /**
-   * The operator token: the /ops routes (the queue dashboard) and /metrics take it as a bearer token or as HTTP basic with user
-   * `ops`. Unset: every /ops route answers 404, so nothing operator-only is exposed by default.
+   * The operator token: the /ops routes (the queue dashboard) take it as a bearer token or as HTTP basic with user `ops`.
+   * Unset: every /ops route answers 404, so nothing operator-only is exposed by default.
    */
   opsToken: string | undefined;
+  /**
+   * The scrape token (METRICS_TOKEN): GET /metrics takes it the same ways, and it opens nothing else, so Prometheus's
+   * credentials cannot open the dashboard. Unset: the API's /metrics answers 404.
+   */
+  metricsToken: string | undefined;
   /** A listener of its own serving GET /metrics in this process (worker and feed processes); unset: none. */
   metricsPort: number | undefined;
   /** /ai: the optional OpenAI-compatible provider (AI_BASE_URL, AI_MODEL, AI_API_KEY) and its timeout (AI_TIMEOUT_MS). */
@@ -112,18 +149,25 @@ export interface Config extends LiquidationSettings {
   replay: ReplaySettings;
 }
 
-/** The site's settings (README, "The site"). */
+/** The site's settings (docs/guide/07-site-mcp-ai.md, "The site"). */
 export interface SiteSettings {
   /** The site's public origin: sign-in links point at it and site calls must come from it; unset: the request's own host. */
   url: string | undefined;
-  /** nodemailer's SMTP transport URL; unset: the development outbox (links logged and kept in Redis). */
+  /** nodemailer's SMTP transport URL; unset: sign-in answers 503 mail_unavailable unless `devOutbox`. */
   smtpUrl: string | undefined;
+  /**
+   * MAIL_OUTBOX: without SMTP_URL, links go to the development outbox (logged and kept in Redis). Only when asked for
+   * (the demo, the tests), and never with NODE_ENV=production: a link in a log signs anyone who reads it in.
+   */
+  devOutbox: boolean;
   mailFrom: string;
   /** The session cookie's Secure flag: on unless NODE_ENV=development or SITE_COOKIE_SECURE=false (the demo). */
   cookieSecure: boolean;
-  /** Sign-in links asked per minute for one address, and from one client IP. */
+  /** Sign-in links asked per minute for one mailbox from one client IP, and from one client IP whatever the address. */
   signInPerEmail: number;
   signInPerIp: number;
+  /** Sign-in links per day for one mailbox, from every client together. */
+  signInPerEmailDay: number;
 }
 
 export interface ReplaySettings {
@@ -165,10 +209,14 @@ const schema = Joi.object({
   HOST: Joi.string().default('0.0.0.0'),
   ROLE: Joi.string().valid('all', 'api', 'feed', 'worker').default('all'),
   // one redis:// URL, or a cluster's seed nodes comma-separated; the `cluster:` prefix is what REDIS_CLUSTER=true adds
-  REDIS_URL: Joi.string().pattern(/^(cluster:)?rediss?:\/\/[^,\s]+(,rediss?:\/\/[^,\s]+)*$/),
+  REDIS_URL: Joi.string()
+    .pattern(/^(cluster:)?rediss?:\/\/[^,\s]+(,rediss?:\/\/[^,\s]+)*$/)
+    .custom((value: string, helpers) => (redisUrlParses(value) ? value : helpers.error('string.pattern.base')))
+    .messages({ 'string.pattern.base': 'must be redis:// or rediss:// URLs (host, port up to 65535), comma-separated' }),
   REDIS_CLUSTER: Joi.boolean().default(false),
   REDIS_DATA_DIR: Joi.string().default('.data/redis'),
   REDIS_APPENDFSYNC: Joi.string().valid('everysec', 'always').default('everysec'),
+  REDIS_COMMAND_TIMEOUT_MS: Joi.number().integer().min(100).default(3_000),
   MARKET_SOURCE: Joi.string().valid('live', 'sim').default('live'),
   SIM_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   SIM_PORT: Joi.number().integer().min(0).max(65535).default(8090),
@@ -176,11 +224,15 @@ const schema = Joi.object({
   BAD_KEY_RATE_LIMIT: Joi.number().integer().min(1).default(20),
   WHSINK_RATE_LIMIT: Joi.number().integer().min(1).default(60),
   WHSINK_MAX_SINKS: Joi.number().integer().min(1).default(200),
+  WHSINK_CLIENT_MAX_SINKS: Joi.number().integer().min(1).default(20),
   TRUST_PROXY: Joi.string().default('false'),
   WEBHOOK_ALLOW_PRIVATE: Joi.boolean().truthy('1').falsy('0').default(false),
+  WEBHOOK_SECRETS_KEY: Joi.string().allow(''),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   PRICE_FRESH_MS: Joi.number().integer().min(100).default(10_000),
   PRICE_STALE_MAX_MS: Joi.number().integer().min(0).default(300_000),
+  // an hour: a live TradFi contract's last price rarely sits still that long; a weekend or holiday lasts a day or more
+  TRADFI_FROZEN_MS: Joi.number().integer().min(0).default(3_600_000),
   QUOTE_CACHE_MS: Joi.number().integer().min(0).max(5_000).default(200),
   STREAM_SILENCE_MS: Joi.number().integer().min(100).default(30_000),
   FEED_LEASE_MS: Joi.number().integer().min(200).default(10_000),
@@ -199,6 +251,7 @@ const schema = Joi.object({
   STREAM_RECONNECT_MAX_MS: Joi.number().integer().min(250).default(30_000),
   REST_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
   HISTORY_CACHE_MS: Joi.number().integer().min(0).default(60_000),
+  ...upstreamSchema(),
   ...providerUrlSchema(),
   ...liquidationSchema(),
   SCREENER_SIZE: Joi.number().integer().min(1).max(200).default(50),
@@ -211,12 +264,16 @@ const schema = Joi.object({
   STREAM_SLOT_TTL_MS: Joi.number().integer().min(500).default(30_000),
   RELAY_LEASE_MS: Joi.number().integer().min(200).default(10_000),
   RELAY_SCAN_MS: Joi.number().integer().min(100).default(5_000),
-  WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).default(6_000),
-  WEBHOOK_RETRY_BASE_MS: Joi.number().integer().min(10).default(30_000),
-  WEBHOOK_LOCK_MS: Joi.number().integer().min(500).default(30_000),
+  ...webhookDeliverySchema(),
   STATUS_SAMPLE_MS: Joi.number().integer().min(500).default(15_000),
+  STATUS_FEED_STALE_MS: Joi.number().integer().min(1_000).default(FEED_STALE_MS),
+  STATUS_CACHE_MS: Joi.number().integer().min(0).default(10_000),
+  // no shorter than the longest window a plan reads (trades, report, equity): a prune must not change what a client sees
+  TRADE_RETENTION_DAYS: Joi.number().integer().min(LONGEST_HISTORY_DAYS).default(LONGEST_HISTORY_DAYS),
+  TRADE_PRUNE_PER_RUN: Joi.number().integer().min(1).default(20_000),
   // a token a person could guess or an empty one would open the dashboard: at least 16 characters
   OPS_TOKEN: Joi.string().allow('').min(16).pattern(/^\S+$/).messages({ 'string.pattern.base': 'must not contain whitespace' }),
+  METRICS_TOKEN: Joi.string().allow('').min(16).pattern(/^\S+$/).messages({ 'string.pattern.base': 'must not contain whitespace' }),
   METRICS_PORT: Joi.number().integer().min(0).max(65535),
   AI_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   AI_MODEL: Joi.string().trim().max(200),
@@ -226,10 +283,12 @@ const schema = Joi.object({
   SITE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }),
   MAIL_FROM: Joi.string().max(200).default('Perpdesk <no-reply@perpdesk.local>'),
+  MAIL_OUTBOX: Joi.boolean().truthy('1').falsy('0').default(false),
   NODE_ENV: Joi.string().allow(''),
   SITE_COOKIE_SECURE: Joi.boolean().truthy('1').falsy('0'),
   SIGNIN_EMAIL_RATE_LIMIT: Joi.number().integer().min(1).default(3),
   SIGNIN_IP_RATE_LIMIT: Joi.number().integer().min(1).default(10),
+  SIGNIN_EMAIL_DAILY_LIMIT: Joi.number().integer().min(1).default(20),
   REPLAY_CANDLE_TTL_S: Joi.number().integer().min(60).default(86_400),
   REPLAY_CONCURRENCY: Joi.number().integer().min(1).max(10_000).default(200),
 }).unknown(true);
@@ -239,22 +298,7 @@ function parseFeedVenues(raw: string): FeedVenue[] {
   return FEED_VENUES.filter((venue) => wanted.has(venue));
 }
 
-export class ConfigError extends Error {}
-
-function parseTrustProxy(raw: string): TrustProxy {
-  const value = raw.trim();
-  if (value === 'false' || value === '') return false;
-  if (value === 'true') return true;
-  if (/^\d+$/.test(value)) return Number(value);
-  const list = value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const addressLike = /^[0-9a-fA-F:.]+(\/\d{1,3})?$|^(loopback|linklocal|uniquelocal)$/;
-  const bad = list.find((entry) => !addressLike.test(entry));
-  if (bad !== undefined) throw new ConfigError(`TRUST_PROXY: "${bad}" is not false, a hop count, or an address list`);
-  return list;
-}
+export { ConfigError };
 
 /** The names of every environment variable the service reads (deployment files are checked against them). */
 export const configVariableNames = (): string[] => Object.keys((schema.describe() as { keys?: object }).keys ?? {});
@@ -277,10 +321,16 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
   if (error) {
     const detail = error.details[0];
     const name = String(detail?.path[0] ?? 'config');
-    throw new ConfigError(`${name}: ${detail?.message.replace(/^"[^"]*" /, '') ?? error.message}`);
+    const message = detail?.message.replace(/^"[^"]*" /, '') ?? error.message;
+    throw new ConfigError(`${name}: ${withoutSecretValue(name, message, env[name])}`);
   }
+  const secretsKey = webhookSecretsKey(value.WEBHOOK_SECRETS_KEY, value.NODE_ENV === 'production');
+  if (typeof secretsKey === 'string') throw new ConfigError(`WEBHOOK_SECRETS_KEY: ${secretsKey}`);
   // sockets renew their slots on the tick's cadence: a slot must outlive a few ticks
   if (value.STREAM_SLOT_TTL_MS < 3 * value.STREAM_TICK_MS) throw new ConfigError('STREAM_SLOT_TTL_MS: must be at least 3 x STREAM_TICK_MS');
+  if (value.MAIL_OUTBOX && value.NODE_ENV === 'production') {
+    throw new ConfigError('MAIL_OUTBOX: the development outbox logs sign-in links; not with NODE_ENV=production (set SMTP_URL)');
+  }
   // with MARKET_SOURCE=sim and no SIM_URL, the sim of `npm run sim` on this host
   const simUrl: string = value.SIM_URL ?? `http://127.0.0.1:${value.SIM_PORT}`;
   return {
@@ -290,6 +340,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     redisUrl: redisAddress(value.REDIS_URL, value.REDIS_CLUSTER),
     redisDataDir: value.REDIS_DATA_DIR,
     redisAppendFsync: value.REDIS_APPENDFSYNC,
+    redisCommandTimeoutMs: value.REDIS_COMMAND_TIMEOUT_MS,
     marketSource: value.MARKET_SOURCE,
     simUrl: value.SIM_URL,
     simPort: value.SIM_PORT,
@@ -297,11 +348,14 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     badKeyRateLimit: value.BAD_KEY_RATE_LIMIT,
     whsinkRateLimit: value.WHSINK_RATE_LIMIT,
     whsinkMaxSinks: value.WHSINK_MAX_SINKS,
+    whsinkClientMaxSinks: value.WHSINK_CLIENT_MAX_SINKS,
     trustProxy: parseTrustProxy(value.TRUST_PROXY),
     webhookAllowPrivate: value.WEBHOOK_ALLOW_PRIVATE,
+    webhookSecretsKey: secretsKey,
     logLevel: value.LOG_LEVEL,
     priceFreshMs: value.PRICE_FRESH_MS,
     priceStaleMaxMs: value.PRICE_STALE_MAX_MS,
+    tradfiFrozenMs: value.TRADFI_FROZEN_MS,
     quoteCacheMs: value.QUOTE_CACHE_MS,
     streamSilenceMs: value.STREAM_SILENCE_MS,
     feedLeaseMs: value.FEED_LEASE_MS,
@@ -317,6 +371,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     streamReconnectMaxMs: value.STREAM_RECONNECT_MAX_MS,
     restTimeoutMs: value.REST_TIMEOUT_MS,
     historyCacheMs: value.HISTORY_CACHE_MS,
+    upstream: upstreamSettings(value),
     providerUrls: providerUrlsFrom(value, value.MARKET_SOURCE, simUrl),
     ...liquidationSettings(value, value.MARKET_SOURCE, simUrl),
     screenerSize: value.SCREENER_SIZE,
@@ -332,7 +387,12 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
       webhookLockMs: value.WEBHOOK_LOCK_MS,
     },
     statusSampleMs: value.STATUS_SAMPLE_MS,
+    statusFeedStaleMs: value.STATUS_FEED_STALE_MS,
+    statusCacheMs: value.STATUS_CACHE_MS,
+    tradeRetentionDays: value.TRADE_RETENTION_DAYS,
+    tradePrunePerRun: value.TRADE_PRUNE_PER_RUN,
     opsToken: value.OPS_TOKEN || undefined,
+    metricsToken: value.METRICS_TOKEN || undefined,
     metricsPort: value.METRICS_PORT,
     ai: {
       provider:
@@ -345,9 +405,11 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
       url: value.SITE_URL === undefined ? undefined : new URL(value.SITE_URL).origin,
       smtpUrl: value.SMTP_URL,
       mailFrom: value.MAIL_FROM,
+      devOutbox: value.MAIL_OUTBOX,
       cookieSecure: value.SITE_COOKIE_SECURE ?? value.NODE_ENV !== 'development',
       signInPerEmail: value.SIGNIN_EMAIL_RATE_LIMIT,
       signInPerIp: value.SIGNIN_IP_RATE_LIMIT,
+      signInPerEmailDay: value.SIGNIN_EMAIL_DAILY_LIMIT,
     },
     replay: { candleTtlS: value.REPLAY_CANDLE_TTL_S, concurrency: value.REPLAY_CONCURRENCY },
   };

@@ -9,6 +9,8 @@ export const ERROR_CODES = {
   payload_too_large: 413,
   result_not_finite: 400,
   roe_unreachable: 400,
+  /** A calculator mmr that puts the liquidation at or past the entry (mmr >= 100 / leverage). */
+  mmr_crosses_entry: 400,
   invalid_param: 400,
   missing_symbol: 400,
   bad_interval: 400,
@@ -24,6 +26,27 @@ export const ERROR_CODES = {
   /** A change (retry, clean, add) on the operator dashboard sent by another site's page with the browser's credentials. */
   ops_cross_site: 403,
   rate_limited: 429,
+  // exchange dialects' signed requests (/fapi: Binance's timestamp, recvWindow and HMAC signature)
+  /** The request's timestamp is outside its recvWindow (Binance -1021). */
+  stale_timestamp: 400,
+  /** The signature is not the HMAC-SHA256 of the request's parameters under the key's secret (Binance -1022). */
+  bad_signature: 400,
+  /** A signed request with a key that has no HMAC secret (made without --secret). */
+  secret_required: 401,
+  /** Binance's hedge mode (dualSidePosition): the dialect trades one-way mode only. */
+  hedge_mode_unsupported: 400,
+  /** A Binance order type the dialect does not take yet (MARKET only). */
+  order_type_unsupported: 400,
+  /** A reduceOnly or closePosition order with no position against it to reduce (Binance -2022). */
+  reduce_only_rejected: 400,
+  /** A one-way order that would add to a position or flip it through zero: not an engine operation yet. */
+  netting_unsupported: 400,
+  /** A Binance timeInForce other than GTC (IOC, FOK, GTD): resting orders here rest until filled or cancelled (-1115). */
+  time_in_force_unsupported: 400,
+  /** A Binance order the book has no trace of, by orderId or origClientOrderId (-2013). */
+  unknown_order: 400,
+  /** A Binance cancel of an order that is not resting: unknown, or already done (-2011). */
+  cancel_rejected: 400,
   // contention: a change that lost its race for a position or order every time it was tried (Retry-After)
   busy: 409,
   // accounts, keys and books
@@ -47,6 +70,7 @@ export const ERROR_CODES = {
   sl_or_tp_required: 400,
   confirm_required: 400,
   no_price: 400,
+  market_closed: 409,
   position_not_found: 404,
   too_many_open: 409,
   already_closed: 409,
@@ -72,6 +96,8 @@ export const ERROR_CODES = {
   upgrade_required: 426,
   whsink_rate_limited: 429,
   whsink_full: 429,
+  /** One client made its share of new whsink addresses this window (WHSINK_CLIENT_MAX_SINKS); its existing ones still take deliveries. */
+  whsink_client_limit: 429,
   // analytics: /equity and /report (out-of-range input is refused, never clamped)
   days_invalid: 400,
   step_min_invalid: 400,
@@ -86,7 +112,7 @@ export const ERROR_CODES = {
   no_replay: 404,
   replay_running: 409,
   /** A limit or stop entry while the key's replay runs: the replay journal fills market entries only. */
-  replay_market_only: 409,
+  replay_market_only: 400,
   /** A trading call on another symbol than the running replay's. */
   replay_symbol_only: 409,
   // resources
@@ -111,6 +137,8 @@ export const ERROR_CODES = {
   order_rejected: 503,
   // upstream and internals
   upstream_unavailable: 503,
+  /** The exchanges' REST budget for calls users drive (history, replays) is spent for now: retry_after names the seconds. */
+  upstream_busy: 503,
   /** Redis (all state) is unreachable: nothing can be read or written until it is back (Retry-After). */
   unavailable: 503,
   internal: 500,
@@ -139,6 +167,8 @@ export class AppError extends Error {
     message: string,
     /** Extra fields a client may need to act on the error (e.g. the allowed maximum). */
     readonly details: Record<string, unknown> = {},
+    /** What went wrong inside (upstream addresses, their errors): written to the log, never to the answer. */
+    readonly logDetails?: Record<string, unknown>,
   ) {
     super(message);
     this.status = ERROR_CODES[code];

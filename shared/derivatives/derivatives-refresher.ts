@@ -18,6 +18,7 @@ import type {
 import { MAJOR_PAIRS } from '../market/majors.js';
 import {
   parseBinanceAccountRatio,
+  parseBinanceFundingInfo,
   parseBinanceOpenInterest,
   parseBinancePremiumIndex,
   parseBybitAccountRatio,
@@ -26,6 +27,7 @@ import {
   parseOkxOpenInterest,
   type AccountRatio,
   type FundingQuote,
+  withBinanceIntervals,
 } from './rest/derivative-formats.js';
 
 export interface DerivativesRefresherOptions {
@@ -104,10 +106,13 @@ export class DerivativesRefresher {
   }
 
   async refreshFunding(): Promise<number> {
-    const [binance, bybit, okx] = await this.readExchanges('/api/v5/public/funding-rate', { instId: 'ANY' }, parseOkxFundingRates);
+    const [[binance, bybit, okx], binanceHours] = await Promise.all([
+      this.readExchanges('/api/v5/public/funding-rate', { instId: 'ANY' }, parseOkxFundingRates),
+      settle('binance fundingInfo', this.o.logger, this.get('binance', '/fapi/v1/fundingInfo').then(parseBinanceFundingInfo)),
+    ]);
     if (!binance && !bybit && !okx) throw new Error('funding: every exchange failed');
     const sources: [DerivativeVenue, Map<string, FundingQuote> | undefined][] = [
-      ['binance', binance?.funding],
+      ['binance', binance && withBinanceIntervals(binance.funding, binanceHours)],
       ['bybit', bybit?.funding],
       ['okx', okx],
     ];

@@ -14,7 +14,7 @@ export const CLASS_TAKER_PCT: Readonly<Record<AssetClass, number>> = {
   forex: 0.008,
 };
 
-/** A round trip (both legs at the entry price) never costs more than this share of the margin. */
+/** A round trip never costs more than this share of the margin (the lowered rate at entry, the bound at settlement). */
 export const MAX_ROUND_TRIP_SHARE_OF_MARGIN = 0.2;
 
 /**

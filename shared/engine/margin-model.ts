@@ -7,11 +7,10 @@
  * - Tiers on: the whole notional pays its tier's step over tier 0 on top of the base (a venue's
  *   ladder charges each band at its own rate minus a maintenance amount; charging the whole notional
  *   at its band is the conservative reading, and never liquidates later than the venue would).
- * - As before, never more than half of the initial margin (50 / leverage percent), so the liquidation
- *   price always lies on the losing side of the entry.
+ * - Where that rate would put the liquidation price at or past the entry, half of the initial margin
+ *   (50 / leverage percent) instead (maintenancePct), so it always lies on the losing side.
  */
-import { liquidationPrice, MAINTENANCE_MARGIN_PCT } from './liquidation.js';
-import type { Side } from './side.js';
+import { MAINTENANCE_MARGIN_PCT, maintenancePct } from './liquidation.js';
 
 export interface MarginVenue {
   venue: string;
@@ -101,14 +100,9 @@ export function maintenanceRate(input: MarginInput): MaintenanceRate {
   const tier = input.tiers ? tierOf(input.notional) : null;
   const step = tier ? tier.mmrPct - MARGIN_TIERS[0].mmrPct : 0;
   return {
-    mmrPct: Math.min(basePct + step, 50 / input.leverage),
+    mmrPct: maintenancePct(input.leverage, basePct + step),
     basePct,
     base: hasOverride ? 'override' : venue ? 'venue' : 'flat',
     tier: tier?.tier ?? null,
   };
-}
-
-/** The liquidation price of an entry under a margin model. */
-export function modelLiquidationPrice(entry: number, side: Side, input: MarginInput): number {
-  return liquidationPrice(entry, input.leverage, side, maintenanceRate(input).mmrPct);
 }

@@ -1,8 +1,11 @@
 /**
  * Settlement: realized P&L = qty x (exit - entry) x direction - qty x (entry + exit) x rate - funding,
- * floored at minus the margin. Partial closes are computed so that the parts add up to the cent to
- * what one close at the same price would settle. Pure.
+ * floored at minus the margin; the round-trip fee never more than 20% of the margin (the spec's
+ * bound: the open's lowered rate keeps it at the entry price, this keeps it with the exit leg).
+ * Partial closes are computed so that the parts add up to the cent to what one close at the same
+ * price would settle. Pure.
  */
+import { MAX_ROUND_TRIP_SHARE_OF_MARGIN } from './fees.js';
 import { direction, toCents, trimNumber, type Side } from './side.js';
 
 /** What settles: a whole position, or the part of it that stays open. */
@@ -20,7 +23,7 @@ export interface SettleInput {
 
 export interface Settlement {
   gross: number;
-  /** Round-trip fee: qty x (entry + exit) x rate. */
+  /** Round-trip fee: qty x (entry + exit) x rate, at most 20% of the margin. */
   fees: number;
   funding: number;
   /** gross - fees - funding, floored at -margin. */
@@ -33,13 +36,14 @@ export function grossPnl(side: Side, qty: number, entry: number, exit: number): 
   return qty * (exit - entry) * direction(side);
 }
 
-export function roundTripFee(qty: number, entry: number, exit: number, ratePct: number): number {
-  return qty * (entry + exit) * (ratePct / 100);
+/** qty x (entry + exit) x rate, bounded by 20% of the margin. */
+export function roundTripFee(qty: number, entry: number, exit: number, ratePct: number, margin: number): number {
+  return Math.min(qty * (entry + exit) * (ratePct / 100), MAX_ROUND_TRIP_SHARE_OF_MARGIN * margin);
 }
 
 export function settle(input: SettleInput): Settlement {
   const gross = grossPnl(input.side, input.qty, input.entry, input.exit);
-  const fees = roundTripFee(input.qty, input.entry, input.exit, input.ratePct);
+  const fees = roundTripFee(input.qty, input.entry, input.exit, input.ratePct, input.margin);
   const raw = gross - fees - input.fundingUsd;
   const floored = raw < -input.margin;
   return { gross, fees, funding: input.fundingUsd, pnl: floored ? -input.margin : raw, floored };

@@ -97,7 +97,8 @@ export const SIM_FIELDS: Readonly<Record<SimField, FieldSpec>> = {
     group: 'fill',
     kind: { type: 'impact', min: 0, max: 1000 },
     meaning:
-      'Market impact: bps the average fill moves per 100k USD of notional (depth: the notional at a 1% move), or "book": walk the venue\'s order book (majors; others fill without impact)',
+      'Market impact: bps the average fill moves per 100k USD of notional (depth: the notional at a 1% move), or "book": walk the ' +
+      "venue's order book (majors; others fill without impact)",
   },
   exit_slippage: {
     group: 'fill',
@@ -169,7 +170,9 @@ export const PRESETS = {
       margin_tiers: true,
     },
     source:
-      'What a retail taker on a large venue meets: the spread (the slippage table), impact from the real order book of the majors, exits that slip and stops that gap, fills capped by the depth, maintenance rising with size; the fee tables and funding as they are.',
+      'What a retail taker on a large venue meets: the spread (the slippage table), impact from the real order book of the majors, ' +
+      'exits that slip and stops that gap, fills capped by the depth, maintenance rising with size; the fee tables and funding as ' +
+      'they are.',
   },
   binance: venuePreset(
     'binance',
@@ -198,7 +201,8 @@ export const PRESETS = {
       margin_tiers: true,
     },
     source:
-      'A small-cap perpetual: a 0.10% spread, 0.5% of impact per 100k (so 200k of depth to a 1% move), fills capped by that depth and refused below a quarter.',
+      'A small-cap perpetual: a 0.10% spread, 0.5% of impact per 100k (so 200k of depth to a 1% move), fills capped by that depth ' +
+      'and refused below a quarter.',
   },
   brutal: {
     values: {
@@ -217,7 +221,9 @@ export const PRESETS = {
       margin_tiers: true,
     },
     source:
-      'A stress test, each cost at the bad end of what traders meet: a 0.25% spread, heavy impact, a quarter second of latency, 5% of orders rejected, twice the fee and the funding, the highest common maintenance rate with tiers, and the balance as a hard budget. A strategy that survives it is not living on friction.',
+      'A stress test, each cost at the bad end of what traders meet: a 0.25% spread, heavy impact, a quarter second of latency, 5% ' +
+      'of orders rejected, twice the fee and the funding, the highest common maintenance rate with tiers, and the balance as a hard ' +
+      'budget. A strategy that survives it is not living on friction.',
   },
 } as const satisfies Record<string, Preset>;
 
@@ -260,18 +266,6 @@ export function profileLabel(profile: SimProfile): PresetName | 'default' | 'cus
   const same = (other: SimProfile) => SIM_FIELD_NAMES.every((f) => f === 'start_balance_usd' || other[f] === profile[f]);
   if (same(DEFAULT_PROFILE)) return 'default';
   return PRESET_NAMES.find((name) => same(presetProfile(name, profile.start_balance_usd))) ?? 'custom';
-}
-
-/** True when the profile changes nothing of the engine defaults at a fill (the open's fast path). */
-export function isDefaultFill(profile: SimProfile): boolean {
-  return (
-    !profile.slippage &&
-    profile.impact_bps_per_100k === 0 &&
-    profile.latency_ms === 0 &&
-    !profile.partial_fills &&
-    profile.reject_rate_pct === 0 &&
-    !profile.margin_enforced
-  );
 }
 
 /**

@@ -47,7 +47,6 @@ export const CLOSE_REASONS = {
   liquidation: 'liquidation',
 } as const;
 
-export type CloseReason = (typeof CLOSE_REASONS)[keyof typeof CLOSE_REASONS];
 export type TriggerReason =
   typeof CLOSE_REASONS.stopLoss | typeof CLOSE_REASONS.takeProfit | typeof CLOSE_REASONS.trailingStop | typeof CLOSE_REASONS.liquidation;
 

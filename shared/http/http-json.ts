@@ -2,6 +2,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { backoffDelay } from '../core/backoff.js';
+import { linkedSignal } from '../core/linked-signal.js';
 import { excerpt } from '../market/parse-utils.js';
 
 export class HttpError extends Error {
@@ -30,24 +31,29 @@ function isAbort(error: unknown): boolean {
 
 async function once(url: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<unknown> {
   const timeout = AbortSignal.timeout(timeoutMs);
-  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-  let res;
+  // `signal` may live as long as the process (a refresher's stop): linked, then unhooked when this request ends
+  const combined = linkedSignal(signal, timeout);
   try {
-    res = await request(url, { method: 'GET', signal: combined, headers: { accept: 'application/json' } });
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    const reason = timeout.aborted ? `timed out after ${timeoutMs} ms` : error instanceof Error ? error.message : String(error);
-    throw new HttpError(`GET ${url}: ${reason}`, undefined, true);
-  }
-  const text = await res.body.text();
-  if (res.statusCode >= 400) {
-    const retryable = res.statusCode >= 500 || res.statusCode === 429 || res.statusCode === 418;
-    throw new HttpError(`GET ${url}: HTTP ${res.statusCode} ${excerpt(text)}`, res.statusCode, retryable);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new HttpError(`GET ${url}: body is not JSON: ${excerpt(text)}`, res.statusCode, true);
+    let res;
+    try {
+      res = await request(url, { method: 'GET', signal: combined.signal, headers: { accept: 'application/json' } });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      const reason = timeout.aborted ? `timed out after ${timeoutMs} ms` : error instanceof Error ? error.message : String(error);
+      throw new HttpError(`GET ${url}: ${reason}`, undefined, true);
+    }
+    const text = await res.body.text();
+    if (res.statusCode >= 400) {
+      const retryable = res.statusCode >= 500 || res.statusCode === 429 || res.statusCode === 418;
+      throw new HttpError(`GET ${url}: HTTP ${res.statusCode} ${excerpt(text)}`, res.statusCode, retryable);
+    }
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new HttpError(`GET ${url}: body is not JSON: ${excerpt(text)}`, res.statusCode, true);
+    }
+  } finally {
+    combined.release();
   }
 }
 

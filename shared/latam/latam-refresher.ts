@@ -1,7 +1,8 @@
 /**
  * The regional-quote jobs. refresh: ask every source, record each answer (a failure keeps the
  * source's last good data), rebuild both quotes and store them with the sources that were down.
- * history: append the current quotes to the hourly history while they are fresh.
+ * history: append the current quotes to the hourly history while they are fresh (a refresh also
+ * writes the hour's point when the hour has none yet).
  */
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
@@ -42,6 +43,8 @@ export class LatamRefresher {
 
   async refresh(): Promise<Record<Region, RegionOutcome>> {
     const [ar, br] = await Promise.all([this.refreshAr(), this.refreshBr()]);
+    // the hour's point from the first fresh quote in it: hist is not empty for up to an hour after a start
+    await this.recordHistory({ onlyIfHourEmpty: true });
     return { ar, br };
   }
 
@@ -120,16 +123,16 @@ export class LatamRefresher {
    * feed had a BTC/USD price (the first minutes after a start) has no agio: it is left out rather
    * than kept for the hour with btcUsd null.
    */
-  async recordHistory(): Promise<Record<Region, boolean>> {
+  async recordHistory(options: { onlyIfHourEmpty?: boolean } = {}): Promise<Record<Region, boolean>> {
     const now = this.deps.clock.now();
-    const ar = await this.historyPoint<ArQuote>('ar', now, (q) => ({
+    const ar = await this.historyPoint<ArQuote>('ar', now, options, (q) => ({
       mid: q.mid,
       ask: q.bestBuy?.ask ?? null,
       bid: q.bestSell?.bid ?? null,
       blue: q.dolar?.blue?.ask ?? null,
       official: q.dolar?.official?.ask ?? null,
     }));
-    const br = await this.historyPoint<BrQuote>('br', now, (q) =>
+    const br = await this.historyPoint<BrQuote>('br', now, options, (q) =>
       q.btcUsd === null
         ? null
         : { btc: q.btcMid, btcMid: q.btcMid, usdtMid: q.usdtMid, usdbrl: q.usdbrl, btcUsd: q.btcUsd, agioMid: q.agioMid },
@@ -138,8 +141,14 @@ export class LatamRefresher {
   }
 
   /** `fields`: the point's numbers, or null when the quote is not fit for the history. */
-  private async historyPoint<Q>(region: Region, now: number, fields: (quote: Q) => Record<string, number | null> | null): Promise<boolean> {
+  private async historyPoint<Q>(
+    region: Region,
+    now: number,
+    options: { onlyIfHourEmpty?: boolean },
+    fields: (quote: Q) => Record<string, number | null> | null,
+  ): Promise<boolean> {
     const { store } = this.deps;
+    if (options.onlyIfHourEmpty && (await store.hasHistoryPoint(region, hourOf(now)))) return false;
     const snapshot = await store.readQuote<Q>(region);
     const state = classifySnapshot(snapshot, now, LATAM_MAX_AGE_MS);
     if (state.kind !== 'fresh' || state.data.sourcesDown.length > 0) return false;

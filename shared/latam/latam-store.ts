@@ -68,6 +68,11 @@ export class LatamStore {
     await multi.exec();
   }
 
+  /** Whether the hour that starts at `t` has its point. */
+  async hasHistoryPoint(region: Region, t: number): Promise<boolean> {
+    return (await this.redis.zcount(keys.latamHistory(region), t, t)) > 0;
+  }
+
   /** The last 30 days, oldest first. */
   async readHistory(region: Region, now: number): Promise<HistoryPoint[]> {
     const members = await this.redis.zrangebyscore(keys.latamHistory(region), now - HISTORY_MS, '+inf');

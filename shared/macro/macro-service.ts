@@ -131,9 +131,8 @@ export class MacroService {
       return view(coins, this.deps.clock.now(), false);
     } catch (error) {
       if (state.kind === 'stale') return view(state.data, state.fetchedAt, true);
-      throw new AppError('upstream_unavailable', `CoinGecko did not answer for category ${category}: ${(error as Error).message}`, {
-        category,
-      });
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new AppError('upstream_unavailable', `CoinGecko did not answer for category ${category}`, { category }, { reason });
     }
   }
 
@@ -174,11 +173,8 @@ export class MacroService {
     const snapshot = await this.deps.store.read<S>(keys.macroSnapshot(resource));
     const state: SnapshotState<S> = classifySnapshot(snapshot, this.deps.clock.now(), MAX_AGE_MS[resource] ?? 0);
     if (state.kind === 'none') {
-      throw new AppError(
-        'upstream_unavailable',
-        `no ${resource} data from ${provider} yet${snapshot.error ? ` (${snapshot.error})` : ''}`,
-        { resource },
-      );
+      const logged = snapshot.error ? { reason: snapshot.error } : undefined;
+      throw new AppError('upstream_unavailable', `no ${resource} data from ${provider} yet`, { resource }, logged);
     }
     return { ...view(state.data), updatedAt: state.fetchedAt, stale: state.kind === 'stale' };
   }

@@ -1,4 +1,4 @@
-/** The symbol universe: the most traded USDT perpetuals across venues. Pure. */
+/** The symbol universe: the most traded USDT perpetuals across venues, coins and TradFi alike. Pure. */
 import { VENUE_PRIORITY, type UniverseEntry, type VenueMarket } from './types.js';
 
 /**
@@ -9,8 +9,11 @@ export function buildUniverse(markets: readonly VenueMarket[], limit: number): U
   const merged = new Map<string, UniverseEntry>();
   for (const m of markets) {
     if (!Number.isFinite(m.quoteVolume24h) || m.quoteVolume24h < 0) continue;
-    const entry = merged.get(m.symbol) ?? { symbol: m.symbol, quoteVolume24h: 0, venues: [] };
+    const entry: UniverseEntry = merged.get(m.symbol) ?? { symbol: m.symbol, assetClass: m.assetClass, quoteVolume24h: 0, venues: [] };
     entry.quoteVolume24h += m.quoteVolume24h;
+    // a venue that names a TradFi underlying outranks one (Bitget) that names none
+    if (entry.assetClass === 'crypto') entry.assetClass = m.assetClass;
+    if (m.closed) entry.closed = true;
     if (!entry.venues.includes(m.venue)) entry.venues.push(m.venue);
     merged.set(m.symbol, entry);
   }

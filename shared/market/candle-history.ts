@@ -6,6 +6,7 @@
 import { AppError } from '../core/errors.js';
 import { aggregateCandles } from './aggregate-candles.js';
 import type { Candle } from './types.js';
+import { upstreamBusy } from './upstream-budget.js';
 import type { VenueRest } from './venues/venue-rest.js';
 
 const MINUTE_MS = 60_000;
@@ -41,6 +42,20 @@ export async function fetchPaged(
 export interface HistoryAttempt {
   venue: string;
   error: string;
+  /** Seconds until the venue's budget for calls users drive has room again (upstream-budget.ts), when that was the refusal. */
+  retryAfterS?: number;
+}
+
+function attempt(venue: string, error: unknown): HistoryAttempt {
+  const busy = error instanceof AppError && error.code === 'upstream_busy';
+  return { venue, error: (error as Error).message, ...(busy && { retryAfterS: Number(error.details.retry_after) }) };
+}
+
+/** upstream_busy when a spent budget kept some venue from being asked, with the soonest wait; else null. */
+function busyError(failures: readonly HistoryAttempt[]): AppError | null {
+  const waits = failures.flatMap((failure) => (failure.retryAfterS === undefined ? [] : [failure.retryAfterS]));
+  if (waits.length === 0) return null;
+  return upstreamBusy(Math.min(...waits));
 }
 
 /** Tries the venues in order; the first non-empty answer wins, an all-empty round answers []. */
@@ -60,15 +75,16 @@ async function firstAnswer(
       answered = true;
       if (candles.length > 0) return candles;
     } catch (error) {
-      failures.push({ venue: rest.venue, error: (error as Error).message });
+      failures.push(attempt(rest.venue, error));
     }
   }
-  return answered ? [] : undefined;
+  // a venue its budget kept from being asked may have had candles: the others' empty answer is not the answer then
+  return answered && !failures.some((failure) => failure.retryAfterS !== undefined) ? [] : undefined;
 }
 
 /**
  * `limit` candles of `intervalMinutes` ending with the one that contains endMs, oldest first.
- * Throws AppError bad_interval / upstream_unavailable.
+ * Throws AppError bad_interval / upstream_busy / upstream_unavailable.
  */
 export async function fetchCandleHistory(
   rests: readonly VenueRest[],
@@ -98,5 +114,5 @@ export async function fetchCandleHistory(
   if (!rests.some((r) => r.supportsInterval(intervalMinutes)) && minutes > MAX_REBUILT_MINUTES) {
     throw new AppError('bad_interval', `no venue serves ${intervalMinutes}-minute candles`, { intervalMinutes });
   }
-  throw new AppError('upstream_unavailable', 'no exchange answered for candle history', { attempts: failures });
+  throw busyError(failures) ?? new AppError('upstream_unavailable', 'no exchange answered for candle history', {}, { attempts: failures });
 }

@@ -2,7 +2,7 @@
  * The majors' order books for fills that walk them (impact_bps_per_100k "book"): the feed stores
  * each major's top levels from one venue's REST depth endpoint every few seconds; fills read
  * the side they consume. A snapshot older than DEPTH_STALE_MS is not used: the fill then takes no
- * impact from the book, as a symbol without one does (the staleness bound, in the README). Fills
+ * impact from the book, as a symbol without one does (the staleness bound, docs/guide/03-realism.md). Fills
  * keep a parsed snapshot in-process for DEPTH_CACHE_MS, so a burst of opens reads and parses each
  * book once per interval, not once per open.
  */

@@ -11,10 +11,14 @@ import { keys } from '../redis/keys.js';
 import { inOneWrite } from '../redis/pipeline.js';
 import { canonicalSymbol } from './canonical-symbol.js';
 import { decodeCandle } from './candle-codec.js';
-import { fetchCandleHistory, MAX_HISTORY_LIMIT } from './candle-history.js';
+import { MAX_HISTORY_LIMIT } from './candle-history.js';
+import { HistoryWindows } from './history-windows.js';
 import { isRecord, parseJsonRecord, toNumber } from './parse-utils.js';
 import { CANDLES_KEPT, venueRank, type Candle, type Quote, type UniverseEntry } from './types.js';
 import { decodeUniverse } from './universe-store.js';
+import { isAssetClass, storedBeforeClasses } from './venue-classes.js';
+import type { AssetClass } from '../engine/fees.js';
+import { budgetedRest, UpstreamBudget } from './upstream-budget.js';
 import { createVenueRest, type VenueRest } from './venues/venue-rest.js';
 
 const MINUTE_MS = 60_000;
@@ -33,6 +37,8 @@ export interface MarketStoreOptions {
   /** REST clients in venue priority order, for fetchHistory. */
   rests: readonly VenueRest[];
   historyCacheMs: number;
+  /** How long an empty history window is kept (0: never). */
+  emptyHistoryCacheMs?: number;
   clock?: Clock;
 }
 
@@ -47,16 +53,22 @@ export function decodeQuote(text: string | null): Quote | null {
   const venues = toNumber(raw.venues);
   const ts = toNumber(raw.ts);
   if (price === undefined || venues === undefined || ts === undefined) return null;
-  return { symbol: raw.symbol, price, venues, changePct24h: toNumber(raw.changePct24h) ?? null, ts };
+  const quote: Quote = { symbol: raw.symbol, price, venues, changePct24h: toNumber(raw.changePct24h) ?? null, ts };
+  const sinceTs = toNumber(raw.sinceTs);
+  if (sinceTs !== undefined) quote.sinceTs = sinceTs;
+  return quote;
 }
 
 export class MarketStore {
   private readonly redis: RedisClient;
   private readonly clock: Clock;
+  private readonly history: HistoryWindows;
 
-  constructor(private readonly options: MarketStoreOptions) {
+  constructor(options: MarketStoreOptions) {
     this.redis = options.redis;
     this.clock = options.clock ?? systemClock;
+    const { redis, rests, historyCacheMs, emptyHistoryCacheMs = 0 } = options;
+    this.history = new HistoryWindows({ redis, rests, cacheMs: historyCacheMs, emptyCacheMs: emptyHistoryCacheMs, clock: this.clock });
   }
 
   /** The stored aggregate (median of fresh venues); null when none was ever written. */
@@ -78,6 +90,21 @@ export class MarketStore {
     const canonical = canonicalSymbol(symbol);
     if (!canonical) return false;
     return (await this.redis.sismember(keys.marketUniverseSet(), canonical)) === 1;
+  }
+
+  /**
+   * A symbol's asset class as its venues' metadata gives it (the universe's classes hash); one without a stored
+   * class (a universe stored before classes were kept, or a symbol outside the universe) takes the fallback of
+   * venue-classes.ts: a coin unless it is one of the TradFi symbols listed before.
+   */
+  async assetClass(symbol: string): Promise<AssetClass> {
+    const stored = await this.redis.hget(keys.marketUniverseClasses(), normalize(symbol));
+    return isAssetClass(stored) ? stored : storedBeforeClasses(normalize(symbol));
+  }
+
+  /** Whether a listing venue says the symbol's underlying market is closed now (universe-store.ts). */
+  async isMarketClosed(symbol: string): Promise<boolean> {
+    return (await this.redis.sismember(keys.marketUniverseClosed(), normalize(symbol))) === 1;
   }
 
   /** The universe, largest 24h quote volume first. */
@@ -153,15 +180,11 @@ export class MarketStore {
   }
 
   /**
-   * `limit` candles of `intervalMinutes` ending with the one containing endMs, oldest first, from
-   * the REST API of the highest-priority venue that answers. Only the newest candles (endMs in the
-   * interval's current candle) are cached, for historyCacheMs, in one key per symbol and interval
-   * holding the largest limit asked: those are what many callers ask for again, while a past
-   * `end` is a page one caller turns, and caching each would let callers store as many copies as
-   * they send calls. Throws AppError bad_interval, invalid_param or upstream_unavailable.
+   * `limit` candles of `intervalMinutes` ending with the one containing endMs, oldest first, from the REST API of the
+   * highest-priority venue that answers, through the cached aligned windows of history-windows.ts. Throws AppError
+   * bad_interval, invalid_param, upstream_busy or upstream_unavailable.
    */
   async fetchHistory(symbol: string, intervalMinutes: number, endMs: number, limit: number): Promise<Candle[]> {
-    const canonical = normalize(symbol);
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_HISTORY_LIMIT) {
       throw new AppError('invalid_param', `limit must be 1..${MAX_HISTORY_LIMIT}`, { field: 'limit', max: MAX_HISTORY_LIMIT });
     }
@@ -170,33 +193,8 @@ export class MarketStore {
       throw new AppError('bad_interval', 'interval must be a whole number of minutes', { intervalMinutes });
     }
     const size = intervalMinutes * MINUTE_MS;
-    const alignedEnd = Math.floor(endMs / size) * size;
-    const hot = this.options.historyCacheMs > 0 && alignedEnd === Math.floor(this.clock.now() / size) * size;
-    const cacheKey = keys.marketHistory(canonical, intervalMinutes);
-    if (hot) {
-      const cached = parseCachedHistory(await this.redis.get(cacheKey));
-      if (cached && cached.end === alignedEnd && cached.limit >= limit) return cached.candles.slice(-limit);
-    }
-    const candles = await fetchCandleHistory(this.options.rests, canonical, intervalMinutes, alignedEnd, limit);
-    if (hot && candles.length > 0) {
-      const entry: CachedHistory = { end: alignedEnd, limit, candles };
-      await this.redis.set(cacheKey, JSON.stringify(entry), 'PX', this.options.historyCacheMs);
-    }
-    return candles;
+    return this.history.candles(normalize(symbol), intervalMinutes, Math.floor(endMs / size) * size, limit);
   }
-}
-
-/** The cached newest history of a symbol and interval: the candles of `limit` asked, ending with the candle at `end`. */
-interface CachedHistory {
-  end: number;
-  limit: number;
-  candles: Candle[];
-}
-
-function parseCachedHistory(text: string | null): CachedHistory | null {
-  const raw = parseJsonRecord(text);
-  if (!raw || typeof raw.end !== 'number' || typeof raw.limit !== 'number' || !Array.isArray(raw.candles)) return null;
-  return { end: raw.end, limit: raw.limit, candles: raw.candles as Candle[] };
 }
 
 /** REST clients for every venue, in priority order, from the config. */
@@ -205,7 +203,19 @@ export function createVenueRests(config: Config, clock: Clock = systemClock, att
   return config.feedVenues.map((venue) => createVenueRest(venue, { baseUrl: config.venueUrls[venue].rest, http, now: () => clock.now() }));
 }
 
-/** The store the API uses. */
-export function createMarketStore(redis: RedisClient, config: Config, clock: Clock = systemClock): MarketStore {
-  return new MarketStore({ redis, rests: createVenueRests(config, clock), historyCacheMs: config.historyCacheMs, clock });
+/**
+ * A market store. `users`: its history requests are paid from the venues' budget for calls users drive (the API's
+ * routes, replays). `service`: the service's own scheduled work (the screener), which must not spend that budget, as
+ * the feed does not.
+ */
+export function createMarketStore(
+  redis: RedisClient,
+  config: Config,
+  clock: Clock = systemClock,
+  payer: 'users' | 'service' = 'users',
+): MarketStore {
+  const venues = createVenueRests(config, clock);
+  const budget = payer === 'users' ? new UpstreamBudget(redis, config.upstream, clock) : null;
+  const rests = budget ? venues.map((rest) => budgetedRest(rest, budget)) : venues;
+  return new MarketStore({ redis, rests, historyCacheMs: config.historyCacheMs, emptyHistoryCacheMs: config.upstream.emptyCacheMs, clock });
 }

@@ -13,7 +13,8 @@ import { keys } from '../redis/keys.js';
 import { decodeVenuePrices, encodeCandle, encodeVenuePrice } from './candle-codec.js';
 import { marketScripts } from './lua/market-scripts.js';
 import { aggregateQuote } from './median-of-fresh.js';
-import { CANDLES_KEPT, VENUE_PRIORITY, type PriceTickMessage, type VenueCandle, type VenueTick } from './types.js';
+import { priceSince } from './quote-freshness.js';
+import { CANDLES_KEPT, VENUE_PRIORITY, type PriceTickMessage, type Quote, type VenueCandle, type VenueTick } from './types.js';
 import { anySlotPipeline } from '../redis/pipeline.js';
 
 const DAY_MS = 86_400_000;
@@ -49,12 +50,19 @@ export class MarketWriter {
   private flushing: Promise<void> | undefined;
   private readonly pending = new Set<Promise<unknown>>();
   private readonly expiries = new Map<string, number>();
+  /**
+   * The last quote this writer stored per symbol: an unchanged price carries its start on (sinceTs). Kept here, not
+   * read back: a feed that starts (or takes a lease over) counts from its first quote, and feeds that share a symbol
+   * each count their own; either only delays a refusal, and costs no read per flush.
+   */
+  private readonly written = new Map<string, Quote>();
 
   constructor(private readonly options: MarketWriterOptions) {}
 
   /** Only symbols of the universe are written; until it is known, nothing is. */
   setUniverse(symbols: Iterable<string>): void {
     this.universe = new Set(symbols);
+    for (const symbol of this.written.keys()) if (!this.universe.has(symbol)) this.written.delete(symbol);
   }
 
   private wanted(symbol: string): boolean {
@@ -146,6 +154,8 @@ export class MarketWriter {
       if (error || !hash || typeof hash !== 'object') return;
       const quote = aggregateQuote(symbol, decodeVenuePrices(hash as Record<string, string>), now, priceFreshMs);
       if (!quote) return;
+      quote.sinceTs = priceSince(this.written.get(symbol) ?? null, quote, priceFreshMs);
+      this.written.set(symbol, quote);
       freshVenues = Math.max(freshVenues, quote.venues);
       const message: PriceTickMessage = { symbol, price: quote.price, venues: quote.venues, ts: quote.ts };
       publish.set(keys.marketQuote(symbol), JSON.stringify(quote), 'PX', PRICES_TTL_MS);

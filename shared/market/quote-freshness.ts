@@ -1,5 +1,6 @@
-/** Whether a stored aggregate price may be served, and how. Pure. */
+/** Whether a stored aggregate price may be served, and how; whether a TradFi price has stopped moving. Pure. */
 import type { Config } from '../core/config.js';
+import type { AssetClass } from '../engine/fees.js';
 import type { Quote } from './types.js';
 
 /** What freshness reads of a quote (a stored quote, or a tick the feed published): its price and when it was made. */
@@ -17,6 +18,8 @@ export interface FreshnessRules {
   freshMs: number;
   /** A stale quote older than this is no longer served. */
   staleMaxMs: number;
+  /** A TradFi price published unchanged for longer than this is stale for opens (0: never). */
+  tradfiFrozenMs: number;
 }
 
 export function classifyQuote<Q extends PricePoint>(quote: Q | null, now: number, rules: FreshnessRules): QuoteState<Q> {
@@ -27,9 +30,44 @@ export function classifyQuote<Q extends PricePoint>(quote: Q | null, now: number
   return { kind: 'unavailable' };
 }
 
-/** The rules the config sets (PRICE_FRESH_MS, PRICE_STALE_MAX_MS): every reader of live prices uses these. */
-export function freshnessRules(config: Pick<Config, 'priceFreshMs' | 'priceStaleMaxMs'>): FreshnessRules {
-  return { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs };
+/** The rules the config sets (PRICE_FRESH_MS, PRICE_STALE_MAX_MS, TRADFI_FROZEN_MS): every reader of live prices uses these. */
+export function freshnessRules(config: Pick<Config, 'priceFreshMs' | 'priceStaleMaxMs' | 'tradfiFrozenMs'>): FreshnessRules {
+  return { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs, tradfiFrozenMs: config.tradfiFrozenMs };
+}
+
+/**
+ * Since when the venues have published `next`'s price: the previous quote's start when the price is the same and
+ * the venues kept publishing it (the previous quote still fresh at `next`), else `next`'s own time. A gap in the
+ * feed starts the count again, so a pause in what we heard never counts as a price that stood still.
+ */
+export function priceSince(prev: Pick<Quote, 'price' | 'ts' | 'sinceTs'> | null, next: PricePoint, freshMs: number): number {
+  if (!prev || prev.price !== next.price || next.ts - prev.ts >= freshMs || next.ts < prev.ts) return next.ts;
+  return Math.min(prev.sinceTs ?? prev.ts, next.ts);
+}
+
+/** How long a quote's venues have published its price unchanged, ms (0 when it just moved, or was stored without the start). */
+export function unchangedFor(quote: Pick<Quote, 'ts' | 'sinceTs'>): number {
+  return Math.max(0, quote.ts - (quote.sinceTs ?? quote.ts));
+}
+
+/**
+ * A TradFi price that stopped moving while its venues still publish it: its underlying market is closed (a weekend,
+ * a holiday) though no venue says so, and the price is stale for opens. A coin never: its market never closes.
+ */
+export function isFrozenTradFi(assetClass: AssetClass, unchangedMs: number, rules: Pick<FreshnessRules, 'tradfiFrozenMs'>): boolean {
+  return assetClass !== 'crypto' && rules.tradfiFrozenMs > 0 && unchangedMs > rules.tradfiFrozenMs;
+}
+
+/** Why a symbol's market is closed for opens now, or null: a listing exchange says so, or its TradFi price froze. */
+export function closedForOpens(
+  assetClass: AssetClass,
+  exchangeSaysClosed: boolean,
+  unchangedMs: number,
+  rules: Pick<FreshnessRules, 'tradfiFrozenMs'>,
+): 'exchange' | 'frozen' | null {
+  if (assetClass === 'crypto') return null;
+  if (exchangeSaysClosed) return 'exchange';
+  return isFrozenTradFi(assetClass, unchangedMs, rules) ? 'frozen' : null;
 }
 
 /** A price as reads show it: fresh, or the last one marked stale while it may still be served. */

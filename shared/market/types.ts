@@ -1,4 +1,5 @@
 /** The market data model shared by the feed (writer), the store (reader) and the venue parsers. */
+import type { AssetClass } from '../engine/fees.js';
 import { excerpt, toEpochMs, toNumber, toPrice } from './parse-utils.js';
 import { FEED_VENUES, type FeedVenue } from './venues/venue-urls.js';
 
@@ -66,11 +67,17 @@ export interface Quote {
   changePct24h: number | null;
   /** Time of the newest venue price used, ms. The caller decides fresh or stale from it. */
   ts: number;
+  /** Since when the venues have published this same price, ms (quote-freshness.ts priceSince); absent on older quotes. */
+  sinceTs?: number;
 }
 
 /** One symbol of the universe, as listSymbols() returns it. */
 export interface UniverseEntry {
   symbol: string;
+  /** From the listing venues' metadata (shared/market/venue-classes.ts). */
+  assetClass: AssetClass;
+  /** A listing venue says the underlying market is closed now (a TradFi contract on a weekend or holiday). */
+  closed?: true;
   /** Sum of the 24h quote volume (USDT) over the venues listing it. */
   quoteVolume24h: number;
   venues: Venue[];
@@ -80,6 +87,8 @@ export interface UniverseEntry {
 export interface VenueMarket {
   venue: Venue;
   symbol: string;
+  assetClass: AssetClass;
+  closed?: true;
   quoteVolume24h: number;
 }
 
@@ -145,9 +154,17 @@ export function venueTick(
   return tick;
 }
 
+/** One contract a venue lists, with the class its metadata gives it. */
+export interface Listing {
+  symbol: string;
+  assetClass: AssetClass;
+  /** The venue lists the contract but says its underlying market is closed now. */
+  closed?: true;
+}
+
 /** A venue's listed symbols with their 24h quote volumes (0 for one its tickers left out). */
-export function withVolumes(venue: Venue, symbols: readonly string[], volumes: ReadonlyMap<string, number>): VenueMarket[] {
-  return symbols.map((symbol) => ({ venue, symbol, quoteVolume24h: volumes.get(symbol) ?? 0 }));
+export function withVolumes(venue: Venue, listings: readonly Listing[], volumes: ReadonlyMap<string, number>): VenueMarket[] {
+  return listings.map((l) => ({ venue, ...l, quoteVolume24h: volumes.get(l.symbol) ?? 0 }));
 }
 
 /** The prices, time and volume of a candle. */

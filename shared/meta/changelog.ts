@@ -16,7 +16,7 @@ export interface ChangelogEntry {
 export const CHANGELOG: readonly ChangelogEntry[] = [
   {
     version: `${SERVICE_VERSION}+${SERVICE_NAME}`,
-    date: '2026-11-26',
+    date: '2026-12-07',
     title: 'This service: the 2.9.1 contract on Redis, with its own documentation and tools',
     changes: [
       'All state in Redis (Redis Cluster ready): API pods hold none, one Lua script per money-moving change',
@@ -24,8 +24,18 @@ export const CHANGELOG: readonly ChangelogEntry[] = [
       'OpenAPI 3.1 document generated from the validating schemas (/api/openapi.json), browsable at /docs with try-it-out',
       'Typed TypeScript client generated from the OpenAPI document (clients/typescript)',
       'Remote MCP server at /mcp (stateless Streamable HTTP) and /ai with a built-in, deterministic analyst',
-      'Change history as JSON and RSS 2.0 (/api/changelog.json, /api/changelog.xml) and the plan catalogue (/api/apiplan) from the same tables the service runs on',
+      'Change history as JSON and RSS 2.0 (/api/changelog.json, /api/changelog.xml) and the plan catalogue (/api/apiplan) from the ' +
+        'same tables the service runs on',
       'Operator CLI, queue dashboard and Prometheus metrics behind OPS_TOKEN',
+      "Stocks, metals, indices and forex classed from each venue's instrument metadata; /markets lists unlisted_classes; opens on a " +
+        'closed TradFi market (its exchange says so, or its price stood still past TRADFI_FROZEN_MS) answer 409 market_closed, ' +
+        'and /markets marks them market_closed',
+      '/report totals carry n; /equity carries starting_balance_usd and a live now point after a reset',
+      'A full Redis answers 503 unavailable with Retry-After; every Redis command has a timeout (REDIS_COMMAND_TIMEOUT_MS)',
+      'Python client (clients/python; httpx, pydantic v2, websockets), its models generated from the OpenAPI document beside the ' +
+        'TypeScript one',
+      'A guide read in order (docs/guide), each page served at /docs/guide/<page> and linked from /docs',
+      'X-RateLimit-Reset keeps one value for the whole of a window',
     ],
   },
   {

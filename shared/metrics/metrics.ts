@@ -9,10 +9,10 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Config } from '../core/config.js';
 
 /**
- * Whether this process's metrics can be read: /metrics on an API pod needs OPS_TOKEN, the listener METRICS_PORT.
+ * Whether this process's metrics can be read: /metrics on an API pod needs METRICS_TOKEN, the listener METRICS_PORT.
  * Without either, the request path records nothing and no scrape source is registered.
  */
-export const metricsReadable = (config: Config): boolean => config.opsToken !== undefined || config.metricsPort !== undefined;
+export const metricsReadable = (config: Config): boolean => config.metricsToken !== undefined || config.metricsPort !== undefined;
 
 export const metricsRegistry = new Registry();
 
@@ -89,7 +89,7 @@ export const httpRequestDuration = histogram(
 
 export const rateLimitRejections = counter(
   'perpdesk_rate_limit_rejections_total',
-  'Requests and stream upgrades answered 429, by budget scope (ip, key, bad_key)',
+  'Requests and stream upgrades answered 429, by budget scope (ip, key, bad_key, account)',
   ['scope'],
 );
 
@@ -97,6 +97,17 @@ export const keyedRequests = counter(
   'perpdesk_keyed_requests_total',
   'Requests to keyed routes with a valid API key, by the key account plan',
   ['plan'],
+);
+
+export const redisRefusals = counter(
+  'perpdesk_redis_refusals_total',
+  'Requests answered 503 because Redis refused or did not answer a command: oom (maxmemory reached), timeout (REDIS_COMMAND_TIMEOUT_MS)',
+  ['reason'],
+);
+
+export const evictionPolicy = gauge(
+  'perpdesk_redis_eviction_policy_ok',
+  'Whether every Redis master reported maxmemory-policy noeviction at start (1), or did not say (0: INFO memory hidden)',
 );
 
 export const queueJobs = scrapedGauge(
@@ -137,13 +148,34 @@ export const feedMessageAge = scrapedGauge(
   'perpdesk_feed_message_age_seconds',
   'Age of the last price message of each connector this feed process holds, seconds',
   ['venue'],
-  (set) => {
-    const now = Date.now();
-    for (const [venue, at] of feedLastMessage) set((now - at) / 1000, { venue });
-  },
+  (set) => agesSince(feedLastMessage, set, 'venue'),
 );
 /** Venue -> time of its last price message, ms (the feed's sink sets it). */
 export const feedLastMessage = new Map<string, number>();
+
+/** Seconds since each of `last`'s keys was last heard, read at scrape time. */
+function agesSince(last: ReadonlyMap<string, number>, set: (value: number, labels: Record<string, string>) => void, label: string): void {
+  const now = Date.now();
+  for (const [name, at] of last) set((now - at) / 1000, { [label]: name });
+}
+
+export const liquidationEventAge = scrapedGauge(
+  'perpdesk_liquidation_event_age_seconds',
+  'Age of the last liquidation event of each liquidation connector this feed process holds (from its start until the first), seconds',
+  ['exchange'],
+  (set) => agesSince(liquidationLastEvent, set, 'exchange'),
+);
+/** Exchange -> time of its connector's last liquidation event, ms (the collector's sink sets it). */
+export const liquidationLastEvent = new Map<string, number>();
+
+export const feedLeaseHeld = new Gauge({
+  name: 'perpdesk_feed_lease_held',
+  help:
+    'Per lease this feed process competes for (a venue, liq-<exchange>): 1 while it holds it, else 0; a lease that no process ' +
+    'reports at 1 has no holder',
+  labelNames: ['lease'],
+  registers,
+});
 
 export const feedFreshVenues = gauge(
   'perpdesk_feed_fresh_venues',

@@ -51,9 +51,6 @@ export interface ResolvedKeyLocals {
 /** The digest a key is indexed by; null for text that cannot be a key (never looked up). */
 const digestOf = (apiKey: string): string | null => (looksLikeApiKey(apiKey) ? apiKeyDigest(apiKey) : null);
 
-/** No key is valid (a pod without accounts, and tests). */
-export const noApiKeys: ApiKeyResolver = { resolve: async () => null };
-
 /**
  * Resolves a key from Redis: the digest index (remembered in-process: it never changes) and then
  * the key's record and its account's profile together, in one round trip (with the call counted

@@ -12,7 +12,7 @@ export interface KeyContext {
   bookBound: boolean;
   plan: EffectivePlan;
   /**
-   * The account's fee venue setting as the key gate read it with this request (null: none set);
+   * The fee venue of the key's opens (its book's own, else the account's) as the key gate read it (null: none);
    * absent when it was not read with the key, and whoever needs it reads the settings.
    */
   feeVenue?: string | null;
@@ -23,4 +23,6 @@ export interface KeyContext {
    * saved); absent when not read, and whoever needs it reads the book's settings.
    */
   simProfile?: string | null;
+  /** The id of the request this context was resolved for (X-Request-Id); the changes it makes carry it (BookRef.reqId). */
+  requestId?: string;
 }

@@ -88,6 +88,9 @@ export const PLANS: Record<PlanId, PlanLimits> = {
 
 export const PLAN_IDS = Object.keys(PLANS) as PlanId[];
 
+/** The longest window of closed trades or report any plan reads, days: the retention may not be shorter. */
+export const LONGEST_HISTORY_DAYS = Math.max(...PLAN_IDS.map((id) => Math.max(PLANS[id].tradeHistoryDays, PLANS[id].reportMaxDays)));
+
 export function isPlanId(value: unknown): value is PlanId {
   return typeof value === 'string' && value in PLANS;
 }

@@ -37,6 +37,8 @@ export interface TradingServices {
   analytics: AnalyticsService;
   /** The books' simulation profiles: /sim and its view /realism. */
   sim: SimService;
+  /** The majors' order books the feed stores (the fill model's depth). */
+  depth: DepthStore;
 }
 
 export interface TradingDeps {
@@ -75,5 +77,6 @@ export function createTradingServices(deps: TradingDeps): TradingServices {
     prices,
     analytics: new AnalyticsService({ store: analyticsStore, positions: store, reads, marketStore: deps.marketStore, clock: deps.clock }),
     sim: new SimService(sim),
+    depth,
   };
 }

@@ -3,7 +3,9 @@
  * account's pub/sub channel (the API pods' WebSocket fan-out) and to webhook jobs, at least once.
  *
  * - Wake-up: every money-moving script publishes its outbox key on pd:outbox; every relay hears it.
- *   A periodic scan (one relay per period, under a lease) finds outboxes whose nudge nobody heard.
+ *   The same script records the outbox in its slot's index (keys.outboxIndex), which the ack empties
+ *   with the outbox: a periodic pass (one relay per period, under a lease renewed as it goes) reads
+ *   the 16,384 index sets, not the keyspace, and finds the outboxes whose nudge nobody heard.
  * - One drainer per outbox: a lease per account, so an account's events leave in order while many
  *   relays share the accounts. A relay that dies leaves its lease to lapse; the entries are still
  *   at the head of the outbox and the next relay relays them again.
@@ -22,6 +24,7 @@ import { effectivePlan } from '../paper/plans.js';
 import type { WebhookDelivery, WebhookProducer } from '../queues/webhook-producer.js';
 import { closeRedis, redisOutages } from '../redis/connection.js';
 import { keys } from '../redis/keys.js';
+import { SLOTS } from '../redis/slot-tags.js';
 import { accountOfOutbox, OutboxStore } from './outbox-store.js';
 import { channelMessage, mapOutboxEntry, webhookBody, type OutboxEntry, type RelayEntry } from './push-event.js';
 import type { WebhookRecord, WebhookStore } from './webhook-store.js';
@@ -30,6 +33,8 @@ import type { WebhookRecord, WebhookStore } from './webhook-store.js';
 const BATCH = 200;
 /** Outboxes drained at once by one relay. */
 const PARALLEL = 16;
+/** Index sets (hash slots) read per step of a pass; the pass lease is renewed after each. */
+const SLOTS_PER_STEP = 1024;
 
 export interface OutboxRelayDeps {
   redis: RedisClient;
@@ -72,7 +77,7 @@ export class OutboxRelay {
       if (accountId !== null) this.schedule(accountId);
     });
     await this.deps.subscriber.subscribe(keys.outboxNudgeChannel);
-    // what was written while no relay listened: the first scan finds it
+    // what was written while no relay listened: the first pass finds it
     this.scanTimer = setInterval(() => {
       this.scanning ??= this.scan().finally(() => (this.scanning = undefined));
     }, this.deps.scanMs);
@@ -104,7 +109,9 @@ export class OutboxRelay {
       if (this.running.size >= PARALLEL) return;
       this.queued.delete(accountId);
       const run = this.drain(accountId)
-        .catch((error: unknown) => this.deps.logger.error({ err: error, accountId }, 'outbox relay: drain failed; the scan retries it'))
+        .catch((error: unknown) =>
+          this.deps.logger.error({ err: error, accountId }, 'outbox relay: drain failed; the next pass retries it'),
+        )
         .finally(() => {
           this.running.delete(accountId);
           if (this.again.delete(accountId)) this.schedule(accountId);
@@ -121,19 +128,20 @@ export class OutboxRelay {
     try {
       for (;;) {
         const entries = await this.store.head(accountId, BATCH);
-        if (entries.length === 0 || this.stopped) return;
-        await this.relay(accountId, entries);
-        if (
-          !(await this.store.ack(
-            accountId,
-            this.owner,
-            entries.map((e) => e.id),
-            leaseMs,
-          ))
-        ) {
+        if (this.stopped) return;
+        if (entries.length > 0) await this.relay(accountId, entries);
+        // with no entries, only drops the empty outbox from the index
+        const left = await this.store.ack(
+          accountId,
+          this.owner,
+          entries.map((e) => e.id),
+          leaseMs,
+        );
+        if (left === null) {
           this.deps.logger.warn({ accountId }, 'outbox relay: lease lost mid-drain; the new holder relays the rest');
           return;
         }
+        if (left === 0) return;
       }
     } finally {
       await this.store.release(accountId, this.owner);
@@ -169,7 +177,13 @@ export class OutboxRelay {
           if (!wants(hook, entry, item.event)) continue;
           deliveries.push({
             itemId: item.itemId,
-            job: { accountId, hookId: hook.id, event: item.event, body: webhookBody(entry, item, hook.id) },
+            job: {
+              accountId,
+              hookId: hook.id,
+              event: item.event,
+              body: webhookBody(entry, item, hook.id),
+              ...(entry.reqId ? { reqId: entry.reqId } : {}),
+            },
           });
         }
       }
@@ -185,23 +199,32 @@ export class OutboxRelay {
   }
 
   /**
-   * Finds outboxes holding entries (a missed nudge, a relay that died mid-drain) and schedules them. A complete scan
-   * records the oldest entry it saw: the relay lag the metrics report, whichever process is scraped.
+   * Finds outboxes holding entries (a missed nudge, a relay that died mid-drain) in the index and schedules them, a
+   * step of slots at a time, renewing the pass lease after each (a slow pass is not overlapped by another relay's). A
+   * complete pass records the oldest entry it saw: the relay lag the metrics report, whichever process is scraped.
    */
   private async scan(): Promise<void> {
+    const leaseMs = Math.max(50, this.deps.scanMs - 50);
     try {
-      if (!(await this.store.acquireScan(this.owner, Math.max(50, this.deps.scanMs - 50)))) return;
-      let cursor = '0';
+      if (!(await this.store.acquireScan(this.owner, leaseMs))) return;
       let oldestMs: number | null = null;
-      do {
-        const step = await this.store.scanStep(cursor);
+      // a step that failed (a slot moving between masters) leaves the pass incomplete: its lag is not reported
+      let complete = true;
+      for (let slot = 0; slot < SLOTS; slot += SLOTS_PER_STEP) {
+        if (this.stopped) return;
+        const step = await this.store.indexStep(slot, SLOTS_PER_STEP, (error) => {
+          complete = false;
+          redisOutages.report(error, () =>
+            this.deps.logger.warn({ err: error }, 'outbox relay: a step of the pass failed; the next pass reads it'),
+          );
+        });
         for (const accountId of step.accounts) this.schedule(accountId);
         if (step.oldestMs !== null) oldestMs = Math.min(oldestMs ?? step.oldestMs, step.oldestMs);
-        cursor = step.cursor;
-      } while (cursor !== '0' && !this.stopped);
-      if (cursor === '0') await this.store.recordScan({ at: this.deps.clock.now(), oldestMs });
+        if (!(await this.store.renewScan(this.owner, leaseMs))) return;
+      }
+      if (complete) await this.store.recordScan({ at: this.deps.clock.now(), oldestMs });
     } catch (error) {
-      redisOutages.report(error, () => this.deps.logger.warn({ err: error }, 'outbox relay: scan failed'));
+      redisOutages.report(error, () => this.deps.logger.warn({ err: error }, 'outbox relay: pass failed'));
     }
   }
 }

@@ -48,6 +48,8 @@ export interface RelayEntry {
   book: string;
   ts: number;
   items: PushItem[];
+  /** The request (or job) that caused it (the entry's 'req'); absent on entries written without one or by an older release. */
+  reqId?: string;
 }
 
 /** A stream message: { type, data, ts }. */
@@ -113,7 +115,13 @@ function orderItems(entry: OutboxEntry, event: WebhookEvent): PushItem[] {
  */
 export function mapOutboxEntry(entry: OutboxEntry): RelayEntry {
   const event = entry.fields.event;
-  const base = { id: entry.id, book: entry.fields.book || 'main', ts: Number(entry.fields.ts) || Number(entry.id.split('-')[0]) };
+  const req = entry.fields.req;
+  const base = {
+    id: entry.id,
+    book: entry.fields.book || 'main',
+    ts: Number(entry.fields.ts) || Number(entry.id.split('-')[0]),
+    ...(req ? { reqId: req } : {}),
+  };
   if (!isWebhookEvent(event)) return { ...base, items: [] };
   const items = event.startsWith('order.') ? orderItems(entry, event) : positionItems(entry, event);
   return { ...base, items };

@@ -16,6 +16,10 @@ export function createPushServices(deps: { redis: RedisClient; webhooks: Webhook
   const policy = { allowPrivate: config.webhookAllowPrivate };
   return {
     webhooks: new WebhookService({ store: webhooks, policy, timeoutMs: config.push.webhookTimeoutMs, clock }),
-    whsink: new WhsinkStore(redis, clock, { perMinute: config.whsinkRateLimit, maxSinks: config.whsinkMaxSinks }),
+    whsink: new WhsinkStore(redis, clock, {
+      perMinute: config.whsinkRateLimit,
+      maxSinks: config.whsinkMaxSinks,
+      perClient: config.whsinkClientMaxSinks,
+    }),
   };
 }

@@ -11,7 +11,7 @@ import type { KeyContext } from '../paper/key-context.js';
 import { PLANS } from '../paper/plans.js';
 import { WEBHOOK_EVENTS, type WebhookEvent } from './push-event.js';
 import { WebhookSender } from './webhook-sender.js';
-import { deliveryHeaders, SIGNATURE_HEADER, SIGNATURE_SCHEME } from './webhook-signing.js';
+import { deliveryHeaders, SIGNATURE_HEADER, SIGNATURE_SCHEME, SIGNATURE_V2_HEADER, SIGNATURE_V2_SCHEME } from './webhook-signing.js';
 import type { WebhookDeliveryBody, WebhookTestView, WebhookView } from './webhook-schema.js';
 import type { StoredWebhook, WebhookRecord, WebhookStore } from './webhook-store.js';
 import { checkWebhookUrl, UrlRefused, type UrlPolicy } from './webhook-url-guard.js';
@@ -52,7 +52,11 @@ export class WebhookService {
       webhooks: hooks.map(hookView),
       max: ctx.plan.limits.maxWebhooks,
       events: WEBHOOK_EVENTS,
-      signature: { header: SIGNATURE_HEADER, scheme: SIGNATURE_SCHEME },
+      signature: {
+        header: SIGNATURE_HEADER,
+        scheme: SIGNATURE_SCHEME,
+        timestamped: { header: SIGNATURE_V2_HEADER, scheme: SIGNATURE_V2_SCHEME },
+      },
     };
   }
 

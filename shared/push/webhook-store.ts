@@ -1,11 +1,14 @@
-/** An account's webhooks in Redis: the hooks, their counters and the paused set. Only this file and its scripts touch them. */
+/**
+ * An account's webhooks in Redis: the hooks, their counters and the paused set. Only this file and its scripts touch
+ * them. A hook's secret is stored sealed (shared/core/secret-box.ts); a hook stored before that, its secret in clear, is
+ * sealed the first time it is read (migrated on read).
+ */
 import type { RedisClient } from '../core/redis-client.js';
 import { keys } from '../redis/keys.js';
 import { pushScripts } from './lua/push-scripts.js';
 import type { WebhookEvent } from './push-event.js';
-
-/** Consecutive failed attempts after which a hook is paused (active false). */
-export const PAUSE_AFTER_FAILURES = 25;
+import { SecretBox } from '../core/secret-box.js';
+import { PAUSE_AFTER_FAILURES } from './webhook-retry-policy.js';
 
 export interface WebhookRecord {
   id: string;
@@ -57,16 +60,25 @@ function parseStats(hash: Record<string, string>): WebhookStats {
   };
 }
 
-const parseRecord = (raw: string): WebhookRecord => JSON.parse(raw) as WebhookRecord;
+/** A hook as stored: its secret sealed, or in clear when it was stored before secrets were sealed. */
+type StoredRecord = Omit<WebhookRecord, 'secret'> & { sealed_secret?: string; secret?: string };
 
 export class WebhookStore {
-  constructor(private readonly redis: RedisClient) {}
+  private readonly box: SecretBox;
+
+  /** `secretsKey`: the 32-byte key the hooks' secrets are sealed under (config.webhookSecretsKey). */
+  constructor(
+    private readonly redis: RedisClient,
+    secretsKey: Buffer,
+  ) {
+    this.box = new SecretBox(secretsKey);
+  }
 
   /** Adds a hook unless the account holds `max` already (atomic: racing adds never exceed it). */
   async add(accountId: string, record: WebhookRecord, max: number): Promise<AddOutcome> {
     const [status, held] = await pushScripts.runStatus(this.redis, 'webhook-add', {
       keys: [keys.accountWebhooks(accountId)],
-      args: [record.id, JSON.stringify(record), max],
+      args: [record.id, this.stored(accountId, record), max],
     });
     return status === 1 ? { kind: 'added' } : { kind: 'cap', held: Number(held) };
   }
@@ -77,7 +89,7 @@ export class WebhookStore {
       this.redis.hvals(keys.accountWebhooks(accountId)),
       this.redis.smembers(keys.accountWebhooksPaused(accountId)),
     ]);
-    const hooks = records.map(parseRecord).sort((a, b) => a.created - b.created);
+    const hooks = (await this.parseAll(accountId, records)).sort((a, b) => a.created - b.created);
     const pipeline = this.redis.pipeline();
     for (const hook of hooks) pipeline.hgetall(keys.webhookStats(accountId, hook.id));
     const stats = (await pipeline.exec()) ?? [];
@@ -95,7 +107,7 @@ export class WebhookStore {
       this.redis.hget(keys.accountWebhooks(accountId), hookId),
       this.redis.sismember(keys.accountWebhooksPaused(accountId), hookId),
     ]);
-    return raw === null ? null : { record: parseRecord(raw), active: paused === 0 };
+    return raw === null ? null : { record: await this.parse(accountId, raw), active: paused === 0 };
   }
 
   /** The active hooks of an account: what the relay queues deliveries for. */
@@ -105,7 +117,29 @@ export class WebhookStore {
       this.redis.smembers(keys.accountWebhooksPaused(accountId)),
     ]);
     const pausedSet = new Set(paused);
-    return records.map(parseRecord).filter((hook) => !pausedSet.has(hook.id));
+    return (await this.parseAll(accountId, records)).filter((hook) => !pausedSet.has(hook.id));
+  }
+
+  /** The JSON a hook is stored as: its secret sealed. */
+  private stored(accountId: string, record: WebhookRecord): string {
+    const { secret, ...rest } = record;
+    return JSON.stringify({ ...rest, sealed_secret: this.box.seal(secret, accountId, record.id) } satisfies StoredRecord);
+  }
+
+  private parseAll(accountId: string, records: string[]): Promise<WebhookRecord[]> {
+    return Promise.all(records.map((raw) => this.parse(accountId, raw)));
+  }
+
+  /** A stored hook with its secret opened; one still in clear is sealed in Redis now (unless deleted or changed meanwhile). */
+  private async parse(accountId: string, raw: string): Promise<WebhookRecord> {
+    const { sealed_secret: sealed, secret: clear, ...rest } = JSON.parse(raw) as StoredRecord;
+    if (sealed !== undefined) return { ...rest, secret: this.box.open(sealed, accountId, rest.id) };
+    const record: WebhookRecord = { ...rest, secret: clear ?? '' };
+    await pushScripts.run(this.redis, 'webhook-reseal', {
+      keys: [keys.accountWebhooks(accountId)],
+      args: [record.id, raw, this.stored(accountId, record)],
+    });
+    return record;
   }
 
   /** Deletes a hook and its counters; false when it did not exist. */

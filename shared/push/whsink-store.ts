@@ -3,7 +3,8 @@
  * deliveries for 15 minutes; the token in its path is the secret, so only its digest names the key.
  * What it may hold is bounded whatever callers send: each delivery at most WHSINK_MAX_RECORD bytes
  * (else 413), each address its own budget of deliveries a minute (else 429 whsink_rate_limited),
- * and at most a configured number of addresses at once (else 429 whsink_full).
+ * at most a configured number of addresses at once (else 429 whsink_full), and a budget of new addresses per sending
+ * client every 15 minutes (else 429 whsink_client_limit), so one client cannot take every address.
  */
 import { createHash } from 'node:crypto';
 import type { RedisClient } from '../core/redis-client.js';
@@ -35,10 +36,12 @@ export interface WhsinkLimits {
   perMinute: number;
   /** Addresses holding deliveries at once. */
   maxSinks: number;
+  /** New addresses one client may make per WHSINK_TTL_MS. */
+  perClient: number;
 }
 
 /** A refusal of a whsink delivery, with when to retry (seconds; the error handler sends it as Retry-After). */
-function refused(code: 'whsink_rate_limited' | 'whsink_full', message: string, retryAfter: number): AppError {
+function refused(code: 'whsink_rate_limited' | 'whsink_full' | 'whsink_client_limit', message: string, retryAfter: number): AppError {
   return new AppError(code, `${message}; retry in ${retryAfter} s`, { retry_after: retryAfter });
 }
 
@@ -52,8 +55,11 @@ export class WhsinkStore {
     private readonly limits: WhsinkLimits,
   ) {}
 
-  /** Keeps a delivery; throws 413 payload_too_large, or 429 whsink_rate_limited or whsink_full for a spent budget or a full cap. */
-  async record(token: string, delivery: SinkDelivery): Promise<void> {
+  /**
+   * Keeps a delivery sent by `client` (its address); throws 413 payload_too_large, or 429 whsink_rate_limited,
+   * whsink_full or whsink_client_limit for the address's spent budget, a full cap or the client's spent budget of new addresses.
+   */
+  async record(token: string, client: string, delivery: SinkDelivery): Promise<void> {
     const json = JSON.stringify(delivery);
     if (Buffer.byteLength(json) > WHSINK_MAX_RECORD) {
       throw new AppError('payload_too_large', `a delivery is kept up to ${WHSINK_MAX_RECORD} bytes with its headers; this one takes more`, {
@@ -62,13 +68,28 @@ export class WhsinkStore {
     }
     const id = digest(token);
     const [status, value] = await pushScripts.runStatus(this.redis, 'whsink-record', {
-      keys: [keys.whsink(id), keys.whsinkRate(id), keys.whsinkLive()],
-      args: [this.clock.now(), WHSINK_TTL_MS, WHSINK_KEEP, this.limits.perMinute, RATE_WINDOW_MS, this.limits.maxSinks, id, json],
+      keys: [keys.whsink(id), keys.whsinkRate(id), keys.whsinkLive(), keys.whsinkClient(digest(client))],
+      args: [
+        this.clock.now(),
+        WHSINK_TTL_MS,
+        WHSINK_KEEP,
+        this.limits.perMinute,
+        RATE_WINDOW_MS,
+        this.limits.maxSinks,
+        id,
+        json,
+        this.limits.perClient,
+        WHSINK_TTL_MS,
+      ],
     });
     if (status === 0)
       throw refused('whsink_rate_limited', `this address takes ${this.limits.perMinute} deliveries a minute`, seconds(Number(value)));
     if (status === -1)
       throw refused('whsink_full', `${this.limits.maxSinks} whsink addresses hold deliveries already`, seconds(Number(value)));
+    if (status === -2) {
+      const message = `one client makes up to ${this.limits.perClient} new whsink addresses every 15 minutes; reuse one`;
+      throw refused('whsink_client_limit', message, seconds(Number(value)));
+    }
   }
 
   /** The last deliveries, newest first, and how long until the address forgets them (ms, 0 when empty). */

@@ -35,10 +35,12 @@ export interface WebhookJob {
   event: string;
   /** The JSON body, serialized once by the relay so every retry sends (and signs) the same bytes. */
   body: string;
+  /**
+   * The request (or sweep job) that caused the event, for the delivery's log lines (never sent to the receiver).
+   * Optional: jobs queued by an older relay have none (docs/OPERATIONS.md, job payloads).
+   */
+  reqId?: string;
 }
-
-/** Retries after the first attempt (spec: 5, with backoff). */
-export const WEBHOOK_RETRIES = 5;
 
 /**
  * One job per hook and outbox item: an item the relay hands over twice (it died before removing
@@ -47,18 +49,4 @@ export const WEBHOOK_RETRIES = 5;
  */
 export function webhookJobId(hookId: string, itemId: string): string {
   return `${hookId}.${itemId}`;
-}
-
-/**
- * Exponential backoff from the base: 30 s, 1, 2, 4, 8 minutes with the default base. Finished jobs
- * are kept 5 minutes, much longer than a relay lease, so a re-relayed item finds its twin; failed
- * ones a week, for inspection.
- */
-export function webhookJobOptions(retryBaseMs: number): JobsOptions {
-  return {
-    attempts: 1 + WEBHOOK_RETRIES,
-    backoff: { type: 'exponential', delay: retryBaseMs },
-    removeOnComplete: { age: 300 },
-    removeOnFail: { age: 7 * 86_400 },
-  };
 }

@@ -31,6 +31,8 @@ export const QUEUES = {
   status: 'status',
   /** Scheduled every minute: ranks the arena's current season (and the previous one until final) and stores the board (job rollup). */
   arena: 'arena',
+  /** Scheduled: prunes closed trades past TRADE_RETENTION_DAYS into each book's compact counters (job prune-trades). */
+  retention: 'retention',
   /** One long job per running replay (id: the replay id), added by POST /replay: its clock (shared/paper/replay/replay-clock.ts). */
   replay: 'replay',
 } as const;

@@ -1,5 +1,6 @@
 /** The producer side of the webhook queue: the outbox relay adds one job per hook and event. */
-import { webhookJobId, webhookJobOptions, type WebhookJob } from './job-types.js';
+import { webhookJobOptions } from '../push/webhook-retry-policy.js';
+import { webhookJobId, type WebhookJob } from './job-types.js';
 import { openProducerQueue } from './producer-queue.js';
 import { QUEUES } from './queue-names.js';
 

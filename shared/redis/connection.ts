@@ -13,6 +13,8 @@ export type { RedisClient } from '../core/redis-client.js';
 export class RedisOutageLog {
   private logger: Logger | undefined;
   private downSince: number | undefined;
+  /** The last outage that ended, [from, to] ms: the status sampler counts the samples it missed then as Redis down. */
+  private lastOutage: [number, number] | undefined;
 
   /**
    * Until a logger is given (tests, the CLI), outages are not logged: the failing commands say enough.
@@ -46,8 +48,15 @@ export class RedisOutageLog {
   readonly onReady = (): void => {
     if (this.downSince === undefined) return;
     this.logger?.info({ downMs: Date.now() - this.downSince }, 'redis reachable again');
+    this.lastOutage = [this.downSince, Date.now()];
     this.downSince = undefined;
   };
+
+  /** Whether Redis was unreachable from this process at some time between `from` and `to` (ms). */
+  downBetween(from: number, to: number): boolean {
+    if (this.downSince !== undefined && this.downSince <= to) return true;
+    return this.lastOutage !== undefined && this.lastOutage[0] <= to && this.lastOutage[1] >= from;
+  }
 
   /** A Cluster client emits 'error' and 'ready' for the cluster as a whole (its node connections report to it). */
   watch<T extends RedisClient>(client: T): T {
@@ -164,4 +173,28 @@ export async function closeRedis(...clients: RedisClient[]): Promise<void> {
       }
     }),
   );
+}
+
+/** A connection's state and a PING, without the connection: what the 503 gate and the readiness probe ask of it. */
+export interface ConnectionHealth {
+  /** True while no command can be sent (connecting, at start, still queues them). */
+  down(): boolean;
+  /** Whether Redis answers a PING now; a connection that is down answers at once rather than after its reconnect attempts. */
+  up(): Promise<boolean>;
+}
+
+/** Connection states in which no command can be sent. */
+const DOWN: ReadonlySet<string> = new Set(['reconnecting', 'close', 'end']);
+
+export function connectionHealth(redis: RedisClient): ConnectionHealth {
+  const down = (): boolean => DOWN.has(redis.status);
+  return {
+    down,
+    up: async () =>
+      !down() &&
+      redis.ping().then(
+        () => true,
+        () => false,
+      ),
+  };
 }

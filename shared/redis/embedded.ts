@@ -1,7 +1,8 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { aptInstall, onPath } from '../core/apt-install.js';
 import type { AppendFsync } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 
@@ -37,24 +38,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function onPath(binary: string): boolean {
-  return spawnSync('sh', ['-c', `command -v ${binary}`], { stdio: 'ignore' }).status === 0;
-}
-
 /** Makes sure redis-server exists: installs it with apt-get when we are root, otherwise explains how. */
 export function ensureRedisServer(logger?: Logger): void {
-  if (onPath('redis-server')) return;
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (isRoot && onPath('apt-get')) {
-    logger?.warn('redis-server is not installed: installing it with apt-get (Debian package redis-server)');
-    const update = spawnSync('apt-get', ['update', '-qq'], { stdio: 'ignore' });
-    const install = spawnSync('apt-get', ['install', '-y', '-qq', 'redis-server'], {
-      stdio: 'ignore',
-      // eslint-disable-next-line no-restricted-properties -- handing the environment on to apt-get, not reading config
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
-    if (update.status === 0 && install.status === 0 && onPath('redis-server')) return;
-  }
+  if (aptInstall('redis-server', () => onPath('redis-server'), logger)) return;
   throw new RedisMissingError(
     'redis-server not found: install it (Debian/Ubuntu: sudo apt-get install redis-server; macOS: brew install redis) or set REDIS_URL',
   );

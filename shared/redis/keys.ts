@@ -1,8 +1,11 @@
 import { QUEUE_PREFIX } from '../queues/queue-names.js';
+import { tagOfSlot, tagOfSlotOf } from './slot-tags.js';
 
 /** Every Redis key name the service uses, built in one place. */
 export const keys = {
   rateLimitPrefix: (limit: number) => `rl:${limit}`,
+  /** rate-limiter-flexible's daily counters of sign-in links per mailbox digest (shared/site/sign-in-budgets.ts). */
+  signInDailyPrefix: () => 'rl:signin-day',
 
   // market data: per-symbol keys share the {SYMBOL} hash tag, so a symbol's script stays in one slot
   /** hash venue -> JSON {price, ts, changePct24h?, quoteVolume24h?}: each venue's last price. */
@@ -16,16 +19,20 @@ export const keys = {
   /** hash venue -> JSON candle: each venue's 1m candle in progress. */
   marketCurrentCandle: (symbol: string) => `mkt:{${symbol}}:c1m:cur`,
   /**
-   * string JSON {end, limit, candles}: the newest REST history of one interval, cached for the API (short TTL); one per symbol and
-   * interval.
+   * string JSON {end, candles}: one aligned window of REST history of one interval (shared/market/history-windows.ts), cached for
+   * the API (HISTORY_CACHE_MS; an empty one HISTORY_EMPTY_CACHE_MS).
    */
-  marketHistory: (symbol: string, intervalMinutes: number) => `mkt:{${symbol}}:hist:${intervalMinutes}`,
+  marketHistory: (symbol: string, intervalMinutes: number, window: number) => `mkt:{${symbol}}:hist:${intervalMinutes}:${window}`,
+  /** hash {tokens, at}: a venue's token bucket for the REST calls users drive (UPSTREAM_REST_PER_MIN), across API pods. */
+  upstreamBudget: (venue: string) => `upstream:{${venue}}:users`,
   /** string JSON {updatedAt, symbols: UniverseEntry[]}: the symbol universe, largest volume first. */
   marketUniverseList: () => 'mkt:{universe}:list',
   /** set of the universe's symbols, for membership checks. */
   marketUniverseSet: () => 'mkt:{universe}:set',
   /** hash symbol -> 24h quote volume (USDT, summed over venues) of the universe's symbols: a trade's leverage cap reads one field. */
   marketUniverseVolumes: () => 'mkt:{universe}:volumes',
+  marketUniverseClasses: () => 'mkt:{universe}:classes',
+  marketUniverseClosed: () => 'mkt:{universe}:closed',
   /** pub/sub channel: JSON {symbol, price, venues, ts} for every aggregate written. */
   marketTicksChannel: () => 'mkt:ticks',
   /** string owner id, PX lease: which feed process runs this venue's connector. */
@@ -38,6 +45,10 @@ export const keys = {
   // the status page (shared/status)
   /** hash <component>:up and <component>:n -> count of one UTC day's samples (day YYYY-MM-DD); expires after 95 days. */
   statusDay: (day: string) => `status:{days}:${day}`,
+  /** string ms: when the status sampler last took a sample (a gap since is an outage of the workers or of Redis). */
+  statusLastSample: () => 'status:{days}:last-sample',
+  /** hash scheduler id -> the release (x.y.z) that last registered it: a later release's are not an earlier one's to remove. */
+  schedulerReleases: () => `${QUEUE_PREFIX}:scheduler-releases`,
   /** A BullMQ queue's own key (part: failed, repeat, ...), read by the status page without a Queue object. */
   bullQueue: (queue: string, part: string) => `${QUEUE_PREFIX}:${queue}:${part}`,
 
@@ -55,12 +66,22 @@ export const keys = {
   accountKeys: (accountId: string) => `acct:{${accountId}}:keys`,
   /** set of keyId: the account's keys that are not revoked (counted against max_keys). */
   accountActiveKeys: (accountId: string) => `acct:{${accountId}}:keys:active`,
-  /** hash {id, name, book, created, revoked?, calls, last?}: one key; book '' is the main account. Never the key or its digest. */
+  /**
+   * hash {id, name, book, created, revoked?, calls, last?, hmac?}: one key; book '' is the main account; hmac: its HMAC secret
+   * for the exchange dialects, sealed (shared/core/secret-box.ts). Never the key or its digest.
+   */
   accountKey: (accountId: string, keyId: string) => `acct:{${accountId}}:key:${keyId}`,
   /** string count, expires after 31 days: one key's calls on one UTC day (YYYY-MM-DD). */
   accountKeyDay: (accountId: string, keyId: string, day: string) => `acct:{${accountId}}:key:${keyId}:day:${day}`,
   /** Calls in the key's current rate window (key-gate.lua): rate state like the keyless rl: counters, in the account's slot. */
   accountKeyRate: (accountId: string, keyId: string) => `rl:{${accountId}}:key:${keyId}`,
+  /** hash symbol -> leverage: the Binance dialect's per-symbol leverage setting of one book (POST /fapi/v1/leverage). */
+  binanceLeverage: (accountId: string, book: string) => `acct:{${accountId}}:binance:leverage:${book}`,
+  /** string, the order's answer (JSON), expires: a Binance-dialect order by its newClientOrderId, for retries. */
+  binanceOrder: (accountId: string, book: string, clientOrderId: string) => `acct:{${accountId}}:binance:order:${book}:${clientOrderId}`,
+  /** zset orderId by answered ms, and hash orderId -> newClientOrderId: one book's Binance-dialect orders of the last day. */
+  binanceOrderLog: (accountId: string, book: string) => `acct:{${accountId}}:binance:orders:${book}`,
+  binanceOrderIds: (accountId: string, book: string) => `acct:{${accountId}}:binance:order-ids:${book}`,
   /** zset book name by created ms: the account's named books ('main' is implicit, never stored). */
   accountBooks: (accountId: string) => `acct:{${accountId}}:books`,
 
@@ -99,6 +120,20 @@ export const keys = {
   /** zset reset_ts by reset_ts: the archives of a book. */
   bookArchives: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:archives`,
   /**
+   * hash of counters: the closed trades the retention pruned (trades-prune.lua), in compact form. reset_ts, realized_cents,
+   * closed, wins, liquidations, best_cents: those closed since the reset reset_ts names (a later reset makes them archived);
+   * life_realized_cents, life_closed, life_wins: every one pruned, live or archived. The ledger audit adds them.
+   */
+  bookPruned: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:pruned`,
+  /**
+   * zset of books (their bookClosedByTime key) by the oldest close time they may hold, live or archived (a lower bound),
+   * one zset per hash slot (slot-tags.ts): position-close.lua adds the book in the same step, trades-prune.lua moves it
+   * on or removes it; the prune job reads these, not the keyspace.
+   */
+  tradePruneIndex: (accountId: string) => `prune:closed:{${tagOfSlotOf(`acct:{${accountId}}:b`)}}`,
+  /** The trade prune index of one hash slot (0..16383). */
+  tradePruneIndexOfSlot: (slot: number) => `prune:closed:{${tagOfSlot(slot)}}`,
+  /**
    * zset minute -> 'minute:cents:closes': the book's equity curve, its realized P&L (cents) and closes since the reset as they stood
    * at the end of each minute with a close; written by position-close.lua, dropped by a reset (shared/paper/analytics).
    */
@@ -114,7 +149,7 @@ export const keys = {
   bookSim: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:sim`,
   /** set of book names: the books that have traded (the accounts listing's fallback when no book registry is given). */
   paperBooks: (accountId: string) => `acct:{${accountId}}:paper:books`,
-  /** hash {fee_venue}: the account's trading settings. */
+  /** hash {fee_venue, fee_venue:<book>}: the account's trading settings (a book's own fee venue beside the account's). */
   paperSettings: (accountId: string) => `acct:{${accountId}}:paper:settings`,
   /**
    * stream: every event of the account (position.opened/updated/closed/liquidated, order.filled/
@@ -123,15 +158,22 @@ export const keys = {
   accountOutbox: (accountId: string) => `acct:{${accountId}}:outbox`,
   /** pub/sub channel: every script that appends to an outbox publishes the outbox key here (hard-coded in the .lua files). */
   outboxNudgeChannel: 'pd:outbox',
+  /**
+   * set of outbox keys that may hold unrelayed entries, one set per hash slot (slot-tags.ts): the scripts that append add
+   * the outbox in the same step, the relay's ack removes it once empty; the relay's periodic pass reads these, not the keyspace.
+   */
+  outboxIndex: (accountId: string) => `push:unrelayed:{${tagOfSlotOf(`acct:{${accountId}}:outbox`)}}`,
+  /** The outbox index of one hash slot (0..16383). */
+  outboxIndexOfSlot: (slot: number) => `push:unrelayed:{${tagOfSlot(slot)}}`,
 
   // push (shared/push): the outbox relay, the WebSocket stream and webhooks
-  /** SCAN pattern of every account's outbox (the relay's periodic scan). */
+  /** SCAN pattern of every account's outbox (redis-census in the bench; the relay reads outboxIndex). */
   accountOutboxPattern: 'acct:*:outbox',
   /** string relay id, PX lease: the one relay draining this outbox now (keeps the account's events in order). */
   outboxLease: (accountId: string) => `acct:{${accountId}}:outbox:lease`,
-  /** string relay id, PX lease: the relay that scans for outboxes nobody drained, once per scan period in the cluster. */
+  /** string relay id, PX lease: the relay that looks for outboxes nobody drained, once per scan period in the cluster. */
   outboxScanLease: 'push:scan:lease',
-  /** hash {at, oldest}: when the last complete scan ended and the append time of the oldest entry it saw ('' for none), ms. */
+  /** hash {at, oldest}: when the last complete pass ended and the append time of the oldest entry it saw ('' for none), ms. */
   outboxScanReport: 'push:scan:report',
   /**
    * pub/sub channel: JSON {id, book, messages} per outbox entry relayed, and {cut, code, reason} notices that close sockets (socket-
@@ -142,7 +184,7 @@ export const keys = {
   accountSockets: (accountId: string) => `acct:{${accountId}}:sockets`,
   /** string pod id, PX lease: the pod running this book's connected-book sweep for the current tick (shared/paper/sweep). */
   connectedBookSweepTurn: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:qsweep`,
-  /** hash hookId -> JSON {id, url, secret, events, book, created}: the account's webhooks. */
+  /** hash hookId -> JSON {id, url, sealed_secret (or secret, in clear, before sealing), events, book, created}: the account's webhooks. */
   accountWebhooks: (accountId: string) => `acct:{${accountId}}:hooks`,
   /** set of hookId: the account's webhooks paused after consecutive failures. */
   accountWebhooksPaused: (accountId: string) => `acct:{${accountId}}:hooks:paused`,
@@ -159,6 +201,8 @@ export const keys = {
   whsinkRate: (digest: string) => `whsink:{sinks}:${digest}:rate`,
   /** zset digest by the ms its deliveries lapse: the whsink addresses holding deliveries. */
   whsinkLive: () => 'whsink:{sinks}:live',
+  /** integer, expires with its window (15 minutes): new whsink addresses one client (digest of its address) made in it. */
+  whsinkClient: (clientDigest: string) => `whsink:{sinks}:client:${clientDigest}`,
   /**
    * zset member accountId|book|positionId by trigger price: the cross-account trigger indexes the sweep
    * reads (kind sl, tp or liq; side long or short). Hints, written around the account scripts
@@ -175,8 +219,12 @@ export const keys = {
   orderIndex: (symbol: string, reach: 'down' | 'up') => `ord:{${symbol}}:${reach}`,
   /** zset member accountId|book|orderId|symbol|reach by expiry ms: the resting orders by when they expire (a hint, like orderIndex). */
   orderExpiry: () => 'ord:{expiry}:due',
-  /** hash funding time (ms) -> JSON {rate, mark}: the funding recorded for each 00/08/16 UTC funding time. */
+  /** hash funding time (ms) -> JSON {rate, mark}: the funding that settled at each of the symbol's funding times. */
   fundingRecords: (symbol: string) => `mkt:{${symbol}}:funding`,
+  /** zset funding time (ms) by itself: the times fundingRecords holds, for a range read (same slot). */
+  fundingTimes: (symbol: string) => `mkt:{${symbol}}:funding:times`,
+  /** string ms: when the funding recorder last finished a run; the next run reads the venue's history from a little before. */
+  fundingRecordedUntil: () => 'mkt:{funding}:recorded-until',
 
   // the arena (shared/arena): cross-account, one hash tag per season, outside every account's slot;
   // a season's keys share its hash tag, so arena-close.lua stays in one slot; they expire SEASONS_KEPT seasons after the season ends

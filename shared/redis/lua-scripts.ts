@@ -6,8 +6,11 @@
  * this file and are sent ahead of a script that lists them (Lua has no import).
  *
  * Every call is a plain EVALSHA, and a call the server answers NOSCRIPT (its script cache was
- * emptied: a restart, SCRIPT FLUSH, a failover) loads the script and is sent again, which is what
- * ioredis's defineCommand does. Scripts are deliberately not defined on the client: every pipeline
+ * emptied: a restart, SCRIPT FLUSH, a failover) is sent again as EVAL with the script's text, which
+ * is what ioredis's defineCommand does: EVAL goes to whichever node serves the call's keys then and
+ * caches the script there. Loading it on the masters the client knows instead missed a replica
+ * promoted since the client last read the slot table, whose cache is empty (scripts are not
+ * replicated), and the call failed NOSCRIPT twice. Scripts are deliberately not defined on the client: every pipeline
  * ioredis builds (auto-pipelining builds one per event-loop turn) copies each defined command onto
  * itself, a cost the API pays on every keyed request (bench/README.md); and a pipeline built before
  * a script was defined lacks it. EVALSHA joins the auto-pipeline like any other command.
@@ -72,9 +75,9 @@ export class LuaScripts<Name extends string> {
       return await redis.evalsha(sha, call.keys.length, ...call.keys, ...call.args);
     } catch (error) {
       if (!isNoScript(error)) throw this.named(name, error);
-      await this.load(redis, name);
+      const { lua } = this.script(name);
       return redis
-        .evalsha(sha, call.keys.length, ...call.keys, ...call.args)
+        .eval(lua, call.keys.length, ...call.keys, ...call.args)
         .catch((again: unknown) => Promise.reject(this.named(name, again)));
     }
   }
@@ -93,22 +96,22 @@ export class LuaScripts<Name extends string> {
 
   /**
    * Runs many calls in one batch (a pipeline unless told); replies in the order of the calls. Throws when any call failed
-   * (other than NOSCRIPT: those did not run, and are sent again once the script is loaded).
+   * (other than NOSCRIPT: those did not run, and are sent again as EVAL).
    */
   async runMany(redis: RedisClient, name: Name, calls: readonly ScriptCall[], transport: BatchTransport = 'pipeline'): Promise<unknown[]> {
     if (calls.length === 0) return [];
     // one call needs no pipeline (a manual close or sltp goes through the same many-call path as the sweep)
     if (calls.length === 1) return [await this.run(redis, name, calls[0])];
     for (const call of calls) this.check(name, call);
-    const results = await this.batch(redis, name, calls, transport);
+    const results = await this.batch(redis, name, calls, transport, 'evalsha');
     const unknown = results.flatMap(([error], i) => (isNoScript(error) ? [i] : []));
     if (unknown.length > 0) {
-      await this.load(redis, name);
       const again = await this.batch(
         redis,
         name,
         unknown.map((i) => calls[i]),
         transport,
+        'eval',
       );
       unknown.forEach((i, k) => (results[i] = again[k]));
     }
@@ -140,31 +143,26 @@ export class LuaScripts<Name extends string> {
     if (call.keys.length !== expected) throw new Error(`script ${this.id(name)} takes ${expected} keys, got ${call.keys.length}`);
   }
 
-  /** Each call's error or reply, in the order of the calls. */
+  /** Each call's error or reply, in the order of the calls: by the script's hash (evalsha) or its text (eval). */
   private async batch(
     redis: RedisClient,
     name: Name,
     calls: readonly ScriptCall[],
     transport: BatchTransport,
+    command: 'evalsha' | 'eval',
   ): Promise<[Error | null, unknown][]> {
-    const { sha } = this.script(name);
+    const { sha, lua } = this.script(name);
+    const script = command === 'evalsha' ? sha : lua;
     // a Cluster client refuses a pipeline over keys of several hash slots: the calls go on their own (each to its slot's node)
     if (transport === 'one-write' || redis instanceof Cluster) {
-      const replies = inOneWrite(redis, () => calls.map((call) => redis.evalsha(sha, call.keys.length, ...call.keys, ...call.args)));
+      const replies = inOneWrite(redis, () => calls.map((call) => redis[command](script, call.keys.length, ...call.keys, ...call.args)));
       return (await Promise.allSettled(replies)).map((settled) =>
         settled.status === 'fulfilled' ? [null, settled.value] : [settled.reason as Error, undefined],
       );
     }
     const pipeline = redis.pipeline();
-    for (const call of calls) pipeline.evalsha(sha, call.keys.length, ...call.keys, ...call.args);
+    for (const call of calls) pipeline[command](script, call.keys.length, ...call.keys, ...call.args);
     return (await pipeline.exec()) ?? [];
-  }
-
-  /** Loads the script on every master: a cluster's script caches are per node, and SCRIPT LOAD reaches one. */
-  private async load(redis: RedisClient, name: Name): Promise<void> {
-    const { lua } = this.script(name);
-    if (redis instanceof Cluster) await Promise.all(redis.nodes('master').map((node) => node.script('LOAD', lua)));
-    else await redis.script('LOAD', lua);
   }
 
   private script(name: Name): { lua: string; sha: string } {

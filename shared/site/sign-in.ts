@@ -1,7 +1,9 @@
 /**
  * E-mail sign-in without a password. `start` stores a one-time link (a random token; only its SHA-256 is stored) valid
- * for 15 minutes and mails it; `finish` claims it once (HSETNX on the record: of two openings, one wins), creates the
- * account when the address is new, and starts a session. Neither answer says whether the address had an account.
+ * for 15 minutes and mails it; `peek` names the address a link signs in as (the page asks the visitor to confirm it: a
+ * link someone else sent cannot sign a visitor into their account unawares); `finish` claims it once (HSETNX on the
+ * record: of two openings, one wins), creates the account when the address is new, starts a session, and ends the
+ * address's other outstanding links and the session the browser had. Neither answer says whether an account existed.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { EntityKeyName } from 'redis-om';
@@ -9,8 +11,8 @@ import type { Clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { normalizeEmail } from '../paper/accounts/account-rules.js';
 import type { AccountStore } from '../paper/accounts/account-store.js';
-import type { SiteMailer } from './site-mail.js';
-import type { SiteRedis } from './site-records.js';
+import { requireMail, type SiteMailer } from './site-mail.js';
+import { siteKeys, type SiteRedis } from './site-records.js';
 import type { SessionService } from './sessions.js';
 
 export const LINK_TTL_MS = 15 * 60_000;
@@ -28,6 +30,8 @@ export function secretDigest(secret: string): string {
 }
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+const LINK_RECORD_TTL_S = Math.ceil((LINK_TTL_MS * 2) / 1000);
 
 const linkInvalid = (): AppError =>
   new AppError('link_invalid', 'this sign-in link is not valid any more (used, expired or mistyped): ask for a new one');
@@ -52,31 +56,42 @@ export interface SignedIn {
 export class SignInService {
   constructor(private readonly deps: SignInDeps) {}
 
-  /** Stores a link for the address and mails it to `${siteUrl}/signin#token=...`. Throws invalid_param for a malformed address. */
+  /**
+   * Stores a link for the address and mails it to `${siteUrl}/signin#token=...`. Throws invalid_param for a malformed
+   * address, 503 mail_unavailable (before anything is stored) when this server has no way to mail it.
+   */
   async start(rawEmail: string, siteUrl: string): Promise<void> {
     const email = normalizeEmail(rawEmail);
     const { records, mailer, clock } = this.deps;
+    requireMail(mailer);
     const now = clock.now();
     const token = randomSecret();
     const id = secretDigest(token);
-    const { links } = await records.records();
+    const { client, links } = await records.records();
     await links.save(id, { email, created: now, expires: now + LINK_TTL_MS });
+    const index = siteKeys.emailLinks(email);
     // the record outlives its validity by a little: a late opening reads "expired", not "unknown"
-    await links.expire(id, Math.ceil((LINK_TTL_MS * 2) / 1000));
+    await Promise.all([links.expire(id, LINK_RECORD_TTL_S), client.sAdd(index, id), client.expire(index, LINK_RECORD_TTL_S)]);
     await mailer.sendSignIn({ to: email, link: `${siteUrl}${SIGN_IN_PAGE}#token=${token}`, expires: now + LINK_TTL_MS }, now);
   }
 
-  /** Claims the link once and starts a session: 400 link_invalid when it is unknown, used or expired. */
-  async finish(token: string): Promise<SignedIn> {
-    if (!TOKEN_SHAPE.test(token)) throw linkInvalid();
+  /** The address a link signs in as, without using it: 400 link_invalid when it is unknown, used or expired. */
+  async peek(token: string): Promise<{ email: string; expires: number }> {
+    const { link } = await this.openLink(token);
+    return { email: link.email, expires: link.expires };
+  }
+
+  /**
+   * Claims the link once and starts a session: 400 link_invalid when it is unknown, used or expired. The address's other
+   * links stop working, and the session of `browserCookie` (the one the browser had) ends.
+   */
+  async finish(token: string, browserCookie?: string): Promise<SignedIn> {
     const { records, accounts, sessions, clock } = this.deps;
+    const { id, key, link } = await this.openLink(token);
     const now = clock.now();
-    const id = secretDigest(token);
-    const { client, links, users } = await records.records();
-    const link = await links.fetch(id);
-    if (typeof link.email !== 'string' || typeof link.expires !== 'number' || link.expires <= now) throw linkInvalid();
+    const { client, users } = await records.records();
     // the claim is the single use: HSETNX answers true to one opening only
-    const claimed = await client.hSetNX(String(link[EntityKeyName]), 'used', String(now));
+    const claimed = await client.hSetNX(key, 'used', String(now));
     if (!claimed) throw linkInvalid();
     const { account, created } = await accounts.ensure(link.email, now);
     const user = await users.fetch(account.id);
@@ -86,6 +101,34 @@ export class SignInService {
       last_sign_in: now,
     });
     const cookie = await sessions.create({ accountId: account.id, email: account.email }, now);
+    await Promise.all([this.endOtherLinks(link.email, id), this.endBrowserSession(browserCookie)]);
     return { cookie, accountId: account.id, email: account.email, created };
+  }
+
+  /** A link that can still be used, or link_invalid. */
+  private async openLink(token: string): Promise<{ id: string; key: string; link: { email: string; expires: number } }> {
+    if (!TOKEN_SHAPE.test(token)) throw linkInvalid();
+    const id = secretDigest(token);
+    const { links } = await this.deps.records.records();
+    const link = await links.fetch(id);
+    const { email, expires, used } = link;
+    if (typeof email !== 'string' || typeof expires !== 'number' || expires <= this.deps.clock.now() || used !== undefined) {
+      throw linkInvalid();
+    }
+    return { id, key: String(link[EntityKeyName]), link: { email, expires } };
+  }
+
+  /** Deletes the address's other links: one command per key, each in its own cluster slot. */
+  private async endOtherLinks(email: string, used: string): Promise<void> {
+    const { client, links } = await this.deps.records.records();
+    const index = siteKeys.emailLinks(email);
+    const others = (await client.sMembers(index)).filter((id) => id !== used);
+    await Promise.all(others.map((id) => links.remove(id)));
+    await client.sRem(index, [used, ...others]);
+  }
+
+  private async endBrowserSession(cookie: string | undefined): Promise<void> {
+    const session = await this.deps.sessions.check(cookie);
+    if (session !== null) await this.deps.sessions.end(session, false);
   }
 }

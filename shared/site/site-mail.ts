@@ -1,7 +1,8 @@
 /**
- * The site's mail: a sign-in link through nodemailer's SMTP transport when SMTP_URL is set, else the development outbox:
- * the link is written to the log (the one place a secret is logged on purpose: there is no other way to receive it) and
- * kept in Redis, where `npm run cli -- mail outbox` prints the newest ones.
+ * The site's mail: a sign-in link through nodemailer's SMTP transport when SMTP_URL is set; else, only when asked for
+ * (MAIL_OUTBOX: the demo, the tests), the development outbox: the link is written to the log (the one place a secret is
+ * logged on purpose: there is no other way to receive it) and kept in Redis, where `npm run cli -- mail outbox` prints
+ * the newest ones. Neither: no mail server, so sign-in answers 503 mail_unavailable and the link is written nowhere.
  */
 import { AppError } from '../core/errors.js';
 import nodemailer from 'nodemailer';
@@ -25,9 +26,17 @@ export interface SignInMail {
 }
 
 export interface SiteMailer {
-  /** True when mails go to the development outbox (no SMTP). */
-  readonly outbox: boolean;
+  /** Where mails go: SMTP, the development outbox, or nowhere (sign-in refused). */
+  readonly mode: 'smtp' | 'outbox' | 'none';
   sendSignIn(mail: SignInMail, now: number): Promise<void>;
+}
+
+const mailUnavailable = (message: string, retryAfter?: number): AppError =>
+  new AppError('mail_unavailable', message, retryAfter === undefined ? {} : { retry_after: retryAfter });
+
+/** Throws 503 mail_unavailable when this server cannot mail a link (no SMTP_URL and no development outbox). */
+export function requireMail(mailer: SiteMailer): void {
+  if (mailer.mode === 'none') throw mailUnavailable('sign-in by e-mail is not available on this server (no mail server is configured)');
 }
 
 function signInText(mail: SignInMail): string {
@@ -41,25 +50,40 @@ function signInText(mail: SignInMail): string {
   ].join('\n');
 }
 
-export function createSiteMailer(deps: { smtpUrl: string | undefined; from: string; records: SiteRedis; logger: Logger }): SiteMailer {
+export interface SiteMailerDeps {
+  smtpUrl: string | undefined;
+  /** Without SMTP, the development outbox (MAIL_OUTBOX); else no mail at all. */
+  devOutbox: boolean;
+  from: string;
+  records: SiteRedis;
+  logger: Logger;
+}
+
+export function createSiteMailer(deps: SiteMailerDeps): SiteMailer {
   const { smtpUrl, from, records, logger } = deps;
   if (smtpUrl !== undefined) {
     const transport = nodemailer.createTransport(smtpUrl);
     return {
-      outbox: false,
+      mode: 'smtp',
       sendSignIn: async (mail) => {
         try {
           await transport.sendMail({ from, to: mail.to, subject: 'Your Perpdesk sign-in link', text: signInText(mail) });
         } catch (error) {
           // the error's code only: its message may quote the SMTP conversation, which carries the link
           logger.warn({ code: (error as NodeJS.ErrnoException).code ?? 'unknown' }, 'sign-in mail not sent: SMTP refused or unreachable');
-          throw new AppError('mail_unavailable', 'the sign-in mail could not be sent; try again in a minute', { retry_after: 60 });
+          throw mailUnavailable('the sign-in mail could not be sent; try again in a minute', 60);
         }
       },
     };
   }
+  if (!deps.devOutbox) {
+    return {
+      mode: 'none',
+      sendSignIn: () => Promise.reject(mailUnavailable('no mail server is configured')),
+    };
+  }
   return {
-    outbox: true,
+    mode: 'outbox',
     sendSignIn: async (mail, now) => {
       const { client } = await records.records();
       const entry: OutboxMail = { to: mail.to, link: mail.link, ts: now };

@@ -7,6 +7,7 @@
  * Every command here names one key, so the records work on Redis Cluster too: with REDIS_CLUSTER the client is
  * node-redis's cluster client on the same seeds (redis-om takes either).
  */
+import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { SeededCluster, type RedisClient } from '../core/redis-client.js';
 import { createClient, createCluster } from 'redis4';
@@ -18,6 +19,8 @@ export const SITE_KEYSPACE = 'site';
 export const siteKeys = {
   /** set of the digests of an account's sessions (sign out everywhere); entries whose session lapsed are pruned on use. */
   accountSessions: (accountId: string) => `${SITE_KEYSPACE}:account-sessions:${accountId}`,
+  /** set of the digests of an address's sign-in links (a sign-in ends the others); lives as long as a link record. */
+  emailLinks: (email: string) => `${SITE_KEYSPACE}:email-links:${createHash('sha256').update(email, 'utf8').digest('hex')}`,
   /** list of JSON OutboxMail, newest first, the last OUTBOX_KEEP: the development outbox (no SMTP_URL). */
   outbox: () => `${SITE_KEYSPACE}:outbox`,
 };

@@ -31,7 +31,13 @@ export interface SiteServiceDeps {
 
 export function createSiteServices({ config, redis, clock, accounts, logger }: SiteServiceDeps): SiteServices {
   const records = new SiteRedis(redis, (error) => logger.warn({ err: error }, 'site: redis connection error'));
-  const mailer = createSiteMailer({ smtpUrl: config.site.smtpUrl, from: config.site.mailFrom, records, logger });
+  const mailer = createSiteMailer({
+    smtpUrl: config.site.smtpUrl,
+    devOutbox: config.site.devOutbox,
+    from: config.site.mailFrom,
+    records,
+    logger,
+  });
   const sessions = new SessionService(records, clock);
   const signIn = new SignInService({ records, mailer, accounts: accounts.accounts, sessions, clock });
   return { records, mailer, signIn, sessions, keys: new SiteKeyService(accounts.service, clock), close: () => records.close() };

@@ -4,7 +4,10 @@
  * writes Redis (status-store.ts); the service joins the two (status-service.ts).
  */
 
-/** A feed connector whose last price is older than this is down (the stream's silence is 30 s; a live venue sends every second). */
+/**
+ * By default, a feed connector whose last price is older than this is down (the stream's silence is 30 s; a live venue
+ * sends every second); STATUS_FEED_STALE_MS sets it.
+ */
 export const FEED_STALE_MS = 15_000;
 /** A job scheduler whose next run is this far in the past has no worker taking its jobs. */
 export const SCHEDULER_LATE_MS = 10_000;
@@ -79,11 +82,11 @@ export interface StatusDay {
   availability: Record<string, number>;
 }
 
-export function feedStatus(holder: string | null, lastMessage: number | null, now: number): FeedStatus {
+export function feedStatus(holder: string | null, lastMessage: number | null, now: number, staleMs = FEED_STALE_MS): FeedStatus {
   const age = lastMessage === null ? null : Math.max(0, now - lastMessage);
   if (holder === null) return { state: 'down', holder, message_age_ms: age, reason: 'no feed process holds its lease' };
   if (age === null) return { state: 'down', holder, message_age_ms: age, reason: 'no message received yet' };
-  if (age > FEED_STALE_MS) return { state: 'down', holder, message_age_ms: age, reason: `no message for ${Math.round(age / 1000)} s` };
+  if (age > staleMs) return { state: 'down', holder, message_age_ms: age, reason: `no message for ${Math.round(age / 1000)} s` };
   return { state: 'up', holder, message_age_ms: age };
 }
 
@@ -110,9 +113,11 @@ function overall(states: readonly ComponentState[]): OverallState {
   return up === 0 ? 'down' : 'degraded';
 }
 
-/** The answer's `now` from a reading. */
-export function deriveNow(r: StatusReading): StatusNow {
-  const feeds = Object.fromEntries(Object.entries(r.feeds).map(([venue, f]) => [venue, feedStatus(f.holder, f.lastMessage, r.now)]));
+/** The answer's `now` from a reading; a feed silent for longer than `feedStaleMs` is down. */
+export function deriveNow(r: StatusReading, feedStaleMs = FEED_STALE_MS): StatusNow {
+  const feeds = Object.fromEntries(
+    Object.entries(r.feeds).map(([venue, f]) => [venue, feedStatus(f.holder, f.lastMessage, r.now, feedStaleMs)]),
+  );
   const liquidations = Object.fromEntries(
     Object.entries(r.liquidations).map(([exchange, l]) => [exchange, liquidationStatus(l.holder, l.report, r.now)]),
   );
@@ -162,4 +167,22 @@ export function dayAvailability(day: string, counters: Record<string, string>): 
     samples = Math.max(samples, total);
   }
   return { day, samples, availability };
+}
+
+/** A sample later than this many periods after the one before means samples were missed (a late job is not a miss). */
+const MISSED_AFTER_PERIODS = 2;
+
+/**
+ * The samples nobody took between the last one (`last`) and this one (`now`), by UTC day: none when the gap is within
+ * two periods, else one per period after `last` up to (not including) `now`. The sampler is a worker's job on Redis, so a
+ * gap is a time when no worker ran or Redis was unreachable: the page counts those samples as that component down.
+ */
+export function missedSamples(last: number, now: number, periodMs: number): { day: string; count: number }[] {
+  if (!(periodMs > 0) || now - last <= MISSED_AFTER_PERIODS * periodMs) return [];
+  const byDay = new Map<string, number>();
+  for (let at = last + periodMs; at < now - periodMs / 2; at += periodMs) {
+    const day = utcDay(at);
+    byDay.set(day, (byDay.get(day) ?? 0) + 1);
+  }
+  return [...byDay].map(([day, count]) => ({ day, count }));
 }

@@ -95,6 +95,21 @@ export class StatusStore {
     await pipe.exec();
   }
 
+  /** Stores the time of this sample and answers the one before (null: the first ever), in one command. */
+  async swapLastSample(ts: number): Promise<number | null> {
+    const before = await this.redis.set(keys.statusLastSample(), String(ts), 'GET');
+    return numberOrNull(before ?? undefined);
+  }
+
+  /** Counts `count` samples of a day as taken with each of `components` down. */
+  async recordDown(day: string, components: readonly string[], count: number, ttlMs: number): Promise<void> {
+    const key = keys.statusDay(day);
+    const pipe = this.redis.pipeline();
+    for (const component of components) pipe.hincrby(key, `${component}:n`, count);
+    pipe.pexpire(key, ttlMs);
+    await pipe.exec();
+  }
+
   /** Each day's counters, in the order asked ({} for a day without samples). */
   async readDays(days: readonly string[]): Promise<Record<string, string>[]> {
     const pipe = this.redis.pipeline();

@@ -1,3 +1,4 @@
+// @three-masters: pods and workers killed under load on three masters
 import { expect } from 'chai';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { closeRedis, clusterSeeds, createRedis } from '../../shared/redis/connection.js';

@@ -17,6 +17,7 @@ interface AiBody {
   reads: { used: number; limit: number; left: number };
   brief: {
     symbol: string;
+    interval_minutes: number;
     price: { price: number };
     indicators: { source: string; timeframe: string; atr: number; rsi: number; score: number } | null;
     derivatives: { funding_rate_pct: number | null; long_pct: number | null };
@@ -91,11 +92,19 @@ describe('/ai: answers from the brief, paid plans, daily reads per account', fun
     const pro = await createTrader(stack.mod, { plan: 'pro' });
     expect((await ask(pro, { symbol: 'BTC' })).body).to.include({ error: 'missing_param', param: 'question' });
     expect((await ask(pro, { ...QUESTION, interval: '7' })).body).to.include({ error: 'bad_interval', param: 'interval' });
+    expect((await ask(pro, { ...QUESTION, interval: 7 })).body).to.include({ error: 'bad_interval', param: 'interval' });
     expect((await ask(pro, { question: 'x' })).body).to.include({ error: 'symbol_required' });
     expect((await ask(pro, { ...QUESTION, lang: 'fr' })).body).to.include({ error: 'invalid_param', param: 'lang' });
     const unknown = await ask(pro, { ...QUESTION, symbol: 'NOPECOIN' });
     expect([unknown.status, unknown.body.error]).to.deep.equal([404, 'unknown_symbol']);
     expect((await ask(pro)).body.reads.used).to.equal(1);
+  });
+
+  it('takes interval as a JSON number of minutes as well as a string', async () => {
+    const pro = await createTrader(stack.mod, { plan: 'pro' });
+    const asNumber = await ask(pro, { ...QUESTION, interval: 60 });
+    expect(asNumber.status).to.equal(200);
+    expect(asNumber.body.brief.interval_minutes).to.equal(60);
   });
 
   it('counts 50 reads a day per Pro account across its keys, even when 60 race on two keys; other accounts keep theirs', async () => {
@@ -121,7 +130,7 @@ describe('/ai: answers from the brief, paid plans, daily reads per account', fun
   describe('with an OpenAI-compatible provider configured (a fake one on loopback)', () => {
     let provider: Server;
     let api: TestApi;
-    let mode: 'good' | 'slow' | 'garbage' | 'wrong-side' | 'error' = 'good';
+    let mode: 'good' | 'slow' | 'garbage' | 'wrong-side' | 'error' | 'hangup' = 'good';
     const received: { auth?: string; body: { model: string; messages: { role: string; content: string }[] } }[] = [];
     const content = () =>
       mode === 'garbage'
@@ -142,6 +151,10 @@ describe('/ai: answers from the brief, paid plans, daily reads per account', fun
         if (mode === 'slow') await new Promise((resolve) => setTimeout(resolve, 1_500));
         if (mode === 'error') {
           res.writeHead(500).end('{"error":"down"}');
+          return;
+        }
+        if (mode === 'hangup') {
+          req.socket.destroy();
           return;
         }
         res
@@ -191,13 +204,16 @@ describe('/ai: answers from the brief, paid plans, daily reads per account', fun
       ['garbage', /not JSON/],
       ['wrong-side', /wrong side/],
       ['error', /HTTP 500/],
+      ['hanging up', /^the provider could not be reached$/],
     ] as const) {
       it(`falls back to the built-in analyst when the provider is ${failing}, and says so`, async () => {
-        mode = failing;
+        mode = failing === 'hanging up' ? 'hangup' : failing;
         const r = await askProvider();
         expect(r.status).to.equal(200);
         expect(r.body.analyst).to.equal('built-in');
         expect(r.body.fallback_reason).to.match(reason);
+        // a plain phrase: the provider's address and its client's error text go to the log only
+        expect(r.body.fallback_reason).to.not.match(/127\.0\.0\.1|https?:|socket|ECONN/i);
         expect(r.body.answer).to.match(/^BTCUSDT 1m: bias long/);
       });
     }

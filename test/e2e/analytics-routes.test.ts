@@ -43,7 +43,7 @@ describe('bot analytics: /equity and /report', function () {
 
     const v1 = await get(trader, '/equity');
     expect(v1.status, JSON.stringify(v1.body)).to.equal(200);
-    expect(Object.keys(v1.body).sort()).to.deep.equal(['max_drawdown_pct', 'now', 'ok', 'points']);
+    expect(Object.keys(v1.body).sort()).to.deep.equal(['max_drawdown_pct', 'now', 'ok', 'points', 'starting_balance_usd']);
     // 30 days at the default 240 minutes: 181 points, the last one holding the close
     const points = v1.body.points!;
     expect(points).to.have.length(181);
@@ -60,7 +60,7 @@ describe('bot analytics: /equity and /report', function () {
 
     const v2 = await get(trader, '/equity?days=2&step_min=5', 'v2');
     expect(v2.body).to.have.keys('ok', 'data', 'ts');
-    expect(v2.body.data).to.have.keys('points', 'now', 'max_drawdown_pct');
+    expect(v2.body.data).to.have.keys('points', 'now', 'max_drawdown_pct', 'starting_balance_usd');
     expect((v2.body.data!.points as Point[]).length).to.equal(2 * 288 + 1);
   });
 
@@ -74,7 +74,15 @@ describe('bot analytics: /equity and /report', function () {
     const points = (await get(trader, '/equity?days=1&step_min=60')).body.points!;
     expect(points[0]).to.deep.equal({ t: reset.body.reset_ts, realized_pnl_usd: 0, equity_usd: 10_000, closes: 0 });
     expect(points.every((p) => p.t >= (reset.body.reset_ts as number) && p.equity_usd === 10_000 && p.closes === 0)).to.equal(true);
-    expect((await get(trader, '/report')).body.total).to.include({ closes: 0, pnl_usd: 0 });
+    expect((await get(trader, '/report')).body.total).to.include({ n: 0, closes: 0, pnl_usd: 0 });
+    // the equity after the reset: the starting balance, then live with an open position at mark
+    const after = (await get(trader, '/equity')).body;
+    expect(after).to.include({ starting_balance_usd: 10_000, now: 10_000 });
+    await open(trader, {});
+    await stack.prices.set({ ETHUSDT: 3030 });
+    const live = (await get(trader, '/equity')).body;
+    const account = (await get(trader, '/account')).body as { equity_usd: number };
+    expect(live.now).to.equal(account.equity_usd).and.to.be.above(10_000);
   });
 
   it('counts a close once when many requests race to settle it', async () => {
@@ -172,7 +180,8 @@ describe('bot analytics: /equity and /report', function () {
     expect((await get(max, '/report')).body.breakdowns).to.equal(true);
     expect((await post(free, '/ai', { symbol: 'BTC', interval: '1h', question: 'long?' })).status).to.equal(402);
     expect((await post(max, '/ai', {})).status).to.equal(400);
-    // no replay running: the route answers its own 404 no_replay, not the unknown path's
-    expect((await get(max, '/replay')).body).to.deep.include({ error: 'no_replay' });
+    // no replay running: the route answers that none runs, not the unknown path's 404
+    const replay = await get(max, '/replay');
+    expect([replay.status, replay.body]).to.deep.equal([200, { running: false }]);
   });
 });

@@ -1,3 +1,4 @@
+// @three-masters: arena-close over two keys and the cross-account board
 /**
  * GET /api/arena end to end: trades through the HTTP API, closes counted by the outbox relay, the
  * board ranked by the scheduled rollup (a real BullMQ worker), served keyless and cached.
@@ -110,6 +111,8 @@ describe('arena: GET /api/arena', function () {
     const body = first.body;
     expect(body).to.include({ ok: true, season: seasonOf(Date.now()), min_closes: 5 });
     expect(body.note).to.be.a('string').and.contain('14-day');
+    // what the win rate counts, and what it hides
+    expect(body.note).to.contain('win_rate_pct counts closed trades only').and.contain('holds its losers');
     // alpha: 6 closes, alice main: 5 (the raced close once); bob's 4 closes are not enough
     expect(body.rows.map((r) => [r.rank, r.account, r.closes])).to.deep.equal([
       [1, 'alpha', 6],

@@ -50,6 +50,12 @@ describe('calculator routes over HTTP', () => {
     expect(liq.body.data.distancePct).to.be.closeTo(-0.1, 1e-9);
   });
 
+  it("answers the spec's formula with a given mmr: entry=100&leverage=125&mmr=0.42 is 99.62", async () => {
+    const liq = await getJson<{ mmr: number; liquidationPrice: number }>(`${api.url}/api/liquidation?entry=100&leverage=125&mmr=0.42`);
+    expect(liq.body.mmr).to.equal(0.42);
+    expect(liq.body.liquidationPrice).to.be.closeTo(99.62, 1e-9);
+  });
+
   it('computes short results on every calculator that takes a side', async () => {
     const liq = await getJson<{ liquidationPrice: number; distancePct: number }>(
       `${api.url}/api/liquidation?entry=2000&leverage=20&side=short`,
@@ -64,7 +70,13 @@ describe('calculator routes over HTTP', () => {
 
   /** Refused queries by calculator: each query and the code it is refused with. */
   const violations: Record<string, Record<string, string>> = {
-    liquidation: { 'entry=100&leverage=0': 'leverage_min', 'entry=100&leverage=-2': 'leverage_min', 'entry=0&leverage=5': 'entry_min' },
+    liquidation: {
+      'entry=100&leverage=0': 'leverage_min',
+      'entry=100&leverage=-2': 'leverage_min',
+      'entry=0&leverage=5': 'entry_min',
+      // 0.5% at 200x is the whole initial margin: the price would be the entry
+      'entry=100&leverage=200&mmr=0.5': 'mmr_crosses_entry',
+    },
     'take-profit': { 'entry=0&roe=10': 'entry_min', 'entry=-5&roe=10': 'entry_min', 'entry=100&roe=200&side=short': 'roe_unreachable' },
     'risk-reward': { 'entry=100&stop=100&tp=120': 'entry_equals_stop', 'entry=1e-300&stop=2e-300&tp=1e15': 'result_not_finite' },
     'position-size': { 'balance=1000&risk=1&entry=50&stop=50': 'entry_equals_stop' },

@@ -1,3 +1,4 @@
+// @three-masters: a slot migrated under load (MOVED, ASK, TRYAGAIN)
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import type { RedisClient } from '../../shared/core/redis-client.js';

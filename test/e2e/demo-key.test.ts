@@ -1,3 +1,4 @@
+// @three-masters: key-create and key-revoke through the e-mail index
 import { expect } from 'chai';
 import { freePort } from '../../shared/redis/embedded.js';
 import { getJson } from '../helpers/app.js';

@@ -4,7 +4,7 @@ import { QUEUES } from '../../shared/queues/queue-names.js';
 import { derivativesProcessor } from '../../workers/processors/derivatives/derivatives-processor.js';
 import { SCHEDULES } from '../../workers/schedules.js';
 import { getJson } from '../helpers/app.js';
-import { MAJOR_SYMBOLS, simControl, useSimStack } from '../helpers/market-sim.js';
+import { closeCurrentMinute, MAJOR_SYMBOLS, simControl, useSimStack } from '../helpers/market-sim.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { toWsUrl, WsProbe } from '../helpers/sim-client.js';
 
@@ -44,19 +44,27 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
     ((await (await fetch(`${stack.sim.url}/__sim/state`)).json()) as { connections: Record<string, number> }).connections;
 
   before(async () => {
-    // every exchange's collector is subscribed once a probe liquidation of each comes through
+    // every exchange's collector is subscribed once the sim streams a probe liquidation of each to a subscriber,
+    // and the probes come through once /venues counts one of each
     await waitFor(async () => (await fetch(`${stack.api.url}/api/v1/price?symbol=BTC`)).status === 200, 20_000, 'the feed');
-    const seen = new Set<string>();
+    const subscribed = new Set<string>();
     await waitFor(
       async () => {
-        for (const exchange of EXCHANGES) if (!seen.has(exchange)) await liquidate(exchange, 'LTCUSDT', 'long', 80, 1);
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        for (const v of (await venues()).venues) if (v.count > 0) seen.add(v.exchange);
-        return seen.size === EXCHANGES.length;
+        for (const exchange of EXCHANGES) {
+          if (subscribed.has(exchange)) continue;
+          const probe = (await liquidate(exchange, 'LTCUSDT', 'long', 80, 1)) as { frames?: number };
+          if ((probe.frames ?? 0) > 0) subscribed.add(exchange);
+        }
+        return subscribed.size === EXCHANGES.length;
       },
       30_000,
-      'a probe liquidation from each of the nine exchanges',
+      'every exchange subscribed',
       200,
+    );
+    await waitFor(
+      async () => (await venues()).venues.filter((v) => EXCHANGES.includes(v.exchange) && v.count > 0).length === EXCHANGES.length,
+      30_000,
+      'a probe liquidation from each of the nine exchanges',
     );
   });
 
@@ -147,9 +155,8 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
       20_000,
       'every connection back',
     );
-    // subscriptions go out right after the connection opens (Bybit's in batches): give them their time, then wait
-    // until each exchange streams a probe (another coin) to a subscriber again, however slow the machine is
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // subscriptions go out right after the connection opens (Bybit's in batches): wait until each exchange streams a
+    // probe (another coin) to a subscriber again, however slow the machine is
     const resubscribed = new Set<string>();
     await waitFor(
       async () => {
@@ -179,7 +186,10 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
       10_000,
       'the markers after the reconnect',
     );
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // each exchange's stream arrives in order: once a later event from every one is counted (LTC shorts, which no probe
+    // sends), a replayed SOL event would have been counted too
+    for (const exchange of EXCHANGES) await liquidate(exchange, 'LTCUSDT', 'short', 80, 1);
+    await waitFor(async () => (await coin('LTCUSDT'))?.shortCount === 9, 10_000, 'a later event from every exchange');
     expect(await coin('SOLUSDT')).to.deep.include({ longUsd: 9_000, longCount: 9, shortUsd: 900, shortCount: 9 });
     expect(sol.longUsd).to.equal(9_000);
     const live = await getJson<{ events: Event[] }>(`${stack.api.url}/api/v1/liquidations/live?symbol=SOL&limit=1000`);
@@ -192,7 +202,13 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
         const r = await getJson<
           Envelope<{
             count: number;
-            pairs: { pair: string; rate: number; nextFundingTime: number; exchanges: Record<string, { rate: number }> }[];
+            pairs: {
+              pair: string;
+              rate: number;
+              nextFundingTime: number;
+              intervalHours: number;
+              exchanges: Record<string, { rate: number }>;
+            }[];
           }>
         >(`${stack.api.url}/api/v1/funding`);
         return r.status === 200 && r.body.data.count > 0 ? r.body.data : undefined;
@@ -205,6 +221,17 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
     expect(btc.rate).to.equal(0.0001);
     expect(Object.keys(btc.exchanges).sort()).to.deep.equal(['binance', 'bybit', 'okx']);
     expect(btc.nextFundingTime).to.be.greaterThan(Date.now());
+    // each pair's own schedule (the sim runs SEI hourly and WIF every 4 h, as Binance's fundingInfo says)
+    const schedule = (pair: string) => funding.pairs.find((p) => p.pair === pair)!;
+    for (const [pair, hours] of [
+      ['BTCUSDT', 8],
+      ['SEIUSDT', 1],
+      ['WIFUSDT', 4],
+    ] as const) {
+      expect(schedule(pair).intervalHours, pair).to.equal(hours);
+      expect(schedule(pair).nextFundingTime % (hours * 3_600_000), pair).to.equal(0);
+      expect(schedule(pair).nextFundingTime - Date.now(), pair).to.be.within(0, hours * 3_600_000);
+    }
 
     const oi = await waitFor(
       async () => {
@@ -243,8 +270,17 @@ describe('derivatives end to end: sim -> liquidation collector and refresh jobs 
   });
 
   it('serves modelled clusters: longs below the price, shorts above, with updatedAt', async () => {
-    const r = await getJson<{ clusters: { price: number; side: string; est_notional: number }[]; updatedAt: number }>(
-      `${stack.api.url}/api/v1/clusters?symbol=BTC`,
+    // the model reads the stored closed minutes: the sim closes one now rather than the test waiting for the wall clock's
+    await closeCurrentMinute(stack.sim);
+    const r = await waitFor(
+      async () => {
+        const answer = await getJson<{ clusters: { price: number; side: string; est_notional: number }[]; updatedAt: number }>(
+          `${stack.api.url}/api/v1/clusters?symbol=BTC`,
+        );
+        return answer.status !== 200 || answer.body.clusters.length > 0 ? answer : undefined;
+      },
+      20_000,
+      'clusters from a closed minute',
     );
     expect(r.status).to.equal(200);
     expect(Object.keys(r.body).sort()).to.deep.equal(['clusters', 'updatedAt']);

@@ -7,7 +7,8 @@
  */
 import { expect } from 'chai';
 import { mkdir } from 'node:fs/promises';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { sharedBrowser } from '../helpers/browser.js';
 import { accountServices, createTrader, useTradingFixture, type Trader } from '../helpers/trading.js';
 
 const ARTIFACTS = new URL('../artifacts/', import.meta.url);
@@ -20,11 +21,8 @@ describe('the docs page in a real browser (/docs)', function () {
   let trader: Trader;
 
   before(async () => {
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+    browser = await sharedBrowser();
     trader = await createTrader(accountServices(fixture.redis));
-  });
-  after(async () => {
-    await browser?.close();
   });
 
   /** A page on /docs that records console errors, page errors and every request that left for another origin. */
@@ -57,7 +55,7 @@ describe('the docs page in a real browser (/docs)', function () {
       const sidebar = page.locator('.docs-nav');
       await sidebar.getByRole('button', { name: /^bot trading \(\d+\)$/ }).waitFor();
       await page.locator('#docs-search').fill('bot/v1/open');
-      const hits = sidebar.locator('li:not([hidden])');
+      const hits = sidebar.locator('#docs-groups li:not([hidden])');
       expect(await hits.allInnerTexts()).to.deep.equal(['POST\n/api/bot/v1/open']);
       expect(await sidebar.locator('section.docs-group:not([hidden])').getAttribute('data-tag')).to.equal('bot trading');
 
@@ -94,6 +92,9 @@ describe('the docs page in a real browser (/docs)', function () {
       await dialog.locator('input').fill(trader.apiKey);
       await dialog.locator('button.authorize').click();
       await dialog.locator('button.btn-done').click();
+      // the key stays in the page: nothing of it in the browser's storage
+      const stored = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }));
+      expect(stored).not.to.contain(trader.apiKey);
 
       // reached from the sidebar this time
       await page.locator('.docs-nav').getByRole('button', { name: 'post /api/bot/v1/open', exact: true }).click();

@@ -1,3 +1,4 @@
+// @three-masters: the key scripts over several keys (key-gate, key-create, key-revoke, key-usage)
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { RedisClient } from '../../shared/core/redis-client.js';
@@ -198,7 +199,7 @@ describe('keyed routes: API keys, plan headers, per-key budgets and /usage', () 
       websocket: 3,
       data_api_requests_per_minute: 120,
     });
-    expect(v1.body.features).to.include({ webhooks: 0, trailing_stops: true, modify_order: true, dry_run: true, fee_venues: true });
+    expect(v1.body.features).to.include({ webhooks: 0, trailing_stops: true, modify_order: true, dry_run: true, fee_venues: 9 });
     expect(v1.body.plans.map((p) => [p.plan, p.price_usd, p.features.webhooks])).to.deep.equal([
       ['free', 0, 0],
       ['pro', 29, 3],

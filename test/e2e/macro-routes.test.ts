@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { MACRO_JOBS } from '../../shared/macro/macro-resources.js';
+import { MACRO_JOBS, MACRO_RESOURCES } from '../../shared/macro/macro-resources.js';
 import { QUEUES } from '../../shared/queues/queue-names.js';
+import { keys } from '../../shared/redis/keys.js';
 import { macroProcessor } from '../../workers/processors/macro/macro-processor.js';
 import { getJson } from '../helpers/app.js';
 import { simControl, useSimStack } from '../helpers/market-sim.js';
@@ -11,6 +12,9 @@ interface Envelope<T> {
   data: T;
   error?: { code: string; message: string };
 }
+/** What an upstream error's text brings along: an address, an HTTP status, a parenthesised detail. */
+const LEAKED = /https?:|127\.0\.0\.1|HTTP \d{3}|\(/;
+
 interface Stamped {
   updatedAt: number;
   stale: boolean;
@@ -77,8 +81,16 @@ describe('macro routes end to end: sim providers -> refresh jobs -> Redis -> API
     const trending = await until<Stamped & { coins: unknown[] }>('/api/v1/trending', (r) => r.status === 200, 'trending');
     expect(trending.body.data.coins).to.have.length(7);
 
+    // once a refresh has failed and its error is kept with the snapshot, the answer still names none of it
+    await waitFor(
+      async () => (await stack.redis.hget(keys.macroSnapshot(MACRO_RESOURCES.defi), 'error')) ?? undefined,
+      15_000,
+      'defi failed',
+    );
     const defi = await get('/api/v1/defi');
     expect([defi.status, defi.body.error?.code]).to.deep.equal([503, 'upstream_unavailable']);
+    // a plain message: the provider's address and error go to the log only
+    expect(JSON.stringify(defi.body)).to.not.match(LEAKED);
     await simControl(stack.sim, 'provider', { name: 'defillama', down: false });
     const up = await until<Stamped & { totalTvl: number; protocols: { name: string }[]; stablecoins: { symbol: string }[] }>(
       '/api/v1/defi',
@@ -103,6 +115,10 @@ describe('macro routes end to end: sim providers -> refresh jobs -> Redis -> API
     expect(stale.body.data.updatedAt).to.be.at.least(before.updatedAt);
     const staleCoins = await until<Stamped & { count: number }>('/api/v1/coins', (r) => r.body.data?.stale === true, 'stale coins');
     expect(staleCoins.body.data.count).to.equal(250);
+    // a category never fetched has nothing stale to serve: a plain 503, CoinGecko's error in the log only
+    const unfetched = await get('/api/v1/coins?cat=layer-1');
+    expect([unfetched.status, unfetched.body.error?.code]).to.deep.equal([503, 'upstream_unavailable']);
+    expect(JSON.stringify(unfetched.body)).to.not.match(LEAKED);
     await simControl(stack.sim, 'provider', { name: 'coingecko', down: false });
     const fresh = await until<Stamped>('/api/v1/global', (r) => r.body.data?.stale === false, 'fresh global');
     expect(fresh.body.data.updatedAt).to.be.greaterThan(stale.body.data.updatedAt);

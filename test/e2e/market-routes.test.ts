@@ -124,10 +124,9 @@ describe('market data end to end: sim -> connectors -> Redis -> API', function (
     expect(paged.body.map((c) => c.time)).to.deep.equal(daily.body.data.slice(6, 11).map((c) => c.time));
   });
 
-  it('caches only the newest history, one entry per symbol and interval, whatever `end` and `limit` callers send', async () => {
+  it('caches history in aligned windows: a few entries per symbol and interval, whatever `end` and `limit` callers send', async () => {
     const DAY = 86_400_000;
-    const key = 'mkt:{BTCUSDT}:hist:1440';
-    const historyKeys = async () => (await keysMatching(stack.redis, 'mkt:{BTCUSDT}:hist:1440*')).sort();
+    const historyKeys = async () => (await keysMatching(stack.redis, 'mkt:{BTCUSDT}:hist:1440:*')).sort();
     for (let back = 1; back <= 40; back++) {
       const r = await getJson<Envelope<CandleRow[]>>(
         `${stack.api.url}/api/v1/klines?symbol=BTC&interval=1d&limit=1000&end=${Date.now() - back * DAY}`,
@@ -140,19 +139,30 @@ describe('market data end to end: sim -> connectors -> Redis -> API', function (
       );
       expect(r.body.data).to.have.length(limit);
     }
-    expect(await historyKeys()).to.deep.equal([key]);
-    // one entry holds at most 1000 candles of under 250 bytes (JSON) each, whatever was asked
-    const bytes = await stack.redis.strlen(key);
-    expect(bytes).to.be.below(1000 * 250);
-    expect(await stack.redis.memory('USAGE', key)).to.be.below(bytes * 1.5);
+    // 1000 days back from today and 40 days before: the windows of 999 days those fall in, no more
+    const stored = await historyKeys();
+    expect(stored.length).to.be.within(2, 3);
+    for (const key of stored) {
+      // one entry holds at most 1000 candles of under 250 bytes (JSON) each, whatever was asked
+      const bytes = await stack.redis.strlen(key);
+      expect(bytes).to.be.below(1000 * 250);
+      expect(await stack.redis.memory('USAGE', key)).to.be.below(bytes * 1.5);
+    }
     for (const name of VENUES) await simControl(stack.sim, 'provider', { name, down: true });
     try {
       const cached = await getJson<Envelope<CandleRow[]>>(`${stack.api.url}/api/v1/klines?symbol=BTC&interval=1d&limit=500`);
       expect(cached.body.data, 'the newest candles, from the cache').to.have.length(500);
       const past = await getJson<Envelope<CandleRow[]>>(
-        `${stack.api.url}/api/v1/klines?symbol=BTC&interval=1d&limit=5&end=${Date.now() - DAY}`,
+        `${stack.api.url}/api/v1/klines?symbol=BTC&interval=1d&limit=5&end=${Date.now() - 3 * DAY}`,
       );
-      expect([past.status, past.body.error?.code], 'a past page is not cached').to.deep.equal([503, 'upstream_unavailable']);
+      expect(past.body.data, 'a past page, from its cached window').to.have.length(5);
+      const older = await getJson<Envelope<CandleRow[]>>(
+        `${stack.api.url}/api/v1/klines?symbol=BTC&interval=1d&limit=5&end=${Date.now() - 4000 * DAY}`,
+      );
+      expect([older.status, older.body.error?.code], 'a window never fetched').to.deep.equal([503, 'upstream_unavailable']);
+      // a plain message: what each exchange answered (its address, its error) goes to the log only
+      expect(Object.keys(older.body.error!)).to.deep.equal(['code', 'message']);
+      expect(JSON.stringify(older.body)).to.not.match(/https?:|127\.0\.0\.1|HTTP \d{3}/);
     } finally {
       for (const name of VENUES) await simControl(stack.sim, 'provider', { name, down: false });
     }

@@ -193,12 +193,22 @@ describe('MCP at /mcp: every tool through the SDK client', function () {
     expect(rest.body.trades).to.deep.equal([]);
   });
 
-  it('answers tool_unavailable for a tool whose route this server does not serve yet, and lists it as such', async () => {
+  it('serves every tool: none is listed as missing, and the book tools answer what their routes answer', async () => {
     const { tools } = await keyed.listTools();
-    const unavailable = tools.filter((tool) => tool.description?.startsWith('Not on this server yet')).map((tool) => tool.name);
-    // only the tools of routes still being built elsewhere (test/unit/mcp-tools.test.ts: a route of the path makes its tool work)
-    expect(['paper_realism', 'paper_report', 'paper_equity', 'paper_replay', 'paper_sim']).to.include.members(unavailable);
-    for (const name of unavailable) expect(refusal(await call(keyed, name)), name).to.include({ code: 'tool_unavailable', status: 501 });
+    expect(tools).to.have.length(29);
+    expect(tools.filter((tool) => tool.description?.startsWith('Not on this server yet')).map((tool) => tool.name)).to.deep.equal([]);
+    const routes = { paper_realism: '/realism', paper_report: '/report', paper_equity: '/equity', paper_sim: '/sim' };
+    for (const [name, path] of Object.entries(routes)) {
+      const rest = await botCall<Record<string, unknown>>(stack.api.url, trader, 'GET', path);
+      expect(rest.status, path).to.equal(200);
+      const { ts: _restTs, ...expected } = rest.body;
+      const { ts: _toolTs, ...answered } = data(await call(keyed, name));
+      expect(answered, name).to.deep.equal(expected);
+    }
+    // no replay runs: the tool answers what the route answers
+    const replay = await botCall<Record<string, unknown>>(stack.api.url, trader, 'GET', '/replay');
+    expect(replay.status).to.equal(200);
+    expect(data(await call(keyed, 'paper_replay'))).to.deep.equal(replay.body);
   });
 
   it('refuses bad arguments with the route’s named codes, naming the argument as the tool spells it', async () => {
@@ -272,8 +282,8 @@ describe('MCP at /mcp: every tool through the SDK client', function () {
     const free = await createTrader(stack.mod, { plan: 'free' });
     const freeClient = await connect(stack.api.url, { 'X-API-Key': free.apiKey });
     clients.push(freeClient);
-    // Free: 120 calls a minute per key; 60 through REST and 60 through MCP use it up
-    const rest = await Promise.all(Array.from({ length: 60 }, () => botCall(stack.api.url, free, 'GET', '/balance')));
+    // Free: 120 calls a minute per key; the client's initialize and initialized, 58 through REST and 60 tool calls use it up
+    const rest = await Promise.all(Array.from({ length: 58 }, () => botCall(stack.api.url, free, 'GET', '/balance')));
     expect(rest.every((r) => r.status === 200)).to.equal(true);
     const calls = await Promise.all(Array.from({ length: 60 }, () => call(freeClient, 'paper_balance')));
     expect(calls.every((r) => r.isError !== true)).to.equal(true);
@@ -299,7 +309,11 @@ describe('MCP at /mcp: every tool through the SDK client', function () {
     expect([notJson.status, await rpcCode(notJson)]).to.deep.equal([400, -32700]);
     const notRpc = await post('{"hello":1}');
     expect([notRpc.status, await rpcCode(notRpc)]).to.deep.equal([400, -32700]);
-    expect((await post('{}', { accept: 'application/json' })).status).to.equal(406);
+    // the answers are JSON, never a stream: a client that accepts JSON alone is served; one that cannot take JSON is not
+    const jsonOnly = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), { accept: 'application/json' });
+    expect(jsonOnly.status).to.equal(200);
+    expect(((await jsonOnly.json()) as { result: { tools: unknown[] } }).result.tools).to.have.length(29);
+    for (const accept of ['text/event-stream', 'text/html']) expect((await post('{}', { accept })).status, accept).to.equal(406);
     expect((await post('{}', { 'content-type': 'text/plain' })).status).to.equal(415);
     expect((await post('{}', { 'mcp-protocol-version': '1999-01-01' })).status).to.equal(400);
     const notification = await post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));

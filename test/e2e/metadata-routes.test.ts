@@ -6,8 +6,9 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { request } from 'node:http';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHANGELOG } from '../../shared/meta/changelog.js';
+import type { Page } from 'playwright-core';
+import { sharedBrowser } from '../helpers/browser.js';
+import { CHANGELOG, CURRENT_VERSION } from '../../shared/meta/changelog.js';
 import { changelogRss } from '../../shared/meta/changelog-formats.js';
 import { getJson } from '../helpers/app.js';
 import { accountServices, createTrader, useTradingFixture } from '../helpers/trading.js';
@@ -82,15 +83,13 @@ function parseFeed(page: Page, xml: string): Promise<ParsedFeed> {
 describe('metadata routes: changelog and plan catalogue', function () {
   this.timeout(30_000);
   const fixture = useTradingFixture({ BTC: 65_000 });
-  let browser: Browser;
   let page: Page;
 
   before(async () => {
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
-    page = await browser.newPage();
+    page = await (await sharedBrowser()).newPage();
   });
   after(async () => {
-    await browser?.close();
+    await page?.close();
   });
 
   it('answers /api/changelog.json in the envelope with entries and the older changelog list, newest first', async () => {
@@ -129,6 +128,18 @@ describe('metadata routes: changelog and plan catalogue', function () {
 
     const older = await getJson<ChangelogAnswer>(`${fixture.api.url}/api/changelog.json?format=json`);
     expect(older.body.data).to.deep.equal(body.data);
+    // the original's form: /api/changelog?format=json (the default) and format=xml
+    for (const query of ['?format=json', '']) {
+      const plain = await getJson<ChangelogAnswer>(`${fixture.api.url}/api/changelog${query}`);
+      expect([plain.status, plain.body.data], query).to.deep.equal([200, body.data]);
+      expect(plain.body.data.current_version).to.equal(CURRENT_VERSION);
+    }
+    const xml = await fetch(`${fixture.api.url}/api/changelog?format=xml`);
+    expect(xml.headers.get('content-type')).to.equal('application/rss+xml; charset=utf-8');
+    expect(await xml.text()).to.equal(await (await fetch(`${fixture.api.url}/api/changelog.xml`)).text());
+    expect((await getJson<{ error: { code: string } }>(`${fixture.api.url}/api/changelog?format=csv`)).body.error.code).to.equal(
+      'invalid_param',
+    );
     const wrong = await getJson<{ error: { code: string } }>(`${fixture.api.url}/api/changelog.json?format=csv`);
     expect(wrong.status).to.equal(400);
     expect(wrong.body.error.code).to.equal('invalid_param');
@@ -145,7 +156,7 @@ describe('metadata routes: changelog and plan catalogue', function () {
     expect(feed.channel.title).to.equal('perpdesk API changelog');
     expect(feed.channel.link).to.equal(`${fixture.api.url}/docs`);
     expect(feed.channel.description).to.not.equal('');
-    expect(feed.channel.lastBuildDate).to.equal('Thu, 26 Nov 2026 00:00:00 GMT');
+    expect(feed.channel.lastBuildDate).to.equal('Mon, 07 Dec 2026 00:00:00 GMT');
     expect(feed.items).to.have.length(CHANGELOG.length);
     expect(feed.items[1]).to.deep.equal({
       title: '2.9.1: Official clients',

@@ -1,3 +1,4 @@
+// @three-masters: queue counts over every master, the stream's pub/sub, the outbox relay
 import { strict as assert } from 'node:assert';
 import { Queue } from 'bullmq';
 import type { RedisClient } from '../../shared/core/redis-client.js';
@@ -18,8 +19,8 @@ import type { RunningRole } from '../../workers/runtime.js';
 import { startTestApi, type TestApi } from '../helpers/app.js';
 import { captureLog } from '../helpers/log-capture.js';
 import { waitFor } from '../helpers/market-wait.js';
-import { TRADING_SIM_ENV, useSimStack } from '../helpers/market-sim.js';
-import { connectStream, openedOutboxFields, useWebhookStack } from '../helpers/push.js';
+import { simControl, TRADING_SIM_ENV, useSimStack } from '../helpers/market-sim.js';
+import { connectStream, indexOutbox, openedOutboxFields, useWebhookStack } from '../helpers/push.js';
 import { labelValues, metricFamily, metricValue, parseMetrics, scrapeMetrics } from '../helpers/prometheus.js';
 import { candle, MINUTE, seedPositions, testPosition } from '../helpers/sweep.js';
 import { flushRedis, testRedisUrl, useFreshRedis } from '../helpers/redis.js';
@@ -27,6 +28,7 @@ import { accountServices, botCall, createTrader, TestPrices } from '../helpers/t
 import { createLogger } from '../../shared/core/logger.js';
 
 const TOKEN = 'metrics-test-token-0123456789';
+const DASHBOARD_TOKEN = 'dashboard-test-token-0123456789';
 const bearer = { authorization: `Bearer ${TOKEN}` };
 
 const scrape = (url: string, headers: Record<string, string> = bearer) => scrapeMetrics(url, headers);
@@ -43,7 +45,15 @@ describe('metrics', function () {
 
   before(async () => {
     service = await startService(
-      configWith({ ROLE: 'api', REDIS_URL: testRedisUrl(), PORT: '0', HOST: '127.0.0.1', OPS_TOKEN: TOKEN, TRUST_PROXY: 'true' }),
+      configWith({
+        ROLE: 'api',
+        REDIS_URL: testRedisUrl(),
+        PORT: '0',
+        HOST: '127.0.0.1',
+        METRICS_TOKEN: TOKEN,
+        OPS_TOKEN: DASHBOARD_TOKEN,
+        TRUST_PROXY: 'loopback',
+      }),
     );
     metricsUrl = `${service.apiUrl}/metrics`;
   });
@@ -149,7 +159,13 @@ describe('metrics', function () {
     assert.ok(!ping.includes('/metrics'));
   });
 
-  describe('without OPS_TOKEN', () => {
+  it("takes the scrape token only: the dashboard's token does not scrape, and the scrape token does not open the dashboard", async () => {
+    assert.equal((await fetch(metricsUrl, { headers: { authorization: `Bearer ${DASHBOARD_TOKEN}` } })).status, 401);
+    assert.equal((await fetch(`${service.apiUrl}/ops/queues`, { headers: bearer })).status, 401);
+    assert.equal((await fetch(`${service.apiUrl}/ops/queues`, { headers: { authorization: `Bearer ${DASHBOARD_TOKEN}` } })).status, 200);
+  });
+
+  describe('without METRICS_TOKEN', () => {
     let api: TestApi;
     before(async () => {
       api = await startTestApi(redis);
@@ -167,10 +183,18 @@ describe('metrics', function () {
     const log = captureLog();
     let api: TestApi;
     before(async () => {
-      api = await startTestApi(redis, { OPS_TOKEN: TOKEN, LOG_LEVEL: 'info' }, { logger: log.logger });
+      api = await startTestApi(redis, { METRICS_TOKEN: TOKEN, LOG_LEVEL: 'info' }, { logger: log.logger });
     });
     after(async () => {
       await api?.close();
+    });
+
+    it('does not log the orchestrator probes at info, and logs the request after them', async () => {
+      for (const path of ['/healthz', '/readyz', '/healthz?probe=1']) assert.equal((await fetch(`${api.url}${path}`)).status, 200);
+      assert.equal((await fetch(`${api.url}/api/v1/ping`)).status, 200);
+      await log.next((line) => line.msg === 'request completed' && line.url === '/api/v1/ping');
+      const probes = log.lines().filter((line) => line.msg === 'request completed' && /^\/(healthz|readyz)/.test(String(line.url)));
+      assert.deepEqual(probes, []);
     });
 
     it('logs scrapes without the token, however it was sent', async () => {
@@ -185,7 +209,7 @@ describe('metrics', function () {
   });
 
   describe('webhooks and the outbox relay', () => {
-    const stack = useWebhookStack({ OPS_TOKEN: TOKEN, WEBHOOK_ALLOW_PRIVATE: 'true', RELAY_SCAN_MS: '200' });
+    const stack = useWebhookStack({ METRICS_TOKEN: TOKEN, WEBHOOK_ALLOW_PRIVATE: 'true', RELAY_SCAN_MS: '200' });
 
     it('counts deliveries by outcome and their latency', async () => {
       await new TestPrices(stack.redis).set({ BTCUSDT: 60000 });
@@ -225,6 +249,7 @@ describe('metrics', function () {
       const lease = keys.outboxLease('lagging');
       await stack.redis.set(lease, 'a-relay-that-died', 'PX', 60_000);
       await stack.redis.xadd(keys.accountOutbox('lagging'), `${Date.now() - 120_000}-0`, ...openedOutboxFields('l1'));
+      await indexOutbox(stack.redis, 'lagging');
       await waitFor(lagAtLeast(120), 5_000, 'the lag of the stuck entry');
       await stack.redis.del(lease);
       await waitFor(async () => (await stack.redis.xlen(keys.accountOutbox('lagging'))) === 0, 5_000, 'the entry relayed');
@@ -237,7 +262,7 @@ describe('metrics', function () {
   });
 
   describe('the feed', () => {
-    const stack = useSimStack({ env: { ...TRADING_SIM_ENV, OPS_TOKEN: TOKEN }, feed: true });
+    const stack = useSimStack({ env: { ...TRADING_SIM_ENV, METRICS_TOKEN: TOKEN }, feed: true });
 
     it('reports the age of each connector last message and the fresh venues of the aggregates', async () => {
       const { feedVenues } = stack.ctx.config;
@@ -261,6 +286,38 @@ describe('metrics', function () {
         [...feedVenues].sort(),
       );
     });
+
+    it('reports which leases it holds, and the age of each liquidation connector last event, which an event resets', async () => {
+      const { feedVenues, liqVenues } = stack.ctx.config;
+      const leases = [...feedVenues, ...liqVenues.map((exchange) => `liq-${exchange}`)];
+      const ages = async (): Promise<Map<string, number>> => {
+        const now = await scrape(`${stack.api.url}/metrics`);
+        const held = leases.map((lease) => metricValue(now, 'perpdesk_feed_lease_held', { lease }));
+        if (!held.every((value) => value === 1)) return new Map();
+        return new Map(
+          liqVenues.flatMap((exchange) => {
+            const age = metricValue(now, 'perpdesk_liquidation_event_age_seconds', { exchange });
+            return age === undefined ? [] : [[exchange, age] as const];
+          }),
+        );
+      };
+      const first = await waitFor(
+        async () => {
+          const read = await ages();
+          return read.size === liqVenues.length && read;
+        },
+        15_000,
+        'every lease held, every liquidation connector aged',
+      );
+      // an age only grows until an event: the one that shrank heard the liquidation sent
+      const exchange = liqVenues[0]!;
+      await simControl(stack.sim, 'liquidation', { exchange, symbol: 'BTCUSDT', side: 'long', price: 50_000, qty: 1 });
+      await waitFor(
+        async () => ((await ages()).get(exchange) ?? Infinity) < (first.get(exchange) ?? 0),
+        15_000,
+        'the liquidation event resetting its connector age',
+      );
+    });
   });
 
   describe('the candle sweep', () => {
@@ -269,7 +326,7 @@ describe('metrics', function () {
     before(async () => {
       // no sweep jobs left by the feed before
       await flushRedis(redis);
-      const config = configWith({ REDIS_URL: testRedisUrl(), OPS_TOKEN: TOKEN });
+      const config = configWith({ REDIS_URL: testRedisUrl(), METRICS_TOKEN: TOKEN });
       const ctx = { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) };
       worker = await startWorkerRole(ctx, { processors: [candleSweepProcessor], schedules: [], relay: false });
     });
@@ -317,7 +374,7 @@ describe('metrics', function () {
 
     it('reports how late its last run started', async () => {
       await flushRedis(redis);
-      const config = configWith({ REDIS_URL: testRedisUrl(), OPS_TOKEN: TOKEN });
+      const config = configWith({ REDIS_URL: testRedisUrl(), METRICS_TOKEN: TOKEN });
       const live = SCHEDULES.filter((schedule) => schedule.queue === QUEUES.liveSweep);
       const ctx = { config, redisUrl: testRedisUrl(), redis, logger: createLogger(config) };
       const runs = { queue: QUEUES.liveSweep, outcome: 'completed' };
@@ -342,7 +399,7 @@ describe('metrics', function () {
     let metrics: ProcessMetrics;
     let worker: RunningRole;
     before(async () => {
-      const config = configWith({ REDIS_URL: testRedisUrl(), HOST: '127.0.0.1', METRICS_PORT: '0', OPS_TOKEN: TOKEN });
+      const config = configWith({ REDIS_URL: testRedisUrl(), HOST: '127.0.0.1', METRICS_PORT: '0', METRICS_TOKEN: TOKEN });
       const logger = createLogger(config);
       metrics = await startProcessMetrics(config, redis, logger);
       const ctx = { config, redisUrl: testRedisUrl(), redis, logger };
@@ -359,7 +416,10 @@ describe('metrics', function () {
 
     it('serves the job durations of its queues, behind the token', async () => {
       assert.ok(metrics.url);
-      assert.equal((await fetch(metrics.url, { headers: { authorization: 'Bearer wrong' } })).status, 401);
+      // a wrong token is refused by name, as on the API (not Express's own page and a stack on stderr)
+      const refused = await fetch(metrics.url, { headers: { authorization: 'Bearer wrong' } });
+      assert.equal(refused.status, 401);
+      assert.equal(((await refused.json()) as { error?: { code?: string } }).error?.code, 'ops_unauthorized');
       const labels = { queue: QUEUES.latam, outcome: 'completed' };
       const before = count(await scrape(metrics.url), 'perpdesk_job_duration_seconds_count', labels);
       const queue = new Queue(QUEUES.latam, { connection: redis, prefix: QUEUE_PREFIX });
@@ -386,7 +446,7 @@ describe('metrics', function () {
       assert.equal(health.status, 200);
       const ready = await fetch(`${base}/readyz`);
       assert.equal(ready.status, 200);
-      assert.deepEqual({ ...((await ready.json()) as object), ts: 0 }, { ok: true, redis: 'up', ts: 0 });
+      assert.deepEqual({ ...((await ready.json()) as object), ts: 0 }, { ok: true, redis: 'up', checks: {}, ts: 0 });
     });
   });
 });

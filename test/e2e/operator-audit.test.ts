@@ -1,3 +1,4 @@
+// @three-masters: the key scripts and the account indexes the CLI reads across masters
 import { expect } from 'chai';
 import { keys } from '../../shared/redis/keys.js';
 import { runCli } from '../../ops/cli/cli-run.js';

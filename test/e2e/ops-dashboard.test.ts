@@ -1,5 +1,5 @@
 /**
- * The queue dashboard in a real browser: Debian's Chromium (/usr/bin/chromium, installed by .ci/run) driven by
+ * The queue dashboard in a real browser: Debian's Chromium (test/helpers/browser.ts) driven by
  * playwright-core opens /ops/queues with the operator's basic credentials, behind the service's own helmet
  * settings, and finds every queue of the registry and a failed job's error. The last page is kept as a screenshot
  * in test/artifacts/ (git-ignored).
@@ -8,7 +8,8 @@ import { expect } from 'chai';
 import { Queue, Worker } from 'bullmq';
 import { mkdir } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { sharedBrowser } from '../helpers/browser.js';
 import type { WebhookJob } from '../../shared/queues/job-types.js';
 import { webhookJobId } from '../../shared/queues/job-types.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
@@ -16,7 +17,6 @@ import { closeRedis, createBlockingRedis } from '../../shared/redis/connection.j
 import { useApiFixture } from '../helpers/app.js';
 import { testRedisUrl } from '../helpers/redis.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = new URL('../artifacts/', import.meta.url);
 const FAILURE = 'receiver answered 500 Internal Server Error';
 
@@ -64,11 +64,8 @@ describe('the queue dashboard in a real browser (/ops/queues)', function () {
   let failedJobId: string;
 
   before(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await sharedBrowser();
     failedJobId = await plantFailedDelivery();
-  });
-  after(async () => {
-    await browser?.close();
   });
 
   it('lists every queue of the registry and opens a failed job with its error and retries it, with no script or style refused', async () => {

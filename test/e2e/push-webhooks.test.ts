@@ -1,9 +1,10 @@
+// @three-masters: webhook-outcome and outbox-ack over several keys, BullMQ webhook jobs
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { ERROR_CODES } from '../../shared/core/errors.js';
 import { keys } from '../../shared/redis/keys.js';
 import { waitFor } from '../helpers/market-wait.js';
-import { signatureVerifies, useWebhookStack, type ReceivedDelivery } from '../helpers/push.js';
+import { signatureVerifies, useWebhookStack, webhooksIdle, type ReceivedDelivery } from '../helpers/push.js';
 import { snapshotRedis } from '../helpers/redis.js';
 import { botCall, createTrader, TestPrices, type Trader } from '../helpers/trading.js';
 
@@ -147,7 +148,7 @@ describe('push: webhooks', function () {
 
     // nine: a partial close is the closed part and the updated remainder; book.reset is not a webhook event
     await waitFor(() => stack.receiver.received.length >= 9, 10_000, 'nine deliveries');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await webhooksIdle(stack.redis, [trader.accountId]);
     expect(stack.receiver.received).to.have.length(9);
     const byEvent = new Map(stack.receiver.received.map((d) => [payload(d).event, d]));
     expect([...byEvent.keys()].sort()).to.deep.equal([
@@ -209,7 +210,7 @@ describe('push: webhooks', function () {
     await open('BTC', bookTrader);
     await open('ETH', mainTrader);
     await waitFor(() => stack.receiver.received.length >= 3, 5_000, 'three deliveries');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await webhooksIdle(stack.redis, [bookTrader.accountId]);
     const seen = stack.receiver.received.map((d) => ({
       hook: payload(d).hook_id,
       account: payload(d).account ?? 'main',
@@ -253,11 +254,11 @@ describe('push: webhooks', function () {
     const view = await hookView(hook.id);
     expect(view.consecutive_failures).to.be.at.least(25);
     expect(view).to.include({ deliveries: 0, last_error: 'answered 500' });
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await webhooksIdle(stack.redis, [trader.accountId], 20_000);
     const attempts = stack.receiver.received.length;
     expect(attempts).to.be.within(25, 30);
     await open();
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await webhooksIdle(stack.redis, [trader.accountId]);
     expect(stack.receiver.received.length).to.equal(attempts);
   });
 

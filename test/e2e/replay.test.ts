@@ -1,3 +1,4 @@
+// @three-masters: replay-start, replay-advance and replay-stop over several keys
 /**
  * Replay of a past UTC day over HTTP, against the simulated exchange's past days and a real worker
  * role (the replay clock in its BullMQ queue, the outbox relay, the webhook worker).
@@ -268,7 +269,8 @@ describe('replay of a past UTC day', function () {
       keys.bookStats(t.accountId, book),
     );
     expect(left).to.equal(0);
-    expect((await call(t, 'GET', '/replay')).status).to.equal(404);
+    const none = await call(t, 'GET', '/replay');
+    expect([none.status, none.body]).to.deep.equal([200, { running: false }]);
     const again = await call<{ error?: string }>(t, 'POST', '/replay', { act: 'stop' });
     expect([again.status, again.body.error]).to.deep.equal([404, 'no_replay']);
     expect((await call<{ positions: Row[] }>(t, 'GET', '/positions?status=closed')).body.positions).to.deep.equal([]);
@@ -283,7 +285,8 @@ describe('replay of a past UTC day', function () {
       expect([v2.status, v2.body.error.code]).to.deep.equal([status, code]);
     };
     const today = new Date().toISOString().slice(0, 10);
-    await refuse('GET', '/replay', undefined, 404, 'no_replay');
+    // no replay running: GET answers { running: false }; only a stop is refused
+    expect((await call(t, 'GET', '/replay', undefined, 'v2')).body).to.deep.include({ ok: true, data: { running: false } });
     await refuse('POST', '/replay', { act: 'stop' }, 404, 'no_replay');
     for (const day of ['2026-13-01', '2026-02-30', '10-03-2026', 'yesterday', ''])
       await refuse('POST', '/replay', { symbol: 'BTC', day }, 400, 'day_invalid');
@@ -304,14 +307,14 @@ describe('replay of a past UTC day', function () {
       'POST',
       '/open',
       { symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, type: 'limit', limit_price: 40_000 },
-      409,
+      400,
       'replay_market_only',
     );
     await refuse(
       'POST',
       '/open',
       { symbol: 'BTC', side: 'long', margin_usd: 10, leverage: 2, type: 'stop', limit_price: 60_000 },
-      409,
+      400,
       'replay_market_only',
     );
     await refuse('POST', '/open', { symbol: 'ETH', side: 'long', margin_usd: 10, leverage: 2 }, 409, 'replay_symbol_only');

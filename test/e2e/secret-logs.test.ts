@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { configWith } from '../../shared/core/config.js';
+import { createAccountServices } from '../../shared/paper/accounts/account-services.js';
 import { keys } from '../../shared/redis/keys.js';
 import { getJson, useApiFixture } from '../helpers/app.js';
 import { captureLog } from '../helpers/log-capture.js';
@@ -59,5 +61,23 @@ describe('secrets never reach the logs (the API at the default log level)', func
     // ...and no secret in any of them, whole or in part
     const text = log.text();
     for (const value of secrets) expect(text).to.not.contain(value).and.not.contain(value.slice(3, 19));
+  });
+
+  it("never logs a key's HMAC secret (Binance dialect): signed calls, good and forged, log the key redacted", async () => {
+    const created = await createAccountServices({ redis: fixture.redis, secretsKey: configWith().webhookSecretsKey }).service.createKey({
+      email: `hmac-${Date.now()}@example.org`,
+      secret: true,
+    });
+    const secret = created.secret ?? '';
+    const call = async (signWith: string) => {
+      const query = `timestamp=${Date.now()}`;
+      const signature = createHmac('sha256', signWith).update(query).digest('hex');
+      return getJson(`${fixture.api.url}/fapi/v2/balance?${query}&signature=${signature}`, { headers: { 'X-MBX-APIKEY': created.apiKey } });
+    };
+    expect((await call(secret)).status).to.equal(200);
+    expect((await call('z'.repeat(64))).status).to.equal(400);
+    await log.next(requestLine(400, (url) => url.startsWith('/fapi/v2/balance?timestamp=')));
+    const text = log.text();
+    for (const value of [secret, created.apiKey]) expect(text).to.not.contain(value).and.not.contain(value.slice(3, 19));
   });
 });

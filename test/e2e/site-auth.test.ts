@@ -1,3 +1,4 @@
+// @three-masters: sessions and key-create over several keys, the account's key index
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { WebSocket } from 'ws';
@@ -7,13 +8,13 @@ import { LINK_TTL_MS, secretDigest } from '../../shared/site/sign-in.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import { readOutbox } from '../../shared/site/site-mail.js';
-import { SiteRedis } from '../../shared/site/site-records.js';
+import { SiteRedis, siteKeys } from '../../shared/site/site-records.js';
 import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
 import { HOSTILE_STRINGS } from '../helpers/hostile.js';
 import { captureLog } from '../helpers/log-capture.js';
 import { runCliProcess } from '../helpers/cli.js';
 import { waitFor } from '../helpers/market-wait.js';
-import { freshRedis, testRedisUrl } from '../helpers/redis.js';
+import { freshRedis, snapshotRedis, testRedisUrl } from '../helpers/redis.js';
 import { linkToken, outboxMail, sessionCookie, signIn, sitePost } from '../helpers/site.js';
 import { startSmtpSink } from '../helpers/smtp-sink.js';
 import { freePort } from '../../shared/redis/embedded.js';
@@ -65,7 +66,7 @@ describe('site: e-mail sign-in, sessions and key management (/api/auth, /api/bot
     clock.offsetMs = 0;
   });
 
-  it('signs in through the outbox link: account made, session cookie HttpOnly, SameSite=Lax, Secure by default', async () => {
+  it('signs in through the outbox link: account made, session cookie __Host-, HttpOnly, SameSite=Lax, Secure by default', async () => {
     const address = email();
     const start = await sitePost<Envelope>(api.url, '/api/auth/start', { email: address });
     expect(start.status).to.equal(200);
@@ -76,14 +77,17 @@ describe('site: e-mail sign-in, sessions and key management (/api/auth, /api/bot
     const token = linkToken(mail.link);
     const stored = await redis.hgetall(`site:link:${secretDigest(token)}`);
     expect(stored.email).to.equal(address);
-    expect(JSON.stringify(await redis.keys('*'))).not.to.contain(token);
+    // every key and value but the mail itself (the outbox holds the link, as a sent mail would)
+    const dump = [...(await snapshotRedis(redis))].filter(([key]) => key !== siteKeys.outbox()).map(([key, value]) => `${key}=${value}`);
+    expect(dump.join('\n')).to.contain(address);
+    expect(dump.join('\n')).not.to.contain(token);
     const finish = await sitePost<Envelope>(api.url, '/api/auth/finish', { token });
     expect(finish.status).to.equal(200);
     expect(finish.body.data).to.include({ email: address, created: true });
     const setCookie = finish.headers.get('set-cookie') ?? '';
-    expect(setCookie).to.match(/^pd_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=2592000; Secure$/);
+    expect(setCookie).to.match(/^__Host-pd_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=2592000; Secure$/);
     const cookie = sessionCookie(finish);
-    const me = await getJson<Envelope>(`${api.url}/api/auth/me`, { headers: { cookie: `pd_session=${cookie}` } });
+    const me = await getJson<Envelope>(`${api.url}/api/auth/me`, { headers: { cookie: `__Host-pd_session=${cookie}` } });
     expect(me.status).to.equal(200);
     expect(me.body.data).to.include({ email: address, signed_in: true });
     expect(me.body.data.books).to.deep.equal(['main']);
@@ -129,16 +133,18 @@ describe('site: e-mail sign-in, sessions and key management (/api/auth, /api/bot
     expect(await redis.get(keys.accountByEmail(address))).to.be.a('string');
   });
 
-  it('refuses cross-site calls (403 cross_site): no Origin, another Origin, on start, finish, key management and logout', async () => {
+  it('refuses cross-site calls (403 cross_site): another Origin on start, finish, key management and logout; no Origin on sign-in', async () => {
     const visitor = await signIn(api.url, redis, email());
     const evil = { origin: 'https://evil.example' };
-    const noOrigin = await getJson<Envelope>(`${api.url}/api/bot/key`, {
-      method: 'POST',
-      headers: { cookie: `pd_session=${visitor.cookie}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ act: 'create', name: 'csrf' }),
-    });
-    expect(noOrigin.status).to.equal(403);
-    expect(noOrigin.body.error.code).to.equal('cross_site');
+    // sign-in carries no session: without the site's Origin it is refused (login CSRF, the link's address)
+    for (const path of ['/api/auth/start', '/api/auth/finish']) {
+      const noOrigin = await getJson<Envelope>(`${api.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'x@example.org', token: 'x' }),
+      });
+      expect([noOrigin.status, noOrigin.body.error.code], path).to.deep.equal([403, 'cross_site']);
+    }
     for (const path of ['/api/bot/key', '/api/auth/logout', '/api/site/open', '/api/auth/start', '/api/auth/finish']) {
       const forged = await visitor.call<Envelope>('POST', path, { act: 'create', email: 'x@example.org', token: 'x' }, evil);
       expect(forged.status, path).to.equal(403);
@@ -146,6 +152,20 @@ describe('site: e-mail sign-in, sessions and key management (/api/auth, /api/bot
     }
     const list = await visitor.call<KeyList>('POST', '/api/bot/key', { act: 'list' });
     expect(list.body.keys).to.have.length(0);
+  });
+
+  it('serves key management to a script with the session cookie and no Origin (SameSite=Lax keeps the cookie off cross-site POSTs)', async () => {
+    const visitor = await signIn(api.url, redis, email());
+    const script = await getJson<KeyList>(`${api.url}/api/bot/key`, {
+      method: 'POST',
+      headers: { cookie: visitor.cookieHeader, 'content-type': 'application/json' },
+      body: JSON.stringify({ act: 'create', name: 'from-a-script' }),
+    });
+    expect(script.status).to.equal(200);
+    expect(script.body.keys.map((k) => k.name)).to.deep.equal(['from-a-script']);
+    // the Origin "null" (a sandboxed or opaque page) is another site's, not a script's
+    const opaque = await visitor.call<Envelope>('POST', '/api/bot/key', { act: 'list' }, { origin: 'null' });
+    expect([opaque.status, opaque.body.error.code]).to.deep.equal([403, 'cross_site']);
   });
 
   it('manages keys: create shows the key once, list never, rename, revoke; a revoked key answers 401 revoked_key', async () => {
@@ -210,7 +230,7 @@ describe('site: e-mail sign-in, sessions and key management (/api/auth, /api/bot
     const none = await sitePost<KeyList>(api.url, '/api/bot/key', { act: 'list' });
     expect(none.status).to.equal(401);
     expect(none.body.error?.code).to.equal('login_required');
-    const madeUp = await sitePost<KeyList>(api.url, '/api/bot/key', { act: 'list' }, { cookie: `pd_session=${'A'.repeat(43)}` });
+    const madeUp = await sitePost<KeyList>(api.url, '/api/bot/key', { act: 'list' }, { cookie: `__Host-pd_session=${'A'.repeat(43)}` });
     expect(madeUp.status).to.equal(401);
     const address = email();
     const phone = await signIn(api.url, redis, address);
@@ -218,7 +238,7 @@ describe('site: e-mail sign-in, sessions and key management (/api/auth, /api/bot
     const tablet = await signIn(api.url, redis, address);
     const out = await phone.call<Envelope<{ ended: number }>>('POST', '/api/auth/logout');
     expect(out.body.data.ended).to.equal(1);
-    expect(out.headers.get('set-cookie')).to.match(/^pd_session=; .*Max-Age=0/);
+    expect(out.headers.get('set-cookie')).to.match(/^__Host-pd_session=; .*Max-Age=0/);
     const signedIn = async (visitor: typeof phone): Promise<boolean> =>
       (await visitor.call<Envelope<{ signed_in: boolean }>>('GET', '/api/auth/me')).body.data.signed_in;
     expect(await signedIn(phone)).to.equal(false);
@@ -296,14 +316,14 @@ describe('site: e-mail sign-in, sessions and key management (/api/auth, /api/bot
         });
         ws.once('error', (error) => reject(error));
       });
-    const cookie = `pd_session=${visitor.cookie}`;
+    const cookie = visitor.cookieHeader;
     const own = await upgrade({ cookie, origin: api.url });
     expect(own).to.have.nested.property('welcome.type', 'welcome');
     expect(own).to.have.nested.property('welcome.data.account', 'main');
     const forged = await upgrade({ cookie, origin: 'https://evil.example' });
     expect(forged).to.include({ status: 403 });
     expect((forged as { body: string }).body).to.contain('cross_site');
-    const stale = await upgrade({ cookie: `pd_session=${'B'.repeat(43)}`, origin: api.url });
+    const stale = await upgrade({ cookie: `__Host-pd_session=${'B'.repeat(43)}`, origin: api.url });
     expect(stale).to.include({ status: 401 });
     expect((stale as { body: string }).body).to.contain('login_required');
 
@@ -311,7 +331,7 @@ describe('site: e-mail sign-in, sessions and key management (/api/auth, /api/bot
     const other = await signIn(api.url, redis, visitor.email);
     const open = (who: typeof visitor): Promise<{ ws: WebSocket; closed: Promise<[number, string]> }> =>
       new Promise((resolve, reject) => {
-        const ws = new WebSocket(wsUrl, { headers: { cookie: `pd_session=${who.cookie}`, origin: api.url } });
+        const ws = new WebSocket(wsUrl, { headers: { cookie: who.cookieHeader, origin: api.url } });
         const closed = new Promise<[number, string]>((done) => ws.once('close', (code, reason) => done([code, reason.toString()])));
         ws.once('message', () => resolve({ ws, closed }));
         ws.once('error', reject);

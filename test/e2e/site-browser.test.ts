@@ -1,5 +1,5 @@
 /**
- * The site in a real browser: Debian's Chromium (/usr/bin/chromium, installed by .ci/run) driven by playwright-core,
+ * The site in a real browser: Debian's Chromium (test/helpers/browser.ts) driven by playwright-core,
  * against a real API, a webhook worker with the outbox relay, and a receiver for the deliveries. A trader signs in
  * through the development outbox's link, makes a key, trades with it over the API and from the page, and the pages of
  * the equity curve and the arena are opened. Screenshots go to test/artifacts/ (git-ignored).
@@ -7,7 +7,8 @@
 import { expect } from 'chai';
 import { mkdir } from 'node:fs/promises';
 import type { RedisClient } from '../../shared/core/redis-client.js';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { sharedBrowser } from '../helpers/browser.js';
 import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import type { RunningRole } from '../../workers/runtime.js';
@@ -19,7 +20,6 @@ import { useScriptedSim } from '../helpers/market-sim.js';
 import { outboxMail } from '../helpers/site.js';
 import { accountServices, botCall, TestPrices } from '../helpers/trading.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = new URL('../artifacts/', import.meta.url);
 const ENV = {
   PUBLIC_RATE_LIMIT: '1000000',
@@ -76,11 +76,10 @@ describe('site: sign-in, keys, trading and the pages in a real browser', functio
     receiver = await startReceiver();
     prices = new TestPrices(redis);
     mod = accountServices(redis);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await sharedBrowser();
     present.arena = (await getJson(`${api.url}/api/arena`)).status !== 404;
   });
   after(async () => {
-    await browser?.close();
     await worker?.stop();
     await api?.close();
     await receiver?.close();
@@ -90,7 +89,7 @@ describe('site: sign-in, keys, trading and the pages in a real browser', functio
     await prices.set({ BTCUSDT: 65000, ETHUSDT: 3000 });
   });
 
-  /** Signs in on the page through the link the outbox got; the page lands on /trade. */
+  /** Signs in on the page through the link the outbox got, confirmed with its one click; the page lands on /trade. */
   async function signInOnPage(page: Page, email: string): Promise<void> {
     page.setDefaultTimeout(10_000);
     await page.goto(`${api.url}/signin`);
@@ -100,6 +99,7 @@ describe('site: sign-in, keys, trading and the pages in a real browser', functio
     await page.locator('#signin-sent').waitFor();
     const mail = await outboxMail(redis, email, asked);
     await page.goto(mail.link);
+    await page.getByRole('button', { name: `Sign in as ${email}` }).click();
     await page.waitForURL(`${api.url}/trade`);
     await page.locator('body[data-ready="true"]').waitFor();
   }
@@ -316,6 +316,35 @@ describe('site: sign-in, keys, trading and the pages in a real browser', functio
       await page.locator('#keys-table tbody tr', { hasText: 'revoked' }).waitFor();
       const refused = await botCall<{ error: string }>(api.url, key, 'GET', '/usage');
       expect([refused.status, refused.body.error]).to.deep.equal([401, 'revoked_key']);
+      expect(problems).to.deep.equal([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a form clicked before its page script ran waits for it: no native submit that reloads the page', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const problems = watched(page);
+    try {
+      await signInOnPage(page, `early-${Date.now()}@example.org`);
+      // the keys page's script held back, as on a slow connection
+      let release = (): void => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/keys.js', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.getByRole('link', { name: 'API keys' }).click();
+      await page.getByLabel('Name').fill('early-bot');
+      const create = page.getByRole('button', { name: 'Create key' });
+      expect(await create.isDisabled(), 'the button before the script ran').to.equal(true);
+      const clicked = create.click();
+      release();
+      await clicked;
+      await page.locator('#new-key').waitFor();
+      expect(await page.locator('#new-key-value').textContent()).to.match(/^pd_[0-9A-Za-z]{40}$/);
+      expect(new URL(page.url()).search, 'no native submit').to.equal('');
       expect(problems).to.deep.equal([]);
     } finally {
       await context.close();

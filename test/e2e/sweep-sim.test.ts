@@ -1,3 +1,4 @@
+// @three-masters: the sweep's BullMQ jobs and position-close
 import { expect } from 'chai';
 import { trailingStop } from '../../shared/engine/trailing.js';
 import { createMarketStore, type MarketStore } from '../../shared/market/market-store.js';
@@ -8,7 +9,7 @@ import { keys } from '../../shared/redis/keys.js';
 import { liveSweepProcessor } from '../../workers/processors/sweep/live-sweep-processor.js';
 import { candleSweepProcessor } from '../../workers/processors/sweep/candle-sweep-processor.js';
 import { SCHEDULES } from '../../workers/schedules.js';
-import { simControl, TRADING_SIM_ENV, useSimStack } from '../helpers/market-sim.js';
+import { closeCurrentMinute, simControl, TRADING_SIM_ENV, useSimStack } from '../helpers/market-sim.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { closedPosition, holdSweeps, MINUTE, openPosition, positionEvents } from '../helpers/sweep.js';
 import { accountServices, botCall, createTrader, type Trader } from '../helpers/trading.js';
@@ -142,8 +143,10 @@ describe('the sweep end to end: sim candles and prices -> feed -> sweep jobs -> 
       15_000,
       'the ratchet',
     );
-    expect(moved.trail_hwm).to.equal(e * 1.04);
-    const stop = trailingStop('long', e * 1.04, 5);
+    // the candle's high as the venue printed it (to its tick), so within rounding of 1.04 e
+    const hwm = moved.trail_hwm as number;
+    expect(hwm).to.be.closeTo(e * 1.04, e * 1e-9);
+    const stop = trailingStop('long', hwm, 5);
     expect(stop)
       .to.be.above(e * 0.97)
       .and.below(e);
@@ -159,23 +162,24 @@ describe('the sweep end to end: sim candles and prices -> feed -> sweep jobs -> 
       side: 'long',
       status: 'open',
       trail_pct: 5,
-      trail_hwm: e * 1.04,
+      trail_hwm: hwm,
       sl: null,
       tp: null,
       qty: p.qty,
     });
     await publish('ATOMUSDT', e * 0.98, e);
     const closed = await settled(p.id);
-    expect(closed).to.include({ close_reason: 'trailing_stop', exit: stop, trail_hwm: e * 1.04 });
+    expect(closed).to.include({ close_reason: 'trailing_stop', exit: stop, trail_hwm: hwm });
     await expectSettledEvent(closed, ['position.opened', 'position.updated', 'position.closed']);
   });
 
   it('liquidates between candles from the live price (the live sweep)', async () => {
     const e = await priceOf('FILUSDT');
     const p = await open({ symbol: 'FILUSDT', side: 'long' });
-    // far enough from the minute's end that the candle sweep cannot be the one that settles
-    await waitFor(() => Date.now() % MINUTE < 45_000, 20_000, 'the first 45 s of a minute');
-    const candleEnd = Math.ceil(Date.now() / MINUTE) * MINUTE;
+    // a minute just begun (the sim closes the current one now): it closes a minute of wall clock after this at the
+    // earliest, too late for the candle sweep to be the one that settles
+    const candleEnd = Date.now() + MINUTE;
+    await closeCurrentMinute(stack.sim);
     await simControl(stack.sim, 'price', { symbol: 'FILUSDT', price: e * 0.9 });
     const closed = await settled(p.id);
     expect(closed).to.include({ close_reason: 'liquidation', liquidated: true, exit: p.liq_price });

@@ -1,3 +1,4 @@
+// @three-masters: book-reset over seventeen keys
 import { expect } from 'chai';
 import { keys } from '../../shared/redis/keys.js';
 import { botCall, createTrader, useTradingFixture, type Trader } from '../helpers/trading.js';
@@ -84,6 +85,30 @@ describe('bot trading: books, /accounts, /reset and isolation', function () {
     expect(reset.status).to.equal(200);
     expect(reset.body).to.include({ ok: true, archived_trades: 1, cancelled_orders: 0, starting_balance_usd: 10000 });
     expect((await call(main, 'GET', '/account')).body.open_positions).to.equal(1);
+  });
+
+  it("a book key's fee venue is its book's only: main keeps the account's, a book without its own follows it", async () => {
+    const main = await createTrader(stack.mod, { plan: 'pro' });
+    const email = (await stack.mod.accounts.get(main.accountId))!.email;
+    const bot = await createTrader(stack.mod, { email, book: 'scalper' });
+    const other = await createTrader(stack.mod, { email, book: 'swing' });
+    const venueOf = async (who: Trader) => (await call(who, 'GET', '/fees')).body.fee_venue;
+    expect((await call(main, 'POST', '/fees', { venue: 'binance' })).body.fee_venue).to.equal('binance');
+    expect((await call(bot, 'POST', '/fees', { venue: 'kraken' })).body).to.include({ ok: true, fee_venue: 'kraken' });
+    expect(await venueOf(main)).to.equal('binance');
+    expect(await venueOf(bot)).to.equal('kraken');
+    expect(await venueOf(other)).to.equal('binance');
+    expect((await open(main, { symbol: 'BTC' })).fee_venue).to.equal('binance');
+    expect((await open(bot, { symbol: 'BTC' })).fee_venue).to.equal('kraken');
+    expect((await open(other, { symbol: 'BTC' })).fee_venue).to.equal('binance');
+    // cleared by the book key: that book pays the class rate, the account keeps its venue
+    expect((await call(bot, 'POST', '/fees', { venue: null })).body.fee_venue).to.equal(null);
+    expect(await venueOf(bot)).to.equal(null);
+    expect((await open(bot, { symbol: 'BTC' })).fee_venue).to.equal(null);
+    expect(await venueOf(main)).to.equal('binance');
+    // the main key's change reaches the books that chose nothing of their own
+    await call(main, 'POST', '/fees', { venue: 'okx' });
+    expect([await venueOf(other), await venueOf(bot)]).to.deep.equal(['okx', null]);
   });
 
   it('resets only with confirm true and no open position; archives closed trades and restarts at 10000, lifetime numbers kept', async () => {

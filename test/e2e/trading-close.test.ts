@@ -1,3 +1,4 @@
+// @three-masters: position-close and order-close over several keys, the sweep
 import { expect } from 'chai';
 import { keys } from '../../shared/redis/keys.js';
 import { useHeldGateApi } from '../helpers/held-gate.js';
@@ -125,7 +126,9 @@ describe('bot trading: /close, /close_all, /sltp, /positions, /trades, /account,
     const target = await open({ symbol: 'XAU', side: 'short', leverage: 5, sl: 4200, tp: 3900 });
     const liquidated = await open({ symbol: 'ETH', side: 'long', leverage: 50, sl: 2000 });
     // 1% past the stop, past the target, past the liquidation price (2948.25)
-    await stack.prices.set({ BTCUSDT: 58410, XAUUSDT: 3850, ETHUSDT: 2900 });
+    const crossedAt = await stack.prices.set({ BTCUSDT: 58410, XAUUSDT: 3850, ETHUSDT: 2900 });
+    // after the last open's millisecond: a price stamped in it counts as before the open and triggers nothing
+    expect(crossedAt).to.be.above(liquidated.opened_ts as number);
     const closes = {
       stop: await call('POST', '/close', { id: stop.id, client_order_id: 'late-1' }),
       target: await call('POST', '/close', { id: target.id, pct: 50 }),

@@ -1,3 +1,4 @@
+// @three-masters: racing money scripts over several keys
 import { expect } from 'chai';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import type { AccountServices } from '../../shared/paper/accounts/account-services.js';

@@ -1,8 +1,9 @@
+// @three-masters: position-open over six keys
 import { expect } from 'chai';
 import { FEE_VENUES, venueEffectivePct } from '../../shared/engine/fees.js';
 import { keys } from '../../shared/redis/keys.js';
 import { useHeldGateApi } from '../helpers/held-gate.js';
-import { snapshotRedis, watchCommands } from '../helpers/redis.js';
+import { changedKeys, isRequestBookkeeping, snapshotRedis, watchCommands } from '../helpers/redis.js';
 import { botCall, createTrader, useTradingFixture, type Trader } from '../helpers/trading.js';
 
 type Body = Record<string, unknown> & { position?: Record<string, unknown>; error?: string };
@@ -137,8 +138,7 @@ describe('bot trading: /open, /markets, /fees', function () {
       expect((v2.body.error as unknown as { code: string }).code).to.equal(code);
     }
     const after = await snapshotRedis(stack.redis);
-    for (const key of [...after.keys()].filter((k) => !k.startsWith('rl:') && !k.includes(':key:')))
-      expect(after.get(key), key).to.equal(before.get(key));
+    expect(changedKeys(before, after, isRequestBookkeeping)).to.deep.equal([]);
   });
 
   it('says in each refusal which rule failed, in words', async () => {
@@ -186,8 +186,27 @@ describe('bot trading: /open, /markets, /fees', function () {
     const low = await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10, dry_run: true, fee_venue: 'binance' });
     expect(low.body.position!.fee_vs_marginpad_default_usd as number).to.be.closeTo((2 * 1000 * (0.04 - 0.055)) / 100, 1e-9);
     const after = await snapshotRedis(stack.redis);
-    for (const key of [...after.keys()].filter((k) => !k.startsWith('rl:') && !k.includes(':key:')))
-      expect(after.get(key), key).to.equal(before.get(key));
+    expect(changedKeys(before, after, isRequestBookkeeping)).to.deep.equal([]);
+  });
+
+  it('refuses opens on a TradFi price whose market its venue says is closed (409 market_closed); closes still fill', async () => {
+    const held = await open({ symbol: 'XAU', side: 'long', margin_usd: 100, leverage: 20 });
+    expect(held.status).to.equal(200);
+    await stack.prices.setMarketClosed('XAUUSDT', true);
+    try {
+      const refused = await open({ symbol: 'XAU', side: 'short', margin_usd: 100, leverage: 20 });
+      expect([refused.status, refused.body.error]).to.deep.equal([409, 'market_closed']);
+      expect(refused.body).to.include({ symbol: 'XAU', asset_class: 'metal' });
+      // /markets says so before an open is tried
+      const metals = await botCall<{ markets: Record<string, unknown>[] }>(stack.api.url, trader, 'GET', '/markets?class=metal');
+      expect(metals.body.markets.find((m) => m.symbol === 'XAUUSDT')).to.include({ market_closed: true });
+      expect((await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 })).status).to.equal(200);
+      const closed = await botCall<Body>(stack.api.url, trader, 'POST', '/close', { id: held.body.position!.id });
+      expect(closed.status).to.equal(200);
+    } finally {
+      await stack.prices.setMarketClosed('XAUUSDT', false);
+    }
+    expect((await open({ symbol: 'XAU', side: 'short', margin_usd: 100, leverage: 20 })).status).to.equal(200);
   });
 
   it('stamps the class rate on other classes, and the account fee venue on crypto only; open positions keep their rate', async () => {
@@ -276,8 +295,20 @@ describe('bot trading: /open, /markets, /fees', function () {
     expect(all.status).to.equal(200);
     expect(all.body.count).to.equal(all.body.markets.length);
     const by = Object.fromEntries(all.body.markets.map((m) => [m.symbol, m]));
-    expect(by.BTCUSDT).to.deep.equal({ symbol: 'BTCUSDT', asset_class: 'crypto', max_leverage: 1000, taker_fee_pct: 0.055 });
-    expect(by.XAUUSDT).to.deep.equal({ symbol: 'XAUUSDT', asset_class: 'metal', max_leverage: 20, taker_fee_pct: 0.015 });
+    expect(by.BTCUSDT).to.deep.equal({
+      symbol: 'BTCUSDT',
+      asset_class: 'crypto',
+      max_leverage: 1000,
+      taker_fee_pct: 0.055,
+      market_closed: false,
+    });
+    expect(by.XAUUSDT).to.deep.equal({
+      symbol: 'XAUUSDT',
+      asset_class: 'metal',
+      max_leverage: 20,
+      taker_fee_pct: 0.015,
+      market_closed: false,
+    });
     expect(by.SPX500USDT).to.include({ asset_class: 'index', max_leverage: 20, taker_fee_pct: 0.015 });
     expect(by.TSLAUSDT).to.include({ asset_class: 'stock', max_leverage: 50, taker_fee_pct: 0.02 });
     expect(by.EURUSDT).to.include({ asset_class: 'forex', max_leverage: 50, taker_fee_pct: 0.008 });
@@ -287,6 +318,18 @@ describe('bot trading: /open, /markets, /fees', function () {
     expect(bad.status).to.equal(400);
     const v2 = await botCall<Body>(stack.api.url, trader, 'GET', '/markets?class=forex', undefined, 'v2');
     expect((v2.body.data as { count: number }).count).to.equal(1);
+  });
+
+  it('says which classes no connected venue lists now (unlisted_classes)', async () => {
+    const markets = (query = '') => botCall<Body>(stack.api.url, trader, 'GET', `/markets${query}`);
+    expect((await markets()).body.unlisted_classes).to.deep.equal([]);
+    await stack.prices.setVolumes({ SPX500USDT: null });
+    try {
+      const index = await markets('?class=index');
+      expect(index.body).to.deep.include({ markets: [], count: 0, unlisted_classes: ['index'] });
+    } finally {
+      await stack.prices.setVolumes({ SPX500USDT: 1e9 });
+    }
   });
 
   it('caps smaller alts below 1000x: 999x on ADA, LINK, SUI, ORDI or ARB is refused with the cap /markets lists', async () => {

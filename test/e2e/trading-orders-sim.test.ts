@@ -1,7 +1,8 @@
+// @three-masters: order-fill from the sweep, the outbox
 import { expect } from 'chai';
 import { MINUTE_MS } from '../../shared/engine/order-rules.js';
 import { candleSweepProcessor } from '../../workers/processors/sweep/candle-sweep-processor.js';
-import { scriptCurrentCandle, simControl, TRADING_SIM_ENV, useSimStack } from '../helpers/market-sim.js';
+import { closeCurrentMinute, scriptCurrentCandle, simControl, TRADING_SIM_ENV, useSimStack } from '../helpers/market-sim.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { MovableClock } from '../helpers/order-fixture.js';
 import { holdSweeps, nextOutboxEvent, outbox } from '../helpers/sweep.js';
@@ -11,8 +12,7 @@ type Order = Record<string, unknown> & { order_id: string; status: string; fills
 type Body = Record<string, unknown> & { order?: Order; position?: Record<string, unknown>; orders?: Order[]; recent?: Order[] };
 
 describe('resting orders end to end: sim candle -> feed -> sweep job -> order step -> position', function () {
-  // a candle of the current minute closes at the minute's end: the fill is awaited for up to a minute
-  this.timeout(120_000);
+  this.timeout(60_000);
   let trader: Trader;
   // behind the wall clock: each test sets it so the orders it places may fill from the minute it scripts on
   const clock = new MovableClock();
@@ -60,8 +60,10 @@ describe('resting orders end to end: sim candle -> feed -> sweep job -> order st
     }
 
     expect([limit.fills_from_ts, stop.fills_from_ts]).to.deep.equal([minute, minute]);
+    // the sim closes the minute now rather than at its end (a minute that ended meanwhile is closed already)
+    expect(await closeCurrentMinute(stack.sim)).to.be.at.least(minute);
     // the minute's close, its sweep job and the order step end in each fill's outbox event
-    await Promise.all([trader, other].map((who) => nextOutboxEvent(stack.redis, who.accountId, (e) => e.event === 'order.filled', 90_000)));
+    await Promise.all([trader, other].map((who) => nextOutboxEvent(stack.redis, who.accountId, (e) => e.event === 'order.filled', 30_000)));
     const [done, theirs] = await Promise.all(
       [trader, other].map(async (who) => (await botCall<Body>(stack.api.url, who, 'GET', '/orders')).body),
     );

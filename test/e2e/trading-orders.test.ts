@@ -1,8 +1,9 @@
+// @three-masters: order-place, order-modify and order-fill over several keys
 import { expect } from 'chai';
 import { MINUTE_MS, ORDER_TTL_MS, watermarkAfter } from '../../shared/engine/order-rules.js';
 import { keys } from '../../shared/redis/keys.js';
 import { useOrderFixture } from '../helpers/order-fixture.js';
-import { snapshotRedis } from '../helpers/redis.js';
+import { changedKeys, isRequestBookkeeping, snapshotRedis } from '../helpers/redis.js';
 import { botCall, createTrader, type Trader } from '../helpers/trading.js';
 
 type Order = Record<string, unknown> & { order_id: string; fills_from_ts: number; status: string };
@@ -127,8 +128,7 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
       expect((v2.body.error as unknown as { code: string }).code).to.equal(code);
     }
     const after = await snapshotRedis(fx.redis);
-    for (const key of [...after.keys()].filter((k) => !k.startsWith('rl:') && !k.includes(':key:')))
-      expect(after.get(key), key).to.equal(before.get(key));
+    expect(changedKeys(before, after, isRequestBookkeeping)).to.deep.equal([]);
     expect((await call('GET', '/positions')).body.positions).to.deep.equal([]);
   });
 
@@ -193,8 +193,7 @@ describe('bot trading: limit and stop entries (placement, fills, caps, idempoten
       expect(data.position_if_filled).to.include({ entry: level, side });
     }
     const after = await snapshotRedis(fx.redis);
-    for (const key of [...after.keys()].filter((k) => !k.startsWith('rl:') && !k.includes(':key:')))
-      expect(after.get(key), key).to.equal(before.get(key));
+    expect(changedKeys(before, after, isRequestBookkeeping)).to.deep.equal([]);
   });
 
   it('refuses limit_price 0 as missing (limit_price_required), on open and on modify_order', async () => {

@@ -1,3 +1,4 @@
+// @three-masters: position scripts over several keys, the arena close
 /**
  * Realism and the simulation profile over HTTP: /realism and /sim as the official clients call them
  * (realism() and sim(): GET for the view, POST with the fields to change), the per-call overrides on
@@ -96,6 +97,18 @@ describe('bot trading: /realism, /sim and what they do to /open', function () {
         expect(view.sim, name).to.deep.equal((view.presets as Record<string, Json>)[name].values);
       }
       expect((await okSim({ reset: true })).label).to.equal('default');
+    });
+
+    it('clears a nullable field back to the tables with "" as the Python client sends it; { reset: true } restores the defaults', async () => {
+      await okSim({ slippage: true, slippage_bps: 25, taker_bps: 3, mmr_pct: 2 });
+      const set = (await call('GET', '/sim')).body.sim as Json;
+      expect(set).to.include({ slippage_bps: 25, taker_bps: 3, mmr_pct: 2 });
+      await okSim({ slippage_bps: '', taker_bps: '', mmr_pct: '' });
+      expect((await call('GET', '/sim')).body.sim).to.include({ slippage: true, slippage_bps: null, taker_bps: null, mmr_pct: null });
+      expect((await sim({ slippage_bps: 'lots' })).body.error).to.equal('sim_out_of_range');
+      const reset = await okSim({ reset: true });
+      expect(reset.label).to.equal('default');
+      expect((await call('GET', '/sim')).body.sim).to.include({ slippage: false, slippage_bps: null });
     });
   });
 

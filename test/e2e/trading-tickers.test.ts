@@ -1,3 +1,4 @@
+// @three-masters: the stream's pub/sub across nodes
 import { expect } from 'chai';
 import { keys } from '../../shared/redis/keys.js';
 import { waitFor } from '../helpers/market-wait.js';

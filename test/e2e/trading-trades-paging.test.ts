@@ -1,3 +1,4 @@
+// @three-masters: the trade index read in pages
 import { expect } from 'chai';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { closeRedis } from '../../shared/redis/connection.js';

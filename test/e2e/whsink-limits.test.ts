@@ -1,6 +1,8 @@
+// @three-masters: whsink-record over three keys, sink keys found by scan
 import { expect } from 'chai';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { systemClock } from '../../shared/core/clock.js';
+import { request } from 'node:http';
 import { WebhookSender } from '../../shared/push/webhook-sender.js';
 import { WHSINK_KEEP, WHSINK_MAX_RECORD, WhsinkStore } from '../../shared/push/whsink-store.js';
 import { closeRedis } from '../../shared/redis/connection.js';
@@ -28,7 +30,7 @@ describe('whsink: its own budget per address, and bounded storage', function () 
       WHSINK_MAX_SINKS: '3',
       WEBHOOK_ALLOW_PRIVATE: 'true',
     });
-    store = new WhsinkStore(redis, systemClock, { perMinute: 5, maxSinks: 3 });
+    store = new WhsinkStore(redis, systemClock, { perMinute: 5, maxSinks: 3, perClient: 20 });
   });
   afterEach(async () => {
     await api.close();
@@ -111,10 +113,43 @@ describe('whsink: its own budget per address, and bounded storage', function () 
         expect((await post(token, big)).status, 'an address already held keeps taking deliveries').to.equal(200);
       expect((await store.list(token)).deliveries).to.have.length(WHSINK_KEEP);
     }
-    // each held address: its list and its rate count; and the index of held addresses
+    // each held address: its list and its rate count; the index of held addresses and the client's count of new ones
     const { keys, bytes } = await whsinkMemory();
-    expect(keys).to.equal(3 * 2 + 1);
+    expect(keys).to.equal(3 * 2 + 2);
     expect(bytes).to.be.below(3 * WHSINK_KEEP * WHSINK_MAX_RECORD);
     for (const token of tokens.slice(3)) expect((await store.list(token)).deliveries, 'a refused address wrote nothing').to.have.length(0);
+  });
+
+  it('gives each client a budget of new addresses: one client cannot take the whole cap, and another still gets one', async () => {
+    await api.close();
+    api = await startTestApi(redis, { WHSINK_RATE_LIMIT: '100', WHSINK_MAX_SINKS: '4', WHSINK_CLIENT_MAX_SINKS: '2' });
+    // a second client: the same loopback, another source address
+    const postFrom = (token: string): Promise<Answer> =>
+      new Promise((resolve, reject) => {
+        const { hostname, port } = new URL(api.url);
+        const req = request({ host: hostname, port, path: `/api/whsink/${token}`, method: 'POST', localAddress: '127.0.0.2' }, (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += String(chunk)));
+          res.on('end', () => {
+            const json = JSON.parse(text) as { error?: { code: string } };
+            resolve({ status: res.statusCode ?? 0, code: json.error?.code, retryAfter: Number(res.headers['retry-after'] ?? NaN) });
+          });
+        });
+        req.on('error', reject);
+        req.end('{}');
+      });
+    const tokens = Array.from({ length: 5 }, (_, i) => `greedy_sink_${String(i).padStart(8, '0')}`);
+    const answers: Answer[] = [];
+    for (const token of tokens) answers.push(await post(token));
+    expect(answers.map((a) => a.status)).to.deep.equal([200, 200, 429, 429, 429]);
+    for (const refused of answers.slice(2)) {
+      expect(refused.code).to.equal('whsink_client_limit');
+      expect(refused.retryAfter).to.be.within(1, 900);
+    }
+    expect((await post(tokens[0])).status, 'its own addresses keep taking deliveries').to.equal(200);
+    const first = await postFrom('patient_sink_00000001');
+    expect(first, JSON.stringify(first)).to.include({ status: 200 });
+    expect(await postFrom('patient_sink_00000002')).to.include({ status: 200 });
+    expect((await store.list(tokens[2])).deliveries, 'a refused address wrote nothing').to.have.length(0);
   });
 });

@@ -18,7 +18,8 @@ export async function startTestApi(
   env: Record<string, string> = {},
   extra: { apiKeys?: ApiKeyResolver; clock?: Clock; logger?: Logger } = {},
 ): Promise<TestApi> {
-  const config = configWith({ REDIS_URL: testRedisUrl(), PORT: '0', HOST: '127.0.0.1', ...env });
+  // the tests read sign-in links from the development outbox: they ask for it
+  const config = configWith({ REDIS_URL: testRedisUrl(), PORT: '0', HOST: '127.0.0.1', MAIL_OUTBOX: 'true', ...env });
   const server = await startApiServer({
     domain: createDomain({ config, redis, clock: extra.clock }),
     apiKeys: extra.apiKeys,

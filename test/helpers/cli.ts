@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { entryArgs } from './entry-bundle.js';
 import { PROJECT_ROOT } from './process.js';
 
 export interface CliRun {
@@ -9,7 +10,7 @@ export interface CliRun {
 
 /** Runs the operator CLI (ops/cli/main.ts) as its own process, as `npm run cli -- ...` does. */
 export function runCliProcess(args: string[], env: Record<string, string>): Promise<CliRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'ops/cli/main.ts', ...args], {
+  const child = spawn(process.execPath, [...entryArgs('ops/cli/main.ts'), ...args], {
     cwd: PROJECT_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

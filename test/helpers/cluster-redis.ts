@@ -62,6 +62,13 @@ async function startNode(): Promise<ClusterNode> {
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--cluster-enabled', 'yes', '--dir', dir],
     { stdio: ['ignore', 'pipe', 'ignore'] },
   );
+  // a test process that exits without stop() (the suite's workers keep their Redis to the end) takes its nodes along
+  const killOnExit = (): void => {
+    child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');

@@ -51,17 +51,32 @@ export interface CandlePrices {
   close: number;
 }
 
+/** The sim's clock: the wall clock until closeCurrentMinute moves it on. */
+export async function simNow(sim: SimHandle): Promise<number> {
+  const response = await fetch(`${sim.url}/__sim/state`);
+  return ((await response.json()) as { now: number }).now;
+}
+
 /**
  * Sets the candle of the sim's current minute and answers that minute: the sim closes it with these
- * prices at the minute's end, however long the caller takes meanwhile. A minute that ended just
- * before the call is closed already (the sim answers 'past'): the next one is set instead.
+ * prices at the minute's end (or at closeCurrentMinute), however long the caller takes meanwhile. A
+ * minute that ended just before the call is closed already (the sim answers 'past'): the next one is set instead.
  */
 export async function scriptCurrentCandle(sim: SimHandle, candle: CandlePrices): Promise<number> {
   for (;;) {
-    const minute = Date.now() - (Date.now() % 60_000);
+    const now = await simNow(sim);
+    const minute = now - (now % 60_000);
     const reply = (await simControl(sim, 'candle', { ...candle, minute })) as { kind: 'current' | 'past' };
     if (reply.kind === 'current') return minute;
   }
+}
+
+/**
+ * Closes the sim's current minute now instead of at its end (POST /__sim/close-minute moves the sim's clock on to
+ * the next minute): every venue publishes the minute's candles closed. Answers the minute closed.
+ */
+export async function closeCurrentMinute(sim: SimHandle): Promise<number> {
+  return ((await simControl(sim, 'close-minute', {})) as { closed: number }).closed;
 }
 
 /** The environment of the trading stacks on the sim: trades see a sim price once the feed writes it (no quote cache), fresh for 3 s. */

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { entryArgs } from './entry-bundle.js';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -20,9 +21,7 @@ export const DEMO_ENTRY = 'ops/demo/main.ts';
 
 /** Runs a real entry point (the service's unless told) as a child process with the given environment. */
 export function spawnService(env: Record<string, string>, entry = SERVICE_ENTRY): ServiceProcess {
-  return watch(
-    spawn(process.execPath, ['--import', 'tsx', entry], { cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }),
-  );
+  return watch(spawn(process.execPath, entryArgs(entry), { cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
 /**

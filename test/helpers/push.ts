@@ -3,10 +3,13 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RedisClient } from '../../shared/core/redis-client.js';
+import { Queue } from 'bullmq';
 import { WebSocket } from 'ws';
 import { configWith, type Config } from '../../shared/core/config.js';
 import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { closeRedis } from '../../shared/redis/connection.js';
+import { keys } from '../../shared/redis/keys.js';
+import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { createDomain } from '../../shared/domain.js';
 import type { RunningRole } from '../../workers/runtime.js';
@@ -15,6 +18,7 @@ import { startOutboxRelay } from '../../workers/start-outbox-relay.js';
 import { startWorkerRole, type WorkerRoleOptions } from '../../workers/worker-role.js';
 import { startTestApi, type TestApi } from './app.js';
 import { Arrivals } from './arrivals.js';
+import { waitFor } from './market-wait.js';
 import { freshRedis, testRedisUrl } from './redis.js';
 import { accountServices } from './trading.js';
 
@@ -211,8 +215,37 @@ export function useWebhookStack(env: Record<string, string>): WebhookStack {
   };
 }
 
+/**
+ * Records an account's outbox in its slot's index of unrelayed outboxes, as the scripts that append do in the same step
+ * (lua/includes/outbox-appended.lua): a test that appends with XADD adds this, or only a nudge can find the entries.
+ */
+export async function indexOutbox(redis: RedisClient, accountId: string): Promise<void> {
+  await redis.sadd(keys.outboxIndex(accountId), keys.accountOutbox(accountId));
+}
+
 /** The fields of a position.opened outbox entry as the scripts write it, for XADD after the stream key and id. */
 export function openedOutboxFields(positionId: string): string[] {
   const position = JSON.stringify({ id: positionId, symbol: 'BTCUSDT', status: 'open' });
   return ['event', 'position.opened', 'book', 'main', 'ts', String(Date.now()), 'position', position];
+}
+
+/**
+ * Waits until no delivery is left to come: the accounts' outboxes are empty (the relay removes an entry only once its
+ * jobs are queued) and the webhook queue holds no job to run, now or on a retry.
+ */
+export async function webhooksIdle(redis: RedisClient, accountIds: string[], timeoutMs = 10_000): Promise<void> {
+  const queue = new Queue(QUEUES.webhooks, { connection: redis, prefix: QUEUE_PREFIX });
+  try {
+    await waitFor(
+      async () => {
+        for (const id of accountIds) if ((await redis.xlen(keys.accountOutbox(id))) > 0) return false;
+        const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children');
+        return Object.values(counts).every((n) => n === 0);
+      },
+      timeoutMs,
+      'the outboxes and the webhook queue empty',
+    );
+  } finally {
+    await queue.close();
+  }
 }

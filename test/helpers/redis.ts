@@ -46,7 +46,10 @@ export function useFreshRedis(use: (redis: RedisClient) => void = () => undefine
   });
 }
 
-/** Everything in Redis as key -> dump, to prove that a refused request changed nothing. */
+/**
+ * Everything in Redis as key -> dump, to prove that a refused request changed nothing: a stream as its entries (ids and
+ * fields), so an event added to an outbox shows.
+ */
 export async function snapshotRedis(redis: RedisClient): Promise<Map<string, string>> {
   const snapshot = new Map<string, string>();
   const all = await keysMatching(redis, '*');
@@ -59,11 +62,27 @@ export async function snapshotRedis(redis: RedisClient): Promise<Map<string, str
     else if (type === 'list') value = await redis.lrange(key, 0, -1);
     else if (type === 'set') value = (await redis.smembers(key)).sort();
     else if (type === 'zset') value = await redis.zrange(key, '0', '-1', 'WITHSCORES');
+    else if (type === 'stream') value = await redis.xrange(key, '-', '+');
     else value = type;
     snapshot.set(key, JSON.stringify(value));
   }
   return snapshot;
 }
+
+/**
+ * The keys two snapshots disagree on, both ways: added, removed or changed, except those `ignore` names. A refused
+ * request that deletes a key shows as well as one that writes one.
+ */
+export function changedKeys(
+  before: Map<string, string>,
+  after: Map<string, string>,
+  ignore: (key: string) => boolean = () => false,
+): string[] {
+  return [...new Set([...before.keys(), ...after.keys()])].filter((key) => !ignore(key) && before.get(key) !== after.get(key)).sort();
+}
+
+/** A request's own bookkeeping, which a refused request writes too: rate windows (rl:) and its key's last use and usage (:key:). */
+export const isRequestBookkeeping = (key: string): boolean => key.startsWith('rl:') || key.includes(':key:');
 
 /**
  * Reports every command the suite's Redis runs, as MONITOR sees it, until the returned stop() is called. ioredis
@@ -72,23 +91,26 @@ export async function snapshotRedis(redis: RedisClient): Promise<Map<string, str
  * disconnect(): neither is a command the caller issued while watching.
  */
 export async function watchCommands(redis: RedisClient, onCommand: (args: string[]) => void): Promise<() => void> {
-  // on a cluster, every master's: each runs the commands of its own slots
-  // on a cluster, from connections of their own to each master (a monitor duplicated from the client's node connection
-  // mistook other clients' HELLO lines for replies)
-  const monitors = await Promise.all(
-    (await masterNodes(redis)).map((node) =>
-      (redis instanceof Cluster ? new Redis(node.options.port ?? 6379, node.options.host ?? '', { lazyConnect: true }) : node).monitor(),
-    ),
-  );
   let stopped = false;
-  for (const monitor of monitors) {
-    monitor.on('error', (error: Error) => {
-      if (!stopped && !error.message.startsWith('Command queue state error')) throw error;
-    });
-    monitor.on('monitor', (_time: string, args: string[]) => {
-      if (!stopped) onCommand(args);
-    });
-  }
+  // on a cluster, every master's: each runs the commands of its own slots, watched from connections of their own (a
+  // monitor duplicated from the client's node connection mistook other clients' HELLO lines for replies). The handlers
+  // are on before MONITOR is sent: ioredis's monitor() rejects on that early queue error instead of resolving.
+  const monitors = await Promise.all(
+    (await masterNodes(redis)).map(async (node) => {
+      const options = redis instanceof Cluster ? { port: node.options.port ?? 6379, host: node.options.host ?? '' } : node.options;
+      const monitor = new Redis({ ...options, monitor: true, lazyConnect: true });
+      monitor.on('error', (error: Error) => {
+        if (!stopped && !error.message.startsWith('Command queue state error')) throw error;
+      });
+      monitor.on('monitor', (_time: string, args: string[]) => {
+        if (!stopped) onCommand(args);
+      });
+      const monitoring = new Promise((resolve) => monitor.once('monitoring', resolve));
+      await monitor.connect();
+      await monitoring;
+      return monitor;
+    }),
+  );
   return () => {
     stopped = true;
     for (const monitor of monitors) monitor.disconnect();

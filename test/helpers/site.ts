@@ -9,6 +9,8 @@ export interface SiteVisitor {
   email: string;
   /** The session cookie's value. */
   cookie: string;
+  /** The Cookie header that carries it (pd_session, or __Host-pd_session when the cookie is Secure). */
+  cookieHeader: string;
   /** A site call with the session cookie and the site's own Origin. */
   call<T = Record<string, unknown>>(
     method: 'GET' | 'POST',
@@ -55,28 +57,39 @@ export function linkToken(link: string): string {
 
 /** The session cookie's value from a Set-Cookie header. */
 export function sessionCookie(response: JsonResponse): string {
-  const match = /pd_session=([^;]*)/.exec(response.headers.get('set-cookie') ?? '');
-  if (!match?.[1]) throw new Error(`no session cookie in ${response.headers.get('set-cookie')}`);
-  return match[1];
+  return sessionCookiePair(response).value;
 }
 
-/** Signs in through the outbox's link and answers a visitor holding the session. */
-export async function signIn(base: string, redis: RedisClient, email: string): Promise<SiteVisitor> {
+/** The session cookie's name and value from a Set-Cookie header, and the Cookie header a browser would send back. */
+export function sessionCookiePair(response: JsonResponse): { name: string; value: string; header: string } {
+  const match = /^((?:__Host-)?pd_session)=([^;]*)/.exec(response.headers.get('set-cookie') ?? '');
+  if (!match?.[1] || !match[2]) throw new Error(`no session cookie in ${response.headers.get('set-cookie')}`);
+  return { name: match[1], value: match[2], header: `${match[1]}=${match[2]}` };
+}
+
+/** Opens a sign-in link's token as the page does after the click: answers the finish response. */
+export async function finishSignIn(base: string, redis: RedisClient, email: string, headers: Record<string, string> = {}) {
   const asked = Date.now();
   const started = await sitePost(base, '/api/auth/start', { email });
   if (started.status !== 200) throw new Error(`sign-in start answered ${started.status}: ${JSON.stringify(started.body)}`);
   const mail = await outboxMail(redis, email, asked);
-  const finished = await sitePost(base, '/api/auth/finish', { token: linkToken(mail.link) });
+  return sitePost(base, '/api/auth/finish', { token: linkToken(mail.link) }, headers);
+}
+
+/** Signs in through the outbox's link and answers a visitor holding the session. */
+export async function signIn(base: string, redis: RedisClient, email: string): Promise<SiteVisitor> {
+  const finished = await finishSignIn(base, redis, email);
   if (finished.status !== 200) throw new Error(`sign-in finish answered ${finished.status}: ${JSON.stringify(finished.body)}`);
-  const cookie = sessionCookie(finished);
+  const { value: cookie, header: cookieHeader } = sessionCookiePair(finished);
   return {
     email,
     cookie,
+    cookieHeader,
     call: (method, path, body, headers = {}) =>
       getJson(`${base}${path}`, {
         method,
         headers: {
-          cookie: `pd_session=${cookie}`,
+          cookie: cookieHeader,
           ...(method === 'POST' ? { origin: base } : {}),
           ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
           ...headers,

@@ -5,6 +5,7 @@ import { configWith } from '../../shared/core/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { MarketWriter } from '../../shared/market/market-writer.js';
 import { saveUniverse } from '../../shared/market/universe-store.js';
+import { storedBeforeClasses } from '../../shared/market/venue-classes.js';
 import type { Venue } from '../../shared/market/types.js';
 import { createAccountServices, type AccountServices } from '../../shared/paper/accounts/account-services.js';
 import type { PlanId } from '../../shared/paper/plans.js';
@@ -30,13 +31,18 @@ export class TestPrices {
   private readonly universe = new Set<string>();
   /** The stored universe: 24h quote volume per listed symbol (1e9 unless set). */
   private readonly listed = new Map<string, number>();
+  /** Symbols whose underlying market a venue says is closed. */
+  private readonly closed = new Set<string>();
 
   constructor(private readonly redis: RedisClient) {
     this.writer = testMarketWriter(redis);
   }
 
-  /** Sets the live price of symbols (canonical names), as every venue's last price now; adds them to the universe. */
-  async set(prices: Record<string, number>, venues: readonly Venue[] = ['binance', 'bybit']): Promise<void> {
+  /**
+   * Sets the live price of symbols (canonical names), as every venue's last price now; adds them to the universe.
+   * Answers the ticks' time.
+   */
+  async set(prices: Record<string, number>, venues: readonly Venue[] = ['binance', 'bybit']): Promise<number> {
     const fresh = Object.keys(prices).filter((s) => !this.universe.has(s));
     for (const s of fresh) {
       this.universe.add(s);
@@ -51,6 +57,7 @@ export class TestPrices {
     const ts = Date.now();
     this.writer.recordTicks(Object.entries(prices).flatMap(([symbol, price]) => venues.map((venue) => ({ venue, symbol, price, ts }))));
     await this.writer.flush();
+    return ts;
   }
 
   /** Sets the 24h quote volume the stored universe lists for symbols; null takes a symbol out of it (no volume data, its price stays). */
@@ -62,8 +69,22 @@ export class TestPrices {
     await this.saveUniverse();
   }
 
+  /** Marks a symbol's underlying market closed (as Binance lists a TradFi contract on BREAK), or open again. */
+  async setMarketClosed(symbol: string, closed: boolean): Promise<void> {
+    if (closed) this.closed.add(symbol);
+    else this.closed.delete(symbol);
+    await this.saveUniverse();
+  }
+
   private saveUniverse(): Promise<void> {
-    const symbols = [...this.listed].map(([symbol, quoteVolume24h]) => ({ symbol, quoteVolume24h, venues: ['binance' as const] }));
+    // the classes the simulated venues' metadata gives these symbols
+    const symbols = [...this.listed].map(([symbol, quoteVolume24h]) => ({
+      symbol,
+      assetClass: storedBeforeClasses(symbol),
+      quoteVolume24h,
+      venues: ['binance' as const],
+      ...(this.closed.has(symbol) ? { closed: true as const } : {}),
+    }));
     return saveUniverse(this.redis, { updatedAt: Date.now(), symbols });
   }
 }

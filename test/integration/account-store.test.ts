@@ -1,3 +1,4 @@
+// @three-masters: the key scripts and account indexes
 import { expect } from 'chai';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { AppError } from '../../shared/core/errors.js';
@@ -8,6 +9,7 @@ import { StoredApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import { refusal } from '../helpers/errors.js';
+import { waitFor } from '../helpers/market-wait.js';
 import { freshRedis, snapshotRedis } from '../helpers/redis.js';
 
 describe('accounts, keys, plans and books in Redis', () => {
@@ -158,7 +160,7 @@ describe('accounts, keys, plans and books in Redis', () => {
     expect(others && 'window' in others ? others.window?.calls : null).to.equal(1);
     // a window that ended starts again at 1
     await redis.pexpire(rateKey, 1);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await waitFor(async () => (await redis.exists(rateKey)) === 0, 5_000, 'the window ended');
     const fresh = await resolver.resolveMetered(created.apiKey, 60_000);
     expect(fresh && 'window' in fresh ? fresh.window?.calls : null).to.equal(1);
     // a counter that lost its expiry gets a window again instead of never resetting

@@ -1,3 +1,4 @@
+// @three-masters: close facts and equity entries over several keys
 import { expect } from 'chai';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { configWith } from '../../shared/core/config.js';
@@ -132,6 +133,7 @@ describe('analytics: equity curve and report over settled closes (real Redis)', 
     // profit factor 50 / 10 = 5; expectancy 40 / 3 = 13.33; hold (30 + 20 + 10) / 3 = 20 min; the curve's
     // 4-hour points (30 days) see 10030 after A, then 10020 after B: drawdown 10 / 10030 = 0.0997%
     expect(report.total).to.deep.equal({
+      n: 3,
       closes: 3,
       wins: 2,
       losses: 1,

@@ -1,3 +1,4 @@
+// @three-masters: arena-close and the cross-account board
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { RedisClient } from '../../shared/core/redis-client.js';
@@ -14,7 +15,7 @@ import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import type { RunningRole } from '../../workers/runtime.js';
 import { waitFor } from '../helpers/market-wait.js';
-import { startTestRelay } from '../helpers/push.js';
+import { indexOutbox, startTestRelay } from '../helpers/push.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';
 
 /** A clock the test moves. */
@@ -64,6 +65,7 @@ async function appendCloses(redis: RedisClient, accountId: string, closes: reado
       JSON.stringify(record),
     );
   }
+  await indexOutbox(redis, accountId);
 }
 
 async function outboxEntries(redis: RedisClient, accountId: string) {

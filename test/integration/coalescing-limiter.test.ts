@@ -35,6 +35,34 @@ describe('the coalescing limiter', () => {
     expect((await limiter.consume('ip:y', 3)).allowed).to.equal(true);
   });
 
+  it("answers one window's end to every call of it, however late each reply is read", async () => {
+    let clock = 5_000_000;
+    const limiter = new CoalescingLimiter(redis, [10], () => clock);
+    const first = await limiter.consume('ip:z', 10);
+    // a reply read 0.4 s late (a busy event loop): its ms left plus the clock would move the end by 0.4 s
+    clock += 400;
+    const later = await limiter.consume('ip:z', 10);
+    expect(later.resetAt).to.equal(first.resetAt);
+    expect(first.resetAt - 5_000_000).to.be.within(59_000, 60_000);
+    // a window that ended is forgotten: the next call's window ends a minute on
+    clock = first.resetAt + 1;
+    await redis.del('rl:10:ip:z'); // the window's key has expired by then
+    expect((await limiter.consume('ip:z', 10)).resetAt - clock).to.be.within(59_000, 60_000);
+  });
+
+  it('forgets the windows of clients that are gone: what it remembers stays bounded', async () => {
+    let clock = 7_000_000;
+    const limiter = new CoalescingLimiter(redis, [5], () => clock);
+    const clients = Array.from({ length: 10_000 }, (_, i) => `ip:gone-${i}`);
+    await Promise.all(clients.map((client) => limiter.consume(client, 5)));
+    expect(limiter.knownWindows).to.equal(10_000);
+    // their minute is over and they never come back; new clients arrive
+    clock += 61_000;
+    await limiter.consume('ip:new-1', 5);
+    await limiter.consume('ip:new-2', 5);
+    expect(limiter.knownWindows).to.equal(2);
+  });
+
   it('meters a valid key against its plan budget, with scope key (key lookup test double)', async () => {
     const keys: ApiKeyResolver = {
       resolve: async (apiKey) =>

@@ -174,7 +174,7 @@ describe('feed role against the simulated exchange', function () {
     await movePrice(4, 5_000, 'prices after the reconnect');
   });
 
-  it('fetches REST history from the first venue that answers, aggregating 1m when the interval is not served, and caches the newest', async () => {
+  it('fetches REST history from the first venue that answers and caches it in aligned windows', async () => {
     const end = Math.floor(Date.now() / MINUTE) * MINUTE - 10 * MINUTE;
     const ones = await store.fetchHistory('BTCUSDT', 1, end, 30);
     expect(ones).to.have.length(30);
@@ -183,14 +183,15 @@ describe('feed role against the simulated exchange', function () {
     const fives = await store.fetchHistory('BTCUSDT', 5, end, 4);
     expect(fives).to.have.length(4);
     expect(fives.every((c) => c.openTime % (5 * MINUTE) === 0)).to.equal(true);
-    expect(await keysMatching(redis, 'mkt:{BTCUSDT}:hist:*'), 'past pages are not cached').to.have.length(0);
     const newest = await store.fetchHistory('BTCUSDT', 1440, Date.now(), 30);
     expect(newest).to.have.length(30);
-    expect(await keysMatching(redis, 'mkt:{BTCUSDT}:hist:*')).to.deep.equal(['mkt:{BTCUSDT}:hist:1440']);
+    const windows = (await keysMatching(redis, 'mkt:{BTCUSDT}:hist:*')).map((key) => key.split(':').slice(-2, -1)[0]);
+    expect(new Set(windows), 'windows of the three intervals asked').to.deep.equal(new Set(['1', '5', '1440']));
     for (const name of VENUES) await simControl(sim, 'provider', { name, down: true });
     try {
       expect(await store.fetchHistory('BTCUSDT', 1440, Date.now(), 20), 'served from the cache').to.deep.equal(newest.slice(-20));
-      const error = await store.fetchHistory('BTCUSDT', 1, end, 30).then(
+      expect(await store.fetchHistory('BTCUSDT', 1, end, 30), 'a past page too').to.deep.equal(ones);
+      const error = await store.fetchHistory('BTCUSDT', 1, end - 2_000 * MINUTE, 30).then(
         () => undefined,
         (e: unknown) => e,
       );

@@ -1,3 +1,4 @@
+// @three-masters: funding charged by position-close over several keys
 import { createDomain } from '../../shared/domain.js';
 import { expect } from 'chai';
 import type { RedisClient } from '../../shared/core/redis-client.js';
@@ -5,8 +6,8 @@ import { configWith } from '../../shared/core/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { saveUniverse } from '../../shared/market/universe-store.js';
 import { FundingStore } from '../../shared/paper/funding/funding-store.js';
-import { recordFunding } from '../../shared/paper/funding/funding-recorder.js';
-import { parsePremiumIndex } from '../../shared/paper/funding/premium-index.js';
+import { MAX_CATCH_UP_MS, recordFunding } from '../../shared/paper/funding/funding-recorder.js';
+import { parseFundingHistory } from '../../shared/paper/funding/funding-history.js';
 import type { KeyContext } from '../../shared/paper/key-context.js';
 import { effectivePlan } from '../../shared/paper/plans.js';
 import { type TradingServices } from '../../shared/paper/trading-services.js';
@@ -43,18 +44,23 @@ describe('funding: recorded per funding time, charged at close', function () {
     redis = await freshRedis();
     now = DAY + 7 * H;
     const config = configWith({});
-    await saveUniverse(redis, { updatedAt: now, symbols: [{ symbol: 'ETHUSDT', quoteVolume24h: 1e9, venues: ['binance'] }] });
+    await saveUniverse(redis, {
+      updatedAt: now,
+      symbols: [{ symbol: 'ETHUSDT', assetClass: 'crypto', quoteVolume24h: 1e9, venues: ['binance'] }],
+    });
     trading = createDomain({ config, redis, clock }).trading;
   });
   afterEach(async () => {
     await closeRedis(redis);
   });
 
-  it('parses premiumIndex: perpetuals only, rate and mark as numbers', () => {
-    const rows = parsePremiumIndex(fixture('binance-usdm/premium-index.json'));
-    expect(rows.find((r) => r.symbol === 'SEIUSDT')).to.deep.equal({ symbol: 'SEIUSDT', rate: 0.00019562, mark: 0.6689 });
-    expect(rows.some((r) => r.symbol.includes('_'))).to.equal(false);
-    expect(parsePremiumIndex({ nope: 1 })).to.deep.equal([]);
+  it('parses the settled funding history: symbol, time, rate and mark as numbers', () => {
+    expect(parseFundingHistory(fixture('binance-usdm/funding-rate.json'))).to.deep.equal([
+      { symbol: 'BTCUSDT', time: 1570608000000, rate: -0.0375, mark: 34287.54619963 },
+      { symbol: 'BTCUSDT', time: 1570636800000, rate: 0.0001, mark: 34287.54619963 },
+    ]);
+    expect(parseFundingHistory([{ symbol: 'BTCUSDT', fundingRate: '0.0001', fundingTime: 1, markPrice: '' }])).to.deep.equal([]);
+    expect(parseFundingHistory({ nope: 1 })).to.deep.equal([]);
   });
 
   it('charges each funding time the position spans at the rate and mark recorded for it, at close; a partial close carries the rest', async () => {
@@ -89,30 +95,54 @@ describe('funding: recorded per funding time, charged at close', function () {
     expect(done.closed.pnl_usd).to.equal(rest.unrealized_pnl_usd);
   });
 
-  it('records the funding time just passed from the simulated exchange premiumIndex, once per time', async () => {
+  it("records what settled at each symbol's own funding times, catches up missed runs, and keeps a time once", async () => {
     const sim: SimHandle = await startScriptedSim();
     try {
       now = Date.now();
-      await saveUniverse(redis, {
-        updatedAt: now,
-        symbols: ['BTCUSDT', 'XAUUSDT'].map((symbol) => ({ symbol, quoteVolume24h: 1, venues: ['binance' as const] })),
-      });
+      const symbols = ['BTCUSDT', 'SEIUSDT', 'WIFUSDT', 'XAUUSDT']; // 8 h, 1 h, 4 h, 8 h in the sim's fundingInfo
+      const store = new FundingStore(redis);
       const deps = {
-        funding: new FundingStore(redis),
+        funding: store,
         binanceRest: `${sim.url}/binance`,
-        symbols: async () => ['BTCUSDT', 'XAUUSDT'],
+        symbols: async () => symbols,
         clock: { now: () => now },
         logger: createLogger(configWith({})),
         http: { timeoutMs: 5_000, attempts: 2, baseDelayMs: 50, maxDelayMs: 100 },
       };
+      const info = (await (await fetch(`${sim.url}/binance/fapi/v1/fundingInfo`)).json()) as {
+        symbol: string;
+        fundingIntervalHours: number;
+      }[];
+      expect(info.filter((row) => symbols.includes(row.symbol)).map((row) => [row.symbol, row.fundingIntervalHours])).to.deep.equal([
+        ['SEIUSDT', 1],
+        ['WIFUSDT', 4],
+      ]);
+      // the last run finished 30 hours ago: this one catches up every funding time since (less the 2 h read-back)
+      await store.setRecordedUntil(now - 30 * H);
       const first = await recordFunding(deps);
-      expect(first.recorded).to.equal(2);
-      expect(first.time % (8 * H)).to.equal(0);
+      expect(first.from).to.equal(now - 32 * H);
+      const span = async (symbol: string) => (await store.between(symbol, first.from - 1, now)).map((r) => r.time);
+      const expected = (hours: number) => {
+        const step = hours * H;
+        const times: number[] = [];
+        for (let t = Math.ceil(first.from / step) * step; t <= now; t += step) times.push(t);
+        return times;
+      };
+      expect(await span('SEIUSDT')).to.deep.equal(expected(1));
+      expect(await span('WIFUSDT')).to.deep.equal(expected(4));
+      expect(await span('BTCUSDT')).to.deep.equal(expected(8));
+      expect(first.recorded).to.equal(expected(1).length + expected(4).length + 2 * expected(8).length);
+      const [settled] = await store.between('XAUUSDT', first.from - 1, now);
+      expect(settled.rate).to.equal(0.0001);
+      expect(settled.mark).to.be.above(0);
+      // the next run reads back 2 h: what it finds again is kept, not recorded twice
       const again = await recordFunding(deps);
-      expect(again).to.include({ recorded: 0, kept: 2 });
-      const stored = JSON.parse((await redis.hget(keys.fundingRecords('XAUUSDT'), String(first.time)))!) as { rate: number; mark: number };
-      expect(stored.rate).to.equal(0.0001);
-      expect(stored.mark).to.be.above(0);
+      expect(again.recorded).to.equal(0);
+      expect(again.from).to.equal(now - 2 * H);
+      expect(await span('SEIUSDT')).to.deep.equal(expected(1));
+      // a first run ever reads at most a week back
+      await redis.del(keys.fundingRecordedUntil());
+      expect((await recordFunding(deps)).from).to.equal(now - MAX_CATCH_UP_MS);
     } finally {
       await sim.close();
     }

@@ -1,9 +1,11 @@
+// @three-masters: Redis pub/sub across nodes
 import { expect } from 'chai';
 import { subscriberClient, type RedisClient } from '../../shared/core/redis-client.js';
 import { configWith } from '../../shared/core/config.js';
 import { LatestTicks } from '../../shared/market/latest-ticks.js';
 import { createMarketStore } from '../../shared/market/market-store.js';
 import type { PriceTickMessage } from '../../shared/market/types.js';
+import { freshnessRules } from '../../shared/market/quote-freshness.js';
 import { LivePrices } from '../../shared/paper/markets/live-prices.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
@@ -12,7 +14,7 @@ import { freshRedis, watchCommands } from '../helpers/redis.js';
 
 describe("a pod's latest ticks (Redis)", () => {
   const config = configWith({});
-  const freshness = { freshMs: config.priceFreshMs, staleMaxMs: config.priceStaleMaxMs };
+  const freshness = freshnessRules(config);
   const start = Date.now();
   let now = start;
   const clock = { now: () => now };

@@ -1,3 +1,4 @@
+// @three-masters: script caches per node (NOSCRIPT), CROSSSLOT
 import { expect } from 'chai';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -22,7 +23,7 @@ function counterScripts(): LuaScripts<'bump' | 'tally'> {
   });
 }
 
-describe('Lua scripts (EVALSHA, reloaded after NOSCRIPT)', () => {
+describe('Lua scripts (EVALSHA, EVAL after NOSCRIPT)', () => {
   let redis: RedisClient;
   before(async () => {
     await freshRedis();

@@ -1,3 +1,4 @@
+// @three-masters: pub/sub, the sweep producer's BullMQ jobs, feed leases
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import { subscriberClient, type RedisClient } from '../../shared/core/redis-client.js';
@@ -88,7 +89,14 @@ describe('market store and writer (Redis)', () => {
         tick('binance', 'DOGEUSDT', 1),
       ]);
       await writer.flush();
-      expect(await store.getQuote('btc')).to.deep.equal({ symbol: 'BTCUSDT', price: 101, venues: 3, changePct24h: 2.5, ts: now });
+      expect(await store.getQuote('btc')).to.deep.equal({
+        symbol: 'BTCUSDT',
+        price: 101,
+        venues: 3,
+        changePct24h: 2.5,
+        ts: now,
+        sinceTs: now,
+      });
       expect(await store.getQuote('DOGE'), 'outside the universe').to.equal(null);
       await waitFor(() => messages.length > 0, 2_000, 'a published tick');
       expect(messages).to.deep.equal([{ symbol: 'BTCUSDT', price: 101, venues: 3, ts: now }]);
@@ -102,6 +110,26 @@ describe('market store and writer (Redis)', () => {
     } finally {
       await closeRedis(sub);
     }
+  });
+
+  it('keeps since when the venues have published an unchanged price, across flushes, until it moves or goes unheard', async () => {
+    const at = (t: number, price: number): VenueTick => ({ ...tick('binance', 'BTCUSDT', price), ts: t });
+    const since = async () => (await store.getQuote('BTCUSDT'))?.sinceTs;
+    for (const t of [now, now + 5_000, now + 10_000]) {
+      clock.set(t);
+      writer.recordTicks([at(t, 100)]);
+      await writer.flush();
+    }
+    expect(await store.getQuote('BTCUSDT')).to.include({ price: 100, ts: now + 10_000, sinceTs: now });
+    clock.set(now + 15_000);
+    writer.recordTicks([at(now + 15_000, 100.5)]);
+    await writer.flush();
+    expect(await since(), 'a move').to.equal(now + 15_000);
+    // nothing heard for longer than PRICE_FRESH_MS: the same price again counts from when it was heard again
+    clock.set(now + 40_000);
+    writer.recordTicks([at(now + 40_000, 100.5)]);
+    await writer.flush();
+    expect(await since(), 'a gap').to.equal(now + 40_000);
   });
 
   it('leaves the aggregate alone (its ts ages) when every venue is stale', async () => {
@@ -180,19 +208,27 @@ describe('market store and writer (Redis)', () => {
     await saveUniverse(redis, {
       updatedAt: now,
       symbols: [
-        { symbol: 'BTCUSDT', quoteVolume24h: 10, venues: ['binance', 'okx'] },
-        { symbol: 'ETHUSDT', quoteVolume24h: 5, venues: ['bybit'] },
+        { symbol: 'BTCUSDT', assetClass: 'crypto', quoteVolume24h: 10, venues: ['binance', 'okx'] },
+        { symbol: 'AMZNUSDT', assetClass: 'stock', quoteVolume24h: 5, venues: ['bybit'] },
       ],
     });
     expect(await store.listSymbols()).to.deep.equal([
-      { symbol: 'BTCUSDT', quoteVolume24h: 10, venues: ['binance', 'okx'] },
-      { symbol: 'ETHUSDT', quoteVolume24h: 5, venues: ['bybit'] },
+      { symbol: 'BTCUSDT', assetClass: 'crypto', quoteVolume24h: 10, venues: ['binance', 'okx'] },
+      { symbol: 'AMZNUSDT', assetClass: 'stock', quoteVolume24h: 5, venues: ['bybit'] },
     ]);
-    expect(await store.isKnownSymbol('eth')).to.equal(true);
+    expect(await store.isKnownSymbol('amzn')).to.equal(true);
+    expect([await store.assetClass('AMZN'), await store.assetClass('BTC'), await store.assetClass('DOGE')]).to.deep.equal([
+      'stock',
+      'crypto',
+      'crypto',
+    ]);
     expect(await store.isKnownSymbol('DOGEUSDT')).to.equal(false);
     expect(await store.isKnownSymbol('not a symbol!')).to.equal(false);
-    await saveUniverse(redis, { updatedAt: now + 1, symbols: [{ symbol: 'DOGEUSDT', quoteVolume24h: 1, venues: ['okx'] }] });
-    expect(await store.isKnownSymbol('ETHUSDT')).to.equal(false);
+    await saveUniverse(redis, {
+      updatedAt: now + 1,
+      symbols: [{ symbol: 'DOGEUSDT', assetClass: 'crypto', quoteVolume24h: 1, venues: ['okx'] }],
+    });
+    expect(await store.isKnownSymbol('AMZNUSDT')).to.equal(false);
     expect(await store.isKnownSymbol('DOGE')).to.equal(true);
   });
 });

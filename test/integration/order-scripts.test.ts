@@ -1,3 +1,4 @@
+// @three-masters: order scripts over several keys, its own cluster
 import { expect } from 'chai';
 import { subscriberClient, type RedisClient } from '../../shared/core/redis-client.js';
 import { expiresAt, MINUTE_MS, watermarkAfter } from '../../shared/engine/order-rules.js';

@@ -1,3 +1,4 @@
+// @three-masters: position scripts over several keys
 import { expect } from 'chai';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { closeWrite, computeClose, wholeCloseJson } from '../../shared/paper/positions/close-service.js';

@@ -1,3 +1,4 @@
+// @three-masters: queue counts over every master
 import { strict as assert } from 'node:assert';
 import { Queue } from 'bullmq';
 import type { RedisClient } from '../../shared/core/redis-client.js';

@@ -1,3 +1,4 @@
+// @three-masters: replay scripts over several keys
 /**
  * The replay scripts under races: two starts of one key, two clocks counting one minute, a stop
  * racing an open, and two whole clocks running one replay side by side (a stalled job taken over

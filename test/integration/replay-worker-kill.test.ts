@@ -1,3 +1,4 @@
+// @three-masters: a replay resumed after its worker is killed
 /**
  * A replay's clock in a worker process killed mid-replay (SIGKILL), then in a worker role closed and
  * started again (a pause): the cursor stops while no clock runs, resumes from its frontier, sweeps
@@ -29,7 +30,7 @@ const DAY = '2026-03-10';
 const S = Date.UTC(2026, 2, 10);
 const BASE = 50_000;
 const at = (minute: number): number => S + minute * MINUTE;
-const SPEED = 120;
+const SPEED = 240;
 
 describe('a replay whose worker is killed, then paused', function () {
   this.timeout(120_000);

@@ -110,6 +110,47 @@ describe('simulated exchange control plane', () => {
     expect(at((await getJson(`${stack.sim.url}/__sim/state?symbol=LINKUSDT`)).body, 'price')).to.equal(11);
   });
 
+  it('close-minute closes the current minute now: its scripted candle is published closed and the next minute opens', async () => {
+    const bin = await open('/binance/stream?streams=linkusdt@kline_1m');
+    const bybit = await open('/bybit/v5/public/linear');
+    bybit.send({ op: 'subscribe', args: ['kline.1.LINKUSDT'] });
+    await bybit.waitFor((m) => at(m, 'op') === 'subscribe', { label: 'the bybit subscription' });
+    let t: number;
+    for (;;) {
+      t = at((await getJson(`${stack.sim.url}/__sim/state?symbol=LINK`)).body, 'candle', 't') as number;
+      const res = await post('/candle', { symbol: 'LINK', minute: t, open: 20, high: 22, low: 19, close: 21 });
+      if (at(res.body, 'kind') === 'current') break; // else the minute rolled over between the two calls
+    }
+    const mark = bin.mark();
+    const started = Date.now();
+    const closed = await post('/close-minute', {});
+    expect(closed.status).to.equal(200);
+    expect(at(closed.body, 'closed')).to.equal(t);
+    expect(at(closed.body, 'now')).to.be.at.least(t + MINUTE);
+    const k = await bin.waitFor((m) => at(m, 'data', 'k', 't') === t && at(m, 'data', 'k', 'x') === true, {
+      since: mark,
+      label: 'the closed binance kline',
+    });
+    expect([at(k, 'data', 'k', 'o'), at(k, 'data', 'k', 'h'), at(k, 'data', 'k', 'l'), at(k, 'data', 'k', 'c')]).to.deep.equal([
+      '20.0000',
+      '22.0000',
+      '19.0000',
+      '21.0000',
+    ]);
+    await bybit.waitFor((m) => at(m, 'data', 0, 'start') === t && at(m, 'data', 0, 'confirm') === true, {
+      label: 'the closed bybit kline',
+    });
+    // well before the wall clock's minute ended (a minute's wait otherwise)
+    expect(Date.now() - started).to.be.below(MINUTE / 2);
+    const state = (await getJson(`${stack.sim.url}/__sim/state?symbol=LINK`)).body;
+    expect(at(state, 'candle', 't')).to.equal(t + MINUTE);
+    expect(at(state, 'now')).to.be.at.least(t + MINUTE);
+    const rest = (await getJson(`${stack.sim.url}/binance/fapi/v1/klines?symbol=LINKUSDT&interval=1m&startTime=${t}&limit=2`)).body;
+    expect(at(rest, 0, 0)).to.equal(t);
+    expect(at(rest, 0, 4)).to.equal('21.0000');
+    expect(at(rest, 1, 0)).to.equal(t + MINUTE);
+  });
+
   it('rejects bad input with 400 (404 for unknown symbols)', async () => {
     const t = at((await getJson(`${stack.sim.url}/__sim/state?symbol=BTC`)).body, 'candle', 't') as number;
     const cases: Array<[string, unknown, number]> = [
@@ -132,6 +173,12 @@ describe('simulated exchange control plane', () => {
       ['/provider', { down: true }, 400],
       ['/mode', { mode: 'fast' }, 400],
       ['/drop', { exchange: 'kraken' }, 400],
+      ['/market', { symbol: 'XAUUSDT' }, 400],
+      ['/market', { symbol: 'XAUUSDT', closed: 'yes' }, 400],
+      ['/market', { symbol: 'XAUUSDT', frozen: 1 }, 400],
+      ['/market', { symbol: 'BTCUSDT', frozen: true }, 400],
+      ['/market', { symbol: 'BTCUSDT', closed: true }, 400],
+      ['/market', { symbol: 'NOPE', closed: true }, 404],
     ];
     for (const [path, body, status] of cases) {
       const res = await post(path, body);

@@ -73,6 +73,20 @@ describe('simulated market model', () => {
     expect(c.h).to.be.at.least(150.5);
   });
 
+  it('random mode leaves a frozen TradFi price where it is (its venues publish it unchanged) until it is let go', () => {
+    const m = new MarketModel({ now, seed: 3, mode: 'random', tickMs: 500 });
+    m.setMarketFrozen('XAUUSDT', true);
+    const [gold, btc] = [m.basePrice('XAUUSDT'), m.basePrice('BTCUSDT')];
+    const venues = VENUE_IDS.map((v) => m.price('XAUUSDT', v));
+    for (let i = 0; i < 20; i++) m.step();
+    expect(VENUE_IDS.map((v) => m.price('XAUUSDT', v))).to.deep.equal(venues);
+    expect(m.basePrice('XAUUSDT')).to.equal(gold);
+    expect(m.basePrice('BTCUSDT')).to.not.equal(btc);
+    m.setMarketFrozen('XAUUSDT', false);
+    for (let i = 0; i < 20; i++) m.step();
+    expect(m.basePrice('XAUUSDT')).to.not.equal(gold);
+  });
+
   it('keeps 24h stats consistent with the candles', () => {
     const m = new MarketModel({ now, seed: 8, mode: 'random' });
     for (let i = 0; i < 5; i++) m.step();

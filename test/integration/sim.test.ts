@@ -29,7 +29,13 @@ describe('simulated exchange (scripted mode)', () => {
     it('binance exchangeInfo, ticker/24hr, ticker/price, klines', async () => {
       const info = await shaped('/binance/fapi/v1/exchangeInfo', fixture('binance-usdm/exchange-info.json'));
       const perps = (at(info, 'symbols') as unknown[]).filter((s) => at(s, 'contractType') === 'PERPETUAL');
-      expect(perps.length).to.equal(60 + TRADFI.length);
+      expect(perps.length).to.equal(60);
+      const tradfi = (at(info, 'symbols') as unknown[]).filter((s) => at(s, 'contractType') === 'TRADIFI_PERPETUAL');
+      expect(tradfi.map((s) => [at(s, 'symbol'), at(s, 'underlyingType')])).to.deep.include.members([
+        ['XAUUSDT', 'COMMODITY'],
+        ['TSLAUSDT', 'EQUITY'],
+      ]);
+      expect(tradfi).to.have.length(TRADFI.length);
       expect(perps.slice(0, 8).map((s) => at(s, 'symbol'))).to.deep.equal(FIRST_EIGHT);
       const tickers = fixture('binance-usdm/ticker-24hr.json');
       await shaped('/binance/fapi/v1/ticker/24hr', tickers);
@@ -65,7 +71,8 @@ describe('simulated exchange (scripted mode)', () => {
         cursor = at(body, 'result', 'nextPageCursor') as string;
         if (cursor === '') break;
       }
-      expect(new Set(names).size).to.equal(61 + TRADFI.length);
+      // Bybit lists no index perpetual (ops/sim/venues/bybit-format.ts)
+      expect(new Set(names).size).to.equal(61 + TRADFI.filter(([, , , c]) => c !== 'index').length);
       expect(names).to.include.members(FIRST_EIGHT);
       await shaped('/bybit/v5/market/tickers?category=linear', fixture('bybit-v5/tickers.json'));
       await shaped('/bybit/v5/market/tickers?category=linear&symbol=ETHUSDT', fixture('bybit-v5/tickers.json'));
@@ -84,9 +91,14 @@ describe('simulated exchange (scripted mode)', () => {
     });
 
     it('okx instruments, tickers, ticker, candles, history-candles', async () => {
-      const inst = await shaped('/okx/api/v5/public/instruments?instType=SWAP', fixture('okx-v5/instruments-swap.json'));
+      // instCategory is newer than this capture; OKX's answers carry it now
+      const recorded = fixture('okx-v5/instruments-swap.json') as { data: Record<string, unknown>[] };
+      const reference = { ...recorded, data: recorded.data.map((row) => ({ ...row, instCategory: '1' })) };
+      const inst = await shaped('/okx/api/v5/public/instruments?instType=SWAP', reference);
       const usdt = (at(inst, 'data') as unknown[]).filter((i) => at(i, 'settleCcy') === 'USDT');
-      expect(usdt.length).to.equal(60 + TRADFI.length);
+      // OKX lists the coins and the stocks (instCategory 3), no metal, index or currency swap we have a sample of
+      expect(usdt.length).to.equal(60 + TRADFI.filter(([, , , c]) => c === 'stock').length);
+      expect(usdt.find((i) => at(i, 'instId') === 'TSLA-USDT-SWAP')).to.have.property('instCategory', '3');
       expect(usdt.find((i) => at(i, 'instId') === 'BTC-USDT-SWAP')).to.have.property('ctVal', '0.01');
       const tickers = fixture('okx-v5/tickers-swap.json');
       await shaped('/okx/api/v5/market/tickers?instType=SWAP', tickers);

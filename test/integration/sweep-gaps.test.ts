@@ -1,3 +1,4 @@
+// @three-masters: the sweep's scripts over several keys
 /**
  * Gap-aware exits on the candle sweep (real Redis): a position filled with exit_slippage settles a
  * stop, trailing stop or liquidation whose candle opened beyond the level at that open; its target

@@ -1,3 +1,4 @@
+// @three-masters: a sweep resumed after its worker is killed
 import { createDomain } from '../../shared/domain.js';
 import { expect } from 'chai';
 import { Worker } from 'bullmq';

@@ -1,3 +1,4 @@
+// @three-masters: the sweep's scripts and BullMQ jobs
 import { createDomain } from '../../shared/domain.js';
 import { expect } from 'chai';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
@@ -223,33 +224,52 @@ describe('the sweep of open positions (real Redis)', function () {
 
   it('a manual close racing a sweep settles each position once; the balance moves once', () =>
     withTrader({ ETHUSDT: 100 }, async ({ api, trader, ref }) => {
-      const opened = await Promise.all(
-        Array.from({ length: 40 }, () =>
-          botCall<{ position: Position }>(api.url, trader, 'POST', '/open', {
-            symbol: 'ETH',
-            side: 'long',
-            margin_usd: 100,
-            leverage: 10,
-            sl: 95,
-          }),
-        ),
-      );
-      const ids = opened.map((r) => r.body.position.id);
-      const [closes, report] = await Promise.all([
-        Promise.all(ids.map((id) => botCall<{ error?: string }>(api.url, trader, 'POST', '/close', { id, symbol: 'ETHUSDT' }))),
-        testSweep(redis).candle.sweep([candle('ETHUSDT', nextMinute(), 90, 100)]),
-      ]);
-      const manual = closes.filter((r) => r.status === 200).length;
-      expect(closes.every((r) => r.status === 200 || (r.status === 409 && r.body.error === 'already_closed'))).to.equal(true);
-      expect(manual + report.settled).to.equal(40);
+      const sweep = testSweep(redis);
+      const close = (id: string) => botCall<{ error?: string }>(api.url, trader, 'POST', '/close', { id, symbol: 'ETHUSDT' });
+      // which side wins each position is the scheduler's choice: rounds until one where both sides won some (a round
+      // where one side took every position raced nothing); every round's settlements are checked
+      const firstMinute = nextMinute();
+      let closed = 0;
       let realized = 0;
-      for (const id of ids) {
-        const closed = await closedPosition(redis, ref, id);
-        expect(closed).to.include(closed?.close_reason === 'manual' ? { exit: 100 } : { close_reason: 'stop_loss', exit: 95 });
-        realized += Math.round(closed!.pnl_usd! * 100);
-        expect((await eventsOf(redis, ref.accountId, id)).filter((e) => e !== 'position.opened')).to.deep.equal(['position.closed']);
+      let raced = '';
+      for (let round = 0; round < 5 && !raced; round++) {
+        const opened = await Promise.all(
+          Array.from({ length: 40 }, () =>
+            botCall<{ position: Position }>(api.url, trader, 'POST', '/open', {
+              symbol: 'ETH',
+              side: 'long',
+              margin_usd: 100,
+              leverage: 10,
+              sl: 95,
+            }),
+          ),
+        );
+        const ids = opened.map((r) => r.body.position.id);
+        // each round its own two minutes: a minute is swept once
+        const minute = firstMinute + 2 * round * MINUTE;
+        await sweep.candle.sweep([candle('ETHUSDT', minute, 99, 100)]); // warmed up: a candle that crosses nothing
+        // the sweep starts once the first close has settled, while the rest of the closes are in flight
+        const firstWave = ids.slice(0, 20).map(close);
+        await Promise.race(firstWave);
+        const [closes, report] = await Promise.all([
+          Promise.all([...firstWave, ...ids.slice(20).map(close)]),
+          sweep.candle.sweep([candle('ETHUSDT', minute + MINUTE, 90, 100)]),
+        ]);
+        const manual = closes.filter((r) => r.status === 200).length;
+        expect(closes.every((r) => r.status === 200 || (r.status === 409 && r.body.error === 'already_closed'))).to.equal(true);
+        expect(manual + report.settled).to.equal(40);
+        if (manual > 0 && report.settled > 0) raced = `${manual} manual, ${report.settled} swept`;
+        for (const id of ids) {
+          const position = await closedPosition(redis, ref, id);
+          expect(position).to.include(position?.close_reason === 'manual' ? { exit: 100 } : { close_reason: 'stop_loss', exit: 95 });
+          realized += Math.round(position!.pnl_usd! * 100);
+          expect((await eventsOf(redis, ref.accountId, id)).filter((e) => e !== 'position.opened')).to.deep.equal(['position.closed']);
+        }
+        closed += 40;
       }
-      expect(await bookMoney(redis, ref)).to.deep.equal({ closed: 40, liquidations: 0, realizedCents: realized });
+      expect(raced, 'a round both sides won').to.not.equal('');
+      // the balance moved once per position: the book's counters add up to its trades
+      expect(await bookMoney(redis, ref)).to.deep.equal({ closed, liquidations: 0, realizedCents: realized });
     }));
 
   it('a stop or target set within a minute waits for the next candle (its low or high may predate it); the live sweep and liquidation do not wait', () =>

@@ -1,3 +1,4 @@
+// @three-masters: trigger-ranges over two keys, its own cluster
 import { expect } from 'chai';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import type { Side } from '../../shared/engine/side.js';

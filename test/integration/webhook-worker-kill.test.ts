@@ -1,6 +1,8 @@
+// @three-masters: webhook jobs resumed after their worker is killed
 import { expect } from 'chai';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { WebhookStore } from '../../shared/push/webhook-store.js';
+import { configWith } from '../../shared/core/config.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import type { RunningRole } from '../../workers/runtime.js';
@@ -51,7 +53,7 @@ describe('push: a worker killed mid-delivery', function () {
         book: null,
         created: Date.now(),
       };
-      expect(await new WebhookStore(redis).add(trader.accountId, hook, 3)).to.deep.equal({ kind: 'added' });
+      expect(await new WebhookStore(redis, configWith().webhookSecretsKey).add(trader.accountId, hook, 3)).to.deep.equal({ kind: 'added' });
       receiver.answer = () => (receiver.received.length === 1 ? 'hang' : 200);
       await redis.xadd(keys.accountOutbox(trader.accountId), '*', ...openedOutboxFields('bpkill'));
       await redis.publish(keys.outboxNudgeChannel, keys.accountOutbox(trader.accountId));
@@ -65,7 +67,7 @@ describe('push: a worker killed mid-delivery', function () {
       expect(second.body).to.equal(first.body);
       const stats = await waitFor(
         async () => {
-          const [stored] = await new WebhookStore(redis).list(trader.accountId);
+          const [stored] = await new WebhookStore(redis, configWith().webhookSecretsKey).list(trader.accountId);
           return stored.stats.deliveries === 1 ? stored.stats : undefined;
         },
         5_000,

@@ -1,3 +1,4 @@
+// @three-masters: BullMQ job schedulers shared by workers
 import { expect } from 'chai';
 import { Queue, type Job } from 'bullmq';
 import type { RedisClient } from '../../shared/core/redis-client.js';

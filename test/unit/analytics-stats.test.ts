@@ -130,6 +130,7 @@ describe('analytics statistics (pure)', () => {
       ];
       const sum = sumBuckets(bucketsOf(closes));
       expect(reportTotals(sum, 10_000, 1.5)).to.deep.equal({
+        n: 3,
         closes: 3,
         wins: 2,
         losses: 1,

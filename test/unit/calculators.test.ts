@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { liquidation, pnl, positionSize, riskReward, takeProfit } from '../../shared/calculators/calculators.js';
+import { liquidation, mmrRefusal, pnl, positionSize, riskReward, takeProfit } from '../../shared/calculators/calculators.js';
 import { liquidationPrice, maintenancePct } from '../../shared/engine/liquidation.js';
 
 const price = fc.double({ min: 0.0001, max: 1e7, noNaN: true, noDefaultInfinity: true });
@@ -21,30 +21,38 @@ describe('calculators (pure)', () => {
       expect(short.distancePct).to.be.closeTo(4.5, 1e-9);
     });
 
-    it('caps mmr at half the initial margin, as the engine stamps a position, and echoes the rate applied', () => {
-      // 500x at 100: 0.5% is capped to 50 / 500 = 0.1%, so 100 x (1 - 0.002 + 0.001) = 99.9, not 100.3
-      const long = liquidation({ entry: 100, leverage: 500, side: 'long', mmr: 0.5 });
+    it("answers the spec's formula with a given mmr (125x, 0.42: 99.62) and the engine's rule without one", () => {
+      const given = liquidation({ entry: 100, leverage: 125, side: 'long', mmr: 0.42 });
+      expect(given.mmr).to.equal(0.42);
+      expect(given.liquidationPrice).to.be.closeTo(99.62, 1e-9);
+      expect(mmrRefusal({ entry: 100, leverage: 125, side: 'long', mmr: 0.42 })).to.equal(undefined);
+      // without mmr: 0.5 up to 200x; from there half the margin, as a position is stamped
+      expect(liquidation({ entry: 100, leverage: 150, side: 'long' }).liquidationPrice).to.be.closeTo(100 * (1 - 1 / 150 + 0.005), 1e-9);
+      const long = liquidation({ entry: 100, leverage: 500, side: 'long' });
       expect(long.mmr).to.be.closeTo(0.1, 1e-12);
-      expect(long.liquidationPrice).to.be.closeTo(99.9, 1e-9);
       expect(long.liquidationPrice).to.equal(liquidationPrice(100, 500, 'long', maintenancePct(500)));
-      // 200x, where the uncapped rate would liquidate at the entry: half the margin away instead
-      expect(liquidation({ entry: 100, leverage: 200, side: 'short', mmr: 0.5 }).liquidationPrice).to.be.closeTo(100.25, 1e-9);
-      // up to 100x the default rate applies unchanged
-      expect(liquidation({ entry: 100, leverage: 100, side: 'long', mmr: 0.5 }).mmr).to.equal(0.5);
+      expect(liquidation({ entry: 100, leverage: 200, side: 'short' }).liquidationPrice).to.be.closeTo(100.25, 1e-9);
     });
 
-    it('keeps a long liquidation below entry and a short one above at any leverage and rate', () => {
+    it('refuses a given mmr of 100/leverage or more (the price at or past the entry), and only that', () => {
+      expect(mmrRefusal({ entry: 100, leverage: 200, side: 'long', mmr: 0.5 })).to.match(/mmr 0.5%/);
       fc.assert(
-        fc.property(
-          price,
-          fc.double({ min: 0.01, max: 1000, noNaN: true }),
-          side,
-          fc.double({ min: 0, max: 99, noNaN: true }),
-          (entry, leverage, s, mmr) => {
-            const { liquidationPrice: at } = liquidation({ entry, leverage, side: s, mmr });
-            return s === 'long' ? at < entry : at > entry;
-          },
-        ),
+        fc.property(price, lev, side, fc.double({ min: 0, max: 99, noNaN: true }), (entry, leverage, s, mmr) => {
+          const refused = mmrRefusal({ entry, leverage, side: s, mmr }) !== undefined;
+          const { liquidationPrice: at } = liquidation({ entry, leverage, side: s, mmr });
+          const losingSide = s === 'long' ? at < entry : at > entry;
+          return refused ? mmr * leverage >= 100 * (1 - 1e-9) : losingSide;
+        }),
+        { numRuns: 1000 },
+      );
+    });
+
+    it('keeps a long liquidation below entry and a short one above at any leverage without mmr', () => {
+      fc.assert(
+        fc.property(price, fc.double({ min: 0.01, max: 1000, noNaN: true }), side, (entry, leverage, s) => {
+          const { liquidationPrice: at } = liquidation({ entry, leverage, side: s });
+          return s === 'long' ? at < entry : at > entry;
+        }),
       );
     });
 

@@ -12,6 +12,21 @@ describe('derivatives REST formats (fixtures)', () => {
     expect(mark.get('SEIUSDT')).to.equal(0.6689);
   });
 
+  it('binance fundingInfo: the adjusted schedules; a pair it does not list runs the default 8 h', () => {
+    const hours = formats.parseBinanceFundingInfo(fixture('binance-usdm/funding-info.json'));
+    expect([...hours]).to.deep.equal([
+      ['BLZUSDT', 4],
+      ['GTCUSDT', 8],
+      ['LPTUSDT', 4],
+      ['UNFIUSDT', 4],
+    ]);
+    const { funding } = formats.parseBinancePremiumIndex(fixture('binance-usdm/premium-index.json'));
+    const withHours = formats.withBinanceIntervals(new Map([...funding, ['LPTUSDT', { rate: 0.0001, nextFundingTime: 1 }]]), hours);
+    expect(withHours.get('LPTUSDT')?.intervalHours).to.equal(4);
+    expect(withHours.get('SEIUSDT')).to.deep.equal({ rate: 0.00019562, nextFundingTime: 1732723200000, intervalHours: 8 });
+    expect(formats.withBinanceIntervals(funding, undefined).get('SEIUSDT')).to.not.have.property('intervalHours');
+  });
+
   it('binance openInterest (coin) and the newest globalLongShortAccountRatio row, timestamps as strings or numbers', () => {
     expect(formats.parseBinanceOpenInterest(fixture('binance-usdm/open-interest.json'))).to.equal(10659.509);
     expect(formats.parseBinanceAccountRatio(fixture('binance-usdm/global-long-short-account-ratio.json'))).to.deep.equal({

@@ -9,7 +9,7 @@ import {
   venueEffectivePct,
   type AssetClass,
 } from '../../shared/engine/fees.js';
-import { fundingCost, fundingTimesBetween, lastFundingTime, FUNDING_INTERVAL_MS } from '../../shared/engine/funding.js';
+import { fundingCost } from '../../shared/engine/funding.js';
 import { liquidationPrice, maintenancePct } from '../../shared/engine/liquidation.js';
 import { checkLevels, priceOpen } from '../../shared/engine/open-pricing.js';
 import { settle, settleCents, settlePartial, type SettleInput } from '../../shared/engine/settlement.js';
@@ -67,14 +67,33 @@ describe('engine (pure money math)', () => {
       );
     });
 
-    it('puts the liquidation price on the losing side at every leverage up to 1000x, flat 0.5% up to 100x', () => {
-      expect(maintenancePct(100)).to.equal(0.5);
+    it("stamps the spec's formula, entry x (1 - 1/leverage + mmr/100), wherever it lies on the losing side", () => {
+      // 150x long at 60000: 60000 x (1 - 1/150 + 0.005) = 59900 (not 59800 under a 50/leverage cap)
+      expect(priceOpen({ side: 'long', entry: 60000, margin: 100, leverage: 150, baseRatePct: 0.055 }).liqPrice).to.be.closeTo(59900, 1e-6);
+      expect(maintenancePct(199)).to.equal(0.5);
+      const spec = (entry: number, lev: number, s: 'long' | 'short', mmr: number): number =>
+        s === 'long' ? entry * (1 - 1 / lev + mmr / 100) : entry * (1 + 1 / lev - mmr / 100);
+      fc.assert(
+        fc.property(price, leverage, side, fc.double({ min: 0.01, max: 10, noNaN: true }), (entry, lev, s, mmr) => {
+          fc.pre(mmr * lev < 100 * (1 - 1e-9));
+          const p = priceOpen({ side: s, entry, margin: 100, leverage: lev, baseRatePct: 0.055, flatMmrPct: mmr });
+          return p.mmrPct === mmr && Math.abs(p.liqPrice - spec(entry, lev, s, mmr)) <= 1e-9 * entry;
+        }),
+        { numRuns: 1000 },
+      );
+    });
+
+    it('where the formula would cross the entry, stamps half the initial margin, so the price stays on the losing side', () => {
+      expect(maintenancePct(200)).to.equal(0.25);
       expect(maintenancePct(1000)).to.equal(0.05);
       fc.assert(
-        fc.property(price, leverage, side, (entry, lev, s) => {
-          const liq = liquidationPrice(entry, lev, s, maintenancePct(lev));
-          return s === 'long' ? liq < entry && liq > 0 : liq > entry;
+        fc.property(price, leverage, side, fc.double({ min: 0.01, max: 10, noNaN: true }), (entry, lev, s, flat) => {
+          const mmr = maintenancePct(lev, flat);
+          const liq = liquidationPrice(entry, lev, s, mmr);
+          const crosses = flat * lev >= 100 * (1 - 1e-9);
+          return (crosses ? mmr === 50 / lev : mmr === flat) && (s === 'long' ? liq < entry && liq > 0 : liq > entry);
         }),
+        { numRuns: 1000 },
       );
     });
 
@@ -138,6 +157,24 @@ describe('engine (pure money math)', () => {
       );
     });
 
+    it('holds a round trip at 20% of the margin with the exit leg: 1000x, $100, +0.08% pays 20, not 20.008', () => {
+      const p = priceOpen({ side: 'long', entry: 100, margin: 100, leverage: 1000, baseRatePct: 0.055 });
+      const s = settle({ side: 'long', qty: p.qty, entry: 100, exit: 100.08, ratePct: p.ratePct, fundingUsd: 0, margin: 100 });
+      expect(s.fees).to.equal(20);
+      expect(s.pnl).to.be.closeTo(80 - 20, 1e-9);
+    });
+
+    it("property: the fee is the spec's qty x (entry + exit) x rate, or 20% of the margin where that is less", () => {
+      fc.assert(
+        fc.property(position, (p) => {
+          const fees = settle(p).fees;
+          const spec = p.qty * (p.entry + p.exit) * (p.ratePct / 100);
+          return fees <= 0.2 * p.margin && (fees === spec || (spec > 0.2 * p.margin && fees === 0.2 * p.margin));
+        }),
+        { numRuns: 1000 },
+      );
+    });
+
     it('property: a partial close followed by the rest settles to the cent what one close at the same price does', () => {
       const pct = fc.double({ min: 1, max: 99.999, noNaN: true });
       fc.assert(
@@ -176,14 +213,6 @@ describe('engine (pure money math)', () => {
   });
 
   describe('funding', () => {
-    it('lists the 00, 08 and 16 UTC funding times a span covers (start excluded, end included)', () => {
-      const day = Date.UTC(2026, 0, 2);
-      expect(fundingTimesBetween(day - 1, day + 16 * 3_600_000)).to.deep.equal([day, day + 8 * 3_600_000, day + 16 * 3_600_000]);
-      expect(fundingTimesBetween(day, day + 8 * 3_600_000 - 1)).to.deep.equal([]);
-      expect(new Date(lastFundingTime(day + 9 * 3_600_000)).toISOString()).to.equal('2026-01-02T08:00:00.000Z');
-      expect(FUNDING_INTERVAL_MS).to.equal(28_800_000);
-    });
-
     it('charges a long a positive rate and pays a short, at each recorded mark', () => {
       const records = [
         { time: 0, rate: 0.0001, mark: 60000 },

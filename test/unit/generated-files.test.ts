@@ -1,6 +1,7 @@
 /**
- * The committed generated files (CHANGELOG.md, the typed client's types) are what their sources generate now: a route,
- * a schema or a changelog entry changed without `npm run generate` fails here, naming the file.
+ * The committed generated files (CHANGELOG.md, the typed client's types, the Python client's models and methods) are
+ * what their sources generate now: a route, a schema or a changelog entry changed without `npm run generate` fails
+ * here, naming the file.
  */
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';

@@ -1,7 +1,14 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { settleCents, type SettleInput } from '../../shared/engine/settlement.js';
-import { auditBook, recomputeBook, type LedgerTrade, type StoredBookMoney } from '../../shared/paper/audit/ledger-audit.js';
+import {
+  auditBook,
+  prunedTrades,
+  recomputeBook,
+  tradeCents,
+  type LedgerTrade,
+  type StoredBookMoney,
+} from '../../shared/paper/audit/ledger-audit.js';
 
 const fresh = (): StoredBookMoney => ({
   starting_balance: 10_000,
@@ -78,6 +85,63 @@ describe('ledger audit (pure): counters recomputed from the closed trades', () =
         const recomputed = recomputeBook(ledger, archived);
         expect(recomputed.balance_cents).to.equal(1_000_000 + counters.realized_cents);
         expect(Number(recomputed.wins) + Number(recomputed.losses)).to.equal(ledger.length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('property: with the oldest trades pruned into the compact counters (as trades-prune.lua keeps them), the audit still adds up', () => {
+    /** The pruned counters hash as trades-prune.lua writes it: period fields named by their reset, life_* of every trade. */
+    type Pruned = Record<string, string>;
+    const add = (h: Pruned, field: string, n: number) => (h[field] = String(Number(h[field] ?? 0) + n));
+    const fold = (h: Pruned, trades: LedgerTrade[], current: boolean) => {
+      for (const trade of trades) {
+        const cents = tradeCents(trade);
+        add(h, 'life_realized_cents', cents);
+        add(h, 'life_closed', 1);
+        add(h, 'life_wins', cents > 0 ? 1 : 0);
+        if (!current) continue;
+        add(h, 'realized_cents', cents);
+        add(h, 'closed', 1);
+        add(h, 'wins', cents > 0 ? 1 : 0);
+        add(h, 'liquidations', trade.liquidated === true ? 1 : 0);
+        if (h.best_cents === undefined || cents > Number(h.best_cents)) h.best_cents = String(cents);
+      }
+    };
+    const pruneStep = fc.record({ kind: fc.constant('prune' as const), count: fc.integer({ min: 1, max: 8 }) });
+    const steps = fc.array(fc.oneof({ weight: 6, arbitrary: stepArb }, { weight: 1, arbitrary: pruneStep }), { maxLength: 80 });
+    fc.assert(
+      fc.property(steps, (all) => {
+        let counters = fresh();
+        let resetTs = 0;
+        let ledger: LedgerTrade[] = [];
+        let archived: LedgerTrade[] = [];
+        const pruned: Pruned = {};
+        all.forEach((step, i) => {
+          if (step.kind === 'reset') {
+            counters = applyReset(counters);
+            resetTs = i + 1;
+            archived = [...archived, ...ledger];
+            ledger = [];
+          } else if (step.kind === 'prune') {
+            if (Number(pruned.reset_ts ?? 0) !== resetTs) {
+              Object.assign(pruned, { reset_ts: String(resetTs), realized_cents: '0', closed: '0', wins: '0', liquidations: '0' });
+              delete pruned.best_cents;
+            }
+            // the archives' trades first (the oldest), then the live ones
+            const fromArchive = archived.slice(0, step.count);
+            archived = archived.slice(fromArchive.length);
+            const fromLedger = ledger.slice(0, step.count - fromArchive.length);
+            ledger = ledger.slice(fromLedger.length);
+            fold(pruned, fromArchive, false);
+            fold(pruned, fromLedger, true);
+          } else {
+            const cents = settleCents(step.input);
+            counters = applyClose(counters, cents, step.liquidated);
+            ledger.push({ pnl_usd: cents / 100, ...(step.liquidated ? { liquidated: true } : {}) });
+          }
+        });
+        expect(auditBook(counters, ledger, archived, prunedTrades(pruned, resetTs))).to.deep.equal([]);
       }),
       { numRuns: 300 },
     );

@@ -42,16 +42,56 @@ describe('market: Binance USDⓈ-M parsers', () => {
     expect(r.issues).to.have.length(2);
   });
 
-  it('reads exchangeInfo: only trading USDT perpetuals (no quarterly BTCUSDT_220325)', () => {
-    expect(format.parseBinanceExchangeInfo(fixture('binance-usdm/exchange-info.json'))).to.deep.equal(['BTCUSDT', 'ETHUSDT']);
+  it('reads exchangeInfo: only trading USDT perpetuals (no quarterly BTCUSDT_220325), coins as crypto', () => {
+    expect(format.parseBinanceExchangeInfo(fixture('binance-usdm/exchange-info.json'))).to.deep.equal([
+      { symbol: 'BTCUSDT', assetClass: 'crypto' },
+      { symbol: 'ETHUSDT', assetClass: 'crypto' },
+    ]);
     expect(() => format.parseBinanceExchangeInfo({ code: -1 })).to.throw(/exchangeInfo/);
+  });
+
+  it('keeps TradFi perpetuals (TRADIFI_PERPETUAL), classed by underlyingType; leaves out what no class fits', () => {
+    // the recorded row: XAUUSDT, underlyingType COMMODITY
+    expect(format.parseBinanceExchangeInfo(fixture('binance-usdm/exchange-info-tradfi.json'))).to.deep.equal([
+      { symbol: 'XAUUSDT', assetClass: 'metal' },
+    ]);
+    const [gold] = (fixture('binance-usdm/exchange-info-tradfi.json') as { symbols: Record<string, unknown>[] }).symbols;
+    const row = (symbol: string, fields: Record<string, unknown>) => ({
+      ...gold,
+      symbol,
+      pair: symbol,
+      baseAsset: symbol.slice(0, -4),
+      ...fields,
+    });
+    const info = {
+      symbols: [
+        row('TSLAUSDT', { underlyingType: 'EQUITY' }),
+        row('SKHYNIXUSDT', { underlyingType: 'KR_EQUITY' }),
+        row('SPX500USDT', { underlyingType: 'INDEX' }),
+        row('EURUSDT', { underlyingType: 'FOREX' }),
+        row('BTCDOMUSDT', { contractType: 'PERPETUAL', underlyingType: 'INDEX', underlyingSubType: [] }),
+        row('NATGASUSDT', { underlyingType: 'COMMODITY' }),
+        row('OPENAIUSDT', { underlyingType: 'PREMARKET' }),
+        row('XAGUSDT', { status: 'BREAK' }),
+        row('ETHBTCUSDT', { status: 'BREAK', contractType: 'PERPETUAL', underlyingType: 'COIN' }),
+      ],
+    };
+    expect(format.parseBinanceExchangeInfo(info)).to.deep.equal([
+      { symbol: 'TSLAUSDT', assetClass: 'stock' },
+      { symbol: 'SKHYNIXUSDT', assetClass: 'stock' },
+      { symbol: 'SPX500USDT', assetClass: 'index' },
+      { symbol: 'EURUSDT', assetClass: 'forex' },
+      { symbol: 'BTCDOMUSDT', assetClass: 'crypto' },
+      // a TradFi contract on BREAK: listed, its underlying market closed; a coin on BREAK is not listed
+      { symbol: 'XAGUSDT', assetClass: 'metal', closed: true },
+    ]);
   });
 
   it('joins markets with 24h quote volume from ticker/24hr', () => {
     const markets = format.binanceMarkets(fixture('binance-usdm/exchange-info.json'), fixture('binance-usdm/ticker-24hr.json'));
     expect(markets).to.deep.equal([
-      { venue: 'binance', symbol: 'BTCUSDT', quoteVolume24h: 15.3 },
-      { venue: 'binance', symbol: 'ETHUSDT', quoteVolume24h: 0 },
+      { venue: 'binance', symbol: 'BTCUSDT', assetClass: 'crypto', quoteVolume24h: 15.3 },
+      { venue: 'binance', symbol: 'ETHUSDT', assetClass: 'crypto', quoteVolume24h: 0 },
     ]);
   });
 
@@ -82,7 +122,16 @@ describe('market: Binance USDⓈ-M parsers', () => {
       SIM_NOW,
       contracts.map((k) => symbolInfo(k, q.last)),
     );
-    expect(format.parseBinanceExchangeInfo(info)).to.deep.equal(['BTCUSDT']);
+    expect(format.parseBinanceExchangeInfo(info)).to.deep.equal([{ symbol: 'BTCUSDT', assetClass: 'crypto' }]);
+    // the sim's TradFi rows carry the same metadata as the recorded one
+    const gold = model.spec('XAUUSDT')!;
+    const tsla = model.spec('TSLAUSDT')!;
+    const tradfi = exchangeInfo(SIM_NOW, [symbolInfo(perpetual(gold), 4000), symbolInfo(perpetual(tsla), 430)]);
+    expect(format.parseBinanceExchangeInfo(tradfi)).to.deep.equal([
+      { symbol: 'XAUUSDT', assetClass: 'metal' },
+      { symbol: 'TSLAUSDT', assetClass: 'stock' },
+    ]);
+    expect((tradfi.symbols as Record<string, unknown>[])[0]).to.include({ contractType: 'TRADIFI_PERPETUAL', underlyingType: 'COMMODITY' });
     expect(format.binanceMarkets(info, [ticker24hr(q, perpetual(spec))])[0].quoteVolume24h).to.be.closeTo(q.quoteVolume24h, 0.01);
     const history = model.range('BTCUSDT', 'binance', { limit: 3, anchor: 'end' });
     expect(

@@ -77,9 +77,9 @@ describe('market: Bitget v2 USDT-FUTURES parsers', () => {
   });
 
   it('reads REST bodies from the docs examples', () => {
-    expect(parseBitgetContracts(fixture('bitget/contracts.json'))).to.deep.equal(['BTCUSDT']);
+    expect(parseBitgetContracts(fixture('bitget/contracts.json'))).to.deep.equal([{ symbol: 'BTCUSDT', assetClass: 'crypto' }]);
     expect(bitgetMarkets(fixture('bitget/contracts.json'), BITGET_TICKERS)).to.deep.equal([
-      { venue: 'bitget', symbol: 'BTCUSDT', quoteVolume24h: 0 },
+      { venue: 'bitget', symbol: 'BTCUSDT', assetClass: 'crypto', quoteVolume24h: 0 },
     ]);
     const candles = parseBitgetCandles(BITGET_CANDLES, 5, 1695836400000);
     expect(candles.map((c) => [c.openTime, c.close, c.closed])).to.deep.equal([

@@ -86,7 +86,7 @@ describe('market: Bybit v5 linear parsers', () => {
 
   it('reads REST bodies: instruments filter, klines newest first turned oldest first', () => {
     expect(format.parseBybitInstruments(fixture('bybit-v5/instruments-info-linear.json'))).to.deep.equal({
-      symbols: ['BTCUSDT'],
+      symbols: [{ symbol: 'BTCUSDT', assetClass: 'crypto' }],
       nextCursor: '',
     });
     const klines = format.parseBybitKlines(fixture('bybit-v5/kline.json'), 60, 1670612400000);
@@ -95,6 +95,29 @@ describe('market: Bybit v5 linear parsers', () => {
     expect(format.parseBybitKlines(fixture('bybit-v5/kline.json'), 60, 1670610000000)[2].closed).to.equal(false);
     expect(() => format.parseBybitInstruments({ retCode: 10001, retMsg: 'params error', result: {} })).to.throw(/10001/);
     expect(format.bybitInterval(1440)).to.equal('D');
+  });
+
+  it('classes TradFi perpetuals by symbolType (stock, ETF, commodity metals, forex); leaves out what no class fits', () => {
+    // the docs example row with symbolType as Bybit spells its TradFi types
+    const body = fixture('bybit-v5/instruments-info-linear.json') as { result: { list: Record<string, unknown>[] } };
+    const [btc] = body.result.list;
+    const row = (symbol: string, symbolType: string) => ({ ...btc, symbol, baseCoin: symbol.slice(0, -4), symbolType });
+    const list = [
+      row('AAPLUSDT', 'stock'),
+      row('SPYUSDT', 'ETF'),
+      row('XAUUSDT', 'commodity'),
+      row('BZUSDT', 'commodity'),
+      row('EURUSDT', 'forex'),
+      row('CAPUSDT', 'innovation'),
+      row('NEWKINDUSDT', 'bond'),
+    ];
+    expect(format.parseBybitInstruments({ ...body, result: { ...body.result, list } }).symbols).to.deep.equal([
+      { symbol: 'AAPLUSDT', assetClass: 'stock' },
+      { symbol: 'SPYUSDT', assetClass: 'stock' },
+      { symbol: 'XAUUSDT', assetClass: 'metal' },
+      { symbol: 'EURUSDT', assetClass: 'forex' },
+      { symbol: 'CAPUSDT', assetClass: 'crypto' },
+    ]);
   });
 
   it('reads the simulator frames and bodies (snapshot, then deltas)', () => {
@@ -125,7 +148,10 @@ describe('market: Bybit v5 linear parsers', () => {
       SIM_NOW,
     );
     const parsed = format.parseBybitInstruments(instruments);
-    expect(parsed).to.deep.equal({ symbols: ['ETHUSDT'], nextCursor: 'abc' });
+    expect(parsed).to.deep.equal({ symbols: [{ symbol: 'ETHUSDT', assetClass: 'crypto' }], nextCursor: 'abc' });
+    const gold = model.spec('XAUUSDT')!;
+    const metal = envelope({ category: 'linear', list: [instrument({ name: 'XAUUSDT', spec: gold, settle: 'USDT' }, 4000)] }, SIM_NOW);
+    expect(format.parseBybitInstruments(metal).symbols).to.deep.equal([{ symbol: 'XAUUSDT', assetClass: 'metal' }]);
     const markets = format.bybitMarkets(parsed.symbols, envelope({ category: 'linear', list: [restTicker(q, 'ETHUSDT')] }, SIM_NOW));
     expect(markets[0].quoteVolume24h).to.be.closeTo(q.quoteVolume24h, 0.01);
     const rows = model

@@ -52,13 +52,16 @@ describe('market: OKX v5 SWAP parsers', () => {
   });
 
   it('reads REST bodies: linear USDT swaps only, candles newest first turned oldest first', () => {
-    expect(format.parseOkxInstruments(fixture('okx-v5/instruments-swap.json'))).to.deep.equal(['ETHUSDT', 'BTCUSDT']);
+    expect(format.parseOkxInstruments(fixture('okx-v5/instruments-swap.json'))).to.deep.equal([
+      { symbol: 'ETHUSDT', assetClass: 'crypto' },
+      { symbol: 'BTCUSDT', assetClass: 'crypto' },
+    ]);
     const candles = format.parseOkxCandles(fixture('okx-v5/candles.json'));
     expect(candles.map((c) => c.openTime)).to.deep.equal([1747093980000, 1747094040000]);
     expect(candles[0]).to.include({ open: 102806, close: 102806.1, volume: 71.6404, closed: true });
     expect(format.okxMarkets(fixture('okx-v5/instruments-swap.json'), fixture('okx-v5/tickers-swap.json'))).to.deep.equal([
-      { venue: 'okx', symbol: 'ETHUSDT', quoteVolume24h: 0 },
-      { venue: 'okx', symbol: 'BTCUSDT', quoteVolume24h: 0 },
+      { venue: 'okx', symbol: 'ETHUSDT', assetClass: 'crypto', quoteVolume24h: 0 },
+      { venue: 'okx', symbol: 'BTCUSDT', assetClass: 'crypto', quoteVolume24h: 0 },
     ]);
     expect(() => format.parseOkxCandles({ code: '51001', msg: "Instrument ID doesn't exist", data: [] })).to.throw(/51001/);
     expect(format.okxBar(1440)).to.equal('1Dutc');
@@ -78,7 +81,18 @@ describe('market: OKX v5 SWAP parsers', () => {
       closed: false,
     });
     const inverse = { instId: 'SOL-USD-SWAP', spec, inverse: true };
-    expect(format.parseOkxInstruments(envelope([instrument(k), instrument(inverse)]))).to.deep.equal(['SOLUSDT']);
+    expect(format.parseOkxInstruments(envelope([instrument(k), instrument(inverse)]))).to.deep.equal([
+      { symbol: 'SOLUSDT', assetClass: 'crypto' },
+    ]);
+    // instCategory: "3" a stock; a category of no known class is left out
+    const tsla = { instId: 'TSLA-USDT-SWAP', spec: model.spec('TSLAUSDT')!, inverse: false };
+    const unknown = { ...instrument({ instId: 'JP225-USDT-SWAP', spec, inverse: false }), instCategory: '6' };
+    expect(format.parseOkxInstruments(envelope([instrument(tsla), unknown]))).to.deep.equal([{ symbol: 'TSLAUSDT', assetClass: 'stock' }]);
+    // the sim's OKX lists a stock whose market is closed on state suspend: listed, closed; a coin never is
+    expect(format.parseOkxInstruments(envelope([instrument(tsla, true), instrument(k, true)]))).to.deep.equal([
+      { symbol: 'TSLAUSDT', assetClass: 'stock', closed: true },
+      { symbol: 'SOLUSDT', assetClass: 'crypto' },
+    ]);
     const markets = format.okxMarkets(envelope([instrument(k)]), envelope([ticker(q, k), ticker(q, inverse)]));
     expect(markets).to.have.length(1);
     expect(markets[0].quoteVolume24h).to.be.closeTo(q.volume24h * q.last, q.volume24h * q.last * 1e-3);

@@ -170,18 +170,33 @@ describe('market: buildUniverse', () => {
   it('merges by symbol, sums volumes, sorts descending and keeps the top N', () => {
     const u = buildUniverse(
       [
-        { venue: 'bybit', symbol: 'ETHUSDT', quoteVolume24h: 50 },
-        { venue: 'binance', symbol: 'BTCUSDT', quoteVolume24h: 60 },
-        { venue: 'binance', symbol: 'ETHUSDT', quoteVolume24h: 20 },
-        { venue: 'okx', symbol: 'BTCUSDT', quoteVolume24h: 5 },
-        { venue: 'bitget', symbol: 'DOGEUSDT', quoteVolume24h: 1 },
-        { venue: 'okx', symbol: 'BADUSDT', quoteVolume24h: Number.NaN },
+        { venue: 'bybit', symbol: 'ETHUSDT', assetClass: 'crypto', quoteVolume24h: 50 },
+        { venue: 'binance', symbol: 'BTCUSDT', assetClass: 'crypto', quoteVolume24h: 60 },
+        { venue: 'binance', symbol: 'ETHUSDT', assetClass: 'crypto', quoteVolume24h: 20 },
+        { venue: 'okx', symbol: 'BTCUSDT', assetClass: 'crypto', quoteVolume24h: 5 },
+        { venue: 'bitget', symbol: 'DOGEUSDT', assetClass: 'crypto', quoteVolume24h: 1 },
+        { venue: 'okx', symbol: 'BADUSDT', assetClass: 'crypto', quoteVolume24h: Number.NaN },
       ],
       2,
     );
     expect(u).to.deep.equal([
-      { symbol: 'ETHUSDT', quoteVolume24h: 70, venues: ['binance', 'bybit'] },
-      { symbol: 'BTCUSDT', quoteVolume24h: 65, venues: ['binance', 'okx'] },
+      { symbol: 'ETHUSDT', assetClass: 'crypto', quoteVolume24h: 70, venues: ['binance', 'bybit'] },
+      { symbol: 'BTCUSDT', assetClass: 'crypto', quoteVolume24h: 65, venues: ['binance', 'okx'] },
+    ]);
+  });
+
+  it('takes a TradFi class from the venue that names one, whichever venue comes first', () => {
+    const u = buildUniverse(
+      [
+        { venue: 'bitget', symbol: 'XAUUSDT', assetClass: 'crypto', quoteVolume24h: 5 },
+        { venue: 'binance', symbol: 'XAUUSDT', assetClass: 'metal', closed: true, quoteVolume24h: 10 },
+        { venue: 'bybit', symbol: 'TSLAUSDT', assetClass: 'stock', quoteVolume24h: 1 },
+      ],
+      5,
+    );
+    expect(u.map((e) => [e.symbol, e.assetClass, e.closed])).to.deep.equal([
+      ['XAUUSDT', 'metal', true],
+      ['TSLAUSDT', 'stock', undefined],
     ]);
   });
 });

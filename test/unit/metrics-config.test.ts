@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ConfigError, configWith } from '../../shared/core/config.js';
 import { metricsReadable } from '../../shared/metrics/metrics.js';
 
-describe('config: OPS_TOKEN and METRICS_PORT', () => {
+describe('config: METRICS_TOKEN and METRICS_PORT', () => {
   it('leaves both unset by default, so no metrics are gathered or served', () => {
     const config = configWith();
     expect(config.opsToken).to.equal(undefined);
@@ -10,12 +10,19 @@ describe('config: OPS_TOKEN and METRICS_PORT', () => {
     expect(metricsReadable(config)).to.equal(false);
   });
 
-  it('takes an empty OPS_TOKEN as unset', () => {
+  it('takes an empty OPS_TOKEN or METRICS_TOKEN as unset', () => {
     expect(configWith({ OPS_TOKEN: '' }).opsToken).to.equal(undefined);
+    expect(configWith({ METRICS_TOKEN: '' }).metricsToken).to.equal(undefined);
   });
 
-  it('gathers metrics when either can read them', () => {
-    expect(metricsReadable(configWith({ OPS_TOKEN: 'a-secret-of-16-chars' }))).to.equal(true);
+  it('refuses a METRICS_TOKEN shorter than 16 characters or with whitespace, without printing it', () => {
+    expect(() => configWith({ METRICS_TOKEN: 'short' })).to.throw(ConfigError, /^METRICS_TOKEN: /);
+    expect(() => configWith({ METRICS_TOKEN: 'sixteen chars ok' })).to.throw(ConfigError, /^METRICS_TOKEN: must not contain whitespace$/);
+  });
+
+  it('gathers metrics when either can read them, and not for the dashboard token alone', () => {
+    expect(metricsReadable(configWith({ METRICS_TOKEN: 'a-secret-of-16-chars' }))).to.equal(true);
+    expect(metricsReadable(configWith({ OPS_TOKEN: 'a-secret-of-16-chars' }))).to.equal(false);
     expect(metricsReadable(configWith({ METRICS_PORT: '9464' }))).to.equal(true);
     expect(configWith({ METRICS_PORT: '0' }).metricsPort).to.equal(0);
   });

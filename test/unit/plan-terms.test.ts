@@ -152,7 +152,7 @@ describe('usage body', () => {
       trailing_stops: true,
       modify_order: true,
       dry_run: true,
-      fee_venues: true,
+      fee_venues: 9,
     });
     expect(body.used).to.deep.equal({ keys: 2, books: 1, calls_today: 7 });
     expect(body.plans.map((p) => p.plan)).to.deep.equal(['free', 'pro', 'max', 'business']);

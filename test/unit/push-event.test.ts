@@ -3,7 +3,8 @@ import { Backoffs, type MinimalJob } from 'bullmq';
 import { createHmac } from 'node:crypto';
 import { channelMessage, compareStreamIds, mapOutboxEntry, webhookBody } from '../../shared/push/push-event.js';
 import { deliveryHeaders, signBody } from '../../shared/push/webhook-signing.js';
-import { webhookJobId, webhookJobOptions } from '../../shared/queues/job-types.js';
+import { webhookJobOptions } from '../../shared/push/webhook-retry-policy.js';
+import { webhookJobId } from '../../shared/queues/job-types.js';
 
 const stored = (id: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ id, v: 3, funding_carry_usd: 0, funding_from_ts: 1, status: 'open', symbol: 'BTCUSDT', account: 'main', ...extra });

@@ -6,6 +6,7 @@ import {
   FEED_STALE_MS,
   REPORT_STALE_MS,
   lastDays,
+  missedSamples,
   SCHEDULER_LATE_MS,
   type StatusReading,
 } from '../../shared/status/status-rules.js';
@@ -54,6 +55,13 @@ describe('status rules', () => {
     expect(past.feeds.binance.reason).to.match(/no message for 15 s/);
     expect(past).to.include({ state: 'degraded', collector: 'degraded' });
     expect(componentsUp(past)['feed:binance']).to.equal(false);
+  });
+
+  it('takes the threshold it is given (STATUS_FEED_STALE_MS)', () => {
+    const feeds = { binance: { holder: 'pod-a', lastMessage: NOW - 3_001 } };
+    expect(deriveNow(reading({ feeds }), 3_000).feeds.binance).to.include({ state: 'down', reason: 'no message for 3 s' });
+    expect(deriveNow(reading({ feeds }), 3_001).feeds.binance.state).to.equal('up');
+    expect(deriveNow(reading({ feeds })).feeds.binance.state, 'the default: 15 s').to.equal('up');
   });
 
   it('downs a feed nobody holds or that never sent, and the whole service when every feed is down', () => {
@@ -115,5 +123,18 @@ describe('status rules', () => {
     expect(day).to.deep.equal({ day: '2026-11-26', samples: 4, availability: { redis: 100, 'feed:binance': 75, queues: 0 } });
     expect(dayAvailability('2026-11-25', {})).to.deep.equal({ day: '2026-11-25', samples: 0, availability: {} });
     expect(dayAvailability('d', { 'x:n': '3', 'x:up': '1' }).availability.x).to.equal(33.33);
+  });
+});
+
+describe('status rules: samples missed between two samples', () => {
+  const period = 15_000;
+  it('counts none for a gap within two periods, and one per period past that, split by UTC day', () => {
+    const midnight = Date.UTC(2026, 5, 2);
+    expect(missedSamples(midnight - 60_000, midnight - 60_000 + 2 * period, period)).to.deep.equal([]);
+    // 4 min from 23:58 to 00:02: samples due at 23:58:15 .. 00:01:45, 15 in all, 7 before midnight
+    expect(missedSamples(midnight - 120_000, midnight + 120_000, period)).to.deep.equal([
+      { day: '2026-06-01', count: 7 },
+      { day: '2026-06-02', count: 8 },
+    ]);
   });
 });

@@ -6,6 +6,7 @@ import { macroProcessor } from './macro/macro-processor.js';
 import { orderExpiryProcessor } from './orders/order-expiry-processor.js';
 import type { ProcessorDefinition } from './registry.js';
 import { replayProcessor } from './replay/replay-processor.js';
+import { tradePruneProcessor } from './retention/trade-prune-processor.js';
 import { screenerProcessor } from './screener/screener-processor.js';
 import { statusSampler } from './status/status-sampler.js';
 import { candleSweepProcessor } from './sweep/candle-sweep-processor.js';
@@ -26,4 +27,5 @@ export const PROCESSORS: ProcessorDefinition[] = [
   statusSampler,
   arenaRollupProcessor,
   replayProcessor,
+  tradePruneProcessor,
 ];

@@ -7,6 +7,7 @@ import type { RedisClient } from '../../shared/core/redis-client.js';
 import type { Clock } from '../../shared/core/clock.js';
 import type { Logger } from '../../shared/core/logger.js';
 import { FeedLease } from '../../shared/market/feed-lease.js';
+import { feedLeaseHeld } from '../../shared/metrics/metrics.js';
 import type { ConnectorStatus, StreamConnector } from './venue-connector.js';
 
 export interface LeasedConnectorsOptions<K extends string, C extends StreamConnector> {
@@ -35,31 +36,35 @@ export class LeasedConnectors<K extends string, C extends StreamConnector> {
 
   constructor(o: LeasedConnectorsOptions<K, C>) {
     this.leaseName = o.leaseName;
-    this.leases = o.names.map(
-      (name) =>
-        new FeedLease({
-          redis: o.redis,
-          name: o.leaseName(name),
-          owner: o.owner,
-          leaseMs: o.leaseMs,
-          logger: o.logger,
-          clock: o.clock,
-          onGained: () => {
-            const connector = o.create(name);
-            this.running.set(name, connector);
-            connector.start(this.symbols);
-            o.logger.info({ [o.field]: name, symbols: this.symbols.length }, `${o.label} started`);
-          },
-          onLost: async (reason) => {
-            const connector = this.running.get(name);
-            this.running.delete(name);
-            if (!connector) return;
-            await connector.stop();
-            o.onStopped?.(name);
-            o.logger.info({ [o.field]: name, reason }, `${o.label} stopped`);
-          },
-        }),
-    );
+    this.leases = o.names.map((name) => {
+      // 0 from the start, not absent: an alert sees a lease nobody holds (every process reporting 0)
+      const held = feedLeaseHeld.labels(o.leaseName(name));
+      held.set(0);
+      return new FeedLease({
+        redis: o.redis,
+        name: o.leaseName(name),
+        owner: o.owner,
+        leaseMs: o.leaseMs,
+        logger: o.logger,
+        clock: o.clock,
+        onGained: () => {
+          held.set(1);
+          const connector = o.create(name);
+          this.running.set(name, connector);
+          connector.start(this.symbols);
+          o.logger.info({ [o.field]: name, symbols: this.symbols.length }, `${o.label} started`);
+        },
+        onLost: async (reason) => {
+          held.set(0);
+          const connector = this.running.get(name);
+          this.running.delete(name);
+          if (!connector) return;
+          await connector.stop();
+          o.onStopped?.(name);
+          o.logger.info({ [o.field]: name, reason }, `${o.label} stopped`);
+        },
+      });
+    });
   }
 
   start(): void {

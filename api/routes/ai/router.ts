@@ -20,11 +20,15 @@ export function aiRoutes({ ai, authenticate }: AiRouteOptions): RouteGroup {
       method: 'post',
       tag: 'bot ai',
       summary:
-        'Ask about one symbol: an answer from its brief (indicators, funding, open interest, long/short, liquidations, macro) and a plan when a setup is seen',
+        'Ask about one symbol: an answer from its brief (indicators, funding, open interest, long/short, liquidations, macro) and a ' +
+        'plan when a setup is seen',
       description:
-        'Paid plans: 50 (Pro), 200 (Max) or 500 (Business) reads a day per account, counted in UTC days across its keys; Free answers 402 plan_required, ' +
-        'past the quota 429 ai_quota_exceeded with retry_after. The built-in analyst applies written rules to the brief (deterministic); with AI_BASE_URL, ' +
-        'AI_MODEL and AI_API_KEY set, an OpenAI-compatible provider answers first and the built-in answer replaces it when it fails or times out (analyst says which).',
+        'Paid plans: 50 (Pro), 200 (Max) or 500 (Business) reads a day per account, counted in UTC days across its keys; Free ' +
+        'answers 402 plan_required, ' +
+        'past the quota 429 ai_quota_exceeded with retry_after. The built-in analyst applies written rules to the brief ' +
+        '(deterministic); with AI_BASE_URL, ' +
+        'AI_MODEL and AI_API_KEY set, an OpenAI-compatible provider answers first and the built-in answer replaces it when it fails ' +
+        'or times out (analyst says which).',
       body: aiBody,
       response: aiResponse,
       errors: ['plan_required', 'ai_quota_exceeded', 'symbol_required', 'bad_interval', 'unknown_symbol', 'upstream_unavailable'],

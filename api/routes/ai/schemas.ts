@@ -14,13 +14,30 @@ export const aiBody = Joi.object({
     .required()
     .meta(codes({ 'any.required': 'symbol_required', 'string.empty': 'symbol_required', 'string.base': 'symbol_required' }))
     .description('Ticker: BTC or BTCUSDT'),
-  interval: Joi.string()
-    .trim()
-    .lowercase()
-    .valid(...Object.keys(BOT_INTERVALS))
+  interval: Joi.alternatives()
+    .try(
+      Joi.string()
+        .trim()
+        .lowercase()
+        .valid(...Object.keys(BOT_INTERVALS)),
+      // a JSON number of minutes, read as its string (60 as "60"); valid() would return it unchanged, so the rule checks it
+      Joi.number().custom((minutes: number, helpers) =>
+        String(minutes) in BOT_INTERVALS ? String(minutes) : helpers.error('any.only', { valids: Object.keys(BOT_INTERVALS) }),
+      ),
+    )
     .default(DEFAULT_KLINES_INTERVAL)
-    .meta(codes({ 'any.only': 'bad_interval', 'string.base': 'bad_interval' }))
-    .description('Candle interval of the indicators, as a string: minutes (1, 5, 15, 30, 60, 240, 1440) or 1m, 1h, 4h, 1d; default 60'),
+    .meta(
+      codes({
+        'any.only': 'bad_interval',
+        'string.base': 'bad_interval',
+        'alternatives.match': 'bad_interval',
+        'alternatives.types': 'bad_interval',
+      }),
+    )
+    .description(
+      'Candle interval of the indicators: minutes (1, 5, 15, 30, 60, 240, 1440, as a JSON number or a string) or 1m, 1h, 4h, 1d; ' +
+        'default 60',
+    ),
   question: Joi.string().trim().min(1).max(500).required().description('The question, up to 500 characters'),
   lang: Joi.string()
     .trim()

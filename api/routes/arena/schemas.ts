@@ -15,6 +15,7 @@ export const arenaQuery = Joi.object({
     .min(1)
     .meta(BAD_SEASON)
     .description(
-      `Season number (14-day UTC seasons, season 1 from 2026-01-05); the current one and the ${SEASONS_KEPT} before it; omitted: the current`,
+      `Season number (14-day UTC seasons, season 1 from 2026-01-05); the current one and the ${SEASONS_KEPT} before it; omitted: the ` +
+        `current`,
     ),
 });

@@ -39,8 +39,10 @@ export function botAccountRoutes({ accounts, authenticate }: BotAccountRouteOpti
         description:
           'Keyed (X-API-Key or ?api_key=). used.keys counts active keys and used.books the books besides main; calls_today and ' +
           "usage_30d count this key's successful calls per UTC day, oldest first. account is the book the key trades. " +
-          'plan_until is epoch ms; plan_days_left whole days, rounded up; plan_source how the term was granted (paid, trial, grant); all three null on Free. ' +
-          "free_month is the trial's countdown ({ days_left, until }) while plan_source is trial, else null. features.webhooks is the number of webhooks the plan allows. " +
+          'plan_until is epoch ms; plan_days_left whole days, rounded up; plan_source how the term was granted (paid, trial, ' +
+          'grant); all three null on Free. ' +
+          "free_month is the trial's countdown ({ days_left, until }) while plan_source is trial, else null. features.webhooks is " +
+          'the number of webhooks the plan allows. ' +
           `Monthly prices: ${Object.values(PLANS)
             .map((plan) => `${plan.label} $${plan.priceUsd}`)
             .join(', ')}. ` +

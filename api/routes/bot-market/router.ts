@@ -4,7 +4,7 @@ import { klinesHandler } from '../market/candle-view.js';
 import type { CachedQuotes } from '../market/cached-quotes.js';
 import { botRoute, type KeylessBotRoute } from '../../routing/bot-route.js';
 import { defineRoutes, type RouteDefinition, type RouteGroup } from '../../routing/route-catalog.js';
-import { BOT_INTERVALS, botKlinesQuery, priceQuery, SYMBOL_ERRORS, timeQuery } from '../market/schemas.js';
+import { BOT_INTERVALS, botKlinesQuery, HISTORY_ERRORS, priceQuery, SYMBOL_ERRORS, timeQuery } from '../market/schemas.js';
 
 export interface BotMarketRouteOptions {
   market: MarketService;
@@ -40,7 +40,7 @@ export function botMarketRoutes({ market, clock, quotes }: BotMarketRouteOptions
     ...marketRoute('/klines', {
       summary: 'Candles, newest last, time in seconds; end (unix ms) pages backwards; up to 1000 per call',
       query: botKlinesQuery,
-      errors: SYMBOL_ERRORS,
+      errors: HISTORY_ERRORS,
       example: {
         query: { symbol: 'BTC', interval: '1', limit: '1' },
         response: [{ time: 1767225600, open: 65000, high: 65050, low: 64980, close: 65012.5, volume: 12.5 }],

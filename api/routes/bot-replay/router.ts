@@ -17,10 +17,13 @@ export interface BotReplayRouteOptions {
 }
 
 const JOURNAL =
-  "While the replay exists (running or finished, until stop), this key's open, close, close_all, sltp, positions, trades, account and balance " +
+  "While the replay exists (running or finished, until stop), this key's open, close, close_all, sltp, positions, trades, account " +
+  'and balance ' +
   'act on a separate replay journal priced at the cursor (rows carry src "replay"; market entries of the replay\'s symbol only: ' +
-  'replay_market_only, replay_symbol_only). The clock sweeps every replayed minute (stops, targets, trailing stops, liquidations) as the live ' +
-  'minute sweep does. Other keys of the account and the live book are untouched; journal events reach no webhook, stream, board, report or equity curve.';
+  'replay_market_only, replay_symbol_only). The clock sweeps every replayed minute (stops, targets, trailing stops, liquidations) ' +
+  'as the live ' +
+  'minute sweep does. Other keys of the account and the live book are untouched; journal events reach no webhook, stream, board, ' +
+  'report or equity curve.';
 
 export function botReplayRoutes({ replay, authenticate }: BotReplayRouteOptions): RouteGroup {
   return defineRoutes(
@@ -32,7 +35,7 @@ export function botReplayRoutes({ replay, authenticate }: BotReplayRouteOptions)
         summary: "This key's replay: cursor, progress, price at the cursor and bars up to it (nothing after the cursor)",
         description: JOURNAL,
         query: replayQuery,
-        errors: ['no_replay', 'no_data', 'upstream_unavailable'],
+        errors: ['no_data', 'upstream_unavailable', 'upstream_busy'],
         example: {
           query: { interval: '5', bars: '2' },
           response: {
@@ -58,7 +61,8 @@ export function botReplayRoutes({ replay, authenticate }: BotReplayRouteOptions)
         method: 'post',
         response: REPLAY_RESPONSES.act,
         summary:
-          'Start a replay of a past UTC day ({symbol, day, speed 1-600, default 60}) or stop it ({act: "stop"}: closes at the cursor, answers the summary)',
+          'Start a replay of a past UTC day ({symbol, day, speed 1-600, default 60}) or stop it ({act: "stop"}: closes at the ' +
+          'cursor, answers the summary)',
         description: JOURNAL,
         body: replayBody,
         errors: [
@@ -72,6 +76,7 @@ export function botReplayRoutes({ replay, authenticate }: BotReplayRouteOptions)
           'no_replay',
           'replay_running',
           'upstream_unavailable',
+          'upstream_busy',
           'busy',
         ],
         example: {

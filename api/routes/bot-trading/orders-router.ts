@@ -34,7 +34,9 @@ export function orderRoutes({ trading }: BotTradingRouteOptions): RouteDefinitio
       summary:
         'Resting limit and stop entries (oldest first) and the last 20 that filled, expired, were cancelled or rejected (newest first)',
       description:
-        'status is open (resting), filled (position_id names the position it opened), cancelled, expired, or rejected (the market reached the level while the book held its cap of open positions or a position on the other side of the symbol; note says so).',
+        'status is open (resting), filled (position_id names the position it opened), cancelled, expired, or rejected (the market ' +
+        'reached the level while the book held its cap of open positions or a position on the other side of the symbol; note says ' +
+        'so).',
       example: {
         response: {
           orders: [exampleOrder],
@@ -51,7 +53,8 @@ export function orderRoutes({ trading }: BotTradingRouteOptions): RouteDefinitio
       response: BOT_RESPONSES.order,
       summary: 'Change a resting order: limit_price, sl, tp, margin_usd, leverage, trail_pct (null clears sl, tp, trail_pct)',
       description:
-        'The level is checked against the market now, as at placement (limit_price_far beyond 50% from it), and sl and tp against the level. Candles before the next minute no longer fill the order (fills_from_ts moves).',
+        'The level is checked against the market now, as at placement (limit_price_far beyond 50% from it), and sl and tp against ' +
+        'the level. Candles before the next minute no longer fill the order (fills_from_ts moves).',
       body: modifyOrderBody,
       errors: [
         'order_id_required',
@@ -64,6 +67,7 @@ export function orderRoutes({ trading }: BotTradingRouteOptions): RouteDefinitio
         'tp_wrong_side',
         'leverage_max',
         'no_price',
+        'market_closed',
         'not_found',
         'already_done',
         'busy',

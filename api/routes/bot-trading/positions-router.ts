@@ -67,13 +67,20 @@ export function positionRoutes(options: BotTradingRouteOptions): RouteDefinition
       response: BOT_RESPONSES.open,
       summary: 'Open a position at the live price (market entry), or place a limit or stop entry; dry_run prices it and writes nothing',
       description:
-        'Quantity = margin_usd x leverage / entry. The per-side fee rate is stamped on the position. A reused client_order_id answers with the same position and idempotent true. ' +
-        'type limit or stop with limit_price rests an order (answered as order): a limit long below the market, short above it; a stop long above, short below; ' +
-        'sl and tp are checked against limit_price; a level more than 50% from the market is refused (limit_price_far). It rests with status open, fills at limit_price when a closed 1-minute candle reaches it ' +
-        '(unless the book then holds its open cap or a position of the symbol on the other side: one-way mode; the order is rejected with a note), expires after 30 days; 20 per book. ' +
-        'A dry run of a limit or stop entry answers order { type, symbol, side, limit_price, direction up|down, would_fill_now } and position_if_filled (with liq_price). ' +
-        "A market entry fills under the book's simulation profile (/sim; /realism shows three of its fields): slippage, margin_tiers and mmr_pct in the body apply to this fill only; " +
-        'fill { requested_margin_usd, filled_margin_usd, fill_pct, partial } says how much filled, and the position keeps its terms (realism, slippage_bps, slippage_usd, mmr_pct).',
+        'Quantity = margin_usd x leverage / entry. The per-side fee rate is stamped on the position. A reused client_order_id ' +
+        'answers with the same position and idempotent true. ' +
+        'type limit or stop with limit_price rests an order (answered as order): a limit long below the market, short above it; a ' +
+        'stop long above, short below; ' +
+        'sl and tp are checked against limit_price; a level more than 50% from the market is refused (limit_price_far). It rests ' +
+        'with status open, fills at limit_price when a closed 1-minute candle reaches it ' +
+        '(unless the book then holds its open cap or a position of the symbol on the other side: one-way mode; the order is ' +
+        'rejected with a note), expires after 30 days; 20 per book. ' +
+        'A dry run of a limit or stop entry answers order { type, symbol, side, limit_price, direction up|down, would_fill_now } ' +
+        'and position_if_filled (with liq_price). ' +
+        "A market entry fills under the book's simulation profile (/sim; /realism shows three of its fields): slippage, " +
+        'margin_tiers and mmr_pct in the body apply to this fill only; ' +
+        'fill { requested_margin_usd, filled_margin_usd, fill_pct, partial } says how much filled, and the position keeps its terms ' +
+        '(realism, slippage_bps, slippage_usd, mmr_pct).',
       body: openBody,
       errors: [
         'symbol_required',
@@ -88,6 +95,7 @@ export function positionRoutes(options: BotTradingRouteOptions): RouteDefinition
         'stop_wrong_side',
         'unknown_symbol',
         'no_price',
+        'market_closed',
         'too_many_open',
         'too_many_orders',
         'sim_out_of_range',
@@ -128,7 +136,8 @@ export function positionRoutes(options: BotTradingRouteOptions): RouteDefinition
       method: 'post',
       response: BOT_RESPONSES.close,
       summary:
-        'Close a position (pct below 100 splits it and records the closed part) at the live price; a stop, target or liquidation the live price crossed settles the whole position at its level',
+        'Close a position (pct below 100 splits it and records the closed part) at the live price; a stop, target or liquidation ' +
+        'the live price crossed settles the whole position at its level',
       body: closeBody,
       errors: ['id_required', 'position_not_found', 'already_closed', 'no_price', 'remaining_margin_min_1', 'busy'],
       example: {
@@ -161,8 +170,10 @@ export function positionRoutes(options: BotTradingRouteOptions): RouteDefinition
       response: BOT_RESPONSES.sltp,
       summary: 'Set (number), clear (null) or keep (absent) stop-loss, take-profit and trailing stop',
       description:
-        'sl and tp are checked against the entry. A position shows as sl the stop in force: the tighter of the stop-loss set here and the trailing ' +
-        'stop (trail_pct behind trail_hwm, the best price since entry; set at open, then ratcheted). trail_pct is absent when the position does not ' +
+        'sl and tp are checked against the entry. A position shows as sl the stop in force: the tighter of the stop-loss set here ' +
+        'and the trailing ' +
+        'stop (trail_pct behind trail_hwm, the best price since entry; set at open, then ratcheted). trail_pct is absent when the ' +
+        'position does not ' +
         'trail (trail_hwm null): clearing it leaves the stop-loss set here in force.',
       body: sltpBody,
       errors: ['id_required', 'sl_or_tp_required', 'sl_wrong_side', 'tp_wrong_side', 'position_not_found', 'already_closed', 'busy'],

@@ -70,14 +70,22 @@ export const BOT_RESPONSES = {
   reset: okWith('Reset'),
   equity: okWith('Equity'),
   report: ref('Report'),
-  markets: bodySchema({ markets: arrayOf(ref('Market')), count: integer() }),
+  markets: bodySchema({
+    markets: arrayOf(ref('Market')),
+    count: integer(),
+    unlisted_classes: arrayOf(string(), 'Asset classes no connected exchange lists now: none of them trades here until one does'),
+  }),
   fees: ref('Fees'),
   feesSet: bodySchema({ ok: okTrue, fee_venue: { $ref: '#/components/schemas/Fees/properties/fee_venue' } }),
   webhooks: bodySchema({
     webhooks: arrayOf(ref('Webhook')),
     max: integer("The plan's number of webhooks"),
     events: arrayOf(string()),
-    signature: bodySchema({ header: string(), scheme: string() }),
+    signature: bodySchema({
+      header: string(),
+      scheme: string(),
+      timestamped: bodySchema({ header: string(), scheme: string() }),
+    }),
   }),
   webhookAct: bodySchema(
     {

@@ -72,7 +72,8 @@ export const openBody = Joi.object({
     .meta(codes({ 'number.min': 'leverage_min' }))
     .messages({ 'number.min': '{#label} must be at least 1 (1x: no leverage)' })
     .description(
-      "Multiple, 1 up to the symbol's max_leverage from /markets: 1000 on BTC, ETH, SOL, XRP, DOGE, HYPE, PEPE, 100 to 200 on other coins by 24 h volume (above it: leverage_max with max and requested)",
+      "Multiple, 1 up to the symbol's max_leverage from /markets: 1000 on BTC, ETH, SOL, XRP, DOGE, HYPE, PEPE, 100 to 200 on other " +
+        'coins by 24 h volume (above it: leverage_max with max and requested)',
     ),
   sl: price().allow(null).description('Stop-loss price: below the entry for a long, above for a short'),
   tp: price().allow(null).description('Take-profit price: above the entry for a long, below for a short'),
@@ -83,12 +84,14 @@ export const openBody = Joi.object({
     .valid('market', 'limit', 'stop')
     .description('market (default), or limit or stop: a resting entry at limit_price'),
   limit_price: level().description(
-    'Level of a limit or stop entry (required with them, above 0; at most 50% away from the market): limit long below the market, short above; stop long above, short below',
+    'Level of a limit or stop entry (required with them, above 0; at most 50% away from the market): limit long below the market, ' +
+      'short above; stop long above, short below',
   ),
   stop_price: level().description('Alias of limit_price'),
   client_order_id: clientOrderId(),
   dry_run: Joi.boolean().description(
-    'Price and validate, write nothing: answers leverage_max, fee_venue (null without one) and, with a venue, fee_vs_marginpad_default_usd (also as fee_vs_default_usd)',
+    'Price and validate, write nothing: answers leverage_max, fee_venue (null without one) and, with a venue, ' +
+      'fee_vs_marginpad_default_usd (also as fee_vs_default_usd)',
   ),
   fee_venue: Joi.string()
     .trim()
@@ -100,7 +103,8 @@ export const openBody = Joi.object({
     .max(MMR_PCT_RANGE.max)
     .meta(codes({ 'number.min': 'sim_out_of_range', 'number.max': 'sim_out_of_range', 'number.infinity': 'sim_out_of_range' }))
     .description(
-      `Base maintenance margin for this open, percent of notional, ${MMR_PCT_RANGE.min} to ${MMR_PCT_RANGE.max} (default: the book's, 0.5 or its margin venue)`,
+      `Base maintenance margin for this open, percent of notional, ${MMR_PCT_RANGE.min} to ${MMR_PCT_RANGE.max} (default: the book's, ` +
+        `0.5 or its margin venue)`,
     ),
   slippage: Joi.boolean().description("Realism for this fill only: slippage on or off over the book's setting (/realism)"),
   margin_tiers: Joi.boolean().description("Realism for this fill only: margin tiers on or off over the book's setting (/realism)"),

@@ -50,7 +50,8 @@ export function simRoutes({ trading }: BotTradingRouteOptions): RouteDefinition[
       summary:
         'Change the simulation profile: reset (to the defaults), then a preset, then the fields sent; omitted fields keep their value',
       description:
-        'Out-of-range values are refused (sim_out_of_range), never clamped; null on slippage_bps, taker_bps and mmr_pct means "use the tables". ' +
+        'Out-of-range values are refused (sim_out_of_range), never clamped; null (or "") on slippage_bps, taker_bps and mmr_pct ' +
+        'means "use the tables". ' +
         'start_balance_usd takes effect at the next reset. Open positions keep the terms they were filled with.',
       body: simBody,
       errors: ['sim_out_of_range', 'unknown_preset', 'unknown_margin_venue'],

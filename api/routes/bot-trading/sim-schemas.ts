@@ -15,6 +15,9 @@ const OUT_OF_RANGE: FieldMeta = {
   },
 };
 
+/** "" read as null; anything else is not a number. */
+const blankAsNull = Joi.any().custom((value: unknown, helpers) => (value === '' ? null : helpers.error('number.base')));
+
 const VENUES = ['', ...MARGIN_VENUES.map((v) => v.venue)].join(', ');
 
 /** A margin venue name as sent (checked against the venues by the service, so an unknown one answers unknown_margin_venue). */
@@ -38,8 +41,12 @@ function fieldSchema(kind: FieldKind, meaning: string): Joi.Schema {
     case 'number': {
       let schema = Joi.number().min(kind.min).max(kind.max);
       if (kind.integer) schema = schema.integer();
-      const described = schema.meta(OUT_OF_RANGE).description(`${meaning}; ${kind.min} to ${kind.max}${kind.nullable ? ', or null' : ''}`);
-      return kind.nullable ? described.allow(null) : described;
+      if (!kind.nullable) return schema.meta(OUT_OF_RANGE).description(`${meaning}; ${kind.min} to ${kind.max}`);
+      // null, or "" as the original's Python client sends it, clears the field back to the tables
+      return Joi.alternatives()
+        .try(schema.allow(null), blankAsNull)
+        .meta(OUT_OF_RANGE)
+        .description(`${meaning}; ${kind.min} to ${kind.max}, or null or "" for the tables`);
     }
   }
 }

@@ -1,6 +1,6 @@
 import type Joi from 'joi';
-import { AppError } from '../../../shared/core/errors.js';
-import { allFinite, liquidation, pnl, positionSize, riskReward, takeProfit } from '../../../shared/calculators/calculators.js';
+import { AppError, type ErrorCode } from '../../../shared/core/errors.js';
+import { allFinite, liquidation, mmrRefusal, pnl, positionSize, riskReward, takeProfit } from '../../../shared/calculators/calculators.js';
 import { defineRoutes, type RouteDefinition, type RouteGroup } from '../../routing/route-catalog.js';
 import { liquidationQuery, pnlQuery, positionSizeQuery, riskRewardQuery, takeProfitQuery } from './schemas.js';
 
@@ -9,8 +9,9 @@ interface Calculator {
   summary: string;
   query: Joi.ObjectSchema;
   compute(input: never): object;
-  /** A result that is finite but meaningless for a trader is refused with a named code. */
-  refuse?(result: object): AppError | undefined;
+  /** Inputs or a result that are finite but meaningless for a trader are refused with a named code. */
+  refuse?(result: object, query: never): AppError | undefined;
+  refusals?: ErrorCode[];
   exampleQuery: Record<string, string>;
 }
 
@@ -18,10 +19,16 @@ const CALCULATORS: Calculator[] = [
   {
     name: 'liquidation',
     summary:
-      'Isolated-margin liquidation price: long = entry x (1 - 1/leverage + mmr/100), mmr capped at half the initial margin ' +
-      '(50/leverage; binds above 100x at the default 0.5) as on a paper position; the result echoes the mmr applied',
+      'Isolated-margin liquidation price: long = entry x (1 - 1/leverage + mmr/100). Without mmr, the default 0.5 as on a ' +
+      'paper position: from 200x, where it would put the price at the entry, half the initial margin (50/leverage) instead; ' +
+      'a given mmr of 100/leverage or more is refused (mmr_crosses_entry). The result echoes the mmr applied',
     query: liquidationQuery,
     compute: liquidation,
+    refuse: (_result, query) => {
+      const reason = mmrRefusal(query);
+      return reason === undefined ? undefined : new AppError('mmr_crosses_entry', reason, { param: 'mmr' });
+    },
+    refusals: ['mmr_crosses_entry'],
     exampleQuery: { entry: '65000', leverage: '10', side: 'long' },
   },
   {
@@ -54,6 +61,7 @@ const CALCULATORS: Calculator[] = [
       (result as ReturnType<typeof takeProfit>).targetExitPrice <= 0
         ? new AppError('roe_unreachable', 'this ROE would need the price to reach zero or below', { param: 'roe' })
         : undefined,
+    refusals: ['roe_unreachable'],
     exampleQuery: { entry: '65000', roe: '50', leverage: '10', side: 'long' },
   },
 ];
@@ -61,7 +69,7 @@ const CALCULATORS: Calculator[] = [
 function run(calculator: Calculator, query: never): object {
   const result = calculator.compute(query);
   if (!allFinite(result)) throw new AppError('result_not_finite', 'these inputs give a result outside the finite number range');
-  const refusal = calculator.refuse?.(result);
+  const refusal = calculator.refuse?.(result, query);
   if (refusal) throw refusal;
   return result;
 }
@@ -81,7 +89,7 @@ export function calcRoutes(): RouteGroup {
       summary: calculator.summary,
       style,
       query: calculator.query,
-      errors: calculator.refuse ? ['result_not_finite', 'roe_unreachable'] : ['result_not_finite'],
+      errors: ['result_not_finite', ...(calculator.refusals ?? [])],
       example: { query: calculator.exampleQuery, response: exampleResponse(calculator) },
       handle: ({ query }) => run(calculator, query as never),
     })),

@@ -41,7 +41,12 @@ export const liquidationQuery = Joi.object({
   entry: entry(),
   leverage: leverage().required(),
   side: side(),
-  mmr: Joi.number().min(0).less(100).default(0.5).description('Maintenance margin rate in percent'),
+  mmr: Joi.number()
+    .min(0)
+    .less(100)
+    .description(
+      'Maintenance margin rate in percent; omitted: 0.5, or 50/leverage from 200x; at least 100/leverage: 400 mmr_crosses_entry',
+    ),
 });
 
 export const positionSizeQuery = Joi.object({

@@ -122,7 +122,8 @@ export function liquidationRoutes({ liquidations, clusters }: LiquidationRouteOp
       tag: 'derivatives',
       summary: 'Long vs short liquidated dollars of one symbol in time buckets (raw object). Default 60 minutes, max 43200',
       description:
-        'Buckets grow with the window: up to 60 minutes, 1-minute buckets; up to 6 h, 5; up to 24 h, 15; up to 7 days, 60; up to 30 days, 240. ' +
+        'Buckets grow with the window: up to 60 minutes, 1-minute buckets; up to 6 h, 5; up to 24 h, 15; up to 7 days, 60; up to 30 ' +
+        'days, 240. ' +
         'Buckets start at UTC multiples of their size, oldest first; the first may cover only part of its size.',
       style: 'bare',
       query: recentQuery,
@@ -150,8 +151,10 @@ export function liquidationRoutes({ liquidations, clusters }: LiquidationRouteOp
       tag: 'derivatives',
       summary: 'Modelled liquidation clusters of one symbol: where positions opened in the last 24 h would be liquidated (raw object)',
       description:
-        'Model estimates, not observed events: open-interest increases are spread over the candles traded meanwhile, split long/short and over a 5x-100x leverage mix; ' +
-        'levels already crossed since, and positions closed by open-interest decreases, are removed. updatedAt is the time of the newest input. side: the positions that level would liquidate.',
+        'Model estimates, not observed events: open-interest increases are spread over the candles traded meanwhile, split ' +
+        'long/short and over a 5x-100x leverage mix; ' +
+        'levels already crossed since, and positions closed by open-interest decreases, are removed. updatedAt is the time of the ' +
+        'newest input. side: the positions that level would liquidate.',
       style: 'bare',
       query: clusterQuery,
       errors: ['unknown_symbol'],

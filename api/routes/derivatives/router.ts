@@ -30,7 +30,8 @@ export function derivativesRoutes({ derivatives, liquidations, clusters }: Deriv
       path: '/api/v1/funding',
       summary: 'Funding rates of about 160 USDT perpetuals (Binance, Bybit, OKX and their mean); positive = longs pay shorts',
       description:
-        'Rates are per funding interval (intervalHours when known), with the soonest next funding time. Refreshed every minute; 503 until the first refresh.',
+        'Rates are per funding interval (intervalHours when known), with the soonest next funding time. Refreshed every minute; 503 ' +
+        'until the first refresh.',
       example: pairsExample({
         rate: 0.0001,
         ratePct: 0.01,

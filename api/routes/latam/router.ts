@@ -25,8 +25,10 @@ export function latamRoutes({ latam, cacheMs }: LatamRouteOptions): RouteGroup {
       path: '/api/latam/ar',
       summary: 'USDT in Argentine pesos per exchange (CriptoYa), reference dollars and the brecha',
       description:
-        "dolar: the reference dollars as { ask } ({ ask, bid } for the blue), by the original's Spanish names (oficial, blue, mep, ccl, tarjeta) " +
-        `and the earlier English ones (official, card); brecha[k] = (mid / dolar[k].ask - 1) x 100 under the same keys. bestBuy and bestSell carry price beside ask and bid. ${common}`,
+        "dolar: the reference dollars as { ask } ({ ask, bid } for the blue), by the original's Spanish names (oficial, blue, mep, " +
+        'ccl, tarjeta) ' +
+        `and the earlier English ones (official, card); brecha[k] = (mid / dolar[k].ask - 1) x 100 under the same keys. bestBuy and ` +
+        `bestSell carry price beside ask and bid. ${common}`,
       example: {
         response: {
           ...EXAMPLE_HEAD,
@@ -47,7 +49,8 @@ export function latamRoutes({ latam, cacheMs }: LatamRouteOptions): RouteGroup {
       path: '/api/latam/br',
       summary: 'BTC and USDT in reais per exchange (Mercado Bitcoin, Foxbit, CriptoYa), the commercial dollar and the agio',
       description:
-        `agio = ask / (BTC/USD x USD/BRL) - 1, percent; BTC/USD from the service's own feed; USD/BRL from AwesomeAPI, the central bank's PTAX when it fails. ` +
+        `agio = ask / (BTC/USD x USD/BRL) - 1, percent; BTC/USD from the service's own feed; USD/BRL from AwesomeAPI, the central ` +
+        `bank's PTAX when it fails. ` +
         `hist rows carry btc (= btcMid); an hour whose quote had no BTC/USD yet has no row. ${common}`,
       example: {
         response: {

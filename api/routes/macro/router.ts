@@ -11,7 +11,8 @@ export interface MacroRouteOptions {
 }
 
 const staleNote =
-  'Served from the last refresh; when the provider is down, the last good answer with stale: true; 503 upstream_unavailable before the first one.';
+  'Served from the last refresh; when the provider is down, the last good answer with stale: true; 503 upstream_unavailable before ' +
+  'the first one.';
 
 export function macroRoutes({ macro, cacheMs }: MacroRouteOptions): RouteGroup {
   const cache = new JsonTextCache(cacheMs);
@@ -25,7 +26,9 @@ export function macroRoutes({ macro, cacheMs }: MacroRouteOptions): RouteGroup {
       tag: 'macro',
       summary: 'FOMC decisions, CPI and NFP releases, options expiries and crypto milestones with exact UTC timestamps',
       description:
-        'year 2023 to 2027; without it the next 90 days. Times: FOMC 14:00 and BLS 08:30 New York time converted to UTC; options expiries the last Friday of the month 08:00 UTC. gaps names the release series (cpi, nfp) whose published schedule ends inside the window.',
+        'year 2023 to 2027; without it the next 90 days. Times: FOMC 14:00 and BLS 08:30 New York time converted to UTC; options ' +
+        'expiries the last Friday of the month 08:00 UTC. gaps names the release series (cpi, nfp) whose published schedule ends ' +
+        'inside the window.',
       style: 'envelope',
       query: calendarQuery,
       example: {

@@ -4,7 +4,7 @@ import { klinesHandler } from './candle-view.js';
 import type { CachedQuotes } from './cached-quotes.js';
 import { JsonTextCache, sendEnvelopeText } from '../../routing/json-text.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
-import { PUBLIC_INTERVALS, priceQuery, publicKlinesQuery, SYMBOL_ERRORS } from './schemas.js';
+import { HISTORY_ERRORS, PUBLIC_INTERVALS, priceQuery, publicKlinesQuery, SYMBOL_ERRORS } from './schemas.js';
 
 export interface MarketRouteOptions {
   market: MarketService;
@@ -40,7 +40,8 @@ export function marketRoutes({ market, quotes, cacheMs }: MarketRouteOptions): R
       tag: 'market',
       summary: 'Live price of one coin: the median of the exchanges with a fresh price',
       description:
-        'When no exchange has a fresh price, the last known one is served with stale: true and ageMs; 503 upstream_unavailable when there is none.',
+        'When no exchange has a fresh price, the last known one is served with stale: true and ageMs; 503 upstream_unavailable when ' +
+        'there is none.',
       style: 'envelope',
       query: priceQuery,
       errors: SYMBOL_ERRORS,
@@ -91,7 +92,7 @@ export function marketRoutes({ market, quotes, cacheMs }: MarketRouteOptions): R
       summary: 'OHLC candles, oldest first; time in seconds. Defaults: interval 60, limit 200 (max 1000)',
       style: 'envelope',
       query: publicKlinesQuery,
-      errors: SYMBOL_ERRORS,
+      errors: HISTORY_ERRORS,
       example: {
         query: { symbol: 'BTC', interval: '60', limit: '2' },
         response: [

@@ -72,6 +72,8 @@ const klinesQuery = (allowed: Record<string, number>) =>
 
 /** What a route that reads one symbol's market data may answer besides a validation error. */
 export const SYMBOL_ERRORS: ErrorCode[] = ['unknown_symbol', 'upstream_unavailable'];
+/** Candle routes: a range Redis does not hold goes to the exchanges, within their budget for calls users drive. */
+export const HISTORY_ERRORS: ErrorCode[] = [...SYMBOL_ERRORS, 'upstream_busy'];
 
 export const priceQuery = Joi.object({ symbol: symbolParam() });
 export const publicKlinesQuery = klinesQuery(PUBLIC_INTERVALS);

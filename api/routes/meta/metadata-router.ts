@@ -1,4 +1,5 @@
 /** The public metadata routes: the change history (JSON and RSS) and the plan catalogue. Keyless. */
+import type { ServerResponse } from 'node:http';
 import Joi from 'joi';
 import { arrayOf, bodySchema, nullable, oneOfValues, ref, string } from '../../../shared/core/json-schema.js';
 import { CHANGELOG, CURRENT_VERSION } from '../../../shared/meta/changelog.js';
@@ -42,6 +43,15 @@ function requestOrigin(req: ApiRequest): string {
   return `${scheme}://${AUTHORITY.test(host) ? host : 'localhost'}`;
 }
 
+/** The feed written whole (the catalog sends nothing more once the answer is written). */
+function sendRss(req: ApiRequest, res: ServerResponse): undefined {
+  const xml = changelogRss(CHANGELOG, requestOrigin(req));
+  res.setHeader('Content-Type', 'application/rss+xml; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(xml));
+  res.end(xml);
+  return undefined;
+}
+
 export function metadataRoutes(): RouteGroup {
   const view = changelogView(CHANGELOG, CURRENT_VERSION);
   const plans = planCatalogue();
@@ -66,12 +76,19 @@ export function metadataRoutes(): RouteGroup {
       style: 'bare',
       mediaType: 'application/rss+xml',
       response: string('RSS 2.0: one item per version, newest first'),
-      handle: ({ req, res }) => {
-        const xml = changelogRss(CHANGELOG, requestOrigin(req));
-        res.setHeader('Content-Type', 'application/rss+xml; charset=utf-8');
-        res.setHeader('Content-Length', Buffer.byteLength(xml));
-        res.end(xml);
-      },
+      handle: ({ req, res }) => sendRss(req, res),
+    },
+    {
+      method: 'get',
+      path: '/api/changelog',
+      tag: 'meta',
+      summary: 'The change history by format: json (default) answers as /api/changelog.json, xml as /api/changelog.xml',
+      style: 'envelope',
+      query: Joi.object({ format: Joi.string().valid('json', 'xml').default('json').description('json (default) or xml (RSS 2.0)') }),
+      response: CHANGELOG_RESPONSE,
+      example: { response: { ...view, entries: view.entries.slice(1, 2), changelog: view.entries.slice(1, 2) } },
+      handle: ({ req, res, query }: { req: ApiRequest; res: ServerResponse; query: { format: 'json' | 'xml' } }) =>
+        query.format === 'xml' ? sendRss(req, res) : view,
     },
     {
       method: 'get',

@@ -3,30 +3,30 @@
  * API's trading routes served again under /api/site/<path> for a signed-in page (siteTradingRouter).
  */
 import Joi from 'joi';
-import type { Clock } from '../../../shared/core/clock.js';
+import type { SiteSettings } from '../../../shared/core/config.js';
 import { AppError } from '../../../shared/core/errors.js';
 import { arrayOf, boolean, integer, nullable, number, string, type JsonSchema } from '../../../shared/core/json-schema.js';
 import type { AccountStore } from '../../../shared/paper/accounts/account-store.js';
 import type { BookRegistry } from '../../../shared/paper/accounts/book-registry.js';
-import { secretDigest } from '../../../shared/site/sign-in.js';
+import type { SignInBudgets } from '../../../shared/site/sign-in-budgets.js';
 import type { SiteServices } from '../../../shared/site/site-services.js';
-import type { CoalescingLimiter } from '../../../shared/rate-limit/coalescing-limiter.js';
+import { clientBucket } from '../../../shared/rate-limit/client-bucket.js';
+import { requireMail } from '../../../shared/site/site-mail.js';
 import { normalizeEmail } from '../../../shared/paper/accounts/account-rules.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import type { ApiRequest } from '../../routing/http-types.js';
-import { clearSessionCookie, readCookie, requireSession, SESSION_COOKIE, setSessionCookie, checkOrigin } from './site-session.js';
+import { clearSessionCookie, readSessionCookie, requireSession, setSessionCookie, checkOrigin } from './site-session.js';
 
 export interface SiteRouteOptions {
   site: SiteServices;
   accounts: AccountStore;
   books: BookRegistry;
-  limiter: CoalescingLimiter;
-  clock: Clock;
+  budgets: SignInBudgets;
   /** SITE_URL's origin, when set: links point at it and site calls must come from it. */
   siteUrl: string | undefined;
   cookieSecure: boolean;
-  signInPerEmail: number;
-  signInPerIp: number;
+  /** What the budgets allow, for the route's description. */
+  signInLimits: Pick<SiteSettings, 'signInPerEmail' | 'signInPerIp' | 'signInPerEmailDay'>;
 }
 
 const TAG = 'site';
@@ -69,24 +69,6 @@ const keyList: JsonSchema = {
   },
 };
 
-/** The sign-in budgets, on the API's limiter: per address (by digest: no raw e-mail in a key name) and per client IP. */
-async function meterSignIn(options: SiteRouteOptions, email: string, ip: string | undefined): Promise<void> {
-  const scopes: [string, number][] = [
-    [`signin:ip:${ip ?? 'unknown'}`, options.signInPerIp],
-    [`signin:email:${secretDigest(email)}`, options.signInPerEmail],
-  ];
-  // both budgets in one round trip; each counts the request whether or not the other refuses it
-  const decisions = await Promise.all(scopes.map(([scope, limit]) => options.limiter.consume(scope, limit)));
-  const refused = decisions.find((decision) => !decision.allowed);
-  if (refused) {
-    const retryAfter = Math.max(1, Math.ceil((refused.resetAt - options.clock.now()) / 1000));
-    throw new AppError('rate_limited', `too many sign-in links asked for; retry in ${retryAfter} s`, {
-      limit: refused.limit,
-      retry_after: retryAfter,
-    });
-  }
-}
-
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
@@ -104,9 +86,9 @@ function siteOrigin(req: ApiRequest, siteUrl: string | undefined): string {
 }
 
 export function siteRoutes(options: SiteRouteOptions): RouteGroup {
-  const { site, accounts, books, siteUrl, cookieSecure } = options;
+  const { site, accounts, books, siteUrl, cookieSecure, signInLimits: limits } = options;
   const cookie = { secure: cookieSecure };
-  const auth = { sessions: site.sessions, siteUrl };
+  const auth = { sessions: site.sessions, siteUrl, cookieSecure };
   return defineRoutes([
     {
       method: 'post',
@@ -115,17 +97,38 @@ export function siteRoutes(options: SiteRouteOptions): RouteGroup {
       style: 'envelope',
       summary:
         'Mails a one-time sign-in link (15 minutes, single use) to the address; the answer is the same whether it has an account or not',
-      description: `Rate limited per address (${options.signInPerEmail}/min) and per client IP (${options.signInPerIp}/min). Must come from the site's pages (Origin).`,
+      description:
+        `Rate limited per mailbox and client IP (${limits.signInPerEmail}/min), per client IP (${limits.signInPerIp}/min) and per ` +
+        `mailbox (${limits.signInPerEmailDay}/day); a mailbox ignores case, +tags and Gmail's dots. ` +
+        "Must come from the site's pages (Origin). 503 mail_unavailable when the server has no mail server.",
       body: emailBody,
-      errors: ['rate_limited', 'cross_site'],
+      errors: ['rate_limited', 'cross_site', 'mail_unavailable'],
       response: { type: 'object', properties: { sent: boolean(), expires_in_s: integer() } },
       example: { body: { email: 'trader@example.com' }, response: { sent: true, expires_in_s: 900 } },
       handle: async ({ req, body }: { req: ApiRequest; body: { email: string } }) => {
         checkOrigin(req, siteUrl);
+        // no mail server: refused before the budgets are charged
+        requireMail(site.mailer);
         const email = normalizeEmail(body.email);
-        await meterSignIn(options, email, req.ip);
+        await options.budgets.charge(email, clientBucket(req.ip));
         await site.signIn.start(email, siteOrigin(req, siteUrl));
         return { sent: true, expires_in_s: 900 };
+      },
+    },
+    {
+      method: 'post',
+      path: '/api/auth/link',
+      tag: TAG,
+      style: 'envelope',
+      summary: 'Names the address a sign-in link signs in as, without using it: the page asks the visitor to confirm it first',
+      description: 'A link someone else sent would otherwise sign the visitor into their account unawares (login CSRF).',
+      body: finishBody,
+      errors: ['link_invalid', 'cross_site'],
+      response: { type: 'object', properties: { email: string(), expires: integer('when the link stops working, epoch ms') } },
+      handle: async ({ req, res, body }: { req: ApiRequest; res: Parameters<typeof setSessionCookie>[0]; body: { token: string } }) => {
+        checkOrigin(req, siteUrl);
+        res.setHeader('Cache-Control', 'no-store');
+        return site.signIn.peek(body.token);
       },
     },
     {
@@ -133,13 +136,15 @@ export function siteRoutes(options: SiteRouteOptions): RouteGroup {
       path: '/api/auth/finish',
       tag: TAG,
       style: 'envelope',
-      summary: 'Opens a sign-in link: creates the account when the address is new and starts a session (cookie pd_session)',
+      summary:
+        'Opens a sign-in link: creates the account when the address is new and starts a session (cookie pd_session, ' +
+        "__Host-pd_session when Secure); the address's other links and the browser's previous session end",
       body: finishBody,
       errors: ['link_invalid', 'cross_site'],
       response: { type: 'object', properties: { email: string(), account: string(), created: boolean() } },
       handle: async ({ req, res, body }: { req: ApiRequest; res: Parameters<typeof setSessionCookie>[0]; body: { token: string } }) => {
         checkOrigin(req, siteUrl);
-        const signedIn = await site.signIn.finish(body.token);
+        const signedIn = await site.signIn.finish(body.token, readSessionCookie(req, cookie));
         setSessionCookie(res, signedIn.cookie, cookie);
         return { email: signedIn.email, account: signedIn.accountId, created: signedIn.created };
       },
@@ -163,13 +168,13 @@ export function siteRoutes(options: SiteRouteOptions): RouteGroup {
       handle: async ({ req, res }: { req: ApiRequest; res: Parameters<typeof setSessionCookie>[0] }) => {
         res.setHeader('Cache-Control', 'no-store');
         // a page asks before it knows: no session is an answer here, not an error (the pages show the sign-in link)
-        const value = readCookie(req, SESSION_COOKIE);
+        const value = readSessionCookie(req, cookie);
         const session = await site.sessions.check(value);
         const account = session === null ? null : await accounts.get(session.accountId);
         if (session === null || account === null || value === undefined) return { signed_in: false };
         const names = (await books.listBooks(account.id)).map((book) => book.name);
         // the session's Redis expiry slid with this check: the cookie's does too
-        setSessionCookie(res, value, cookie);
+        setSessionCookie(res, value, cookie, session.remainingMs);
         return { signed_in: true, email: account.email, account: account.id, books: names, since: session.created };
       },
     },
@@ -196,12 +201,23 @@ export function siteRoutes(options: SiteRouteOptions): RouteGroup {
       style: 'bare',
       summary: "The signed-in account's API keys: act list, create (name, optional book), rename (key, name), revoke (key)",
       description:
-        'Needs the site session cookie (401 login_required). Each act answers the list { ok, keys: [ { k, name, book, calls, last, revoked } ], plan, plans }; ' +
+        'Needs the site session cookie (401 login_required). Each act answers the list { ok, keys: [ { k, name, book, calls, last, ' +
+        'revoked } ], plan, plans }; ' +
         'create adds created { k, key } with the new key, shown once. k is the key public id.',
       body: keyBody,
       errors: ['login_required', 'cross_site', 'max_keys', 'max_books', 'bad_book', 'not_found'],
       response: keyList,
-      handle: async ({ req, body }: { req: ApiRequest; body: { act: string; name?: string; book?: string; key?: string } }) => {
+      handle: async ({
+        req,
+        res,
+        body,
+      }: {
+        req: ApiRequest;
+        res: Parameters<typeof setSessionCookie>[0];
+        body: { act: string; name?: string; book?: string; key?: string };
+      }) => {
+        // a created key is in the answer: no cache may keep it
+        res.setHeader('Cache-Control', 'no-store');
         const session = await requireSession(req, auth);
         switch (body.act) {
           case 'create':

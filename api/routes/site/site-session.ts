@@ -1,12 +1,15 @@
 /**
- * What a site call needs of HTTP: the session cookie (HttpOnly, SameSite=Lax, Secure unless configured off), the Origin
+ * What a site call needs of HTTP: the session cookie (HttpOnly, SameSite=Lax, Secure unless configured off, and then
+ * named with the __Host- prefix: the browser keeps it only for this exact host over https, so no sibling subdomain or
+ * plain-http page can set or shadow it), the Origin
  * check against cross-site requests, and an Authenticate that turns a session into the KeyContext the bot routes take.
  *
- * CSRF: a strict Origin check rather than a token. Every state-changing site call is a fetch POST with a JSON body;
- * browsers send Origin on every such request, and a page of another site cannot forge it. The check needs no token
+ * CSRF: an Origin check rather than a token. Every state-changing site call is a fetch POST with a JSON body;
+ * browsers send Origin on every cross-origin POST, and a page of another site cannot forge it. The check needs no token
  * carried through every form and page and no extra round trip, and SameSite=Lax already keeps the cookie off
- * cross-site POSTs in current browsers: the Origin check is the second wall. A POST without Origin (a script with a
- * stolen cookie would not need CSRF anyway) is refused too.
+ * cross-site POSTs: the Origin check is the second wall. A call with a session and no Origin at all is not a browser's
+ * cross-site request but a script holding the cookie (the original's clients manage keys so), and is served; sign-in,
+ * which has no session yet, still needs the site's Origin (docs/SECURITY.md, "Sign-in and sessions").
  */
 import type { IncomingMessage } from 'node:http';
 import type { Clock } from '../../../shared/core/clock.js';
@@ -17,11 +20,19 @@ import type { BookRegistry } from '../../../shared/paper/accounts/book-registry.
 import type { KeyContext } from '../../../shared/paper/key-context.js';
 import { effectivePlan } from '../../../shared/paper/plans.js';
 import { SESSION_TTL_MS, sessionKeyId, type SessionService, type SiteSession } from '../../../shared/site/sessions.js';
-import type { Authenticate } from '../../middleware/authenticate.js';
+import { withRequestId, type Authenticate } from '../../middleware/authenticate.js';
+import { rateLimited, setHeaders } from '../../middleware/rate-limit.js';
+import { rateLimitRejections } from '../../../shared/metrics/metrics.js';
+import type { CoalescingLimiter } from '../../../shared/rate-limit/coalescing-limiter.js';
+import { clientBucket } from '../../../shared/rate-limit/client-bucket.js';
 import type { ApiRequest, ApiResponse } from '../../routing/http-types.js';
 import type { KeyCheck } from '../../ws/stream-client.js';
 
 export const SESSION_COOKIE = 'pd_session';
+/** The cookie's name when it is Secure. */
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+
+export const sessionCookieName = (secure: boolean): string => (secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE);
 /** The header a page names the book it trades with (the bot routes' queries and bodies stay as the API has them). */
 export const BOOK_HEADER = 'x-pd-book';
 
@@ -45,23 +56,33 @@ export interface CookieOptions {
   secure: boolean;
 }
 
-/** Sets the session cookie for 30 days (again on each page load, so it slides with the session in Redis). */
-export function setSessionCookie(res: ApiResponse, value: string, options: CookieOptions): void {
+/** The session cookie's value in a request, under the name the Secure setting gives it. */
+export function readSessionCookie(req: Pick<IncomingMessage, 'headers'>, options: CookieOptions): string | undefined {
+  return readCookie(req, sessionCookieName(options.secure));
+}
+
+/**
+ * Sets the session cookie for what the session has left (30 days, less near its 90-day end), again on each page load,
+ * so it slides with the session in Redis.
+ */
+export function setSessionCookie(res: ApiResponse, value: string, options: CookieOptions, remainingMs = SESSION_TTL_MS): void {
   const secure = options.secure ? '; Secure' : '';
-  res.setHeader('Set-Cookie', `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_TTL_MS / 1000}${secure}`);
+  const maxAge = Math.ceil(remainingMs / 1000);
+  res.setHeader('Set-Cookie', `${sessionCookieName(options.secure)}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`);
 }
 
 export function clearSessionCookie(res: ApiResponse, options: CookieOptions): void {
   const secure = options.secure ? '; Secure' : '';
-  res.setHeader('Set-Cookie', `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure}`);
+  res.setHeader('Set-Cookie', `${sessionCookieName(options.secure)}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure}`);
 }
 
 /**
  * Refuses (403 cross_site) a request whose Origin is not the site's: SITE_URL's origin when set, else the origin whose
- * host is the request's own Host.
+ * host is the request's own Host. `absentAllowed`: a request with no Origin header passes (a session call from a script).
  */
-export function checkOrigin(req: Pick<IncomingMessage, 'headers'>, siteUrl: string | undefined): void {
+export function checkOrigin(req: Pick<IncomingMessage, 'headers'>, siteUrl: string | undefined, absentAllowed = false): void {
   const origin = req.headers.origin;
+  if (origin === undefined && absentAllowed) return;
   if (typeof origin !== 'string' || origin === '' || origin === 'null') throw crossSite();
   if (siteUrl !== undefined) {
     if (origin !== siteUrl) throw crossSite();
@@ -82,15 +103,40 @@ export interface SiteAuthDeps {
   books: BookRegistry;
   clock: Clock;
   siteUrl: string | undefined;
+  /** The session cookie is Secure (and named __Host-pd_session). */
+  cookieSecure: boolean;
+  /** The API's limiter: a session's calls spend its account's plan budget, a call without one the keyless IP budget. */
+  limiter: CoalescingLimiter;
+  publicLimit: number;
 }
 
-/** The session of a request (its Origin checked first when it changes something), or 401 login_required. */
+/**
+ * Meters a site call: on its account's plan budget (requests per minute, shared by the account's sessions) when it has
+ * a session, else on the client IP's keyless budget, so a page's calls never run into the IP's 60 a minute.
+ */
+async function meterSiteCall(req: ApiRequest, res: ApiResponse, deps: SiteAuthDeps, ctx: KeyContext | null): Promise<void> {
+  const scope = ctx === null ? 'ip' : 'account';
+  const limit = ctx === null ? deps.publicLimit : ctx.plan.limits.requestsPerMinute;
+  const decision = await deps.limiter.consume(ctx === null ? `ip:${clientBucket(req.ip)}` : `site:${ctx.accountId}`, limit);
+  res.locals.rateScope = scope;
+  res.locals.rateLimit = limit;
+  setHeaders(res, decision, scope);
+  if (!decision.allowed) {
+    rateLimitRejections.inc({ scope });
+    throw rateLimited(decision, `over the budget of ${limit} requests per minute`);
+  }
+}
+
+/**
+ * The session of a request (its Origin checked first when it changes something: another site's is refused, none at
+ * all is a script's), or 401 login_required.
+ */
 export async function requireSession(
   req: Pick<IncomingMessage, 'headers' | 'method'>,
-  deps: Pick<SiteAuthDeps, 'sessions' | 'siteUrl'>,
+  deps: Pick<SiteAuthDeps, 'sessions' | 'siteUrl' | 'cookieSecure'>,
 ): Promise<SiteSession> {
-  if (req.method !== 'GET' && req.method !== 'HEAD') checkOrigin(req, deps.siteUrl);
-  const session = await deps.sessions.check(readCookie(req, SESSION_COOKIE));
+  if (req.method !== 'GET' && req.method !== 'HEAD') checkOrigin(req, deps.siteUrl, true);
+  const session = await deps.sessions.check(readSessionCookie(req, { secure: deps.cookieSecure }));
   if (session === null) throw loginRequired();
   return session;
 }
@@ -128,10 +174,19 @@ function requestBook(req: ApiRequest): string {
 /** The Authenticate of the site's trading routes: the bot routes' handlers, run for the session's account and book. */
 export function sessionAuthenticate(deps: SiteAuthDeps): Authenticate {
   return async (req, res) => {
-    const session = await requireSession(req as ApiRequest, deps);
-    const ctx = await sessionContext(session, requestBook(req as ApiRequest), deps);
+    let ctx: KeyContext;
+    try {
+      const session = await requireSession(req as ApiRequest, deps);
+      ctx = await sessionContext(session, requestBook(req as ApiRequest), deps);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'login_required')
+        await meterSiteCall(req as ApiRequest, res as ApiResponse, deps, null);
+      throw error;
+    }
+    await meterSiteCall(req as ApiRequest, res as ApiResponse, deps, ctx);
     res.setHeader('Cache-Control', 'no-store');
-    return ctx;
+    // a site trade carries its request id as a keyed one does
+    return withRequestId(ctx, res);
   };
 }
 
@@ -141,7 +196,7 @@ export function sessionAuthenticate(deps: SiteAuthDeps): Authenticate {
  */
 export function sessionStreamCheck(deps: SiteAuthDeps): (req: IncomingMessage, url: URL) => (() => Promise<KeyCheck>) | null {
   return (req, url) => {
-    if (readCookie(req, SESSION_COOKIE) === undefined) return null;
+    if (readSessionCookie(req, { secure: deps.cookieSecure }) === undefined) return null;
     const book = url.searchParams.get('book') || MAIN_BOOK;
     return async () => {
       try {

@@ -1,14 +1,16 @@
 import { arrayOf, bodySchema, epochMs, integer, nullable, number, okTrue, oneOfValues, string } from '../../../shared/core/json-schema.js';
 import type { JsonSchema } from '../../../shared/core/json-schema.js';
-import { FEED_STALE_MS, SCHEDULER_LATE_MS, STATUS_DAYS } from '../../../shared/status/status-rules.js';
+import { SCHEDULER_LATE_MS, STATUS_DAYS } from '../../../shared/status/status-rules.js';
 import type { StatusService } from '../../../shared/status/status-service.js';
 import { JsonTextCache, snapshotRoute } from '../../routing/json-text.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 
 export interface StatusRouteOptions {
   status: StatusService;
-  /** Every pod shares one read per this long (10 s). */
+  /** Every pod shares one read per this long (STATUS_CACHE_MS, 10 s). */
   cacheMs: number;
+  /** A feed silent for longer than this is down (STATUS_FEED_STALE_MS, 15 s). */
+  feedStaleMs: number;
 }
 
 const state = oneOfValues(['up', 'down']);
@@ -49,7 +51,7 @@ const STATUS_RESPONSE = bodySchema({
   ),
 });
 
-export function statusRoutes({ status, cacheMs }: StatusRouteOptions): RouteGroup {
+export function statusRoutes({ status, cacheMs, feedStaleMs }: StatusRouteOptions): RouteGroup {
   // one answer per cache period and pod, serialized once
   const route = snapshotRoute(new JsonTextCache(cacheMs), {
     path: '/api/status',
@@ -58,7 +60,8 @@ export function statusRoutes({ status, cacheMs }: StatusRouteOptions): RouteGrou
       'Public status: every component now (Redis, feed connectors, liquidation streams, queues, scheduler) and 90 days of availability',
     description:
       `Keyless, cached ${cacheMs / 1000} s. A feed connector is up while a feed process holds its lease and its last price is at most ` +
-      `${FEED_STALE_MS / 1000} s old; a liquidation stream while its lease is held and its holder reports an open socket; the scheduler while the live sweep's next run is at ` +
+      `${feedStaleMs / 1000} s old; a liquidation stream while its lease is held and its holder reports an open socket; the ` +
+      `scheduler while the live sweep's next run is at ` +
       `most ${SCHEDULER_LATE_MS / 1000} s late. days: a sampler job counts every component up or down every STATUS_SAMPLE_MS (15 s).`,
     style: 'bare',
     response: STATUS_RESPONSE,

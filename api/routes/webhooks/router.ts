@@ -4,7 +4,7 @@ import type { KeyContext } from '../../../shared/paper/key-context.js';
 import type { Authenticate } from '../../middleware/authenticate.js';
 import { WEBHOOK_EVENTS } from '../../../shared/push/push-event.js';
 import type { WebhookService } from '../../../shared/push/webhook-service.js';
-import { SIGNATURE_HEADER, SIGNATURE_SCHEME } from '../../../shared/push/webhook-signing.js';
+import { SIGNATURE_HEADER, SIGNATURE_SCHEME, SIGNATURE_V2_HEADER, SIGNATURE_V2_SCHEME } from '../../../shared/push/webhook-signing.js';
 import { keyedBotRoutes } from '../../routing/bot-route.js';
 import { defineRoutes, type RouteGroup } from '../../routing/route-catalog.js';
 import { BOT_RESPONSES } from '../bot-trading/responses.js';
@@ -12,8 +12,11 @@ import { webhooksBody, type WebhooksBody } from './schemas.js';
 
 const DELIVERY =
   'Each event is POSTed as JSON { event, ts, hook_id, data } (data: the position; a book key adds account) with headers ' +
-  `X-PD-Event, X-PD-Delivery (the same on every retry), X-PD-Timestamp and ${SIGNATURE_HEADER}: ${SIGNATURE_SCHEME}. ` +
-  'Answer 2xx within 6 s, or it is retried 5 times (after 30 s, 1, 2, 4 and 8 minutes); 25 failures in a row pause the hook (active false).';
+  `X-PD-Event, X-PD-Delivery (the same on every retry), X-PD-Timestamp (this attempt's send time, ms), ${SIGNATURE_HEADER}: ` +
+  `${SIGNATURE_SCHEME}, ` +
+  `and ${SIGNATURE_V2_HEADER}: ${SIGNATURE_V2_SCHEME}. Check ${SIGNATURE_V2_HEADER} to refuse a replayed delivery. ` +
+  'Answer 2xx within 6 s, or it is retried 5 times (after 30 s, 1, 2, 4 and 8 minutes); 25 failures in a row pause the hook (active ' +
+  'false).';
 
 function requireId(id: string | undefined): string {
   if (id === undefined) throw new AppError('id_required', 'id is required: the webhook id from GET webhooks', { param: 'id' });
@@ -33,7 +36,8 @@ export function webhookRoutes({ webhooks, authenticate }: WebhookRouteOptions): 
         method: 'get',
         response: BOT_RESPONSES.webhooks,
         summary:
-          'Your webhooks with delivery counts, consecutive_failures, last_error and active; the event names and the signature scheme (Pro and above)',
+          'Your webhooks with delivery counts, consecutive_failures, last_error and active; the event names and the signature ' +
+          'scheme (Pro and above)',
         description: DELIVERY,
         errors: ['plan_required'],
         example: {
@@ -61,7 +65,8 @@ export function webhookRoutes({ webhooks, authenticate }: WebhookRouteOptions): 
         method: 'post',
         response: BOT_RESPONSES.webhookAct,
         summary:
-          "act add (url, events; the secret is returned once), delete (id) or test (id: answers the HTTP status your server gave; the ping counts in the hook's deliveries or failures)",
+          'act add (url, events; the secret is returned once), delete (id) or test (id: answers the HTTP status your server gave; ' +
+          "the ping counts in the hook's deliveries or failures)",
         description: DELIVERY,
         body: webhooksBody,
         errors: ['plan_required', 'bad_url', 'bad_event', 'too_many_webhooks', 'webhook_not_found', 'id_required'],

@@ -10,6 +10,7 @@
 import express, { Router, type Request } from 'express';
 import type { Clock } from '../../../shared/core/clock.js';
 import { AppError } from '../../../shared/core/errors.js';
+import { clientBucket } from '../../../shared/rate-limit/client-bucket.js';
 import {
   WHSINK_KEEP,
   WHSINK_MAX_BODY,
@@ -76,7 +77,7 @@ export function whsinkRouters({ store, clock }: WhsinkRouteOptions): { deliverie
           .filter(([name]) => KEPT_HEADERS.test(name))
           .map(([name, value]) => [name, String(value)]),
       );
-      await store.record(sinkToken, {
+      await store.record(sinkToken, clientBucket(req.ip ?? req.socket.remoteAddress), {
         received_ts: clock.now(),
         headers,
         body: text.slice(0, WHSINK_MAX_BODY),

@@ -1,4 +1,4 @@
-import { api, clearErrors, el, fmt, fmtTime, showError, startPage } from './site.js';
+import { api, clearErrors, el, fmt, fmtTime, pageReady, showError, startPage } from './site.js';
 
 await startPage();
 const form = document.getElementById('create-form');
@@ -92,3 +92,4 @@ document.getElementById('copy-key').addEventListener('click', async () => {
 });
 
 await act({ act: 'list' });
+pageReady();

@@ -1,13 +1,44 @@
-import { api, clearErrors, showError, startPage } from './site.js';
+import { api, clearErrors, pageReady, showError, startPage } from './site.js';
 
 const panel = document.getElementById('signin-panel');
+const confirmPanel = document.getElementById('confirm-panel');
+const confirmButton = document.getElementById('confirm-signin');
 const finishStatus = document.getElementById('finish-status');
 
-/** Opens the link's token (from the address's fragment, which never reaches a server log): signs in, then to /trade. */
-async function finish(token) {
+function showFinishError(error) {
+  confirmPanel.hidden = true;
+  finishStatus.hidden = false;
+  finishStatus.className = 'notice bad';
+  finishStatus.textContent = `${error.message} `;
+  const again = document.createElement('a');
+  again.href = '/signin';
+  again.textContent = 'Ask for a new link';
+  finishStatus.append(again);
+}
+
+/**
+ * Opens the link's token (from the address's fragment, which never reaches a server log): names the address it signs
+ * in as and waits for the visitor's click, so a link someone else sent cannot sign them into that account unawares.
+ */
+async function confirm(token) {
   // drop the token from the address bar and history before anything else
   history.replaceState(null, '', location.pathname);
   panel.hidden = true;
+  finishStatus.hidden = true;
+  try {
+    const link = await api('/api/auth/link', { method: 'POST', body: { token } });
+    document.getElementById('confirm-email').textContent = link.email;
+    confirmButton.textContent = `Sign in as ${link.email}`;
+    confirmButton.onclick = () => void finish(token);
+    confirmPanel.hidden = false;
+    confirmButton.focus();
+  } catch (error) {
+    showFinishError(error);
+  }
+}
+
+async function finish(token) {
+  confirmButton.disabled = true;
   finishStatus.hidden = false;
   finishStatus.className = 'notice';
   finishStatus.textContent = 'Signing you in…';
@@ -15,12 +46,8 @@ async function finish(token) {
     await api('/api/auth/finish', { method: 'POST', body: { token } });
     location.assign('/trade');
   } catch (error) {
-    finishStatus.className = 'notice bad';
-    finishStatus.textContent = `${error.message} `;
-    const again = document.createElement('a');
-    again.href = '/signin';
-    again.textContent = 'Ask for a new link';
-    finishStatus.append(again);
+    confirmButton.disabled = false;
+    showFinishError(error);
   }
 }
 
@@ -29,12 +56,12 @@ const tokenIn = (hash) => new URLSearchParams(hash.slice(1)).get('token');
 // a link opened in the tab that asked for it changes only the fragment: no new page load
 addEventListener('hashchange', () => {
   const token = tokenIn(location.hash);
-  if (token) void finish(token);
+  if (token) void confirm(token);
 });
 
 const token = tokenIn(location.hash);
 if (token) {
-  await finish(token);
+  await confirm(token);
 } else {
   await startPage({ needsSession: false });
   const form = document.getElementById('signin-form');
@@ -56,4 +83,5 @@ if (token) {
       button.disabled = false;
     }
   });
+  pageReady();
 }

@@ -53,6 +53,15 @@ const PAGES = [
   ['/api/openapi.json', 'OpenAPI'],
 ];
 
+/**
+ * The page's handlers are attached: the controls marked data-until-ready (disabled in the HTML, so a click before the
+ * script ran does not submit the form natively and reload the page) are enabled, and body[data-ready] is set.
+ */
+export function pageReady() {
+  for (const control of document.querySelectorAll('[data-until-ready]')) control.disabled = false;
+  document.body.dataset.ready = 'true';
+}
+
 /** Builds the header; resolves the session ({ email, account, books }) or sends the visitor to /signin. */
 export async function startPage({ needsSession = true } = {}) {
   const header = document.createElement('header');

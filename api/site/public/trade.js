@@ -1,4 +1,4 @@
-import { api, ApiError, clearErrors, el, fmt, newClientOrderId, showError, startPage } from './site.js';
+import { api, ApiError, clearErrors, el, fmt, newClientOrderId, pageReady, showError, startPage } from './site.js';
 import { PriceChart } from './trade-chart.js';
 
 const me = await startPage();
@@ -319,4 +319,4 @@ symbolSelect.addEventListener('change', () => void setChartSymbol(symbolSelect.v
 
 await Promise.all([loadPositions(), loadOrders()]);
 connect();
-document.body.dataset.ready = 'true';
+pageReady();

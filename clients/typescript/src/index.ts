@@ -7,6 +7,7 @@ import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { components, operations, paths } from './openapi.js';
 
 export type { components, operations, paths };
+export { DEFAULT_TOLERANCE_MS, SIGNATURE_V2_HEADER, verifyWebhook, type WebhookDeliveryInput, type WebhookVerdict } from './webhooks.js';
 
 /** Every error code the service answers with (its one registry, as the document lists it). */
 export type ErrorCode = components['schemas']['Error']['error']['code'];

@@ -707,7 +707,7 @@ export interface paths {
     };
     /**
      * Tradable symbols with asset_class, max_leverage and taker_fee_pct; class filters
-     * @description max_leverage: 1000 on BTC, ETH, SOL, XRP, DOGE, HYPE and PEPE; other coins by 24 h quote volume summed over the exchanges, 200 from $1B, 150 from $100M, else 100 (100 too for a symbol without volume data, a major included); stocks and forex 50, metals and indices 20.
+     * @description max_leverage: 1000 on BTC, ETH, SOL, XRP, DOGE, HYPE and PEPE; other coins by 24 h quote volume summed over the exchanges, 200 from $1B, 150 from $100M, else 100 (100 too for a symbol without volume data, a major included); stocks and forex 50, metals and indices 20. The class is the connected exchanges' own (their instrument metadata); unlisted_classes names the classes no connected exchange lists now. market_closed: opens on it answer 409 market_closed now (a TradFi market its exchange calls closed, or whose price stood still past TRADFI_FROZEN_MS).
      */
     get: operations['getApiBotV1Markets'];
     put?: never;
@@ -727,7 +727,7 @@ export interface paths {
     };
     /**
      * Tradable symbols with asset_class, max_leverage and taker_fee_pct; class filters
-     * @description max_leverage: 1000 on BTC, ETH, SOL, XRP, DOGE, HYPE and PEPE; other coins by 24 h quote volume summed over the exchanges, 200 from $1B, 150 from $100M, else 100 (100 too for a symbol without volume data, a major included); stocks and forex 50, metals and indices 20.
+     * @description max_leverage: 1000 on BTC, ETH, SOL, XRP, DOGE, HYPE and PEPE; other coins by 24 h quote volume summed over the exchanges, 200 from $1B, 150 from $100M, else 100 (100 too for a symbol without volume data, a major included); stocks and forex 50, metals and indices 20. The class is the connected exchanges' own (their instrument metadata); unlisted_classes names the classes no connected exchange lists now. market_closed: opens on it answer 409 market_closed now (a TradFi market its exchange calls closed, or whose price stood still past TRADFI_FROZEN_MS).
      */
     get: operations['getApiBotV2Markets'];
     put?: never;
@@ -745,10 +745,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The nine fee-venue schedules, the class rates, and this account fee_venue */
+    /** The nine fee-venue schedules, the class rates, and the fee_venue this key's opens use */
     get: operations['getApiBotV1Fees'];
     put?: never;
-    /** Set the account's fee venue (crypto perpetuals only); null or an empty venue clears it; open positions keep their rate */
+    /** Set the fee venue (crypto perpetuals only): the account's, or with a book key its book's only; null or an empty venue clears it; open positions keep their rate */
     post: operations['postApiBotV1Fees'];
     delete?: never;
     options?: never;
@@ -763,10 +763,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The nine fee-venue schedules, the class rates, and this account fee_venue */
+    /** The nine fee-venue schedules, the class rates, and the fee_venue this key's opens use */
     get: operations['getApiBotV2Fees'];
     put?: never;
-    /** Set the account's fee venue (crypto perpetuals only); null or an empty venue clears it; open positions keep their rate */
+    /** Set the fee venue (crypto perpetuals only): the account's, or with a book key its book's only; null or an empty venue clears it; open positions keep their rate */
     post: operations['postApiBotV2Fees'];
     delete?: never;
     options?: never;
@@ -890,7 +890,7 @@ export interface paths {
     put?: never;
     /**
      * Change the simulation profile: reset (to the defaults), then a preset, then the fields sent; omitted fields keep their value
-     * @description Out-of-range values are refused (sim_out_of_range), never clamped; null on slippage_bps, taker_bps and mmr_pct means "use the tables". start_balance_usd takes effect at the next reset. Open positions keep the terms they were filled with.
+     * @description Out-of-range values are refused (sim_out_of_range), never clamped; null (or "") on slippage_bps, taker_bps and mmr_pct means "use the tables". start_balance_usd takes effect at the next reset. Open positions keep the terms they were filled with.
      */
     post: operations['postApiBotV1Sim'];
     delete?: never;
@@ -911,7 +911,7 @@ export interface paths {
     put?: never;
     /**
      * Change the simulation profile: reset (to the defaults), then a preset, then the fields sent; omitted fields keep their value
-     * @description Out-of-range values are refused (sim_out_of_range), never clamped; null on slippage_bps, taker_bps and mmr_pct means "use the tables". start_balance_usd takes effect at the next reset. Open positions keep the terms they were filled with.
+     * @description Out-of-range values are refused (sim_out_of_range), never clamped; null (or "") on slippage_bps, taker_bps and mmr_pct means "use the tables". start_balance_usd takes effect at the next reset. Open positions keep the terms they were filled with.
      */
     post: operations['postApiBotV2Sim'];
     delete?: never;
@@ -977,13 +977,13 @@ export interface paths {
     };
     /**
      * Your webhooks with delivery counts, consecutive_failures, last_error and active; the event names and the signature scheme (Pro and above)
-     * @description Each event is POSTed as JSON { event, ts, hook_id, data } (data: the position; a book key adds account) with headers X-PD-Event, X-PD-Delivery (the same on every retry), X-PD-Timestamp and X-PD-Signature: sha256= followed by the hex HMAC-SHA256 of the raw request body, keyed with the webhook secret. Answer 2xx within 6 s, or it is retried 5 times (after 30 s, 1, 2, 4 and 8 minutes); 25 failures in a row pause the hook (active false).
+     * @description Each event is POSTed as JSON { event, ts, hook_id, data } (data: the position; a book key adds account) with headers X-PD-Event, X-PD-Delivery (the same on every retry), X-PD-Timestamp (this attempt's send time, ms), X-PD-Signature: sha256= followed by the hex HMAC-SHA256 of the raw request body, keyed with the webhook secret, and X-PD-Signature-V2: t=<X-PD-Timestamp>,v1=<hex HMAC-SHA256 of "<t>.<raw request body>", keyed with the webhook secret>; refuse a delivery whose t (ms) is far from your clock (the TypeScript client allows 5 minutes). Check X-PD-Signature-V2 to refuse a replayed delivery. Answer 2xx within 6 s, or it is retried 5 times (after 30 s, 1, 2, 4 and 8 minutes); 25 failures in a row pause the hook (active false).
      */
     get: operations['getApiBotV1Webhooks'];
     put?: never;
     /**
      * act add (url, events; the secret is returned once), delete (id) or test (id: answers the HTTP status your server gave; the ping counts in the hook's deliveries or failures)
-     * @description Each event is POSTed as JSON { event, ts, hook_id, data } (data: the position; a book key adds account) with headers X-PD-Event, X-PD-Delivery (the same on every retry), X-PD-Timestamp and X-PD-Signature: sha256= followed by the hex HMAC-SHA256 of the raw request body, keyed with the webhook secret. Answer 2xx within 6 s, or it is retried 5 times (after 30 s, 1, 2, 4 and 8 minutes); 25 failures in a row pause the hook (active false).
+     * @description Each event is POSTed as JSON { event, ts, hook_id, data } (data: the position; a book key adds account) with headers X-PD-Event, X-PD-Delivery (the same on every retry), X-PD-Timestamp (this attempt's send time, ms), X-PD-Signature: sha256= followed by the hex HMAC-SHA256 of the raw request body, keyed with the webhook secret, and X-PD-Signature-V2: t=<X-PD-Timestamp>,v1=<hex HMAC-SHA256 of "<t>.<raw request body>", keyed with the webhook secret>; refuse a delivery whose t (ms) is far from your clock (the TypeScript client allows 5 minutes). Check X-PD-Signature-V2 to refuse a replayed delivery. Answer 2xx within 6 s, or it is retried 5 times (after 30 s, 1, 2, 4 and 8 minutes); 25 failures in a row pause the hook (active false).
      */
     post: operations['postApiBotV1Webhooks'];
     delete?: never;
@@ -1001,13 +1001,13 @@ export interface paths {
     };
     /**
      * Your webhooks with delivery counts, consecutive_failures, last_error and active; the event names and the signature scheme (Pro and above)
-     * @description Each event is POSTed as JSON { event, ts, hook_id, data } (data: the position; a book key adds account) with headers X-PD-Event, X-PD-Delivery (the same on every retry), X-PD-Timestamp and X-PD-Signature: sha256= followed by the hex HMAC-SHA256 of the raw request body, keyed with the webhook secret. Answer 2xx within 6 s, or it is retried 5 times (after 30 s, 1, 2, 4 and 8 minutes); 25 failures in a row pause the hook (active false).
+     * @description Each event is POSTed as JSON { event, ts, hook_id, data } (data: the position; a book key adds account) with headers X-PD-Event, X-PD-Delivery (the same on every retry), X-PD-Timestamp (this attempt's send time, ms), X-PD-Signature: sha256= followed by the hex HMAC-SHA256 of the raw request body, keyed with the webhook secret, and X-PD-Signature-V2: t=<X-PD-Timestamp>,v1=<hex HMAC-SHA256 of "<t>.<raw request body>", keyed with the webhook secret>; refuse a delivery whose t (ms) is far from your clock (the TypeScript client allows 5 minutes). Check X-PD-Signature-V2 to refuse a replayed delivery. Answer 2xx within 6 s, or it is retried 5 times (after 30 s, 1, 2, 4 and 8 minutes); 25 failures in a row pause the hook (active false).
      */
     get: operations['getApiBotV2Webhooks'];
     put?: never;
     /**
      * act add (url, events; the secret is returned once), delete (id) or test (id: answers the HTTP status your server gave; the ping counts in the hook's deliveries or failures)
-     * @description Each event is POSTed as JSON { event, ts, hook_id, data } (data: the position; a book key adds account) with headers X-PD-Event, X-PD-Delivery (the same on every retry), X-PD-Timestamp and X-PD-Signature: sha256= followed by the hex HMAC-SHA256 of the raw request body, keyed with the webhook secret. Answer 2xx within 6 s, or it is retried 5 times (after 30 s, 1, 2, 4 and 8 minutes); 25 failures in a row pause the hook (active false).
+     * @description Each event is POSTed as JSON { event, ts, hook_id, data } (data: the position; a book key adds account) with headers X-PD-Event, X-PD-Delivery (the same on every retry), X-PD-Timestamp (this attempt's send time, ms), X-PD-Signature: sha256= followed by the hex HMAC-SHA256 of the raw request body, keyed with the webhook secret, and X-PD-Signature-V2: t=<X-PD-Timestamp>,v1=<hex HMAC-SHA256 of "<t>.<raw request body>", keyed with the webhook secret>; refuse a delivery whose t (ms) is far from your clock (the TypeScript client allows 5 minutes). Check X-PD-Signature-V2 to refuse a replayed delivery. Answer 2xx within 6 s, or it is retried 5 times (after 30 s, 1, 2, 4 and 8 minutes); 25 failures in a row pause the hook (active false).
      */
     post: operations['postApiBotV2Webhooks'];
     delete?: never;
@@ -1043,7 +1043,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Isolated-margin liquidation price: long = entry x (1 - 1/leverage + mmr/100), mmr capped at half the initial margin (50/leverage; binds above 100x at the default 0.5) as on a paper position; the result echoes the mmr applied */
+    /** Isolated-margin liquidation price: long = entry x (1 - 1/leverage + mmr/100). Without mmr, the default 0.5 as on a paper position: from 200x, where it would put the price at the entry, half the initial margin (50/leverage) instead; a given mmr of 100/leverage or more is refused (mmr_crosses_entry). The result echoes the mmr applied */
     get: operations['getApiV1CalcLiquidation'];
     put?: never;
     post?: never;
@@ -1060,7 +1060,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Isolated-margin liquidation price: long = entry x (1 - 1/leverage + mmr/100), mmr capped at half the initial margin (50/leverage; binds above 100x at the default 0.5) as on a paper position; the result echoes the mmr applied */
+    /** Isolated-margin liquidation price: long = entry x (1 - 1/leverage + mmr/100). Without mmr, the default 0.5 as on a paper position: from 200x, where it would put the price at the entry, half the initial margin (50/leverage) instead; a given mmr of 100/leverage or more is refused (mmr_crosses_entry). The result echoes the mmr applied */
     get: operations['getApiLiquidation'];
     put?: never;
     post?: never;
@@ -1617,6 +1617,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/changelog': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The change history by format: json (default) answers as /api/changelog.json, xml as /api/changelog.xml */
+    get: operations['getApiChangelog'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/apiplan': {
     parameters: {
       query?: never;
@@ -1725,9 +1742,29 @@ export interface paths {
     put?: never;
     /**
      * Mails a one-time sign-in link (15 minutes, single use) to the address; the answer is the same whether it has an account or not
-     * @description Rate limited per address (3/min) and per client IP (10/min). Must come from the site's pages (Origin).
+     * @description Rate limited per mailbox and client IP (3/min), per client IP (10/min) and per mailbox (20/day); a mailbox ignores case, +tags and Gmail's dots. Must come from the site's pages (Origin). 503 mail_unavailable when the server has no mail server.
      */
     post: operations['postApiAuthStart'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/link': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Names the address a sign-in link signs in as, without using it: the page asks the visitor to confirm it first
+     * @description A link someone else sent would otherwise sign the visitor into their account unawares (login CSRF).
+     */
+    post: operations['postApiAuthLink'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1743,7 +1780,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Opens a sign-in link: creates the account when the address is new and starts a session (cookie pd_session) */
+    /** Opens a sign-in link: creates the account when the address is new and starts a session (cookie pd_session, __Host-pd_session when Secure); the address's other links and the browser's previous session end */
     post: operations['postApiAuthFinish'];
     delete?: never;
     options?: never;
@@ -1817,7 +1854,7 @@ export interface paths {
     put?: never;
     /**
      * Model Context Protocol server (Streamable HTTP, stateless, JSON responses): 29 tools over the market data and paper-trading routes
-     * @description JSON-RPC 2.0 messages (initialize, tools/list, tools/call) with Accept: application/json, text/event-stream. Keyed tools take the key from X-API-Key or Authorization: Bearer and are metered like the REST routes; refusals are tool results with isError and the named code.
+     * @description JSON-RPC 2.0 messages (initialize, tools/list, tools/call) with Accept: application/json (text/event-stream may be named too; answers are JSON). Keyed tools take the key from X-API-Key or Authorization: Bearer and are metered like the REST routes; refusals are tool results with isError and the named code.
      */
     post: operations['postMcp'];
     delete?: never;
@@ -2176,6 +2213,8 @@ export interface components {
       max_leverage: number;
       /** @description Per-side taker fee of the class, percent */
       taker_fee_pct: number;
+      /** @description Opens on it answer 409 market_closed now: a TradFi contract whose exchange lists its market closed, or whose price its exchanges have published unchanged past TRADFI_FROZEN_MS; never a coin */
+      market_closed: boolean;
     };
     /** @description A venue's published fee schedule at its base tier. */
     FeeVenue: {
@@ -2322,7 +2361,8 @@ export interface components {
         trailing_stops: boolean;
         modify_order: boolean;
         dry_run: boolean;
-        fee_venues: boolean;
+        /** @description How many fee venues POST /fees offers (9) */
+        fee_venues: number;
       };
     };
     /** @description The equity curve */
@@ -2340,6 +2380,8 @@ export interface components {
       }[];
       /** @description Equity this moment: balance plus the open positions at mark */
       now: number;
+      /** @description The balance the book started from at its last reset */
+      starting_balance_usd: number;
       /** @description Largest fall from a peak of the points, percent of that peak */
       max_drawdown_pct: number;
     };
@@ -2348,6 +2390,8 @@ export interface components {
       days: number;
       /** @description Totals of the closes in the window */
       total: {
+        /** @description Closes in the window (the same count as closes) */
+        n: number;
         closes: number;
         wins: number;
         losses: number;
@@ -2929,30 +2973,30 @@ export interface components {
       /** @description "" for none */
       margin_venue: string;
     };
-    /** @description A key's replay now */
+    /** @description A key's replay now; { running: false } alone when it runs none */
     Replay: {
-      /** @description True until the cursor reaches the end of the day */
+      /** @description True until the cursor reaches the end of the day; false alone when the key runs no replay */
       running: boolean;
       /** @description Replay id (rp...) */
-      id: string;
-      symbol: string;
+      id?: string;
+      symbol?: string;
       /** @description YYYY-MM-DD */
-      day: string;
+      day?: string;
       /** @description Replayed seconds per real second */
-      speed: number;
+      speed?: number;
       /** @description First millisecond of the day */
-      start_ts: number;
+      start_ts?: number;
       /** @description End of the day */
-      end_ts: number;
+      end_ts?: number;
       /** @description Where the replay is: its trading calls fill and mark at price, stamped with this time */
-      cursor_ts: number;
-      cursor_iso: string;
-      progress_pct: number;
+      cursor_ts?: number;
+      cursor_iso?: string;
+      progress_pct?: number;
       /** @description Close of the last minute ended at the cursor (the day's first open before any) */
-      price: number;
-      finished: boolean;
+      price?: number;
+      finished?: boolean;
       /** @description Oldest first; none holds a minute after the cursor */
-      bars: {
+      bars?: {
         /** @description Open time, unix seconds */
         time: number;
         open: number;
@@ -3000,6 +3044,7 @@ export interface components {
           | 'payload_too_large'
           | 'result_not_finite'
           | 'roe_unreachable'
+          | 'mmr_crosses_entry'
           | 'invalid_param'
           | 'missing_symbol'
           | 'bad_interval'
@@ -3012,6 +3057,16 @@ export interface components {
           | 'ops_unauthorized'
           | 'ops_cross_site'
           | 'rate_limited'
+          | 'stale_timestamp'
+          | 'bad_signature'
+          | 'secret_required'
+          | 'hedge_mode_unsupported'
+          | 'order_type_unsupported'
+          | 'reduce_only_rejected'
+          | 'netting_unsupported'
+          | 'time_in_force_unsupported'
+          | 'unknown_order'
+          | 'cancel_rejected'
           | 'busy'
           | 'max_keys'
           | 'max_books'
@@ -3032,6 +3087,7 @@ export interface components {
           | 'sl_or_tp_required'
           | 'confirm_required'
           | 'no_price'
+          | 'market_closed'
           | 'position_not_found'
           | 'too_many_open'
           | 'already_closed'
@@ -3054,6 +3110,7 @@ export interface components {
           | 'upgrade_required'
           | 'whsink_rate_limited'
           | 'whsink_full'
+          | 'whsink_client_limit'
           | 'days_invalid'
           | 'step_min_invalid'
           | 'days_beyond_plan'
@@ -3078,6 +3135,7 @@ export interface components {
           | 'fill_below_min'
           | 'order_rejected'
           | 'upstream_unavailable'
+          | 'upstream_busy'
           | 'unavailable'
           | 'internal'
           | 'tool_unavailable'
@@ -3099,6 +3157,7 @@ export interface components {
         | 'payload_too_large'
         | 'result_not_finite'
         | 'roe_unreachable'
+        | 'mmr_crosses_entry'
         | 'invalid_param'
         | 'missing_symbol'
         | 'bad_interval'
@@ -3111,6 +3170,16 @@ export interface components {
         | 'ops_unauthorized'
         | 'ops_cross_site'
         | 'rate_limited'
+        | 'stale_timestamp'
+        | 'bad_signature'
+        | 'secret_required'
+        | 'hedge_mode_unsupported'
+        | 'order_type_unsupported'
+        | 'reduce_only_rejected'
+        | 'netting_unsupported'
+        | 'time_in_force_unsupported'
+        | 'unknown_order'
+        | 'cancel_rejected'
         | 'busy'
         | 'max_keys'
         | 'max_books'
@@ -3131,6 +3200,7 @@ export interface components {
         | 'sl_or_tp_required'
         | 'confirm_required'
         | 'no_price'
+        | 'market_closed'
         | 'position_not_found'
         | 'too_many_open'
         | 'already_closed'
@@ -3153,6 +3223,7 @@ export interface components {
         | 'upgrade_required'
         | 'whsink_rate_limited'
         | 'whsink_full'
+        | 'whsink_client_limit'
         | 'days_invalid'
         | 'step_min_invalid'
         | 'days_beyond_plan'
@@ -3177,6 +3248,7 @@ export interface components {
         | 'fill_below_min'
         | 'order_rejected'
         | 'upstream_unavailable'
+        | 'upstream_busy'
         | 'unavailable'
         | 'internal'
         | 'tool_unavailable'
@@ -3401,7 +3473,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description Failure. Codes: missing_param, invalid_param, missing_symbol, bad_interval, unknown_symbol, upstream_unavailable, rate_limited, unavailable, internal */
+      /** @description Failure. Codes: missing_param, invalid_param, missing_symbol, bad_interval, unknown_symbol, upstream_unavailable, upstream_busy, rate_limited, unavailable, internal */
       default: {
         headers: {
           [name: string]: unknown;
@@ -3601,7 +3673,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description Failure. Codes: missing_param, invalid_param, missing_symbol, bad_interval, unknown_symbol, upstream_unavailable, rate_limited, unavailable, internal */
+      /** @description Failure. Codes: missing_param, invalid_param, missing_symbol, bad_interval, unknown_symbol, upstream_unavailable, upstream_busy, rate_limited, unavailable, internal */
       default: {
         headers: {
           [name: string]: unknown;
@@ -3664,7 +3736,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description Failure. Codes: missing_param, invalid_param, missing_symbol, bad_interval, unknown_symbol, upstream_unavailable, rate_limited, unavailable, internal */
+      /** @description Failure. Codes: missing_param, invalid_param, missing_symbol, bad_interval, unknown_symbol, upstream_unavailable, upstream_busy, rate_limited, unavailable, internal */
       default: {
         headers: {
           [name: string]: unknown;
@@ -3814,7 +3886,7 @@ export interface operations {
            *         "trailing_stops": true,
            *         "modify_order": true,
            *         "dry_run": true,
-           *         "fee_venues": true
+           *         "fee_venues": 9
            *       },
            *       "used": {
            *         "keys": 2,
@@ -3852,7 +3924,7 @@ export interface operations {
            *             "trailing_stops": true,
            *             "modify_order": true,
            *             "dry_run": true,
-           *             "fee_venues": true
+           *             "fee_venues": 9
            *           }
            *         }
            *       ],
@@ -3933,7 +4005,7 @@ export interface operations {
            *           "trailing_stops": true,
            *           "modify_order": true,
            *           "dry_run": true,
-           *           "fee_venues": true
+           *           "fee_venues": 9
            *         },
            *         "used": {
            *           "keys": 2,
@@ -3971,7 +4043,7 @@ export interface operations {
            *               "trailing_stops": true,
            *               "modify_order": true,
            *               "dry_run": true,
-           *               "fee_venues": true
+           *               "fee_venues": 9
            *             }
            *           }
            *         ],
@@ -4117,7 +4189,7 @@ export interface operations {
           };
         };
       };
-      /** @description Failure. Codes: missing_param, invalid_param, symbol_required, margin_usd_min_1, margin_usd_max_100000, leverage_min, trail_pct_invalid, limit_price_required, sim_out_of_range, missing_api_key, bad_api_key, revoked_key, side_required, leverage_max, sl_wrong_side, tp_wrong_side, unknown_fee_venue, limit_marketable, limit_price_far, stop_wrong_side, unknown_symbol, no_price, too_many_open, too_many_orders, notional_max, fill_below_min, insufficient_margin, order_rejected, rate_limited, unavailable, internal */
+      /** @description Failure. Codes: missing_param, invalid_param, symbol_required, margin_usd_min_1, margin_usd_max_100000, leverage_min, trail_pct_invalid, limit_price_required, sim_out_of_range, missing_api_key, bad_api_key, revoked_key, side_required, leverage_max, sl_wrong_side, tp_wrong_side, unknown_fee_venue, limit_marketable, limit_price_far, stop_wrong_side, unknown_symbol, no_price, market_closed, too_many_open, too_many_orders, notional_max, fill_below_min, insufficient_margin, order_rejected, rate_limited, unavailable, internal */
       default: {
         headers: {
           [name: string]: unknown;
@@ -4250,7 +4322,7 @@ export interface operations {
           };
         };
       };
-      /** @description Failure. Codes: missing_param, invalid_param, symbol_required, margin_usd_min_1, margin_usd_max_100000, leverage_min, trail_pct_invalid, limit_price_required, sim_out_of_range, missing_api_key, bad_api_key, revoked_key, side_required, leverage_max, sl_wrong_side, tp_wrong_side, unknown_fee_venue, limit_marketable, limit_price_far, stop_wrong_side, unknown_symbol, no_price, too_many_open, too_many_orders, notional_max, fill_below_min, insufficient_margin, order_rejected, rate_limited, unavailable, internal */
+      /** @description Failure. Codes: missing_param, invalid_param, symbol_required, margin_usd_min_1, margin_usd_max_100000, leverage_min, trail_pct_invalid, limit_price_required, sim_out_of_range, missing_api_key, bad_api_key, revoked_key, side_required, leverage_max, sl_wrong_side, tp_wrong_side, unknown_fee_venue, limit_marketable, limit_price_far, stop_wrong_side, unknown_symbol, no_price, market_closed, too_many_open, too_many_orders, notional_max, fill_below_min, insufficient_margin, order_rejected, rate_limited, unavailable, internal */
       default: {
         headers: {
           [name: string]: unknown;
@@ -5061,7 +5133,7 @@ export interface operations {
           };
         };
       };
-      /** @description Failure. Codes: missing_param, invalid_param, order_id_required, limit_price_required, margin_usd_min_1, margin_usd_max_100000, leverage_min, trail_pct_invalid, missing_api_key, bad_api_key, revoked_key, nothing_to_modify, limit_marketable, limit_price_far, stop_wrong_side, sl_wrong_side, tp_wrong_side, leverage_max, no_price, not_found, already_done, busy, rate_limited, unavailable, internal */
+      /** @description Failure. Codes: missing_param, invalid_param, order_id_required, limit_price_required, margin_usd_min_1, margin_usd_max_100000, leverage_min, trail_pct_invalid, missing_api_key, bad_api_key, revoked_key, nothing_to_modify, limit_marketable, limit_price_far, stop_wrong_side, sl_wrong_side, tp_wrong_side, leverage_max, no_price, market_closed, not_found, already_done, busy, rate_limited, unavailable, internal */
       default: {
         headers: {
           [name: string]: unknown;
@@ -5150,7 +5222,7 @@ export interface operations {
           };
         };
       };
-      /** @description Failure. Codes: missing_param, invalid_param, order_id_required, limit_price_required, margin_usd_min_1, margin_usd_max_100000, leverage_min, trail_pct_invalid, missing_api_key, bad_api_key, revoked_key, nothing_to_modify, limit_marketable, limit_price_far, stop_wrong_side, sl_wrong_side, tp_wrong_side, leverage_max, no_price, not_found, already_done, busy, rate_limited, unavailable, internal */
+      /** @description Failure. Codes: missing_param, invalid_param, order_id_required, limit_price_required, margin_usd_min_1, margin_usd_max_100000, leverage_min, trail_pct_invalid, missing_api_key, bad_api_key, revoked_key, nothing_to_modify, limit_marketable, limit_price_far, stop_wrong_side, sl_wrong_side, tp_wrong_side, leverage_max, no_price, market_closed, not_found, already_done, busy, rate_limited, unavailable, internal */
       default: {
         headers: {
           [name: string]: unknown;
@@ -5646,27 +5718,33 @@ export interface operations {
            *           "symbol": "BTCUSDT",
            *           "asset_class": "crypto",
            *           "max_leverage": 1000,
-           *           "taker_fee_pct": 0.055
+           *           "taker_fee_pct": 0.055,
+           *           "market_closed": false
            *         },
            *         {
            *           "symbol": "ADAUSDT",
            *           "asset_class": "crypto",
            *           "max_leverage": 200,
-           *           "taker_fee_pct": 0.055
+           *           "taker_fee_pct": 0.055,
+           *           "market_closed": false
            *         },
            *         {
            *           "symbol": "ORDIUSDT",
            *           "asset_class": "crypto",
            *           "max_leverage": 150,
-           *           "taker_fee_pct": 0.055
+           *           "taker_fee_pct": 0.055,
+           *           "market_closed": false
            *         }
            *       ],
-           *       "count": 3
+           *       "count": 3,
+           *       "unlisted_classes": []
            *     }
            */
           'application/json': {
             markets: components['schemas']['Market'][];
             count: number;
+            /** @description Asset classes no connected exchange lists now: none of them trades here until one does */
+            unlisted_classes: string[];
           };
         };
       };
@@ -5711,22 +5789,26 @@ export interface operations {
            *             "symbol": "BTCUSDT",
            *             "asset_class": "crypto",
            *             "max_leverage": 1000,
-           *             "taker_fee_pct": 0.055
+           *             "taker_fee_pct": 0.055,
+           *             "market_closed": false
            *           },
            *           {
            *             "symbol": "ADAUSDT",
            *             "asset_class": "crypto",
            *             "max_leverage": 200,
-           *             "taker_fee_pct": 0.055
+           *             "taker_fee_pct": 0.055,
+           *             "market_closed": false
            *           },
            *           {
            *             "symbol": "ORDIUSDT",
            *             "asset_class": "crypto",
            *             "max_leverage": 150,
-           *             "taker_fee_pct": 0.055
+           *             "taker_fee_pct": 0.055,
+           *             "market_closed": false
            *           }
            *         ],
-           *         "count": 3
+           *         "count": 3,
+           *         "unlisted_classes": []
            *       },
            *       "ts": 1767225600000
            *     }
@@ -5737,6 +5819,8 @@ export interface operations {
             data: {
               markets: components['schemas']['Market'][];
               count: number;
+              /** @description Asset classes no connected exchange lists now: none of them trades here until one does */
+              unlisted_classes: string[];
             };
             /** @description epoch milliseconds */
             ts: number;
@@ -6414,8 +6498,8 @@ export interface operations {
           max_notional_usd?: number;
           /** @description Fills pay the slippage rate against the trader (a buy higher, a sell lower) */
           slippage?: boolean;
-          /** @description The slippage rate in bps for every symbol; null: the table (majors 1, thinner crypto 5, forex 0.5, stocks, metals, indices 2); 0 to 500, or null */
-          slippage_bps?: number;
+          /** @description The slippage rate in bps for every symbol; null: the table (majors 1, thinner crypto 5, forex 0.5, stocks, metals, indices 2); 0 to 500, or null or "" for the tables */
+          slippage_bps?: Record<string, never>;
           /** @description Market impact: bps the average fill moves per 100k USD of notional (depth: the notional at a 1% move), or "book": walk the venue's order book (majors; others fill without impact); 0 to 1000 */
           impact_bps_per_100k?: Record<string, never>;
           /** @description Exits pay slippage too, and a stop, trailing stop or liquidation whose candle opened beyond it fills at that open (gap-aware) */
@@ -6428,8 +6512,8 @@ export interface operations {
           min_fill_pct?: number;
           /** @description Share of market opens refused with 503 order_rejected (retryable), drawn from a seeded per-book sequence; 0 to 50 */
           reject_rate_pct?: number;
-          /** @description Taker fee per side in bps for every symbol; null: the class rates or the fee venue; 0 to 100, or null */
-          taker_bps?: number;
+          /** @description Taker fee per side in bps for every symbol; null: the class rates or the fee venue; 0 to 100, or null or "" for the tables */
+          taker_bps?: Record<string, never>;
           /** @description Positions pay and receive funding at 00, 08 and 16 UTC */
           funding?: boolean;
           /** @description Multiplies the funding a position pays or receives; 0 to 10 */
@@ -6438,8 +6522,8 @@ export interface operations {
           margin_venue?: string;
           /** @description Maintenance margin rises with notional along the tier ladder */
           margin_tiers?: boolean;
-          /** @description Base maintenance margin, percent of notional; null: the venue or the flat 0.5%; 0.01 to 10, or null */
-          mmr_pct?: number;
+          /** @description Base maintenance margin, percent of notional; null: the venue or the flat 0.5%; 0.01 to 10, or null or "" for the tables */
+          mmr_pct?: Record<string, never>;
           /** @description A preset under the fields sent: frictionless, realistic, binance, bybit, okx, hyperliquid, thin_book, brutal */
           preset?: string;
           /** @description true: back to the engine defaults first (then the preset, then the fields sent) */
@@ -6552,8 +6636,8 @@ export interface operations {
           max_notional_usd?: number;
           /** @description Fills pay the slippage rate against the trader (a buy higher, a sell lower) */
           slippage?: boolean;
-          /** @description The slippage rate in bps for every symbol; null: the table (majors 1, thinner crypto 5, forex 0.5, stocks, metals, indices 2); 0 to 500, or null */
-          slippage_bps?: number;
+          /** @description The slippage rate in bps for every symbol; null: the table (majors 1, thinner crypto 5, forex 0.5, stocks, metals, indices 2); 0 to 500, or null or "" for the tables */
+          slippage_bps?: Record<string, never>;
           /** @description Market impact: bps the average fill moves per 100k USD of notional (depth: the notional at a 1% move), or "book": walk the venue's order book (majors; others fill without impact); 0 to 1000 */
           impact_bps_per_100k?: Record<string, never>;
           /** @description Exits pay slippage too, and a stop, trailing stop or liquidation whose candle opened beyond it fills at that open (gap-aware) */
@@ -6566,8 +6650,8 @@ export interface operations {
           min_fill_pct?: number;
           /** @description Share of market opens refused with 503 order_rejected (retryable), drawn from a seeded per-book sequence; 0 to 50 */
           reject_rate_pct?: number;
-          /** @description Taker fee per side in bps for every symbol; null: the class rates or the fee venue; 0 to 100, or null */
-          taker_bps?: number;
+          /** @description Taker fee per side in bps for every symbol; null: the class rates or the fee venue; 0 to 100, or null or "" for the tables */
+          taker_bps?: Record<string, never>;
           /** @description Positions pay and receive funding at 00, 08 and 16 UTC */
           funding?: boolean;
           /** @description Multiplies the funding a position pays or receives; 0 to 10 */
@@ -6576,8 +6660,8 @@ export interface operations {
           margin_venue?: string;
           /** @description Maintenance margin rises with notional along the tier ladder */
           margin_tiers?: boolean;
-          /** @description Base maintenance margin, percent of notional; null: the venue or the flat 0.5%; 0.01 to 10, or null */
-          mmr_pct?: number;
+          /** @description Base maintenance margin, percent of notional; null: the venue or the flat 0.5%; 0.01 to 10, or null or "" for the tables */
+          mmr_pct?: Record<string, never>;
           /** @description A preset under the fields sent: frictionless, realistic, binance, bybit, okx, hyperliquid, thin_book, brutal */
           preset?: string;
           /** @description true: back to the engine defaults first (then the preset, then the fields sent) */
@@ -6689,7 +6773,7 @@ export interface operations {
           'application/json': components['schemas']['Replay'];
         };
       };
-      /** @description Failure. Codes: missing_param, invalid_param, missing_api_key, bad_api_key, revoked_key, no_replay, no_data, upstream_unavailable, rate_limited, unavailable, internal */
+      /** @description Failure. Codes: missing_param, invalid_param, missing_api_key, bad_api_key, revoked_key, no_data, upstream_unavailable, upstream_busy, rate_limited, unavailable, internal */
       default: {
         headers: {
           [name: string]: unknown;
@@ -6762,7 +6846,7 @@ export interface operations {
           };
         };
       };
-      /** @description Failure. Codes: missing_param, invalid_param, symbol_required, unknown_symbol, day_invalid, speed_invalid, missing_api_key, bad_api_key, revoked_key, day_not_finished, replay_crypto_only, no_data, no_replay, replay_running, upstream_unavailable, busy, rate_limited, unavailable, internal */
+      /** @description Failure. Codes: missing_param, invalid_param, symbol_required, unknown_symbol, day_invalid, speed_invalid, missing_api_key, bad_api_key, revoked_key, day_not_finished, replay_crypto_only, no_data, no_replay, replay_running, upstream_unavailable, upstream_busy, busy, rate_limited, unavailable, internal */
       default: {
         headers: {
           [name: string]: unknown;
@@ -6841,7 +6925,7 @@ export interface operations {
           };
         };
       };
-      /** @description Failure. Codes: missing_param, invalid_param, missing_api_key, bad_api_key, revoked_key, no_replay, no_data, upstream_unavailable, rate_limited, unavailable, internal */
+      /** @description Failure. Codes: missing_param, invalid_param, missing_api_key, bad_api_key, revoked_key, no_data, upstream_unavailable, upstream_busy, rate_limited, unavailable, internal */
       default: {
         headers: {
           [name: string]: unknown;
@@ -6922,7 +7006,7 @@ export interface operations {
           };
         };
       };
-      /** @description Failure. Codes: missing_param, invalid_param, symbol_required, unknown_symbol, day_invalid, speed_invalid, missing_api_key, bad_api_key, revoked_key, day_not_finished, replay_crypto_only, no_data, no_replay, replay_running, upstream_unavailable, busy, rate_limited, unavailable, internal */
+      /** @description Failure. Codes: missing_param, invalid_param, symbol_required, unknown_symbol, day_invalid, speed_invalid, missing_api_key, bad_api_key, revoked_key, day_not_finished, replay_crypto_only, no_data, no_replay, replay_running, upstream_unavailable, upstream_busy, busy, rate_limited, unavailable, internal */
       default: {
         headers: {
           [name: string]: unknown;
@@ -6984,6 +7068,10 @@ export interface operations {
             signature: {
               header: string;
               scheme: string;
+              timestamped: {
+                header: string;
+                scheme: string;
+              };
             };
           };
         };
@@ -7149,6 +7237,10 @@ export interface operations {
               signature: {
                 header: string;
                 scheme: string;
+                timestamped: {
+                  header: string;
+                  scheme: string;
+                };
               };
             };
             /** @description epoch milliseconds */
@@ -7320,7 +7412,7 @@ export interface operations {
          * @example long
          */
         side?: 'long' | 'short' | 'buy' | 'sell';
-        /** @description Maintenance margin rate in percent */
+        /** @description Maintenance margin rate in percent; omitted: 0.5, or 50/leverage from 200x; at least 100/leverage: 400 mmr_crosses_entry */
         mmr?: number;
       };
       header?: never;
@@ -7352,7 +7444,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description Failure. Codes: missing_param, invalid_param, entry_min, leverage_min, result_not_finite, rate_limited, unavailable, internal */
+      /** @description Failure. Codes: missing_param, invalid_param, entry_min, leverage_min, result_not_finite, mmr_crosses_entry, rate_limited, unavailable, internal */
       default: {
         headers: {
           [name: string]: unknown;
@@ -7381,7 +7473,7 @@ export interface operations {
          * @example long
          */
         side?: 'long' | 'short' | 'buy' | 'sell';
-        /** @description Maintenance margin rate in percent */
+        /** @description Maintenance margin rate in percent; omitted: 0.5, or 50/leverage from 200x; at least 100/leverage: 400 mmr_crosses_entry */
         mmr?: number;
       };
       header?: never;
@@ -7409,7 +7501,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description Failure. Codes: missing_param, invalid_param, entry_min, leverage_min, result_not_finite, rate_limited, unavailable, internal */
+      /** @description Failure. Codes: missing_param, invalid_param, entry_min, leverage_min, result_not_finite, mmr_crosses_entry, rate_limited, unavailable, internal */
       default: {
         headers: {
           [name: string]: unknown;
@@ -9290,6 +9382,98 @@ export interface operations {
       };
     };
   };
+  getApiChangelog: {
+    parameters: {
+      query?: {
+        /** @description json (default) or xml (RSS 2.0) */
+        format?: 'json' | 'xml';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success, in the { ok, data, ts } envelope */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "data": {
+           *         "current_version": "2.9.1",
+           *         "entries": [
+           *           {
+           *             "version": "2.9.1",
+           *             "date": "2026-09-16",
+           *             "title": "Official clients",
+           *             "changes": [
+           *               "Official clients published",
+           *               "MCP tool for realism (28 tools)",
+           *               "Client version fix"
+           *             ]
+           *           }
+           *         ],
+           *         "changelog": [
+           *           {
+           *             "version": "2.9.1",
+           *             "date": "2026-09-16",
+           *             "title": "Official clients",
+           *             "changes": [
+           *               "Official clients published",
+           *               "MCP tool for realism (28 tools)",
+           *               "Client version fix"
+           *             ]
+           *           }
+           *         ]
+           *       },
+           *       "ts": 1767225600000
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            ok: true;
+            data: {
+              /** @description The API contract version this service implements (as ping reports it) */
+              current_version: string;
+              /** @description Newest first */
+              entries: {
+                /** @description Semantic version */
+                version: string;
+                /** @description UTC day, YYYY-MM-DD */
+                date: string;
+                title: string;
+                changes: string[];
+              }[];
+              /** @description The same list under the older name */
+              changelog: {
+                /** @description Semantic version */
+                version: string;
+                /** @description UTC day, YYYY-MM-DD */
+                date: string;
+                title: string;
+                changes: string[];
+              }[];
+            };
+            /** @description epoch milliseconds */
+            ts: number;
+          };
+        };
+      };
+      /** @description Failure. Codes: missing_param, invalid_param, rate_limited, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getApiApiplan: {
     parameters: {
       query?: never;
@@ -9338,7 +9522,7 @@ export interface operations {
            *             "trailing_stops": true,
            *             "modify_order": true,
            *             "dry_run": true,
-           *             "fee_venues": true
+           *             "fee_venues": 9
            *           }
            *         }
            *       ],
@@ -9479,11 +9663,10 @@ export interface operations {
           /** @description Ticker: BTC or BTCUSDT */
           symbol: string;
           /**
-           * @description Candle interval of the indicators, as a string: minutes (1, 5, 15, 30, 60, 240, 1440) or 1m, 1h, 4h, 1d; default 60
+           * @description Candle interval of the indicators: minutes (1, 5, 15, 30, 60, 240, 1440, as a JSON number or a string) or 1m, 1h, 4h, 1d; default 60
            * @default 60
-           * @enum {string}
            */
-          interval?: '1' | '5' | '15' | '30' | '60' | '240' | '1440' | '1m' | '5m' | '15m' | '30m' | '1h' | '4h' | '1d';
+          interval?: Record<string, never>;
           /** @description The question, up to 500 characters */
           question: string;
           /**
@@ -9588,11 +9771,10 @@ export interface operations {
           /** @description Ticker: BTC or BTCUSDT */
           symbol: string;
           /**
-           * @description Candle interval of the indicators, as a string: minutes (1, 5, 15, 30, 60, 240, 1440) or 1m, 1h, 4h, 1d; default 60
+           * @description Candle interval of the indicators: minutes (1, 5, 15, 30, 60, 240, 1440, as a JSON number or a string) or 1m, 1h, 4h, 1d; default 60
            * @default 60
-           * @enum {string}
            */
-          interval?: '1' | '5' | '15' | '30' | '60' | '240' | '1440' | '1m' | '5m' | '15m' | '30m' | '1h' | '4h' | '1d';
+          interval?: Record<string, never>;
           /** @description The question, up to 500 characters */
           question: string;
           /**
@@ -9762,7 +9944,58 @@ export interface operations {
           };
         };
       };
-      /** @description Failure. Codes: missing_param, invalid_param, rate_limited, cross_site, unavailable, internal */
+      /** @description Failure. Codes: missing_param, invalid_param, rate_limited, cross_site, mail_unavailable, unavailable, internal */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postApiAuthLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success, in the { ok, data, ts } envelope */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "ts": 1767225600000
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            ok: true;
+            data: {
+              email?: string;
+              /** @description when the link stops working, epoch ms */
+              expires?: number;
+            };
+            /** @description epoch milliseconds */
+            ts: number;
+          };
+        };
+      };
+      /** @description Failure. Codes: missing_param, invalid_param, link_invalid, cross_site, rate_limited, unavailable, internal */
       default: {
         headers: {
           [name: string]: unknown;

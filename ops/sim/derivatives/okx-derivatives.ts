@@ -3,7 +3,6 @@ import { fixed, trim } from '../format.js';
 import type { RestReply, RestRequest, VenueDeps } from '../sim-types.js';
 import { ctVal, envelope, usdtInstId } from '../venues/okx-format.js';
 
-const FUNDING_INTERVAL_MS = 8 * 3_600_000;
 const fail = (status: number, code: string, msg: string): RestReply => ({ status, body: envelope([], code, msg) });
 
 export function okxDerivativesRest(req: RestRequest, deps: VenueDeps): RestReply | undefined {
@@ -28,7 +27,7 @@ export function okxDerivativesRest(req: RestRequest, deps: VenueDeps): RestReply
         method: 'current_period',
         minFundingRate: '-0.00375',
         nextFundingRate: '',
-        nextFundingTime: String(q.nextFundingTime + FUNDING_INTERVAL_MS),
+        nextFundingTime: String(q.nextFundingTime + q.fundingIntervalMs),
         premium: fixed(q.fundingRate * 0.5, 16),
         settFundingRate: fixed(q.fundingRate, 16),
         settState: 'settled',

@@ -29,7 +29,8 @@ export function bcbPtax(deps: ProviderDeps): SimProvider {
       }
       return json({
         '@odata.context':
-          'https://was-p.bcnet.bcb.gov.br/olinda/servico/PTAX/versao/v1/odata$metadata#_CotacaoDolarPeriodo(cotacaoCompra,cotacaoVenda,dataHoraCotacao)',
+          'https://was-p.bcnet.bcb.gov.br/olinda/servico/PTAX/versao/v1/odata$metadata' +
+          '#_CotacaoDolarPeriodo(cotacaoCompra,cotacaoVenda,dataHoraCotacao)',
         value,
       });
     },

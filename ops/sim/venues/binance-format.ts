@@ -3,25 +3,42 @@ import { fixed, fmt } from '../format.js';
 import { MINUTE, type Candle, type VenueQuote } from '../market-model.js';
 import type { LiquidationEvent } from '../sim-types.js';
 import type { SymbolSpec } from '../symbols.js';
+import type { AssetClass } from '../../../shared/engine/fees.js';
 import { PERPETUAL_DELIVERY } from './common.js';
 
 /** A contract listed by the venue: the perpetual, or a dated future kept to exercise filters. */
 export interface BinanceContract {
   readonly name: string;
   readonly spec: SymbolSpec;
-  readonly contractType: 'PERPETUAL' | 'CURRENT_QUARTER';
+  readonly contractType: 'PERPETUAL' | 'TRADIFI_PERPETUAL' | 'CURRENT_QUARTER';
   readonly deliveryDate: number;
   /** Price multiplier vs. the perpetual (the basis of the dated future). */
   readonly basis: number;
 }
 
+/** A coin's perpetual is PERPETUAL; a stock's, metal's, index's or currency's TRADIFI_PERPETUAL, as Binance lists them. */
 export function perpetual(spec: SymbolSpec): BinanceContract {
-  return { name: spec.symbol, spec, contractType: 'PERPETUAL', deliveryDate: PERPETUAL_DELIVERY, basis: 1 };
+  const contractType = spec.assetClass === 'crypto' ? 'PERPETUAL' : 'TRADIFI_PERPETUAL';
+  return { name: spec.symbol, spec, contractType, deliveryDate: PERPETUAL_DELIVERY, basis: 1 };
 }
+
+/**
+ * exchangeInfo's underlyingType per class: COIN, EQUITY and COMMODITY as recorded rows show them
+ * (fixtures/binance-usdm/exchange-info-tradfi.json); INDEX as Binance names its crypto indices; FOREX by the
+ * same spelling (no recorded TradFi index or currency row yet).
+ */
+const UNDERLYING_TYPE: Readonly<Record<AssetClass, string>> = {
+  crypto: 'COIN',
+  stock: 'EQUITY',
+  metal: 'COMMODITY',
+  index: 'INDEX',
+  forex: 'FOREX',
+};
 
 const ORDER_TYPES = ['LIMIT', 'MARKET', 'STOP', 'STOP_MARKET', 'TAKE_PROFIT', 'TAKE_PROFIT_MARKET', 'TRAILING_STOP_MARKET'];
 
-export function symbolInfo(k: BinanceContract, price: number): Record<string, unknown> {
+/** `marketClosed`: a TradFi contract whose underlying market is closed is listed on BREAK, as Binance lists it. */
+export function symbolInfo(k: BinanceContract, price: number, marketClosed = false): Record<string, unknown> {
   const { spec } = k;
   const step = fixed(Math.pow(10, -spec.qtyDp), spec.qtyDp);
   const maxQty = fixed(Math.max(1, Math.round(5e7 / price)), 0);
@@ -32,7 +49,7 @@ export function symbolInfo(k: BinanceContract, price: number): Record<string, un
     contractType: k.contractType,
     deliveryDate: k.deliveryDate,
     onboardDate: spec.listedAt,
-    status: 'TRADING',
+    status: marketClosed && k.contractType === 'TRADIFI_PERPETUAL' ? 'BREAK' : 'TRADING',
     maintMarginPercent: '2.5000',
     requiredMarginPercent: '5.0000',
     baseAsset: spec.base,
@@ -42,8 +59,8 @@ export function symbolInfo(k: BinanceContract, price: number): Record<string, un
     quantityPrecision: spec.qtyDp,
     baseAssetPrecision: 8,
     quotePrecision: 8,
-    underlyingType: 'COIN',
-    underlyingSubType: [],
+    underlyingType: UNDERLYING_TYPE[spec.assetClass],
+    underlyingSubType: spec.assetClass === 'crypto' ? [] : ['TradFi'],
     settlePlan: 0,
     triggerProtect: '0.0500',
     liquidationFee: '0.012500',
@@ -121,7 +138,7 @@ export function tickerPrice(q: VenueQuote, k: BinanceContract): Record<string, u
 
 /** GET /fapi/v1/premiumIndex element: mark, index, funding (a dated contract shows zero funding and nextFundingTime 0). */
 export function premiumIndex(q: VenueQuote, k: BinanceContract): Record<string, unknown> {
-  const perp = k.contractType === 'PERPETUAL';
+  const perp = k.contractType !== 'CURRENT_QUARTER';
   return {
     symbol: k.name,
     markPrice: fixed(q.last * k.basis, 8),

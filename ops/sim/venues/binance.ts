@@ -20,6 +20,7 @@ import {
 import { clampLimit, quarterExpiry, yymmdd } from './common.js';
 import { simBook } from './depth.js';
 import { binanceDerivativesRest } from '../derivatives/binance-derivatives.js';
+import { binanceFundingRest } from '../derivatives/binance-funding.js';
 
 const ALL_TICKERS = '!ticker@arr';
 const ALL_LIQUIDATIONS = '!forceOrder@arr';
@@ -58,8 +59,8 @@ export class BinanceVenue implements Venue {
       case '/fapi/v1/premiumIndex':
         return this.tickers(query.get('symbol'), (k) => premiumIndex(this.deps.model.quote(k.spec.symbol, 'binance'), k));
       default:
-        // openInterest and globalLongShortAccountRatio (ops/sim/derivatives)
-        return binanceDerivativesRest(req, this.deps);
+        // openInterest, globalLongShortAccountRatio, fundingInfo and fundingRate (ops/sim/derivatives)
+        return binanceDerivativesRest(req, this.deps) ?? binanceFundingRest(req, this.deps);
     }
   }
 
@@ -183,7 +184,7 @@ export class BinanceVenue implements Venue {
 
   private exchangeInfo(): RestReply {
     const { model, now } = this.deps;
-    const symbols = this.contracts().map((k) => symbolInfo(k, model.price(k.spec.symbol, 'binance')));
+    const symbols = this.contracts().map((k) => symbolInfo(k, model.price(k.spec.symbol, 'binance'), model.isMarketClosed(k.spec.symbol)));
     return { status: 200, body: exchangeInfo(now(), symbols) };
   }
 

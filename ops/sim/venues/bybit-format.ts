@@ -3,6 +3,7 @@ import { fixed, fmt } from '../format.js';
 import { MINUTE, type Candle, type VenueQuote } from '../market-model.js';
 import type { LiquidationEvent } from '../sim-types.js';
 import type { SymbolSpec } from '../symbols.js';
+import type { AssetClass } from '../../../shared/engine/fees.js';
 
 /** A listed linear contract: the USDT perpetual, or a USDC one kept to exercise filters. */
 export interface BybitContract {
@@ -14,6 +15,12 @@ export interface BybitContract {
 export function envelope(result: unknown, now: number, retCode = 0, retMsg = 'OK'): Record<string, unknown> {
   return { retCode, retMsg, result, retExtInfo: {}, time: now };
 }
+
+/**
+ * instruments-info symbolType per class, as Bybit spells it ("" for a coin, "stock", "commodity", "forex");
+ * Bybit lists no index perpetual that we know of, so the sim's Bybit lists none (bybit.ts).
+ */
+const BYBIT_SYMBOL_TYPE: Readonly<Partial<Record<AssetClass, string>>> = { stock: 'stock', metal: 'commodity', forex: 'forex' };
 
 export function instrument(k: BybitContract, price: number): Record<string, unknown> {
   const { spec } = k;
@@ -41,7 +48,7 @@ export function instrument(k: BybitContract, price: number): Record<string, unkn
       minNotionalValue: '5',
     },
     unifiedMarginTrade: true,
-    fundingInterval: 480,
+    fundingInterval: spec.fundingIntervalHours * 60,
     settleCoin: k.settle,
     copyTrading: k.settle === 'USDT' ? 'both' : 'none',
     upperFundingRate: '0.005',
@@ -49,7 +56,7 @@ export function instrument(k: BybitContract, price: number): Record<string, unkn
     isPreListing: false,
     preListingInfo: null,
     riskParameters: { priceLimitRatioX: '0.01', priceLimitRatioY: '0.02' },
-    symbolType: '',
+    symbolType: BYBIT_SYMBOL_TYPE[k.spec.assetClass] ?? '',
   };
 }
 
@@ -109,7 +116,7 @@ export function restTicker(q: VenueQuote, name: string): Record<string, unknown>
     preOpenPrice: '',
     preQty: '',
     curPreListingPhase: '',
-    fundingIntervalHour: '8',
+    fundingIntervalHour: String(q.spec.fundingIntervalHours),
     basisRateYear: '',
     fundingCap: '0.005',
   };
@@ -141,7 +148,7 @@ export function wsTicker(q: VenueQuote, prev: Record<string, string> | undefined
     openInterestValue: t.openInterestValue,
     turnover24h: t.turnover24h,
     volume24h: t.volume24h,
-    fundingIntervalHour: '8',
+    fundingIntervalHour: String(q.spec.fundingIntervalHours),
     fundingCap: '0.005',
     nextFundingTime: t.nextFundingTime,
     fundingRate: t.fundingRate,

@@ -95,10 +95,11 @@ export class BybitVenue implements Venue {
     return { status: 200, body: envelope({}, this.deps.now(), code, msg) };
   }
 
-  /** USDT perpetuals plus BTCPERP (USDC-settled), which the real linear category also lists. */
+  /** USDT perpetuals (no index ones: bybit-format.ts) plus BTCPERP (USDC-settled), which the real linear category also lists. */
   private contracts(): BybitContract[] {
     const { model } = this.deps;
-    const out: BybitContract[] = model.symbols.map((spec) => ({ name: spec.symbol, spec, settle: 'USDT' as const }));
+    const listed = model.symbols.filter((spec) => spec.assetClass !== 'index');
+    const out: BybitContract[] = listed.map((spec) => ({ name: spec.symbol, spec, settle: 'USDT' as const }));
     out.push({ name: `${model.symbols[0].base}PERP`, spec: model.symbols[0], settle: 'USDC' });
     return out;
   }

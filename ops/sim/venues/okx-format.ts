@@ -2,6 +2,7 @@
 import { fmt, trim } from '../format.js';
 import type { Candle, VenueQuote } from '../market-model.js';
 import type { SymbolSpec } from '../symbols.js';
+import type { AssetClass } from '../../../shared/engine/fees.js';
 
 /** A listed swap: the USDT-margined one, or a coin-margined (inverse) one kept to exercise filters. */
 export interface OkxContract {
@@ -24,7 +25,14 @@ export function envelope(data: unknown, code = '0', msg = ''): Record<string, un
   return { code, msg, data };
 }
 
-export function instrument(k: OkxContract): Record<string, unknown> {
+/**
+ * instCategory per class: "1" a coin, "3" a stock, as OKX spells them. The categories of its metal, index and
+ * currency swaps are not in a sample we hold, so the sim's OKX lists none of those (okx.ts).
+ */
+export const OKX_CATEGORY: Readonly<Partial<Record<AssetClass, string>>> = { crypto: '1', stock: '3' };
+
+/** `marketClosed`: a TradFi swap whose underlying market is closed is listed on state `suspend`. */
+export function instrument(k: OkxContract, marketClosed = false): Record<string, unknown> {
   const { spec } = k;
   const family = k.inverse ? `${spec.base}-USD` : `${spec.base}-USDT`;
   const lot = k.inverse ? '1' : '0.01';
@@ -40,6 +48,7 @@ export function instrument(k: OkxContract): Record<string, unknown> {
     ctValCcy: k.inverse ? 'USD' : spec.base,
     expTime: '',
     futureSettlement: false,
+    instCategory: OKX_CATEGORY[spec.assetClass] ?? '',
     instFamily: family,
     instId: k.instId,
     instIdCode: (k.inverse ? 20000 : 10000) + spec.index,
@@ -65,7 +74,7 @@ export function instrument(k: OkxContract): Record<string, unknown> {
     quoteCcy: '',
     ruleType: 'normal',
     settleCcy: k.inverse ? spec.base : 'USDT',
-    state: 'live',
+    state: marketClosed && k.spec.assetClass !== 'crypto' ? 'suspend' : 'live',
     stk: '',
     tickSz: trim(spec.tick, spec.priceDp),
     tradeQuoteCcyList: [],

@@ -4,7 +4,7 @@ import { MINUTE, type Candle } from '../market-model.js';
 import type { LiquidationEvent, RestReply, RestRequest, Venue, VenueDeps } from '../sim-types.js';
 import { intParam, isRecord, parseJson, WsHub, type HubClient } from '../ws-hub.js';
 import { clampLimit } from './common.js';
-import { candleRow, envelope, instrument, ticker, usdtInstId, type OkxContract } from './okx-format.js';
+import { candleRow, envelope, instrument, OKX_CATEGORY, ticker, usdtInstId, type OkxContract } from './okx-format.js';
 import { okxDerivativesRest } from '../derivatives/okx-derivatives.js';
 import { OKX_LIQUIDATION_CHANNEL, okxLiquidationFrame, okxLiquidationTopic } from '../liquidations/okx-liquidations.js';
 
@@ -96,10 +96,11 @@ export class OkxVenue implements Venue {
     return this.hub.size;
   }
 
-  /** USDT swaps plus two inverse swaps, which the real SWAP list also contains. */
+  /** USDT swaps of the classes OKX is known to list (okx-format.ts), plus two inverse swaps, as the real SWAP list has. */
   private contracts(): OkxContract[] {
     const { symbols } = this.deps.model;
-    const out: OkxContract[] = symbols.map((spec) => ({ instId: usdtInstId(spec), spec, inverse: false }));
+    const listed = symbols.filter((spec) => OKX_CATEGORY[spec.assetClass] !== undefined);
+    const out: OkxContract[] = listed.map((spec) => ({ instId: usdtInstId(spec), spec, inverse: false }));
     for (const spec of symbols.slice(0, 2)) out.push({ instId: `${spec.base}-USD-SWAP`, spec, inverse: true });
     return out;
   }
@@ -117,7 +118,7 @@ export class OkxVenue implements Venue {
     const instId = query.get('instId');
     const family = query.get('instFamily') ?? query.get('uly');
     const list = this.contracts()
-      .map(instrument)
+      .map((k) => instrument(k, this.deps.model.isMarketClosed(k.spec.symbol)))
       .filter((i) => (!instId || i.instId === instId) && (!family || i.instFamily === family));
     return { status: 200, body: envelope(list) };
   }
@@ -199,7 +200,8 @@ export class OkxVenue implements Venue {
       const k = this.usdtContract(instId);
       if (!k || CHANNEL_PATH[channel] !== client.path) {
         const what = `${channel},instId:${instId}`;
-        const msgText = `Wrong URL or channel:${what} doesn't exist. Please use the correct URL, channel and parameters referring to API document.`;
+        const msgText =
+          `Wrong URL or channel:${what} doesn't exist. Please use the correct URL, channel and parameters referring to ` + `API document.`;
         this.hub.send(client, { ...id, event: 'error', code: '60018', msg: msgText, connId });
         continue;
       }

@@ -20,7 +20,8 @@ export const LIQUIDATION_COVERAGE: Record<LiqExchange, VenueCoverage> = {
   okx: {
     stream: 'v5 liquidation-orders, SWAP',
     coverage:
-      'At most one order per contract per second; OKX states the channel does not represent all liquidations. Sizes converted from contracts with ctVal.',
+      'At most one order per contract per second; OKX states the channel does not represent all liquidations. Sizes converted from ' +
+      'contracts with ctVal.',
   },
   bitget: {
     stream: 'v3 public liquidation, usdt-futures and usdc-futures',
@@ -33,7 +34,8 @@ export const LIQUIDATION_COVERAGE: Record<LiqExchange, VenueCoverage> = {
   bitmex: {
     stream: 'realtime liquidation table',
     coverage:
-      'Liquidation orders as they are placed (insert), at their order price and size; no exchange timestamp (receipt time); an order cancelled unfilled is still counted.',
+      'Liquidation orders as they are placed (insert), at their order price and size; no exchange timestamp (receipt time); an ' +
+      'order cancelled unfilled is still counted.',
   },
   deribit: {
     stream: 'trades.future.{BTC,ETH,USDC}.100ms, trades with a liquidation flag',

@@ -75,8 +75,18 @@ export class LiquidationStore {
       // a clock a little ahead of ours files the event now, not in a future minute
       const ts = Math.min(e.ts, now);
       const wanted = perSymbol(e.symbol) ? '1' : '0';
-      lines[i] =
-        `${e.id.replace(UNSAFE, ' ')}\t${e.symbol}\t${e.exchange}\t${side}\t${Math.round(e.notional * 100)}\t${Math.min(SLOT_MAX, Math.round(e.notional))}\t${ts}\t${wanted}\t${encodeLiquidation(e)}`;
+      const fields = [
+        e.id.replace(UNSAFE, ' '),
+        e.symbol,
+        e.exchange,
+        side,
+        Math.round(e.notional * 100),
+        Math.min(SLOT_MAX, Math.round(e.notional)),
+        ts,
+        wanted,
+        encodeLiquidation(e),
+      ];
+      lines[i] = fields.join('\t');
     }
     const args = [
       now,

@@ -53,6 +53,33 @@ export function parseBinancePremiumIndex(body: unknown): VenueFundingAndOi {
   return out;
 }
 
+/** Binance's schedule for a pair its fundingInfo does not list. */
+export const BINANCE_DEFAULT_FUNDING_HOURS = 8;
+
+/** GET /fapi/v1/fundingInfo: hours between fundings for the pairs whose schedule was adjusted (the rest run 8 h). */
+export function parseBinanceFundingInfo(body: unknown): Map<string, number> {
+  const out = new Map<string, number>();
+  if (!Array.isArray(body)) return out;
+  for (const row of body) {
+    if (!isRecord(row)) continue;
+    const symbol = usdtPerp(toStr(row.symbol));
+    const hours = toNumber(row.fundingIntervalHours);
+    if (symbol && hours !== undefined && hours > 0) out.set(symbol, hours);
+  }
+  return out;
+}
+
+/** Binance's funding quotes with each pair's interval: its fundingInfo hours, else the default 8. */
+export function withBinanceIntervals(
+  funding: Map<string, FundingQuote>,
+  hours: Map<string, number> | undefined,
+): Map<string, FundingQuote> {
+  if (!hours) return funding;
+  return new Map(
+    [...funding].map(([symbol, quote]) => [symbol, { ...quote, intervalHours: hours.get(symbol) ?? BINANCE_DEFAULT_FUNDING_HOURS }]),
+  );
+}
+
 /** GET /fapi/v1/openInterest?symbol=: open interest in coin. */
 export function parseBinanceOpenInterest(body: unknown): number | undefined {
   return isRecord(body) ? toNumber(body.openInterest) : undefined;

@@ -10,6 +10,8 @@ import { DIMENSIONS, LEVERAGE_BANDS, WEEKDAYS, type Dimension } from './close-fa
 export type DayBucket = Readonly<Record<string, number>>;
 
 export interface ReportTotals {
+  /** The closes in the window (the original's name; closes says the same). */
+  n: number;
   closes: number;
   wins: number;
   losses: number;
@@ -81,6 +83,7 @@ export function reportTotals(sum: ReadonlyMap<string, number>, startingBalanceUs
   const n = get('n');
   const gl = get('gl');
   return {
+    n,
     closes: n,
     wins: get('w'),
     losses: get('l'),

@@ -1,6 +1,6 @@
 /**
  * The skill score (0-100): a book's P&L over a window against two baselines built from the same
- * trades (the method is written out in the README, "Report: the skill score"):
+ * trades (the method is written out in docs/guide/02-trading-model.md, "Report: the skill score"):
  *  - hold: for each symbol, the book's time-weighted exposure in it (notional x holding time / window,
  *    signed by side) held from the window's start to its end, in the trades' direction and against it;
  *  - random: `draws` seeded books that make the same trades (symbol, size, leverage, fee rate, holding
@@ -58,7 +58,8 @@ export const SKILL_MIN_N = 5;
 export const SKILL_DRAWS = 200;
 const RANDOM_WEIGHT = 0.75;
 export const SKILL_METHOD =
-  'score = round(0.75 x percentile of the P&L among seeded random books (same trades, random entry time and side) + 0.25 x percentile among the two buy-and-hold books (same symbols and exposure, with and against the trades)); see README';
+  'score = round(0.75 x percentile of the P&L among seeded random books (same trades, random entry time and side) + 0.25 x ' +
+  'percentile among the two buy-and-hold books (same symbols and exposure, with and against the trades)); see README';
 
 /** FNV-1a of a string: the seed of a report's draws (the same book, window and day draw the same books). */
 export function seedOf(text: string): number {

@@ -25,8 +25,6 @@ export interface ReferenceDollars {
 
 export type DollarName = 'official' | 'blue' | 'mep' | 'ccl' | 'card';
 
-export const DOLLAR_NAMES: readonly DollarName[] = ['official', 'blue', 'mep', 'ccl', 'card'];
-
 /** Every venue entry with totalAsk/totalBid (falling back to ask/bid); throws when there is none. */
 export function parseCriptoyaQuotes(body: unknown): CriptoyaQuote[] {
   if (!isRecord(body)) throw new ProviderFormatError('criptoya: the answer is not an object');

@@ -66,7 +66,8 @@ export class UsdBrlClient {
     const from = mmddyyyy(now - PTAX_DAYS * 86_400_000);
     const to = mmddyyyy(now);
     return (
-      `${this.ptaxBase}/olinda/servico/PTAX/versao/v1/odata/CotacaoDolarPeriodo(dataInicial=@dataInicial,dataFinalCotacao=@dataFinalCotacao)` +
+      `${this.ptaxBase}/olinda/servico/PTAX/versao/v1/odata/` +
+      'CotacaoDolarPeriodo(dataInicial=@dataInicial,dataFinalCotacao=@dataFinalCotacao)' +
       `?@dataInicial='${from}'&@dataFinalCotacao='${to}'&$format=json&$select=cotacaoCompra,cotacaoVenda,dataHoraCotacao`
     );
   }

@@ -133,7 +133,9 @@ export function scheduleGaps(to: number): ScheduleGap[] {
     gaps.push({
       type,
       last_listed: new Date(lastTs).toISOString(),
-      note: `releases after ${last.date} are not listed: the data file holds the BLS schedule only as far as it was published when the file was last updated (${source})`,
+      note:
+        `releases after ${last.date} are not listed: the data file holds the BLS schedule only as far as it was published when the ` +
+        `file was last updated (${source})`,
     });
   }
   return gaps;

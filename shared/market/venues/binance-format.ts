@@ -7,7 +7,9 @@ import { canonicalSymbol } from '../canonical-symbol.js';
 import { excerpt, isRecord, toEpochMs, toNumber, toPrice, toStr } from '../parse-utils.js';
 import { emptyFrame, isCompleteCandle, withVolumes, venueTick } from '../types.js';
 import { candlesFromRows, intervalNames, bySymbol } from './venue-rows.js';
-import type { Candle, FrameResult, VenueCandle, VenueMarket } from '../types.js';
+import type { Candle, FrameResult, Listing, VenueCandle, VenueMarket } from '../types.js';
+import { binanceClass } from '../venue-classes.js';
+import { listing, listingState } from '../venue-status.js';
 
 export const BINANCE_ALL_TICKERS = '!ticker@arr';
 /** Streams per SUBSCRIBE message; Binance accepts 10 incoming messages per second and 1024 streams per connection. */
@@ -87,16 +89,23 @@ export function parseBinanceMessage(msg: unknown): FrameResult {
   return out;
 }
 
-/** GET /fapi/v1/exchangeInfo -> the USDT-margined perpetuals that trade now. */
-export function parseBinanceExchangeInfo(body: unknown): string[] {
+/**
+ * GET /fapi/v1/exchangeInfo -> the USDT-margined perpetuals that trade now, coins (PERPETUAL) and TradFi
+ * (TRADIFI_PERPETUAL), each classed by its underlyingType (venue-classes.ts); a TradFi one on status BREAK
+ * is listed closed.
+ */
+export function parseBinanceExchangeInfo(body: unknown): Listing[] {
   if (!isRecord(body) || !Array.isArray(body.symbols)) throw new Error(`binance exchangeInfo: unexpected body ${excerpt(body)}`);
-  const out: string[] = [];
+  const out: Listing[] = [];
   for (const s of body.symbols) {
     if (!isRecord(s)) continue;
-    if (s.contractType !== 'PERPETUAL' || s.status !== 'TRADING' || s.quoteAsset !== 'USDT') continue;
-    if (s.marginAsset !== undefined && s.marginAsset !== 'USDT') continue;
+    if (s.quoteAsset !== 'USDT' || (s.marginAsset !== undefined && s.marginAsset !== 'USDT')) continue;
     const symbol = canonicalSymbol(s.symbol);
-    if (symbol && symbol === s.symbol) out.push(symbol);
+    if (!symbol || symbol !== s.symbol) continue;
+    const assetClass = binanceClass(s.contractType, s.underlyingType, symbol);
+    // a TradFi contract on BREAK: listed, its underlying market closed (weekends, holidays)
+    const state = assetClass && listingState('binance', s.status, assetClass);
+    if (assetClass && state) out.push(listing(symbol, assetClass, state));
   }
   return out;
 }

@@ -7,8 +7,8 @@
 import { canonicalSymbol } from '../canonical-symbol.js';
 import { excerpt, frameArg, isRecord, toEpochMs, toNumber, toPrice, toStr, unwrapCodeData } from '../parse-utils.js';
 import { emptyFrame, isCompleteCandle, ohlcvFromRow, withVolumes, venueTick } from '../types.js';
-import { candlesFromRows, intervalNames, sameSymbol, symbolsOf, bySymbol } from './venue-rows.js';
-import type { Candle, FrameResult, VenueCandle, VenueMarket } from '../types.js';
+import { candlesFromRows, intervalNames, sameSymbol, listingsOf, bySymbol } from './venue-rows.js';
+import type { Candle, FrameResult, Listing, VenueCandle, VenueMarket } from '../types.js';
 
 export const BITGET_PRODUCT = 'USDT-FUTURES';
 /** Args per subscribe message (Bitget allows 10 messages per second and asks for small batches). */
@@ -102,9 +102,10 @@ export function bitgetData(body: unknown): unknown[] {
 }
 
 /** GET /api/v2/mix/market/contracts?productType=USDT-FUTURES -> perpetuals trading normally. */
-export function parseBitgetContracts(body: unknown): string[] {
-  return symbolsOf(bitgetData(body), (c) =>
-    c.symbolType === 'perpetual' && c.symbolStatus === 'normal' && c.quoteCoin === 'USDT' ? sameSymbol(c.symbol) : null,
+export function parseBitgetContracts(body: unknown): Listing[] {
+  // Bitget's contracts name no underlying class: its perpetuals are coins (venue-classes.ts)
+  return listingsOf(bitgetData(body), (c) =>
+    c.symbolType === 'perpetual' && c.symbolStatus === 'normal' && c.quoteCoin === 'USDT' ? [sameSymbol(c.symbol), 'crypto'] : null,
   );
 }
 

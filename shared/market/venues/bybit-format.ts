@@ -7,7 +7,9 @@ import { canonicalSymbol } from '../canonical-symbol.js';
 import { excerpt, isRecord, toEpochMs, toNumber, toPrice, toStr } from '../parse-utils.js';
 import { emptyFrame, pushCandles, withVolumes, venueTick } from '../types.js';
 import { candlesFromRows, intervalNames, bySymbol } from './venue-rows.js';
-import type { Candle, FrameResult, VenueCandle, VenueMarket } from '../types.js';
+import type { Candle, FrameResult, Listing, VenueCandle, VenueMarket } from '../types.js';
+import { bybitClass } from '../venue-classes.js';
+import { listing, listingState } from '../venue-status.js';
 
 /** Bybit accepts at most 10 args per subscribe message. */
 export const BYBIT_ARGS_PER_MESSAGE = 10;
@@ -96,17 +98,23 @@ export function bybitResult(body: unknown): Record<string, unknown> {
   return body.result;
 }
 
-/** GET /v5/market/instruments-info?category=linear page -> USDT perpetuals trading now, and the next cursor. */
-export function parseBybitInstruments(body: unknown): { symbols: string[]; nextCursor: string } {
+/**
+ * GET /v5/market/instruments-info?category=linear page -> USDT perpetuals trading now, each classed by its
+ * symbolType (venue-classes.ts) and listed by its status (venue-status.ts), and the next cursor.
+ */
+export function parseBybitInstruments(body: unknown): { symbols: Listing[]; nextCursor: string } {
   const result = bybitResult(body);
   const list = Array.isArray(result.list) ? result.list : [];
-  const symbols: string[] = [];
+  const symbols: Listing[] = [];
   for (const i of list) {
     if (!isRecord(i)) continue;
-    if (i.contractType !== 'LinearPerpetual' || i.status !== 'Trading' || i.quoteCoin !== 'USDT') continue;
+    if (i.contractType !== 'LinearPerpetual' || i.quoteCoin !== 'USDT') continue;
     if (i.settleCoin !== undefined && i.settleCoin !== 'USDT') continue;
     const symbol = canonicalSymbol(i.symbol);
-    if (symbol && symbol === i.symbol) symbols.push(symbol);
+    if (!symbol || symbol !== i.symbol) continue;
+    const assetClass = bybitClass(i.symbolType, symbol);
+    const state = assetClass && listingState('bybit', i.status, assetClass);
+    if (assetClass && state) symbols.push(listing(symbol, assetClass, state));
   }
   return { symbols, nextCursor: toStr(result.nextPageCursor) ?? '' };
 }
@@ -117,7 +125,7 @@ export function parseBybitTickers(body: unknown): Map<string, number> {
   return bySymbol(Array.isArray(list) ? list : [], (t) => [toStr(t.symbol), toNumber(t.turnover24h)]);
 }
 
-export function bybitMarkets(symbols: readonly string[], tickers: unknown): VenueMarket[] {
+export function bybitMarkets(symbols: readonly Listing[], tickers: unknown): VenueMarket[] {
   return withVolumes('bybit', symbols, parseBybitTickers(tickers));
 }
 

@@ -6,8 +6,10 @@
 import { baseOf, canonicalSymbol } from '../canonical-symbol.js';
 import { excerpt, frameArg, isRecord, toEpochMs, toNumber, toPrice, unwrapCodeData } from '../parse-utils.js';
 import { emptyFrame, ohlcvFromRow, pushCandles, withVolumes, venueTick } from '../types.js';
-import { candlesFromRows, intervalNames, symbolsOf, bySymbol } from './venue-rows.js';
-import type { Candle, FrameResult, VenueCandle, VenueMarket } from '../types.js';
+import { candlesFromRows, intervalNames, listingsOf, bySymbol } from './venue-rows.js';
+import type { Candle, FrameResult, Listing, VenueCandle, VenueMarket } from '../types.js';
+import { okxClass } from '../venue-classes.js';
+import { listingState } from '../venue-status.js';
 
 /** Args per subscribe message: OKX caps a request at 64 KB, about 1,000 args; stay far below. */
 export const OKX_ARGS_PER_MESSAGE = 100;
@@ -76,10 +78,15 @@ export function okxData(body: unknown): unknown[] {
   return unwrapCodeData('okx', body, '0');
 }
 
-/** GET /api/v5/public/instruments?instType=SWAP -> live linear USDT swaps. */
-export function parseOkxInstruments(body: unknown): string[] {
-  return symbolsOf(okxData(body), (i) =>
-    i.state === 'live' && i.ctType === 'linear' && i.settleCcy === 'USDT' ? okxSymbol(i.instId) : null,
+/**
+ * GET /api/v5/public/instruments?instType=SWAP -> linear USDT swaps, each classed by its instCategory and listed by
+ * its state (venue-status.ts: live, or suspend on a TradFi swap, listed closed).
+ */
+export function parseOkxInstruments(body: unknown): Listing[] {
+  return listingsOf(
+    okxData(body),
+    (i) => (i.ctType === 'linear' && i.settleCcy === 'USDT' ? [okxSymbol(i.instId), okxClass(i.instCategory)] : null),
+    (i, assetClass) => listingState('okx', i.state, assetClass),
   );
 }
 

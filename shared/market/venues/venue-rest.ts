@@ -4,7 +4,7 @@ import { bitgetGranularity, bitgetMarkets, BITGET_PRODUCT, parseBitgetCandles } 
 import { bybitInterval, bybitMarkets, parseBybitInstruments, parseBybitKlines } from './bybit-format.js';
 import { getJson, withQuery, type HttpSettings } from '../../http/http-json.js';
 import { okxBar, okxInstId, okxMarkets, parseOkxCandles } from './okx-format.js';
-import type { Candle, Venue, VenueMarket } from '../types.js';
+import type { Candle, Listing, Venue, VenueMarket } from '../types.js';
 import { parseBinanceDepth, parseBybitDepth, type ParsedDepth } from './depth-format.js';
 
 export interface VenueRest {
@@ -75,7 +75,7 @@ function bybitRest({ baseUrl, http, now }: VenueRestDeps): VenueRest {
     venue: 'bybit',
     maxCandlesPerRequest: 1000,
     async fetchMarkets(signal) {
-      const symbols: string[] = [];
+      const symbols: Listing[] = [];
       let cursor = '';
       for (let page = 0; page < 20; page++) {
         const url = withQuery(baseUrl, '/v5/market/instruments-info', { category: 'linear', limit: 1000, cursor: cursor || undefined });

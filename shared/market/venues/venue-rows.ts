@@ -4,7 +4,9 @@
  */
 import { canonicalSymbol } from '../canonical-symbol.js';
 import { isRecord } from '../parse-utils.js';
-import { isOhlcv, ohlcvFromRow, type Candle, type Ohlcv, type Venue } from '../types.js';
+import type { AssetClass } from '../../engine/fees.js';
+import { isOhlcv, ohlcvFromRow, type Candle, type Listing, type Ohlcv, type Venue } from '../types.js';
+import { listing, type ListingState } from '../venue-status.js';
 
 /** A venue's interval names from `minutes=name` pairs ("1=1m 60=1h"); a length the venue lacks is not listed. */
 export function intervalNames(pairs: string): ReadonlyMap<number, string> {
@@ -49,12 +51,22 @@ export function candlesFromRows(
   return out.sort((a, b) => a.openTime - b.openTime);
 }
 
-/** The symbols of an instruments list; `read` answers the canonical symbol of a row the feed trades, or null. */
-export function symbolsOf(rows: readonly unknown[], read: (row: Record<string, unknown>) => string | null): string[] {
-  const out: string[] = [];
+/**
+ * The listings of an instruments list; `read` answers the canonical symbol and class of a row the feed trades,
+ * or null (a row whose symbol or class is null is left out); `stateOf` whether it trades or its market is closed
+ * (null: left out), from the row's status (venue-status.ts); without one, every row trades.
+ */
+export function listingsOf(
+  rows: readonly unknown[],
+  read: (row: Record<string, unknown>) => readonly [string | null, AssetClass | null] | null,
+  stateOf: (row: Record<string, unknown>, assetClass: AssetClass) => ListingState | null = () => 'trading',
+): Listing[] {
+  const out: Listing[] = [];
   for (const row of rows) {
-    const symbol = isRecord(row) ? read(row) : null;
-    if (symbol) out.push(symbol);
+    if (!isRecord(row)) continue;
+    const [symbol, assetClass] = read(row) ?? [null, null];
+    const state = symbol && assetClass && stateOf(row, assetClass);
+    if (symbol && assetClass && state) out.push(listing(symbol, assetClass, state));
   }
   return out;
 }

@@ -1,12 +1,13 @@
 /** Accounts, keys, plans and usage: what the operator CLI, the demo and the /usage route call. */
 import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
+import type { SecretBox } from '../../core/secret-box.js';
 import type { SocketCap } from '../../push/socket-notices.js';
 import type { KeyContext } from '../key-context.js';
 import { effectivePlan, type PlanId, type PlanSource } from '../plans.js';
 import { checkBookName, checkKeyName, normalizeEmail, printable } from './account-rules.js';
 import type { Account, AccountStore } from './account-store.js';
-import { apiKeyDigest, generateApiKey, isKeyId, newKeyId, type RandomBytes } from './api-key-format.js';
+import { apiKeyDigest, generateApiKey, isKeyId, newKeyId, randomBase62, type RandomBytes } from './api-key-format.js';
 import type { BookRegistry } from './book-registry.js';
 import type { KeyStore, KeySummary } from './key-store.js';
 import type { PlanStore } from './plan-store.js';
@@ -22,7 +23,12 @@ export interface CreateKeyInput {
   /** A named book to bind the key to; omitted: the main account. */
   book?: string;
   name?: string;
+  /** Give the key an HMAC secret too, for the exchange dialects' signed requests (Binance's X-MBX-APIKEY + signature). */
+  secret?: boolean;
 }
+
+/** An HMAC secret's length: Binance's are 64 alphanumerics, and clients may check the shape. */
+const HMAC_SECRET_CHARS = 64;
 
 export interface SetPlanOptions {
   /** How the days are granted: paid (default) or trial, or grant (an operator gift). */
@@ -32,6 +38,8 @@ export interface SetPlanOptions {
 export interface CreatedKey {
   /** The key itself: shown this once, never stored. */
   apiKey: string;
+  /** Its HMAC secret when one was asked for: shown this once, stored sealed. */
+  secret?: string;
   key: KeySummary;
   account: Account;
   accountCreated: boolean;
@@ -46,6 +54,8 @@ export interface AccountServiceDeps {
   sockets: SocketCap;
   clock: Clock;
   random?: RandomBytes;
+  /** Seals keys' HMAC secrets (the server's secrets key); without it a key cannot be given one. */
+  secrets?: SecretBox;
 }
 
 export class AccountService {
@@ -53,7 +63,8 @@ export class AccountService {
 
   /** Creates a key (and the account when the e-mail is new); the plan, when given, runs at least 30 days. */
   async createKey(input: CreateKeyInput): Promise<CreatedKey> {
-    const { accounts, keys, clock, random } = this.deps;
+    const { accounts, keys, clock, random, secrets } = this.deps;
+    if (input.secret && !secrets) throw new Error('this account service has no secrets key to seal an HMAC secret with');
     // Everything is checked before anything is written.
     const email = normalizeEmail(input.email);
     const book = input.book === undefined ? null : checkBookName(input.book);
@@ -68,9 +79,11 @@ export class AccountService {
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const apiKey = generateApiKey(random);
       const keyId = newKeyId(random);
+      const secret = input.secret ? randomBase62(HMAC_SECRET_CHARS, random) : undefined;
+      const sealedSecret = secret === undefined ? undefined : secrets?.seal(secret, account.id, keyId);
       const outcome = await keys.create(
         account.id,
-        { keyId, name, book, created: now, maxKeys: limits.maxKeys, maxBooks: limits.maxBooks },
+        { keyId, name, book, created: now, maxKeys: limits.maxKeys, maxBooks: limits.maxBooks, ...(sealedSecret ? { sealedSecret } : {}) },
         apiKeyDigest(apiKey),
       );
       if (outcome === 'max_keys') {
@@ -84,10 +97,16 @@ export class AccountService {
       if (outcome === 'created') {
         const key = await keys.get(account.id, keyId);
         if (!key) throw new Error(`key ${keyId} vanished right after it was created`);
-        return { apiKey, key, account, accountCreated };
+        return { apiKey, key, account, accountCreated, ...(secret === undefined ? {} : { secret }) };
       }
     }
     throw new Error('could not draw an unused key id');
+  }
+
+  /** A key's HMAC secret in clear, to check a signed request with; null when the key has none. */
+  async hmacSecret(accountId: string, keyId: string): Promise<string | null> {
+    const sealed = await this.deps.keys.sealedSecret(accountId, keyId);
+    return sealed === null || !this.deps.secrets ? null : this.deps.secrets.open(sealed, accountId, keyId);
   }
 
   /** Every key of the account (revoked included), oldest first; never a key itself. */

@@ -58,6 +58,8 @@ export interface NewKey {
   created: number;
   maxKeys: number;
   maxBooks: number;
+  /** The key's HMAC secret sealed under the server's key (SecretBox), for the exchange dialects; absent: none. */
+  sealedSecret?: string;
 }
 
 export type CreateOutcome = 'created' | 'id_taken' | 'max_keys' | 'max_books';
@@ -71,7 +73,7 @@ export interface KeyGate {
   calls: number;
   /** Until its window ends, ms. */
   msLeft: number;
-  /** The account's fee venue setting, null when none is set (or the key is revoked). */
+  /** The fee venue of the key's opens (its book's own, else the account's), null when none (or the key is revoked). */
   feeVenue: string | null;
   /** Whether the key has a replay (running or finished, until stopped). */
   replay: boolean;
@@ -121,7 +123,7 @@ export class KeyStore {
         keys.accountBooks(accountId),
         keys.accountKey(accountId, key.keyId),
       ],
-      args: [key.keyId, key.name, key.book ?? '', key.created, key.maxKeys, key.maxBooks],
+      args: [key.keyId, key.name, key.book ?? '', key.created, key.maxKeys, key.maxBooks, key.sealedSecret ?? ''],
     });
     if (outcome === 0) return 'id_taken';
     if (outcome === -1) return 'max_keys';
@@ -207,6 +209,11 @@ export class KeyStore {
 
   async get(accountId: string, keyId: string): Promise<KeySummary | null> {
     return parseKeyRecord(await this.redis.hgetall(keys.accountKey(accountId, keyId)));
+  }
+
+  /** The key's sealed HMAC secret (never in a listing: KeySummary leaves it out), null when it has none. */
+  async sealedSecret(accountId: string, keyId: string): Promise<string | null> {
+    return this.redis.hget(keys.accountKey(accountId, keyId), 'hmac');
   }
 
   /** Every key of the account, revoked ones included, oldest first. */

@@ -34,7 +34,7 @@ const featuresSchema = objectSchema<PlanFeaturesView>(
     trailing_stops: boolean(),
     modify_order: boolean(),
     dry_run: boolean(),
-    fee_venues: boolean(),
+    fee_venues: integer('How many fee venues POST /fees offers (9)'),
   },
   {},
 );

@@ -1,4 +1,5 @@
 /** The body of GET /usage and the plan catalogue, built from plain inputs. Pure. */
+import { FEE_VENUES } from '../../engine/fees.js';
 import { PLAN_IDS, PLANS, type EffectivePlan, type PlanLimits, type PlanSource } from '../plans.js';
 import type { DayCount } from './key-store.js';
 
@@ -32,7 +33,8 @@ export interface PlanFeaturesView {
   trailing_stops: boolean;
   modify_order: boolean;
   dry_run: boolean;
-  fee_venues: boolean;
+  /** How many fee venues POST /fees offers (the spec's nine). */
+  fee_venues: number;
 }
 
 export interface PlanView {
@@ -103,7 +105,7 @@ export function featuresView(limits: PlanLimits): PlanFeaturesView {
     trailing_stops: true,
     modify_order: true,
     dry_run: true,
-    fee_venues: true,
+    fee_venues: FEE_VENUES.length,
   };
 }
 

@@ -22,6 +22,7 @@ export const equitySchema = objectSchema<Omit<EquityBody, 'ok'>>(
   {
     points: arrayOf(pointSchema, 'Oldest first'),
     now: number('Equity this moment: balance plus the open positions at mark'),
+    starting_balance_usd: number('The balance the book started from at its last reset'),
     max_drawdown_pct: number('Largest fall from a peak of the points, percent of that peak'),
   },
   {},
@@ -32,6 +33,7 @@ const usdOrNull = (description: string): JsonSchema => nullable(number(descripti
 const totalsSchema = objectSchema<ReportTotals>(
   'Totals of the closes in the window',
   {
+    n: integer('Closes in the window (the same count as closes)'),
     closes: integer(),
     wins: integer(),
     losses: integer(),

@@ -21,7 +21,8 @@ import type { MarketStore } from '../../market/market-store.js';
 import type { KeyContext } from '../key-context.js';
 import { refOf } from '../positions/position-service.js';
 import type { PositionReads } from '../positions/position-reads.js';
-import type { BookCounters, PositionStore } from '../positions/position-store.js';
+import type { BookCounters } from '../positions/book-counters.js';
+import type { PositionStore } from '../positions/position-store.js';
 import type { BookRef, Position } from '../positions/position-types.js';
 import type { AnalyticsStore, Stamped } from './analytics-store.js';
 
@@ -46,6 +47,7 @@ export interface EquityBody {
   /** Equity this moment: balance plus the open positions at mark. */
   now: number;
   max_drawdown_pct: number;
+  starting_balance_usd: number;
 }
 
 /** What a report withholds on Free. */
@@ -87,7 +89,13 @@ export class AnalyticsService {
       this.deps.reads.balance(ctx),
     ]);
     const curve = await this.curve(ref, query.days, stepMin, counters, cached);
-    return { ok: true, points: curve.points, now: balance.equity_usd, max_drawdown_pct: curve.max_drawdown_pct };
+    return {
+      ok: true,
+      points: curve.points,
+      now: balance.equity_usd,
+      max_drawdown_pct: curve.max_drawdown_pct,
+      starting_balance_usd: balance.starting_balance_usd,
+    };
   }
 
   /**

@@ -3,8 +3,8 @@ import type { RedisClient } from '../../core/redis-client.js';
 import { keys } from '../../redis/keys.js';
 import { scanStep } from '../../redis/scan.js';
 import { MAIN_BOOK } from '../accounts/account-rules.js';
-import { auditBook, type AuditDifference, type LedgerTrade } from './ledger-audit.js';
-import { bookCounters } from '../positions/position-store.js';
+import { auditBook, prunedTrades, type AuditDifference, type LedgerTrade } from './ledger-audit.js';
+import { bookCounters } from '../positions/book-counters.js';
 
 export interface AuditedAccount {
   accountId: string;
@@ -23,7 +23,10 @@ function ledgerTrade(raw: string): LedgerTrade {
   return { pnl_usd: pnl_usd ?? 0, liquidated: liquidated === true };
 }
 
-/** Read-only: SCAN, GET, SMEMBERS, ZRANGE, one MULTI of HGETALL, HVALS and ZRANGE per book, HVALS of its archives. Never writes. */
+/**
+ * Read-only: SCAN, GET, SMEMBERS, ZRANGE, one MULTI per book of HGETALL, HVALS, ZRANGE, HGETALL (the pruned counters)
+ * and HVALS of its archives. Never writes.
+ */
 export class LedgerReader {
   constructor(private readonly redis: RedisClient) {}
 
@@ -61,24 +64,42 @@ export class LedgerReader {
     return [...new Set([MAIN_BOOK, ...named, ...traded])].sort();
   }
 
-  /** One book's counters and closed trades, read in one transaction so a close in between cannot split them. */
+  /**
+   * One book's counters, closed trades, archives and pruned counters, read in one transaction so a close, a reset or a
+   * prune in between cannot split them. The archives are listed first and read in the transaction; when its own list
+   * differs (a reset or a prune changed them meanwhile) it reads again.
+   */
   async auditBook(account: AuditedAccount, book: string): Promise<BookAudit> {
     const { accountId } = account;
-    const replies = await this.redis
-      .multi()
-      .hgetall(keys.bookStats(accountId, book))
-      .hvals(keys.bookClosed(accountId, book))
-      .zrange(keys.bookArchives(accountId, book), '0', '-1')
-      .exec();
-    if (replies === null) throw new Error(`the read of book ${book} was aborted`);
-    const failed = replies.find(([error]) => error !== null);
-    if (failed) throw failed[0] ?? new Error('unreachable');
-    const [stats, closed, resets] = replies.map(([, value]) => value) as [Record<string, string>, string[], string[]];
-    // an archive never changes once a reset wrote it, so reading the ones listed after the transaction is the same snapshot
-    const archived: string[] = [];
-    for (const resetTs of resets) archived.push(...(await this.redis.hvals(keys.bookArchiveClosed(accountId, book, Number(resetTs)))));
-    const differences = auditBook(bookCounters(stats), closed.map(ledgerTrade), archived.map(ledgerTrade));
-    return { account, book, trades: closed.length, differences };
+    let listed = await this.redis.zrange(keys.bookArchives(accountId, book), '0', '-1');
+    for (let attempt = 1; ; attempt++) {
+      const multi = this.redis
+        .multi()
+        .hgetall(keys.bookStats(accountId, book))
+        .hvals(keys.bookClosed(accountId, book))
+        .zrange(keys.bookArchives(accountId, book), '0', '-1')
+        .hgetall(keys.bookPruned(accountId, book));
+      for (const resetTs of listed) multi.hvals(keys.bookArchiveClosed(accountId, book, Number(resetTs)));
+      const replies = await multi.exec();
+      if (replies === null) throw new Error(`the read of book ${book} was aborted`);
+      const failed = replies.find(([error]) => error !== null);
+      if (failed) throw failed[0] ?? new Error('unreachable');
+      const [stats, closed, resets, pruned, ...archives] = replies.map(([, value]) => value) as [
+        Record<string, string>,
+        string[],
+        string[],
+        Record<string, string>,
+        ...string[][],
+      ];
+      if (resets.join() === listed.join()) {
+        const counters = bookCounters(stats);
+        const archived = archives.flat().map(ledgerTrade);
+        const differences = auditBook(counters, closed.map(ledgerTrade), archived, prunedTrades(pruned, counters.reset_ts));
+        return { account, book, trades: closed.length, differences };
+      }
+      if (attempt === 5) throw new Error(`the archives of book ${book} changed during ${attempt} reads`);
+      listed = resets;
+    }
   }
 
   async auditAccount(account: AuditedAccount): Promise<BookAudit[]> {

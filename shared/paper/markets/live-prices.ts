@@ -6,9 +6,9 @@ import type { Clock } from '../../core/clock.js';
 import { AppError, unknownSymbol } from '../../core/errors.js';
 import { baseOf, canonicalSymbol } from '../../market/canonical-symbol.js';
 import type { MarketStore } from '../../market/market-store.js';
-import { classifyQuote, marksOf, type FreshnessRules, type Mark } from '../../market/quote-freshness.js';
+import type { UniverseEntry } from '../../market/types.js';
+import { classifyQuote, closedForOpens, marksOf, unchangedFor, type FreshnessRules, type Mark } from '../../market/quote-freshness.js';
 import type { AssetClass } from '../../engine/fees.js';
-import { assetClassOf } from './asset-classes.js';
 import { maxLeverage } from './leverage-caps.js';
 
 export interface LivePrice {
@@ -16,6 +16,8 @@ export interface LivePrice {
   assetClass: AssetClass;
   price: number;
   ts: number;
+  /** How long the venues have published this price unchanged, ms. */
+  unchangedMs: number;
 }
 
 /** A price to enter at, with the symbol's leverage cap. */
@@ -34,6 +36,16 @@ export class PrefetchedFill {
   ) {}
 }
 
+/** 409 market_closed: the market under a TradFi symbol is closed now, `why` in words, so its price is stale. */
+function marketClosed(live: LivePrice, why: string): AppError {
+  const ticker = baseOf(live.symbol);
+  return new AppError('market_closed', `the market under ${ticker} is closed now (${why}): its price is stale`, {
+    symbol: ticker,
+    asset_class: live.assetClass,
+    unchanged_s: Math.floor(live.unchangedMs / 1000),
+  });
+}
+
 export class LivePrices {
   constructor(
     private readonly store: MarketStore,
@@ -48,7 +60,7 @@ export class LivePrices {
   async fillPrice(input: string): Promise<LivePrice> {
     const symbol = canonicalSymbol(input);
     if (!symbol) throw unknownSymbol(input);
-    const quote = await this.store.getQuote(symbol);
+    const [quote, assetClass] = await Promise.all([this.store.getQuote(symbol), this.store.assetClass(symbol)]);
     if (!quote && !(await this.store.isKnownSymbol(symbol))) throw unknownSymbol(input);
     const state = classifyQuote(quote, this.clock.now(), this.rules);
     if (state.kind !== 'fresh') {
@@ -59,12 +71,24 @@ export class LivePrices {
         { symbol: ticker },
       );
     }
-    return { symbol, assetClass: assetClassOf(symbol), price: state.quote.price, ts: state.quote.ts };
+    return { symbol, assetClass, price: state.quote.price, ts: state.quote.ts, unchangedMs: unchangedFor(state.quote) };
   }
 
-  /** A fresh price to enter at (as fillPrice) and the symbol's leverage cap, from its 24h volume, read alongside. */
+  /**
+   * A fresh price to enter at (as fillPrice) and the symbol's leverage cap, from its 24h volume, read alongside.
+   * A TradFi price whose underlying market is closed is stale whatever its age: 409 market_closed rather than a fill
+   * at a frozen price (closes still fill: a holder may leave). Closed is what a listing venue says, or a price its
+   * venues kept publishing unchanged for longer than TRADFI_FROZEN_MS.
+   */
   async entryPrice(input: string): Promise<EntryPrice> {
-    const [live, volume] = await Promise.all([this.fillPrice(input), this.store.quoteVolume24h(input)]);
+    const [live, volume, closed] = await Promise.all([
+      this.fillPrice(input),
+      this.store.quoteVolume24h(input),
+      this.store.isMarketClosed(input),
+    ]);
+    const why = closedForOpens(live.assetClass, closed, live.unchangedMs, this.rules);
+    if (why === 'exchange') throw marketClosed(live, 'the exchange says so');
+    if (why === 'frozen') throw marketClosed(live, `its exchanges have published one price for ${Math.floor(live.unchangedMs / 1000)} s`);
     return { ...live, maxLeverage: maxLeverage(live.symbol, live.assetClass, volume) };
   }
 
@@ -73,6 +97,31 @@ export class LivePrices {
       (value) => ({ value }),
       (error: unknown) => ({ error }),
     );
+  }
+
+  /**
+   * Marks of universe entries (as marks), each with whether its market is closed for opens now, by entryPrice's rule:
+   * /markets shows it before an open is refused.
+   */
+  async entryMarks(entries: readonly UniverseEntry[]): Promise<Map<string, Mark & { marketClosed: boolean }>> {
+    const quotes = await this.store.getQuotes(entries.map((e) => e.symbol));
+    const marks = marksOf(
+      entries.map((e) => e.symbol),
+      quotes,
+      this.clock.now(),
+      this.rules,
+    );
+    const out = new Map<string, Mark & { marketClosed: boolean }>();
+    entries.forEach((e, i) => {
+      const mark = marks.get(e.symbol);
+      const quote = quotes[i];
+      if (!mark || !quote) return;
+      out.set(e.symbol, {
+        ...mark,
+        marketClosed: closedForOpens(e.assetClass, e.closed === true, unchangedFor(quote), this.rules) !== null,
+      });
+    });
+    return out;
   }
 
   /** Marks for reads: fresh or stale prices as the market routes serve them; symbols without one are absent. */

@@ -12,8 +12,8 @@ export class OrderExpiry {
     private readonly clock: Clock,
   ) {}
 
-  /** Expires every order due now (the expiry index is read in batches); returns how many expired. */
-  async expireDue(): Promise<{ expired: number }> {
+  /** Expires every order due now (the expiry index is read in batches); returns how many expired. `reqId`: the job's (BookRef.reqId). */
+  async expireDue(reqId?: string): Promise<{ expired: number }> {
     const now = this.clock.now();
     let expired = 0;
     // entries left in place (not ours, or not due after all) are stepped over, so the loop ends
@@ -23,7 +23,7 @@ export class OrderExpiry {
       const fresh = members.slice(skipped);
       for (const member of fresh) {
         const hint = parseExpiryMember(member);
-        const outcome = hint ? await this.expireOne(hint, now) : 'skipped';
+        const outcome = hint ? await this.expireOne(reqId === undefined ? hint : { ...hint, ref: { ...hint.ref, reqId } }, now) : 'skipped';
         if (outcome === 'expired') expired++;
         if (outcome === 'skipped') skipped++;
       }

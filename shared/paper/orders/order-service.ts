@@ -102,7 +102,9 @@ function refusePlacement(type: OrderType, side: Side, level: number, live: LiveP
   const where = reachOf(type, side) === 'down' ? 'below' : 'above';
   const context = { symbol: baseOf(live.symbol), live: live.price, limit_price: level };
   if (refusal === 'limit_price_far') {
-    const message = `limit_price ${level} is more than ${LEVEL_MAX_DISTANCE_PCT}% away from the market (${live.price}): it would rest without filling`;
+    const message =
+      `limit_price ${level} is more than ${LEVEL_MAX_DISTANCE_PCT}% away from the market (${live.price}): it would rest ` +
+      `without filling`;
     throw new AppError(refusal, message, { ...context, max_distance_pct: LEVEL_MAX_DISTANCE_PCT });
   }
   const message =

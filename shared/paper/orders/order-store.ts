@@ -7,7 +7,7 @@ import type { RedisClient } from '../../core/redis-client.js';
 import type { OrderReach } from '../../engine/order-rules.js';
 import { keys } from '../../redis/keys.js';
 import { IDEMPOTENCY_TTL_S } from '../positions/position-store.js';
-import type { BookRef, Position } from '../positions/position-types.js';
+import { reqArg, type BookRef, type Position } from '../positions/position-types.js';
 import { TriggerHints } from '../positions/trigger-hints.js';
 import { orderScripts } from './lua/order-scripts.js';
 import { indexedOrder, OrderHints, type IndexedOrder, type OrderTarget } from './order-hints.js';
@@ -62,6 +62,7 @@ export function closeKeys(ref: BookRef): string[] {
     keys.bookOrdersDone(ref.accountId, ref.book),
     keys.accountOutbox(ref.accountId),
     ...tombstoneKeys(ref),
+    keys.outboxIndex(ref.accountId),
   ];
 }
 
@@ -178,7 +179,7 @@ export class OrderStore {
   private async close(status: CloseStatus, ref: BookRef, read: StoredOrder, done: Order, now: number): Promise<ChangeOutcome> {
     const [reply, refusal] = await orderScripts.runStatus(this.redis, 'order-close', {
       keys: closeKeys(ref),
-      args: [...closeArgs(ref, read, done, now), status],
+      args: [...closeArgs(ref, read, done, now), status, reqArg(ref)],
     });
     if (reply === -3) throw new Error(`script ${orderScripts.id('order-close')} refused ${status}: ${String(refusal)}`);
     if (reply === -1) return 'stale';
@@ -206,6 +207,7 @@ export class OrderStore {
         keys.accountOutbox(ref.accountId),
         keys.paperBooks(ref.accountId),
         ...tombstoneKeys(ref),
+        keys.outboxIndex(ref.accountId),
       ],
       args: [
         o.order_id,
@@ -219,6 +221,7 @@ export class OrderStore {
         write.now,
         ...DONE_ORDER_RETENTION,
         JSON.stringify(write.oneWay),
+        reqArg(ref),
       ],
     });
     const left = status === -1 ? [] : [indexedOrder({ ref, order: o })];

@@ -79,13 +79,17 @@ export function fillResult(
       ...o,
       status: 'rejected',
       done_ts: now,
-      note: `not filled: the market reached ${o.limit_price} in the minute of ${at}, but the book already held its cap of ${openCap} open positions`,
+      note:
+        `not filled: the market reached ${o.limit_price} in the minute of ${at}, but the book already held its cap of ${openCap} ` +
+        `open positions`,
     },
     oneWay: {
       ...o,
       status: 'rejected',
       done_ts: now,
-      note: `not filled: the market reached ${o.limit_price} in the minute of ${at}, but the book held an open ${other} on ${baseOf(o.symbol)}; one-way mode: close it before a ${o.side} entry fills`,
+      note:
+        `not filled: the market reached ${o.limit_price} in the minute of ${at}, but the book held an open ${other} on ` +
+        `${baseOf(o.symbol)}; one-way mode: close it before a ${o.side} entry fills`,
     },
   };
 }
@@ -99,7 +103,7 @@ export class OrderSweep {
    * resting come out; those of resting orders whose level the candle did not reach (early entries:
    * a level moved away by a modify) are set to their levels (OrderHints.align).
    */
-  async fillCandle(job: SweepJob): Promise<FillSummary> {
+  async fillCandle(job: SweepJob, reqId?: string): Promise<FillSummary> {
     const { store } = this.deps;
     const hits = await store.candidates(job.symbol, job.low, job.high);
     const found = await Promise.all(
@@ -126,7 +130,8 @@ export class OrderSweep {
     const failures: unknown[] = [];
     for (const { ref, read } of resting) {
       try {
-        const outcome = await this.fillOne(ref, read, job);
+        // the fill names the sweep job it is made for (BookRef.reqId)
+        const outcome = await this.fillOne(reqId === undefined ? ref : { ...ref, reqId }, read, job);
         if (outcome.kind === 'filled') summary.filled++;
         if (outcome.kind === 'rejected') summary.blocked++;
         if (outcome.kind === 'unreached') early.push({ ref, order: outcome.read.order, raw: outcome.read.raw });

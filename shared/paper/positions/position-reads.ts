@@ -7,7 +7,7 @@ import type { KeyContext } from '../key-context.js';
 import type { Mark } from '../../market/quote-freshness.js';
 import { fundingOwed, type PositionDeps } from './position-deps.js';
 import { refOf } from './position-service.js';
-import type { BookCounters } from './position-store.js';
+import type { BookCounters } from './book-counters.js';
 import type { BookRef, Position, StoredPosition } from './position-types.js';
 import { closedView, etagMaterial, openView, type PositionView } from './position-view.js';
 
@@ -113,10 +113,20 @@ export class PositionReads {
     return [...new Set(open.map((stored) => stored.position.symbol))];
   }
 
-  /** Open positions with their marks and funding owed now; trailing stops ratchet to the marks first. */
-  private async openBook(ctx: KeyContext): Promise<OpenBook> {
+  /**
+   * The stream's snapshot: the open positions as /positions shows them, and the account outbox's entry id they are
+   * read at (every event up to it is already in them, none after it).
+   */
+  async snapshot(ctx: KeyContext): Promise<{ positions: PositionView[]; outboxId: string }> {
+    const { open, outboxId } = await this.deps.store.listOpenAtOutbox(refOf(ctx));
+    const { views } = await this.openBook(ctx, open);
+    return { positions: views.reverse().slice(0, POSITIONS_CAP), outboxId };
+  }
+
+  /** Open positions (`read`, else read now) with their marks and funding owed now; trailing stops ratchet to the marks first. */
+  private async openBook(ctx: KeyContext, read?: StoredPosition[]): Promise<OpenBook> {
     const { store, prices, funding, clock } = this.deps;
-    const stored = await store.listOpen(refOf(ctx));
+    const stored = read ?? (await store.listOpen(refOf(ctx)));
     const now = clock.now();
     const [marks, owed] = await Promise.all([
       prices.marks(stored.map((s) => s.position.symbol)),

@@ -140,7 +140,8 @@ const moneyProperties: { [K in keyof MoneyFields]-?: JsonSchema } = {
   free_margin_usd: usd('Equity minus margin in use'),
   unrealized_pnl_usd: usd('Unrealized P&L of the open positions'),
   margin_enforced: boolean(
-    'false (the default): the balance is a scorecard; true (/sim): an open past balance minus margin in use answers 402 insufficient_margin',
+    'false (the default): the balance is a scorecard; true (/sim): an open past balance minus margin in use answers 402 ' +
+      'insufficient_margin',
   ),
 };
 

@@ -18,7 +18,7 @@ import { PrefetchedFill, type EntryPrice, type LivePrice } from '../markets/live
 import type { Order } from '../orders/order-types.js';
 import { buildPosition, checkLeverage, dryRunPosition, priceEntry, type EntryTerms } from './position-builder.js';
 import { defaultPositionId, fundingOwed, type PositionDeps } from './position-deps.js';
-import type { Position, StoredPosition } from './position-types.js';
+import type { BookRef, Position, StoredPosition } from './position-types.js';
 import { closedView, openView, type PositionView } from './position-view.js';
 
 export interface OpenRequest {
@@ -107,7 +107,10 @@ export function explicitVenue(req: Pick<OpenRequest, 'fee_venue'>): FeeVenue | n
   return req.fee_venue === undefined || req.fee_venue === null ? req.fee_venue : parseFeeVenue(req.fee_venue);
 }
 
-export const refOf = (ctx: KeyContext) => ({ accountId: ctx.accountId, book: ctx.book });
+export const refOf = (ctx: KeyContext): BookRef =>
+  ctx.requestId === undefined
+    ? { accountId: ctx.accountId, book: ctx.book }
+    : { accountId: ctx.accountId, book: ctx.book, reqId: ctx.requestId };
 
 /** The realism an open sets for itself. */
 export const overridesOf = (req: OpenRequest): OpenOverrides => ({

@@ -10,8 +10,9 @@ import { firstThen } from '../../redis/pipeline.js';
 import { closeCountsInAnalytics, CURVE_KEPT_MS, DAY_BUCKET_TTL_S } from '../analytics/analytics-retention.js';
 import { DONE_ORDER_RETENTION, tombstoneKeys } from '../orders/order-types.js';
 import type { ScriptCall } from '../../redis/lua-scripts.js';
+import { bookCounters, type BookCounters } from './book-counters.js';
 import { positionScripts } from './lua/position-scripts.js';
-import { parsePosition, type BookRef, type Position, type StoredPosition } from './position-types.js';
+import { parsePosition, reqArg, type BookRef, type Position, type StoredPosition } from './position-types.js';
 import { heldKinds, TriggerHints, type HintTarget, type IndexedPosition } from './trigger-hints.js';
 
 export const IDEMPOTENCY_TTL_S = 7 * 86_400;
@@ -43,21 +44,6 @@ export interface CloseWrite {
   event: 'position.closed' | 'position.liquidated';
 }
 
-export interface BookCounters {
-  reset_ts: number;
-  starting_balance: number;
-  realized_cents: number;
-  closed: number;
-  wins: number;
-  losses: number;
-  liquidations: number;
-  best_cents: number | null;
-  life_realized_cents: number;
-  life_closed: number;
-  life_wins: number;
-  life_losses: number;
-}
-
 export type LevelsOutcome = 'updated' | 'stale' | 'gone';
 
 /** A change of a position's stop, target or trailing stop (sltp, or a trailing stop's ratchet). */
@@ -86,26 +72,6 @@ function closeOutcome([status, value]: [number, ...unknown[]]): CloseOutcome {
 
 const levelsOutcome = ([status]: [number, ...unknown[]]): LevelsOutcome => (status === 1 ? 'updated' : status === -1 ? 'stale' : 'gone');
 
-const num = (value: string | undefined, fallback = 0): number => (value === undefined || value === '' ? fallback : Number(value));
-
-/** A book's counters hash (HGETALL) as numbers: 0 when unset, the starting balance 10000 and best_cents null. */
-export function bookCounters(h: Record<string, string>): BookCounters {
-  return {
-    reset_ts: num(h.reset_ts),
-    starting_balance: num(h.starting_balance, 10_000),
-    realized_cents: num(h.realized_cents),
-    closed: num(h.closed),
-    wins: num(h.wins),
-    losses: num(h.losses),
-    liquidations: num(h.liquidations),
-    best_cents: h.best_cents === undefined ? null : Number(h.best_cents),
-    life_realized_cents: num(h.life_realized_cents),
-    life_closed: num(h.life_closed),
-    life_wins: num(h.life_wins),
-    life_losses: num(h.life_losses),
-  };
-}
-
 /**
  * Where a store's scripts record what lies outside the book: the account's outbox and traded-books set, and the per-symbol trigger
  * indexes. The live book uses the account's own; a replay journal (shared/paper/replay) keeps its events and its name apart and is swept
@@ -113,11 +79,21 @@ export function bookCounters(h: Record<string, string>): BookCounters {
  */
 export interface JournalKeys {
   outbox(accountId: string): string;
+  /** The outbox's index of unrelayed outboxes (keys.outboxIndex); the outbox itself for a journal that is never relayed. */
+  index(accountId: string): string;
+  /** The slot's trade prune index (keys.tradePruneIndex); the outbox itself for a journal whose trades are never pruned. */
+  pruneIndex(accountId: string): string;
   books(accountId: string): string;
   triggerIndexes: boolean;
 }
 
-const LIVE_JOURNAL: JournalKeys = { outbox: keys.accountOutbox, books: keys.paperBooks, triggerIndexes: true };
+const LIVE_JOURNAL: JournalKeys = {
+  outbox: keys.accountOutbox,
+  index: keys.outboxIndex,
+  pruneIndex: keys.tradePruneIndex,
+  books: keys.paperBooks,
+  triggerIndexes: true,
+};
 
 /** Trigger hints for a store that keeps none. */
 const NO_HINTS: Pick<TriggerHints, 'widen' | 'remove' | 'align'> = {
@@ -125,6 +101,9 @@ const NO_HINTS: Pick<TriggerHints, 'widen' | 'remove' | 'align'> = {
   remove: async () => undefined,
   align: async () => undefined,
 };
+
+const oldestFirst = (raws: string[]): StoredPosition[] =>
+  raws.map(parsePosition).sort((a, b) => a.position.opened_ts - b.position.opened_ts || (a.position.id < b.position.id ? -1 : 1));
 
 export class PositionStore {
   private readonly hints: Pick<TriggerHints, 'widen' | 'remove' | 'align'>;
@@ -171,8 +150,26 @@ export class PositionStore {
 
   /** The book's open positions, oldest first. */
   async listOpen(ref: BookRef): Promise<StoredPosition[]> {
-    const all = await this.redis.hvals(keys.bookOpen(ref.accountId, ref.book));
-    return all.map(parsePosition).sort((a, b) => a.position.opened_ts - b.position.opened_ts || (a.position.id < b.position.id ? -1 : 1));
+    return oldestFirst(await this.redis.hvals(keys.bookOpen(ref.accountId, ref.book)));
+  }
+
+  /**
+   * The open positions and the id of the account outbox's last entry ('0-0': none yet), in one transaction: the positions
+   * hold every event up to that id and none after it (the stream's snapshot).
+   */
+  async listOpenAtOutbox(ref: BookRef): Promise<{ open: StoredPosition[]; outboxId: string }> {
+    const replies = await this.redis
+      .multi()
+      .hvals(keys.bookOpen(ref.accountId, ref.book))
+      .xinfo('STREAM', this.journal.outbox(ref.accountId))
+      .exec();
+    if (replies === null) throw new Error('the read of the open positions was aborted');
+    const [[openError, open], [, info]] = replies;
+    if (openError) throw openError;
+    // an outbox never written is no stream yet: XINFO's error then means no entry so far
+    const fields: unknown[] = Array.isArray(info) ? info : [];
+    const lastId = fields[fields.indexOf('last-generated-id') + 1];
+    return { open: oldestFirst(open as string[]), outboxId: typeof lastId === 'string' ? lastId : '0-0' };
   }
 
   countOpen(ref: BookRef): Promise<number> {
@@ -221,6 +218,7 @@ export class PositionStore {
         this.journal.outbox(ref.accountId),
         this.journal.books(ref.accountId),
         keys.bookStats(ref.accountId, ref.book),
+        this.journal.index(ref.accountId),
       ],
       args: [
         position.id,
@@ -232,6 +230,7 @@ export class PositionStore {
         position.opened_ts,
         enforceMargin ? 1 : 0,
         Math.round(position.margin * 100),
+        reqArg(ref),
       ],
     };
     // the entries first (sent together on one server: one connection runs them in that order)
@@ -308,6 +307,8 @@ export class PositionStore {
         this.journal.outbox(ref.accountId),
         keys.bookEquityCurve(ref.accountId, ref.book),
         keys.bookDayBucket(ref.accountId, ref.book, dayIndex(closed.closed_ts)),
+        this.journal.index(ref.accountId),
+        this.journal.pruneIndex(ref.accountId),
       ],
       args: [
         position.id,
@@ -327,6 +328,7 @@ export class PositionStore {
         minuteOf(closed.closed_ts),
         CURVE_KEPT_MS,
         DAY_BUCKET_TTL_S,
+        reqArg(ref),
         ...closeIncrements(closed.facts).flat(),
       ],
     };
@@ -364,8 +366,8 @@ export class PositionStore {
 
   private levelsCall({ ref, read, now }: LevelsWrite, updatedRaw: string): ScriptCall {
     return {
-      keys: [keys.bookOpen(ref.accountId, ref.book), this.journal.outbox(ref.accountId)],
-      args: [read.position.id, digest(read.raw), updatedRaw, ref.book, now],
+      keys: [keys.bookOpen(ref.accountId, ref.book), this.journal.outbox(ref.accountId), this.journal.index(ref.accountId)],
+      args: [read.position.id, digest(read.raw), updatedRaw, ref.book, now, reqArg(ref)],
     };
   }
 
@@ -388,8 +390,9 @@ export class PositionStore {
         ...tombstoneKeys(ref),
         keys.bookEquityCurve(accountId, book),
         keys.bookDayBucket(accountId, book, dayIndex(resetTs)),
+        keys.outboxIndex(accountId),
       ],
-      args: [resetTs, startingBalance, book, ...DONE_ORDER_RETENTION],
+      args: [resetTs, startingBalance, book, ...DONE_ORDER_RETENTION, reqArg(ref)],
     });
     if (status === 1) return { kind: 'reset', archived: Number(a), cancelled: Number(b) };
     if (status === -1) return { kind: 'open', open: Number(a) };

@@ -8,7 +8,15 @@ import type { PriorLevels } from '../../engine/triggers.js';
 export interface BookRef {
   accountId: string;
   book: string;
+  /**
+   * The request (X-Request-Id) or job (a sweep's) a change of the book is made for: the scripts write it into the
+   * outbox entry, and the relay into the webhook jobs and their logs, so one trade can be followed to the receiver.
+   */
+  reqId?: string;
 }
+
+/** The scripts' ARGV for a change's request id ('' for none: the entry then carries no 'req'). */
+export const reqArg = (ref: BookRef): string => ref.reqId ?? '';
 
 /**
  * A position as stored. Each field is stored once, under the spec's name; the original's names of

@@ -56,7 +56,7 @@ export class CursorPrices extends LivePrices {
         },
       );
     }
-    return { symbol, assetClass: 'crypto', price: this.quote.price, ts: this.quote.cursor };
+    return { symbol, assetClass: 'crypto', price: this.quote.price, ts: this.quote.cursor, unchangedMs: 0 };
   }
 
   override async marks(symbols: readonly string[]): Promise<Map<string, Mark>> {

@@ -1,7 +1,7 @@
 /** The JSON schemas of the replay answers (the OpenAPI components Replay, ReplayStart, ReplaySummary), held to their view types. */
 import { arrayOf, boolean, epochMs, integer, number, objectSchema, ref, string } from '../../core/json-schema.js';
 import type { ReplayBar } from './replay-math.js';
-import type { ReplayStarted, ReplayStopped, ReplayView } from './replay-service.js';
+import type { ReplayRunning, ReplayStarted, ReplayStopped } from './replay-service.js';
 
 const barSchema = objectSchema<ReplayBar>(
   'A bar of the minutes ended at the cursor',
@@ -9,10 +9,11 @@ const barSchema = objectSchema<ReplayBar>(
   {},
 );
 
-export const replayViewSchema = objectSchema<ReplayView>(
-  "A key's replay now",
+/** Everything but `running` is absent when the key runs no replay (`{ running: false }`). */
+export const replayViewSchema = objectSchema<Pick<ReplayRunning, 'running'> & Partial<Omit<ReplayRunning, 'running'>>>(
+  "A key's replay now; { running: false } alone when it runs none",
   {
-    running: boolean('True until the cursor reaches the end of the day'),
+    running: boolean('True until the cursor reaches the end of the day; false alone when the key runs no replay'),
     id: string('Replay id (rp...)'),
     symbol: string(),
     day: string('YYYY-MM-DD'),
@@ -26,7 +27,20 @@ export const replayViewSchema = objectSchema<ReplayView>(
     finished: boolean(),
     bars: arrayOf(barSchema, 'Oldest first; none holds a minute after the cursor'),
   },
-  {},
+  {
+    id: true,
+    symbol: true,
+    day: true,
+    speed: true,
+    start_ts: true,
+    end_ts: true,
+    cursor_ts: true,
+    cursor_iso: true,
+    progress_pct: true,
+    price: true,
+    finished: true,
+    bars: true,
+  },
 );
 
 export const replayStartSchema = objectSchema<ReplayStarted['replay']>(

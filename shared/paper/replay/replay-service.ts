@@ -13,7 +13,6 @@ import { ChangeGate } from '../change-gate.js';
 import type { FeeSettings } from '../fees/fee-settings.js';
 import type { FundingStore } from '../funding/funding-store.js';
 import type { KeyContext } from '../key-context.js';
-import { assetClassOf } from '../markets/asset-classes.js';
 import type { TradeRow } from '../positions/position-reads.js';
 import { timedId } from '../timed-ids.js';
 import { ReplayCandles } from './replay-candles.js';
@@ -76,7 +75,10 @@ export interface ReplayStopped {
   replay: ReplaySummaryNumbers & { trades: TradeRow[] };
 }
 
-export interface ReplayView {
+/** GET /replay: the key's replay, or `{ running: false }` when it runs none. */
+export type ReplayView = ReplayRunning | { running: false };
+
+export interface ReplayRunning {
   running: boolean;
   id: string;
   symbol: string;
@@ -112,7 +114,7 @@ export class ReplayService {
     const symbol = typeof req.symbol === 'string' && req.symbol !== '' ? canonicalSymbol(req.symbol) : undefined;
     if (symbol === undefined) throw new AppError('symbol_required', 'send symbol: the crypto perpetual to replay (BTC, ETHUSDT)');
     if (symbol === null) throw new AppError('unknown_symbol', `unknown symbol: ${req.symbol}`, { symbol: req.symbol });
-    if (assetClassOf(symbol) !== 'crypto') {
+    if ((await this.deps.market.assetClass(symbol)) !== 'crypto') {
       throw new AppError('replay_crypto_only', `replay covers crypto perpetuals only; ${baseOf(symbol)} is not one`, {
         symbol: baseOf(symbol),
       });
@@ -170,7 +172,7 @@ export class ReplayService {
   /** The key's replay now: cursor, price and bars up to the cursor. */
   async view(ctx: KeyContext, query: { interval: number; bars: number }): Promise<ReplayView> {
     const state = await this.deps.store.get(ctx.accountId, ctx.keyId);
-    if (!state) throw noReplay();
+    if (!state) return { running: false };
     const candles = await this.candles.day(state.symbol, state.day, state);
     const cursor = visibleCursor(state, this.deps.clock.now());
     const finished = state.finished || state.sweptTo >= state.endTs;

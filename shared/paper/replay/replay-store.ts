@@ -110,6 +110,10 @@ export class ReplayStore {
   ) {
     this.journal = new JournalPositionStore(redis, {
       outbox: keys.replayEvents,
+      // a journal's events are never relayed: nothing to index
+      index: keys.replayEvents,
+      // a replay's trades leave with the replay, never by the retention
+      pruneIndex: keys.replayEvents,
       books: keys.replayBooks,
       triggerIndexes: false,
     });

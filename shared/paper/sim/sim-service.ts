@@ -94,9 +94,12 @@ const FIELDS_VIEW = Object.fromEntries(
 ) as Record<SimField, SimFieldView>;
 
 export const REALISM_EXPLAIN = {
-  slippage: `A buy fills higher and a sell lower: ${SLIPPAGE_PCT.major}% on the majors, ${SLIPPAGE_PCT.crypto}% on thinner crypto, ${SLIPPAGE_PCT.forex}% on forex, ${SLIPPAGE_PCT.stock}% on stocks, metals and indices.`,
+  slippage:
+    `A buy fills higher and a sell lower: ${SLIPPAGE_PCT.major}% on the majors, ${SLIPPAGE_PCT.crypto}% on thinner crypto, ` +
+    `${SLIPPAGE_PCT.forex}% on forex, ${SLIPPAGE_PCT.stock}% on stocks, metals and indices.`,
   margin_tiers:
-    'Maintenance margin rises with notional along the tiers: the step of the tier above tier 0 is added to the base rate (never more than half the initial margin).',
+    'Maintenance margin rises with notional along the tiers: the step of the tier above tier 0 is added to the base rate (never ' +
+    'more than half the initial margin).',
   margin_venue: "A venue's published base maintenance rate replaces the flat 0.5%; it moves only the liquidation price.",
   mmr_pct: 'Per open: a base maintenance rate of its own, 0.01 to 10 percent of notional.',
   positions: 'A position keeps what it was filled with: its realism, slippage_bps, slippage_usd and mmr_pct.',
@@ -120,7 +123,9 @@ export class SimService {
       presets: Object.fromEntries(
         PRESET_NAMES.map((name) => [name, { values: presetProfile(name, profile.start_balance_usd), source: PRESETS[name].source }]),
       ) as SimView['presets'],
-      note: 'null on slippage_bps, taker_bps and mmr_pct means "use the tables". Out-of-range values are refused, never clamped. start_balance_usd takes effect at the next reset; open positions keep the terms they were filled with.',
+      note:
+        'null (or "") on slippage_bps, taker_bps and mmr_pct means "use the tables". Out-of-range values are refused, never ' +
+        'clamped. start_balance_usd takes effect at the next reset; open positions keep the terms they were filled with.',
     };
   }
 

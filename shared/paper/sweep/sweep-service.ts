@@ -90,8 +90,8 @@ export class SweepService {
     this.settler = new SweepSettler(deps);
   }
 
-  /** Sweeps closed candles (any symbols); a symbol's candles are swept in minute order. */
-  async sweepCandles(candles: readonly SweepJob[]): Promise<SweepReport> {
+  /** Sweeps closed candles (any symbols); a symbol's candles are swept in minute order. `reqId`: the job's (BookRef.reqId). */
+  async sweepCandles(candles: readonly SweepJob[], reqId?: string): Promise<SweepReport> {
     let left: SymbolWindow[] = candles.map((c) => ({
       symbol: c.symbol,
       window: candleWindow(c),
@@ -104,24 +104,27 @@ export class SweepService {
     while (left.length > 0) {
       const symbols = new Set<string>();
       const round = new Set(left.filter((w) => !symbols.has(w.symbol) && symbols.add(w.symbol)));
-      report = addReports(report, await this.sweepWindows([...round]));
+      report = addReports(report, await this.sweepWindows([...round], reqId));
       left = left.filter((w) => !round.has(w));
     }
     return report;
   }
 
   /** Sweeps every symbol with a fresh live price (between candles). */
-  async sweepLive(): Promise<SweepReport> {
+  async sweepLive(reqId?: string): Promise<SweepReport> {
     const symbols = (await this.deps.market.listSymbols()).map((entry) => entry.symbol);
     const live = await this.livePrices(symbols);
-    return this.sweepWindows([...live].map(([symbol, window]) => ({ symbol, window, candle: false, fundingTo: window.to })));
+    return this.sweepWindows(
+      [...live].map(([symbol, window]) => ({ symbol, window, candle: false, fundingTo: window.to })),
+      reqId,
+    );
   }
 
   /**
    * Sweeps one book's open positions against live prices (a connected book, on the stream's tick):
    * from `prices` (an API pod's latest ticks) when given, else the stored quotes.
    */
-  async sweepBook(ref: BookRef, prices?: PriceReader): Promise<SweepReport> {
+  async sweepBook(ref: BookRef, reqId?: string, prices?: PriceReader): Promise<SweepReport> {
     const open = await this.deps.store.listOpen(ref);
     if (open.length === 0) return emptyReport();
     const live = await this.livePrices(
@@ -133,7 +136,7 @@ export class SweepService {
       const window = live.get(read.position.symbol);
       if (window) targets.push({ ref, id: read.position.id, read, window, candle: false, fundingTo: window.to });
     }
-    return this.settler.apply(targets);
+    return this.settler.apply(targets, reqId);
   }
 
   /** Fresh aggregated prices as windows of one price at its time; symbols without one are left out. */
@@ -153,7 +156,7 @@ export class SweepService {
   }
 
   /** One window per symbol: reads the crossed index ranges, then decides and settles each position once. */
-  private async sweepWindows(windows: readonly SymbolWindow[]): Promise<SweepReport> {
+  private async sweepWindows(windows: readonly SymbolWindow[], reqId: string | undefined): Promise<SweepReport> {
     const ranges = windows.map((w) => rangesOf(w.symbol, w.window, w.candle));
     const members = await this.deps.index.ranges(ranges);
     const targets: SweepTarget[] = [];
@@ -177,6 +180,6 @@ export class SweepService {
         }
       }
     });
-    return this.settler.apply(targets);
+    return this.settler.apply(targets, reqId);
   }
 }

@@ -15,7 +15,7 @@ import type { FundingStore } from '../funding/funding-store.js';
 import { wholeCloseJson } from '../positions/close-service.js';
 import { fundingFrom, MAX_ATTEMPTS } from '../positions/position-deps.js';
 import type { CloseOutcome, CloseWrite, LevelsOutcome, LevelsWrite, PositionStore } from '../positions/position-store.js';
-import type { Position, StoredPosition } from '../positions/position-types.js';
+import type { BookRef, Position, StoredPosition } from '../positions/position-types.js';
 import type { HintTarget } from '../positions/trigger-hints.js';
 import { mayBeStoring } from '../timed-ids.js';
 import { inBatches } from './batches.js';
@@ -87,14 +87,15 @@ export class SweepSettler {
 
   /**
    * Decides and applies every target, in batches (read, decide, settle) so little is held at once;
-   * targets whose position changed meanwhile are read and decided again.
+   * targets whose position changed meanwhile are read and decided again. `reqId`: the job (or pass) the changes are
+   * made for, on their outbox entries (BookRef.reqId); none for a replay's journal, which is never relayed.
    */
-  async apply(targets: readonly SweepTarget[]): Promise<SweepReport> {
+  async apply(targets: readonly SweepTarget[], reqId?: string): Promise<SweepReport> {
     const report = { ...emptyReport(), checked: targets.length };
     const funding = new FundingCache(this.deps.funding);
     let pending: readonly SweepTarget[] = targets;
     for (let attempt = 0; attempt < MAX_ATTEMPTS && pending.length > 0; attempt++) {
-      pending = await inBatches(pending, (batch) => this.applyBatch(batch, report, funding, attempt === 0));
+      pending = await inBatches(pending, (batch) => this.applyBatch(batch, report, funding, attempt === 0, reqId));
     }
     return report;
   }
@@ -105,15 +106,22 @@ export class SweepSettler {
     report: SweepReport,
     funding: FundingCache,
     first: boolean,
+    reqId: string | undefined,
   ): Promise<SweepTarget[]> {
     // the positions as read are not held while the scripts run (less for the young generation to copy)
-    const sent = this.send(await this.prepare(batch, report, funding, first));
+    const sent = this.send(await this.prepare(batch, report, funding, first, reqId));
     const [closed, ratcheted] = await sent.outcomes;
     return [...tally(report, sent.closing, closed), ...tallyRatchets(report, sent.ratcheting, ratcheted)];
   }
 
   /** Reads and decides a batch, drops the members of positions gone, and builds the writes. */
-  private async prepare(batch: readonly SweepTarget[], report: SweepReport, funding: FundingCache, first: boolean): Promise<BatchWrites> {
+  private async prepare(
+    batch: readonly SweepTarget[],
+    report: SweepReport,
+    funding: FundingCache,
+    first: boolean,
+    reqId: string | undefined,
+  ): Promise<BatchWrites> {
     const reads = await this.read(batch);
     const closes: Decided<Settle>[] = [];
     const ratchets: Decided<Ratchet>[] = [];
@@ -140,9 +148,9 @@ export class SweepSettler {
     const owedTo = (d: Decided<Settle>): number => Math.min(now, d.target.fundingTo);
     const records = await funding.recordsFor(closes.map((d) => ({ p: d.read.position, to: owedTo(d) })));
     return {
-      closes: closes.map((d) => settleWrite(d, owedFunding(d.read.position, owedTo(d), records), now)),
+      closes: closes.map((d) => settleWrite(d, owedFunding(d.read.position, owedTo(d), records), now, reqId)),
       closing: closes.map((d) => ({ target: d.target, liquidation: d.decision.trigger.reason === CLOSE_REASONS.liquidation })),
-      ratchets: ratchets.map((d) => ratchetWrite(d, now)),
+      ratchets: ratchets.map((d) => ratchetWrite(d, now, reqId)),
       ratcheting: ratchets.map((d) => d.target),
     };
   }
@@ -237,12 +245,20 @@ function tallyRatchets(report: SweepReport, ratcheting: readonly SweepTarget[], 
   return again;
 }
 
+/** The target's book, named with the request id its changes carry (none: as it is). */
+const refFor = (target: SweepTarget, reqId: string | undefined): BookRef => (reqId === undefined ? target.ref : { ...target.ref, reqId });
+
 /** The whole position closed at the level; a liquidation is marked and announced as one. */
-function settleWrite({ target, read, decision: { trigger } }: Decided<Settle>, fundingUsd: number, now: number): CloseWrite {
+function settleWrite(
+  { target, read, decision: { trigger } }: Decided<Settle>,
+  fundingUsd: number,
+  now: number,
+  reqId: string | undefined,
+): CloseWrite {
   const liquidation = trigger.reason === CLOSE_REASONS.liquidation;
   const { json, cents, facts } = wholeCloseJson(read, trigger.price, fundingUsd, now, trigger.reason, liquidation);
   return {
-    ref: target.ref,
+    ref: refFor(target, reqId),
     read,
     closed: { id: read.position.id, closed_ts: now, json, facts },
     remaining: null,
@@ -252,7 +268,7 @@ function settleWrite({ target, read, decision: { trigger } }: Decided<Settle>, f
   };
 }
 
-function ratchetWrite({ target, read, decision }: Decided<Ratchet>, now: number): LevelsWrite {
+function ratchetWrite({ target, read, decision }: Decided<Ratchet>, now: number, reqId: string | undefined): LevelsWrite {
   const p = read.position;
   const updated: Position = Object.assign({}, p, {
     v: p.v + 1,
@@ -261,5 +277,5 @@ function ratchetWrite({ target, read, decision }: Decided<Ratchet>, now: number)
     trail_prev_hwm: decision.trail_prev_hwm,
     trail_prev_ts: decision.trail_prev_ts,
   });
-  return { ref: target.ref, read, updated, now };
+  return { ref: refFor(target, reqId), read, updated, now };
 }

@@ -3,6 +3,7 @@
  * three triggers, named for what starts them (README.md in this folder: who runs each, how often,
  * and which is the truth for highs and lows).
  */
+import { randomUUID } from 'node:crypto';
 import type { RedisClient } from '../../core/redis-client.js';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
@@ -41,10 +42,13 @@ export interface ConnectedBookPod {
 }
 
 export interface Sweep {
-  /** Closed 1-minute candles (the sweep queue's jobs, one per symbol and minute): the truth for highs and lows. */
-  candle: { sweep(candles: readonly SweepJob[]): Promise<SweepReport> };
+  /**
+   * Closed 1-minute candles (the sweep queue's jobs, one per symbol and minute): the truth for highs and lows. `reqId`
+   * (here and below): the job's id, on the outbox entries of what it settles (BookRef.reqId); none: no id on them.
+   */
+  candle: { sweep(candles: readonly SweepJob[], reqId?: string): Promise<SweepReport> };
   /** Every symbol's live price (a job scheduler, every 2 s): stops and liquidations between candles. */
-  live: { sweep(): Promise<SweepReport> };
+  live: { sweep(reqId?: string): Promise<SweepReport> };
   /** A book with a stream socket open, every stream tick, on the API pod that holds the socket: one per pod. */
   connectedBook(pod: ConnectedBookPod): ConnectedBookSweep;
 }
@@ -59,15 +63,16 @@ export function createSweep(deps: SweepModuleDeps): Sweep {
     clock: deps.clock,
   });
   return {
-    candle: { sweep: (candles) => service.sweepCandles(candles) },
-    live: { sweep: () => service.sweepLive() },
+    candle: { sweep: (candles, reqId) => service.sweepCandles(candles, reqId) },
+    live: { sweep: (reqId) => service.sweepLive(reqId) },
     connectedBook: ({ logger, latestTicks }) =>
       new ConnectedBookSweep({
         redis: deps.redis,
         clock: deps.clock,
         logger,
         tickMs: deps.streamTickMs,
-        sweepBook: (ref) => service.sweepBook(ref, latestTicks && ((symbols) => latestTicks.prices(symbols))),
+        // no request or job causes a connected book's sweep: each gets an id of its own for its entries
+        sweepBook: (ref) => service.sweepBook(ref, `book-sweep-${randomUUID()}`, latestTicks && ((symbols) => latestTicks.prices(symbols))),
       }),
   };
 }

@@ -13,9 +13,11 @@ export const orderExpiryProcessor: ProcessorDefinition = {
     const expiry = new OrderExpiry(stores.orders, clock);
     const log = logger.child({ queue: QUEUES.orders });
     return {
-      process: async () => {
-        const result = await expiry.expireDue();
-        if (result.expired > 0) log.info(result, 'resting orders expired');
+      process: async (job) => {
+        // the job's id on the outbox entries of the orders it expires, and on its log line
+        const reqId = String(job.id);
+        const result = await expiry.expireDue(reqId);
+        if (result.expired > 0) log.info({ reqId, ...result }, 'resting orders expired');
         return result;
       },
     };

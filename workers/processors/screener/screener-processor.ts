@@ -6,7 +6,8 @@ import type { ProcessorDefinition } from '../registry.js';
 export const screenerProcessor: ProcessorDefinition = {
   queue: QUEUES.screener,
   create: ({ domain, logger }) => {
-    const { config, clock, market, screener } = domain;
+    // the service's own work: its history requests do not spend the budget of the calls users drive
+    const { config, clock, serviceMarket: market, screener } = domain;
     const log = logger.child({ queue: QUEUES.screener });
     return {
       process: async () => {

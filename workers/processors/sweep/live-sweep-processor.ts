@@ -14,13 +14,21 @@ export const LIVE_SWEEP_EVERY_MS = 2_000;
 
 export const liveSweepProcessor: ProcessorDefinition = {
   queue: QUEUES.liveSweep,
-  create: ({ domain: { sweep, clock } }) => ({
-    process: async (job: Job) => {
-      // a scheduler's job is due at its timestamp plus its delay
-      liveSweepLag.set(Math.max(0, clock.now() - job.timestamp - (job.opts.delay ?? 0)) / 1000);
-      const report = await sweep.live.sweep();
-      if (report.settled > 0) sweepSettlements.inc({ trigger: 'live' }, report.settled);
-      return report;
-    },
-  }),
+  create: ({ domain: { sweep, clock }, logger }) => {
+    const log = logger.child({ queue: QUEUES.liveSweep });
+    return {
+      process: async (job: Job) => {
+        // a scheduler's job is due at its timestamp plus its delay
+        liveSweepLag.set(Math.max(0, clock.now() - job.timestamp - (job.opts.delay ?? 0)) / 1000);
+        // the job's id on what it settles and on its log line, as the candle sweep's
+        const reqId = String(job.id);
+        const report = await sweep.live.sweep(reqId);
+        if (report.settled > 0) {
+          sweepSettlements.inc({ trigger: 'live' }, report.settled);
+          log.info({ reqId, ...report }, 'live sweep settled');
+        }
+        return report;
+      },
+    };
+  },
 };

@@ -10,6 +10,7 @@ import type { Logger } from '../../../shared/core/logger.js';
 import type { LiqExchange } from '../../../shared/derivatives/liquidations/liquidation-event.js';
 import { LiquidationStore } from '../../../shared/derivatives/liquidations/liquidation-store.js';
 import { LiquidationWriter } from '../../../shared/derivatives/liquidations/liquidation-writer.js';
+import { liquidationLastEvent } from '../../../shared/metrics/metrics.js';
 import { LeasedConnectors } from '../leased-connectors.js';
 import { createLiquidationConnector } from './connectors.js';
 import type { ConnectorStatus } from '../venue-connector.js';
@@ -55,16 +56,25 @@ export function startLiquidationCollector({
   const connectors = new LeasedConnectors<LiqExchange, LiquidationConnector>({
     names: config.liqVenues,
     leaseName: (exchange) => `liq-${exchange}`,
-    create: (exchange) =>
-      createLiquidationConnector(exchange, {
+    create: (exchange) => {
+      // its age counts from the start: a connector that never hears an event shows its silence
+      liquidationLastEvent.set(exchange, clock.now());
+      return createLiquidationConnector(exchange, {
         urls: liquidationUrls(config, exchange),
         logger: logger.child({ exchange }),
         silenceMs: config.streamSilenceMs,
         reconnectMaxMs: config.streamReconnectMaxMs,
-        sink: writer,
+        sink: {
+          record: (events) => {
+            liquidationLastEvent.set(exchange, clock.now());
+            writer.record(events);
+          },
+        },
         clock,
         http,
-      }),
+      });
+    },
+    onStopped: (exchange) => liquidationLastEvent.delete(exchange),
     redis,
     owner,
     leaseMs: config.feedLeaseMs,

@@ -6,6 +6,6 @@ export const accountScripts = new LuaScripts(import.meta.url, {
   'key-revoke': { version: 1, numberOfKeys: 2 },
   'key-rename': { version: 1, numberOfKeys: 1 },
   'plan-set': { version: 1, numberOfKeys: 1 },
-  'key-gate': { version: 2, numberOfKeys: 6, includes: ['rate-window'] },
+  'key-gate': { version: 3, numberOfKeys: 6, includes: ['rate-window'] },
   'key-usage': { version: 1, numberOfKeys: 2 },
 });

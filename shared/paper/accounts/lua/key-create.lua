@@ -12,6 +12,7 @@ ARGV[3]  book name, '' for the main account
 ARGV[4]  created, epoch ms
 ARGV[5]  the plan's max active keys
 ARGV[6]  the plan's max named books
+ARGV[7]  the key's HMAC secret sealed under the server's key (exchange dialects), '' for none
 
 Returns  1 created; 0 the key id is taken; -1 max_keys; -2 max_books
 Events: none. The key's digest index (a cross-account key) is written by the caller afterwards.
@@ -24,6 +25,7 @@ if book ~= '' and not redis.call('ZSCORE', KEYS[3], book) then
   redis.call('ZADD', KEYS[3], ARGV[4], book)
 end
 redis.call('HSET', KEYS[4], 'id', ARGV[1], 'name', ARGV[2], 'book', book, 'created', ARGV[4], 'calls', 0)
+if ARGV[7] ~= '' then redis.call('HSET', KEYS[4], 'hmac', ARGV[7]) end
 redis.call('ZADD', KEYS[1], ARGV[4], ARGV[1])
 redis.call('SADD', KEYS[2], ARGV[1])
 return 1

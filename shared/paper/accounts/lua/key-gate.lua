@@ -9,7 +9,7 @@ account, or a revoked one, counts nothing.
 KEYS[1]  acct:{id}:key:<keyId>        hash of the key
 KEYS[2]  acct:{id}:profile            hash of the account
 KEYS[3]  rl:{id}:key:<keyId>           calls in the key's current window (integer, expires with it)
-KEYS[4]  acct:{id}:paper:settings     hash of the account's trading settings (fee_venue)
+KEYS[4]  acct:{id}:paper:settings     hash of the trading settings (fee_venue, fee_venue:<book>)
 KEYS[5]  acct:{id}:replay:<keyId>     hash of the key's replay, when it runs one
 KEYS[6]  acct:{id}:b:<book>:sim       hash of the simulation profile of the book the caller expects the key to trade
 
@@ -22,7 +22,8 @@ Returns  {}                                         no such key or account
          {record, profile, calls, ms left, venue, replay, sim read, sim}
                                                     record: the key's hash as field, value, ...;
                                                     profile: the fields of ARGV[3...], in order;
-                                                    venue: the fee venue, nil when none is set;
+                                                    venue: the fee venue the key's opens use (its book's own
+                                                    for a bound key that set one, else the account's), nil for none;
                                                     replay: 1 when the key has a replay, else 0;
                                                     sim read: 1 when the key trades ARGV[2]'s book (sim is
                                                     then its profile JSON, nil when none is saved), else 0
@@ -43,4 +44,9 @@ if book == ARGV[2] then
   simRead = 1
   sim = redis.call('HGET', KEYS[6], 'profile')
 end
-return {record, profile, calls, left, redis.call('HGET', KEYS[4], 'fee_venue'), redis.call('EXISTS', KEYS[5]), simRead, sim}
+-- a book's own venue (fee-settings.ts; '' for none) before the account's
+local venue = false
+if book ~= 'main' then venue = redis.call('HGET', KEYS[4], 'fee_venue:' .. book) end
+if not venue then venue = redis.call('HGET', KEYS[4], 'fee_venue') end
+if venue == '' then venue = false end
+return {record, profile, calls, left, venue, redis.call('EXISTS', KEYS[5]), simRead, sim}

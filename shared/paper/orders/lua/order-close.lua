@@ -9,6 +9,7 @@ KEYS[3]  book done orders (zset order id by done ms)
 KEYS[4]  account outbox (stream)
 KEYS[5]  book order tombstones (zset order id by done ms)
 KEYS[6]  book order tombstone statuses (hash order id -> final status)
+KEYS[7]  the outbox's index of unrelayed outboxes (set)
 
 ARGV[1]  order id
 ARGV[2]  SHA-1 of the order JSON as read
@@ -19,6 +20,7 @@ ARGV[6]  how many done orders the book keeps (the oldest are dropped)
 ARGV[7]  how long a tombstone is kept, ms
 ARGV[8]  how many tombstones the book keeps
 ARGV[9]  final status: cancelled (event order.cancelled) or expired (event order.expired)
+ARGV[10] the id of the request (or job) that caused the change, '' for none: the outbox entry's 'req'
 
 Returns  {1, order JSON}         closed (cancelled or expired, as ARGV[7] says)
          {-1}                    stale: the order changed since it was read (read it again)
@@ -46,7 +48,7 @@ redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 redis.call('ZADD', KEYS[3], ARGV[5], ARGV[1])
 -- the oldest done orders beyond the kept ones leave the book, each as a tombstone (lua/includes/retire-done-orders.lua)
 retire_done_orders(KEYS[2], KEYS[3], KEYS[5], KEYS[6], ARGV[6], ARGV[5], ARGV[7], ARGV[8])
-redis.call('XADD', KEYS[4], '*', 'event', event, 'book', ARGV[4], 'ts', ARGV[5], 'order', ARGV[3])
--- wakes the outbox relay (shared/push); a nudge nobody hears is found by its periodic scan
-redis.call('PUBLISH', 'pd:outbox', KEYS[4])
+outbox_add(KEYS[4], ARGV[10], 'event', event, 'book', ARGV[4], 'ts', ARGV[5], 'order', ARGV[3])
+-- indexes the outbox and wakes the relays (lua/includes/outbox-appended.lua)
+outbox_appended(KEYS[4], KEYS[7])
 return {1, ARGV[3]}

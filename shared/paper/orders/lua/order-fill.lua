@@ -13,6 +13,7 @@ KEYS[5]  account outbox (stream)
 KEYS[6]  account paper books (set)
 KEYS[7]  book order tombstones (zset order id by done ms)
 KEYS[8]  book order tombstone statuses (hash order id -> final status)
+KEYS[9]  the outbox's index of unrelayed outboxes (set)
 
 ARGV[1]  order id
 ARGV[2]  SHA-1 of the order JSON as read
@@ -27,6 +28,7 @@ ARGV[10] how many done orders the book keeps (the oldest are dropped)
 ARGV[11] how long a tombstone is kept, ms
 ARGV[12] how many tombstones the book keeps
 ARGV[13] rejected order JSON (status rejected, with a note), used when one-way mode blocks the fill
+ARGV[14] the id of the request (or job) that caused the change, '' for none: the outbox entry's 'req'
 
 Returns  {1}              filled: the position is open
          {2, open count}  rejected: the book holds the cap of open positions
@@ -75,16 +77,16 @@ redis.call('ZADD', KEYS[3], ARGV[9], ARGV[1])
 retire_done_orders(KEYS[2], KEYS[3], KEYS[7], KEYS[8], ARGV[10], ARGV[9], ARGV[11], ARGV[12])
 
 if blocked or opposite then
-  redis.call('XADD', KEYS[5], '*', 'event', 'order.cancelled', 'book', ARGV[8], 'ts', ARGV[9], 'order', done)
-  -- wakes the outbox relay (shared/push); a nudge nobody hears is found by its periodic scan
-  redis.call('PUBLISH', 'pd:outbox', KEYS[5])
+  outbox_add(KEYS[5], ARGV[14], 'event', 'order.cancelled', 'book', ARGV[8], 'ts', ARGV[9], 'order', done)
+  -- indexes the outbox and wakes the relays (lua/includes/outbox-appended.lua)
+  outbox_appended(KEYS[5], KEYS[9])
   if blocked then return {2, open} end
   return {3, opposite}
 end
 
 redis.call('HSET', KEYS[4], ARGV[5], ARGV[6])
 redis.call('SADD', KEYS[6], ARGV[8])
-redis.call('XADD', KEYS[5], '*', 'event', 'order.filled', 'book', ARGV[8], 'ts', ARGV[9], 'order', done, 'position', ARGV[6])
-redis.call('XADD', KEYS[5], '*', 'event', 'position.opened', 'book', ARGV[8], 'ts', ARGV[9], 'position', ARGV[6])
-redis.call('PUBLISH', 'pd:outbox', KEYS[5])
+outbox_add(KEYS[5], ARGV[14], 'event', 'order.filled', 'book', ARGV[8], 'ts', ARGV[9], 'order', done, 'position', ARGV[6])
+outbox_add(KEYS[5], ARGV[14], 'event', 'position.opened', 'book', ARGV[8], 'ts', ARGV[9], 'position', ARGV[6])
+outbox_appended(KEYS[5], KEYS[9])
 return {1}

@@ -3,7 +3,7 @@ import { LuaScripts } from '../../../redis/lua-scripts.js';
 
 export const orderScripts = new LuaScripts(import.meta.url, {
   'order-place': { version: 1, numberOfKeys: 3, includes: ['idempotency'] },
-  'order-fill': { version: 1, numberOfKeys: 8, includes: ['retire-done-orders'] },
+  'order-fill': { version: 3, numberOfKeys: 9, includes: ['retire-done-orders', 'outbox-appended'] },
   'order-modify': { version: 1, numberOfKeys: 2 },
-  'order-close': { version: 1, numberOfKeys: 6, includes: ['retire-done-orders'] },
+  'order-close': { version: 3, numberOfKeys: 7, includes: ['retire-done-orders', 'outbox-appended'] },
 });

@@ -20,6 +20,7 @@ KEYS[14] book order tombstone statuses (hash order id -> final status)
 KEYS[15] book equity curve (zset; see position-close.lua): dropped, the curve restarts at 0
 KEYS[16] book day bucket of the reset's UTC day (hash): dropped, so the day counts only what
          closes after the reset; the readers skip the buckets of earlier days
+KEYS[17] the outbox's index of unrelayed outboxes (set)
 
 ARGV[1]  reset time, ms
 ARGV[2]  starting balance, USD
@@ -27,6 +28,7 @@ ARGV[3]  book name
 ARGV[4]  how many done orders the book keeps (the oldest are dropped)
 ARGV[5]  how long a tombstone is kept, ms
 ARGV[6]  how many tombstones the book keeps
+ARGV[7]  the id of the request (or job) that caused the change, '' for none: the outbox entry's 'req'
 
 Returns  {1, archived trades, cancelled orders}  reset
          {-1, open count}                          refused: open positions exist (open_positions_exist)
@@ -63,7 +65,7 @@ for _, id in ipairs(resting) do
     local done = cjson.encode(order)
     redis.call('HSET', KEYS[11], id, done)
     redis.call('ZADD', KEYS[12], ARGV[1], id)
-    redis.call('XADD', KEYS[9], '*', 'event', 'order.cancelled', 'book', ARGV[3], 'ts', ARGV[1], 'order', done)
+    outbox_add(KEYS[9], ARGV[7], 'event', 'order.cancelled', 'book', ARGV[3], 'ts', ARGV[1], 'order', done)
   end
 end
 redis.call('DEL', KEYS[5])
@@ -75,8 +77,8 @@ redis.call('HSET', KEYS[4], 'reset_ts', ARGV[1], 'starting_balance', ARGV[2], 'r
 redis.call('HDEL', KEYS[4], 'best_cents')
 redis.call('DEL', KEYS[15], KEYS[16])
 redis.call('SADD', KEYS[10], ARGV[3])
-redis.call('XADD', KEYS[9], '*', 'event', 'book.reset', 'book', ARGV[3], 'ts', ARGV[1],
+outbox_add(KEYS[9], ARGV[7], 'event', 'book.reset', 'book', ARGV[3], 'ts', ARGV[1],
   'reset', cjson.encode({book = ARGV[3], reset_ts = tonumber(ARGV[1]), archived_trades = archived, cancelled_orders = cancelled}))
--- wakes the outbox relay (shared/push); a nudge nobody hears is found by its periodic scan
-redis.call('PUBLISH', 'pd:outbox', KEYS[9])
+-- indexes the outbox and wakes the relays (lua/includes/outbox-appended.lua)
+outbox_appended(KEYS[9], KEYS[17])
 return {1, archived, cancelled}

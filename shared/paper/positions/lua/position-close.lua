@@ -16,6 +16,9 @@ KEYS[6]  account outbox (stream)
 KEYS[7]  book equity curve (zset minute -> 'minute:cents:closes', the running totals since the
          reset at the end of that minute; shared/paper/analytics)
 KEYS[8]  book day bucket of the close's UTC day (hash field -> integer; shared/engine/analytics)
+KEYS[9]  the outbox's index of unrelayed outboxes (set; KEYS[6] itself for a replay journal)
+KEYS[10] the slot's trade prune index (zset book by oldest close time, keys.tradePruneIndex; KEYS[6]
+         itself for a replay journal, whose trades are never pruned)
 
 ARGV[1]  position id
 ARGV[2]  SHA-1 (hex) of the position JSON the settlement was computed from
@@ -35,7 +38,8 @@ ARGV[14] 1 when the close counts in the read models (equity curve, report), else
 ARGV[15] minute of the close time, ms
 ARGV[16] how far back the curve keeps entries, ms (the newest older one stays: it holds the totals)
 ARGV[17] time to live of the day bucket, seconds
-ARGV[18..] the day bucket's increments: field, integer, field, integer ... (closeIncrements)
+ARGV[18] the id of the request (or job) that caused the change, '' for none: the outbox entry's 'req'
+ARGV[19..] the day bucket's increments: field, integer, field, integer ... (closeIncrements)
 
 Returns  {1}                 settled
          {2, idempotency}    idempotent: this client_order_id already closed; its stored result
@@ -72,6 +76,8 @@ else
 end
 redis.call('HSET', KEYS[2], ARGV[4], ARGV[3])
 redis.call('ZADD', KEYS[3], ARGV[7], ARGV[4])
+-- the book's oldest close time in the prune index: LT keeps an older one (trades-prune.lua moves it on)
+if KEYS[10] ~= KEYS[6] then redis.call('ZADD', KEYS[10], 'LT', ARGV[7], KEYS[3]) end
 
 local outcome = cents > 0 and 'wins' or 'losses'
 redis.call('HINCRBY', KEYS[4], 'realized_cents', cents)
@@ -105,7 +111,7 @@ if ARGV[14] == '1' then
   local kept = redis.call('ZREVRANGEBYSCORE', KEYS[7], cutoff, '-inf', 'WITHSCORES', 'LIMIT', 0, 1)
   if kept[1] then redis.call('ZREMRANGEBYSCORE', KEYS[7], '-inf', '(' .. kept[2]) end
 
-  for i = 18, #ARGV, 2 do redis.call('HINCRBY', KEYS[8], ARGV[i], ARGV[i + 1]) end
+  for i = 19, #ARGV, 2 do redis.call('HINCRBY', KEYS[8], ARGV[i], ARGV[i + 1]) end
   local best = redis.call('HGET', KEYS[8], 'best')
   if not best or cents > tonumber(best) then redis.call('HSET', KEYS[8], 'best', cents) end
   local worst = redis.call('HGET', KEYS[8], 'worst')
@@ -117,10 +123,10 @@ if ARGV[8] == '1' then
   redis.call('SET', KEYS[5], ARGV[10], 'EX', ARGV[9])
 end
 if ARGV[5] == '' then
-  redis.call('XADD', KEYS[6], '*', 'event', ARGV[11], 'book', ARGV[12], 'ts', ARGV[7], 'position', ARGV[3])
+  outbox_add(KEYS[6], ARGV[18], 'event', ARGV[11], 'book', ARGV[12], 'ts', ARGV[7], 'position', ARGV[3])
 else
-  redis.call('XADD', KEYS[6], '*', 'event', ARGV[11], 'book', ARGV[12], 'ts', ARGV[7], 'position', ARGV[3], 'remaining', ARGV[5])
+  outbox_add(KEYS[6], ARGV[18], 'event', ARGV[11], 'book', ARGV[12], 'ts', ARGV[7], 'position', ARGV[3], 'remaining', ARGV[5])
 end
--- wakes the outbox relay (shared/push); a nudge nobody hears is found by its periodic scan
-redis.call('PUBLISH', 'pd:outbox', KEYS[6])
+-- indexes the outbox and wakes the relays (lua/includes/outbox-appended.lua)
+outbox_appended(KEYS[6], KEYS[9])
 return {1}

@@ -9,6 +9,7 @@ KEYS[3]  idempotency key of the client_order_id (string: the position id, TTL); 
 KEYS[4]  account outbox (stream)
 KEYS[5]  account paper books (set)
 KEYS[6]  book counters (hash: starting_balance, realized_cents), read with margin_enforced only
+KEYS[7]  the outbox's index of unrelayed outboxes (set; KEYS[4] itself for a replay journal)
 
 ARGV[1]  position id
 ARGV[2]  position JSON (status open)
@@ -19,6 +20,7 @@ ARGV[6]  book name
 ARGV[7]  event time, ms
 ARGV[8]  1 when the book's margin is enforced (its profile's margin_enforced), else 0
 ARGV[9]  the position's margin, cents
+ARGV[10] the id of the request (or job) that caused the change, '' for none: the outbox entry's 'req'
 
 Returns  {1, position JSON}  opened
          {2, position JSON}  idempotent: the position this client_order_id opened, as it stands now
@@ -56,7 +58,7 @@ end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 remember_create(KEYS[3], ARGV[4], ARGV[1], ARGV[5])
 redis.call('SADD', KEYS[5], ARGV[6])
-redis.call('XADD', KEYS[4], '*', 'event', 'position.opened', 'book', ARGV[6], 'ts', ARGV[7], 'position', ARGV[2])
--- wakes the outbox relay (shared/push); a nudge nobody hears is found by its periodic scan
-redis.call('PUBLISH', 'pd:outbox', KEYS[4])
+outbox_add(KEYS[4], ARGV[10], 'event', 'position.opened', 'book', ARGV[6], 'ts', ARGV[7], 'position', ARGV[2])
+-- indexes the outbox and wakes the relays (lua/includes/outbox-appended.lua)
+outbox_appended(KEYS[4], KEYS[7])
 return {1, ARGV[2]}

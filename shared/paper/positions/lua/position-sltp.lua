@@ -6,12 +6,14 @@ to ratchet a trailing stop (a new high-water mark).
 
 KEYS[1]  book open positions (hash id -> position JSON)
 KEYS[2]  account outbox (stream)
+KEYS[3]  the outbox's index of unrelayed outboxes (set; KEYS[2] itself for a replay journal)
 
 ARGV[1]  position id
 ARGV[2]  SHA-1 (hex) of the position JSON the change was computed from
 ARGV[3]  the updated position JSON
 ARGV[4]  book name
 ARGV[5]  event time, ms
+ARGV[6]  the id of the request (or job) that caused the change, '' for none: the outbox entry's 'req'
 
 Returns  {1}   updated
          {-1}  stale: the position changed since it was read (read again, recompute)
@@ -30,7 +32,7 @@ if not current then return {-2} end
 if redis.sha1hex(current) ~= ARGV[2] then return {-1} end
 
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
-redis.call('XADD', KEYS[2], '*', 'event', 'position.updated', 'book', ARGV[4], 'ts', ARGV[5], 'position', ARGV[3])
--- wakes the outbox relay (shared/push); a nudge nobody hears is found by its periodic scan
-redis.call('PUBLISH', 'pd:outbox', KEYS[2])
+outbox_add(KEYS[2], ARGV[6], 'event', 'position.updated', 'book', ARGV[4], 'ts', ARGV[5], 'position', ARGV[3])
+-- indexes the outbox and wakes the relays (lua/includes/outbox-appended.lua)
+outbox_appended(KEYS[2], KEYS[3])
 return {1}

@@ -1,0 +1,41 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { planOrder } from '../../shared/binance/order-plan.js';
+
+const long = { id: 'bp1', side: 'long' as const, qty: 0.02 };
+const plain = { reduceOnly: false, closePosition: false };
+
+describe('Binance one-way MARKET orders onto positions (pure)', () => {
+  it('opens without a position; refuses reduce-only there (-2022)', () => {
+    expect(planOrder({ side: 'BUY', quantity: 0.01, ...plain }, [])).to.deep.equal({ kind: 'open', side: 'long', quantity: 0.01 });
+    expect(planOrder({ side: 'SELL', quantity: 0.01, reduceOnly: true, closePosition: false }, [])).to.deep.include({
+      reason: 'reduce_only_rejected',
+    });
+  });
+
+  it('refuses adding to a position and flipping it (no engine operation for either yet)', () => {
+    expect(planOrder({ side: 'BUY', quantity: 0.01, ...plain }, [long])).to.deep.include({ reason: 'add_unsupported' });
+    expect(planOrder({ side: 'SELL', quantity: 0.03, ...plain }, [long])).to.deep.include({ reason: 'flip_unsupported' });
+  });
+
+  it('closes all of it with closePosition, reduce-only past its size, or its size; a smaller order closes its share', () => {
+    expect(planOrder({ side: 'SELL', reduceOnly: false, closePosition: true }, [long])).to.deep.equal({
+      kind: 'close',
+      id: 'bp1',
+      pct: 100,
+    });
+    expect(planOrder({ side: 'SELL', quantity: 1, reduceOnly: true, closePosition: false }, [long])).to.deep.equal({
+      kind: 'close',
+      id: 'bp1',
+      pct: 100,
+    });
+    expect(planOrder({ side: 'SELL', quantity: 0.02, ...plain }, [long])).to.deep.equal({ kind: 'close', id: 'bp1', pct: 100 });
+    fc.assert(
+      fc.property(fc.double({ min: 1e-6, max: 0.0199, noNaN: true }), (quantity) => {
+        const plan = planOrder({ side: 'SELL', quantity, ...plain }, [long]);
+        expect(plan.kind).to.equal('close');
+        if (plan.kind === 'close') expect(plan.pct).to.be.closeTo((quantity / 0.02) * 100, 1e-9);
+      }),
+    );
+  });
+});
