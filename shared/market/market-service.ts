@@ -7,7 +7,7 @@ import { AppError, unknownSymbol } from '../core/errors.js';
 import { aggregateCandles } from './aggregate-candles.js';
 import { baseOf, canonicalSymbol } from './canonical-symbol.js';
 import type { MarketStore } from './market-store.js';
-import { classifyQuote, type FreshnessRules } from './quote-freshness.js';
+import { classifyQuote, marketClosure, unchangedFor, type FreshnessRules, type MarketClosure } from './quote-freshness.js';
 import { CANDLES_KEPT, type Candle, type Quote, type UniverseEntry } from './types.js';
 
 const MINUTE_MS = 60_000;
@@ -26,6 +26,9 @@ export interface ServedQuote {
   /** Present when stale: how old the price is. */
   ageMs?: number;
 }
+
+/** A served quote with its market's closure now (null for a coin, or a TradFi market that is open). */
+export type QuoteWithClosure = ServedQuote & { closure: MarketClosure | null };
 
 export interface CandleRequest {
   symbol: string;
@@ -50,9 +53,23 @@ export class MarketService {
   /** A quote to serve, or 503 upstream_unavailable when no price is recent enough. */
   async quote(input: string): Promise<ServedQuote> {
     const { pair, stored } = await this.lookup(input);
-    const served = this.serve(pair, stored);
-    if (!served) throw new AppError('upstream_unavailable', `no recent price for ${pair} from any exchange`, { symbol: pair });
-    return served;
+    return this.servable(pair, stored);
+  }
+
+  /**
+   * A quote to serve (as quote) and whether the symbol's TradFi market is closed now, by the rule opens follow:
+   * a listing exchange says so, or its venues published one price past TRADFI_FROZEN_MS. Read in the same round trip.
+   */
+  async quoteWithClosure(input: string): Promise<QuoteWithClosure> {
+    const asked = canonicalSymbol(input) ?? input;
+    const [{ pair, stored }, assetClass, exchangeClosed] = await Promise.all([
+      this.lookup(input),
+      this.store.assetClass(asked),
+      this.store.isMarketClosed(asked),
+    ]);
+    const served = this.servable(pair, stored);
+    const unchangedMs = stored ? unchangedFor(stored) : 0;
+    return { ...served, closure: marketClosure(assetClass, exchangeClosed, unchangedMs, this.rules) };
   }
 
   /**
@@ -95,6 +112,13 @@ export class MarketService {
       }
     }
     return this.store.fetchHistory(pair, request.intervalMinutes, endMs, request.limit);
+  }
+
+  /** The quote to serve, or 503 upstream_unavailable when no price is recent enough. */
+  private servable(pair: string, stored: Quote | null): ServedQuote {
+    const served = this.serve(pair, stored);
+    if (!served) throw new AppError('upstream_unavailable', `no recent price for ${pair} from any exchange`, { symbol: pair });
+    return served;
   }
 
   private serve(pair: string, quote: Quote | null): ServedQuote | undefined {

@@ -1,5 +1,6 @@
 /** Whether a stored aggregate price may be served, and how; whether a TradFi price has stopped moving. Pure. */
 import type { Config } from '../core/config.js';
+import { AppError } from '../core/errors.js';
 import type { AssetClass } from '../engine/fees.js';
 import type { Quote } from './types.js';
 
@@ -68,6 +69,36 @@ export function closedForOpens(
   if (assetClass === 'crypto') return null;
   if (exchangeSaysClosed) return 'exchange';
   return isFrozenTradFi(assetClass, unchangedMs, rules) ? 'frozen' : null;
+}
+
+/** Why a TradFi symbol's market is closed now, and since when its price stood still. */
+export interface MarketClosure {
+  why: 'exchange' | 'frozen';
+  assetClass: AssetClass;
+  unchangedMs: number;
+}
+
+/** The closure of a symbol's market now, or null (a coin's never closes): closedForOpens with what the 409 names. */
+export function marketClosure(
+  assetClass: AssetClass,
+  exchangeSaysClosed: boolean,
+  unchangedMs: number,
+  rules: Pick<FreshnessRules, 'tradfiFrozenMs'>,
+): MarketClosure | null {
+  const why = closedForOpens(assetClass, exchangeSaysClosed, unchangedMs, rules);
+  return why === null ? null : { why, assetClass, unchangedMs };
+}
+
+/** 409 market_closed: the market under a TradFi ticker is closed now, so its price is stale; `details` adds to the body. */
+export function marketClosedError(ticker: string, closure: MarketClosure, details: Record<string, unknown> = {}): AppError {
+  const unchangedS = Math.floor(closure.unchangedMs / 1000);
+  const why = closure.why === 'exchange' ? 'the exchange says so' : `its exchanges have published one price for ${unchangedS} s`;
+  return new AppError('market_closed', `the market under ${ticker} is closed now (${why}): its price is stale`, {
+    symbol: ticker,
+    asset_class: closure.assetClass,
+    unchanged_s: unchangedS,
+    ...details,
+  });
 }
 
 /** A price as reads show it: fresh, or the last one marked stale while it may still be served. */

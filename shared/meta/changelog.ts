@@ -29,7 +29,8 @@ export const CHANGELOG: readonly ChangelogEntry[] = [
       'Operator CLI, queue dashboard and Prometheus metrics behind OPS_TOKEN',
       "Stocks, metals, indices and forex classed from each venue's instrument metadata; /markets lists unlisted_classes; opens on a " +
         'closed TradFi market (its exchange says so, or its price stood still past TRADFI_FROZEN_MS) answer 409 market_closed, ' +
-        'and /markets marks them market_closed',
+        "and /markets marks them market_closed; the bot API's keyless /price answers 409 market_closed with the last price, as the " +
+        "original's does, and /api/v1/price carries market_closed",
       '/report totals carry n; /equity carries starting_balance_usd and a live now point after a reset',
       'A full Redis answers 503 unavailable with Retry-After; every Redis command has a timeout (REDIS_COMMAND_TIMEOUT_MS)',
       'Python client (clients/python; httpx, pydantic v2, websockets), its models generated from the OpenAPI document beside the ' +

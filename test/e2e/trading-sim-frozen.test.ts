@@ -3,6 +3,7 @@ import { decodeQuote } from '../../shared/market/market-store.js';
 import { unchangedFor } from '../../shared/market/quote-freshness.js';
 import { keys } from '../../shared/redis/keys.js';
 import { simControl, TRADING_SIM_ENV, useSimStack } from '../helpers/market-sim.js';
+import { getJson } from '../helpers/app.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { accountServices, botCall, createTrader, type Trader } from '../helpers/trading.js';
 
@@ -45,6 +46,16 @@ describe('bot trading end to end: a frozen TradFi price is stale for opens (sim 
       const btc = await open({ symbol: 'BTC', side: 'long', margin_usd: 100, leverage: 10 });
       expect(btc.status, JSON.stringify(btc.body)).to.equal(200);
       expect(unchangedFor((await storedQuote('BTCUSDT'))!)).to.be.below(FROZEN_MS);
+      // the keyless price answers as the original's does: 409 market_closed with the last price; the public one marks it
+      const price = (symbol: string) => getJson<Body>(`${stack.api.url}/api/bot/v1/price?symbol=${symbol}`);
+      await waitFor(async () => (await price('XAU')).status === 409, 5_000, 'the frozen price on /api/bot/v1/price');
+      const goldPrice = await price('XAU');
+      expect(goldPrice.body).to.include({ error: 'market_closed', symbol: 'XAU', asset_class: 'metal', price: quote.price });
+      expect((await price('BTC')).status).to.equal(200);
+      const publicGold = await getJson<{ data: Body }>(`${stack.api.url}/api/v1/price?symbol=XAU`);
+      expect([publicGold.status, publicGold.body.data.market_closed, publicGold.body.data.price]).to.deep.equal([200, true, quote.price]);
+      const publicBtc = await getJson<{ data: Body }>(`${stack.api.url}/api/v1/price?symbol=BTC`);
+      expect(publicBtc.body.data.market_closed).to.equal(false);
       // /markets marks the frozen one, not the coin
       const markets = await botCall<{ markets: Record<string, unknown>[] }>(stack.api.url, trader, 'GET', '/markets');
       const closedOf = (symbol: string) => markets.body.markets.find((m) => m.symbol === symbol)?.market_closed;
@@ -57,5 +68,10 @@ describe('bot trading end to end: a frozen TradFi price is stale for opens (sim 
     // the first move opens it again
     await waitFor(async () => (await open({ ...gold, dry_run: true })).status === 200, 20_000, 'gold moving again on the open path');
     expect((await open(gold)).status).to.equal(200);
+    await waitFor(
+      async () => (await getJson(`${stack.api.url}/api/bot/v1/price?symbol=XAU`)).status === 200,
+      5_000,
+      'gold priced again on /api/bot/v1/price',
+    );
   });
 });

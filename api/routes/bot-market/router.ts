@@ -1,5 +1,6 @@
 import type { Clock } from '../../../shared/core/clock.js';
 import type { MarketService } from '../../../shared/market/market-service.js';
+import { marketClosedError } from '../../../shared/market/quote-freshness.js';
 import { klinesHandler } from '../market/candle-view.js';
 import type { CachedQuotes } from '../market/cached-quotes.js';
 import { botRoute, type KeylessBotRoute } from '../../routing/bot-route.js';
@@ -20,13 +21,15 @@ export function botMarketRoutes({ market, clock, quotes }: BotMarketRouteOptions
     ...marketRoute('/price', {
       summary: 'Live price of one symbol (no key needed)',
       query: priceQuery,
-      errors: SYMBOL_ERRORS,
+      errors: [...SYMBOL_ERRORS, 'market_closed'],
       example: {
         query: { symbol: 'BTC' },
         response: { symbol: 'BTCUSDT', price: 65012.5, change_24h_pct: 1.42, stale: false, ts: 1767225600000 },
       },
       handle: async ({ query }: { query: { symbol: string } }) => {
         const quote = await quotes.get(query.symbol);
+        // as the original: a TradFi market that is closed answers 409 market_closed, its last price in the body
+        if (quote.closure) throw marketClosedError(quote.base, quote.closure, { price: quote.price, ts: quote.ts });
         return {
           symbol: quote.pair,
           price: quote.price,

@@ -1,5 +1,5 @@
 import { MAJOR_PAIRS } from '../../../shared/market/majors.js';
-import type { MarketService, ServedQuote } from '../../../shared/market/market-service.js';
+import type { MarketService, QuoteWithClosure } from '../../../shared/market/market-service.js';
 import { klinesHandler } from './candle-view.js';
 import type { CachedQuotes } from './cached-quotes.js';
 import { JsonTextCache, sendEnvelopeText } from '../../routing/json-text.js';
@@ -15,7 +15,7 @@ export interface MarketRouteOptions {
   cacheMs: number;
 }
 
-function priceView(quote: ServedQuote): Record<string, unknown> {
+function priceView(quote: QuoteWithClosure): Record<string, unknown> {
   return {
     symbol: quote.base,
     pair: quote.pair,
@@ -26,6 +26,7 @@ function priceView(quote: ServedQuote): Record<string, unknown> {
     venues: quote.venues,
     stale: quote.stale,
     ...(quote.ageMs !== undefined ? { ageMs: quote.ageMs } : {}),
+    market_closed: quote.closure !== null,
     ts: quote.ts,
   };
 }
@@ -41,7 +42,8 @@ export function marketRoutes({ market, quotes, cacheMs }: MarketRouteOptions): R
       summary: 'Live price of one coin: the median of the exchanges with a fresh price',
       description:
         'When no exchange has a fresh price, the last known one is served with stale: true and ageMs; 503 upstream_unavailable when ' +
-        'there is none.',
+        'there is none. market_closed: a TradFi market closed now (its exchange says so, or its price stood still past ' +
+        'TRADFI_FROZEN_MS): the price is its last, and the bot API refuses opens on it.',
       style: 'envelope',
       query: priceQuery,
       errors: SYMBOL_ERRORS,
@@ -55,6 +57,7 @@ export function marketRoutes({ market, quotes, cacheMs }: MarketRouteOptions): R
           change_24h_pct: 1.42,
           venues: 4,
           stale: false,
+          market_closed: false,
           ts: 1767225600000,
         },
       },

@@ -28,7 +28,7 @@ export interface paths {
     };
     /**
      * Live price of one coin: the median of the exchanges with a fresh price
-     * @description When no exchange has a fresh price, the last known one is served with stale: true and ageMs; 503 upstream_unavailable when there is none.
+     * @description When no exchange has a fresh price, the last known one is served with stale: true and ageMs; 503 upstream_unavailable when there is none. market_closed: a TradFi market closed now (its exchange says so, or its price stood still past TRADFI_FROZEN_MS): the price is its last, and the bot API refuses opens on it.
      */
     get: operations['getApiV1Price'];
     put?: never;
@@ -3348,6 +3348,7 @@ export interface operations {
            *         "change_24h_pct": 1.42,
            *         "venues": 4,
            *         "stale": false,
+           *         "market_closed": false,
            *         "ts": 1767225600000
            *       },
            *       "ts": 1767225600000
@@ -3566,7 +3567,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description Failure. Codes: missing_param, invalid_param, missing_symbol, unknown_symbol, upstream_unavailable, rate_limited, unavailable, internal */
+      /** @description Failure. Codes: missing_param, invalid_param, missing_symbol, unknown_symbol, upstream_unavailable, market_closed, rate_limited, unavailable, internal */
       default: {
         headers: {
           [name: string]: unknown;
@@ -3614,7 +3615,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description Failure. Codes: missing_param, invalid_param, missing_symbol, unknown_symbol, upstream_unavailable, rate_limited, unavailable, internal */
+      /** @description Failure. Codes: missing_param, invalid_param, missing_symbol, unknown_symbol, upstream_unavailable, market_closed, rate_limited, unavailable, internal */
       default: {
         headers: {
           [name: string]: unknown;

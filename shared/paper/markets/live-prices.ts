@@ -7,7 +7,16 @@ import { AppError, unknownSymbol } from '../../core/errors.js';
 import { baseOf, canonicalSymbol } from '../../market/canonical-symbol.js';
 import type { MarketStore } from '../../market/market-store.js';
 import type { UniverseEntry } from '../../market/types.js';
-import { classifyQuote, closedForOpens, marksOf, unchangedFor, type FreshnessRules, type Mark } from '../../market/quote-freshness.js';
+import {
+  classifyQuote,
+  closedForOpens,
+  marketClosedError,
+  marketClosure,
+  marksOf,
+  unchangedFor,
+  type FreshnessRules,
+  type Mark,
+} from '../../market/quote-freshness.js';
 import type { AssetClass } from '../../engine/fees.js';
 import { maxLeverage } from './leverage-caps.js';
 
@@ -34,16 +43,6 @@ export class PrefetchedFill {
     readonly symbol: string,
     readonly fill: Promise<SettledFill>,
   ) {}
-}
-
-/** 409 market_closed: the market under a TradFi symbol is closed now, `why` in words, so its price is stale. */
-function marketClosed(live: LivePrice, why: string): AppError {
-  const ticker = baseOf(live.symbol);
-  return new AppError('market_closed', `the market under ${ticker} is closed now (${why}): its price is stale`, {
-    symbol: ticker,
-    asset_class: live.assetClass,
-    unchanged_s: Math.floor(live.unchangedMs / 1000),
-  });
 }
 
 export class LivePrices {
@@ -86,9 +85,8 @@ export class LivePrices {
       this.store.quoteVolume24h(input),
       this.store.isMarketClosed(input),
     ]);
-    const why = closedForOpens(live.assetClass, closed, live.unchangedMs, this.rules);
-    if (why === 'exchange') throw marketClosed(live, 'the exchange says so');
-    if (why === 'frozen') throw marketClosed(live, `its exchanges have published one price for ${Math.floor(live.unchangedMs / 1000)} s`);
+    const closure = marketClosure(live.assetClass, closed, live.unchangedMs, this.rules);
+    if (closure) throw marketClosedError(baseOf(live.symbol), closure);
     return { ...live, maxLeverage: maxLeverage(live.symbol, live.assetClass, volume) };
   }
 
