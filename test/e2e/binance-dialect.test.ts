@@ -313,7 +313,7 @@ describe('Binance USDⓈ-M dialect (/fapi)', function () {
     expect(add).to.deep.include({ status: 'closed', side: 'buy', amount: 0.03, filled: 0.03, average: 66000, clientOrderId: 'bot-add-1' });
     const again = await exchange.createOrder('BTC/USDT:USDT', 'market', 'buy', 0.03, undefined, { newClientOrderId: 'bot-add-1' });
     expect([again.id, again.average]).to.deep.equal([add.id, 66000]);
-    expect(await exchange.fetchOrder(add.id, 'BTC/USDT:USDT')).to.deep.include({ status: 'closed', filled: 0.03 });
+    expect(await exchange.fetchOrder(String(add.id), 'BTC/USDT:USDT')).to.deep.include({ status: 'closed', filled: 0.03 });
 
     const [position] = await exchange.fetchPositions(['BTC/USDT:USDT']);
     // (0.01 x 65000 + 0.03 x 66000) / 0.04, and its liquidation at 10x with the flat 0.5% maintenance
