@@ -50,7 +50,9 @@ export function planOrder(intent: OrderIntent, held: readonly HeldPosition[]): O
   if (!position)
     return reducing ? { kind: 'refuse', reason: 'reduce_only_rejected' } : { kind: 'open', side, quantity: intent.quantity ?? 0 };
   if (position.side === side)
-    return reducing ? { kind: 'refuse', reason: 'reduce_only_rejected' } : { kind: 'increase', id: position.id, quantity: intent.quantity ?? 0 };
+    return reducing
+      ? { kind: 'refuse', reason: 'reduce_only_rejected' }
+      : { kind: 'increase', id: position.id, quantity: intent.quantity ?? 0 };
   const quantity = intent.closePosition ? position.qty : (intent.quantity ?? 0);
   if (quantity >= position.qty * (1 - WHOLE_TOLERANCE)) {
     // beyond the position: reduceOnly stops at zero, a plain order would open the other side

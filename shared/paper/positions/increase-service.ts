@@ -73,7 +73,8 @@ export class IncreaseService {
         enforceMargin: profile.margin_enforced,
         now,
       });
-      if (outcome.kind === 'increased') return this.answer({ added: updated.added, position: outcome.stored.position }, false, fill.value.price);
+      if (outcome.kind === 'increased')
+        return this.answer({ added: updated.added, position: outcome.stored.position }, false, fill.value.price);
       if (outcome.kind === 'idempotent') return this.answer(outcome.record, true);
       if (outcome.kind === 'gone') throw await this.notOpen(ctx, req.id);
       if (outcome.kind === 'budget') {
@@ -132,10 +133,14 @@ export class IncreaseService {
     });
     if (!model.ok || model.margin < MIN_MARGIN_USD) {
       const fillPct = model.ok ? model.fill.fill_pct : model.fillPct;
-      throw new AppError('fill_below_min', `the modelled depth takes ${fillPct.toFixed(2)}% of this increase, below the book's min_fill_pct`, {
-        fill_pct: fillPct,
-        min_fill_pct: profile.min_fill_pct,
-      });
+      throw new AppError(
+        'fill_below_min',
+        `the modelled depth takes ${fillPct.toFixed(2)}% of this increase, below the book's min_fill_pct`,
+        {
+          fill_pct: fillPct,
+          min_fill_pct: profile.min_fill_pct,
+        },
+      );
     }
     return model;
   }
