@@ -14,12 +14,15 @@ import { planEntry, planLevel, planOrder, type OrderIntent, type RefusalReason }
 import {
   closingOrderId,
   filledOrder,
+  increaseOrderId,
   LEVELS,
   orderShape,
   parseLevelId,
   restingOrder,
+  type FilledOrder,
   type Level,
 } from '../../shared/binance/order-shapes.js';
+import type { Side } from '../../shared/engine/side.js';
 import type { MarketService } from '../../shared/market/market-service.js';
 import type { KeyContext } from '../../shared/paper/key-context.js';
 import { refOf } from '../../shared/paper/positions/position-service.js';
@@ -54,13 +57,16 @@ export interface OrderBody {
 
 export type Answer = Record<string, unknown>;
 
+/** What every MARKET answer carries besides its fill. */
+type FilledBase = Omit<FilledOrder, 'orderId' | 'quantity' | 'avgPrice'>;
+
 const missing = (name: string): AppError =>
   new AppError('missing_param', `Mandatory parameter '${name}' was not sent, was empty/null, or malformed.`, { param: name });
 
 const REFUSALS: Record<RefusalReason, () => AppError> = {
   reduce_only_rejected: () => new AppError('reduce_only_rejected', 'ReduceOnly Order is rejected.'),
   add_unsupported: () =>
-    new AppError('netting_unsupported', 'Adding to an open position is not supported yet: close it first, or trade it through /api/bot.'),
+    new AppError('netting_unsupported', 'A resting order that adds to an open position is not supported: add to it with a MARKET order.'),
   flip_unsupported: () => new AppError('netting_unsupported', 'An order larger than the opposite position would flip it: close it first.'),
   several_positions: () =>
     new AppError('netting_unsupported', 'This symbol holds several positions (opened through /api/bot): close them there first.'),
@@ -104,13 +110,20 @@ export function orderActions({ clock, market, trading, leverage, answers, book }
   const leverageOf = async (auth: KeyContext, symbol: string): Promise<number> =>
     (await leverage.get(auth.accountId, auth.book, [symbol])).get(symbol) ?? 1;
 
+  /** A MARKET order in the direction of the symbol's position: the engine's increase adds it (at the symbol's leverage). */
+  const placeIncrease = async (auth: KeyContext, symbol: string, id: string, quantity: number, base: FilledBase): Promise<Answer> => {
+    const lev = await leverageOf(auth, symbol);
+    const added = await trading.increases.increase(auth, { id, qty: quantity, leverage: lev, client_order_id: base.clientOrderId });
+    return filledOrder({ ...base, orderId: increaseOrderId(id, added.v), quantity: added.added.qty, avgPrice: added.added.price });
+  };
+
   const placeMarket = async (auth: KeyContext, symbol: string, body: OrderBody, clientOrderId: string): Promise<Answer> => {
     const positions = await held(auth, symbol);
     const intent = intentOf(body);
     // a retry of an open that went through: the engine answers it from its client_order_id
     const retried = positions.some((p) => p.client_order_id === clientOrderId);
     const plan = retried ? { kind: 'open' as const, side: positions[0].side, quantity: body.quantity ?? 0 } : planOrder(intent, positions);
-    const base = {
+    const base: FilledBase = {
       symbol,
       clientOrderId,
       side: body.side,
@@ -119,21 +132,32 @@ export function orderActions({ clock, market, trading, leverage, answers, book }
       time: clock.now(),
     };
     if (plan.kind === 'refuse') throw REFUSALS[plan.reason]();
-    if (plan.kind === 'open') {
-      const [price, lev] = await Promise.all([market.quote(symbol), leverageOf(auth, symbol)]);
-      const opened = await trading.positions.open(auth, {
-        symbol,
-        side: plan.side,
-        leverage: lev,
-        margin_usd: (plan.quantity * price.price) / lev,
-        client_order_id: clientOrderId,
+    if (plan.kind === 'increase') {
+      // closed since it was read: the order nets onto what the symbol holds now (it then opens), as Binance's would
+      return placeIncrease(auth, symbol, plan.id, plan.quantity, base).catch(async (error: unknown) => {
+        if (!(error instanceof AppError && (error.code === 'already_closed' || error.code === 'position_not_found'))) throw error;
+        const now = planOrder(intent, await held(auth, symbol));
+        if (now.kind !== 'open') throw error;
+        return placeOpen(auth, symbol, now, base);
       });
-      if (!('position' in opened) || 'dry_run' in opened) throw new Error('a market open answered without a position');
-      const p = opened.position;
-      return filledOrder({ ...base, orderId: p.id, quantity: p.qty, avgPrice: p.entry });
     }
+    if (plan.kind === 'open') return placeOpen(auth, symbol, plan, base);
     const closed = (await trading.closes.close(auth, { id: plan.id, pct: plan.pct, symbol, client_order_id: clientOrderId })).closed;
     return filledOrder({ ...base, orderId: closingOrderId(closed), quantity: closed.qty, avgPrice: closed.exit_price ?? closed.entry });
+  };
+
+  const placeOpen = async (auth: KeyContext, symbol: string, plan: { side: Side; quantity: number }, base: FilledBase): Promise<Answer> => {
+    const [price, lev] = await Promise.all([market.quote(symbol), leverageOf(auth, symbol)]);
+    const opened = await trading.positions.open(auth, {
+      symbol,
+      side: plan.side,
+      leverage: lev,
+      margin_usd: (plan.quantity * price.price) / lev,
+      client_order_id: base.clientOrderId,
+    });
+    if (!('position' in opened) || 'dry_run' in opened) throw new Error('a market open answered without a position');
+    const p = opened.position;
+    return filledOrder({ ...base, orderId: p.id, quantity: p.qty, avgPrice: p.entry });
   };
 
   /** A LIMIT (the engine's limit entry at price) or an opening STOP_MARKET (its stop entry at stopPrice). */

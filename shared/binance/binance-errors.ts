@@ -62,6 +62,7 @@ const MAPPINGS: Partial<Record<ErrorCode, Mapping>> = {
   margin_usd_min_1: { code: -4164, status: 400 },
   insufficient_margin: { code: -2019, status: 400, msg: 'Margin is insufficient.' },
   too_many_open: { code: -2010, status: 400 },
+  position_triggered: { code: -2010, status: 400 },
   market_closed: { code: -2010, status: 400 },
   no_price: { code: -2010, status: 400 },
   upstream_unavailable: { code: -1007, status: 503 },

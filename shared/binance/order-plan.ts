@@ -1,10 +1,10 @@
 /**
  * What a Binance one-way MARKET order does to a book, decided from the symbol's open positions. Pure.
  *
- * One-way mode nets orders into one position per symbol: with none, an order opens one; against it, the order
- * shrinks or closes it; reduceOnly and closePosition only ever shrink. Adding to a position (same direction) needs an
- * engine operation that moves the average entry, margin and liquidation price in one script: not built yet, so such
- * an order is refused, as is an order that would flip a position through zero (close it first).
+ * One-way mode nets orders into one position per symbol: with none, an order opens one; in its direction, the order
+ * adds to it (the engine's increase: one script moves the average entry, margin and liquidation price); against it,
+ * the order shrinks or closes it; reduceOnly and closePosition only ever shrink. An order that would flip a position
+ * through zero is refused (close it first).
  */
 import type { Side } from '../engine/side.js';
 
@@ -23,7 +23,10 @@ export interface HeldPosition {
 }
 
 export type OrderPlan =
-  { kind: 'open'; side: Side; quantity: number } | { kind: 'close'; id: string; pct: number } | { kind: 'refuse'; reason: RefusalReason };
+  | { kind: 'open'; side: Side; quantity: number }
+  | { kind: 'increase'; id: string; quantity: number }
+  | { kind: 'close'; id: string; pct: number }
+  | { kind: 'refuse'; reason: RefusalReason };
 
 export type RefusalReason =
   | 'reduce_only_rejected'
@@ -46,7 +49,10 @@ export function planOrder(intent: OrderIntent, held: readonly HeldPosition[]): O
   if (!intent.closePosition && intent.quantity === undefined) return { kind: 'refuse', reason: 'quantity_required' };
   if (!position)
     return reducing ? { kind: 'refuse', reason: 'reduce_only_rejected' } : { kind: 'open', side, quantity: intent.quantity ?? 0 };
-  if (position.side === side) return { kind: 'refuse', reason: reducing ? 'reduce_only_rejected' : 'add_unsupported' };
+  if (position.side === side)
+    return reducing
+      ? { kind: 'refuse', reason: 'reduce_only_rejected' }
+      : { kind: 'increase', id: position.id, quantity: intent.quantity ?? 0 };
   const quantity = intent.closePosition ? position.qty : (intent.quantity ?? 0);
   if (quantity >= position.qty * (1 - WHOLE_TOLERANCE)) {
     // beyond the position: reduceOnly stops at zero, a plain order would open the other side
@@ -58,12 +64,14 @@ export function planOrder(intent: OrderIntent, held: readonly HeldPosition[]): O
 
 /**
  * A resting entry (LIMIT, or a STOP_MARKET that opens): the engine's resting entries open a position when they fill,
- * so one is taken only where a MARKET order would open (no position in the symbol); one that would shrink a position
- * is refused (the engine has no resting partial close: a position's stop and target are its resting exits).
+ * so one is taken only where a MARKET order would open (no position in the symbol); one that would add to a position
+ * is refused (a resting fill opens, it does not increase), as is one that would shrink it (the engine has no resting
+ * partial close: a position's stop and target are its resting exits).
  */
 export function planEntry(intent: OrderIntent, held: readonly HeldPosition[]): { kind: 'open'; side: Side; quantity: number } | Refusal {
   const plan = planOrder(intent, held);
   if (plan.kind === 'close') return { kind: 'refuse', reason: 'resting_reduce' };
+  if (plan.kind === 'increase') return { kind: 'refuse', reason: 'add_unsupported' };
   return plan;
 }
 
@@ -74,6 +82,6 @@ export function planEntry(intent: OrderIntent, held: readonly HeldPosition[]): {
 export function planLevel(intent: OrderIntent, held: readonly HeldPosition[]): { kind: 'level'; id: string } | Refusal {
   const plan = planOrder({ ...intent, reduceOnly: true }, held);
   if (plan.kind === 'refuse') return plan;
-  if (plan.kind === 'open') return { kind: 'refuse', reason: 'reduce_only_rejected' };
+  if (plan.kind === 'open' || plan.kind === 'increase') return { kind: 'refuse', reason: 'reduce_only_rejected' };
   return plan.pct < 100 ? { kind: 'refuse', reason: 'partial_level' } : { kind: 'level', id: plan.id };
 }

@@ -5,7 +5,8 @@
  * Orders come from three places: a MARKET order is a fill the engine made at once (its answer is kept); a LIMIT, or a
  * STOP_MARKET that opens, is a resting entry of the engine; a reduce-only STOP_MARKET, TAKE_PROFIT_MARKET or
  * TRAILING_STOP_MARKET is a level of the open position (its stop, target, trailing stop), its orderId the position's id
- * and the level's suffix. A MARKET open's orderId is its position's id; a MARKET close's, the closed part's id and `-C`.
+ * and the level's suffix. A MARKET open's orderId is its position's id; a MARKET close's, the closed part's id and `-C`;
+ * a MARKET order that added to a position's, the position's id, `-ADD` and the version the increase made.
  */
 import type { Side } from '../engine/side.js';
 import type { Order, OrderStatus } from '../paper/orders/order-types.js';
@@ -176,6 +177,11 @@ export function levelOrders(p: Position, clientIds: ReadonlyMap<string, string>,
   if (p.tp !== null) held.push('tp');
   if (p.trail_pct !== null) held.push('trail');
   return held.map((level) => levelOrder(p, level, clientIds.get(`${p.id}${LEVELS[level].suffix}`), now));
+}
+
+/** A MARKET order that added to a position (the engine's increase): the position's id and the version it made. */
+export function increaseOrderId(positionId: string, version: number): string {
+  return `${positionId}-ADD${version}`;
 }
 
 /** The order that closed a position (or part): its level's when one fired, else `-C` (a MARKET close, or one through /api/bot). */

@@ -75,6 +75,8 @@ export const ERROR_CODES = {
   too_many_open: 409,
   already_closed: 409,
   remaining_margin_min_1: 400,
+  /** An increase of a position whose stop, target or liquidation the live price has crossed: it is being settled there. */
+  position_triggered: 409,
   open_positions_exist: 409,
   // resting orders: limit and stop entries, modify_order, cancel_order
   limit_price_required: 400,

@@ -16,6 +16,8 @@ import { OrderService } from './orders/order-service.js';
 import type { OrderStore } from './orders/order-store.js';
 import { BookService } from './positions/book-service.js';
 import { CloseService } from './positions/close-service.js';
+import { IncreaseService } from './positions/increase-service.js';
+import { IncreaseStore } from './positions/increase-store.js';
 import type { PositionDeps } from './positions/position-deps.js';
 import { PositionReads } from './positions/position-reads.js';
 import { PositionService } from './positions/position-service.js';
@@ -28,6 +30,8 @@ export interface TradingServices {
   /** Limit and stop entries: list, modify, cancel (placed through positions.open). */
   orders: OrderService;
   closes: CloseService;
+  /** Adding to an open position (the Binance dialect's one-way netting). */
+  increases: IncreaseService;
   reads: PositionReads;
   books: BookService;
   fees: FeeSettings;
@@ -70,6 +74,7 @@ export function createTradingServices(deps: TradingDeps): TradingServices {
     positions: new PositionService(positionDeps, orders),
     orders,
     closes: new CloseService(positionDeps),
+    increases: new IncreaseService(positionDeps, new IncreaseStore(deps.redis)),
     reads,
     books: new BookService(positionDeps, deps.bookRegistry),
     fees,

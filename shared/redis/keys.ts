@@ -99,7 +99,7 @@ export const keys = {
    * string, 7-day TTL: what an open (the position id), a close (JSON {closed_id, remaining_id}) or a
    * limit or stop entry (the order id) with this client_order_id did.
    */
-  bookIdempotency: (accountId: string, book: string, kind: 'open' | 'close' | 'order', clientOrderId: string) =>
+  bookIdempotency: (accountId: string, book: string, kind: 'open' | 'close' | 'order' | 'increase', clientOrderId: string) =>
     `acct:{${accountId}}:b:${book}:idem:${kind}:${clientOrderId}`,
   /** zset orderId by placed ms: the book's resting orders (limit and stop entries); reset cancels them. */
   bookOrders: (accountId: string, book: string) => `acct:{${accountId}}:b:${book}:orders`,

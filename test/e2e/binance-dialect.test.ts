@@ -279,11 +279,6 @@ describe('Binance USDⓈ-M dialect (/fapi)', function () {
     expect(native.body.positions).to.have.length(1);
     expect(native.body.positions[0]).to.include({ leverage: 10, margin: 65 });
 
-    let raised: unknown;
-    await exchange.createOrder('BTC/USDT:USDT', 'market', 'buy', 0.01).catch((error: unknown) => (raised = error));
-    expect(String(raised)).to.include('-2010');
-    expect(raised).to.be.instanceOf(ccxt.InvalidOrder);
-
     await stack.prices.set({ BTCUSDT: 66000 });
     const sell = await exchange.createOrder('BTC/USDT:USDT', 'market', 'sell', 0.01, undefined, {
       reduceOnly: true,
@@ -300,11 +295,43 @@ describe('Binance USDⓈ-M dialect (/fapi)', function () {
     // +10 USDT of P&L, less the taker fee on both legs (0.055 % of 650 and of 660)
     expect(balance.USDT!.total).to.be.closeTo(10000 + 10 - 0.3575 - 0.363, 0.01);
 
-    raised = undefined;
+    let raised: unknown;
     await exchange
       .createOrder('BTC/USDT:USDT', 'market', 'sell', 0.01, undefined, { reduceOnly: true })
       .catch((error: unknown) => (raised = error));
     expect(String(raised)).to.include('-2022');
+  });
+
+  it('ccxt: a second market buy adds to the long (amounts summed, entry weighted, liquidation moved); a reduce-only sell closes it', async () => {
+    const key = await newKey();
+    const exchange = client(key);
+    await exchange.loadMarkets();
+    await exchange.setLeverage(10, 'BTC/USDT:USDT');
+    await exchange.createOrder('BTC/USDT:USDT', 'market', 'buy', 0.01);
+    await stack.prices.set({ BTCUSDT: 66000 });
+    const add = await exchange.createOrder('BTC/USDT:USDT', 'market', 'buy', 0.03, undefined, { newClientOrderId: 'bot-add-1' });
+    expect(add).to.deep.include({ status: 'closed', side: 'buy', amount: 0.03, filled: 0.03, average: 66000, clientOrderId: 'bot-add-1' });
+    const again = await exchange.createOrder('BTC/USDT:USDT', 'market', 'buy', 0.03, undefined, { newClientOrderId: 'bot-add-1' });
+    expect([again.id, again.average]).to.deep.equal([add.id, 66000]);
+    expect(await exchange.fetchOrder(String(add.id), 'BTC/USDT:USDT')).to.deep.include({ status: 'closed', filled: 0.03 });
+
+    const [position] = await exchange.fetchPositions(['BTC/USDT:USDT']);
+    // (0.01 x 65000 + 0.03 x 66000) / 0.04, and its liquidation at 10x with the flat 0.5% maintenance
+    expect(position).to.deep.include({ side: 'long', contracts: 0.04, entryPrice: 65750, marginMode: 'isolated' });
+    expect(position.liquidationPrice).to.be.closeTo(65750 * (1 - 0.1 + 0.005), 0.01);
+    const native = await getJson<{ positions: { leverage: number; margin: number }[] }>(`${stack.api.url}/api/bot/v1/positions`, {
+      headers: { 'x-api-key': key.apiKey },
+    });
+    expect(native.body.positions).to.have.length(1);
+    expect(native.body.positions[0]).to.include({ leverage: 10, margin: 263 });
+
+    await stack.prices.set({ BTCUSDT: 67000 });
+    const sell = await exchange.createOrder('BTC/USDT:USDT', 'market', 'sell', 0.04, undefined, { reduceOnly: true });
+    expect(sell).to.deep.include({ status: 'closed', side: 'sell', filled: 0.04, average: 67000, reduceOnly: true });
+    expect(await exchange.fetchPositions(['BTC/USDT:USDT'])).to.deep.equal([]);
+    const balance = await exchange.fetchBalance();
+    // 0.04 x (67000 - 65750) = +50 USDT, less the taker fee on each leg (0.055 % of 650, 1980 and 2680)
+    expect(balance.USDT!.total).to.be.closeTo(10000 + 50 - 0.3575 - 1.089 - 1.474, 0.01);
   });
 
   /** The book's positions and resting orders as the native API shows them. */

@@ -13,8 +13,14 @@ describe('Binance one-way MARKET orders onto positions (pure)', () => {
     });
   });
 
-  it('refuses adding to a position and flipping it (no engine operation for either yet)', () => {
-    expect(planOrder({ side: 'BUY', quantity: 0.01, ...plain }, [long])).to.deep.include({ reason: 'add_unsupported' });
+  it("adds an order in the position's direction to it (the engine's increase); reduce-only there is refused; a flip too", () => {
+    expect(planOrder({ side: 'BUY', quantity: 0.01, ...plain }, [long])).to.deep.equal({ kind: 'increase', id: 'bp1', quantity: 0.01 });
+    const short = { id: 'bp2', side: 'short' as const, qty: 0.5 };
+    expect(planOrder({ side: 'SELL', quantity: 2, ...plain }, [short])).to.deep.equal({ kind: 'increase', id: 'bp2', quantity: 2 });
+    expect(planOrder({ side: 'BUY', quantity: 0.01, reduceOnly: true, closePosition: false }, [long])).to.deep.include({
+      reason: 'reduce_only_rejected',
+    });
+    expect(planOrder({ side: 'BUY', reduceOnly: false, closePosition: true }, [long])).to.deep.include({ reason: 'reduce_only_rejected' });
     expect(planOrder({ side: 'SELL', quantity: 0.03, ...plain }, [long])).to.deep.include({ reason: 'flip_unsupported' });
   });
 

@@ -50,7 +50,7 @@ function position(over: Partial<Position> = {}): Position {
 }
 
 describe('Binance orders, fills and income from the engine (pure)', () => {
-  it('a resting entry opens only where a MARKET would; one that would shrink a position is refused', () => {
+  it('a resting entry opens only where a MARKET would open; one that would shrink or add to a position is refused', () => {
     expect(planEntry({ side: 'BUY', quantity: 0.01, ...plain }, [])).to.deep.equal({ kind: 'open', side: 'long', quantity: 0.01 });
     expect(planEntry({ side: 'SELL', quantity: 0.01, ...plain }, [long])).to.deep.equal({ kind: 'refuse', reason: 'resting_reduce' });
     expect(planEntry({ side: 'BUY', quantity: 0.01, ...plain }, [long])).to.deep.include({ reason: 'add_unsupported' });

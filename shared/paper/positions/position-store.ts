@@ -57,10 +57,10 @@ export interface LevelsWrite {
 export type ResetOutcome = { kind: 'reset'; archived: number; cancelled: number } | { kind: 'open'; open: number } | { kind: 'busy' };
 
 /** The key a script is given for an idempotency slot that is not used (any key of the account). */
-const unusedSlot = (ref: BookRef): string => keys.bookStats(ref.accountId, ref.book);
+export const unusedSlot = (ref: BookRef): string => keys.bookStats(ref.accountId, ref.book);
 
 /** What the scripts compare a position by: the SHA-1 of its JSON as read (Lua's redis.sha1hex). */
-const digest = (raw: string): string => hash('sha1', raw);
+export const digest = (raw: string): string => hash('sha1', raw);
 
 function closeOutcome([status, value]: [number, ...unknown[]]): CloseOutcome {
   if (status === 1) return { kind: 'closed' };
@@ -87,7 +87,7 @@ export interface JournalKeys {
   triggerIndexes: boolean;
 }
 
-const LIVE_JOURNAL: JournalKeys = {
+export const LIVE_JOURNAL: JournalKeys = {
   outbox: keys.accountOutbox,
   index: keys.outboxIndex,
   pruneIndex: keys.tradePruneIndex,
