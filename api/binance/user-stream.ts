@@ -2,9 +2,10 @@
  * Binance USDⓈ-M's user-data stream on the API's HTTP server, at Binance's paths: /ws/<listenKey>, /private/ws/<listenKey>
  * and /private/ws?listenKey=<listenKey> (what ccxt opens), and the combined form /stream?streams=<listenKey> (each event
  * wrapped as {stream, data}). The listenKey is looked up before the upgrade: one that does not exist, or whose API key
- * was revoked, is refused with HTTP 400 and Binance's -1125, no socket. A socket holds a slot under its account's cap, shared with the native
- * stream; it gets its book's ORDER_TRADE_UPDATE and ACCOUNT_UPDATE (user-stream-hub.ts), and listenKeyExpired when the
- * listenKey expires (checked when it was due, a keepalive having moved it) or is closed, then the close (1000).
+ * was revoked, is refused with HTTP 400 and Binance's -1125, no socket. A socket holds a slot under its account's cap,
+ * shared with the native stream; it gets its book's ORDER_TRADE_UPDATE and ACCOUNT_UPDATE (user-stream-hub.ts), and
+ * listenKeyExpired when the listenKey expires (checked when it was due, a keepalive having moved it) or is closed, then
+ * the close (1000).
  */
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
