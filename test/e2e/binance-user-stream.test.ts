@@ -36,6 +36,13 @@ interface UserSocket {
 
 let emails = 0;
 
+/** A watch's answer, or a failure naming it after 15 s (rather than the test's timeout, which names nothing). */
+function within<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing in 15 s`)), 15_000)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 describe('Binance USDⓈ-M user-data stream (listenKey, /ws/<listenKey>)', function () {
   this.timeout(60_000);
   let redis: RedisClient;
@@ -244,7 +251,9 @@ describe('Binance USDⓈ-M user-data stream (listenKey, /ws/<listenKey>)', funct
 
   it('ccxt pro: watchOrders, watchBalance and watchPositions receive a market buy and its close', async () => {
     const key = await newKey();
-    const exchange = new ccxt.pro.binanceusdm({ apiKey: key.apiKey, secret: key.secret });
+    // positions from the stream alone (no REST snapshot first: its answer would be the first watchPositions gives)
+    const options = { watchPositions: { fetchPositionsSnapshot: false } };
+    const exchange = new ccxt.pro.binanceusdm({ apiKey: key.apiKey, secret: key.secret, options });
     const base = `${api.url}/fapi`;
     const urls = exchange.urls.api as Record<string, unknown>;
     Object.assign(urls, {
@@ -262,14 +271,12 @@ describe('Binance USDⓈ-M user-data stream (listenKey, /ws/<listenKey>)', funct
       await exchange.loadHttpProxyAgent();
       await exchange.loadMarkets();
       await exchange.setLeverage(10, 'BTC/USDT:USDT');
-      // the first answer is the positions snapshot (none), read over REST before the socket opens
-      await exchange.watchPositions(['BTC/USDT:USDT']);
       const orders = exchange.watchOrders('BTC/USDT:USDT');
       const balance = exchange.watchBalance();
       const positions = exchange.watchPositions(['BTC/USDT:USDT']);
       await heard(key.accountId);
       const buy = await exchange.createOrder('BTC/USDT:USDT', 'market', 'buy', 0.01, undefined, { newClientOrderId: 'ccxt-open' });
-      const [watched] = await orders;
+      const [watched] = await within(orders, 'watchOrders');
       expect(watched).to.deep.include({
         id: buy.id,
         clientOrderId: 'ccxt-open',
@@ -278,16 +285,16 @@ describe('Binance USDⓈ-M user-data stream (listenKey, /ws/<listenKey>)', funct
         filled: 0.01,
         average: 65000,
       });
-      expect((await balance).USDT).to.deep.include({ total: 10000 });
-      const [long] = await positions;
+      expect((await within(balance, 'watchBalance')).USDT).to.deep.include({ total: 10000 });
+      const [long] = await within(positions, 'watchPositions');
       expect(long).to.deep.include({ symbol: 'BTC/USDT:USDT', contracts: 0.01, side: 'long', entryPrice: 65000, marginMode: 'isolated' });
 
       const closing = exchange.watchOrders('BTC/USDT:USDT');
       const after = exchange.watchPositions(['BTC/USDT:USDT']);
       const sell = await exchange.createOrder('BTC/USDT:USDT', 'market', 'sell', 0.01, undefined, { reduceOnly: true });
-      const [closed] = await closing;
+      const [closed] = await within(closing, 'watchOrders of the close');
       expect(closed).to.deep.include({ id: sell.id, status: 'closed', side: 'sell', filled: 0.01, reduceOnly: true });
-      expect((await after)[0]).to.deep.include({ contracts: 0 });
+      expect((await within(after, 'watchPositions of the close'))[0]).to.deep.include({ contracts: 0 });
     } finally {
       await exchange.close();
     }
