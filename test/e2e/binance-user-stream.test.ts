@@ -252,7 +252,8 @@ describe('Binance USDⓈ-M user-data stream (listenKey, /ws/<listenKey>)', funct
   it('ccxt pro: watchOrders, watchBalance and watchPositions receive a market buy and its close', async () => {
     const key = await newKey();
     // positions from the stream alone (no REST snapshot first: its answer would be the first watchPositions gives)
-    const options = { watchPositions: { fetchPositionsSnapshot: false } };
+    // and the longest recvWindow: on a loaded machine a signed call can be slower than the default 5 s
+    const options = { watchPositions: { fetchPositionsSnapshot: false }, recvWindow: 60_000 };
     const exchange = new ccxt.pro.binanceusdm({ apiKey: key.apiKey, secret: key.secret, options });
     const base = `${api.url}/fapi`;
     const urls = exchange.urls.api as Record<string, unknown>;
