@@ -276,6 +276,8 @@ describe('Binance USDⓈ-M user-data stream (listenKey, /ws/<listenKey>)', funct
       const balance = exchange.watchBalance();
       const positions = exchange.watchPositions(['BTC/USDT:USDT']);
       await heard(key.accountId);
+      // fresh again: the setup may have outlasted the price's freshness on a loaded machine
+      await prices.set({ BTCUSDT: 65000 });
       const buy = await exchange.createOrder('BTC/USDT:USDT', 'market', 'buy', 0.01, undefined, { newClientOrderId: 'ccxt-open' });
       const [watched] = await within(orders, 'watchOrders');
       expect(watched).to.deep.include({
@@ -292,6 +294,7 @@ describe('Binance USDⓈ-M user-data stream (listenKey, /ws/<listenKey>)', funct
 
       const closing = exchange.watchOrders('BTC/USDT:USDT');
       const after = exchange.watchPositions(['BTC/USDT:USDT']);
+      await prices.set({ BTCUSDT: 65000 });
       const sell = await exchange.createOrder('BTC/USDT:USDT', 'market', 'sell', 0.01, undefined, { reduceOnly: true });
       const [closed] = await within(closing, 'watchOrders of the close');
       expect(closed).to.deep.include({ id: sell.id, status: 'closed', side: 'sell', filled: 0.01, reduceOnly: true });
