@@ -88,7 +88,8 @@ describe('binance user-data events: the account channel as ORDER_TRADE_UPDATE an
 
   it('ACCOUNT_UPDATE: the wallet, and each symbol as netted (none left: amount 0)', () => {
     const money = { balance_usd: 10009.28, margin_in_use_usd: 0 } as Parameters<typeof accountUpdate>[0];
-    const net = [{ symbol: 'ETHUSDT', amount: -0.5, entry: 3500, margin: 175, unrealized: 1.5 }] as unknown as Parameters<typeof accountUpdate>[2];
+    const eth = { symbol: 'ETHUSDT', amount: -0.5, entry: 3500, margin: 175, unrealized: 1.5 };
+    const net = [eth] as unknown as Parameters<typeof accountUpdate>[2];
     const event = accountUpdate(money, ['BTCUSDT', 'ETHUSDT'], net, 5, 6) as { a: { B: unknown[]; P: Record<string, unknown>[] } };
     expect(event.a.B).to.deep.equal([{ a: 'USDT', wb: '10009.28', cw: '0', bc: '0' }]);
     expect(event.a.P[0]).to.deep.include({ s: 'BTCUSDT', pa: '0', iw: '0' });
