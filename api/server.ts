@@ -3,6 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { createApiPod } from '../shared/api-pod.js';
 import { createApp, type AppDeps } from './app.js';
 import { Readiness } from './middleware/health.js';
+import { ListenKeyStore } from '../shared/binance/listen-key-store.js';
+import { OrderAnswers } from '../shared/binance/order-answers.js';
+import { attachUserStream } from './binance/user-stream.js';
 import { attachStream } from './ws/stream-server.js';
 
 export interface ApiServer {
@@ -52,6 +55,17 @@ export async function startApiServer(deps: AppDeps, port = deps.domain.config.po
   // the pod's one subscriber to the feed's ticks: the stream's prices and the connected books' sweep
   const ticks = pod.openTicks((error) => logger.error({ err: error }, 'unreadable price tick'));
   const connectedBookSweep = sweep.connectedBook({ logger, latestTicks: ticks });
+  // Binance's user-data stream, at its own paths on the same server
+  const userStream = attachUserStream({
+    redis,
+    listenKeys: new ListenKeyStore(redis),
+    isActiveKey: async (accountId, keyId) => (await deps.domain.accounts.keys.get(accountId, keyId))?.revokedAt === null,
+    answers: new OrderAnswers(redis),
+    trading,
+    slotTtlMs: config.push.streamSlotTtlMs,
+    clock,
+    logger,
+  });
   const stream = attachStream(server, {
     redis,
     config,
@@ -64,6 +78,7 @@ export async function startApiServer(deps: AppDeps, port = deps.domain.config.po
     trading,
     ticks,
     connectedBookSweep,
+    otherUpgrades: userStream.route,
   });
   const address = server.address() as AddressInfo;
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
@@ -79,7 +94,7 @@ export async function startApiServer(deps: AppDeps, port = deps.domain.config.po
         const timer = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
         timer.unref();
         // WebSocket streams hold their connections open: closing them lets server.close finish
-        const streamClosed = stream.close();
+        const streamClosed = Promise.all([stream.close(), userStream.close()]).then(() => undefined);
         server.close(() => {
           clearTimeout(timer);
           resolve(streamClosed.then(closeApp));

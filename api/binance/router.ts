@@ -11,6 +11,7 @@ import { binanceError } from '../../shared/binance/binance-errors.js';
 import { usdtCoin } from '../../shared/binance/account-shapes.js';
 import { BookOrders } from '../../shared/binance/book-orders.js';
 import { LeverageStore } from '../../shared/binance/leverage-store.js';
+import { ListenKeyStore } from '../../shared/binance/listen-key-store.js';
 import { OrderAnswers } from '../../shared/binance/order-answers.js';
 import { requestParams } from '../../shared/binance/signed-request.js';
 import type { AppServices } from '../app.js';
@@ -23,7 +24,8 @@ import type { BinanceRoute } from './binance-route.js';
 import { marketRoutes } from './market-routes.js';
 import { orderReadRoutes } from './order-read-routes.js';
 import { orderActions, orderRoutes } from './order-routes.js';
-import { authenticateSigned, signedParts } from './signed-auth.js';
+import { authenticateKey, authenticateSigned, signedParts } from './signed-auth.js';
+import { userStreamRoutes } from './user-stream-routes.js';
 
 /** Where Binance's USDⓈ-M REST API lives, and the spot API's path (its coins list). */
 export const BINANCE_PREFIX = '/fapi';
@@ -71,6 +73,7 @@ export function futuresRoutes(services: AppServices): BinanceRoute[] {
     ...orderRoutes(orderDeps, actions),
     ...algoRoutes({ clock, market, book }, actions),
     ...orderReadRoutes({ clock, market, book, positions: services.stores.positions }),
+    ...userStreamRoutes(new ListenKeyStore(redis)),
   ];
 }
 
@@ -103,6 +106,7 @@ export function binanceRouter({ services, before, limit, logger }: BinanceRouter
       const answer = async (): Promise<unknown> => {
         const params = requestParams(signedParts(req));
         if (!route.signed) return route.handle({ params });
+        if (route.signed === 'key') return route.handle({ params, auth: await authenticateKey(signedDeps, req, res) });
         return route.handle({ params, auth: await authenticateSigned(signedDeps, req, res) });
       };
       answer().then((body) => sendJsonText(res, JSON.stringify(body)), next);

@@ -30,10 +30,15 @@ export interface SignedAuthDeps {
   clock: Clock;
 }
 
+/** The key's context of a USER_STREAM request (the API key alone, no signature), or -2014/-2015. */
+export async function authenticateKey(deps: Pick<SignedAuthDeps, 'authenticate'>, req: ApiRequest, res: ApiResponse): Promise<KeyContext> {
+  if (binanceApiKey(req) === null) throw missingApiKey();
+  return deps.authenticate(req, res);
+}
+
 /** The key's context of a signed request, or the refusal Binance answers (-2014, -2015, -1102, -1021, -1022). */
 export async function authenticateSigned(deps: SignedAuthDeps, req: ApiRequest, res: ApiResponse): Promise<KeyContext> {
-  if (binanceApiKey(req) === null) throw missingApiKey();
-  const auth = await deps.authenticate(req, res);
+  const auth = await authenticateKey(deps, req, res);
   const secret = await deps.secretOf(auth.accountId, auth.keyId);
   if (secret === null) throw new AppError('secret_required', 'this API key has no HMAC secret: create one with keys create --secret');
   const parts = signedParts(req);

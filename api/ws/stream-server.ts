@@ -32,6 +32,9 @@ import { endUpgrade, UpgradeAuth, type UpgradeAuthDeps } from './upgrade-auth.js
 
 export const STREAM_PATH = '/api/bot/v2/stream';
 
+/** Another WebSocket on the same server (the Binance user-data stream): the handler of an upgrade at its paths, else null. */
+export type UpgradeRoute = (url: URL) => ((req: IncomingMessage, socket: Duplex, head: Buffer) => void) | null;
+
 export interface StreamDeps extends UpgradeAuthDeps {
   /**
    * The connection the stream's socket slots and account channels are built on (shared/push/stream-backplane.ts,
@@ -44,6 +47,8 @@ export interface StreamDeps extends UpgradeAuthDeps {
   ticks: LatestTicks;
   /** The sweep module's connected-book trigger: started with the pod's connected books, stopped on close. */
   connectedBookSweep: ConnectedBookSweep;
+  /** The other sockets on the server, by path (the upgrades at STREAM_PATH are the stream's); none by default. */
+  otherUpgrades?: UpgradeRoute;
 }
 
 export interface StreamServer {
@@ -77,6 +82,8 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://stream');
+    const other = url.pathname === STREAM_PATH || closing ? null : deps.otherUpgrades?.(url);
+    if (other) return other(req, socket, head);
     if (url.pathname !== STREAM_PATH || closing) {
       endUpgrade(socket, closing ? 503 : 404);
       return;

@@ -49,6 +49,7 @@ const MAPPINGS: Partial<Record<ErrorCode, Mapping>> = {
   unknown_order: { code: -2013, status: 400, msg: 'Order does not exist.' },
   cancel_rejected: { code: -2011, status: 400, msg: 'Unknown order sent.' },
   already_done: { code: -2011, status: 400, msg: 'Unknown order sent.' },
+  listen_key_unknown: { code: -1125, status: 400, msg: 'This listenKey does not exist.' },
   // the engine's refusals of a resting order's level and of a position's stop or target: Binance's "would trigger"
   stop_wrong_side: { code: -2021, status: 400, msg: 'Order would immediately trigger.' },
   sl_wrong_side: { code: -2021, status: 400, msg: 'Order would immediately trigger.' },

@@ -13,7 +13,8 @@ import type { Order, OrderStatus } from '../paper/orders/order-types.js';
 import type { Position } from '../paper/positions/position-types.js';
 import { decimal } from './market-shapes.js';
 
-export type BinanceOrderType = 'MARKET' | 'LIMIT' | 'STOP_MARKET' | 'TAKE_PROFIT_MARKET' | 'TRAILING_STOP_MARKET';
+/** LIQUIDATION: the order a liquidation closes a position with, on the user-data stream. */
+export type BinanceOrderType = 'MARKET' | 'LIMIT' | 'STOP_MARKET' | 'TAKE_PROFIT_MARKET' | 'TRAILING_STOP_MARKET' | 'LIQUIDATION';
 export type BinanceStatus = 'NEW' | 'FILLED' | 'CANCELED' | 'EXPIRED' | 'REJECTED';
 export type BinanceSide = 'BUY' | 'SELL';
 
@@ -190,8 +191,29 @@ export function closingOrderId(p: Pick<Position, 'id' | 'close_reason'>): string
   return `${p.id}${level === undefined ? '-C' : LEVELS[level].suffix}`;
 }
 
+/** What a position's fills are read from: the stored position, or its view as the stream carries it (with the pair as symbol). */
+export type FillSource = Pick<
+  Position,
+  | 'id'
+  | 'symbol'
+  | 'side'
+  | 'status'
+  | 'entry'
+  | 'qty'
+  | 'margin'
+  | 'fee_open_usd'
+  | 'opened_ts'
+  | 'exit'
+  | 'closed_ts'
+  | 'pnl_usd'
+  | 'fees_usd'
+  | 'funding_usd'
+  | 'close_reason'
+  | 'parent_id'
+>;
+
 /** What a closed position (or closed part) paid and earned: gross P&L, fees and funding that made its pnl_usd. */
-function settled(p: Position): { gross: number; fees: number; funding: number } {
+function settled(p: FillSource): { gross: number; fees: number; funding: number } {
   const fees = p.fees_usd ?? 0;
   const funding = p.funding_usd ?? 0;
   const pnl = p.pnl_usd ?? 0;
@@ -214,7 +236,7 @@ export interface Fill {
 }
 
 /** The fills of a position: its open, and its close when it is closed; their commissions add up to its fees. */
-export function positionFills(p: Position): Fill[] {
+export function positionFills(p: FillSource): Fill[] {
   const base = { symbol: p.symbol, qty: p.qty };
   if (p.status === 'open') {
     return [

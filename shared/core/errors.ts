@@ -47,6 +47,8 @@ export const ERROR_CODES = {
   unknown_order: 400,
   /** A Binance cancel of an order that is not resting: unknown, or already done (-2011). */
   cancel_rejected: 400,
+  /** A Binance listenKey that does not exist (never made, expired or closed): keepalive and the user-data stream (-1125). */
+  listen_key_unknown: 400,
   // contention: a change that lost its race for a position or order every time it was tried (Retry-After)
   busy: 409,
   // accounts, keys and books

@@ -26,7 +26,7 @@ import { closeRedis, redisOutages } from '../redis/connection.js';
 import { keys } from '../redis/keys.js';
 import { SLOTS } from '../redis/slot-tags.js';
 import { accountOfOutbox, OutboxStore } from './outbox-store.js';
-import { channelMessage, mapOutboxEntry, webhookBody, type OutboxEntry, type RelayEntry } from './push-event.js';
+import { carriesEvents, channelMessage, mapOutboxEntry, webhookBody, type OutboxEntry, type RelayEntry } from './push-event.js';
 import type { WebhookRecord, WebhookStore } from './webhook-store.js';
 
 /** Entries read per round trip. */
@@ -163,7 +163,7 @@ export class OutboxRelay {
     await this.deps.arena.record(accountId, entries);
     const mapped = entries.map((entry) => this.mapEntry(accountId, entry)).filter((e): e is RelayEntry => e !== null && e.items.length > 0);
     if (mapped.length === 0) return;
-    const messages = mapped.map(channelMessage).filter((m) => m.messages.length > 0);
+    const messages = mapped.map(channelMessage).filter(carriesEvents);
     await this.store.publish(
       accountId,
       messages.map((m) => JSON.stringify(m)),

@@ -59,11 +59,19 @@ export interface StreamMessage {
   ts: number;
 }
 
+/** An order event of an entry as the account's channel carries it: the order as /orders shows it (a fill's with its position). */
+export interface ChannelOrder {
+  event: Extract<WebhookEvent, `order.${string}`>;
+  order: Record<string, unknown>;
+}
+
 /** What the relay publishes on an account's channel for each entry, in outbox order. */
 export interface ChannelMessage {
   id: string;
   book: string;
   messages: StreamMessage[];
+  /** The entry's order events, absent when none: the stream does not show them, the Binance user-data stream does. */
+  orders?: ChannelOrder[];
 }
 
 const STREAM_EVENT: Partial<Record<WebhookEvent, StreamPositionEvent>> = {
@@ -127,13 +135,19 @@ export function mapOutboxEntry(entry: OutboxEntry): RelayEntry {
   return { ...base, items };
 }
 
-/** The channel message of an entry: its stream messages (position events only), ready to fan out. */
+const isOrderEvent = (event: WebhookEvent): event is ChannelOrder['event'] => event.startsWith('order.');
+
+/** The channel message of an entry: its stream messages (position events only) and its order events, ready to fan out. */
 export function channelMessage(entry: RelayEntry): ChannelMessage {
   const messages = entry.items.flatMap((item): StreamMessage[] =>
     item.stream ? [{ type: 'position', data: item.stream, ts: entry.ts }] : [],
   );
-  return { id: entry.id, book: entry.book, messages };
+  const orders = entry.items.flatMap((item): ChannelOrder[] => (isOrderEvent(item.event) ? [{ event: item.event, order: item.data }] : []));
+  return { id: entry.id, book: entry.book, messages, ...(orders.length > 0 ? { orders } : {}) };
 }
+
+/** Whether a channel message carries anything for a socket: entries with nothing to show are not published. */
+export const carriesEvents = (message: ChannelMessage): boolean => message.messages.length > 0 || message.orders !== undefined;
 
 /** The JSON body of a webhook delivery: { event, ts, hook_id, data }, plus account (the book) for a book's events. */
 export function webhookBody(entry: RelayEntry, item: PushItem, hookId: string): string {

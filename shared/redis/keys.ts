@@ -82,6 +82,13 @@ export const keys = {
   /** zset orderId by answered ms, and hash orderId -> newClientOrderId: one book's Binance-dialect orders of the last day. */
   binanceOrderLog: (accountId: string, book: string) => `acct:{${accountId}}:binance:orders:${book}`,
   binanceOrderIds: (accountId: string, book: string) => `acct:{${accountId}}:binance:order-ids:${book}`,
+  /**
+   * string, the listenKey, expires with it (60 minutes unless kept alive): the Binance user-data stream of one API key
+   * (POST /fapi/v1/listenKey answers it again while valid).
+   */
+  binanceListenKeyOf: (accountId: string, keyId: string) => `acct:{${accountId}}:binance:listen-key:${keyId}`,
+  /** string JSON {ctx}: the key context a listenKey streams the events of (its account and book), expiring with it. */
+  binanceListenKey: (listenKey: string) => `idx:binance:listen-key:${listenKey}`,
   /** zset book name by created ms: the account's named books ('main' is implicit, never stored). */
   accountBooks: (accountId: string) => `acct:{${accountId}}:books`,
 
