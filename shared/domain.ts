@@ -6,7 +6,7 @@
  */
 import type { RedisClient } from './core/redis-client.js';
 import { systemClock, type Clock } from './core/clock.js';
-import type { Config } from './core/config.js';
+import type { Config } from './config.js';
 import type { Logger } from './core/logger.js';
 import { createArenaServices, type ArenaServices } from './arena/arena-services.js';
 import { createAiService, type AiService } from './ai/ai-services.js';

@@ -17,7 +17,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import type { Config } from '../../shared/core/config.js';
+import type { Config } from '../../shared/config.js';
 import type { LatestTicks } from '../../shared/market/latest-ticks.js';
 import type { KeyContext } from '../../shared/paper/key-context.js';
 import type { ConnectedBookSweep } from '../../shared/paper/sweep/sweep.js';

@@ -4,7 +4,7 @@
  * 2 bad arguments or config.
  */
 import { systemClock, type Clock } from '../../shared/core/clock.js';
-import { ConfigError, loadConfig } from '../../shared/core/config.js';
+import { ConfigError, loadConfig } from '../../shared/config.js';
 import { isAppError, type ErrorCode } from '../../shared/core/errors.js';
 import { createDomain } from '../../shared/domain.js';
 import { closeRedis, createRedis, redisHosts } from '../../shared/redis/connection.js';

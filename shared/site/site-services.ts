@@ -1,7 +1,7 @@
 /** The site's services over one Redis server: records through redis-om, mail, sign-in, sessions and key management. */
 import type { RedisClient } from '../core/redis-client.js';
 import type { Clock } from '../core/clock.js';
-import type { Config } from '../core/config.js';
+import type { Config } from '../config.js';
 import type { Logger } from '../core/logger.js';
 import type { AccountServices } from '../paper/accounts/account-services.js';
 import { SiteKeyService } from './key-management.js';

@@ -8,7 +8,7 @@ import { subscriberClient, type RedisClient } from '../../shared/core/redis-clie
 import { runCli } from '../../ops/cli/cli-run.js';
 import { attachStream } from '../../api/ws/stream-server.js';
 import { systemClock } from '../../shared/core/clock.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { StoredApiKeyResolver, type ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';

@@ -1,7 +1,7 @@
 // @three-masters: close facts and equity entries over several keys
 import { expect } from 'chai';
 import type { RedisClient } from '../../shared/core/redis-client.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createDomain, type Domain } from '../../shared/domain.js';
 import { encodeCandle } from '../../shared/market/candle-codec.js';
 import type { Side } from '../../shared/engine/side.js';

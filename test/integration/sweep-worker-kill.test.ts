@@ -3,7 +3,7 @@ import { createDomain } from '../../shared/domain.js';
 import { expect } from 'chai';
 import { Worker } from 'bullmq';
 import type { RedisClient } from '../../shared/core/redis-client.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { computeClose } from '../../shared/paper/positions/close-service.js';
 import type { BookRef } from '../../shared/paper/positions/position-types.js';

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { systemClock } from '../../shared/core/clock.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { MarketWriter } from '../../shared/market/market-writer.js';
 import { computeClose } from '../../shared/paper/positions/close-service.js';

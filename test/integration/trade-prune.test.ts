@@ -1,7 +1,7 @@
 // @three-masters: the prune finds its books through per-slot indexes read master by master
 import { expect } from 'chai';
 import type { RedisClient } from '../../shared/core/redis-client.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createDomain, type Domain } from '../../shared/domain.js';
 import { CLOSE_REASONS } from '../../shared/engine/triggers.js';
 import { LedgerReader } from '../../shared/paper/audit/ledger-reader.js';
