@@ -19,7 +19,7 @@ export interface ApiPod {
   health: ConnectionHealth;
   /** The rate limiter of the API's budgets (the site's sign-in budgets too). */
   limiter: CoalescingLimiter;
-  /** The site: e-mail sign-in, sessions, key management (its own redis-om connection, opened on first use). */
+  /** The site: e-mail sign-in, sessions, key management (over the domain's site store). */
   site: SiteServices;
   /** POST /api/auth/start's budgets: per client, per (mailbox, client), per mailbox and day. */
   signInBudgets: SignInBudgets;
@@ -44,7 +44,7 @@ export function createApiPod(domain: Domain, logger: Logger): ApiPod {
   return {
     health: connectionHealth(redis),
     limiter,
-    site: createSiteServices({ config, redis, clock, accounts, logger }),
+    site: createSiteServices({ config, store: domain.stores.site, clock, accounts, logger }),
     signInBudgets: new SignInBudgets(limiter, redis, signInLimits, clock),
     openTicks: (onError) =>
       new LatestTicks({ subscriber: subscriberClient(redis), market: domain.marketStore, clock, freshness: domain.freshness, onError }),
