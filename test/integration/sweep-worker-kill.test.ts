@@ -5,7 +5,7 @@ import { Worker } from 'bullmq';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { configWith } from '../../shared/config.js';
 import { createLogger } from '../../shared/core/logger.js';
-import { computeClose } from '../../shared/paper/positions/close-service.js';
+import { computeClose } from '../../shared/engine/close-record.js';
 import type { BookRef } from '../../shared/paper/positions/position-types.js';
 import { sweepJobId } from '../../shared/queues/job-types.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';

@@ -7,7 +7,7 @@ import { systemClock } from '../../shared/core/clock.js';
 import { configWith } from '../../shared/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { MarketWriter } from '../../shared/market/market-writer.js';
-import { computeClose } from '../../shared/paper/positions/close-service.js';
+import { computeClose } from '../../shared/engine/close-record.js';
 import type { BookRef, Position } from '../../shared/paper/positions/position-types.js';
 import { SWEEP_JOB_OPTIONS, sweepJobId, type SweepJob } from '../../shared/queues/job-types.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
