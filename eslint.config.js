@@ -16,6 +16,11 @@ const NO_CONNECTION_IN_API = {
   message:
     'api/ reaches Redis only through what the composition root hands it (shared/domain.ts, shared/api-pod.ts): no connection, subscriber or store built from shared/core/redis-client, ioredis or redis4.',
 };
+/** shared/core/ imports its own files and packages only: a feature's settings or stores would give core its vocabulary. */
+const NO_FEATURE_IN_CORE = {
+  regex: '^\\.\\./',
+  message: "shared/core/ imports no feature: only its own files and packages (shared/config.ts composes the features' settings).",
+};
 const PURE_MESSAGE = 'Pure domain code (engine, calculators, indicators) does no I/O: it imports only other pure code and trading-signals.';
 /** Packages pure code may import: none with I/O (node: built-ins, ioredis, bullmq, undici, ws, express... are all refused). */
 const NO_IMPURE_PACKAGE = { regex: '^(?!\\.|trading-signals$)', message: PURE_MESSAGE };
@@ -29,14 +34,14 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-properties': [
         'error',
-        { object: 'process', property: 'env', message: 'Read configuration through shared/core/config.ts only.' },
+        { object: 'process', property: 'env', message: 'Read configuration through shared/config.ts only.' },
       ],
       // prettier's print width (.prettierrc.json), for what prettier does not wrap: comments (strings are kept whole)
       'max-len': ['error', { code: 140, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }],
     },
   },
   {
-    files: ['shared/core/config.ts', 'workers/main.ts', 'ops/**/main.ts', 'ops/deploy/healthcheck.mjs', 'bench/**', 'test/helpers/**'],
+    files: ['shared/config.ts', 'workers/main.ts', 'ops/**/main.ts', 'ops/deploy/healthcheck.mjs', 'bench/**', 'test/helpers/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {
@@ -50,6 +55,11 @@ export default tseslint.config(
   {
     files: ['workers/**/*.ts', 'shared/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_OPS] }] },
+  },
+  {
+    // core is the base every feature builds on: it names no feature (shared/config.ts composes their settings)
+    files: ['shared/core/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_FEATURE_IN_CORE] }] },
   },
   {
     // relative imports stay in the pure folders (engine and calculators use each other)

@@ -225,7 +225,7 @@ export function createApp(deps: AppDeps): App {
       try {
         await services.usage.flush();
       } finally {
-        await Promise.all([dashboard?.close(), services.site.close(), services.replay.close()]);
+        await Promise.all([dashboard?.close(), services.replay.close()]);
       }
     },
     siteSession: sessionStreamCheck(siteAuth),

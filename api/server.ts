@@ -18,7 +18,7 @@ export interface ApiServer {
 }
 
 export async function startApiServer(deps: AppDeps, port = deps.domain.config.port, host = deps.domain.config.host): Promise<ApiServer> {
-  const { config, redis, clock, trading, sweep } = deps.domain;
+  const { config, clock, trading, sweep } = deps.domain;
   const readiness = deps.readiness ?? new Readiness();
   const pod = deps.pod ?? createApiPod(deps.domain, deps.logger);
   const {
@@ -67,7 +67,7 @@ export async function startApiServer(deps: AppDeps, port = deps.domain.config.po
     logger,
   });
   const stream = attachStream(server, {
-    redis,
+    backplane: pod.openStreamBackplane((error) => logger.error({ err: error }, 'stream: unreadable channel message')),
     config,
     logger,
     clock,

@@ -5,7 +5,8 @@
  * book's keys, and the prune's Redis CPU and wall time per trade (INFO cpu around the run alone).
  */
 import type { RedisClient } from '../shared/core/redis-client.js';
-import { closeWrite, computeClose } from '../shared/paper/positions/close-service.js';
+import { computeClose } from '../shared/engine/close-record.js';
+import { closeWrite } from '../shared/paper/positions/close-service.js';
 import { PositionStore } from '../shared/paper/positions/position-store.js';
 import { pruneLimits, TradePrune } from '../shared/paper/positions/trade-prune.js';
 import { closeRedis, createRedis } from '../shared/redis/connection.js';

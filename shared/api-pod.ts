@@ -9,6 +9,7 @@ import { subscriberClient } from './core/redis-client.js';
 import { LatestTicks } from './market/latest-ticks.js';
 import { PLAN_IDS, PLANS } from './paper/plans.js';
 import { openAllQueues, type AllQueues } from './queues/all-queues.js';
+import { openStreamBackplane, type StreamBackplane } from './push/stream-backplane.js';
 import { CoalescingLimiter } from './rate-limit/coalescing-limiter.js';
 import { connectionHealth, type ConnectionHealth } from './redis/connection.js';
 import { SignInBudgets } from './site/sign-in-budgets.js';
@@ -19,7 +20,7 @@ export interface ApiPod {
   health: ConnectionHealth;
   /** The rate limiter of the API's budgets (the site's sign-in budgets too). */
   limiter: CoalescingLimiter;
-  /** The site: e-mail sign-in, sessions, key management (its own redis-om connection, opened on first use). */
+  /** The site: e-mail sign-in, sessions, key management (over the domain's site store). */
   site: SiteServices;
   /** POST /api/auth/start's budgets: per client, per (mailbox, client), per mailbox and day. */
   signInBudgets: SignInBudgets;
@@ -27,6 +28,11 @@ export interface ApiPod {
   openTicks(onError: (error: unknown) => void): LatestTicks;
   /** Every queue of the registry on a connection of its own named `connectionName` (the operator's queue dashboard). */
   openQueues(connectionName: string): AllQueues;
+  /**
+   * The stream's socket slots (on the domain's connection) and account channels (a subscriber of its own, opened now;
+   * closing the events closes it). `onError`: a channel message that is not JSON.
+   */
+  openStreamBackplane(onError: (error: unknown) => void): StreamBackplane;
 }
 
 /** Built with the app, before traffic: the limiters define their scripts on the connection here (coalescing-limiter.ts). */
@@ -44,10 +50,11 @@ export function createApiPod(domain: Domain, logger: Logger): ApiPod {
   return {
     health: connectionHealth(redis),
     limiter,
-    site: createSiteServices({ config, redis, clock, accounts, logger }),
+    site: createSiteServices({ config, store: domain.stores.site, clock, accounts, logger }),
     signInBudgets: new SignInBudgets(limiter, redis, signInLimits, clock),
     openTicks: (onError) =>
       new LatestTicks({ subscriber: subscriberClient(redis), market: domain.marketStore, clock, freshness: domain.freshness, onError }),
     openQueues: (connectionName) => openAllQueues(redis, connectionName),
+    openStreamBackplane: (onError) => openStreamBackplane({ redis, slotTtlMs: config.push.streamSlotTtlMs, onError }),
   };
 }

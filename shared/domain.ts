@@ -6,7 +6,7 @@
  */
 import type { RedisClient } from './core/redis-client.js';
 import { systemClock, type Clock } from './core/clock.js';
-import type { Config } from './core/config.js';
+import type { Config } from './config.js';
 import type { Logger } from './core/logger.js';
 import { createArenaServices, type ArenaServices } from './arena/arena-services.js';
 import { createAiService, type AiService } from './ai/ai-services.js';
@@ -34,6 +34,7 @@ import { WebhookStore } from './push/webhook-store.js';
 import { LatamService } from './latam/latam-service.js';
 import { LatamStore } from './latam/latam-store.js';
 import { ScreenerService } from './screener/screener-service.js';
+import { SiteStore } from './site/site-store.js';
 import { SnapshotStore } from './snapshots/snapshot-store.js';
 import { QUEUES } from './queues/queue-names.js';
 import { createReplayServices, type ReplayServices } from './paper/replay/replay-services.js';
@@ -65,6 +66,8 @@ export interface DomainStores {
   latam: LatamStore;
   derivatives: DerivativesStore;
   liquidations: LiquidationStore;
+  /** The site's users, sessions, sign-in links and development outbox. */
+  site: SiteStore;
 }
 
 export interface Domain {
@@ -127,6 +130,7 @@ export function createDomain(deps: DomainDeps): Domain {
     latam: new LatamStore(redis),
     derivatives: new DerivativesStore(redis),
     liquidations: new LiquidationStore(redis, { dedupMs: config.liqDedupMs, rawMax: config.liqRawMax }),
+    site: new SiteStore(redis),
   };
   const { positions, orders, funding } = stores;
   // the API fetches from a provider only for a CoinGecko category nobody asked for in the last 10 minutes

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { errorHandler } from '../api/middleware/error-handler.js';
 import { healthRoutes, Readiness } from '../api/middleware/health.js';
 import { opsAuth } from '../api/middleware/ops-auth.js';
-import type { Config } from '../shared/core/config.js';
+import type { Config } from '../shared/config.js';
 import { CoalescingLimiter } from '../shared/rate-limit/coalescing-limiter.js';
 import type { Logger } from '../shared/core/logger.js';
 import { addScrapeSources, metricsReadable, scrape, startDefaultMetrics } from '../shared/metrics/metrics.js';

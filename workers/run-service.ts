@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../shared/core/config.js';
+import { ConfigError, loadConfig } from '../shared/config.js';
 import { applyHeapSettings } from '../shared/core/heap-settings.js';
 import { shutdownOnSignal } from '../shared/core/shutdown.js';
 import { RedisMissingError } from '../shared/redis/embedded.js';

@@ -1,5 +1,5 @@
 import type { RedisClient } from '../shared/core/redis-client.js';
-import type { Config } from '../shared/core/config.js';
+import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/core/logger.js';
 import type { Readiness } from '../api/middleware/health.js';
 

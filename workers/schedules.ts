@@ -1,5 +1,5 @@
 import type { JobSchedulerTemplateOptions } from 'bullmq';
-import type { Config } from '../shared/core/config.js';
+import type { Config } from '../shared/config.js';
 import { COINGECKO_EVERY_MS, DEFILLAMA_EVERY_MS, FEAR_GREED_EVERY_MS, MACRO_JOBS } from '../shared/macro/macro-resources.js';
 import { QUEUES, type QueueName } from '../shared/queues/queue-names.js';
 import { LATAM_EVERY_MS, LATAM_HISTORY_EVERY_MS } from '../shared/latam/latam-refresher.js';

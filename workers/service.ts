@@ -1,4 +1,4 @@
-import type { Config } from '../shared/core/config.js';
+import type { Config } from '../shared/config.js';
 import { createLogger, type Logger } from '../shared/core/logger.js';
 import { ShutdownSteps } from '../shared/core/shutdown.js';
 import { closeRedis, createRedis, redisOutages } from '../shared/redis/connection.js';

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
 import type { Clock } from '../../shared/core/clock.js';
-import type { Config } from '../../shared/core/config.js';
+import type { Config } from '../../shared/config.js';
 import type { Logger } from '../../shared/core/logger.js';
 import { wsOpenSockets } from '../../shared/metrics/metrics.js';
 import type { KeyContext } from '../../shared/paper/key-context.js';

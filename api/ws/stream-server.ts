@@ -17,12 +17,12 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import type { Config } from '../../shared/core/config.js';
+import type { Config } from '../../shared/config.js';
 import type { LatestTicks } from '../../shared/market/latest-ticks.js';
 import type { KeyContext } from '../../shared/paper/key-context.js';
 import type { ConnectedBookSweep } from '../../shared/paper/sweep/sweep.js';
 import type { TradingServices } from '../../shared/paper/trading-services.js';
-import { openStreamBackplane, type StreamBackplaneDeps } from '../../shared/push/stream-backplane.js';
+import type { StreamBackplane } from '../../shared/push/stream-backplane.js';
 import { STREAM_CLOSE_CODES as CLOSE_CODES } from '../../shared/push/socket-notices.js';
 import { ChannelFanout } from './channel-fanout.js';
 import { SocketRegistry } from './socket-registry.js';
@@ -36,11 +36,8 @@ export const STREAM_PATH = '/api/bot/v2/stream';
 export type UpgradeRoute = (url: URL) => ((req: IncomingMessage, socket: Duplex, head: Buffer) => void) | null;
 
 export interface StreamDeps extends UpgradeAuthDeps {
-  /**
-   * The connection the stream's socket slots and account channels are built on (shared/push/stream-backplane.ts,
-   * the subscriber a connection of its own beside it); the stream sends nothing on it itself.
-   */
-  redis: StreamBackplaneDeps['redis'];
+  /** The stream's socket slots and account channels, built by the composition root (ApiPod.openStreamBackplane). */
+  backplane: StreamBackplane;
   config: Config;
   trading: TradingServices;
   /** The pod's latest prices from the feed's ticks: started with the stream, closed with it. */
@@ -61,11 +58,7 @@ export function attachStream(server: Server, deps: StreamDeps): StreamServer {
   const { config, logger, clock, trading, ticks, connectedBookSweep } = deps;
   const { push } = config;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4096, perMessageDeflate: false });
-  const { slots, events } = openStreamBackplane({
-    redis: deps.redis,
-    slotTtlMs: push.streamSlotTtlMs,
-    onError: (error) => logger.error({ err: error }, 'stream: unreadable channel message'),
-  });
+  const { slots, events } = deps.backplane;
   const fanout = new ChannelFanout({ events, trading, clock, logger });
   const registry = new SocketRegistry({ slots, fanout, push, clock, logger });
   const auth = new UpgradeAuth(deps);

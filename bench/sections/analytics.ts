@@ -11,7 +11,8 @@
 import autocannon from 'autocannon';
 import { priceOpen } from '../../shared/engine/open-pricing.js';
 import { createAccountServices } from '../../shared/paper/accounts/account-services.js';
-import { closeWrite, computeClose } from '../../shared/paper/positions/close-service.js';
+import { computeClose } from '../../shared/engine/close-record.js';
+import { closeWrite } from '../../shared/paper/positions/close-service.js';
 import { PositionStore } from '../../shared/paper/positions/position-store.js';
 import type { BookRef, Position } from '../../shared/paper/positions/position-types.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';

@@ -16,7 +16,7 @@ import type { CloseCounter } from '../../shared/arena/arena-recorder.js';
 import { bookMember } from '../../shared/arena/arena-store.js';
 import { MIN_CLOSES } from '../../shared/engine/arena-stats.js';
 import { systemClock } from '../../shared/core/clock.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { createDomain, type Domain } from '../../shared/domain.js';
 import { seasonExpiresAt, seasonOf } from '../../shared/engine/arena-season.js';

@@ -4,7 +4,7 @@
  * against a bare XADD loop (pipelined, same batch size, same payload size) on the same Redis.
  */
 import type { RedisClient } from '../../shared/core/redis-client.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { parseBinanceLiquidations } from '../../shared/derivatives/liquidations/formats/binance.js';
 import { parseBitfinexLiquidations } from '../../shared/derivatives/liquidations/formats/bitfinex.js';

@@ -3,7 +3,7 @@
  * and the screener, run here against the bench's sim (the stack has no worker process, whose
  * schedules would compete for the CPU while other routes are measured).
  */
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { createDomain } from '../../shared/domain.js';
 import { MACRO_JOBS } from '../../shared/macro/macro-resources.js';

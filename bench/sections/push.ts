@@ -16,7 +16,7 @@ import { createDomain } from '../../shared/domain.js';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import type { WebSocket } from 'ws';
 import { systemClock } from '../../shared/core/clock.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createAccountServices } from '../../shared/paper/accounts/account-services.js';
 import { StoredApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
 import type { KeyContext } from '../../shared/paper/key-context.js';

@@ -11,7 +11,7 @@
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { WebhookStore } from '../../shared/push/webhook-store.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { median, processCpuMs, type Child } from '../lib/harness.js';
 import { unrelayedOutboxEntries } from '../lib/redis-census.js';
 import { btcLongOpen, createAccountKeys, createKeys, keyHeaders } from '../lib/keys.js';

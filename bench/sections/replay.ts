@@ -9,7 +9,7 @@
  * Replays run for `seconds` of real time (600x: 10 replayed minutes per second each), then stop.
  */
 import { Worker, type Job } from 'bullmq';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createDomain } from '../../shared/domain.js';
 import type { Candle } from '../../shared/market/types.js';
 import { ReplayClock } from '../../shared/paper/replay/replay-clock.js';

@@ -1,6 +1,6 @@
 /**
  * Site benchmarks (BENCH_ONLY=site), on the bench stack's API process:
- * - sign-in link issue: POST /api/auth/start (a link stored through redis-om, mailed to the development outbox) and
+ * - sign-in link issue: POST /api/auth/start (a link stored as a hash, mailed to the development outbox) and
  *   session check: GET /api/auth/me with a session cookie (the session fetched and its expiry pushed, the account and
  *   its books read); each against bare Express in interleaved rounds (the API's sign-in budgets are set out of reach);
  * - the positions page's first render: Chromium (headless, over loopback) opens /trade for a session whose book holds
@@ -11,7 +11,7 @@ import { chromium } from 'playwright-core';
 import { createAccountServices } from '../../shared/paper/accounts/account-services.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { readOutbox } from '../../shared/site/site-mail.js';
-import { SiteRedis } from '../../shared/site/site-records.js';
+import { SiteStore } from '../../shared/site/site-store.js';
 import { median, type Measurement } from '../lib/harness.js';
 import type { BenchStack } from '../lib/stack.js';
 
@@ -38,7 +38,7 @@ async function run(name: string, options: autocannon.Options): Promise<Measureme
 }
 
 /** Signs in through the outbox (start, then finish with the link's token) and answers the session cookie. */
-async function signIn(apiUrl: string, records: SiteRedis, email: string): Promise<string> {
+async function signIn(apiUrl: string, records: SiteStore, email: string): Promise<string> {
   const post = (path: string, body: unknown): Promise<Response> =>
     fetch(`${apiUrl}${path}`, {
       method: 'POST',
@@ -57,7 +57,7 @@ async function signIn(apiUrl: string, records: SiteRedis, email: string): Promis
 export async function measureSite(stack: BenchStack, durationSeconds: number, rounds: number, connections: number): Promise<SiteResults> {
   const apiUrl = stack.api.url;
   const redis = createRedis(stack.redis.url);
-  const records = new SiteRedis(redis, () => undefined);
+  const records = new SiteStore(redis);
   try {
     const email = `bench-site-${Date.now()}@example.org`;
     const cookie = await signIn(apiUrl, records, email);
@@ -133,7 +133,6 @@ export async function measureSite(stack: BenchStack, durationSeconds: number, ro
     const p95 = sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)] ?? 0;
     return { rows, render: { positions: OPEN_POSITIONS, renders: times.length, medianMs: median(times), p95Ms: p95 } };
   } finally {
-    await records.close();
     await closeRedis(redis);
   }
 }

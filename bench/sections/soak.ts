@@ -14,7 +14,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import type WebSocket from 'ws';
 import { QueueCountsReader } from '../../shared/queues/queue-counts.js';
 import { WebhookStore } from '../../shared/push/webhook-store.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { MAIN_BOOK } from '../../shared/paper/accounts/account-rules.js';
 import { sweepJobId } from '../../shared/queues/job-types.js';

@@ -14,7 +14,7 @@ import { createDomain } from '../../shared/domain.js';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { systemClock } from '../../shared/core/clock.js';
 import { decide, type PriceWindow } from '../../shared/engine/triggers.js';
 import { FundingStore } from '../../shared/paper/funding/funding-store.js';

@@ -12,7 +12,7 @@ import type { WebhookJob } from '../../shared/queues/job-types.js';
 import type { WebhookStore } from '../../shared/push/webhook-store.js';
 import { closeRedis, createBlockingRedis } from '../../shared/redis/connection.js';
 import { readOutbox } from '../../shared/site/site-mail.js';
-import { SiteRedis } from '../../shared/site/site-records.js';
+import type { SiteStore } from '../../shared/site/site-store.js';
 import type { CliCommand } from './cli-args.js';
 
 export interface OpsOutput {
@@ -119,16 +119,11 @@ export async function runRedeliver(
 type MailOutboxCommand = Extract<CliCommand, { kind: 'mail-outbox' }>;
 
 /** The development outbox's newest sign-in links (for one address when given), newest first, as full URLs. */
-export async function runMailOutbox(command: MailOutboxCommand, redis: RedisClient): Promise<string> {
-  const records = new SiteRedis(redis, () => undefined);
-  try {
-    const email = command.email === undefined ? undefined : normalizeEmail(command.email);
-    const mails = await readOutbox(records, email);
-    if (command.json) return json({ mails });
-    if (mails.length === 0)
-      return `no sign-in links in the development outbox${email ? ` for ${email}` : ''} (mail goes out by SMTP when SMTP_URL is set)`;
-    return mails.map((mail) => `${new Date(mail.ts).toISOString()}  ${mail.to}  ${mail.link}`).join('\n');
-  } finally {
-    await records.close();
-  }
+export async function runMailOutbox(command: MailOutboxCommand, store: SiteStore): Promise<string> {
+  const email = command.email === undefined ? undefined : normalizeEmail(command.email);
+  const mails = await readOutbox(store, email);
+  if (command.json) return json({ mails });
+  if (mails.length === 0)
+    return `no sign-in links in the development outbox${email ? ` for ${email}` : ''} (mail goes out by SMTP when SMTP_URL is set)`;
+  return mails.map((mail) => `${new Date(mail.ts).toISOString()}  ${mail.to}  ${mail.link}`).join('\n');
 }

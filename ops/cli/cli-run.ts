@@ -4,7 +4,7 @@
  * 2 bad arguments or config.
  */
 import { systemClock, type Clock } from '../../shared/core/clock.js';
-import { ConfigError, loadConfig } from '../../shared/core/config.js';
+import { ConfigError, loadConfig } from '../../shared/config.js';
 import { isAppError, type ErrorCode } from '../../shared/core/errors.js';
 import { createDomain } from '../../shared/domain.js';
 import { closeRedis, createRedis, redisHosts } from '../../shared/redis/connection.js';
@@ -49,11 +49,10 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     return failed(2, "error: REDIS_URL is not set; the CLI works on the service's Redis (e.g. REDIS_URL=redis://127.0.0.1:6379)");
   const redis = createRedis(redisUrl, { maxRetriesPerRequest: 1, retryStrategy: (times) => (times > 3 ? null : times * 200) });
   redis.on('error', () => undefined); // a failed command reports it; the connection's own errors would only repeat it
-  let ender: ReturnType<typeof sessionEnder> | undefined;
   try {
     const domain = createDomain({ config, redis, clock });
-    ender = sessionEnder(redis, domain.accounts.accounts, clock);
-    if (command.kind === 'mail-outbox') return { code: 0, stdout: `${await runMailOutbox(command, redis)}\n`, stderr: '' };
+    const endSessions = sessionEnder(domain.stores.site, domain.accounts.accounts, clock);
+    if (command.kind === 'mail-outbox') return { code: 0, stdout: `${await runMailOutbox(command, domain.stores.site)}\n`, stderr: '' };
     if (command.kind === 'reindex') {
       const counts = await reindexAll(redis);
       const text =
@@ -68,14 +67,13 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
           : await runRedeliver(command, { redisUrl, webhooks: domain.stores.webhooks, reader: new LedgerReader(redis) });
       return { code: ran.code, stdout: `${ran.stdout}\n`, stderr: '' };
     }
-    const stdout = await runCommand(command, domain.accounts.service, () => clock.now(), ender.endSessions);
+    const stdout = await runCommand(command, domain.accounts.service, () => clock.now(), endSessions);
     return { code: 0, stdout: `${stdout}\n`, stderr: '' };
   } catch (error) {
     if (isAppError(error)) return failed(ARGUMENT_CODES.has(error.code) ? 2 : 1, `error: ${error.code}: ${error.message}`);
     if (redis.status !== 'ready') return failed(1, `error: cannot reach Redis at ${redisHosts(redisUrl)} (REDIS_URL)`);
     return failed(1, `error: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
-    await ender?.close();
     await closeRedis(redis);
   }
 }

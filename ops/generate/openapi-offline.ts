@@ -5,7 +5,7 @@
 import { Redis } from 'ioredis';
 import { createApp } from '../../api/app.js';
 import { buildOpenApiDocument } from '../../api/openapi/openapi-document.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { createDomain } from '../../shared/domain.js';
 

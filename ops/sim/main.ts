@@ -1,5 +1,5 @@
 /** `npm run sim [port]`: the simulated exchange alone, on SIM_PORT (8090) unless a port is given. */
-import { ConfigError, loadConfig, type Config } from '../../shared/core/config.js';
+import { ConfigError, loadConfig, type Config } from '../../shared/config.js';
 import { shutdownOnSignal } from '../../shared/core/shutdown.js';
 import { startSim } from './sim-server.js';
 

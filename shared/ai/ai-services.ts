@@ -1,6 +1,6 @@
 /** Builds the /ai service over the domain's market, screener and derivatives services. */
 import type { RedisClient } from '../core/redis-client.js';
-import type { AiSettings } from '../core/config.js';
+import type { AiSettings } from './ai-settings.js';
 import { AiQuotaStore } from './ai-quota-store.js';
 import { AiService } from './ai-service.js';
 import { BriefService, type BriefSources } from './brief-service.js';

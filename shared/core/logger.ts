@@ -1,5 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
-import type { Config } from './config.js';
+import type { LogLevel } from './process-settings.js';
 import { redactSecrets } from './log-redact.js';
 
 export type { Logger };
@@ -9,7 +9,7 @@ export type { Logger };
  * redactSecrets as it is written, whatever logged it: keys and tokens in URLs, paths, messages and
  * serialized errors never reach the output.
  */
-export function createLogger(config: Pick<Config, 'logLevel'>, name = 'perpdesk', destination?: DestinationStream): Logger {
+export function createLogger(config: { logLevel: LogLevel }, name = 'perpdesk', destination?: DestinationStream): Logger {
   const options = { name, level: config.logLevel, base: { name }, hooks: { streamWrite: redactSecrets } };
   return destination ? pino(options, destination) : pino(options);
 }

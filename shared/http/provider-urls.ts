@@ -1,7 +1,7 @@
 /**
  * Base URLs of the data providers behind the macro and regional-quote routes. Like the exchange
  * URLs: the live hosts by default, `${SIM_URL}/<provider>` with MARKET_SOURCE=sim, and one
- * `<PROVIDER>_URL` variable each to point anywhere else (read in shared/core/config.ts).
+ * `<PROVIDER>_URL` variable each to point anywhere else (read in shared/config.ts).
  */
 import Joi from 'joi';
 import { serviceUrlsFrom, type MarketSource } from '../core/base-urls.js';

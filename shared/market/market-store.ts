@@ -5,7 +5,7 @@
  */
 import type { RedisClient } from '../core/redis-client.js';
 import { systemClock, type Clock } from '../core/clock.js';
-import type { Config } from '../core/config.js';
+import type { Config } from '../config.js';
 import { AppError } from '../core/errors.js';
 import { keys } from '../redis/keys.js';
 import { inOneWrite } from '../redis/pipeline.js';

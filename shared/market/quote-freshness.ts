@@ -1,5 +1,5 @@
 /** Whether a stored aggregate price may be served, and how; whether a TradFi price has stopped moving. Pure. */
-import type { Config } from '../core/config.js';
+import type { Config } from '../config.js';
 import { AppError } from '../core/errors.js';
 import type { AssetClass } from '../engine/fees.js';
 import type { Quote } from './types.js';

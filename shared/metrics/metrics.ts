@@ -6,7 +6,7 @@
  * (setScrapeSources), never per request.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Config } from '../core/config.js';
+import type { Config } from '../config.js';
 
 /**
  * Whether this process's metrics can be read: /metrics on an API pod needs METRICS_TOKEN, the listener METRICS_PORT.

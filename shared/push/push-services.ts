@@ -1,7 +1,7 @@
 /** What the API needs of push: the webhooks service and the whsink store. */
 import type { RedisClient } from '../core/redis-client.js';
 import type { Clock } from '../core/clock.js';
-import type { Config } from '../core/config.js';
+import type { Config } from '../config.js';
 import { WebhookService } from './webhook-service.js';
 import type { WebhookStore } from './webhook-store.js';
 import { WhsinkStore } from './whsink-store.js';

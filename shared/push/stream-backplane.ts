@@ -1,5 +1,5 @@
 /**
- * What an API pod's stream keeps in Redis, built on the connection it is given: its sockets' slots under each
+ * What an API pod's stream keeps in Redis, built on the connection it is given (by shared/api-pod.ts): its sockets' slots under each
  * account's cap (SocketSlots) and the account channels it hears (AccountEvents), on a subscriber connection of its own.
  */
 import { subscriberClient, type RedisClient } from '../core/redis-client.js';

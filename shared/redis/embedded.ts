@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { aptInstall, onPath } from '../core/apt-install.js';
-import type { AppendFsync } from '../core/config.js';
+import type { AppendFsync } from './redis-settings.js';
 import type { Logger } from '../core/logger.js';
 
 export interface EmbeddedRedis {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { QUEUE_PREFIX } from '../queues/queue-names.js';
 import { tagOfSlot, tagOfSlotOf } from './slot-tags.js';
 
@@ -300,4 +301,18 @@ export const keys = {
   replayBooks: (accountId: string) => `acct:{${accountId}}:replay:books`,
   /** string JSON [[t,o,h,l,c,v], ...]: one symbol's 1-minute candles of one past UTC day (YYYY-MM-DD), TTL REPLAY_CANDLE_TTL_S. */
   replayCandles: (symbol: string, day: string) => `mkt:{${symbol}}:replay:${day}`,
+
+  // the site (shared/site/site-store.ts): plain hashes and sets, each command on one key (no hash tags: any slot)
+  /** hash {email, created, last_sign_in}: a site user, one per account that signed in on the site. */
+  siteUser: (accountId: string) => `site:user:${accountId}`,
+  /** hash {account, email, created}: a session, named by the SHA-256 of its cookie; expires 30 days after its last use. */
+  siteSession: (sessionId: string) => `site:session:${sessionId}`,
+  /** hash {email, created, expires, used?}: a one-time sign-in link, named by the SHA-256 of its token. */
+  siteLink: (linkId: string) => `site:link:${linkId}`,
+  /** set of the digests of an account's sessions (sign out everywhere); entries whose session lapsed are pruned on use. */
+  siteAccountSessions: (accountId: string) => `site:account-sessions:${accountId}`,
+  /** set of the digests of an address's sign-in links (a sign-in ends the others); lives as long as a link record. */
+  siteEmailLinks: (email: string) => `site:email-links:${createHash('sha256').update(email, 'utf8').digest('hex')}`,
+  /** list of JSON OutboxMail, newest first, the last OUTBOX_KEEP: the development outbox (no SMTP_URL). */
+  siteOutbox: () => 'site:outbox',
 };

@@ -1,12 +1,12 @@
 /**
- * Site sessions: a random cookie value whose SHA-256 names a redis-om record, alive 30 days after its last use (each
+ * Site sessions: a random cookie value whose SHA-256 names a record (a hash), alive 30 days after its last use (each
  * check pushes the expiry forward) and 90 days after it began at most. An account's sessions are listed in a set of our
  * own, kept as long as the longest session in it can live, so signing out everywhere finds them without a search module.
  */
 import type { Clock } from '../core/clock.js';
 import { endedSessionNotice } from '../push/socket-notices.js';
 import { keys } from '../redis/keys.js';
-import { siteKeys, type SiteRedis } from './site-records.js';
+import type { SiteStore } from './site-store.js';
 import { randomSecret, secretDigest } from './sign-in.js';
 
 export const SESSION_TTL_MS = 30 * 24 * 3_600_000;
@@ -41,7 +41,7 @@ export function sessionRemainingMs(created: number, now: number): number {
 
 export class SessionService {
   constructor(
-    private readonly records: SiteRedis,
+    private readonly store: SiteStore,
     private readonly clock: Clock,
   ) {}
 
@@ -49,11 +49,11 @@ export class SessionService {
   async create(owner: { accountId: string; email: string }, now = this.clock.now()): Promise<string> {
     const cookie = randomSecret();
     const id = secretDigest(cookie);
-    const { client, sessions } = await this.records.records();
+    const { sessions } = this.store;
     await sessions.save(id, { account: owner.accountId, email: owner.email, created: now });
-    const index = siteKeys.accountSessions(owner.accountId);
+    const index = keys.siteAccountSessions(owner.accountId);
     // the newest session can live longest (90 days from now): the index lives that long, so it outlives every session in it
-    await Promise.all([sessions.expire(id, SESSION_TTL_S), client.sAdd(index, id), client.expire(index, SESSION_MAX_AGE_S)]);
+    await Promise.all([sessions.expire(id, SESSION_TTL_S), this.store.index(index, id, SESSION_MAX_AGE_S)]);
     return cookie;
   }
 
@@ -61,8 +61,8 @@ export class SessionService {
   async check(cookie: string | undefined): Promise<SiteSession | null> {
     if (cookie === undefined || !COOKIE_SHAPE.test(cookie)) return null;
     const id = secretDigest(cookie);
-    const { sessions } = await this.records.records();
-    // both ride one round trip (node-redis pipelines the commands of one tick); EXPIRE on a missing key does nothing
+    const { sessions } = this.store;
+    // both go out at once; EXPIRE on a missing key does nothing
     const [session] = await Promise.all([sessions.fetch(id), sessions.expire(id, SESSION_TTL_S)]);
     if (typeof session.account !== 'string' || typeof session.email !== 'string') return null;
     const owner = { id, accountId: session.account, email: session.email };
@@ -80,16 +80,15 @@ export class SessionService {
   /** Ends one session, or every session of its account (`everywhere`); answers how many ended. */
   async end(session: SiteSession, everywhere: boolean): Promise<number> {
     if (!everywhere) return this.endIds(session.accountId, [session.id]);
-    const { client } = await this.records.records();
-    const ids = await client.sMembers(siteKeys.accountSessions(session.accountId));
+    const ids = await this.store.members(keys.siteAccountSessions(session.accountId));
     if (!ids.includes(session.id)) ids.push(session.id);
     return this.endIds(session.accountId, ids);
   }
 
   /** Ends every session of the account (the operator's `sessions end`); answers how many there were. */
   async endAll(accountId: string): Promise<number> {
-    const { client, sessions } = await this.records.records();
-    const ids = await client.sMembers(siteKeys.accountSessions(accountId));
+    const { sessions } = this.store;
+    const ids = await this.store.members(keys.siteAccountSessions(accountId));
     // entries whose session lapsed on its own are pruned without counting
     const live = await Promise.all(ids.map(async (id) => typeof (await sessions.fetch(id)).account === 'string'));
     await this.endIds(accountId, ids);
@@ -98,13 +97,12 @@ export class SessionService {
 
   private async endIds(accountId: string, ids: string[]): Promise<number> {
     if (ids.length === 0) return 0;
-    const { client, sessions } = await this.records.records();
     // one key per command: a session's key and the index may sit in different cluster slots
-    await Promise.all(ids.map((id) => sessions.remove(id)));
-    await client.sRem(siteKeys.accountSessions(accountId), ids);
+    await Promise.all(ids.map((id) => this.store.sessions.remove(id)));
+    await this.store.unindex(keys.siteAccountSessions(accountId), ids);
     // the streams opened on these sessions close now, on whichever pod holds them
     const channel = keys.accountEvents(accountId);
-    await Promise.all(ids.map((id) => client.publish(channel, endedSessionNotice(sessionKeyId(id)))));
+    await Promise.all(ids.map((id) => this.store.publish(channel, endedSessionNotice(sessionKeyId(id)))));
     return ids.length;
   }
 }

@@ -6,13 +6,13 @@
  * address's other outstanding links and the session the browser had. Neither answer says whether an account existed.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { EntityKeyName } from 'redis-om';
 import type { Clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { normalizeEmail } from '../paper/accounts/account-rules.js';
 import type { AccountStore } from '../paper/accounts/account-store.js';
 import { requireMail, type SiteMailer } from './site-mail.js';
-import { siteKeys, type SiteRedis } from './site-records.js';
+import { keys } from '../redis/keys.js';
+import type { SiteStore } from './site-store.js';
 import type { SessionService } from './sessions.js';
 
 export const LINK_TTL_MS = 15 * 60_000;
@@ -37,7 +37,7 @@ const linkInvalid = (): AppError =>
   new AppError('link_invalid', 'this sign-in link is not valid any more (used, expired or mistyped): ask for a new one');
 
 export interface SignInDeps {
-  records: SiteRedis;
+  store: SiteStore;
   mailer: SiteMailer;
   accounts: AccountStore;
   sessions: SessionService;
@@ -62,16 +62,14 @@ export class SignInService {
    */
   async start(rawEmail: string, siteUrl: string): Promise<void> {
     const email = normalizeEmail(rawEmail);
-    const { records, mailer, clock } = this.deps;
+    const { store, mailer, clock } = this.deps;
     requireMail(mailer);
     const now = clock.now();
     const token = randomSecret();
     const id = secretDigest(token);
-    const { client, links } = await records.records();
-    await links.save(id, { email, created: now, expires: now + LINK_TTL_MS });
-    const index = siteKeys.emailLinks(email);
+    await store.links.save(id, { email, created: now, expires: now + LINK_TTL_MS });
     // the record outlives its validity by a little: a late opening reads "expired", not "unknown"
-    await Promise.all([links.expire(id, LINK_RECORD_TTL_S), client.sAdd(index, id), client.expire(index, LINK_RECORD_TTL_S)]);
+    await Promise.all([store.links.expire(id, LINK_RECORD_TTL_S), store.index(keys.siteEmailLinks(email), id, LINK_RECORD_TTL_S)]);
     await mailer.sendSignIn({ to: email, link: `${siteUrl}${SIGN_IN_PAGE}#token=${token}`, expires: now + LINK_TTL_MS }, now);
   }
 
@@ -86,13 +84,12 @@ export class SignInService {
    * links stop working, and the session of `browserCookie` (the one the browser had) ends.
    */
   async finish(token: string, browserCookie?: string): Promise<SignedIn> {
-    const { records, accounts, sessions, clock } = this.deps;
-    const { id, key, link } = await this.openLink(token);
+    const { store, accounts, sessions, clock } = this.deps;
+    const { id, link } = await this.openLink(token);
     const now = clock.now();
-    const { client, users } = await records.records();
+    const { users } = store;
     // the claim is the single use: HSETNX answers true to one opening only
-    const claimed = await client.hSetNX(key, 'used', String(now));
-    if (!claimed) throw linkInvalid();
+    if (!(await store.claimLink(id, now))) throw linkInvalid();
     const { account, created } = await accounts.ensure(link.email, now);
     const user = await users.fetch(account.id);
     await users.save(account.id, {
@@ -106,25 +103,23 @@ export class SignInService {
   }
 
   /** A link that can still be used, or link_invalid. */
-  private async openLink(token: string): Promise<{ id: string; key: string; link: { email: string; expires: number } }> {
+  private async openLink(token: string): Promise<{ id: string; link: { email: string; expires: number } }> {
     if (!TOKEN_SHAPE.test(token)) throw linkInvalid();
     const id = secretDigest(token);
-    const { links } = await this.deps.records.records();
-    const link = await links.fetch(id);
-    const { email, expires, used } = link;
+    const { email, expires, used } = await this.deps.store.links.fetch(id);
     if (typeof email !== 'string' || typeof expires !== 'number' || expires <= this.deps.clock.now() || used !== undefined) {
       throw linkInvalid();
     }
-    return { id, key: String(link[EntityKeyName]), link: { email, expires } };
+    return { id, link: { email, expires } };
   }
 
   /** Deletes the address's other links: one command per key, each in its own cluster slot. */
   private async endOtherLinks(email: string, used: string): Promise<void> {
-    const { client, links } = await this.deps.records.records();
-    const index = siteKeys.emailLinks(email);
-    const others = (await client.sMembers(index)).filter((id) => id !== used);
-    await Promise.all(others.map((id) => links.remove(id)));
-    await client.sRem(index, [used, ...others]);
+    const { store } = this.deps;
+    const index = keys.siteEmailLinks(email);
+    const others = (await store.members(index)).filter((id) => id !== used);
+    await Promise.all(others.map((id) => store.links.remove(id)));
+    await store.unindex(index, [used, ...others]);
   }
 
   private async endBrowserSession(cookie: string | undefined): Promise<void> {

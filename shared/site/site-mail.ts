@@ -7,7 +7,7 @@
 import { AppError } from '../core/errors.js';
 import nodemailer from 'nodemailer';
 import type { Logger } from '../core/logger.js';
-import { siteKeys, type SiteRedis } from './site-records.js';
+import type { SiteStore } from './site-store.js';
 
 /** The development outbox keeps this many mails. */
 export const OUTBOX_KEEP = 50;
@@ -55,12 +55,12 @@ export interface SiteMailerDeps {
   /** Without SMTP, the development outbox (MAIL_OUTBOX); else no mail at all. */
   devOutbox: boolean;
   from: string;
-  records: SiteRedis;
+  store: SiteStore;
   logger: Logger;
 }
 
 export function createSiteMailer(deps: SiteMailerDeps): SiteMailer {
-  const { smtpUrl, from, records, logger } = deps;
+  const { smtpUrl, from, store, logger } = deps;
   if (smtpUrl !== undefined) {
     const transport = nodemailer.createTransport(smtpUrl);
     return {
@@ -85,13 +85,8 @@ export function createSiteMailer(deps: SiteMailerDeps): SiteMailer {
   return {
     mode: 'outbox',
     sendSignIn: async (mail, now) => {
-      const { client } = await records.records();
       const entry: OutboxMail = { to: mail.to, link: mail.link, ts: now };
-      await client
-        .multi()
-        .lPush(siteKeys.outbox(), JSON.stringify(entry))
-        .lTrim(siteKeys.outbox(), 0, OUTBOX_KEEP - 1)
-        .exec();
+      await store.pushOutbox(JSON.stringify(entry), OUTBOX_KEEP);
       // the link sits in the URL's fragment, which the redaction of query secrets leaves alone on purpose (see above)
       logger.info({ to: mail.to, link: mail.link }, 'development outbox: sign-in link (no SMTP_URL)');
     },
@@ -99,8 +94,7 @@ export function createSiteMailer(deps: SiteMailerDeps): SiteMailer {
 }
 
 /** The newest outbox mails, newest first, for one address when given. */
-export async function readOutbox(records: SiteRedis, email?: string, limit = 10): Promise<OutboxMail[]> {
-  const { client } = await records.records();
-  const mails = (await client.lRange(siteKeys.outbox(), 0, -1)).map((line) => JSON.parse(line) as OutboxMail);
+export async function readOutbox(store: SiteStore, email?: string, limit = 10): Promise<OutboxMail[]> {
+  const mails = (await store.outbox()).map((line) => JSON.parse(line) as OutboxMail);
   return mails.filter((mail) => email === undefined || mail.to === email).slice(0, limit);
 }

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import type { ArenaAnswer } from '../../shared/arena/arena-service.js';
 import { publicHandle } from '../../shared/arena/arena-handle.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { createDomain } from '../../shared/domain.js';
 import { seasonOf } from '../../shared/engine/arena-season.js';

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
 import ccxt from 'ccxt';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { FundingStore } from '../../shared/paper/funding/funding-store.js';
 import { createAccountServices, type AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { parseCliArgs } from '../../ops/cli/cli-args.js';

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
 import type { RedisClient } from '../../shared/core/redis-client.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createAccountServices } from '../../shared/paper/accounts/account-services.js';
 import { auditBook, type LedgerTrade } from '../../shared/paper/audit/ledger-audit.js';
 import { bookCounters } from '../../shared/paper/positions/book-counters.js';

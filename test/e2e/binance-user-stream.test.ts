@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto';
 import ccxt from 'ccxt';
 import { WebSocket } from 'ws';
 import type { RedisClient } from '../../shared/core/redis-client.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createAccountServices, type AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { closeRedis, masterNodes } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';

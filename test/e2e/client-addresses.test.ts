@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { configWith, ConfigError } from '../../shared/core/config.js';
+import { configWith, ConfigError } from '../../shared/config.js';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { getJson, startTestApi, type TestApi } from '../helpers/app.js';

@@ -3,7 +3,7 @@
  * SMTP URL's password, a token, a key); and production refuses to start without a key for the webhook secrets.
  */
 import { expect } from 'chai';
-import { ConfigError, configWith } from '../../shared/core/config.js';
+import { ConfigError, configWith } from '../../shared/config.js';
 import { spawnService } from '../helpers/process.js';
 
 const SECRET = 'hunter2-Sup3rSecret';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RedisClient } from '../../shared/core/redis-client.js';
-import type { AppendFsync } from '../../shared/core/config.js';
+import type { AppendFsync } from '../../shared/redis/redis-settings.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';
 import { startEmbeddedRedis, type EmbeddedRedis } from '../../shared/redis/embedded.js';
 import { startTestApi, type TestApi } from '../helpers/app.js';

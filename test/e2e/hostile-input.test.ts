@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { createApp } from '../../api/app.js';
 import { ERROR_CODES } from '../../shared/core/errors.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { startTestApi, type TestApi } from '../helpers/app.js';

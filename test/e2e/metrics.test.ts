@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { Queue } from 'bullmq';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import type { PrometheusFamily } from 'parse-prometheus-text-format';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { scrape as scrapeRegistry } from '../../shared/metrics/metrics.js';
 import type { BookRef } from '../../shared/paper/positions/position-types.js';
 import { createSweepProducer } from '../../shared/queues/sweep-producer.js';

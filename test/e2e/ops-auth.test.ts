@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { configWith, ConfigError } from '../../shared/core/config.js';
+import { configWith, ConfigError } from '../../shared/config.js';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { QUEUE_DASHBOARD_CONNECTION } from '../../api/ops/queue-dashboard.js';
 import { getJson, startTestApi, useApiFixture, type JsonResponse } from '../helpers/app.js';

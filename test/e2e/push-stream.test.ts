@@ -4,16 +4,16 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { subscriberClient, type RedisClient } from '../../shared/core/redis-client.js';
+import type { RedisClient } from '../../shared/core/redis-client.js';
+import { createApiPod } from '../../shared/api-pod.js';
 import { runCli } from '../../ops/cli/cli-run.js';
 import { attachStream } from '../../api/ws/stream-server.js';
 import { systemClock } from '../../shared/core/clock.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { StoredApiKeyResolver, type ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
 import type { BookRef } from '../../shared/paper/positions/position-types.js';
-import { LatestTicks } from '../../shared/market/latest-ticks.js';
 import { ConnectedBookSweep } from '../../shared/paper/sweep/sweep.js';
 import { SocketCap } from '../../shared/push/socket-notices.js';
 import { SocketSlots } from '../../shared/push/socket-slots.js';
@@ -88,20 +88,16 @@ describe('push: the WebSocket stream', function () {
     sweepBook: (ref: BookRef) => Promise<unknown> = async () => undefined,
   ): Promise<{ url: string; close(): Promise<void> }> => {
     const config = configWith({ REDIS_URL: testRedisUrl(), STREAM_TICK_MS: '200' });
-    const { trading, marketStore: market, freshness } = createDomain({ config, redis });
+    const domain = createDomain({ config, redis });
+    const { trading } = domain;
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const logger = createLogger(config);
+    const pod = createApiPod(domain, logger);
     const connectedBookSweep = new ConnectedBookSweep({ redis, clock: systemClock, logger, tickMs: config.push.streamTickMs, sweepBook });
-    const ticks = new LatestTicks({
-      subscriber: subscriberClient(redis),
-      market,
-      clock: systemClock,
-      freshness,
-      onError: (error) => logger.error({ err: error }, 'unreadable price tick'),
-    });
+    const ticks = pod.openTicks((error) => logger.error({ err: error }, 'unreadable price tick'));
     const stream = attachStream(server, {
-      redis,
+      backplane: pod.openStreamBackplane((error) => logger.error({ err: error }, 'stream: unreadable channel message')),
       config,
       logger,
       clock: systemClock,

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { isRedisUnreachable } from '../../shared/core/redis-unreachable.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';

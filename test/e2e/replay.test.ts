@@ -14,7 +14,7 @@
  * same candles minute by minute): the replay must close each at the live sweep's minute and price.
  */
 import { expect } from 'chai';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createDomain } from '../../shared/domain.js';
 import { keys } from '../../shared/redis/keys.js';
 import type { BookRef, Position } from '../../shared/paper/positions/position-types.js';

@@ -1,6 +1,6 @@
 // @three-masters: the request id through the account scripts, the outbox relay and BullMQ jobs
 import { expect } from 'chai';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { sweepJobId } from '../../shared/queues/job-types.js';
 import { createSweepProducer } from '../../shared/queues/sweep-producer.js';

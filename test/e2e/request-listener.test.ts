@@ -4,7 +4,7 @@ import { createServer, get, type IncomingMessage, type Server, type ServerRespon
 import type { AddressInfo } from 'node:net';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { createApp, type App } from '../../api/app.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { freshRedis, testRedisUrl } from '../helpers/redis.js';

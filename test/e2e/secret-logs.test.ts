@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createAccountServices } from '../../shared/paper/accounts/account-services.js';
 import { keys } from '../../shared/redis/keys.js';
 import { getJson, useApiFixture } from '../helpers/app.js';

@@ -8,7 +8,7 @@ import { LINK_TTL_MS, secretDigest } from '../../shared/site/sign-in.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import { readOutbox } from '../../shared/site/site-mail.js';
-import { SiteRedis, siteKeys } from '../../shared/site/site-records.js';
+import { SiteStore } from '../../shared/site/site-store.js';
 import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
 import { HOSTILE_STRINGS } from '../helpers/hostile.js';
 import { captureLog } from '../helpers/log-capture.js';
@@ -78,7 +78,7 @@ describe('site: e-mail sign-in, sessions and key management (/api/auth, /api/bot
     const stored = await redis.hgetall(`site:link:${secretDigest(token)}`);
     expect(stored.email).to.equal(address);
     // every key and value but the mail itself (the outbox holds the link, as a sent mail would)
-    const dump = [...(await snapshotRedis(redis))].filter(([key]) => key !== siteKeys.outbox()).map(([key, value]) => `${key}=${value}`);
+    const dump = [...(await snapshotRedis(redis))].filter(([key]) => key !== keys.siteOutbox()).map(([key, value]) => `${key}=${value}`);
     expect(dump.join('\n')).to.contain(address);
     expect(dump.join('\n')).not.to.contain(token);
     const finish = await sitePost<Envelope>(api.url, '/api/auth/finish', { token });
@@ -442,12 +442,7 @@ describe('site: e-mail sign-in, sessions and key management (/api/auth, /api/bot
       expect(token).to.have.length(43);
       const finish = await sitePost<Envelope>(mailing.url, '/api/auth/finish', { token });
       expect(finish.status).to.equal(200);
-      const records = new SiteRedis(redis, () => undefined);
-      try {
-        expect(await readOutbox(records, address)).to.deep.equal([]);
-      } finally {
-        await records.close();
-      }
+      expect(await readOutbox(new SiteStore(redis), address)).to.deep.equal([]);
     } finally {
       await mailing.close();
       await smtp.close();

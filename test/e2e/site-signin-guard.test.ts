@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { request } from 'node:http';
 import type { RedisClient } from '../../shared/core/redis-client.js';
-import { ConfigError, configWith } from '../../shared/core/config.js';
+import { ConfigError, configWith } from '../../shared/config.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
 import { captureLog } from '../helpers/log-capture.js';

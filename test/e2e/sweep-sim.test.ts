@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { trailingStop } from '../../shared/engine/trailing.js';
 import { createMarketStore, type MarketStore } from '../../shared/market/market-store.js';
-import { computeClose } from '../../shared/paper/positions/close-service.js';
+import { computeClose } from '../../shared/engine/close-record.js';
 import type { BookRef, Position } from '../../shared/paper/positions/position-types.js';
 import { QUEUES } from '../../shared/queues/queue-names.js';
 import { keys } from '../../shared/redis/keys.js';

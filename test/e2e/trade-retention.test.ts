@@ -1,7 +1,8 @@
 // @three-masters: the prune reads its per-slot indexes master by master; the audit CLI walks every account
 import { expect } from 'chai';
 import { runCli } from '../../ops/cli/cli-run.js';
-import { closeWrite, computeClose } from '../../shared/paper/positions/close-service.js';
+import { computeClose } from '../../shared/engine/close-record.js';
+import { closeWrite } from '../../shared/paper/positions/close-service.js';
 import { PositionStore } from '../../shared/paper/positions/position-store.js';
 import type { BookRef } from '../../shared/paper/positions/position-types.js';
 import { pruneLimits, TradePrune } from '../../shared/paper/positions/trade-prune.js';

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { verifyWebhook } from '../../clients/typescript/src/index.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { SecretBox } from '../../shared/core/secret-box.js';
 import { keys } from '../../shared/redis/keys.js';
 import { waitFor } from '../helpers/market-wait.js';

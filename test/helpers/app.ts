@@ -2,7 +2,7 @@ import { createDomain } from '../../shared/domain.js';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { startApiServer, type ApiServer } from '../../api/server.js';
 import type { Clock } from '../../shared/core/clock.js';
-import { configWith, type Config } from '../../shared/core/config.js';
+import { configWith, type Config } from '../../shared/config.js';
 import { createLogger, type Logger } from '../../shared/core/logger.js';
 import type { ApiKeyResolver } from '../../shared/paper/api-key-resolver.js';
 import { closeRedis } from '../../shared/redis/connection.js';

@@ -6,7 +6,7 @@
  */
 import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { applyHeapSettings } from '../../shared/core/heap-settings.js';
 
 applyHeapSettings(configWith({ HEAP_GROWING_PERCENT: process.argv[2] ?? '0' }));

@@ -1,6 +1,6 @@
 /** The real logger's output, captured: what createLogger writes to a destination of the test's. */
 import { Writable } from 'node:stream';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createLogger, type Logger } from '../../shared/core/logger.js';
 import { Arrivals } from './arrivals.js';
 

@@ -1,7 +1,7 @@
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { startSim, type SimHandle } from '../../ops/sim/sim-server.js';
 import type { Clock } from '../../shared/core/clock.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { startFeedRole } from '../../workers/feed-role.js';

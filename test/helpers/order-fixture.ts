@@ -7,7 +7,7 @@ import type { Job } from 'bullmq';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { startApiServer, type ApiServer } from '../../api/server.js';
 import type { Clock } from '../../shared/core/clock.js';
-import { configWith, type Config } from '../../shared/core/config.js';
+import { configWith, type Config } from '../../shared/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { MINUTE_MS } from '../../shared/engine/order-rules.js';
 import type { AccountServices } from '../../shared/paper/accounts/account-services.js';

@@ -5,7 +5,7 @@
  * MB the old generation gained during the last 3,000,000.
  */
 import { getHeapSpaceStatistics } from 'node:v8';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { applyHeapSettings } from '../../shared/core/heap-settings.js';
 
 applyHeapSettings(configWith({ HEAP_PRETENURING: process.argv[2] ?? '0' }));

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { Queue } from 'bullmq';
 import { WebSocket } from 'ws';
-import { configWith, type Config } from '../../shared/core/config.js';
+import { configWith, type Config } from '../../shared/config.js';
 import type { AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';

@@ -1,7 +1,7 @@
 /** The site's sign-in as a test walks it: ask for a link, read it from the development outbox, open it, keep the cookie. */
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { readOutbox, type OutboxMail } from '../../shared/site/site-mail.js';
-import { SiteRedis } from '../../shared/site/site-records.js';
+import { SiteStore } from '../../shared/site/site-store.js';
 import { getJson, type JsonResponse } from './app.js';
 import { waitFor } from './market-wait.js';
 
@@ -36,16 +36,12 @@ export function sitePost<T = Record<string, unknown>>(
 
 /** The newest outbox mail to the address, once it is there. */
 export async function outboxMail(redis: RedisClient, email: string, newerThan = 0): Promise<OutboxMail> {
-  const records = new SiteRedis(redis, () => undefined);
-  try {
-    return await waitFor(
-      async () => (await readOutbox(records, email, 1)).find((mail) => mail.ts >= newerThan),
-      5_000,
-      `a sign-in link for ${email} in the outbox`,
-    );
-  } finally {
-    await records.close();
-  }
+  const store = new SiteStore(redis);
+  return waitFor(
+    async () => (await readOutbox(store, email, 1)).find((mail) => mail.ts >= newerThan),
+    5_000,
+    `a sign-in link for ${email} in the outbox`,
+  );
 }
 
 /** The token of a sign-in link (/signin#token=...). */

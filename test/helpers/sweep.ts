@@ -3,7 +3,7 @@ import { createDomain } from '../../shared/domain.js';
 import { Queue } from 'bullmq';
 import { duplicateClient, type RedisClient } from '../../shared/core/redis-client.js';
 import { systemClock, type Clock } from '../../shared/core/clock.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { priceOpen } from '../../shared/engine/open-pricing.js';
 import type { Side } from '../../shared/engine/side.js';
 import { PositionStore } from '../../shared/paper/positions/position-store.js';

@@ -1,7 +1,7 @@
 /** Trading tests: accounts and keys through the account service, prices through the market writer, HTTP calls. */
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { systemClock } from '../../shared/core/clock.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { MarketWriter } from '../../shared/market/market-writer.js';
 import { saveUniverse } from '../../shared/market/universe-store.js';

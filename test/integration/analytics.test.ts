@@ -1,13 +1,14 @@
 // @three-masters: close facts and equity entries over several keys
 import { expect } from 'chai';
 import type { RedisClient } from '../../shared/core/redis-client.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createDomain, type Domain } from '../../shared/domain.js';
 import { encodeCandle } from '../../shared/market/candle-codec.js';
 import type { Side } from '../../shared/engine/side.js';
 import type { KeyContext } from '../../shared/paper/key-context.js';
 import { PLANS, type PlanId } from '../../shared/paper/plans.js';
-import { closeWrite, computeClose } from '../../shared/paper/positions/close-service.js';
+import { computeClose } from '../../shared/engine/close-record.js';
+import { closeWrite } from '../../shared/paper/positions/close-service.js';
 import { PositionStore } from '../../shared/paper/positions/position-store.js';
 import type { BookRef, Position } from '../../shared/paper/positions/position-types.js';
 import { closeRedis, createRedis } from '../../shared/redis/connection.js';

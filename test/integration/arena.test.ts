@@ -7,7 +7,7 @@ import type { StoredBoard } from '../../shared/arena/arena-rollup.js';
 import { ArenaRollup, FINAL_AFTER_MS } from '../../shared/arena/arena-rollup.js';
 import { bookMember, parseTally } from '../../shared/arena/arena-store.js';
 import type { Clock } from '../../shared/core/clock.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { AppError } from '../../shared/core/errors.js';
 import { createDomain, type Domain } from '../../shared/domain.js';
 import { seasonBounds, seasonExpiresAt, seasonOf } from '../../shared/engine/arena-season.js';

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { systemClock } from '../../shared/core/clock.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { MAJOR_PAIRS } from '../../shared/engine/majors.js';
 import { DepthRefresher } from '../../shared/market/depth-refresher.js';

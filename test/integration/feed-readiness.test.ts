@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Readiness } from '../../api/middleware/health.js';
 import type { RedisClient } from '../../shared/core/redis-client.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { startFeedRole } from '../../workers/feed-role.js';
 import { startProcessMetrics, type ProcessMetrics } from '../../workers/metrics-listener.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import type { RedisClient } from '../../shared/core/redis-client.js';
-import { configWith, type Config } from '../../shared/core/config.js';
+import { configWith, type Config } from '../../shared/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { AppError } from '../../shared/core/errors.js';
 import { createMarketStore, type MarketStore } from '../../shared/market/market-store.js';

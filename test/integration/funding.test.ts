@@ -2,7 +2,7 @@
 import { createDomain } from '../../shared/domain.js';
 import { expect } from 'chai';
 import type { RedisClient } from '../../shared/core/redis-client.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import { saveUniverse } from '../../shared/market/universe-store.js';
 import { FundingStore } from '../../shared/paper/funding/funding-store.js';

@@ -1,7 +1,7 @@
 // @three-masters: Redis pub/sub across nodes
 import { expect } from 'chai';
 import { subscriberClient, type RedisClient } from '../../shared/core/redis-client.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { LatestTicks } from '../../shared/market/latest-ticks.js';
 import { createMarketStore } from '../../shared/market/market-store.js';
 import type { PriceTickMessage } from '../../shared/market/types.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { createLogger } from '../../shared/core/logger.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { providerUrlsFrom } from '../../shared/http/provider-urls.js';
 import { CATEGORY_FRESH_MS, FEAR_GREED_EVERY_MS, MACRO_JOBS } from '../../shared/macro/macro-resources.js';
 import { MacroRefresher } from '../../shared/macro/macro-refresher.js';

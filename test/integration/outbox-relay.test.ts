@@ -4,7 +4,7 @@ import { Queue } from 'bullmq';
 import { subscriberClient, type RedisClient } from '../../shared/core/redis-client.js';
 import type { ChannelMessage } from '../../shared/push/push-event.js';
 import { WebhookStore, type WebhookRecord } from '../../shared/push/webhook-store.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { createWebhookProducer } from '../../shared/queues/webhook-producer.js';
 import { closeRedis, createBlockingRedis, masterNodes } from '../../shared/redis/connection.js';

@@ -1,7 +1,8 @@
 // @three-masters: position scripts over several keys
 import { expect } from 'chai';
 import type { RedisClient } from '../../shared/core/redis-client.js';
-import { closeWrite, computeClose, wholeCloseJson } from '../../shared/paper/positions/close-service.js';
+import { computeClose } from '../../shared/engine/close-record.js';
+import { closeWrite, wholeCloseJson } from '../../shared/paper/positions/close-service.js';
 import { PositionStore } from '../../shared/paper/positions/position-store.js';
 import { parsePosition, type BookRef, type Position } from '../../shared/paper/positions/position-types.js';
 import { closedView, openView } from '../../shared/paper/positions/position-view.js';

@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import type { RedisClient } from '../../shared/core/redis-client.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createMarketStore } from '../../shared/market/market-store.js';
 import type { Candle } from '../../shared/market/types.js';
 import { FundingStore } from '../../shared/paper/funding/funding-store.js';

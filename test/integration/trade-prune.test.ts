@@ -1,14 +1,15 @@
 // @three-masters: the prune finds its books through per-slot indexes read master by master
 import { expect } from 'chai';
 import type { RedisClient } from '../../shared/core/redis-client.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createDomain, type Domain } from '../../shared/domain.js';
 import { CLOSE_REASONS } from '../../shared/engine/triggers.js';
 import { LedgerReader } from '../../shared/paper/audit/ledger-reader.js';
 import { reindexAll } from '../../shared/paper/audit/reindex.js';
 import type { KeyContext } from '../../shared/paper/key-context.js';
 import { PLANS } from '../../shared/paper/plans.js';
-import { closeWrite, computeClose, triggeredClose } from '../../shared/paper/positions/close-service.js';
+import { computeClose, triggeredClose } from '../../shared/engine/close-record.js';
+import { closeWrite } from '../../shared/paper/positions/close-service.js';
 import { PositionStore } from '../../shared/paper/positions/position-store.js';
 import type { BookRef, Position } from '../../shared/paper/positions/position-types.js';
 import { pruneLimits, TradePrune, type PruneLimits } from '../../shared/paper/positions/trade-prune.js';

@@ -2,7 +2,8 @@
 import { expect } from 'chai';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import type { Side } from '../../shared/engine/side.js';
-import { closeWrite, computeClose } from '../../shared/paper/positions/close-service.js';
+import { computeClose } from '../../shared/engine/close-record.js';
+import { closeWrite } from '../../shared/paper/positions/close-service.js';
 import { defaultPositionId } from '../../shared/paper/positions/position-deps.js';
 import { PositionStore } from '../../shared/paper/positions/position-store.js';
 import { STORING_MS } from '../../shared/paper/timed-ids.js';

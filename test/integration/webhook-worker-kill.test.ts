@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { WebhookStore } from '../../shared/push/webhook-store.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { keys } from '../../shared/redis/keys.js';
 import type { RunningRole } from '../../workers/runtime.js';

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { AppError } from '../../shared/core/errors.js';
 import { largestPartialPct, leavesValidRemainder, MIN_MARGIN_USD } from '../../shared/engine/settlement.js';
 import { trimNumber } from '../../shared/engine/side.js';
-import { checkRemainder, computeClose, crossedTrigger, triggeredClose } from '../../shared/paper/positions/close-service.js';
+import { computeClose, crossedTrigger, triggeredClose } from '../../shared/engine/close-record.js';
+import { checkRemainder } from '../../shared/paper/positions/close-service.js';
 import type { Position } from '../../shared/paper/positions/position-types.js';
 import { testPosition } from '../helpers/sweep.js';
 

@@ -9,7 +9,7 @@ import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPol
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { parseAllDocuments, parse } from 'yaml';
 import { configHash } from '../../ops/generate/generated-files.js';
-import { ConfigError, configVariableNames, configWith } from '../../shared/core/config.js';
+import { ConfigError, configVariableNames, configWith } from '../../shared/config.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const K8S = join(ROOT, 'ops/deploy/k8s');

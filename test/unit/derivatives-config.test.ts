@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ConfigError, configWith } from '../../shared/core/config.js';
+import { ConfigError, configWith } from '../../shared/config.js';
 
 describe('derivatives configuration', () => {
   it('reads the liquidation-only exchanges like the venues: live hosts, or ${SIM_URL}/<exchange> in sim mode, each overridable', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ConfigError, configWith } from '../../shared/core/config.js';
+import { ConfigError, configWith } from '../../shared/config.js';
 
 describe('config: HEAP_GROWING_PERCENT', () => {
   it('lets the old generation grow 300% past a full collection by default, and takes 0 (V8 decides) to 1000', () => {

@@ -34,6 +34,13 @@ const REFUSED: Record<string, Record<string, string[]>> = {
     'workers/planted.ts': ["import { startSim } from '../ops/sim/sim-server.js';"],
     'shared/paper/planted.ts': ["import { startSim } from '../../ops/sim/sim-server.js';"],
   },
+  'shared/core/ imports no feature': {
+    'shared/core/planted.ts': [
+      "import { keys } from '../redis/keys.js';",
+      "import type { SiteSettings } from '../site/site-settings.js';",
+      "import { startSim } from '../../ops/sim/sim-server.js';",
+    ],
+  },
   'clients/typescript/src imports only': {
     'clients/typescript/src/planted.ts': ["import { ERROR_CODES } from '../../../shared/core/errors.js';"],
   },
@@ -49,6 +56,7 @@ const ALLOWED: Record<string, string> = {
   'shared/engine/analytics/planted.ts':
     "import { settle } from '../settlement.js';\nimport { DAY_MS } from './close-facts.js';\nimport { liquidationPrice } from '../../engine/liquidation.js';",
   'shared/screener/indicators.ts': "import { EMA } from 'trading-signals';\nimport type { Setup } from './score.js';",
+  'shared/core/planted.ts': "import Joi from 'joi';\nimport { ConfigError } from './config-error.js';",
   'workers/planted.ts': "import { createRedis } from '../shared/redis/connection.js';",
   'ops/sim/planted.ts': "import { createRedis } from '../../shared/redis/connection.js';",
   'clients/typescript/src/planted.ts': "import createClient from 'openapi-fetch';\nimport type { paths } from './openapi.js';",

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ConfigError, configWith } from '../../shared/core/config.js';
+import { ConfigError, configWith } from '../../shared/config.js';
 
 describe('market: config', () => {
   it('points every venue at the live hosts by default', () => {

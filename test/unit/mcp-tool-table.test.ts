@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import Joi from 'joi';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { configWith } from '../../shared/core/config.js';
+import { configWith } from '../../shared/config.js';
 import { createLogger } from '../../shared/core/logger.js';
 import type { KeyContext } from '../../shared/paper/key-context.js';
 import { McpTools } from '../../api/mcp/mcp-tools.js';

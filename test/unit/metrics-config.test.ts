@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ConfigError, configWith } from '../../shared/core/config.js';
+import { ConfigError, configWith } from '../../shared/config.js';
 import { metricsReadable } from '../../shared/metrics/metrics.js';
 
 describe('config: METRICS_TOKEN and METRICS_PORT', () => {

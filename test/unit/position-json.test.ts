@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { closeFacts, computeClose, wholeCloseJson } from '../../shared/paper/positions/close-service.js';
+import { closeFacts, computeClose } from '../../shared/engine/close-record.js';
+import { wholeCloseJson } from '../../shared/paper/positions/close-service.js';
 import { jsonAssigner, type JsonScalar } from '../../shared/paper/positions/position-json.js';
 import { parsePosition, type Position } from '../../shared/paper/positions/position-types.js';
 

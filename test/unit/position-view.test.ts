@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { settle } from '../../shared/engine/settlement.js';
 import { effectiveStop } from '../../shared/engine/trailing.js';
 import { roundUsd, trimNumber } from '../../shared/engine/side.js';
-import { computeClose } from '../../shared/paper/positions/close-service.js';
+import { computeClose } from '../../shared/engine/close-record.js';
 import type { Position } from '../../shared/paper/positions/position-types.js';
 import { closedView, openView } from '../../shared/paper/positions/position-view.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ConfigError, configWith } from '../../shared/core/config.js';
+import { ConfigError, configWith } from '../../shared/config.js';
 import { isRedisUnreachable } from '../../shared/core/redis-unreachable.js';
 import { clusterSeeds, redisHosts } from '../../shared/redis/connection.js';
 

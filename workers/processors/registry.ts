@@ -1,5 +1,5 @@
 import type { Job, WorkerOptions } from 'bullmq';
-import type { Config } from '../../shared/core/config.js';
+import type { Config } from '../../shared/config.js';
 import type { Logger } from '../../shared/core/logger.js';
 import type { Domain } from '../../shared/domain.js';
 import type { QueueName } from '../../shared/queues/queue-names.js';

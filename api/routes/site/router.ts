@@ -3,7 +3,7 @@
  * API's trading routes served again under /api/site/<path> for a signed-in page (siteTradingRouter).
  */
 import Joi from 'joi';
-import type { SiteSettings } from '../../../shared/core/config.js';
+import type { SiteSettings } from '../../../shared/site/site-settings.js';
 import { AppError } from '../../../shared/core/errors.js';
 import { arrayOf, boolean, integer, nullable, number, string, type JsonSchema } from '../../../shared/core/json-schema.js';
 import type { AccountStore } from '../../../shared/paper/accounts/account-store.js';

@@ -2,7 +2,7 @@
  * The worker role with only the sweep processor, in a process of its own as a worker pod runs it
  * (bench/lib/sweep-queue.ts feeds it the minute's jobs). Prints {"url": REDIS_URL} once it takes jobs.
  */
-import { loadConfig } from '../../../shared/core/config.js';
+import { loadConfig } from '../../../shared/config.js';
 import { applyHeapSettings } from '../../../shared/core/heap-settings.js';
 import { createLogger } from '../../../shared/core/logger.js';
 import { closeRedis, createRedis } from '../../../shared/redis/connection.js';

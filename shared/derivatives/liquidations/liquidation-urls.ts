@@ -1,5 +1,5 @@
 /**
- * Configuration of the liquidation collector and the derivatives jobs, merged into shared/core/config.ts: the
+ * Configuration of the liquidation collector and the derivatives jobs, merged into shared/config.ts: the
  * exchanges read only for liquidations (their base URLs follow the venue pattern: live hosts, or
  * `${SIM_URL}/<exchange>` in sim mode, each overridable with <EXCHANGE>_REST_URL / <EXCHANGE>_WS_URL),
  * which connectors a feed runs, and the collector's limits.

@@ -6,17 +6,17 @@
  */
 import { AppError } from '../../core/errors.js';
 import {
-  largestPartialPct,
-  leavesValidRemainder,
-  marginLeft,
-  MIN_MARGIN_USD,
-  settle,
-  settlePartial,
-  type SettleInput,
-} from '../../engine/settlement.js';
-import { roundUsd, trimNumber } from '../../engine/side.js';
+  closeFacts,
+  computeClose,
+  crossedTrigger,
+  triggeredClose,
+  wholeCloseFields,
+  WHOLE_CLOSE_FIELDS,
+  type SettledClose,
+} from '../../engine/close-record.js';
+import { largestPartialPct, leavesValidRemainder, marginLeft, MIN_MARGIN_USD } from '../../engine/settlement.js';
 import { exitPrice } from '../../engine/slippage.js';
-import { CLOSE_REASONS, decide, liveWindow, type Trigger } from '../../engine/triggers.js';
+import { CLOSE_REASONS } from '../../engine/triggers.js';
 import { baseOf } from '../../market/canonical-symbol.js';
 import type { KnownKey } from '../api-key-resolver.js';
 import { changeKey, STALE } from '../change-gate.js';
@@ -24,7 +24,7 @@ import type { KeyContext } from '../key-context.js';
 import type { LivePrice } from '../markets/live-prices.js';
 import { fundingOwed, type PositionDeps } from './position-deps.js';
 import { refOf } from './position-service.js';
-import { jsonAssigner, type JsonScalar } from './position-json.js';
+import { jsonAssigner } from './position-json.js';
 import type { CloseFacts } from '../../engine/analytics/close-facts.js';
 import type { CloseRecord, CloseWrite } from './position-store.js';
 import type { BookRef, Position, StoredPosition } from './position-types.js';
@@ -57,7 +57,7 @@ export interface CloseAllResult {
   not_closed?: { id: string; symbol: string; error: string }[];
 }
 
-type Settled = { closed: Position; remaining: Position | null; cents: number };
+type Settled = SettledClose<Position>;
 
 /** What a close settles from: the position as read (null: not open), its price, and the funding it owes `now`. */
 type CloseReads = { read: null } | { read: StoredPosition; live: LivePrice; fundingUsd: number; now: number };
@@ -76,41 +76,7 @@ export class PrefetchedClose {
   }
 }
 
-/** What a whole close sets on a position, in the order the closed record gets them. */
-const WHOLE_CLOSE_FIELDS = [
-  'status',
-  'exit',
-  'closed_ts',
-  'close_reason',
-  'liquidated',
-  'v',
-  'pnl_usd',
-  'roe_pct',
-  'fees_usd',
-  'fee_round_trip_usd',
-  'funding_usd',
-] as const;
 const assignWholeClose = jsonAssigner(WHOLE_CLOSE_FIELDS);
-
-/** The fields a whole close at `exit` sets, and its realized P&L in cents. */
-function wholeClose(p: Position, exit: number, fundingUsd: number, now: number, reason: string, liquidated: boolean) {
-  const s = settle({ side: p.side, qty: p.qty, entry: p.entry, exit, ratePct: p.fee_rate_pct, fundingUsd, margin: p.margin });
-  const cents = Math.round(s.pnl * 100);
-  const fields = {
-    status: 'closed' as const,
-    exit,
-    closed_ts: now,
-    close_reason: reason,
-    liquidated,
-    v: p.v + 1,
-    pnl_usd: cents / 100,
-    roe_pct: trimNumber((cents / 100 / p.margin) * 100),
-    fees_usd: trimNumber(s.fees),
-    fee_round_trip_usd: trimNumber(s.fees),
-    funding_usd: roundUsd(s.funding),
-  } satisfies Record<(typeof WHOLE_CLOSE_FIELDS)[number], JsonScalar>;
-  return { fields, cents };
-}
 
 /**
  * A whole close straight to the closed record's JSON: its fields spliced into the position's JSON
@@ -125,47 +91,9 @@ export function wholeCloseJson(
   reason: string,
   liquidated: boolean,
 ): { json: string; cents: number; facts: CloseFacts } {
-  const { fields, cents } = wholeClose(read.position, exit, fundingUsd, now, reason, liquidated);
+  const { fields, cents } = wholeCloseFields(read.position, exit, fundingUsd, now, reason, liquidated);
   const json = assignWholeClose(read.raw, fields) ?? JSON.stringify(Object.assign({}, read.position, fields));
   return { json, cents, facts: closeFacts(read.position, fields, cents) };
-}
-
-/** The read models' facts of a closed record: the position (or closed part) with the fields its close set. Pure. */
-export function closeFacts(
-  p: Pick<Position, 'symbol' | 'side' | 'leverage' | 'margin' | 'opened_ts'>,
-  closed: Pick<Required<Position>, 'closed_ts' | 'roe_pct' | 'fees_usd' | 'funding_usd' | 'liquidated'>,
-  cents: number,
-): CloseFacts {
-  return {
-    symbol: p.symbol,
-    side: p.side,
-    leverage: p.leverage,
-    margin: p.margin,
-    opened_ts: p.opened_ts,
-    closed_ts: closed.closed_ts,
-    cents,
-    roe_pct: closed.roe_pct,
-    fees_usd: closed.fees_usd,
-    funding_usd: closed.funding_usd,
-    liquidated: closed.liquidated,
-  };
-}
-
-function wholeSettled(p: Position, exit: number, fundingUsd: number, now: number, reason: string, liquidated: boolean): Settled {
-  const { fields, cents } = wholeClose(p, exit, fundingUsd, now, reason, liquidated);
-  // Object.assign, not spreads: the same fields in the same order, several times faster on a parsed position
-  return { closed: Object.assign({}, p, fields), remaining: null, cents };
-}
-
-/** The whole position settled by one of its own triggers, at its level, as the sweep settles it (a liquidation marked as one). Pure. */
-export function triggeredClose(p: Position, trigger: Trigger, fundingUsd: number, now: number): Settled {
-  return wholeSettled(p, trigger.price, fundingUsd, now, trigger.reason, trigger.reason === CLOSE_REASONS.liquidation);
-}
-
-/** The trigger of the position the live price has crossed, if any (the live sweep's own decision). Pure. */
-export function crossedTrigger(p: Position, live: Pick<LivePrice, 'price' | 'ts'>): Trigger | null {
-  const decision = decide(p, liveWindow(live.price, live.ts), false);
-  return decision.kind === 'settle' ? decision.trigger : null;
 }
 
 /**
@@ -187,46 +115,6 @@ export function checkRemainder(p: Position, pct: number): void {
       max_pct: maxPct,
     },
   );
-}
-
-/** The closed record and, for a partial close, the remaining position. Pure. */
-export function computeClose(p: Position, exit: number, pct: number, fundingUsd: number, now: number, reason: string): Settled {
-  if (pct >= 100) return wholeSettled(p, exit, fundingUsd, now, reason, false);
-  const whole: SettleInput = { side: p.side, qty: p.qty, entry: p.entry, exit, ratePct: p.fee_rate_pct, fundingUsd, margin: p.margin };
-  const closedFields = { status: 'closed' as const, exit, closed_ts: now, close_reason: reason, liquidated: false };
-  const fraction = pct / 100;
-  const part = settlePartial(whole, fraction);
-  const { closed: c, remaining: r } = part.split;
-  const scale = (value: number, share: number) => trimNumber(value * share);
-  const closed: Position = {
-    ...p,
-    ...closedFields,
-    id: `${p.id}-${p.v}`,
-    parent_id: p.id,
-    partial_pct: pct,
-    v: 1,
-    qty: c.qty,
-    margin: c.margin,
-    notional_usd: roundUsd(c.margin * p.leverage),
-    fee_open_usd: scale(p.fee_open_usd, fraction),
-    pnl_usd: part.closedCents / 100,
-    roe_pct: trimNumber((part.closedCents / 100 / c.margin) * 100),
-    fees_usd: trimNumber(part.closed.fees),
-    fee_round_trip_usd: trimNumber(part.closed.fees),
-    funding_usd: roundUsd(c.fundingUsd),
-  };
-  const remaining: Position = {
-    ...p,
-    v: p.v + 1,
-    qty: r.qty,
-    margin: r.margin,
-    notional_usd: roundUsd(r.margin * p.leverage),
-    fee_open_usd: scale(p.fee_open_usd, 1 - fraction),
-    fee_round_trip_usd: scale(p.fee_round_trip_usd, 1 - fraction),
-    funding_carry_usd: r.fundingUsd,
-    funding_from_ts: now,
-  };
-  return { closed, remaining, cents: part.closedCents };
 }
 
 /** The script write of a computed close (computeClose). */

@@ -3,7 +3,7 @@ import { DepthStore } from '../../market/depth-store.js';
 import { SimSettings } from '../sim/sim-settings.js';
 import type { RedisClient } from '../../core/redis-client.js';
 import type { Clock } from '../../core/clock.js';
-import type { Config } from '../../core/config.js';
+import type { Config } from '../../config.js';
 import type { MarketStore } from '../../market/market-store.js';
 import type { FreshnessRules } from '../../market/quote-freshness.js';
 import { createReplayProducer } from '../../queues/replay-producer.js';

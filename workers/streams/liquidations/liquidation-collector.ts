@@ -5,7 +5,7 @@
 import type { RedisClient } from '../../../shared/core/redis-client.js';
 import type { Clock } from '../../../shared/core/clock.js';
 import type { VenueUrls } from '../../../shared/core/base-urls.js';
-import type { Config } from '../../../shared/core/config.js';
+import type { Config } from '../../../shared/config.js';
 import type { Logger } from '../../../shared/core/logger.js';
 import type { LiqExchange } from '../../../shared/derivatives/liquidations/liquidation-event.js';
 import { LiquidationStore } from '../../../shared/derivatives/liquidations/liquidation-store.js';
