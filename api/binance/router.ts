@@ -96,7 +96,10 @@ export function spotRoutes(): BinanceRoute[] {
   ];
 }
 
-/** A router of Binance routes (futuresRoutes at BINANCE_PREFIX, futuresDataRoutes at BINANCE_DATA_PREFIX, spotRoutes at BINANCE_SPOT_PREFIX). */
+/**
+ * A router of Binance routes (futuresRoutes at BINANCE_PREFIX, futuresDataRoutes at BINANCE_DATA_PREFIX, spotRoutes at
+ * BINANCE_SPOT_PREFIX).
+ */
 export function binanceRouter({ services, before, limit, logger }: BinanceRouterDeps, routes: readonly BinanceRoute[]): Router {
   const router = express.Router();
   const signedDeps = {
