@@ -1833,7 +1833,7 @@ export interface paths {
     put?: never;
     /**
      * The signed-in account's API keys: act list, create (name, optional book), rename (key, name), revoke (key)
-     * @description Needs the site session cookie (401 login_required). Each act answers the list { ok, keys: [ { k, name, book, calls, last, revoked } ], plan, plans }; create adds created { k, key } with the new key, shown once. k is the key public id.
+     * @description Needs the site session cookie (401 login_required). Each act answers the list { ok, keys: [ { k, name, book, calls, last, revoked } ], plan, plans }; create adds created { k, key } with the new key, shown once (with secret: true, its HMAC secret too, as created.secret, shown once and stored sealed). k is the key public id.
      */
     post: operations['postApiBotKey'];
     delete?: never;
@@ -3067,6 +3067,8 @@ export interface components {
           | 'time_in_force_unsupported'
           | 'unknown_order'
           | 'cancel_rejected'
+          | 'modify_limit_only'
+          | 'statistic_unavailable'
           | 'busy'
           | 'max_keys'
           | 'max_books'
@@ -3180,6 +3182,8 @@ export interface components {
         | 'time_in_force_unsupported'
         | 'unknown_order'
         | 'cancel_rejected'
+        | 'modify_limit_only'
+        | 'statistic_unavailable'
         | 'busy'
         | 'max_keys'
         | 'max_books'
@@ -10169,6 +10173,7 @@ export interface operations {
           name?: string;
           book?: string;
           key?: string;
+          secret?: boolean;
         };
       };
     };
@@ -10205,6 +10210,8 @@ export interface operations {
               key?: string;
               name?: string;
               book?: string;
+              /** @description create with secret: true only: the HMAC secret (64 alphanumerics), shown this once */
+              secret?: string;
             };
           };
         };
