@@ -31,7 +31,8 @@ import { SITE_TRADING_PREFIX, siteTradingRouter } from './routes/site/trade-rout
 import { sessionStreamCheck, type SiteAuthDeps } from './routes/site/site-session.js';
 import type { KeyCheck } from './ws/stream-client.js';
 import { sitePages } from './site/site-pages.js';
-import { BINANCE_PREFIX, BINANCE_SPOT_PREFIX, binanceRouter, futuresRoutes, spotRoutes } from './binance/router.js';
+import { BINANCE_DATA_PREFIX } from './binance/data-routes.js';
+import { BINANCE_PREFIX, BINANCE_SPOT_PREFIX, binanceRouter, futuresDataRoutes, futuresRoutes, spotRoutes } from './binance/router.js';
 import { binanceApiKey } from './binance/signed-auth.js';
 
 export interface AppDeps {
@@ -194,6 +195,7 @@ export function createApp(deps: AppDeps): App {
   const binance = { services, before: [gate], limit: binanceLimit, logger };
   app.use(BINANCE_PREFIX, binanceRouter(binance, futuresRoutes(services)));
   app.use(BINANCE_SPOT_PREFIX, binanceRouter(binance, spotRoutes()));
+  app.use(BINANCE_DATA_PREFIX, binanceRouter(binance, futuresDataRoutes(services)));
   app.use(siteTradingRouter(catalog, siteAuth));
   app.use(whsink.echo);
 

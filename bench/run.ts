@@ -18,13 +18,14 @@ import { mcpTable, measureMcp } from './sections/mcp.js';
 import { measureRealism, realismTable, type RealismSummary } from './sections/realism.js';
 import { measureSite, siteTable, type SiteResults } from './sections/site.js';
 import { measureReplay, replayTable, type ReplayBenchSummary } from './sections/replay.js';
+import { binanceTable, measureBinance, type BinanceSummary } from './sections/binance.js';
 
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /**
  * Comma-separated sections to run (foundation, market, trading, macro, derivatives, push, sweep, metrics, capacity, cluster,
- * arena, analytics, mcp, realism, site, replay, soak); all but the soak when unset.
+ * arena, analytics, mcp, realism, binance, site, replay, soak); all but the soak when unset.
  */
 const only = new Set(
   (process.env.BENCH_ONLY ?? '')
@@ -133,6 +134,7 @@ async function main(): Promise<void> {
   let analytics: AnalyticsResults | undefined;
   let mcp: Measurement[] | undefined;
   let realism: RealismSummary | undefined;
+  let binance: BinanceSummary | undefined;
   let site: SiteResults | undefined;
   try {
     mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
@@ -210,6 +212,10 @@ async function main(): Promise<void> {
       const bursts = Number(process.env.BENCH_TRADING_BURSTS ?? 5);
       realism = await measureRealism({ redisUrl: stack.redis.url, apiUrl: stack.api.url, connections, bursts });
     }
+    if (wants('binance')) {
+      const bursts = Number(process.env.BENCH_TRADING_BURSTS ?? 5);
+      binance = await measureBinance({ redisUrl: stack.redis.url, apiUrl: stack.api.url, connections, bursts });
+    }
     if (wants('site')) site = await measureSite(stack, durationSeconds, rounds, connections);
   } finally {
     await stack.stop();
@@ -249,6 +255,7 @@ async function main(): Promise<void> {
     arena ? arenaTable(arena) : '',
     analytics ? analyticsTable(analytics) : '',
     realism ? realismTable(realism) : '',
+    binance ? binanceTable(binance) : '',
     site ? siteTable(site) : '',
     replay ? replayTable(replay) : '',
   ]
@@ -279,6 +286,7 @@ async function main(): Promise<void> {
         analytics,
         mcp,
         realism,
+        binance,
         site,
         replay,
       },

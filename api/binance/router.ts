@@ -20,8 +20,11 @@ import type { ApiRequest, ApiResponse, Middleware } from '../routing/http-types.
 import { sendJsonText } from '../routing/json-text.js';
 import { accountRoutes } from './account-routes.js';
 import { algoRoutes } from './algo-routes.js';
+import { batchRoutes } from './batch-routes.js';
+import { dataRoutes } from './data-routes.js';
 import type { BinanceRoute } from './binance-route.js';
 import { marketRoutes } from './market-routes.js';
+import { modifyRoute } from './modify-route.js';
 import { orderReadRoutes } from './order-read-routes.js';
 import { orderActions, orderRoutes } from './order-routes.js';
 import { authenticateKey, authenticateSigned, signedParts } from './signed-auth.js';
@@ -74,7 +77,15 @@ export function futuresRoutes(services: AppServices): BinanceRoute[] {
     ...algoRoutes({ clock, market, book }, actions),
     ...orderReadRoutes({ clock, market, book, positions: services.stores.positions }),
     ...userStreamRoutes(new ListenKeyStore(redis)),
+    ...batchRoutes({ market }, actions),
+    modifyRoute({ market, trading, orders: services.stores.orders }, actions),
   ];
+}
+
+/** The trading statistics under Binance's /futures/data (data-routes.ts BINANCE_DATA_PREFIX). */
+export function futuresDataRoutes(services: AppServices): BinanceRoute[] {
+  const { clock, market, derivatives } = services;
+  return dataRoutes({ clock, market, derivatives, store: services.stores.derivatives });
 }
 
 /**
@@ -88,7 +99,10 @@ export function spotRoutes(): BinanceRoute[] {
   ];
 }
 
-/** A router of Binance routes (futuresRoutes at BINANCE_PREFIX, spotRoutes at BINANCE_SPOT_PREFIX). */
+/**
+ * A router of Binance routes (futuresRoutes at BINANCE_PREFIX, futuresDataRoutes at BINANCE_DATA_PREFIX, spotRoutes at
+ * BINANCE_SPOT_PREFIX).
+ */
 export function binanceRouter({ services, before, limit, logger }: BinanceRouterDeps, routes: readonly BinanceRoute[]): Router {
   const router = express.Router();
   const signedDeps = {

@@ -3,6 +3,7 @@
  * ones, timestamp, recvWindow and signature, are checked before and stripped here as unknown).
  */
 import Joi from 'joi';
+import { DATA_PERIODS } from '../../shared/binance/data-shapes.js';
 import { KLINE_INTERVALS } from '../../shared/binance/market-shapes.js';
 import type { FieldMeta } from '../routing/validate.js';
 
@@ -117,3 +118,35 @@ export const incomeQuery = Joi.object({
 export const algoRefQuery = Joi.object({ symbol, algoId: orderId, clientAlgoId: clientId }).or('algoId', 'clientAlgoId');
 
 export const allAlgoOrdersQuery = allOrdersQuery.rename('algoId', 'orderId');
+
+/** Cancel Multiple Orders: the symbol and a JSON list of orderIds or of client ids (ccxt sends them lowercase). */
+export const batchCancelQuery = Joi.object({
+  symbol: symbol.required(),
+  orderIdList: Joi.string().max(2000),
+  origClientOrderIdList: Joi.string().max(2000),
+})
+  .rename('orderidlist', 'orderIdList')
+  .rename('origclientorderidlist', 'origClientOrderIdList')
+  .xor('orderIdList', 'origClientOrderIdList');
+
+/** Modify Order: a resting LIMIT by orderId or origClientOrderId, its side, and its new quantity and price (both sent). */
+export const modifyOrderBody = Joi.object({
+  symbol: symbol.required(),
+  orderId,
+  origClientOrderId: clientId,
+  side: Joi.string().uppercase().valid('BUY', 'SELL').required(),
+  quantity: Joi.number().greater(0).max(1e12).required(),
+  price: Joi.number().greater(0).max(1e12).required(),
+}).or('orderId', 'origClientOrderId');
+
+/** The trading statistics (/futures/data): a symbol, one of Binance's periods, and a window of at most 500 rows. */
+export const dataQuery = Joi.object({
+  symbol: symbol.required(),
+  period: Joi.string()
+    .valid(...Object.keys(DATA_PERIODS))
+    .required()
+    .meta(codes({ 'any.only': 'bad_interval' })),
+  startTime: ms,
+  endTime: ms,
+  limit: Joi.number().integer().min(1).max(500).default(30),
+});

@@ -50,6 +50,11 @@ const MAPPINGS: Partial<Record<ErrorCode, Mapping>> = {
   cancel_rejected: { code: -2011, status: 400, msg: 'Unknown order sent.' },
   already_done: { code: -2011, status: 400, msg: 'Unknown order sent.' },
   listen_key_unknown: { code: -1125, status: 400, msg: 'This listenKey does not exist.' },
+  // Modify Order: Binance's own refusals (ccxt: OperationRejected)
+  modify_limit_only: { code: -5025, status: 400, msg: 'Only limit order is supported.' },
+  nothing_to_modify: { code: -5027, status: 400, msg: 'No need to modify the order.' },
+  // a change that lost its race every time (the change gate): Binance's "server busy, try again"
+  busy: { code: -1008, status: 503 },
   // the engine's refusals of a resting order's level and of a position's stop or target: Binance's "would trigger"
   stop_wrong_side: { code: -2021, status: 400, msg: 'Order would immediately trigger.' },
   sl_wrong_side: { code: -2021, status: 400, msg: 'Order would immediately trigger.' },

@@ -49,6 +49,10 @@ export const ERROR_CODES = {
   cancel_rejected: 400,
   /** A Binance listenKey that does not exist (never made, expired or closed): keepalive and the user-data stream (-1125). */
   listen_key_unknown: 400,
+  /** A Binance Modify Order of anything but a resting LIMIT (a stop entry, a position's level): Binance -5025. */
+  modify_limit_only: 400,
+  /** A Binance /futures/data statistic Perpdesk does not collect (top traders' ratios, taker volumes): refused, not guessed. */
+  statistic_unavailable: 400,
   // contention: a change that lost its race for a position or order every time it was tried (Retry-After)
   busy: 409,
   // accounts, keys and books

@@ -33,8 +33,11 @@ export interface KeyListBody {
 }
 
 export interface CreatedKeyBody extends KeyListBody {
-  /** The new key, shown this once: `key` is the secret, `k` its public id. */
-  created: { k: string; key: string; name: string; book: string };
+  /**
+   * The new key, shown this once: `key` is the secret, `k` its public id, and `secret` its HMAC secret when one was
+   * asked for (the exchange dialects' signed requests), stored sealed as the CLI's `keys create --secret` stores it.
+   */
+  created: { k: string; key: string; name: string; book: string; secret?: string };
 }
 
 function keyRow(key: KeySummary): KeyRow {
@@ -62,10 +65,11 @@ export class SiteKeyService {
   }
 
   /** Creates a key on the session's account (409 max_keys; 400 max_books with max, bad_book, invalid_param). */
-  async create(session: SiteSession, input: { name?: string; book?: string }): Promise<CreatedKeyBody> {
-    const made = await this.accounts.createKey({ email: session.email, name: input.name, book: input.book });
+  async create(session: SiteSession, input: { name?: string; book?: string; secret?: boolean }): Promise<CreatedKeyBody> {
+    const made = await this.accounts.createKey({ email: session.email, name: input.name, book: input.book, secret: input.secret === true });
     const list = await this.list(session);
-    return { ...list, created: { k: made.key.id, key: made.apiKey, name: made.key.name, book: made.key.book } };
+    const created = { k: made.key.id, key: made.apiKey, name: made.key.name, book: made.key.book };
+    return { ...list, created: made.secret === undefined ? created : { ...created, secret: made.secret } };
   }
 
   async rename(session: SiteSession, keyId: string, name: string): Promise<KeyListBody> {

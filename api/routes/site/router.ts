@@ -38,6 +38,8 @@ const keyBody = Joi.object({
   name: Joi.string().max(200).allow(''),
   book: Joi.string().max(100),
   key: Joi.string().max(100),
+  /** create: give the key an HMAC secret too (the Binance dialect's signed requests). */
+  secret: Joi.boolean(),
 });
 
 const keyRow = {
@@ -64,7 +66,13 @@ const keyList: JsonSchema = {
     created: {
       type: 'object',
       description: 'create only: the new key, shown this once',
-      properties: { k: string(), key: string('the API key (pd_...)'), name: string(), book: string() },
+      properties: {
+        k: string(),
+        key: string('the API key (pd_...)'),
+        name: string(),
+        book: string(),
+        secret: string('create with secret: true only: the HMAC secret (64 alphanumerics), shown this once'),
+      },
     },
   },
 };
@@ -203,7 +211,8 @@ export function siteRoutes(options: SiteRouteOptions): RouteGroup {
       description:
         'Needs the site session cookie (401 login_required). Each act answers the list { ok, keys: [ { k, name, book, calls, last, ' +
         'revoked } ], plan, plans }; ' +
-        'create adds created { k, key } with the new key, shown once. k is the key public id.',
+        'create adds created { k, key } with the new key, shown once (with secret: true, its HMAC secret too, as created.secret, ' +
+        'shown once and stored sealed). k is the key public id.',
       body: keyBody,
       errors: ['login_required', 'cross_site', 'max_keys', 'max_books', 'bad_book', 'not_found'],
       response: keyList,
@@ -214,14 +223,14 @@ export function siteRoutes(options: SiteRouteOptions): RouteGroup {
       }: {
         req: ApiRequest;
         res: Parameters<typeof setSessionCookie>[0];
-        body: { act: string; name?: string; book?: string; key?: string };
+        body: { act: string; name?: string; book?: string; key?: string; secret?: boolean };
       }) => {
         // a created key is in the answer: no cache may keep it
         res.setHeader('Cache-Control', 'no-store');
         const session = await requireSession(req, auth);
         switch (body.act) {
           case 'create':
-            return site.keys.create(session, { name: body.name === '' ? undefined : body.name, book: body.book });
+            return site.keys.create(session, { name: body.name === '' ? undefined : body.name, book: body.book, secret: body.secret });
           case 'rename':
             return site.keys.rename(session, required(body.key, 'key'), required(body.name, 'name'));
           case 'revoke':

@@ -7,6 +7,8 @@ const keysError = document.getElementById('keys-error');
 const newKey = document.getElementById('new-key');
 const newKeyValue = document.getElementById('new-key-value');
 const copyStatus = document.getElementById('copy-status');
+const newSecret = document.getElementById('new-secret');
+const newSecretValue = document.getElementById('new-secret-value');
 
 function render(list) {
   document.getElementById('plan-line').textContent =
@@ -64,13 +66,22 @@ form.addEventListener('submit', async (event) => {
   clearErrors(form);
   const button = form.querySelector('button');
   button.disabled = true;
-  const body = { act: 'create', name: form.name.value.trim() || undefined, book: form.book.value.trim() || undefined };
+  const body = {
+    act: 'create',
+    name: form.name.value.trim() || undefined,
+    book: form.book.value.trim() || undefined,
+    ...(form.secret.checked ? { secret: true } : {}),
+  };
   try {
     const list = await api('/api/bot/key', { method: 'POST', body });
     render(list);
     newKey.hidden = false;
     newKeyValue.textContent = list.created.key;
     copyStatus.textContent = '';
+    // the secret is shown only beside the key it belongs to, and cleared when a key without one follows
+    newSecret.hidden = list.created.secret === undefined;
+    newSecretValue.textContent = list.created.secret ?? '';
+    document.getElementById('copy-secret-status').textContent = '';
     form.reset();
     document.getElementById('copy-key').focus();
   } catch (error) {
@@ -80,16 +91,20 @@ form.addEventListener('submit', async (event) => {
   }
 });
 
-document.getElementById('copy-key').addEventListener('click', async () => {
-  try {
-    await navigator.clipboard.writeText(newKeyValue.textContent);
-    copyStatus.textContent = 'Copied.';
-  } catch {
-    // no clipboard permission (plain http): select the text so the visitor can copy it
-    getSelection().selectAllChildren(newKeyValue);
-    copyStatus.textContent = 'Selected: press Ctrl+C (or ⌘C) to copy.';
-  }
-});
+function copyButton(buttonId, value, status) {
+  document.getElementById(buttonId).addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(value.textContent);
+      status.textContent = 'Copied.';
+    } catch {
+      // no clipboard permission (plain http): select the text so the visitor can copy it
+      getSelection().selectAllChildren(value);
+      status.textContent = 'Selected: press Ctrl+C (or ⌘C) to copy.';
+    }
+  });
+}
+copyButton('copy-key', newKeyValue, copyStatus);
+copyButton('copy-secret', newSecretValue, document.getElementById('copy-secret-status'));
 
 await act({ act: 'list' });
 pageReady();
