@@ -5,6 +5,7 @@ import { ingestTable, measureLiquidationIngest, type IngestSummary } from './sec
 import { startBenchStack, type BenchStack } from './lib/stack.js';
 import { measureTickToApi, type LatencySummary } from './sections/tick-latency.js';
 import { measureTrading, type TradingApi } from './sections/trading.js';
+import { measureOpenCloseLoop, openCloseLoopTable, type LoopRow } from './sections/open-close-loop.js';
 import { prepareMacroData } from './sections/macro-data.js';
 import { measurePush, pushTable, type PushResults } from './sections/push.js';
 import { measureRedisCost, redisCostTable, type RedisCostRow } from './sections/redis-cost.js';
@@ -34,6 +35,8 @@ const only = new Set(
     .filter(Boolean),
 );
 const wants = (section: string): boolean => only.size === 0 || only.has(section);
+/** The open + close loop runs with the trading rows, or alone as `open-close`. */
+const wantsLoop = wants('trading') || only.has('open-close');
 /** The soak holds a load for minutes (BENCH_SOAK_SECONDS, 600 by default): it runs only when named. */
 const wantsSoak = only.has('soak');
 
@@ -127,6 +130,7 @@ async function main(): Promise<void> {
   let sweep: SweepBenchSummary | undefined;
   let replay: ReplayBenchSummary | undefined;
   let roundTrips: RoundTripRow[] | undefined;
+  let loop: LoopRow[] | undefined;
   let redisCost: RedisCostRow[] | undefined;
   let soak: SoakSummary | undefined;
   let cluster: ClusterBenchSummary | undefined;
@@ -142,6 +146,16 @@ async function main(): Promise<void> {
     if (!wantsSoak || only.size > 1) rows = await measureRounds(targetsFor(stack), { durationSeconds, connections, rounds });
     if (wants('market')) latency = await measureTickToApi(stack.sim.url, stack.api.url, 100);
     if (wants('derivatives')) ingest = await measureLiquidationIngest(Number(process.env.BENCH_LIQ_EVENTS ?? 100_000));
+    if (wantsLoop)
+      loop = await measureOpenCloseLoop({
+        redisUrl: stack.redis.url,
+        api: { url: stack.api.url, pid: stack.api.process.pid },
+        bareExpress: { url: stack.bareExpress.url, pid: stack.bareExpress.process.pid },
+        connections: 32,
+        keys: 40,
+        seconds: durationSeconds,
+        rounds,
+      });
     if (wants('trading')) {
       roundTrips = await measureRoundTrips(stack.redis.url, rounds);
       const bursts = Number(process.env.BENCH_TRADING_BURSTS ?? 5);
@@ -243,6 +257,7 @@ async function main(): Promise<void> {
     });
   const markdown = [
     rows.length > 0 ? table(rows) : '',
+    loop ? openCloseLoopTable(loop, 32) : '',
     roundTrips ? roundTripTable(roundTrips) : '',
     latency ? latencyTable(latency) : '',
     ingest ? ingestTable(ingest) : '',
@@ -274,6 +289,7 @@ async function main(): Promise<void> {
         rounds,
         connections,
         rows,
+        loop,
         roundTrips,
         latency,
         ingest,

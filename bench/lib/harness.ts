@@ -94,6 +94,7 @@ export async function startChild(
     script,
     env,
     ROOT,
+    [],
     (child) =>
       new Promise<string>((resolve, reject) => {
         let buffer = '';
@@ -120,8 +121,10 @@ export async function startChildAt(
   url: string,
   healthPath: string,
   cwd = ROOT,
+  /** Node options before the script (e.g. --cpu-prof, which NODE_OPTIONS refuses). */
+  nodeArgs: readonly string[] = [],
 ): Promise<Child> {
-  return spawnChild(script, env, cwd, async (child) => {
+  return spawnChild(script, env, cwd, nodeArgs, async (child) => {
     // tsx compiles the service at start: a minute or more on this 2-core machine when others load it
     const deadline = Date.now() + 120_000;
     while (Date.now() < deadline) {
@@ -141,9 +144,10 @@ async function spawnChild(
   script: string,
   env: Record<string, string>,
   cwd: string,
+  nodeArgs: readonly string[],
   ready: (child: ChildProcess) => Promise<string>,
 ): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -58,7 +58,12 @@ export interface RoleEnv {
  * An API process (ROLE=api) on a free port. The limiter stays on and counts every request in Redis; the budget is just
  * too large to trip. `tree`: the checkout to run it from (BenchStackOptions.baselineTree); this one by default.
  */
-export async function startBenchApi(common: RoleEnv, extra: Record<string, string> = {}, tree?: string): Promise<Child> {
+export async function startBenchApi(
+  common: RoleEnv,
+  extra: Record<string, string> = {},
+  tree?: string,
+  nodeArgs: readonly string[] = [],
+): Promise<Child> {
   const port = await freePort();
   const env = {
     ...common,
@@ -75,7 +80,7 @@ export async function startBenchApi(common: RoleEnv, extra: Record<string, strin
     SITE_COOKIE_SECURE: 'false',
     ...extra,
   };
-  return startChildAt('workers/main.ts', env, `http://127.0.0.1:${port}`, '/readyz', tree);
+  return startChildAt('workers/main.ts', env, `http://127.0.0.1:${port}`, '/readyz', tree, nodeArgs);
 }
 
 /** A feed process (ROLE=feed) on the sim. */
@@ -120,7 +125,9 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
     const feed = allInOne ?? (await withMetrics((extra) => startBenchFeed({ ...common, ...extra })));
     const startApi = async (extra: Record<string, string>, tree?: string): Promise<Child> =>
       track(await startBenchApi(common, extra, tree));
-    const api = allInOne ?? (await withMetrics((extra) => startBenchApi(common, extra)));
+    // BENCH_CPU_PROF=<dir>: the API process writes a V8 CPU profile there when the stack stops
+    const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+    const api = allInOne ?? (await withMetrics((extra) => startBenchApi(common, extra, undefined, profile)));
     const apiWithMetrics = options.metricsApi ? await startApi({ METRICS_TOKEN: 'bench-metrics-token-0123456789' }) : undefined;
     const apiBaseline = options.baselineTree ? await startApi({}, options.baselineTree) : undefined;
     await waitForLivePrices(api.url);
