@@ -56,8 +56,9 @@ export async function startApiServer(deps: AppDeps, port = deps.domain.config.po
   const ticks = pod.openTicks((error) => logger.error({ err: error }, 'unreadable price tick'));
   const connectedBookSweep = sweep.connectedBook({ logger, latestTicks: ticks });
   // Binance's user-data stream, at its own paths on the same server
+  const { redis } = deps.domain;
   const userStream = attachUserStream({
-    redis,
+    backplane: pod.openStreamBackplane((error) => logger.error({ err: error }, 'user stream: unreadable channel message')),
     listenKeys: new ListenKeyStore(redis),
     isActiveKey: async (accountId, keyId) => (await deps.domain.accounts.keys.get(accountId, keyId))?.revokedAt === null,
     answers: new OrderAnswers(redis),

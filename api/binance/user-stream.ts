@@ -18,7 +18,7 @@ import { binanceError } from '../../shared/binance/binance-errors.js';
 import { isListenKeyShaped, listenKeySocketId, type ListenKeyRecord, type ListenKeyStore } from '../../shared/binance/listen-key-store.js';
 import type { OrderAnswers } from '../../shared/binance/order-answers.js';
 import type { TradingServices } from '../../shared/paper/trading-services.js';
-import { openStreamBackplane, type StreamBackplaneDeps } from '../../shared/push/stream-backplane.js';
+import type { StreamBackplane } from '../../shared/push/stream-backplane.js';
 import type { UpgradeRoute } from '../ws/stream-server.js';
 import { UserSocket, UserStreamHub } from './user-stream-hub.js';
 
@@ -45,8 +45,8 @@ function refuseUpgrade(socket: Duplex, error: AppError): void {
 }
 
 export interface UserStreamDeps {
-  /** The pod's connection: the socket slots' commands, and a subscriber of its own opened beside it. */
-  redis: StreamBackplaneDeps['redis'];
+  /** The socket slots and account channels of this stream alone (ApiPod.openStreamBackplane): closing the stream closes it. */
+  backplane: StreamBackplane;
   listenKeys: ListenKeyStore;
   /** Whether the API key a listenKey was made with is still active: a revoked key's listenKey opens no socket. */
   isActiveKey(accountId: string, keyId: string): Promise<boolean>;
@@ -68,11 +68,7 @@ export interface UserStream {
 export function attachUserStream(deps: UserStreamDeps): UserStream {
   const { listenKeys, clock, logger } = deps;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4096, perMessageDeflate: false });
-  const { slots, events } = openStreamBackplane({
-    redis: deps.redis,
-    slotTtlMs: deps.slotTtlMs,
-    onError: (error) => logger.error({ err: error }, 'user stream: unreadable channel message'),
-  });
+  const { slots, events } = deps.backplane;
   const hub = new UserStreamHub({ events, trading: deps.trading, answers: deps.answers, clock, logger });
   const podId = `${process.pid}.${randomBytes(4).toString('hex')}`;
   let counter = 0;

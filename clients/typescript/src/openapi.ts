@@ -1833,7 +1833,7 @@ export interface paths {
     put?: never;
     /**
      * The signed-in account's API keys: act list, create (name, optional book), rename (key, name), revoke (key)
-     * @description Needs the site session cookie (401 login_required). Each act answers the list { ok, keys: [ { k, name, book, calls, last, revoked } ], plan, plans }; create adds created { k, key } with the new key, shown once. k is the key public id.
+     * @description Needs the site session cookie (401 login_required). Each act answers the list { ok, keys: [ { k, name, book, calls, last, revoked } ], plan, plans }; create adds created { k, key } with the new key, shown once (with secret: true, its HMAC secret too, as created.secret, shown once and stored sealed). k is the key public id.
      */
     post: operations['postApiBotKey'];
     delete?: never;
@@ -3068,6 +3068,8 @@ export interface components {
           | 'unknown_order'
           | 'cancel_rejected'
           | 'listen_key_unknown'
+          | 'modify_limit_only'
+          | 'statistic_unavailable'
           | 'busy'
           | 'max_keys'
           | 'max_books'
@@ -3183,6 +3185,8 @@ export interface components {
         | 'unknown_order'
         | 'cancel_rejected'
         | 'listen_key_unknown'
+        | 'modify_limit_only'
+        | 'statistic_unavailable'
         | 'busy'
         | 'max_keys'
         | 'max_books'
@@ -10174,6 +10178,7 @@ export interface operations {
           name?: string;
           book?: string;
           key?: string;
+          secret?: boolean;
         };
       };
     };
@@ -10210,6 +10215,8 @@ export interface operations {
               key?: string;
               name?: string;
               book?: string;
+              /** @description create with secret: true only: the HMAC secret (64 alphanumerics), shown this once */
+              secret?: string;
             };
           };
         };

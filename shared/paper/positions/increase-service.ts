@@ -14,7 +14,7 @@ import { toCents } from '../../engine/side.js';
 import { changeKey, STALE } from '../change-gate.js';
 import type { KeyContext } from '../key-context.js';
 import type { EntryPrice } from '../markets/live-prices.js';
-import { crossedTrigger } from './close-service.js';
+import { crossedTrigger } from '../../engine/close-record.js';
 import type { AddedLeg, IncreaseRecord, IncreaseStore } from './increase-store.js';
 import { checkLeverage } from './position-builder.js';
 import { fundingOwed, type PositionDeps } from './position-deps.js';
