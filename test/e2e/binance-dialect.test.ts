@@ -9,14 +9,8 @@ import { parseCliArgs } from '../../ops/cli/cli-args.js';
 import { runCommand } from '../../ops/cli/cli-commands.js';
 import { getJson } from '../helpers/app.js';
 import { minuteSeries, seedCandles } from '../helpers/market-seed.js';
+import { binanceHosts, newSecretKey, type SecretKey } from '../helpers/binance.js';
 import { useTradingFixture } from '../helpers/trading.js';
-
-interface SecretKey {
-  apiKey: string;
-  secret: string;
-}
-
-let emails = 0;
 
 describe('Binance USDⓈ-M dialect (/fapi)', function () {
   this.timeout(30_000);
@@ -26,24 +20,12 @@ describe('Binance USDⓈ-M dialect (/fapi)', function () {
     accounts = createAccountServices({ redis: stack.redis, secretsKey: configWith().webhookSecretsKey });
   });
 
-  const newKey = async (secret = true): Promise<SecretKey> => {
-    const created = await accounts.service.createKey({ email: `binance${++emails}-${Date.now()}@example.org`, plan: 'business', secret });
-    return { apiKey: created.apiKey, secret: created.secret ?? '' };
-  };
+  const newKey = (secret = true): Promise<SecretKey> => newSecretKey(accounts, secret);
 
   /** ccxt's binanceusdm with every USDⓈ-M host (and the spot API's, for the coins list) pointed at the test API. */
   const client = (key?: SecretKey) => {
     const exchange = new ccxt.binanceusdm(key ?? {});
-    const base = `${stack.api.url}/fapi`;
-    Object.assign(exchange.urls.api as Record<string, string>, {
-      sapi: `${stack.api.url}/sapi/v1`,
-      fapiPublic: `${base}/v1`,
-      fapiPublicV2: `${base}/v2`,
-      fapiPublicV3: `${base}/v3`,
-      fapiPrivate: `${base}/v1`,
-      fapiPrivateV2: `${base}/v2`,
-      fapiPrivateV3: `${base}/v3`,
-    });
+    Object.assign(exchange.urls.api as Record<string, string>, binanceHosts(stack.api.url));
     return exchange;
   };
 

@@ -7,15 +7,11 @@ import { configWith } from '../../shared/config.js';
 import { DerivativesStore } from '../../shared/derivatives/derivatives-store.js';
 import { createAccountServices, type AccountServices } from '../../shared/paper/accounts/account-services.js';
 import { getJson } from '../helpers/app.js';
+import { binanceHosts, newSecretKey, type SecretKey } from '../helpers/binance.js';
 import { useTradingFixture } from '../helpers/trading.js';
 
-interface SecretKey {
-  apiKey: string;
-  secret: string;
-}
 type Body = Record<string, unknown> & { code?: number };
 
-let emails = 0;
 const BTC = 'BTC/USDT:USDT';
 
 describe('Binance USDⓈ-M dialect: batch orders, Modify Order, /futures/data', function () {
@@ -26,28 +22,11 @@ describe('Binance USDⓈ-M dialect: batch orders, Modify Order, /futures/data', 
     accounts = createAccountServices({ redis: stack.redis, secretsKey: configWith().webhookSecretsKey });
   });
 
-  const newKey = async (): Promise<SecretKey> => {
-    const created = await accounts.service.createKey({
-      email: `binrest${++emails}-${Date.now()}@example.org`,
-      plan: 'business',
-      secret: true,
-    });
-    return { apiKey: created.apiKey, secret: created.secret ?? '' };
-  };
+  const newKey = (): Promise<SecretKey> => newSecretKey(accounts);
 
   const client = (key?: SecretKey) => {
     const exchange = new ccxt.binanceusdm(key ?? {});
-    const base = `${stack.api.url}/fapi`;
-    Object.assign(exchange.urls.api as Record<string, string>, {
-      sapi: `${stack.api.url}/sapi/v1`,
-      fapiPublic: `${base}/v1`,
-      fapiPublicV2: `${base}/v2`,
-      fapiPublicV3: `${base}/v3`,
-      fapiPrivate: `${base}/v1`,
-      fapiPrivateV2: `${base}/v2`,
-      fapiPrivateV3: `${base}/v3`,
-      fapiData: `${stack.api.url}/futures/data`,
-    });
+    Object.assign(exchange.urls.api as Record<string, string>, binanceHosts(stack.api.url));
     return exchange;
   };
 

@@ -16,6 +16,7 @@ import { Arrivals } from '../helpers/arrivals.js';
 import { waitFor } from '../helpers/market-wait.js';
 import { startTestRelay } from '../helpers/push.js';
 import { freshRedis } from '../helpers/redis.js';
+import { binanceHosts } from '../helpers/binance.js';
 import { TestPrices } from '../helpers/trading.js';
 
 interface SecretKey {
@@ -255,16 +256,9 @@ describe('Binance USDⓈ-M user-data stream (listenKey, /ws/<listenKey>)', funct
     // and the longest recvWindow: on a loaded machine a signed call can be slower than the default 5 s
     const options = { watchPositions: { fetchPositionsSnapshot: false }, recvWindow: 60_000 };
     const exchange = new ccxt.pro.binanceusdm({ apiKey: key.apiKey, secret: key.secret, options });
-    const base = `${api.url}/fapi`;
     const urls = exchange.urls.api as Record<string, unknown>;
     Object.assign(urls, {
-      sapi: `${api.url}/sapi/v1`,
-      fapiPublic: `${base}/v1`,
-      fapiPublicV2: `${base}/v2`,
-      fapiPublicV3: `${base}/v3`,
-      fapiPrivate: `${base}/v1`,
-      fapiPrivateV2: `${base}/v2`,
-      fapiPrivateV3: `${base}/v3`,
+      ...binanceHosts(api.url),
       ws: { ...(urls.ws as Record<string, unknown>), future: `${api.url.replace(/^http/, 'ws')}/ws` },
     });
     try {
