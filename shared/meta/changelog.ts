@@ -37,6 +37,9 @@ export const CHANGELOG: readonly ChangelogEntry[] = [
         'TypeScript one',
       'A guide read in order (docs/guide), each page served at /docs/guide/<page> and linked from /docs',
       'X-RateLimit-Reset keeps one value for the whole of a window',
+      'Binance USDⓈ-M dialect at /fapi and /futures/data (ccxt binanceusdm with only its hosts changed): HMAC-signed keys (CLI ' +
+        'and site), market data, account, MARKET/LIMIT/conditional and Algo orders, adding to a position, batch orders, ' +
+        'Modify Order, and the user-data stream (listenKey, ORDER_TRADE_UPDATE, ACCOUNT_UPDATE)',
     ],
   },
   {
