@@ -102,6 +102,8 @@ describe('the docs page in a real browser (/docs)', function () {
       await open.getByRole('button', { name: 'Try it out' }).click();
       const order = { symbol: 'BTC', side: 'long', leverage: 10, margin_usd: 100, dry_run: true };
       await open.locator('.body-param textarea').fill(JSON.stringify(order));
+      // a fresh price now: the browser's steps above may outlast the one the test set before it (PRICE_FRESH_MS)
+      await fixture.prices.set({ BTCUSDT: 65_000 });
       const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/bot/v1/open');
       await open.getByRole('button', { name: 'Execute' }).click();
       const response = await answered;
