@@ -24,6 +24,7 @@ import {
 } from '../../shared/binance/order-shapes.js';
 import type { Side } from '../../shared/engine/side.js';
 import type { MarketService } from '../../shared/market/market-service.js';
+import { BUSY_RETRY_AFTER_S } from '../../shared/paper/change-gate.js';
 import type { KeyContext } from '../../shared/paper/key-context.js';
 import { refOf } from '../../shared/paper/positions/position-service.js';
 import type { TradingServices } from '../../shared/paper/trading-services.js';
@@ -83,6 +84,17 @@ const REFUSALS: Record<RefusalReason, () => AppError> = {
     ),
 };
 
+/** How many times a MARKET order is netted again onto a symbol whose position closed under it, before it answers busy. */
+const NETTING_ATTEMPTS = 3;
+
+/** What a MARKET order meets when the symbol's position changed between its read and its write. */
+const NET_AGAIN: ReadonlySet<string> = new Set(['already_closed', 'position_not_found', 'symbol_held']);
+
+const netBusy = (symbol: string): AppError =>
+  new AppError('busy', `the ${symbol} position kept changing under other orders; send the order again in ${BUSY_RETRY_AFTER_S} s`, {
+    retry_after: BUSY_RETRY_AFTER_S,
+  });
+
 /** The order types whose stopPrice sets a level of the position, and which level. */
 const LEVEL_OF: Record<string, Level> = { STOP_MARKET: 'sl', TAKE_PROFIT_MARKET: 'tp', TRAILING_STOP_MARKET: 'trail' };
 
@@ -117,7 +129,7 @@ export function orderActions({ clock, market, trading, leverage, answers, book }
     return filledOrder({ ...base, orderId: increaseOrderId(id, added.v), quantity: added.added.qty, avgPrice: added.added.price });
   };
 
-  const placeMarket = async (auth: KeyContext, symbol: string, body: OrderBody, clientOrderId: string): Promise<Answer> => {
+  const placeMarket = async (auth: KeyContext, symbol: string, body: OrderBody, clientOrderId: string, attempt = 1): Promise<Answer> => {
     const positions = await held(auth, symbol);
     const intent = intentOf(body);
     // a retry of an open that went through: the engine answers it from its client_order_id
@@ -132,29 +144,26 @@ export function orderActions({ clock, market, trading, leverage, answers, book }
       time: clock.now(),
     };
     if (plan.kind === 'refuse') throw REFUSALS[plan.reason]();
-    if (plan.kind === 'increase') {
-      // closed since it was read: the order nets onto what the symbol holds now (it then opens), as Binance's would
-      return placeIncrease(auth, symbol, plan.id, plan.quantity, base).catch(async (error: unknown) => {
-        if (!(error instanceof AppError && (error.code === 'already_closed' || error.code === 'position_not_found'))) throw error;
-        const now = planOrder(intent, await held(auth, symbol));
-        if (now.kind !== 'open') throw error;
-        return placeOpen(auth, symbol, now, base);
-      });
-    }
-    if (plan.kind === 'open') return placeOpen(auth, symbol, plan, base);
+    // the position read closed since (the order nets onto what the symbol holds now: nothing, it opens; one another
+    // order just opened, it adds to that), or another order opened one first (it adds to that one), as Binance's would
+    const netAgain = (error: unknown): Promise<Answer> => {
+      if (!(error instanceof AppError && NET_AGAIN.has(error.code))) throw error;
+      if (attempt >= NETTING_ATTEMPTS) throw netBusy(symbol);
+      return placeMarket(auth, symbol, body, clientOrderId, attempt + 1);
+    };
+    if (plan.kind === 'increase') return placeIncrease(auth, symbol, plan.id, plan.quantity, base).catch(netAgain);
+    if (plan.kind === 'open') return placeOpen(auth, symbol, plan, base).catch(netAgain);
     const closed = (await trading.closes.close(auth, { id: plan.id, pct: plan.pct, symbol, client_order_id: clientOrderId })).closed;
     return filledOrder({ ...base, orderId: closingOrderId(closed), quantity: closed.qty, avgPrice: closed.exit_price ?? closed.entry });
   };
 
   const placeOpen = async (auth: KeyContext, symbol: string, plan: { side: Side; quantity: number }, base: FilledBase): Promise<Answer> => {
     const [price, lev] = await Promise.all([market.quote(symbol), leverageOf(auth, symbol)]);
-    const opened = await trading.positions.open(auth, {
-      symbol,
-      side: plan.side,
-      leverage: lev,
-      margin_usd: (plan.quantity * price.price) / lev,
-      client_order_id: base.clientOrderId,
-    });
+    const opened = await trading.positions.open(
+      auth,
+      { symbol, side: plan.side, leverage: lev, margin_usd: (plan.quantity * price.price) / lev, client_order_id: base.clientOrderId },
+      { oneWay: true },
+    );
     if (!('position' in opened) || 'dry_run' in opened) throw new Error('a market open answered without a position');
     const p = opened.position;
     return filledOrder({ ...base, orderId: p.id, quantity: p.qty, avgPrice: p.entry });

@@ -79,6 +79,8 @@ export const ERROR_CODES = {
   market_closed: 409,
   position_not_found: 404,
   too_many_open: 409,
+  /** A one-way open (an exchange dialect's) of a symbol the book already holds a position in: it nets onto that one. */
+  symbol_held: 409,
   already_closed: 409,
   remaining_margin_min_1: 400,
   /** An increase of a position whose stop, target or liquidation the live price has crossed: it is being settled there. */

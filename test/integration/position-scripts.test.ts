@@ -109,6 +109,20 @@ describe('position scripts under races (Lua, real Redis)', () => {
     expect(await redis.zcard(keys.triggerIndex('ETHUSDT', 'liq', 'long'))).to.equal(5);
   });
 
+  it('open, one-way: of racing opens of one symbol one lands, the others name it and write nothing; other symbols open', async () => {
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => pods[i % 2].open(ref, newPosition(ref), 50, { oneWay: true })));
+    const opened = results.filter((r) => r.kind === 'opened');
+    expect(opened).to.have.length(1);
+    const id = opened[0].kind === 'opened' ? opened[0].stored.position.id : '';
+    expect(results.filter((r) => r.kind === 'held')).to.deep.equal(Array.from({ length: 5 }, () => ({ kind: 'held', id })));
+    const before = await snapshotRedis(redis);
+    expect((await pods[1].open(ref, newPosition(ref), 50, { oneWay: true })).kind).to.equal('held');
+    expect(await snapshotRedis(redis)).to.deep.equal(before);
+    expect(await redis.zcard(keys.triggerIndex('ETHUSDT', 'liq', 'long'))).to.equal(1);
+    expect((await pods[0].open(ref, newPosition(ref, { symbol: 'BTCUSDT' }), 50, { oneWay: true })).kind).to.equal('opened');
+    expect((await pods[0].open(ref, newPosition(ref), 50)).kind, 'not one-way: a second ETH position').to.equal('opened');
+  });
+
   it('close: two pods settling the same read settle it once; the loser sees already closed; counters move once', async () => {
     const position = newPosition(ref);
     await pods[0].open(ref, position, 50);

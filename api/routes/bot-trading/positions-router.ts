@@ -128,7 +128,8 @@ export function positionRoutes(options: BotTradingRouteOptions): RouteDefinition
         const side = parseSide(body.side);
         const book = await bookTrading(options, auth);
         // the prefetch read the live price: a journal fills at its cursor
-        return book.trading.positions.open(book.auth, { ...body, side, ...entryKind(body) }, book.journal ? undefined : prefetched);
+        const fill = { prefetched: book.journal ? undefined : prefetched };
+        return book.trading.positions.open(book.auth, { ...body, side, ...entryKind(body) }, fill);
       },
     },
     {
@@ -151,7 +152,7 @@ export function positionRoutes(options: BotTradingRouteOptions): RouteDefinition
       prefetch: (body, key) => trading.closes.prefetch(body, key),
       handle: async ({ body, auth, prefetched }: { body: CloseRequest; auth: KeyContext; prefetched?: unknown }) => {
         const book = await bookTrading(options, auth);
-        return book.trading.closes.close(book.auth, body, undefined, book.journal ? undefined : prefetched);
+        return book.trading.closes.close(book.auth, body, undefined, { prefetched: book.journal ? undefined : prefetched });
       },
     },
     {

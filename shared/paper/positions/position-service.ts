@@ -21,6 +21,11 @@ import { defaultPositionId, fundingOwed, type PositionDeps } from './position-de
 import type { BookRef, Position, StoredPosition } from './position-types.js';
 import { closedView, openView, type PositionView } from './position-view.js';
 
+export interface OpenOptions {
+  prefetched?: unknown;
+  oneWay?: boolean;
+}
+
 export interface OpenRequest {
   symbol: string;
   side: Side;
@@ -149,10 +154,13 @@ export class PositionService {
     return new PrefetchedFill(symbol, this.deps.prices.settledEntryPrice(symbol));
   }
 
-  /** `prefetched`: what prefetchFill started for this request, if anything; used when it is for the same symbol. */
-  open(ctx: KeyContext, req: OpenRequest & { type?: 'market' }, prefetched?: unknown): Promise<MarketOpenResult>;
-  open(ctx: KeyContext, req: OpenRequest, prefetched?: unknown): Promise<OpenResult>;
-  async open(ctx: KeyContext, req: OpenRequest, prefetched?: unknown): Promise<OpenResult> {
+  /**
+   * `prefetched`: what prefetchFill started for this request, if anything; used when it is for the same symbol.
+   * `oneWay`: a market open refused (symbol_held) while the book holds an open position in the symbol.
+   */
+  open(ctx: KeyContext, req: OpenRequest & { type?: 'market' }, options?: OpenOptions): Promise<MarketOpenResult>;
+  open(ctx: KeyContext, req: OpenRequest, options?: OpenOptions): Promise<OpenResult>;
+  async open(ctx: KeyContext, req: OpenRequest, { prefetched, oneWay = false }: OpenOptions = {}): Promise<OpenResult> {
     if (req.type === 'limit' || req.type === 'stop') return this.orders.place(ctx, { ...req, type: req.type });
     const { store, prices, fees, sim, clock } = this.deps;
     const requestTs = clock.now();
@@ -167,7 +175,7 @@ export class PositionService {
     try {
       if ('error' in fill) throw fill.error;
       const venue = named === undefined ? accountVenue : (named ?? undefined);
-      return await this.fill(ctx, req, fill.value, venue, effectiveProfile(profile, overridesOf(req)), requestTs);
+      return await this.fill(ctx, req, fill.value, venue, effectiveProfile(profile, overridesOf(req)), { requestTs, oneWay });
     } catch (error) {
       // a reused client_order_id answers with its position even when the market has moved since
       // (no price now, or levels now on the wrong side); the open script itself answers the other reuses
@@ -183,7 +191,7 @@ export class PositionService {
     quoted: EntryPrice,
     venue: FeeVenue | undefined,
     profile: SimProfile,
-    requestTs: number,
+    { requestTs, oneWay }: { requestTs: number; oneWay: boolean },
   ): Promise<MarketOpenResult> {
     const { store, clock } = this.deps;
     const ref = refOf(ctx);
@@ -201,7 +209,11 @@ export class PositionService {
     const id = defaultPositionId(now);
     const coid = req.client_order_id ?? null;
     const position = buildPosition(terms, entry, { id, book: ctx.book, openedTs: now, clientOrderId: coid });
-    const outcome = await store.open(ref, position, ctx.plan.limits.maxOpenPositions, profile.margin_enforced);
+    const outcome = await store.open(ref, position, ctx.plan.limits.maxOpenPositions, { enforceMargin: profile.margin_enforced, oneWay });
+    if (outcome.kind === 'held')
+      throw new AppError('symbol_held', `this book holds open position ${outcome.id} in ${position.symbol}: an order nets onto it`, {
+        id: outcome.id,
+      });
     if (outcome.kind === 'budget') {
       throw new AppError(
         'insufficient_margin',

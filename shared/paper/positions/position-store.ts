@@ -21,7 +21,16 @@ export type OpenOutcome =
   | { kind: 'opened'; stored: StoredPosition }
   | { kind: 'idempotent'; stored: StoredPosition | null }
   | { kind: 'cap'; open: number }
-  | { kind: 'budget'; freeCents: number; inUseCents: number; balanceCents: number };
+  | { kind: 'budget'; freeCents: number; inUseCents: number; balanceCents: number }
+  | { kind: 'held'; id: string };
+
+/** What an open is refused for besides the book's cap. */
+export interface OpenRules {
+  /** Past the book's free margin (the profile's margin_enforced). */
+  enforceMargin?: boolean;
+  /** When the book holds an open position in the symbol already (an exchange dialect's one-way netting). */
+  oneWay?: boolean;
+}
 
 export type CloseOutcome =
   { kind: 'closed' } | { kind: 'idempotent'; result: CloseRecord } | { kind: 'stale' } | { kind: 'already_closed' } | { kind: 'missing' };
@@ -205,8 +214,7 @@ export class PositionStore {
   }
 
   /** Opens a position within the book's cap; its trigger entries go in first and come out again when nothing was stored. */
-  /** `enforceMargin`: refuse past the book's free margin (the profile's margin_enforced). */
-  async open(ref: BookRef, position: Position, cap: number, enforceMargin = false): Promise<OpenOutcome> {
+  async open(ref: BookRef, position: Position, cap: number, rules: OpenRules = {}): Promise<OpenOutcome> {
     const raw = JSON.stringify(position);
     const coid = position.client_order_id;
     const target = { ref, position, kinds: heldKinds(position) };
@@ -228,9 +236,10 @@ export class PositionStore {
         IDEMPOTENCY_TTL_S,
         ref.book,
         position.opened_ts,
-        enforceMargin ? 1 : 0,
+        rules.enforceMargin ? 1 : 0,
         Math.round(position.margin * 100),
         reqArg(ref),
+        rules.oneWay ? position.symbol : '',
       ],
     };
     // the entries first (sent together on one server: one connection runs them in that order)
@@ -244,6 +253,7 @@ export class PositionStore {
     if (status === 2) return { kind: 'idempotent', stored: parsePosition(String(value)) };
     if (status === 3) return { kind: 'idempotent', stored: await this.getArchived(ref, String(value)) };
     if (status === -2) return { kind: 'budget', freeCents: Number(value), inUseCents: Number(rest[0]), balanceCents: Number(rest[1]) };
+    if (status === -3) return { kind: 'held', id: String(value) };
     return { kind: 'cap', open: Number(value) };
   }
 

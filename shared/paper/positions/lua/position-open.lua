@@ -21,11 +21,13 @@ ARGV[7]  event time, ms
 ARGV[8]  1 when the book's margin is enforced (its profile's margin_enforced), else 0
 ARGV[9]  the position's margin, cents
 ARGV[10] the id of the request (or job) that caused the change, '' for none: the outbox entry's 'req'
+ARGV[11] one-way symbol (an exchange dialect's netting): refuse when the book holds an open position in it; '' none
 
 Returns  {1, position JSON}  opened
          {2, position JSON}  idempotent: the position this client_order_id opened, as it stands now
          {3, position id}    idempotent, but a reset archived that position (look it up in the archives)
          {-1, open count}    refused: the book holds the cap of open positions (too_many_open)
+         {-3, position id}   refused: ARGV[11] is set and the book holds this open position in that symbol
          {-2, free cents, in use cents, balance cents}
                              refused: margin_enforced and the margin is above the free margin (balance
                              = starting balance + realized P&L; free = balance - margin of the open positions)
@@ -45,14 +47,18 @@ if earlier then return earlier end
 local count = redis.call('HLEN', KEYS[1])
 if count >= tonumber(ARGV[3]) then return {-1, count} end
 
-if ARGV[8] == '1' then
-  local stats = redis.call('HMGET', KEYS[6], 'starting_balance', 'realized_cents')
-  local balance = math.floor((tonumber(stats[1]) or 10000) * 100 + 0.5) + (tonumber(stats[2]) or 0)
+if ARGV[11] ~= '' or ARGV[8] == '1' then
   local in_use = 0
   for _, json in ipairs(redis.call('HVALS', KEYS[1])) do
-    in_use = in_use + math.floor(cjson.decode(json).margin * 100 + 0.5)
+    local held = cjson.decode(json)
+    if held.symbol == ARGV[11] then return {-3, held.id} end
+    in_use = in_use + math.floor(held.margin * 100 + 0.5)
   end
-  if tonumber(ARGV[9]) > balance - in_use then return {-2, balance - in_use, in_use, balance} end
+  if ARGV[8] == '1' then
+    local stats = redis.call('HMGET', KEYS[6], 'starting_balance', 'realized_cents')
+    local balance = math.floor((tonumber(stats[1]) or 10000) * 100 + 0.5) + (tonumber(stats[2]) or 0)
+    if tonumber(ARGV[9]) > balance - in_use then return {-2, balance - in_use, in_use, balance} end
+  end
 end
 
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
