@@ -134,11 +134,10 @@ export async function startFeedRole(ctx: RoleContext): Promise<RunningRole> {
     name: 'feed',
     stop: () =>
       (stopping ??= (async () => {
-        // connectors first (each lease stops its connector, then is released for a standby)
+        // connectors first (each lease stops its connector, then is released for a standby), all at once: each waits
+        // on its sockets' closing handshakes
         reporter.stop();
-        await depth.stop();
-        await connectors.stop();
-        await liquidations.stop();
+        await Promise.all([depth.stop(), connectors.stop(), liquidations.stop()]);
         await refresher.stop();
         await writer.stop();
         await sweep.close();

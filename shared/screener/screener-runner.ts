@@ -20,6 +20,8 @@ export interface ScreenerRunOptions {
   /** Symbols fetched at once. */
   concurrency?: number;
   now: number;
+  /** Aborted (the worker stopping): no further symbol is fetched, and the run answers what it scored (or throws). */
+  signal?: AbortSignal;
 }
 
 const round = (x: number, dp: number): number => Number(x.toFixed(dp));
@@ -60,7 +62,7 @@ export async function runScreener(source: CandleSource, options: ScreenerRunOpti
   const errors: string[] = [];
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < universe.length) {
+    while (next < universe.length && !options.signal?.aborted) {
       const symbol = universe[next++];
       try {
         const candles = await source.candles({ symbol, intervalMinutes: options.intervalMinutes, limit: bars, endMs: options.now });

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { computeIndicators, MIN_BARS, type Bar } from '../../shared/screener/indicators.js';
 import { buildSetup, LONG_AT, MAX_LEVERAGE, scoreSnapshot, SHORT_AT, WEIGHTS } from '../../shared/screener/score.js';
-import { rowFor } from '../../shared/screener/screener-runner.js';
+import { rowFor, runScreener } from '../../shared/screener/screener-runner.js';
+import type { Candle } from '../../shared/market/types.js';
 
 /** Bars around a close path: high and low half a unit either side. */
 function bars(closes: readonly number[], halfRange = 0.5): Bar[] {
@@ -174,5 +175,30 @@ describe('screener scoring (pure)', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('a screener run', () => {
+  const candles = rising.map(
+    (close, i): Candle => ({ openTime: i * 60_000, open: close, high: close + 0.5, low: close - 0.5, close, volume: 1, closed: true }),
+  );
+  const universe = Array.from({ length: 20 }, (_, i) => ({ symbol: `S${i}USDT`, assetClass: 'crypto' as const, quoteVolume24h: 1e9, venues: [] }));
+
+  it('stops fetching when its signal aborts (the worker stopping), and answers what it scored by then', async () => {
+    const stop = new AbortController();
+    const asked: string[] = [];
+    const source = {
+      symbols: () => Promise.resolve(universe),
+      candles: ({ symbol }: { symbol: string }) => {
+        asked.push(symbol);
+        if (asked.length === 3) stop.abort();
+        return Promise.resolve(candles);
+      },
+    };
+    const result = await runScreener(source, { size: 20, intervalMinutes: 60, now: 0, concurrency: 1, signal: stop.signal });
+    expect(asked).to.deep.equal(['S0USDT', 'S1USDT', 'S2USDT']);
+    expect(result.rows.map((r) => r.symbol)).to.deep.equal(asked);
+    const whole = await runScreener(source, { size: 20, intervalMinutes: 60, now: 0, concurrency: 1 });
+    expect(whole.rows).to.have.length(20);
   });
 });
