@@ -179,10 +179,21 @@ describe('screener scoring (pure)', () => {
 });
 
 describe('a screener run', () => {
-  const candles = rising.map(
-    (close, i): Candle => ({ openTime: i * 60_000, open: close, high: close + 0.5, low: close - 0.5, close, volume: 1, closed: true }),
-  );
-  const universe = Array.from({ length: 20 }, (_, i) => ({ symbol: `S${i}USDT`, assetClass: 'crypto' as const, quoteVolume24h: 1e9, venues: [] }));
+  const candles = rising.map((close, i): Candle => ({
+    openTime: i * 60_000,
+    open: close,
+    high: close + 0.5,
+    low: close - 0.5,
+    close,
+    volume: 1,
+    closed: true,
+  }));
+  const universe = Array.from({ length: 20 }, (_, i) => ({
+    symbol: `S${i}USDT`,
+    assetClass: 'crypto' as const,
+    quoteVolume24h: 1e9,
+    venues: [],
+  }));
 
   it('stops fetching when its signal aborts (the worker stopping), and answers what it scored by then', async () => {
     const stop = new AbortController();
