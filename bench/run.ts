@@ -151,6 +151,7 @@ async function main(): Promise<void> {
         redisUrl: stack.redis.url,
         api: { url: stack.api.url, pid: stack.api.process.pid },
         bareExpress: { url: stack.bareExpress.url, pid: stack.bareExpress.process.pid },
+        ...(stack.apiBaseline ? { baseline: { url: stack.apiBaseline.url, pid: stack.apiBaseline.process.pid } } : {}),
         connections: 32,
         keys: 40,
         seconds: durationSeconds,

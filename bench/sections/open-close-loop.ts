@@ -13,6 +13,8 @@ export interface LoopOptions {
   redisUrl: string;
   api: { url: string; pid: number | undefined };
   bareExpress: { url: string; pid: number | undefined };
+  /** An API process from another tree (BENCH_BASELINE_TREE), looped in the same interleaved rounds. */
+  baseline?: { url: string; pid: number | undefined };
   connections: number;
   keys: number;
   seconds: number;
@@ -86,10 +88,10 @@ async function loop(server: LoopOptions['api'], keys: readonly string[], connect
 export async function measureOpenCloseLoop(options: LoopOptions): Promise<LoopRow[]> {
   const keys = await createKeys(options.redisUrl, 1, options.keys);
   const { connections, seconds } = options;
-  const targets = [options.bareExpress, options.api];
+  const targets = [options.bareExpress, options.api, ...(options.baseline ? [options.baseline] : [])];
   // a warm-up round each: the JIT, the connection pools and the scripts' cache
   for (const target of targets) await loop(target, keys, connections, 2);
-  const runs: LoopRun[][] = [[], []];
+  const runs: LoopRun[][] = targets.map(() => []);
   for (let round = 0; round < options.rounds; round += 1) {
     for (const [i, target] of targets.entries()) runs[i].push(await loop(target, keys, connections, seconds));
   }
@@ -109,6 +111,7 @@ export async function measureOpenCloseLoop(options: LoopOptions): Promise<LoopRo
   return [
     row('bare express, POST open + close (express.json())', runs[0]),
     row(`POST /open + /close loop, 1 account, ${options.keys} keys`, runs[1], runs[0]),
+    ...(options.baseline ? [row(`the same loop on the baseline tree`, runs[2], runs[0])] : []),
   ];
 }
 
