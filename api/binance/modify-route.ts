@@ -56,8 +56,7 @@ export function modifyRoute({ market, trading, orders }: ModifyRouteDeps, action
       if (trimNumber(body.price) === o.limit_price && Math.abs(body.quantity - shown.origQty) <= 1e-12 * body.quantity)
         throw new AppError('nothing_to_modify', 'No need to modify the order.');
       const modified = await trading.orders.modify(auth, { order_id: orderId, limit_price: body.price, margin_usd: margin });
-      // the engine answers the order with its coin (BTC); Binance names the pair
-      return orderShape({ ...restingOrder(modified.order), symbol });
+      return orderShape(restingOrder(modified.order));
     },
   };
 }

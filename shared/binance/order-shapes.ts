@@ -9,6 +9,7 @@
  * a MARKET order that added to a position's, the position's id, `-ADD` and the version the increase made.
  */
 import type { Side } from '../engine/side.js';
+import { canonicalSymbol } from '../market/canonical-symbol.js';
 import type { Order, OrderStatus } from '../paper/orders/order-types.js';
 import type { Position } from '../paper/positions/position-types.js';
 import { decimal } from './market-shapes.js';
@@ -104,13 +105,16 @@ const STATUSES: Record<OrderStatus, BinanceStatus> = {
   rejected: 'REJECTED',
 };
 
-/** A resting entry of the engine (limit: LIMIT; stop: a STOP_MARKET that opens), quantity its notional at its level. */
+/**
+ * A resting entry of the engine (limit: LIMIT; stop: a STOP_MARKET that opens), quantity its notional at its level. Its
+ * symbol is the pair: the engine stores the pair but answers and relays the order with its coin (BTC).
+ */
 export function restingOrder(o: Order): OrderFields {
   const qty = (o.margin_usd * o.leverage) / o.limit_price;
   const filled = o.status === 'filled';
   return {
     orderId: o.order_id,
-    symbol: o.symbol,
+    symbol: canonicalSymbol(o.symbol) ?? o.symbol,
     clientOrderId: o.client_order_id ?? o.order_id,
     side: buySell(o.side),
     type: o.type === 'limit' ? 'LIMIT' : 'STOP_MARKET',

@@ -10,7 +10,6 @@
  *   the event is heard (userDataPlan says which symbols; accountUpdate shapes them).
  * - listenKeyExpired: the listenKey expired or was closed; the socket closes after it.
  */
-import { canonicalSymbol } from '../market/canonical-symbol.js';
 import type { Order } from '../paper/orders/order-types.js';
 import type { MoneyFields } from '../paper/positions/position-reads.js';
 import type { PositionView } from '../paper/positions/position-view.js';
@@ -170,7 +169,7 @@ const EXEC_OF: Record<ChannelOrder['event'], ExecutionType> = {
 /** A resting entry's fill, cancel or expiry (a fill refused by the book's cap or one-way mode: EXPIRED). */
 export function restingExecution(item: ChannelOrder): Execution {
   const view = item.order as unknown as Order & { position?: PositionView };
-  const fields = restingOrder({ ...view, symbol: canonicalSymbol(view.symbol) ?? view.symbol });
+  const fields = restingOrder(view);
   const time = view.done_ts ?? view.placed_ts;
   const exec = view.status === 'rejected' ? 'EXPIRED' : EXEC_OF[item.event];
   const order: OrderFields = { ...fields, status: view.status === 'rejected' ? 'EXPIRED' : fields.status };

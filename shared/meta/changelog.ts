@@ -40,6 +40,8 @@ export const CHANGELOG: readonly ChangelogEntry[] = [
       'Binance USDⓈ-M dialect at /fapi and /futures/data (ccxt binanceusdm with only its hosts changed): HMAC-signed keys (CLI ' +
         'and site), market data, account, MARKET/LIMIT/conditional and Algo orders, adding to a position, batch orders, ' +
         'Modify Order, and the user-data stream (listenKey, ORDER_TRADE_UPDATE, ACCOUNT_UPDATE)',
+      'Binance dialect: a resting LIMIT or STOP_MARKET names the pair (BTCUSDT) in its answer, its reads and its cancel, as every ' +
+        'other answer does',
     ],
   },
   {

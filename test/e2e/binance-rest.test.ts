@@ -164,6 +164,24 @@ describe('Binance USDⓈ-M dialect: batch orders, Modify Order, /futures/data', 
     expect([unknown.status, (unknown.body as Body).code]).to.deep.equal([400, -2013]);
   });
 
+  it('a resting LIMIT names the pair (BTCUSDT) in its answer, its query, the open orders and its cancel', async () => {
+    const key = await newKey();
+    await ready(key);
+    const order = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.01', price: '60000' };
+    const placed = (await signed(key, 'POST', '/v1/order', order)).body as Body;
+    expect(placed).to.deep.include({ symbol: 'BTCUSDT', status: 'NEW', type: 'LIMIT' });
+    const orderId = String(placed.orderId);
+    const queried = (await signed(key, 'GET', '/v1/order', { symbol: 'BTCUSDT', orderId })).body as Body;
+    const open = (await signed(key, 'GET', '/v1/openOrders', { symbol: 'BTCUSDT' })).body as Body[];
+    const cancelled = (await signed(key, 'DELETE', '/v1/order', { symbol: 'BTCUSDT', orderId })).body as Body;
+    expect([queried.symbol, open.map((o) => o.symbol), cancelled.symbol, cancelled.status]).to.deep.equal([
+      'BTCUSDT',
+      ['BTCUSDT'],
+      'BTCUSDT',
+      'CANCELED',
+    ]);
+  });
+
   it("ccxt fetchOpenInterestHistory from the collected history, at period boundaries; fetchLongShortRatioHistory from Binance's global ratio", async () => {
     const store = new DerivativesStore(stack.redis);
     const period = 5 * 60_000;

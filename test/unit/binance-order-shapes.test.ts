@@ -9,7 +9,9 @@ import {
   parseLevelId,
   positionFills,
   positionIncome,
+  restingOrder,
 } from '../../shared/binance/order-shapes.js';
+import type { Order } from '../../shared/paper/orders/order-types.js';
 import type { Position } from '../../shared/paper/positions/position-types.js';
 
 const long = { id: 'bp1', side: 'long' as const, qty: 0.02 };
@@ -62,6 +64,12 @@ describe('Binance orders, fills and income from the engine (pure)', () => {
     expect(planLevel({ side: 'SELL', quantity: 0.01, ...plain }, [long])).to.deep.include({ reason: 'partial_level' });
     expect(planLevel({ side: 'BUY', quantity: 0.02, ...plain }, [long])).to.deep.include({ reason: 'reduce_only_rejected' });
     expect(planLevel({ side: 'SELL', quantity: 0.02, ...plain }, [])).to.deep.include({ reason: 'reduce_only_rejected' });
+  });
+
+  it('a resting entry the engine answers with its coin (BTC) names the pair', () => {
+    const order = { order_id: 'o1', symbol: 'BTC', side: 'long', type: 'limit', status: 'open', limit_price: 60000 };
+    const fields = restingOrder({ ...order, margin_usd: 60, leverage: 10, placed_ts: 1_000 } as unknown as Order);
+    expect(fields).to.deep.include({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: 60000, origQty: 0.01 });
   });
 
   it("names a level's order by position and level, NEW while set, FILLED once it closed the position, CANCELED once cleared", () => {
