@@ -42,6 +42,8 @@ export const CHANGELOG: readonly ChangelogEntry[] = [
         'Modify Order, and the user-data stream (listenKey, ORDER_TRADE_UPDATE, ACCOUNT_UPDATE)',
       'Binance dialect: a resting LIMIT or STOP_MARKET names the pair (BTCUSDT) in its answer, its reads and its cancel, as every ' +
         'other answer does',
+      'Binance user-data stream: a resting LIMIT or STOP_MARKET placed is its ORDER_TRADE_UPDATE NEW (a channel-only order.placed ' +
+        "outbox event, never a webhook); a close's ACCOUNT_UPDATE carries the funding it settled in bc (funding is charged at the close)",
     ],
   },
   {
