@@ -11,6 +11,7 @@
 import type { Side } from '../engine/side.js';
 import { canonicalSymbol } from '../market/canonical-symbol.js';
 import type { Order, OrderStatus } from '../paper/orders/order-types.js';
+import { legsOf } from '../paper/positions/position-legs.js';
 import type { Position } from '../paper/positions/position-types.js';
 import { decimal } from './market-shapes.js';
 
@@ -214,6 +215,7 @@ export type FillSource = Pick<
   | 'funding_usd'
   | 'close_reason'
   | 'parent_id'
+  | 'legs'
 >;
 
 /** What a closed position (or closed part) paid and earned: gross P&L, fees and funding that made its pnl_usd. */
@@ -239,48 +241,39 @@ export interface Fill {
   time: number;
 }
 
-/** The fills of a position: its open, and its close when it is closed; their commissions add up to its fees. */
+/**
+ * The fills of a position: its open (one per leg once added to: the open, then each add, under the orderId its MARKET
+ * order answered), and its close when it is closed; their commissions add up to its fees.
+ */
 export function positionFills(p: FillSource): Fill[] {
-  const base = { symbol: p.symbol, qty: p.qty };
-  if (p.status === 'open') {
-    return [
-      {
-        ...base,
-        id: `${p.id}-O`,
-        orderId: p.id,
-        side: buySell(p.side),
-        price: p.entry,
-        commission: p.fee_open_usd,
-        realizedPnl: 0,
-        time: p.opened_ts,
-      },
-    ];
-  }
+  const opener = p.parent_id ?? p.id;
   const { gross, fees } = settled(p);
-  // a closed part carries its share of the entry fee (close-service.ts scales it), and was opened by its parent's order
-  const openFee = Math.min(fees, p.fee_open_usd);
-  return [
-    {
-      ...base,
-      id: `${p.id}-O`,
-      orderId: p.parent_id ?? p.id,
-      side: buySell(p.side),
-      price: p.entry,
-      commission: openFee,
-      realizedPnl: 0,
-      time: p.opened_ts,
-    },
-    {
-      ...base,
-      id: `${p.id}-C`,
-      orderId: closingOrderId(p),
-      side: buySell(p.side, true),
-      price: p.exit ?? 0,
-      commission: fees - openFee,
-      realizedPnl: gross,
-      time: p.closed_ts ?? p.opened_ts,
-    },
-  ];
+  // a closed part carries its share of the entry fee (close-service.ts scales it), and was opened by its parent's orders
+  const openFee = p.status === 'open' ? p.fee_open_usd : Math.min(fees, p.fee_open_usd);
+  const opens = legsOf(p, openFee).map((leg): Fill => ({
+    symbol: p.symbol,
+    qty: leg.qty,
+    id: leg.v === 0 ? `${p.id}-O` : `${p.id}-O-ADD${leg.v}`,
+    orderId: leg.v === 0 ? opener : increaseOrderId(opener, leg.v),
+    side: buySell(p.side),
+    price: leg.price,
+    commission: leg.fee,
+    realizedPnl: 0,
+    time: leg.ts,
+  }));
+  if (p.status === 'open') return opens;
+  const close: Fill = {
+    symbol: p.symbol,
+    qty: p.qty,
+    id: `${p.id}-C`,
+    orderId: closingOrderId(p),
+    side: buySell(p.side, true),
+    price: p.exit ?? 0,
+    commission: fees - openFee,
+    realizedPnl: gross,
+    time: p.closed_ts ?? p.opened_ts,
+  };
+  return [...opens, close];
 }
 
 export function fillShape(f: Fill): Record<string, unknown> {

@@ -129,7 +129,8 @@ const levelOfReason = (reason: string | undefined): Level | undefined =>
  */
 export function closeExecution(view: PositionView, clientOrderId: string | undefined): Execution {
   const p = withPair(view);
-  const close = positionFills(p)[1];
+  const fills = positionFills(p);
+  const close = fills[fills.length - 1];
   const level = levelOfReason(p.close_reason);
   const liquidated = p.close_reason === 'liquidation';
   const time = p.closed_ts ?? p.opened_ts;

@@ -182,6 +182,29 @@ describe('Binance USDⓈ-M dialect: batch orders, Modify Order, /futures/data', 
     ]);
   });
 
+  it('userTrades lists each leg of an increased position: the open and the add, each its own price, qty and fee', async () => {
+    const key = await newKey();
+    const exchange = await ready(key);
+    const open = await exchange.createOrder(BTC, 'market', 'buy', 0.01);
+    await stack.prices.set({ BTCUSDT: 66000 });
+    const add = await exchange.createOrder(BTC, 'market', 'buy', 0.02);
+    const trades = await exchange.fetchMyTrades(BTC);
+    expect(trades.map((t) => [t.order, t.side, t.price, t.amount])).to.deep.equal([
+      [open.id, 'buy', 65000, 0.01],
+      [add.id, 'buy', 66000, 0.02],
+    ]);
+    expect(trades[0].fee?.cost).to.be.closeTo(0.3575, 1e-9);
+    expect(trades[1].fee?.cost).to.be.closeTo(0.726, 1e-9);
+    const [position] = await exchange.fetchPositions([BTC]);
+    expect(position.entryPrice).to.be.closeTo((0.01 * 65000 + 0.02 * 66000) / 0.03, 1e-6);
+    // a close of half: the open legs of the closed part and of the rest each add up to their part
+    await exchange.createOrder(BTC, 'market', 'sell', 0.015, undefined, { reduceOnly: true });
+    const after = await exchange.fetchMyTrades(BTC);
+    const bought = after.filter((t) => t.side === 'buy').reduce((sum, t) => sum + (t.amount ?? 0), 0);
+    expect(bought).to.be.closeTo(0.03, 1e-9);
+    expect(after.filter((t) => t.side === 'sell').map((t) => t.amount)).to.deep.equal([0.015]);
+  });
+
   it("ccxt fetchOpenInterestHistory from the collected history, at period boundaries; fetchLongShortRatioHistory from Binance's global ratio", async () => {
     const store = new DerivativesStore(stack.redis);
     const period = 5 * 60_000;
