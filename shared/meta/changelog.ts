@@ -45,6 +45,7 @@ export const CHANGELOG: readonly ChangelogEntry[] = [
       'Binance user-data stream: a resting LIMIT or STOP_MARKET placed is its ORDER_TRADE_UPDATE NEW (a channel-only order.placed ' +
         "outbox event, never a webhook); a close's ACCOUNT_UPDATE carries the funding it settled in bc (funding is charged at the close)",
       'Binance userTrades: one fill per leg of a position added to (the open and each add, at its own price, quantity and fee)',
+      'Binance PUT batchOrders: up to 5 LIMIT orders modified in turn, each answered in its place with the order or its own error',
     ],
   },
   {

@@ -164,6 +164,45 @@ describe('Binance USDⓈ-M dialect: batch orders, Modify Order, /futures/data', 
     expect([unknown.status, (unknown.body as Body).code]).to.deep.equal([400, -2013]);
   });
 
+  it('PUT batchOrders modifies each LIMIT as PUT order does, each answered in its place; more than 5 refused whole', async () => {
+    const key = await newKey();
+    const exchange = await ready(key);
+    const a = await exchange.createOrder(BTC, 'limit', 'buy', 0.01, 60000, { newClientOrderId: 'bm-a' });
+    const b = await exchange.createOrder(BTC, 'limit', 'buy', 0.01, 61000, { newClientOrderId: 'bm-b' });
+    const entry = (ref: Record<string, string>, quantity: string, price: string) => ({
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      quantity,
+      price,
+      ...ref,
+    });
+    const modified = await signed(key, 'PUT', '/v1/batchOrders', {
+      batchOrders: JSON.stringify([
+        entry({ orderId: a.id! }, '0.02', '60500'),
+        entry({ orderId: 'nope' }, '0.01', '60000'),
+        entry({ origClientOrderId: 'bm-b' }, '0.01', '61000'),
+        entry({ origClientOrderId: 'bm-b' }, '0.03', '59000'),
+      ]),
+    });
+    expect(modified.status).to.equal(200);
+    const rows = modified.body as Body[];
+    expect(rows.map((r) => r.code ?? [r.orderId, r.symbol, r.price, r.origQty, r.status])).to.deep.equal([
+      [a.id, 'BTCUSDT', '60500', '0.02', 'NEW'],
+      -2013,
+      -5027,
+      [b.id, 'BTCUSDT', '59000', '0.03', 'NEW'],
+    ]);
+    const open = await exchange.fetchOpenOrders(BTC);
+    expect(open.map((o) => [o.id, o.price, o.amount])).to.deep.equal([
+      [a.id, 60500, 0.02],
+      [b.id, 59000, 0.03],
+    ]);
+    const six = await signed(key, 'PUT', '/v1/batchOrders', {
+      batchOrders: JSON.stringify(Array.from({ length: 6 }, () => entry({ orderId: a.id! }, '0.01', '60000'))),
+    });
+    expect([six.status, (six.body as Body).code]).to.deep.equal([400, -1130]);
+  });
+
   it('a resting LIMIT names the pair (BTCUSDT) in its answer, its query, the open orders and its cancel', async () => {
     const key = await newKey();
     await ready(key);
