@@ -46,6 +46,8 @@ export const CHANGELOG: readonly ChangelogEntry[] = [
         "outbox event, never a webhook); a close's ACCOUNT_UPDATE carries the funding it settled in bc (funding is charged at the close)",
       'Binance userTrades: one fill per leg of a position added to (the open and each add, at its own price, quantity and fee)',
       'Binance PUT batchOrders: up to 5 LIMIT orders modified in turn, each answered in its place with the order or its own error',
+      'Binance one-way flip through zero: an order past the opposite position closes it and opens the remainder, one FILLED ' +
+        'answer at the average price (reduceOnly still stops at zero; a refused remainder answers EXPIRED with what filled)',
     ],
   },
   {

@@ -203,6 +203,35 @@ describe('Binance USDⓈ-M dialect: batch orders, Modify Order, /futures/data', 
     expect([six.status, (six.body as Body).code]).to.deep.equal([400, -1130]);
   });
 
+  it('an order past the opposite position flips it through zero: one FILLED order; reduceOnly stops at zero; a refused rest EXPIRED', async () => {
+    const key = await newKey();
+    const exchange = await ready(key);
+    await exchange.createOrder(BTC, 'market', 'buy', 0.01);
+    await stack.prices.set({ BTCUSDT: 66000 });
+    const flip = await exchange.createOrder(BTC, 'market', 'sell', 0.03, undefined, { newClientOrderId: 'flip-1' });
+    expect([flip.status, flip.filled, flip.amount, flip.average, flip.clientOrderId]).to.deep.equal([
+      'closed',
+      0.03,
+      0.03,
+      66000,
+      'flip-1',
+    ]);
+    expect((await exchange.fetchPositions([BTC])).map((p) => [p.side, p.contracts])).to.deep.equal([['short', 0.02]]);
+    const again = await exchange.createOrder(BTC, 'market', 'sell', 0.03, undefined, { newClientOrderId: 'flip-1' });
+    expect(again.id).to.equal(flip.id);
+
+    const stop = await exchange.createOrder(BTC, 'market', 'buy', 0.05, undefined, { reduceOnly: true });
+    expect([stop.status, stop.filled]).to.deep.equal(['closed', 0.02]);
+    expect(await exchange.fetchPositions([BTC])).to.deep.equal([]);
+
+    // the remainder's margin is below the engine's 1 USDT: the close stands, the order answers what filled
+    await exchange.createOrder(BTC, 'market', 'buy', 0.01);
+    const short = await signed(key, 'POST', '/v1/order', { symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', quantity: '0.0101' });
+    expect(short.status).to.equal(200);
+    expect(short.body).to.deep.include({ status: 'EXPIRED', origQty: '0.0101', executedQty: '0.01', avgPrice: '66000' });
+    expect(await exchange.fetchPositions([BTC])).to.deep.equal([]);
+  });
+
   it('a resting LIMIT names the pair (BTCUSDT) in its answer, its query, the open orders and its cancel', async () => {
     const key = await newKey();
     await ready(key);
