@@ -1,6 +1,7 @@
 /**
- * Binance USDⓈ-M batch orders (SIGNED): Place Multiple Orders (`batchOrders`, at most 5) and Cancel Multiple Orders
- * (`orderIdList` or `origClientOrderIdList`, at most 10), through the single order's actions (order-routes.ts). Each
+ * Binance USDⓈ-M batch orders (SIGNED): Place Multiple Orders (`batchOrders`, at most 5), Modify Multiple Orders
+ * (`PUT batchOrders`, at most 5) and Cancel Multiple Orders (`orderIdList` or `origClientOrderIdList`, at most 10),
+ * through the single order's actions (order-routes.ts, modify-route.ts). Each
  * order is answered in its place with its order or its own `{code, msg}`, as Binance answers; the orders are placed
  * one after another, so one that nets against an earlier one of the batch sees it.
  */
@@ -11,6 +12,7 @@ import type { MarketService } from '../../shared/market/market-service.js';
 import type { KeyContext } from '../../shared/paper/key-context.js';
 import { validateInput } from '../routing/validate.js';
 import type { BinanceRoute } from './binance-route.js';
+import type { ModifyAction } from './modify-route.js';
 import type { Answer, OrderActions, OrderBody } from './order-routes.js';
 import { batchCancelQuery, orderBody } from './schemas.js';
 
@@ -39,7 +41,15 @@ async function eachInTurn<T>(items: readonly T[], step: (item: T) => Promise<Ans
 const tooMany = (param: string, max: number): AppError =>
   new AppError('invalid_param', `Data sent for parameter '${param}' is not valid: at most ${max} orders.`, { param, max });
 
-export function batchRoutes({ market }: { market: MarketService }, actions: OrderActions): BinanceRoute[] {
+/** The orders of a `batchOrders` parameter, at most `BATCH_PLACE_MAX` (new orders or modifies alike). */
+function batchList(raw: string | undefined): Record<string, string>[] {
+  const orders = parseOrderList(raw);
+  if ('error' in orders) throw new AppError(orders.error, orders.message, { param: 'batchOrders' });
+  if (orders.list.length > BATCH_PLACE_MAX) throw tooMany('batchOrders', BATCH_PLACE_MAX);
+  return orders.list;
+}
+
+export function batchRoutes({ market }: { market: MarketService }, actions: OrderActions, modify: ModifyAction): BinanceRoute[] {
   const cancelOne = async (auth: KeyContext, ref: { orderId?: string; origClientOrderId?: string }): Promise<Answer> =>
     actions.cancel(auth, await actions.orderIdOf(auth, ref));
   return [
@@ -47,12 +57,15 @@ export function batchRoutes({ market }: { market: MarketService }, actions: Orde
       method: 'post',
       path: '/v1/batchOrders',
       signed: true,
-      handle: async ({ auth, params }) => {
-        const orders = parseOrderList(params.batchOrders);
-        if ('error' in orders) throw new AppError(orders.error, orders.message, { param: 'batchOrders' });
-        if (orders.list.length > BATCH_PLACE_MAX) throw tooMany('batchOrders', BATCH_PLACE_MAX);
-        return eachInTurn(orders.list, (raw) => actions.place(auth, validateInput<OrderBody>(orderBody, raw)));
-      },
+      handle: ({ auth, params }) =>
+        eachInTurn(batchList(params.batchOrders), (raw) => actions.place(auth, validateInput<OrderBody>(orderBody, raw))),
+    },
+    {
+      // each entry modified as PUT order modifies one, answered in its place (a refused one with its own code)
+      method: 'put',
+      path: '/v1/batchOrders',
+      signed: true,
+      handle: ({ auth, params }) => eachInTurn(batchList(params.batchOrders), (raw) => modify(auth, raw)),
     },
     {
       method: 'delete',

@@ -12,8 +12,9 @@ import { refOf } from '../../shared/paper/positions/position-service.js';
 import type { TradingServices } from '../../shared/paper/trading-services.js';
 import { trimNumber } from '../../shared/engine/side.js';
 import { validateInput } from '../routing/validate.js';
-import type { BinanceRoute } from './binance-route.js';
-import type { OrderActions } from './order-routes.js';
+import type { KeyContext } from '../../shared/paper/key-context.js';
+import type { BinanceParams, BinanceRoute } from './binance-route.js';
+import type { Answer, OrderActions } from './order-routes.js';
 import { modifyOrderBody } from './schemas.js';
 
 export interface ModifyRouteDeps {
@@ -33,31 +34,32 @@ interface ModifyBody {
 
 const limitOnly = (): AppError => new AppError('modify_limit_only', 'Only limit order is supported.');
 
-export function modifyRoute({ market, trading, orders }: ModifyRouteDeps, actions: OrderActions): BinanceRoute {
-  return {
-    method: 'put',
-    path: '/v1/order',
-    signed: true,
-    handle: async ({ auth, params }) => {
-      const body = validateInput<ModifyBody>(modifyOrderBody, params);
-      const symbol = await market.resolveSymbol(body.symbol);
-      const orderId = await actions.orderIdOf(auth, body);
-      // a position's stop, target or trailing stop is a conditional order: Binance modifies LIMIT orders only
-      if (parseLevelId(orderId)) throw limitOnly();
-      const stored = await orders.get(refOf(auth), orderId);
-      if (!stored || stored.order.symbol !== symbol) throw new AppError('unknown_order', 'Order does not exist.');
-      const o = stored.order;
-      if (o.status !== 'open') throw new AppError('already_done', 'Unknown order sent.', { status: o.status });
-      if (o.type !== 'limit') throw limitOnly();
-      if (buySell(o.side) !== body.side)
-        throw new AppError('invalid_param', "Data sent for parameter 'side' is not valid: it is not the order's side.", { param: 'side' });
-      const shown = restingOrder(o);
-      const margin = trimNumber((body.quantity * body.price) / o.leverage);
-      if (trimNumber(body.price) === o.limit_price && Math.abs(body.quantity - shown.origQty) <= 1e-12 * body.quantity)
-        throw new AppError('nothing_to_modify', 'No need to modify the order.');
-      const modified = await trading.orders.modify(auth, { order_id: orderId, limit_price: body.price, margin_usd: margin });
-      // the engine answers the order with its coin (BTC); Binance names the pair
-      return orderShape({ ...restingOrder(modified.order), symbol });
-    },
+/** Modifies one order as `PUT order` takes it (the batch modify runs each of its entries through it). */
+export type ModifyAction = (auth: KeyContext, params: BinanceParams) => Promise<Answer>;
+
+export function modifyAction({ market, trading, orders }: ModifyRouteDeps, actions: OrderActions): ModifyAction {
+  return async (auth, params) => {
+    const body = validateInput<ModifyBody>(modifyOrderBody, params);
+    const symbol = await market.resolveSymbol(body.symbol);
+    const orderId = await actions.orderIdOf(auth, body);
+    // a position's stop, target or trailing stop is a conditional order: Binance modifies LIMIT orders only
+    if (parseLevelId(orderId)) throw limitOnly();
+    const stored = await orders.get(refOf(auth), orderId);
+    if (!stored || stored.order.symbol !== symbol) throw new AppError('unknown_order', 'Order does not exist.');
+    const o = stored.order;
+    if (o.status !== 'open') throw new AppError('already_done', 'Unknown order sent.', { status: o.status });
+    if (o.type !== 'limit') throw limitOnly();
+    if (buySell(o.side) !== body.side)
+      throw new AppError('invalid_param', "Data sent for parameter 'side' is not valid: it is not the order's side.", { param: 'side' });
+    const shown = restingOrder(o);
+    const margin = trimNumber((body.quantity * body.price) / o.leverage);
+    if (trimNumber(body.price) === o.limit_price && Math.abs(body.quantity - shown.origQty) <= 1e-12 * body.quantity)
+      throw new AppError('nothing_to_modify', 'No need to modify the order.');
+    const modified = await trading.orders.modify(auth, { order_id: orderId, limit_price: body.price, margin_usd: margin });
+    return orderShape(restingOrder(modified.order));
   };
+}
+
+export function modifyRoute(modify: ModifyAction): BinanceRoute {
+  return { method: 'put', path: '/v1/order', signed: true, handle: ({ auth, params }) => modify(auth, params) };
 }

@@ -10,7 +10,8 @@ import { pairOf } from '../../shared/binance/account-shapes.js';
 import type { BookOrders } from '../../shared/binance/book-orders.js';
 import type { LeverageStore } from '../../shared/binance/leverage-store.js';
 import type { OrderAnswers } from '../../shared/binance/order-answers.js';
-import { planEntry, planLevel, planOrder, type OrderIntent, type RefusalReason } from '../../shared/binance/order-plan.js';
+import { decimal } from '../../shared/binance/market-shapes.js';
+import { planEntry, planLevel, planOrder, type OrderIntent, type OrderPlan, type RefusalReason } from '../../shared/binance/order-plan.js';
 import {
   closingOrderId,
   filledOrder,
@@ -58,6 +59,8 @@ export interface OrderBody {
 
 export type Answer = Record<string, unknown>;
 
+type FlipPlan = Extract<OrderPlan, { kind: 'flip' }>;
+
 /** What every MARKET answer carries besides its fill. */
 type FilledBase = Omit<FilledOrder, 'orderId' | 'quantity' | 'avgPrice'>;
 
@@ -68,7 +71,6 @@ const REFUSALS: Record<RefusalReason, () => AppError> = {
   reduce_only_rejected: () => new AppError('reduce_only_rejected', 'ReduceOnly Order is rejected.'),
   add_unsupported: () =>
     new AppError('netting_unsupported', 'A resting order that adds to an open position is not supported: add to it with a MARKET order.'),
-  flip_unsupported: () => new AppError('netting_unsupported', 'An order larger than the opposite position would flip it: close it first.'),
   several_positions: () =>
     new AppError('netting_unsupported', 'This symbol holds several positions (opened through /api/bot): close them there first.'),
   quantity_required: () => missing('quantity'),
@@ -153,8 +155,33 @@ export function orderActions({ clock, market, trading, leverage, answers, book }
     };
     if (plan.kind === 'increase') return placeIncrease(auth, symbol, plan.id, plan.quantity, base).catch(netAgain);
     if (plan.kind === 'open') return placeOpen(auth, symbol, plan, base).catch(netAgain);
+    if (plan.kind === 'flip') return placeFlip(auth, symbol, plan, body.quantity ?? 0, base).catch(netAgain);
     const closed = (await trading.closes.close(auth, { id: plan.id, pct: plan.pct, symbol, client_order_id: clientOrderId })).closed;
     return filledOrder({ ...base, orderId: closingOrderId(closed), quantity: closed.qty, avgPrice: closed.exit_price ?? closed.entry });
+  };
+
+  /**
+   * An order past the opposite position (one-way flip through zero): the whole position closes (the close script, once
+   * per client id), then the remainder opens on the other side (the open script, once per client id: their idempotency
+   * records are apart). One FILLED answer: the whole quantity at the average of both fills. When the open is refused
+   * after the close went through (margin, the book's caps, another order that opened the symbol in between: one-way's
+   * symbol_held), the order answers what filled, EXPIRED with the close's quantity, never an error.
+   */
+  const placeFlip = async (auth: KeyContext, symbol: string, plan: FlipPlan, quantity: number, base: FilledBase): Promise<Answer> => {
+    const close = { id: plan.id, pct: 100, symbol, client_order_id: base.clientOrderId };
+    const closed = (await trading.closes.close(auth, close)).closed;
+    const closedAt = closed.exit_price ?? closed.entry;
+    const opened = await placeOpen(auth, symbol, plan, base).then(
+      (answer) => ({ qty: Number(answer.executedQty), price: Number(answer.avgPrice), orderId: String(answer.orderId) }),
+      () => null,
+    );
+    if (opened === null) {
+      const filled = filledOrder({ ...base, orderId: closingOrderId(closed), quantity: closed.qty, avgPrice: closedAt });
+      return { ...filled, status: 'EXPIRED', origQty: decimal(quantity) };
+    }
+    const total = closed.qty + opened.qty;
+    const avgPrice = (closed.qty * closedAt + opened.qty * opened.price) / total;
+    return filledOrder({ ...base, orderId: opened.orderId, quantity: total, avgPrice });
   };
 
   const placeOpen = async (auth: KeyContext, symbol: string, plan: { side: Side; quantity: number }, base: FilledBase): Promise<Answer> => {

@@ -24,7 +24,7 @@ import { batchRoutes } from './batch-routes.js';
 import { dataRoutes } from './data-routes.js';
 import type { BinanceRoute } from './binance-route.js';
 import { marketRoutes } from './market-routes.js';
-import { modifyRoute } from './modify-route.js';
+import { modifyAction, modifyRoute } from './modify-route.js';
 import { orderReadRoutes } from './order-read-routes.js';
 import { orderActions, orderRoutes } from './order-routes.js';
 import { authenticateKey, authenticateSigned, signedParts } from './signed-auth.js';
@@ -70,6 +70,7 @@ export function futuresRoutes(services: AppServices): BinanceRoute[] {
   const book = new BookOrders({ positions: services.stores.positions, orders: services.stores.orders, answers, clock });
   const orderDeps = { clock, market, trading, leverage, answers, book };
   const actions = orderActions(orderDeps);
+  const modify = modifyAction({ market, trading, orders: services.stores.orders }, actions);
   return [
     ...marketRoutes({ clock, market, derivatives, funding: services.stores.funding, depth }),
     ...accountRoutes({ clock, market, trading, leverage }),
@@ -77,8 +78,8 @@ export function futuresRoutes(services: AppServices): BinanceRoute[] {
     ...algoRoutes({ clock, market, book }, actions),
     ...orderReadRoutes({ clock, market, book, positions: services.stores.positions }),
     ...userStreamRoutes(new ListenKeyStore(redis)),
-    ...batchRoutes({ market }, actions),
-    modifyRoute({ market, trading, orders: services.stores.orders }, actions),
+    ...batchRoutes({ market }, actions, modify),
+    modifyRoute(modify),
   ];
 }
 

@@ -163,6 +163,7 @@ export class UserStreamHub {
           netPositions(open, () => 1),
           time,
           clock.now(),
+          plan.fundingUsd,
         ),
       );
     }

@@ -3,8 +3,8 @@
  *
  * One-way mode nets orders into one position per symbol: with none, an order opens one; in its direction, the order
  * adds to it (the engine's increase: one script moves the average entry, margin and liquidation price); against it,
- * the order shrinks or closes it; reduceOnly and closePosition only ever shrink. An order that would flip a position
- * through zero is refused (close it first).
+ * the order shrinks or closes it; reduceOnly and closePosition only ever shrink. An order larger than the opposite
+ * position flips it through zero: it closes all of it and opens the remainder on the other side.
  */
 import type { Side } from '../engine/side.js';
 
@@ -26,16 +26,12 @@ export type OrderPlan =
   | { kind: 'open'; side: Side; quantity: number }
   | { kind: 'increase'; id: string; quantity: number }
   | { kind: 'close'; id: string; pct: number }
+  /** Close all of position `id`, then open `quantity` (the remainder) on `side`. */
+  | { kind: 'flip'; id: string; side: Side; quantity: number }
   | { kind: 'refuse'; reason: RefusalReason };
 
 export type RefusalReason =
-  | 'reduce_only_rejected'
-  | 'add_unsupported'
-  | 'flip_unsupported'
-  | 'several_positions'
-  | 'quantity_required'
-  | 'partial_level'
-  | 'resting_reduce';
+  'reduce_only_rejected' | 'add_unsupported' | 'several_positions' | 'quantity_required' | 'partial_level' | 'resting_reduce';
 export type Refusal = { kind: 'refuse'; reason: RefusalReason };
 
 /** A quantity within this share of the position closes all of it (the client rounded it to the lot step). */
@@ -55,8 +51,9 @@ export function planOrder(intent: OrderIntent, held: readonly HeldPosition[]): O
       : { kind: 'increase', id: position.id, quantity: intent.quantity ?? 0 };
   const quantity = intent.closePosition ? position.qty : (intent.quantity ?? 0);
   if (quantity >= position.qty * (1 - WHOLE_TOLERANCE)) {
-    // beyond the position: reduceOnly stops at zero, a plain order would open the other side
-    if (!reducing && quantity > position.qty * (1 + WHOLE_TOLERANCE)) return { kind: 'refuse', reason: 'flip_unsupported' };
+    // beyond the position: reduceOnly stops at zero, a plain order opens the remainder on the other side
+    if (!reducing && quantity > position.qty * (1 + WHOLE_TOLERANCE))
+      return { kind: 'flip', id: position.id, side, quantity: quantity - position.qty };
     return { kind: 'close', id: position.id, pct: 100 };
   }
   return { kind: 'close', id: position.id, pct: (quantity / position.qty) * 100 };
@@ -70,7 +67,7 @@ export function planOrder(intent: OrderIntent, held: readonly HeldPosition[]): O
  */
 export function planEntry(intent: OrderIntent, held: readonly HeldPosition[]): { kind: 'open'; side: Side; quantity: number } | Refusal {
   const plan = planOrder(intent, held);
-  if (plan.kind === 'close') return { kind: 'refuse', reason: 'resting_reduce' };
+  if (plan.kind === 'close' || plan.kind === 'flip') return { kind: 'refuse', reason: 'resting_reduce' };
   if (plan.kind === 'increase') return { kind: 'refuse', reason: 'add_unsupported' };
   return plan;
 }
@@ -82,6 +79,6 @@ export function planEntry(intent: OrderIntent, held: readonly HeldPosition[]): {
 export function planLevel(intent: OrderIntent, held: readonly HeldPosition[]): { kind: 'level'; id: string } | Refusal {
   const plan = planOrder({ ...intent, reduceOnly: true }, held);
   if (plan.kind === 'refuse') return plan;
-  if (plan.kind === 'open' || plan.kind === 'increase') return { kind: 'refuse', reason: 'reduce_only_rejected' };
+  if (plan.kind === 'open' || plan.kind === 'increase' || plan.kind === 'flip') return { kind: 'refuse', reason: 'reduce_only_rejected' };
   return plan.pct < 100 ? { kind: 'refuse', reason: 'partial_level' } : { kind: 'level', id: plan.id };
 }

@@ -9,7 +9,9 @@
  * a MARKET order that added to a position's, the position's id, `-ADD` and the version the increase made.
  */
 import type { Side } from '../engine/side.js';
+import { canonicalSymbol } from '../market/canonical-symbol.js';
 import type { Order, OrderStatus } from '../paper/orders/order-types.js';
+import { legsOf } from '../paper/positions/position-legs.js';
 import type { Position } from '../paper/positions/position-types.js';
 import { decimal } from './market-shapes.js';
 
@@ -104,13 +106,16 @@ const STATUSES: Record<OrderStatus, BinanceStatus> = {
   rejected: 'REJECTED',
 };
 
-/** A resting entry of the engine (limit: LIMIT; stop: a STOP_MARKET that opens), quantity its notional at its level. */
+/**
+ * A resting entry of the engine (limit: LIMIT; stop: a STOP_MARKET that opens), quantity its notional at its level. Its
+ * symbol is the pair: the engine stores the pair but answers and relays the order with its coin (BTC).
+ */
 export function restingOrder(o: Order): OrderFields {
   const qty = (o.margin_usd * o.leverage) / o.limit_price;
   const filled = o.status === 'filled';
   return {
     orderId: o.order_id,
-    symbol: o.symbol,
+    symbol: canonicalSymbol(o.symbol) ?? o.symbol,
     clientOrderId: o.client_order_id ?? o.order_id,
     side: buySell(o.side),
     type: o.type === 'limit' ? 'LIMIT' : 'STOP_MARKET',
@@ -210,6 +215,7 @@ export type FillSource = Pick<
   | 'funding_usd'
   | 'close_reason'
   | 'parent_id'
+  | 'legs'
 >;
 
 /** What a closed position (or closed part) paid and earned: gross P&L, fees and funding that made its pnl_usd. */
@@ -235,48 +241,39 @@ export interface Fill {
   time: number;
 }
 
-/** The fills of a position: its open, and its close when it is closed; their commissions add up to its fees. */
+/**
+ * The fills of a position: its open (one per leg once added to: the open, then each add, under the orderId its MARKET
+ * order answered), and its close when it is closed; their commissions add up to its fees.
+ */
 export function positionFills(p: FillSource): Fill[] {
-  const base = { symbol: p.symbol, qty: p.qty };
-  if (p.status === 'open') {
-    return [
-      {
-        ...base,
-        id: `${p.id}-O`,
-        orderId: p.id,
-        side: buySell(p.side),
-        price: p.entry,
-        commission: p.fee_open_usd,
-        realizedPnl: 0,
-        time: p.opened_ts,
-      },
-    ];
-  }
+  const opener = p.parent_id ?? p.id;
   const { gross, fees } = settled(p);
-  // a closed part carries its share of the entry fee (close-service.ts scales it), and was opened by its parent's order
-  const openFee = Math.min(fees, p.fee_open_usd);
-  return [
-    {
-      ...base,
-      id: `${p.id}-O`,
-      orderId: p.parent_id ?? p.id,
-      side: buySell(p.side),
-      price: p.entry,
-      commission: openFee,
-      realizedPnl: 0,
-      time: p.opened_ts,
-    },
-    {
-      ...base,
-      id: `${p.id}-C`,
-      orderId: closingOrderId(p),
-      side: buySell(p.side, true),
-      price: p.exit ?? 0,
-      commission: fees - openFee,
-      realizedPnl: gross,
-      time: p.closed_ts ?? p.opened_ts,
-    },
-  ];
+  // a closed part carries its share of the entry fee (close-service.ts scales it), and was opened by its parent's orders
+  const openFee = p.status === 'open' ? p.fee_open_usd : Math.min(fees, p.fee_open_usd);
+  const opens = legsOf(p, openFee).map((leg): Fill => ({
+    symbol: p.symbol,
+    qty: leg.qty,
+    id: leg.v === 0 ? `${p.id}-O` : `${p.id}-O-ADD${leg.v}`,
+    orderId: leg.v === 0 ? opener : increaseOrderId(opener, leg.v),
+    side: buySell(p.side),
+    price: leg.price,
+    commission: leg.fee,
+    realizedPnl: 0,
+    time: leg.ts,
+  }));
+  if (p.status === 'open') return opens;
+  const close: Fill = {
+    symbol: p.symbol,
+    qty: p.qty,
+    id: `${p.id}-C`,
+    orderId: closingOrderId(p),
+    side: buySell(p.side, true),
+    price: p.exit ?? 0,
+    commission: fees - openFee,
+    realizedPnl: gross,
+    time: p.closed_ts ?? p.opened_ts,
+  };
+  return [...opens, close];
 }
 
 export function fillShape(f: Fill): Record<string, unknown> {

@@ -5,12 +5,14 @@
  * - ORDER_TRADE_UPDATE: a position's open is its MARKET order's fill (orderId the position's id); its close the
  *   closing order's (`<id>-C`, or the level that fired: `-SL` STOP_MARKET, `-TP` TAKE_PROFIT_MARKET, `-TRAIL`
  *   TRAILING_STOP_MARKET; a liquidation a LIQUIDATION order `autoclose-<id>`), with the close leg's commission and
- *   the realized gross P&L; a resting entry's fill, cancel or expiry is that order's TRADE, CANCELED or EXPIRED.
+ *   the realized gross P&L; a resting entry placed, filled, cancelled or expired is that order's NEW, TRADE, CANCELED
+ *   or EXPIRED.
  * - ACCOUNT_UPDATE (reason ORDER): after an open or a close, the USDT wallet and the symbol's net position, read once
- *   the event is heard (userDataPlan says which symbols; accountUpdate shapes them).
+ *   the event is heard (userDataPlan says which symbols; accountUpdate shapes them). The engine charges funding only at
+ *   a close, so there is no FUNDING_FEE update: the close's ORDER update carries it in `bc` (the wallet's change other
+ *   than P&L and commission).
  * - listenKeyExpired: the listenKey expired or was closed; the socket closes after it.
  */
-import { canonicalSymbol } from '../market/canonical-symbol.js';
 import type { Order } from '../paper/orders/order-types.js';
 import type { MoneyFields } from '../paper/positions/position-reads.js';
 import type { PositionView } from '../paper/positions/position-view.js';
@@ -127,7 +129,8 @@ const levelOfReason = (reason: string | undefined): Level | undefined =>
  */
 export function closeExecution(view: PositionView, clientOrderId: string | undefined): Execution {
   const p = withPair(view);
-  const close = positionFills(p)[1];
+  const fills = positionFills(p);
+  const close = fills[fills.length - 1];
   const level = levelOfReason(p.close_reason);
   const liquidated = p.close_reason === 'liquidation';
   const time = p.closed_ts ?? p.opened_ts;
@@ -162,15 +165,16 @@ export function closeExecution(view: PositionView, clientOrderId: string | undef
 }
 
 const EXEC_OF: Record<ChannelOrder['event'], ExecutionType> = {
+  'order.placed': 'NEW',
   'order.filled': 'TRADE',
   'order.cancelled': 'CANCELED',
   'order.expired': 'EXPIRED',
 };
 
-/** A resting entry's fill, cancel or expiry (a fill refused by the book's cap or one-way mode: EXPIRED). */
+/** A resting entry placed, filled, cancelled or expired (a fill refused by the book's cap or one-way mode: EXPIRED). */
 export function restingExecution(item: ChannelOrder): Execution {
   const view = item.order as unknown as Order & { position?: PositionView };
-  const fields = restingOrder({ ...view, symbol: canonicalSymbol(view.symbol) ?? view.symbol });
+  const fields = restingOrder(view);
   const time = view.done_ts ?? view.placed_ts;
   const exec = view.status === 'rejected' ? 'EXPIRED' : EXEC_OF[item.event];
   const order: OrderFields = { ...fields, status: view.status === 'rejected' ? 'EXPIRED' : fields.status };
@@ -197,6 +201,8 @@ export interface UserDataPlan {
   closingOrderIds: string[];
   /** The pairs whose position changed: one ACCOUNT_UPDATE carries them, read after the event. */
   symbols: string[];
+  /** The funding the message's closes settled, USD (positive: paid): the wallet's change besides P&L and commission. */
+  fundingUsd: number;
 }
 
 /**
@@ -204,7 +210,7 @@ export interface UserDataPlan {
  * positions a resting entry's fill opened: their open is that order's TRADE already, not a MARKET order of their own.
  */
 export function userDataPlan(message: ChannelMessage, filledByOrder: Set<string>): UserDataPlan {
-  const plan: UserDataPlan = { executions: [], closingOrderIds: [], symbols: [] };
+  const plan: UserDataPlan = { executions: [], closingOrderIds: [], symbols: [], fundingUsd: 0 };
   for (const item of message.orders ?? []) {
     const execution = restingExecution(item);
     const positionId = (item.order as { position_id?: string }).position_id;
@@ -220,6 +226,7 @@ export function userDataPlan(message: ChannelMessage, filledByOrder: Set<string>
       const execution = closeExecution(position, undefined);
       plan.executions.push(execution);
       if (position.close_reason !== 'liquidation') plan.closingOrderIds.push(execution.order.orderId);
+      plan.fundingUsd += position.funding_usd ?? 0;
     }
     const pair = pairOf(position);
     if (!plan.symbols.includes(pair)) plan.symbols.push(pair);
@@ -252,13 +259,17 @@ function positionRow(symbol: string, net: NetPosition | undefined): Record<strin
   };
 }
 
-/** ACCOUNT_UPDATE after an order: the USDT wallet (realized balance) and the symbols' net positions as read now. */
+/**
+ * ACCOUNT_UPDATE after an order: the USDT wallet (realized balance) and the symbols' net positions as read now;
+ * `fundingUsd` the funding its closes settled (positive: paid), the wallet's change besides P&L and commission.
+ */
 export function accountUpdate(
   money: MoneyFields,
   symbols: readonly string[],
   net: readonly NetPosition[],
   time: number,
   now: number,
+  fundingUsd = 0,
 ): Record<string, unknown> {
   return {
     e: 'ACCOUNT_UPDATE',
@@ -266,8 +277,8 @@ export function accountUpdate(
     T: time,
     a: {
       m: 'ORDER',
-      // bc: the change other than P&L and commission (a deposit, a transfer): none here
-      B: [{ a: 'USDT', wb: usd(money.balance_usd), cw: '0', bc: '0' }],
+      // bc: the change other than P&L and commission: the funding settled at a close (no deposits or transfers here)
+      B: [{ a: 'USDT', wb: usd(money.balance_usd), cw: '0', bc: usd(fundingUsd === 0 ? 0 : -fundingUsd) }],
       P: symbols.map((symbol) =>
         positionRow(
           symbol,

@@ -40,6 +40,14 @@ export const CHANGELOG: readonly ChangelogEntry[] = [
       'Binance USDⓈ-M dialect at /fapi and /futures/data (ccxt binanceusdm with only its hosts changed): HMAC-signed keys (CLI ' +
         'and site), market data, account, MARKET/LIMIT/conditional and Algo orders, adding to a position, batch orders, ' +
         'Modify Order, and the user-data stream (listenKey, ORDER_TRADE_UPDATE, ACCOUNT_UPDATE)',
+      'Binance dialect: a resting LIMIT or STOP_MARKET names the pair (BTCUSDT) in its answer, its reads and its cancel, as every ' +
+        'other answer does',
+      'Binance user-data stream: a resting LIMIT or STOP_MARKET placed is its ORDER_TRADE_UPDATE NEW (a channel-only order.placed ' +
+        "outbox event, never a webhook); a close's ACCOUNT_UPDATE carries the funding it settled in bc (funding is charged at the close)",
+      'Binance userTrades: one fill per leg of a position added to (the open and each add, at its own price, quantity and fee)',
+      'Binance PUT batchOrders: up to 5 LIMIT orders modified in turn, each answered in its place with the order or its own error',
+      'Binance one-way flip through zero: an order past the opposite position closes it and opens the remainder, one FILLED ' +
+        'answer at the average price (reduceOnly still stops at zero; a refused remainder answers EXPIRED with what filled)',
     ],
   },
   {

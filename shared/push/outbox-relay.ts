@@ -161,7 +161,9 @@ export class OutboxRelay {
   /** Publishes the entries on the account's channel, then queues their webhook jobs. */
   private async relay(accountId: string, entries: OutboxEntry[]): Promise<void> {
     await this.deps.arena.record(accountId, entries);
-    const mapped = entries.map((entry) => this.mapEntry(accountId, entry)).filter((e): e is RelayEntry => e !== null && e.items.length > 0);
+    const mapped = entries
+      .map((entry) => this.mapEntry(accountId, entry))
+      .filter((e): e is RelayEntry => e !== null && (e.items.length > 0 || e.channel !== undefined));
     if (mapped.length === 0) return;
     const messages = mapped.map(channelMessage).filter(carriesEvents);
     await this.store.publish(

@@ -24,6 +24,17 @@ export function isWebhookEvent(value: unknown): value is WebhookEvent {
   return typeof value === 'string' && (WEBHOOK_EVENTS as readonly string[]).includes(value);
 }
 
+/**
+ * Events the account's channel carries and webhooks never do (the spec names no such event): a resting order placed
+ * (order-place.lua), which the Binance user-data stream sends as NEW.
+ */
+export const CHANNEL_EVENTS = ['order.placed'] as const;
+
+export type ChannelEvent = (typeof CHANNEL_EVENTS)[number];
+
+const isChannelEvent = (value: unknown): value is ChannelEvent =>
+  typeof value === 'string' && (CHANNEL_EVENTS as readonly string[]).includes(value);
+
 /** The stream's position events: a liquidation is a close there (the position says liquidated). */
 export type StreamPositionEvent = 'opened' | 'updated' | 'closed';
 
@@ -48,6 +59,8 @@ export interface RelayEntry {
   book: string;
   ts: number;
   items: PushItem[];
+  /** The entry's channel-only order event (CHANNEL_EVENTS), when it is one: on the channel, never to webhooks. */
+  channel?: ChannelOrder;
   /** The request (or job) that caused it (the entry's 'req'); absent on entries written without one or by an older release. */
   reqId?: string;
 }
@@ -61,7 +74,7 @@ export interface StreamMessage {
 
 /** An order event of an entry as the account's channel carries it: the order as /orders shows it (a fill's with its position). */
 export interface ChannelOrder {
-  event: Extract<WebhookEvent, `order.${string}`>;
+  event: Extract<WebhookEvent, `order.${string}`> | ChannelEvent;
   order: Record<string, unknown>;
 }
 
@@ -107,10 +120,15 @@ function positionItems(entry: OutboxEntry, event: WebhookEvent): PushItem[] {
   return items;
 }
 
-function orderItems(entry: OutboxEntry, event: WebhookEvent): PushItem[] {
+/** The order an order event carries, as /orders shows it. */
+function orderData(entry: OutboxEntry, event: string): Record<string, unknown> {
   const parsed = parseObject(entry.fields.order);
   if (parsed === null) throw new Error(`outbox entry ${entry.id} (${event}) carries no order`);
-  const order = orderView(parsed as unknown as Order) as unknown as Record<string, unknown>;
+  return orderView(parsed as unknown as Order) as unknown as Record<string, unknown>;
+}
+
+function orderItems(entry: OutboxEntry, event: WebhookEvent): PushItem[] {
+  const order = orderData(entry, event);
   // order.filled carries the position it created (the fill writes that position's own position.opened too,
   // which is what the stream shows)
   const position = positionData(entry.fields.position);
@@ -118,7 +136,7 @@ function orderItems(entry: OutboxEntry, event: WebhookEvent): PushItem[] {
 }
 
 /**
- * The items of one outbox entry. Entries no client subscribes to (book.reset) give none. A
+ * The items of one outbox entry. Entries no client subscribes to (book.reset) and channel-only ones give none. A
  * malformed entry throws: the relay logs it and moves on, rather than blocking the account's outbox.
  */
 export function mapOutboxEntry(entry: OutboxEntry): RelayEntry {
@@ -130,12 +148,13 @@ export function mapOutboxEntry(entry: OutboxEntry): RelayEntry {
     ts: Number(entry.fields.ts) || Number(entry.id.split('-')[0]),
     ...(req ? { reqId: req } : {}),
   };
+  if (isChannelEvent(event)) return { ...base, items: [], channel: { event, order: orderData(entry, event) } };
   if (!isWebhookEvent(event)) return { ...base, items: [] };
   const items = event.startsWith('order.') ? orderItems(entry, event) : positionItems(entry, event);
   return { ...base, items };
 }
 
-const isOrderEvent = (event: WebhookEvent): event is ChannelOrder['event'] => event.startsWith('order.');
+const isOrderEvent = (event: WebhookEvent): event is Extract<WebhookEvent, `order.${string}`> => event.startsWith('order.');
 
 /** The channel message of an entry: its stream messages (position events only) and its order events, ready to fan out. */
 export function channelMessage(entry: RelayEntry): ChannelMessage {
@@ -143,6 +162,7 @@ export function channelMessage(entry: RelayEntry): ChannelMessage {
     item.stream ? [{ type: 'position', data: item.stream, ts: entry.ts }] : [],
   );
   const orders = entry.items.flatMap((item): ChannelOrder[] => (isOrderEvent(item.event) ? [{ event: item.event, order: item.data }] : []));
+  if (entry.channel) orders.push(entry.channel);
   return { id: entry.id, book: entry.book, messages, ...(orders.length > 0 ? { orders } : {}) };
 }
 

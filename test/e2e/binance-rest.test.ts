@@ -164,6 +164,115 @@ describe('Binance USDⓈ-M dialect: batch orders, Modify Order, /futures/data', 
     expect([unknown.status, (unknown.body as Body).code]).to.deep.equal([400, -2013]);
   });
 
+  it('PUT batchOrders modifies each LIMIT as PUT order does, each answered in its place; more than 5 refused whole', async () => {
+    const key = await newKey();
+    const exchange = await ready(key);
+    const a = await exchange.createOrder(BTC, 'limit', 'buy', 0.01, 60000, { newClientOrderId: 'bm-a' });
+    const b = await exchange.createOrder(BTC, 'limit', 'buy', 0.01, 61000, { newClientOrderId: 'bm-b' });
+    const entry = (ref: Record<string, string>, quantity: string, price: string) => ({
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      quantity,
+      price,
+      ...ref,
+    });
+    const modified = await signed(key, 'PUT', '/v1/batchOrders', {
+      batchOrders: JSON.stringify([
+        entry({ orderId: a.id! }, '0.02', '60500'),
+        entry({ orderId: 'nope' }, '0.01', '60000'),
+        entry({ origClientOrderId: 'bm-b' }, '0.01', '61000'),
+        entry({ origClientOrderId: 'bm-b' }, '0.03', '59000'),
+      ]),
+    });
+    expect(modified.status).to.equal(200);
+    const rows = modified.body as Body[];
+    expect(rows.map((r) => r.code ?? [r.orderId, r.symbol, r.price, r.origQty, r.status])).to.deep.equal([
+      [a.id, 'BTCUSDT', '60500', '0.02', 'NEW'],
+      -2013,
+      -5027,
+      [b.id, 'BTCUSDT', '59000', '0.03', 'NEW'],
+    ]);
+    const open = await exchange.fetchOpenOrders(BTC);
+    expect(open.map((o) => [o.id, o.price, o.amount])).to.deep.equal([
+      [a.id, 60500, 0.02],
+      [b.id, 59000, 0.03],
+    ]);
+    const six = await signed(key, 'PUT', '/v1/batchOrders', {
+      batchOrders: JSON.stringify(Array.from({ length: 6 }, () => entry({ orderId: a.id! }, '0.01', '60000'))),
+    });
+    expect([six.status, (six.body as Body).code]).to.deep.equal([400, -1130]);
+  });
+
+  it('an order past the opposite position flips it through zero: one FILLED order; reduceOnly stops at zero; a refused rest EXPIRED', async () => {
+    const key = await newKey();
+    const exchange = await ready(key);
+    await exchange.createOrder(BTC, 'market', 'buy', 0.01);
+    await stack.prices.set({ BTCUSDT: 66000 });
+    const flip = await exchange.createOrder(BTC, 'market', 'sell', 0.03, undefined, { newClientOrderId: 'flip-1' });
+    expect([flip.status, flip.filled, flip.amount, flip.average, flip.clientOrderId]).to.deep.equal([
+      'closed',
+      0.03,
+      0.03,
+      66000,
+      'flip-1',
+    ]);
+    expect((await exchange.fetchPositions([BTC])).map((p) => [p.side, p.contracts])).to.deep.equal([['short', 0.02]]);
+    const again = await exchange.createOrder(BTC, 'market', 'sell', 0.03, undefined, { newClientOrderId: 'flip-1' });
+    expect(again.id).to.equal(flip.id);
+
+    const stop = await exchange.createOrder(BTC, 'market', 'buy', 0.05, undefined, { reduceOnly: true });
+    expect([stop.status, stop.filled]).to.deep.equal(['closed', 0.02]);
+    expect(await exchange.fetchPositions([BTC])).to.deep.equal([]);
+
+    // the remainder's margin is below the engine's 1 USDT: the close stands, the order answers what filled
+    await exchange.createOrder(BTC, 'market', 'buy', 0.01);
+    const short = await signed(key, 'POST', '/v1/order', { symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', quantity: '0.0101' });
+    expect(short.status).to.equal(200);
+    expect(short.body).to.deep.include({ status: 'EXPIRED', origQty: '0.0101', executedQty: '0.01', avgPrice: '66000' });
+    expect(await exchange.fetchPositions([BTC])).to.deep.equal([]);
+  });
+
+  it('a resting LIMIT names the pair (BTCUSDT) in its answer, its query, the open orders and its cancel', async () => {
+    const key = await newKey();
+    await ready(key);
+    const order = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.01', price: '60000' };
+    const placed = (await signed(key, 'POST', '/v1/order', order)).body as Body;
+    expect(placed).to.deep.include({ symbol: 'BTCUSDT', status: 'NEW', type: 'LIMIT' });
+    const orderId = String(placed.orderId);
+    const queried = (await signed(key, 'GET', '/v1/order', { symbol: 'BTCUSDT', orderId })).body as Body;
+    const open = (await signed(key, 'GET', '/v1/openOrders', { symbol: 'BTCUSDT' })).body as Body[];
+    const cancelled = (await signed(key, 'DELETE', '/v1/order', { symbol: 'BTCUSDT', orderId })).body as Body;
+    expect([queried.symbol, open.map((o) => o.symbol), cancelled.symbol, cancelled.status]).to.deep.equal([
+      'BTCUSDT',
+      ['BTCUSDT'],
+      'BTCUSDT',
+      'CANCELED',
+    ]);
+  });
+
+  it('userTrades lists each leg of an increased position: the open and the add, each its own price, qty and fee', async () => {
+    const key = await newKey();
+    const exchange = await ready(key);
+    const open = await exchange.createOrder(BTC, 'market', 'buy', 0.01);
+    await stack.prices.set({ BTCUSDT: 66000 });
+    const add = await exchange.createOrder(BTC, 'market', 'buy', 0.02);
+    const trades = await exchange.fetchMyTrades(BTC);
+    expect(trades.map((t) => [t.order, t.side, t.price, t.amount])).to.deep.equal([
+      [open.id, 'buy', 65000, 0.01],
+      [add.id, 'buy', 66000, 0.02],
+    ]);
+    expect(trades[0].fee?.cost).to.be.closeTo(0.3575, 1e-9);
+    expect(trades[1].fee?.cost).to.be.closeTo(0.726, 1e-9);
+    const [position] = await exchange.fetchPositions([BTC]);
+    expect(position.entryPrice).to.be.closeTo((0.01 * 65000 + 0.02 * 66000) / 0.03, 1e-6);
+    // a close of half: the open legs of the closed part and of the rest each add up to their part
+    await exchange.createOrder(BTC, 'market', 'sell', 0.015, undefined, { reduceOnly: true });
+    const after = await exchange.fetchMyTrades(BTC);
+    const bought = after.filter((t) => t.side === 'buy').reduce((sum, t) => sum + (t.amount ?? 0), 0);
+    expect(bought).to.be.closeTo(0.03, 1e-9);
+    expect(after.filter((t) => t.side === 'sell').map((t) => t.amount)).to.deep.equal([0.015]);
+  });
+
   it("ccxt fetchOpenInterestHistory from the collected history, at period boundaries; fetchLongShortRatioHistory from Binance's global ratio", async () => {
     const store = new DerivativesStore(stack.redis);
     const period = 5 * 60_000;

@@ -199,6 +199,36 @@ describe('Binance USDⓈ-M user-data stream (listenKey, /ws/<listenKey>)', funct
     expect(wrapped.stream).to.be.a('string').with.length(64);
   });
 
+  it('streams a resting LIMIT and an opening STOP_MARKET as NEW when placed, and the LIMIT as CANCELED when cancelled', async () => {
+    const key = await newKey();
+    const stream = connect(`/ws/${await listenKeyOf(key)}`);
+    await heard(key.accountId);
+    const limit = await order(key, { side: 'BUY', type: 'LIMIT', quantity: '0.01', price: '60000', newClientOrderId: 'uds-limit' });
+    expect(limit.status, JSON.stringify(limit.body)).to.equal(200);
+    const placed = await stream.next((e) => e.e === 'ORDER_TRADE_UPDATE' && e.o?.i === limit.body.orderId);
+    expect(placed.o).to.deep.include({
+      s: 'BTCUSDT',
+      c: 'uds-limit',
+      S: 'BUY',
+      o: 'LIMIT',
+      x: 'NEW',
+      X: 'NEW',
+      p: '60000',
+      q: '0.01',
+      z: '0',
+    });
+    const stop = await order(key, { side: 'BUY', type: 'STOP_MARKET', quantity: '0.01', stopPrice: '67000', newClientOrderId: 'uds-stop' });
+    const stopNew = await stream.next((e) => e.e === 'ORDER_TRADE_UPDATE' && e.o?.i === stop.body.orderId);
+    expect(stopNew.o).to.deep.include({ s: 'BTCUSDT', c: 'uds-stop', o: 'STOP_MARKET', x: 'NEW', X: 'NEW', sp: '67000' });
+
+    const from = stream.events.length;
+    await call(key, 'DELETE', '/v1/order', { symbol: 'BTCUSDT', orderId: limit.body.orderId }, true);
+    const cancelled = await stream.next((e) => e.e === 'ORDER_TRADE_UPDATE' && e.o?.x === 'CANCELED', from);
+    expect(cancelled.o).to.deep.include({ s: 'BTCUSDT', c: 'uds-limit', i: limit.body.orderId, X: 'CANCELED', o: 'LIMIT' });
+    // a placement moves no balance nor position: no ACCOUNT_UPDATE
+    expect(stream.events.filter((e) => e.e === 'ACCOUNT_UPDATE')).to.deep.equal([]);
+  });
+
   it('DELETE closes the listenKey: its sockets get listenKeyExpired and close; it is refused afterwards', async () => {
     const key = await newKey();
     const listenKey = await listenKeyOf(key);

@@ -51,6 +51,7 @@ export interface OrderFixture {
   candle(symbol: string, minute: number, low: number, high: number): Promise<FillSummary>;
   /** Runs the orders queue's expiry job as the worker would, `ahead` ms after the API's clock. */
   expire(ahead: number): Promise<unknown>;
+  /** The account's outbox entries of the spec's events (a placement's order.placed, the channel's, left out). */
   events(accountId: string): Promise<OutboxEvent[]>;
 }
 
@@ -122,11 +123,14 @@ export function useOrderFixture(): OrderFixture {
     },
     events: async (accountId) => {
       const entries = await need(redis).xrange(keys.accountOutbox(accountId), '-', '+');
-      return entries.map(([, fields]) => {
-        const map = new Map(Array.from({ length: fields.length / 2 }, (_, i) => [fields[2 * i], fields[2 * i + 1]] as const));
-        const json = (name: string) => (map.has(name) ? (JSON.parse(map.get(name) ?? '') as Record<string, unknown>) : undefined);
-        return { event: map.get('event') ?? '', order: json('order'), position: json('position') };
-      });
+      // a placement's order.placed is the channel's (the Binance user-data stream's NEW), not an event of the spec
+      return entries
+        .flatMap(([, fields]) => (fields[1] === 'order.placed' ? [] : [fields]))
+        .map((fields) => {
+          const map = new Map(Array.from({ length: fields.length / 2 }, (_, i) => [fields[2 * i], fields[2 * i + 1]] as const));
+          const json = (name: string) => (map.has(name) ? (JSON.parse(map.get(name) ?? '') as Record<string, unknown>) : undefined);
+          return { event: map.get('event') ?? '', order: json('order'), position: json('position') };
+        });
     },
   };
 }

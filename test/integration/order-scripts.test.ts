@@ -84,7 +84,10 @@ describe('order scripts under races (Lua, real Redis)', () => {
     await closeRedis(redis, ...conns);
   });
 
-  const events = async (accountId = ref.accountId) => (await redis.xrange(keys.accountOutbox(accountId), '-', '+')).map(([, f]) => f[1]);
+  /** The account's outbox entries but its placements' order.placed (the place test checks those). */
+  const entries = async (accountId = ref.accountId) =>
+    (await redis.xrange(keys.accountOutbox(accountId), '-', '+')).filter(([, f]) => f[1] !== 'order.placed');
+  const events = async (accountId = ref.accountId) => (await entries(accountId)).map(([, f]) => f[1]);
   const place = async (order: Order, cap = 20) => {
     const outcome = await pods[0].place(ref, order, cap);
     expect(outcome.kind).to.equal('placed');
@@ -98,7 +101,12 @@ describe('order scripts under races (Lua, real Redis)', () => {
     expectOneWinner(results, 'placed', (r) => (r.kind === 'cap' ? '' : r.stored?.order.order_id));
     expect(await redis.zcard(keys.bookOrders(ref.accountId, ref.book))).to.equal(1);
     expect(await redis.ttl(keys.bookIdempotency(ref.accountId, ref.book, 'order', 'c-1'))).to.be.within(7 * 86_400 - 5, 7 * 86_400);
-    expect(await events()).to.deep.equal([]); // the spec names no event for a placed order
+    // one order.placed, for the order placed (the channel's event: the spec names none, webhooks never carry it)
+    const written = await redis.xrange(keys.accountOutbox(ref.accountId), '-', '+');
+    const [winner] = results.flatMap((r) => (r.kind === 'placed' ? [r.stored] : []));
+    expect(written.map(([, f]) => f)).to.deep.equal([
+      ['event', 'order.placed', 'book', 'main', 'ts', String(winner.order.placed_ts), 'order', winner.raw],
+    ]);
   });
 
   it('place: the cap of resting orders holds under a race, and a refusal writes nothing', async () => {
@@ -139,7 +147,7 @@ describe('order scripts under races (Lua, real Redis)', () => {
     expect(await redis.zscore(keys.triggerIndex('ETHUSDT', 'trail', 'long'), member)).to.equal('95');
     expect(await redis.sismember(keys.paperBooks(ref.accountId), 'main')).to.equal(1);
     expect(await events()).to.deep.equal(['order.filled', 'position.opened']);
-    const [, fields] = (await redis.xrange(keys.accountOutbox(ref.accountId), '-', '+'))[0];
+    const [, fields] = (await entries())[0];
     expect(JSON.parse(fields[fields.indexOf('order') + 1])).to.include({ status: 'filled', position_id: p.id });
     expect(JSON.parse(fields[fields.indexOf('position') + 1])).to.include({ id: p.id });
     expect(await redis.zcard(keys.orderIndex('ETHUSDT', 'down'))).to.equal(0);
@@ -273,7 +281,7 @@ describe('order scripts under races (Lua, real Redis)', () => {
     expect((await pods[0].get(ref, due.order.order_id))!.order).to.include({ status: 'expired', done_ts: expiresAt(T0) });
     expect((await pods[0].get(ref, young.order.order_id))!.order.status).to.equal('open');
     expect(await events()).to.deep.equal(['order.expired']);
-    const [, fields] = (await redis.xrange(keys.accountOutbox(ref.accountId), '-', '+'))[0];
+    const [, fields] = (await entries())[0];
     const raw = (await pods[0].get(ref, due.order.order_id))!.raw;
     expect(fields).to.deep.equal(['event', 'order.expired', 'book', 'main', 'ts', String(expiresAt(T0)), 'order', raw]);
   });
@@ -298,7 +306,7 @@ describe('order scripts under races (Lua, real Redis)', () => {
         );
       }
       expect(await snapshotRedis(redis)).to.deep.equal(before);
-      expect(await redis.exists(keys.accountOutbox(ref.accountId))).to.equal(0); // the snapshot shows a stream only as its type
+      expect(await events()).to.deep.equal([]); // the snapshot shows a stream only as its type
       // a close of another account publishes after any nudge a refusal would have sent (one connection delivers in order)
       expect(await pods[1].cancel(other, controlRead, { ...control, status: 'cancelled', done_ts: now }, now)).to.equal('applied');
       await waitFor(() => nudges.length > 0, 2_000, 'the nudge of the control close');
@@ -306,8 +314,7 @@ describe('order scripts under races (Lua, real Redis)', () => {
       // the refused order is still resting, and closes normally
       const cancelled = { ...read.order, status: 'cancelled' as const, done_ts: now };
       expect(await pods[0].cancel(ref, read, cancelled, now)).to.equal('applied');
-      const entries = await redis.xrange(keys.accountOutbox(ref.accountId), '-', '+');
-      expect(entries.map(([, f]) => f)).to.deep.equal([
+      expect((await entries()).map(([, f]) => f)).to.deep.equal([
         ['event', 'order.cancelled', 'book', 'main', 'ts', String(now), 'order', JSON.stringify(cancelled)],
       ]);
     } finally {
@@ -615,7 +622,15 @@ describe('order scripts under Redis Cluster (one node owning every slot)', () =>
     expect(await full.fillCandle(candle({ low: 93 }))).to.deep.equal({ filled: 0, blocked: 1 });
     expect((await store.get(ref, rejected.order.order_id))!.order.status).to.equal('rejected');
     const events = (await redis.xrange(keys.accountOutbox(ref.accountId), '-', '+')).map(([, f]) => f[1]);
-    expect(events).to.deep.equal(['order.cancelled', 'order.expired', 'order.filled', 'position.opened', 'order.cancelled']);
+    // each of the four orders placed wrote its order.placed (the idempotent retry and the refusal wrote none)
+    expect(events.filter((e) => e !== 'order.placed')).to.deep.equal([
+      'order.cancelled',
+      'order.expired',
+      'order.filled',
+      'position.opened',
+      'order.cancelled',
+    ]);
+    expect(events.filter((e) => e === 'order.placed')).to.have.length(4);
     for (const key of [keys.orderIndex('ETHUSDT', 'down'), keys.orderIndex('ETHUSDT', 'up'), keys.orderExpiry()])
       expect(await redis.zcard(key), key).to.equal(0);
   });

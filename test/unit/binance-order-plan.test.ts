@@ -13,7 +13,7 @@ describe('Binance one-way MARKET orders onto positions (pure)', () => {
     });
   });
 
-  it("adds an order in the position's direction to it (the engine's increase); reduce-only there is refused; a flip too", () => {
+  it("adds an order in the position's direction to it (the engine's increase); reduce-only there is refused; past an opposite one it flips", () => {
     expect(planOrder({ side: 'BUY', quantity: 0.01, ...plain }, [long])).to.deep.equal({ kind: 'increase', id: 'bp1', quantity: 0.01 });
     const short = { id: 'bp2', side: 'short' as const, qty: 0.5 };
     expect(planOrder({ side: 'SELL', quantity: 2, ...plain }, [short])).to.deep.equal({ kind: 'increase', id: 'bp2', quantity: 2 });
@@ -21,7 +21,13 @@ describe('Binance one-way MARKET orders onto positions (pure)', () => {
       reason: 'reduce_only_rejected',
     });
     expect(planOrder({ side: 'BUY', reduceOnly: false, closePosition: true }, [long])).to.deep.include({ reason: 'reduce_only_rejected' });
-    expect(planOrder({ side: 'SELL', quantity: 0.03, ...plain }, [long])).to.deep.include({ reason: 'flip_unsupported' });
+    expect(planOrder({ side: 'SELL', quantity: 0.03, ...plain }, [long])).to.deep.include({ kind: 'flip', id: 'bp1', side: 'short' });
+    expect((planOrder({ side: 'SELL', quantity: 0.03, ...plain }, [long]) as { quantity: number }).quantity).to.be.closeTo(0.01, 1e-12);
+    expect(planOrder({ side: 'SELL', quantity: 0.03, reduceOnly: true, closePosition: false }, [long])).to.deep.equal({
+      kind: 'close',
+      id: 'bp1',
+      pct: 100,
+    });
   });
 
   it('closes all of it with closePosition, reduce-only past its size, or its size; a smaller order closes its share', () => {

@@ -9,7 +9,9 @@ import {
   parseLevelId,
   positionFills,
   positionIncome,
+  restingOrder,
 } from '../../shared/binance/order-shapes.js';
+import type { Order } from '../../shared/paper/orders/order-types.js';
 import type { Position } from '../../shared/paper/positions/position-types.js';
 
 const long = { id: 'bp1', side: 'long' as const, qty: 0.02 };
@@ -64,6 +66,12 @@ describe('Binance orders, fills and income from the engine (pure)', () => {
     expect(planLevel({ side: 'SELL', quantity: 0.02, ...plain }, [])).to.deep.include({ reason: 'reduce_only_rejected' });
   });
 
+  it('a resting entry the engine answers with its coin (BTC) names the pair', () => {
+    const order = { order_id: 'o1', symbol: 'BTC', side: 'long', type: 'limit', status: 'open', limit_price: 60000 };
+    const fields = restingOrder({ ...order, margin_usd: 60, leverage: 10, placed_ts: 1_000 } as unknown as Order);
+    expect(fields).to.deep.include({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: 60000, origQty: 0.01 });
+  });
+
   it("names a level's order by position and level, NEW while set, FILLED once it closed the position, CANCELED once cleared", () => {
     const set = levelOrder(position({ sl: 62000 }), 'sl', undefined, 5_000);
     expect(set).to.deep.include({ orderId: 'p1-SL', status: 'NEW', type: 'STOP_MARKET', side: 'SELL', stopPrice: 62000 });
@@ -115,6 +123,26 @@ describe('Binance orders, fills and income from the engine (pure)', () => {
         },
       ),
     );
+  });
+
+  it('an increased position has one open fill per leg; a closed part scales them to its quantity and entry fee', () => {
+    const legs = [
+      { qty: 0.01, price: 65000, fee: 0.3575, ts: 1_000, v: 0 },
+      { qty: 0.02, price: 66000, fee: 0.726, ts: 2_000, v: 2 },
+    ];
+    const added = position({ qty: 0.03, entry: 65666.67, fee_open_usd: 1.0835, legs });
+    expect(positionFills(added).map((f) => [f.id, f.orderId, f.price, f.qty, f.commission, f.time])).to.deep.equal([
+      ['p1-O', 'p1', 65000, 0.01, 0.3575, 1_000],
+      ['p1-O-ADD2', 'p1-ADD2', 66000, 0.02, 0.726, 2_000],
+    ]);
+    const part = { ...added, id: 'p1-3', parent_id: 'p1', qty: 0.015, fee_open_usd: 0.54175, status: 'closed' as const, exit: 66000 };
+    const fills = positionFills({ ...part, closed_ts: 3_000, pnl_usd: 4, fees_usd: 1.08625, funding_usd: 0 });
+    expect(fills.map((f) => [f.id, f.orderId, f.qty])).to.deep.equal([
+      ['p1-3-O', 'p1', 0.005],
+      ['p1-3-O-ADD2', 'p1-ADD2', 0.01],
+      ['p1-3-C', 'p1-3-C', 0.015],
+    ]);
+    expect(fills[0].commission + fills[1].commission).to.be.closeTo(0.54175, 1e-9);
   });
 
   it("an open position's fill is its entry with the entry fee, and no income yet", () => {

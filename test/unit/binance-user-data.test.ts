@@ -96,6 +96,35 @@ describe('binance user-data events: the account channel as ORDER_TRADE_UPDATE an
     expect(event.a.P[1]).to.deep.include({ s: 'ETHUSDT', pa: '-0.5', ep: '3500', iw: '175', up: '1.5', mt: 'isolated' });
   });
 
+  it("funding is charged at the close only: no FUNDING_FEE update; the close's ORDER update carries it in bc", () => {
+    const closed = position({ status: 'closed', exit: 65000, closed_ts: 9000, close_reason: 'manual', pnl_usd: -2.0, fees_usd: 0.715 });
+    const plan = userDataPlan(message('6-0', [['closed', { ...closed, funding_usd: 1.285 }]]), new Set());
+    expect(plan.fundingUsd).to.equal(1.285);
+    const money = { balance_usd: 9998, margin_in_use_usd: 0 } as Parameters<typeof accountUpdate>[0];
+    const event = accountUpdate(money, plan.symbols, [], 9000, 9001, plan.fundingUsd) as { a: { m: string; B: unknown[] } };
+    expect([event.a.m, event.a.B]).to.deep.equal(['ORDER', [{ a: 'USDT', wb: '9998', cw: '0', bc: '-1.285' }]]);
+    expect(userDataPlan(message('7-0', [['opened', position()]]), new Set()).fundingUsd).to.equal(0);
+  });
+
+  it('a resting entry placed is its NEW (order.placed on the channel), with nothing filled', () => {
+    const order = { order_id: 'lo2', type: 'stop', symbol: 'BTC', side: 'short', limit_price: 64000, margin_usd: 64, leverage: 10 };
+    const placed = { ...order, status: 'open', placed_ts: 7, client_order_id: 'rest-2' };
+    const plan = userDataPlan(message('8-0', [], [{ event: 'order.placed', order: placed }]), new Set());
+    expect(plan.symbols).to.deep.equal([]);
+    expect(orderTradeUpdate(plan.executions[0], 8).o).to.deep.include({
+      s: 'BTCUSDT',
+      i: 'lo2',
+      c: 'rest-2',
+      o: 'STOP_MARKET',
+      S: 'SELL',
+      sp: '64000',
+      x: 'NEW',
+      X: 'NEW',
+      q: '0.01',
+      z: '0',
+    });
+  });
+
   it("listenKeys: 64 characters of [A-Za-z0-9], a socket id that does not show the key; Binance's paths", () => {
     const key = randomListenKey();
     expect(isListenKeyShaped(key)).to.equal(true);

@@ -65,6 +65,20 @@ describe('push events: outbox entries to webhook events and stream messages', ()
     ).to.deep.equal({ order_id: 'lo2', symbol: 'BTC' });
   });
 
+  it('carries a placed order (order.placed, which the spec does not name) on the channel only, never as a webhook item', () => {
+    const placed = mapOutboxEntry({
+      id: '21-1',
+      fields: { event: 'order.placed', book: 'alpha', ts: '2150', order: '{"order_id":"lo3","symbol":"BTCUSDT","status":"open"}' },
+    });
+    expect(placed.items).to.deep.equal([]);
+    expect(channelMessage(placed)).to.deep.equal({
+      id: '21-1',
+      book: 'alpha',
+      messages: [],
+      orders: [{ event: 'order.placed', order: { order_id: 'lo3', symbol: 'BTC', status: 'open' } }],
+    });
+  });
+
   it('gives no item for events clients do not subscribe to, and throws on a malformed entry', () => {
     expect(mapOutboxEntry({ id: '22-0', fields: { event: 'book.reset', book: 'main', ts: '1', reset: '{}' } }).items).to.deep.equal([]);
     expect(() => mapOutboxEntry({ id: '23-0', fields: { event: 'position.opened', book: 'main', ts: '1', position: '{oops' } })).to.throw();

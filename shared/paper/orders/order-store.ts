@@ -125,8 +125,10 @@ export class OrderStore {
         keys.bookOrders(ref.accountId, ref.book),
         keys.bookOrderData(ref.accountId, ref.book),
         coid === null ? unusedSlot(ref) : keys.bookIdempotency(ref.accountId, ref.book, 'order', coid),
+        keys.accountOutbox(ref.accountId),
+        keys.outboxIndex(ref.accountId),
       ],
-      args: [order.order_id, JSON.stringify(order), cap, coid === null ? 0 : 1, IDEMPOTENCY_TTL_S, order.placed_ts],
+      args: [order.order_id, JSON.stringify(order), cap, coid === null ? 0 : 1, IDEMPOTENCY_TTL_S, order.placed_ts, ref.book, reqArg(ref)],
     });
     if (status === 1) return { kind: 'placed', stored: parseOrder(String(value)) };
     const outcome: PlaceOutcome =

@@ -17,6 +17,7 @@ import type { EntryPrice } from '../markets/live-prices.js';
 import { crossedTrigger } from '../../engine/close-record.js';
 import type { AddedLeg, IncreaseRecord, IncreaseStore } from './increase-store.js';
 import { checkLeverage } from './position-builder.js';
+import { withAddedLeg } from './position-legs.js';
 import { fundingOwed, type PositionDeps } from './position-deps.js';
 import { checkNotional, refOf } from './position-service.js';
 import type { Position, StoredPosition } from './position-types.js';
@@ -108,7 +109,9 @@ export class IncreaseService {
       });
     }
     checkNotional(out.fields.notional_usd, profile.max_notional_usd);
-    const position: Position = { ...p, ...out.fields, v: p.v + 1 };
+    // each add is a fill of its own (Binance's userTrades lists one per leg)
+    const leg = { qty: addQty, price: model.price, fee: out.addedFee, ts: now, v: p.v + 1 };
+    const position: Position = { ...p, ...out.fields, v: p.v + 1, legs: withAddedLeg(p, leg) };
     return { position, addedMargin: out.addedMargin, added: { price: model.price, qty: addQty } };
   }
 

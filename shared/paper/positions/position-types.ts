@@ -23,6 +23,15 @@ export const reqArg = (ref: BookRef): string => ref.reqId ?? '';
  * four of them (entry_price, margin_usd, exit_price, feeOpen) are added by the view
  * (position-view.ts). Records written before held those names too: parsePosition drops them.
  */
+/** One fill that opened or added to a position: its quantity, price, taker fee, time, and the version an add made (0: the open). */
+export interface PositionLeg {
+  qty: number;
+  price: number;
+  fee: number;
+  ts: number;
+  v: number;
+}
+
 export interface Position {
   id: string;
   /** Version: +1 on every change; the stored JSON is compared as a whole before a change applies. */
@@ -89,6 +98,11 @@ export interface Position {
   requested_margin_usd?: number;
   /** replay on a replay journal's rows (shared/paper/replay): never counted on boards, reports or the equity curve; absent otherwise. */
   src?: 'replay';
+  /**
+   * The legs it was opened with, once added to (the engine's increase), oldest first: the open, then each add. A partial
+   * close copies them unscaled to both parts; readers scale them to the part's qty and fee_open_usd. Internal.
+   */
+  legs?: PositionLeg[];
   /** Funding owed from before funding_from_ts (carried over a partial close), USD. Internal. */
   funding_carry_usd: number;
   /** Funding times after this accrue on the current quantity. Internal. */

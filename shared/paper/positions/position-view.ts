@@ -56,7 +56,7 @@ const FILL_FIELDS = [
   'requested_margin_usd',
 ] as const;
 type InternalField =
-  'v' | 'funding_carry_usd' | 'funding_from_ts' | 'trail_ts' | 'trail_prev_hwm' | 'trail_prev_ts' | 'levels_ts' | 'levels_prev';
+  'v' | 'funding_carry_usd' | 'funding_from_ts' | 'trail_ts' | 'trail_prev_hwm' | 'trail_prev_ts' | 'levels_ts' | 'levels_prev' | 'legs';
 /**
  * What publicFields writes out in its literal: a field added to Position fails to compile until it is listed there, closed-only or
  * internal.

@@ -1,6 +1,6 @@
 --[[
 outbox-appended: an include (functions sent ahead of the scripts that append to an account outbox:
-position-open, position-close, position-sltp, book-reset, order-fill, order-close), not a script of its own.
+position-open, position-close, position-sltp, book-reset, order-place, order-fill, order-close), not a script of its own.
 
 outbox_add appends one entry: the event's fields, then 'req' with the id of the request (or job) that caused
 the change when there is one (ARGV of each script; '' for none). The relay carries it into the webhook jobs and
