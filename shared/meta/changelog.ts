@@ -48,6 +48,11 @@ export const CHANGELOG: readonly ChangelogEntry[] = [
       'Binance PUT batchOrders: up to 5 LIMIT orders modified in turn, each answered in its place with the order or its own error',
       'Binance one-way flip through zero: an order past the opposite position closes it and opens the remainder, one FILLED ' +
         'answer at the average price (reduceOnly still stops at zero; a refused remainder answers EXPIRED with what filled)',
+      'Binance one-way netting holds under races: MARKET orders racing on one symbol make one position (the later ones add ' +
+        'to it), and an add whose position closed under it nets onto what the symbol holds then; a race lost three times ' +
+        'answers -1008 (retryable)',
+      'The demo and every process stop within seconds under load: a screener run hears the stop, the feed stops its ' +
+        'connectors at once',
     ],
   },
   {
