@@ -3,8 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { createApiPod } from '../shared/api-pod.js';
 import { createApp, type AppDeps } from './app.js';
 import { Readiness } from './middleware/health.js';
-import { ListenKeyStore } from '../shared/binance/listen-key-store.js';
-import { OrderAnswers } from '../shared/binance/order-answers.js';
 import { attachUserStream } from './binance/user-stream.js';
 import { attachStream } from './ws/stream-server.js';
 
@@ -56,12 +54,12 @@ export async function startApiServer(deps: AppDeps, port = deps.domain.config.po
   const ticks = pod.openTicks((error) => logger.error({ err: error }, 'unreadable price tick'));
   const connectedBookSweep = sweep.connectedBook({ logger, latestTicks: ticks });
   // Binance's user-data stream, at its own paths on the same server
-  const { redis } = deps.domain;
+  const { binance } = deps.domain;
   const userStream = attachUserStream({
     backplane: pod.openStreamBackplane((error) => logger.error({ err: error }, 'user stream: unreadable channel message')),
-    listenKeys: new ListenKeyStore(redis),
+    listenKeys: binance.listenKeys,
     isActiveKey: async (accountId, keyId) => (await deps.domain.accounts.keys.get(accountId, keyId))?.revokedAt === null,
-    answers: new OrderAnswers(redis),
+    answers: binance.answers,
     trading,
     slotTtlMs: config.push.streamSlotTtlMs,
     clock,
