@@ -41,6 +41,12 @@ export default tseslint.config(
     },
   },
   {
+    // a file does one job: past 400 lines it holds more than one (counted as wc -l counts); not the tests nor the clients
+    files: ['**/*.{ts,js,mjs,cjs}'],
+    ignores: ['test/**', 'clients/**'],
+    rules: { 'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }] },
+  },
+  {
     files: ['shared/config.ts', 'workers/main.ts', 'ops/**/main.ts', 'ops/deploy/healthcheck.mjs', 'bench/**', 'test/helpers/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
