@@ -9,12 +9,12 @@ const NO_REDIS_IN_API = {
   regex: '^(\\.\\./)+shared/redis/',
   message: 'api/ reaches Redis through the stores and services it is given, never through shared/redis.',
 };
-/** A connection of api/'s own: the client module's factories, or a Redis client package (their types stay importable). */
+/** A connection of api/'s own: the client module's factories, or the Redis client package (their types stay importable). */
 const NO_CONNECTION_IN_API = {
-  regex: '^(\\.\\./)+shared/core/redis-client(\\.js)?$|^(ioredis|redis4)(/|$)',
+  regex: '^(\\.\\./)+shared/core/redis-client(\\.js)?$|^ioredis(/|$)',
   allowTypeImports: true,
   message:
-    'api/ reaches Redis only through what the composition root hands it (shared/domain.ts, shared/api-pod.ts): no connection, subscriber or store built from shared/core/redis-client, ioredis or redis4.',
+    'api/ reaches Redis only through what the composition root hands it (shared/domain.ts, shared/api-pod.ts): no connection, subscriber or store built from shared/core/redis-client or ioredis.',
 };
 /** shared/core/ imports its own files and packages only: a feature's settings or stores would give core its vocabulary. */
 const NO_FEATURE_IN_CORE = {
