@@ -1,12 +1,10 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApiPod } from '../shared/api-pod.js';
-import { createApp, type AppDeps } from './app.js';
+import { createApiPod, type ApiPod } from '../shared/api-pod.js';
+import { createApp, type App, type AppDeps } from './app.js';
 import { Readiness } from './middleware/health.js';
-import { ListenKeyStore } from '../shared/binance/listen-key-store.js';
-import { OrderAnswers } from '../shared/binance/order-answers.js';
-import { attachUserStream } from './binance/user-stream.js';
-import { attachStream } from './ws/stream-server.js';
+import { attachUserStream, type UserStream } from './binance/user-stream.js';
+import { attachStream, type StreamServer } from './ws/stream-server.js';
 
 export interface ApiServer {
   server: Server;
@@ -17,8 +15,49 @@ export interface ApiServer {
   flush(): Promise<void>;
 }
 
+/** The two WebSocket streams on the server: the native stream, and Binance's user-data stream at its own paths. */
+function attachStreams(
+  server: Server,
+  deps: AppDeps,
+  pod: ApiPod,
+  app: Pick<App, 'services' | 'chargeRefusedKey' | 'chargeKeyedUpgrade' | 'siteSession'>,
+): { stream: StreamServer; userStream: UserStream } {
+  const { config, clock, trading, sweep, binance } = deps.domain;
+  const { services, chargeRefusedKey, chargeKeyedUpgrade, siteSession } = app;
+  const { logger } = deps;
+  // the pod's one subscriber to the feed's ticks: the stream's prices and the connected books' sweep
+  const ticks = pod.openTicks((error) => logger.error({ err: error }, 'unreadable price tick'));
+  const connectedBookSweep = sweep.connectedBook({ logger, latestTicks: ticks });
+  // Binance's user-data stream, at its own paths on the same server
+  const userStream = attachUserStream({
+    backplane: pod.openStreamBackplane((error) => logger.error({ err: error }, 'user stream: unreadable channel message')),
+    listenKeys: binance.listenKeys,
+    isActiveKey: async (accountId, keyId) => (await deps.domain.accounts.keys.get(accountId, keyId))?.revokedAt === null,
+    answers: binance.answers,
+    trading,
+    slotTtlMs: config.push.streamSlotTtlMs,
+    clock,
+    logger,
+  });
+  const stream = attachStream(server, {
+    backplane: pod.openStreamBackplane((error) => logger.error({ err: error }, 'stream: unreadable channel message')),
+    config,
+    logger,
+    clock,
+    apiKeys: services.apiKeys,
+    chargeRefusedKey,
+    chargeKeyedUpgrade,
+    siteSession,
+    trading,
+    ticks,
+    connectedBookSweep,
+    otherUpgrades: userStream.route,
+  });
+  return { stream, userStream };
+}
+
 export async function startApiServer(deps: AppDeps, port = deps.domain.config.port, host = deps.domain.config.host): Promise<ApiServer> {
-  const { config, clock, trading, sweep } = deps.domain;
+  const { config } = deps.domain;
   const readiness = deps.readiness ?? new Readiness();
   const pod = deps.pod ?? createApiPod(deps.domain, deps.logger);
   const {
@@ -51,36 +90,7 @@ export async function startApiServer(deps: AppDeps, port = deps.domain.config.po
     server.listen(port, host, () => resolve());
   });
   // attached once listening, so a failed listen leaves nothing running
-  const { logger } = deps;
-  // the pod's one subscriber to the feed's ticks: the stream's prices and the connected books' sweep
-  const ticks = pod.openTicks((error) => logger.error({ err: error }, 'unreadable price tick'));
-  const connectedBookSweep = sweep.connectedBook({ logger, latestTicks: ticks });
-  // Binance's user-data stream, at its own paths on the same server
-  const { redis } = deps.domain;
-  const userStream = attachUserStream({
-    backplane: pod.openStreamBackplane((error) => logger.error({ err: error }, 'user stream: unreadable channel message')),
-    listenKeys: new ListenKeyStore(redis),
-    isActiveKey: async (accountId, keyId) => (await deps.domain.accounts.keys.get(accountId, keyId))?.revokedAt === null,
-    answers: new OrderAnswers(redis),
-    trading,
-    slotTtlMs: config.push.streamSlotTtlMs,
-    clock,
-    logger,
-  });
-  const stream = attachStream(server, {
-    backplane: pod.openStreamBackplane((error) => logger.error({ err: error }, 'stream: unreadable channel message')),
-    config,
-    logger,
-    clock,
-    apiKeys: services.apiKeys,
-    chargeRefusedKey,
-    chargeKeyedUpgrade,
-    siteSession,
-    trading,
-    ticks,
-    connectedBookSweep,
-    otherUpgrades: userStream.route,
-  });
+  const { stream, userStream } = attachStreams(server, deps, pod, { services, chargeRefusedKey, chargeKeyedUpgrade, siteSession });
   const address = server.address() as AddressInfo;
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   let closing: Promise<void> | undefined;

@@ -9,6 +9,7 @@ import { systemClock, type Clock } from './core/clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './core/logger.js';
 import { createArenaServices, type ArenaServices } from './arena/arena-services.js';
+import { createBinanceServices, type BinanceServices } from './binance/binance-services.js';
 import { createAiService, type AiService } from './ai/ai-services.js';
 import { createDerivativesServices, type DerivativesServices } from './derivatives/derivatives-services.js';
 import { DerivativesStore } from './derivatives/derivatives-store.js';
@@ -16,6 +17,7 @@ import { LiquidationStore } from './derivatives/liquidations/liquidation-store.j
 import { MacroService } from './macro/macro-service.js';
 import { CoinGeckoClient } from './macro/providers/macro-providers.js';
 import { providerHttp } from './http/provider-http.js';
+import { DepthStore } from './market/depth-store.js';
 import { MarketService } from './market/market-service.js';
 import { createMarketStore, type MarketStore } from './market/market-store.js';
 import { freshnessRules, type FreshnessRules } from './market/quote-freshness.js';
@@ -26,10 +28,12 @@ import { FundingStore } from './paper/funding/funding-store.js';
 import { createOrderSweep, type OrderSweep } from './paper/orders/order-sweep.js';
 import { OrderStore } from './paper/orders/order-store.js';
 import { PositionStore } from './paper/positions/position-store.js';
+import { SimSettings } from './paper/sim/sim-settings.js';
 import { createSweep, type Sweep } from './paper/sweep/sweep.js';
 import { SweepStore } from './paper/sweep/sweep-store.js';
 import { createTradingServices, type TradingServices } from './paper/trading-services.js';
 import { createPushServices, type PushServices } from './push/push-services.js';
+import { OutboxStore } from './push/outbox-store.js';
 import { WebhookStore } from './push/webhook-store.js';
 import { LatamService } from './latam/latam-service.js';
 import { LatamStore } from './latam/latam-store.js';
@@ -68,6 +72,12 @@ export interface DomainStores {
   liquidations: LiquidationStore;
   /** The site's users, sessions, sign-in links and development outbox. */
   site: SiteStore;
+  /** The majors' order books the feed stores and fills walk (one in-process cache per connection). */
+  depth: DepthStore;
+  /** The books' simulation profiles and their seeded draws. */
+  sim: SimSettings;
+  /** The accounts' outboxes the relay drains, and its pass's last report (the lag metric). */
+  outbox: OutboxStore;
 }
 
 export interface Domain {
@@ -109,6 +119,8 @@ export interface Domain {
   ai: AiService;
   /** Replay of a past day per key: its state, journal and candles (its clock runs in the worker's replay queue). */
   replay: ReplayServices;
+  /** The Binance dialect's stores: leverage, kept MARKET answers, the book's orders, listenKeys. */
+  binance: BinanceServices;
 }
 
 export function createDomain(deps: DomainDeps): Domain {
@@ -118,6 +130,7 @@ export function createDomain(deps: DomainDeps): Domain {
   const market = new MarketService(marketStore, clock, freshness);
   const serviceMarket = new MarketService(createMarketStore(redis, config, clock, 'service'), clock, freshness);
   const accounts = createAccountServices({ redis, clock, secretsKey: config.webhookSecretsKey });
+  const snapshots = new SnapshotStore(redis);
   const stores: DomainStores = {
     positions: new PositionStore(redis),
     orders: new OrderStore(redis),
@@ -126,11 +139,14 @@ export function createDomain(deps: DomainDeps): Domain {
     accounts: accounts.accounts,
     plans: accounts.plans,
     webhooks: new WebhookStore(redis, config.webhookSecretsKey),
-    snapshots: new SnapshotStore(redis),
-    latam: new LatamStore(redis),
+    snapshots,
+    latam: new LatamStore(redis, snapshots),
     derivatives: new DerivativesStore(redis),
     liquidations: new LiquidationStore(redis, { dedupMs: config.liqDedupMs, rawMax: config.liqRawMax }),
     site: new SiteStore(redis),
+    depth: new DepthStore(redis, clock),
+    sim: new SimSettings(redis),
+    outbox: new OutboxStore(redis),
   };
   const { positions, orders, funding } = stores;
   // the API fetches from a provider only for a CoinGecko category nobody asked for in the last 10 minutes
@@ -140,6 +156,8 @@ export function createDomain(deps: DomainDeps): Domain {
     positionStore: positions,
     orderStore: orders,
     funding,
+    depth: stores.depth,
+    sim: stores.sim,
     marketStore,
     clock,
     freshness,
@@ -191,7 +209,18 @@ export function createDomain(deps: DomainDeps): Domain {
       config.statusFeedStaleMs,
     ),
     arena: createArenaServices({ redis, positions, funding, marketStore, freshness, clock }),
-    replay: createReplayServices({ redis, config, marketStore, freshness, funding, fees: trading.fees, clock }),
+    replay: createReplayServices({
+      redis,
+      config,
+      marketStore,
+      freshness,
+      funding,
+      fees: trading.fees,
+      sim: stores.sim,
+      depth: stores.depth,
+      clock,
+    }),
+    binance: createBinanceServices({ redis, positions, orders, clock }),
   };
   return {
     ...domain,

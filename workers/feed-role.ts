@@ -8,11 +8,11 @@ import { systemClock } from '../shared/core/clock.js';
 import { createVenueRests } from '../shared/market/market-store.js';
 import { MarketWriter } from '../shared/market/market-writer.js';
 import { DepthRefresher } from '../shared/market/depth-refresher.js';
-import { DepthStore } from '../shared/market/depth-store.js';
 import { feedLastMessage } from '../shared/metrics/metrics.js';
 import type { Venue } from '../shared/market/types.js';
 import { UniverseRefresher } from '../shared/market/universe-refresher.js';
 import { createSweepProducer } from '../shared/queues/sweep-producer.js';
+import { createDomain } from '../shared/domain.js';
 import { closeRedis, createRedis } from '../shared/redis/connection.js';
 import { ConnectionReporter } from '../shared/status/connection-report.js';
 import type { RoleContext, RunningRole } from './runtime.js';
@@ -41,6 +41,8 @@ export async function startFeedRole(ctx: RoleContext): Promise<RunningRole> {
   const redis = createRedis(redisUrl, { commandTimeout: config.redisCommandTimeoutMs });
   const clock = systemClock;
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  // the composition root on the feed's connection: the liquidation and depth stores it writes
+  const { stores } = createDomain({ config, redis, clock });
 
   const sweep = createSweepProducer(redisUrl);
   const writer = new MarketWriter({
@@ -62,7 +64,7 @@ export async function startFeedRole(ctx: RoleContext): Promise<RunningRole> {
   };
 
   // the nine liquidation streams, each behind its own lease, with their batching writer
-  const liquidations = startLiquidationCollector({ config, redis, logger, clock, owner });
+  const liquidations = startLiquidationCollector({ config, redis, store: stores.liquidations, logger, clock, owner });
   const connectors = new LeasedConnectors<Venue, VenueConnector>({
     names: config.feedVenues,
     leaseName: (venue) => venue,
@@ -103,7 +105,7 @@ export async function startFeedRole(ctx: RoleContext): Promise<RunningRole> {
 
   // the majors' order books, for fills that walk them (impact_bps_per_100k "book")
   const depth = new DepthRefresher({
-    store: new DepthStore(redis, clock),
+    store: stores.depth,
     rests: createVenueRests(config, clock, 1),
     clock,
     logger,

@@ -6,18 +6,16 @@
  * the token all the same (the API's /metrics does too), so a port exposed by mistake shows nothing.
  */
 import express from 'express';
-import type { RedisClient } from '../shared/core/redis-client.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { errorHandler } from '../api/middleware/error-handler.js';
 import { healthRoutes, Readiness } from '../api/middleware/health.js';
 import { opsAuth } from '../api/middleware/ops-auth.js';
-import type { Config } from '../shared/config.js';
 import { CoalescingLimiter } from '../shared/rate-limit/coalescing-limiter.js';
 import type { Logger } from '../shared/core/logger.js';
 import { addScrapeSources, metricsReadable, scrape, startDefaultMetrics } from '../shared/metrics/metrics.js';
 import { outboxLagSeconds } from '../shared/push/outbox-lag.js';
-import { OutboxStore } from '../shared/push/outbox-store.js';
+import type { Domain } from '../shared/domain.js';
 import { connectionHealth } from '../shared/redis/connection.js';
 import { QueueCountsReader } from '../shared/queues/queue-counts.js';
 
@@ -27,16 +25,17 @@ export interface ProcessMetrics {
   stop(): Promise<void>;
 }
 
+/** `domain`: the composition root on the process's shared connection (its outbox store reports the relay's lag). */
 export async function startProcessMetrics(
-  config: Config,
-  redis: RedisClient,
+  domain: Pick<Domain, 'config' | 'redis' | 'stores'>,
   logger: Logger,
   readiness: Readiness = new Readiness(),
 ): Promise<ProcessMetrics> {
+  const { config, redis } = domain;
   if (!metricsReadable(config)) return { url: undefined, stop: () => Promise.resolve() };
   startDefaultMetrics();
   const queues = new QueueCountsReader(redis);
-  const outbox = new OutboxStore(redis);
+  const { outbox } = domain.stores;
   const removeSources = addScrapeSources({
     queueCounts: () => queues.counts(),
     redisPing: async () => {

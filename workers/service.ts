@@ -1,6 +1,7 @@
 import type { Config } from '../shared/config.js';
 import { createLogger, type Logger } from '../shared/core/logger.js';
 import { ShutdownSteps } from '../shared/core/shutdown.js';
+import { createDomain } from '../shared/domain.js';
 import { closeRedis, createRedis, redisOutages } from '../shared/redis/connection.js';
 import { startEmbeddedRedis, type EmbeddedRedis } from '../shared/redis/embedded.js';
 import { checkEvictionPolicy } from '../shared/redis/eviction-policy.js';
@@ -51,14 +52,16 @@ export async function startService(config: Config, addOns: ServiceAddOns = {}): 
   const companion = await addOns.beforeRoles?.(config, logger);
   const redis = createRedis(redisUrl, { commandTimeout: config.redisCommandTimeoutMs });
   const readiness = new Readiness();
-  const ctx: RoleContext = { config, redisUrl, redis, logger, readiness };
+  // the composition root on the shared connection, once: the metrics' sources and the worker role take theirs from it
+  const domain = createDomain({ config, redis });
+  const ctx: RoleContext = { config, redisUrl, redis, logger, readiness, domain };
   const roles: RunningRole[] = [];
   let apiUrl: string | undefined;
   const wants = (role: string): boolean => config.role === 'all' || config.role === role;
   let metrics: ProcessMetrics | undefined;
   try {
     if (!(await checkEvictionPolicy(redis))) logger.warn('redis: maxmemory-policy not reported by INFO memory; it must be noeviction');
-    metrics = await startProcessMetrics(config, redis, logger, readiness);
+    metrics = await startProcessMetrics(domain, logger, readiness);
     roles.push({ name: 'metrics', stop: () => metrics?.stop() ?? Promise.resolve() });
     if (wants('worker')) roles.push(await startWorkerRole(ctx));
     if (wants('feed')) roles.push(await startFeedRole(ctx));

@@ -10,7 +10,7 @@ export async function startOutboxRelay(ctx: RoleContext, domain: Domain): Promis
   const producer = createWebhookProducer(ctx.redisUrl, config.push.webhookRetryBaseMs);
   const subscriber = subscriberClient(ctx.redis);
   const relay = new OutboxRelay({
-    redis: ctx.redis,
+    store: domain.stores.outbox,
     // on a cluster, published through the node the API pods' subscribers listen on, so an account's events keep their order
     publisher: orderedPublisher(ctx.redis),
     subscriber,

@@ -98,7 +98,7 @@ export async function startWorkerRole(ctx: RoleContext, options: WorkerRoleOptio
     logger.info('worker role stopped');
   };
   try {
-    const domain = createDomain({ config: ctx.config, redis: ctx.redis, clock: systemClock });
+    const domain = ctx.domain ?? createDomain({ config: ctx.config, redis: ctx.redis, clock: systemClock });
     for (const definition of processors) {
       const processor = definition.create({ domain, redisUrl: ctx.redisUrl, logger });
       built.push(processor);

@@ -9,10 +9,6 @@ import type { AppError } from '../../shared/core/errors.js';
 import type { Logger } from '../../shared/core/logger.js';
 import { binanceError } from '../../shared/binance/binance-errors.js';
 import { usdtCoin } from '../../shared/binance/account-shapes.js';
-import { BookOrders } from '../../shared/binance/book-orders.js';
-import { LeverageStore } from '../../shared/binance/leverage-store.js';
-import { ListenKeyStore } from '../../shared/binance/listen-key-store.js';
-import { OrderAnswers } from '../../shared/binance/order-answers.js';
 import { requestParams } from '../../shared/binance/signed-request.js';
 import type { AppServices } from '../app.js';
 import { errorHandler, routeNotFound } from '../middleware/error-handler.js';
@@ -63,21 +59,18 @@ export interface BinanceRouterDeps {
 
 /** Every route of the dialect under /fapi, in one list. */
 export function futuresRoutes(services: AppServices): BinanceRoute[] {
-  const { clock, market, trading, derivatives, redis } = services;
-  const depth = trading.depth;
-  const leverage = new LeverageStore(redis);
-  const answers = new OrderAnswers(redis);
-  const book = new BookOrders({ positions: services.stores.positions, orders: services.stores.orders, answers, clock });
+  const { clock, market, trading, derivatives } = services;
+  const { leverage, answers, book, listenKeys } = services.binance;
   const orderDeps = { clock, market, trading, leverage, answers, book };
   const actions = orderActions(orderDeps);
   const modify = modifyAction({ market, trading, orders: services.stores.orders }, actions);
   return [
-    ...marketRoutes({ clock, market, derivatives, funding: services.stores.funding, depth }),
+    ...marketRoutes({ clock, market, derivatives, funding: services.stores.funding, depth: services.stores.depth }),
     ...accountRoutes({ clock, market, trading, leverage }),
     ...orderRoutes(orderDeps, actions),
     ...algoRoutes({ clock, market, book }, actions),
     ...orderReadRoutes({ clock, market, book, positions: services.stores.positions }),
-    ...userStreamRoutes(new ListenKeyStore(redis)),
+    ...userStreamRoutes(listenKeys),
     ...batchRoutes({ market }, actions, modify),
     modifyRoute(modify),
   ];

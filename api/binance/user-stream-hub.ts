@@ -1,8 +1,7 @@
 /**
- * The pod's Binance user-data sockets grouped by account and book: the pod hears an account's channel while it holds a
- * socket of it, and turns each relayed entry of a book into that book's events (shared/binance/user-data-events.ts), in
- * order, once (an id already passed is a relay's repeat). A notice naming a socket (its listenKey closed, its key
- * revoked, the account's cap lowered) ends it.
+ * The pod's Binance user-data sockets grouped by account and book (AccountSocketGroups): each relayed entry of a book,
+ * once and in order, becomes that book's events (shared/binance/user-data-events.ts). A notice naming a socket (its
+ * listenKey closed, its key revoked, the account's cap lowered) ends it.
  */
 import { WebSocket } from 'ws';
 import type { Clock } from '../../shared/core/clock.js';
@@ -14,8 +13,9 @@ import { accountUpdate, listenKeyExpired, namedExecutions, orderTradeUpdate, use
 import type { KeyContext } from '../../shared/paper/key-context.js';
 import type { TradingServices } from '../../shared/paper/trading-services.js';
 import type { AccountEvents } from '../../shared/push/account-events.js';
-import { compareStreamIds, type ChannelMessage } from '../../shared/push/push-event.js';
+import type { ChannelMessage } from '../../shared/push/push-event.js';
 import { noticeNames } from '../../shared/push/socket-notices.js';
+import { AccountSocketGroups } from '../ws/account-socket-groups.js';
 
 /** A socket this far behind is not reading: it is cut off rather than held in memory. */
 const TERMINATE_ABOVE_BYTES = 4 * 1024 * 1024;
@@ -57,12 +57,6 @@ interface BookGroup {
   chain: Promise<void>;
 }
 
-interface AccountEntry {
-  books: Map<string, BookGroup>;
-  lastId: string | null;
-  subscribed: Promise<unknown>;
-}
-
 export interface UserStreamHubDeps {
   events: AccountEvents;
   trading: TradingServices;
@@ -72,12 +66,19 @@ export interface UserStreamHubDeps {
 }
 
 export class UserStreamHub {
-  private readonly accounts = new Map<string, AccountEntry>();
+  private readonly books: AccountSocketGroups<UserSocket, BookGroup>;
 
   constructor(private readonly deps: UserStreamHubDeps) {
-    deps.events.listen((accountId, message) => this.forward(accountId, message));
+    this.books = new AccountSocketGroups<UserSocket, BookGroup>({
+      events: deps.events,
+      logger: deps.logger,
+      label: 'user stream',
+      bookOf: (socket) => socket.ctx,
+      newGroup: (socket) => ({ ctx: socket.ctx, sockets: new Set(), filledByOrder: new Set(), chain: Promise.resolve() }),
+      onEntry: (group, message) => this.forward(group, message),
+    });
     deps.events.listenNotices((accountId, notice) => {
-      for (const socket of this.socketsOf(accountId)) {
+      for (const socket of this.books.socketsOf(accountId)) {
         const named =
           noticeNames(notice, { keyId: socket.ctx.keyId, socketId: socket.slotId }) || notice.cut.sockets?.includes(socket.listenKeyId);
         if (!named) continue;
@@ -88,54 +89,23 @@ export class UserStreamHub {
   }
 
   /** Adds a socket; resolves once the pod hears its account's channel. */
-  async add(socket: UserSocket): Promise<void> {
-    const { accountId, book } = socket.ctx;
-    let entry = this.accounts.get(accountId);
-    if (!entry) {
-      entry = { books: new Map(), lastId: null, subscribed: this.deps.events.subscribe(accountId) };
-      this.accounts.set(accountId, entry);
-    }
-    let group = entry.books.get(book);
-    if (!group) {
-      group = { ctx: socket.ctx, sockets: new Set(), filledByOrder: new Set(), chain: Promise.resolve() };
-      entry.books.set(book, group);
-    }
-    group.sockets.add(socket);
-    await entry.subscribed;
+  add(socket: UserSocket): Promise<void> {
+    return this.books.add(socket);
   }
 
   remove(socket: UserSocket): void {
-    const { accountId, book } = socket.ctx;
-    const entry = this.accounts.get(accountId);
-    const group = entry?.books.get(book);
-    if (!entry || !group?.sockets.delete(socket)) return;
-    if (group.sockets.size === 0) entry.books.delete(book);
-    if (entry.books.size > 0) return;
-    this.accounts.delete(accountId);
-    this.deps.events
-      .unsubscribe(accountId)
-      .catch((error: unknown) => this.deps.logger.warn({ err: error }, 'user stream: unsubscribe failed'));
+    this.books.remove(socket);
   }
 
   sockets(): UserSocket[] {
-    return [...this.accounts.keys()].flatMap((accountId) => this.socketsOf(accountId));
+    return this.books.sockets();
   }
 
   close(): Promise<void> {
-    return this.deps.events.close();
+    return this.books.close();
   }
 
-  private socketsOf(accountId: string): UserSocket[] {
-    return [...(this.accounts.get(accountId)?.books.values() ?? [])].flatMap((group) => [...group.sockets]);
-  }
-
-  private forward(accountId: string, message: ChannelMessage): void {
-    const entry = this.accounts.get(accountId);
-    if (!entry) return;
-    if (entry.lastId !== null && compareStreamIds(message.id, entry.lastId) <= 0) return;
-    entry.lastId = message.id;
-    const group = entry.books.get(message.book);
-    if (!group) return;
+  private forward(group: BookGroup, message: ChannelMessage): void {
     group.chain = group.chain
       .then(() => this.deliver(group, message))
       .catch((error: unknown) => this.deps.logger.warn({ err: error }, 'user stream: events not sent'));

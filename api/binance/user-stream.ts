@@ -65,15 +65,11 @@ export interface UserStream {
   close(): Promise<void>;
 }
 
-export function attachUserStream(deps: UserStreamDeps): UserStream {
-  const { listenKeys, clock, logger } = deps;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 4096, perMessageDeflate: false });
-  const { slots, events } = deps.backplane;
-  const hub = new UserStreamHub({ events, trading: deps.trading, answers: deps.answers, clock, logger });
-  const podId = `${process.pid}.${randomBytes(4).toString('hex')}`;
-  let counter = 0;
-  const slotOf = (s: UserSocket) => ({ accountId: s.ctx.accountId, socketId: s.slotId });
+/** A socket's slot under its account's cap. */
+const slotOf = (s: UserSocket) => ({ accountId: s.ctx.accountId, socketId: s.slotId });
 
+/** Every third of the slots' lifetime: a socket silent since the last ping is cut off, and the others' slots renewed. */
+function startHeartbeat(hub: UserStreamHub, { backplane, clock, logger, slotTtlMs }: UserStreamDeps): NodeJS.Timeout {
   const heartbeat = setInterval(
     () => {
       const sockets = hub.sockets();
@@ -82,28 +78,40 @@ export function attachUserStream(deps: UserStreamDeps): UserStream {
         socket.alive = false;
         socket.ws.ping();
       }
-      slots
+      backplane.slots
         .renew(sockets.map(slotOf), clock.now())
         .catch((error: unknown) => logger.warn({ err: error }, 'user stream: slots not renewed'));
     },
-    Math.max(1000, Math.floor(deps.slotTtlMs / 3)),
+    Math.max(1000, Math.floor(slotTtlMs / 3)),
   );
   heartbeat.unref();
+  return heartbeat;
+}
 
-  /** listenKeyExpired once the listenKey is gone; while a keepalive moves it on, the check moves with it. */
-  const watchExpiry = (socket: UserSocket, inMs: number): void => {
-    const timer = setTimeout(() => {
-      listenKeys
-        .timeLeft(socket.listenKey)
-        .then((left) => (left > 0 ? watchExpiry(socket, left) : socket.expire(clock.now())))
-        .catch((error: unknown) => {
-          logger.warn({ err: error }, 'user stream: listenKey not checked; checked again in a minute');
-          watchExpiry(socket, 60_000);
-        });
-    }, inMs);
-    socket.ws.once('close', () => clearTimeout(timer));
-  };
+/** listenKeyExpired once the listenKey is gone; while a keepalive moves it on, the check moves with it. */
+function watchExpiry(deps: UserStreamDeps, socket: UserSocket, inMs: number): void {
+  const { listenKeys, clock, logger } = deps;
+  const timer = setTimeout(() => {
+    listenKeys
+      .timeLeft(socket.listenKey)
+      .then((left) => (left > 0 ? watchExpiry(deps, socket, left) : socket.expire(clock.now())))
+      .catch((error: unknown) => {
+        logger.warn({ err: error }, 'user stream: listenKey not checked; checked again in a minute');
+        watchExpiry(deps, socket, 60_000);
+      });
+  }, inMs);
+  socket.ws.once('close', () => clearTimeout(timer));
+}
 
+export function attachUserStream(deps: UserStreamDeps): UserStream {
+  const { listenKeys, clock, logger } = deps;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 4096, perMessageDeflate: false });
+  const { slots, events } = deps.backplane;
+  const hub = new UserStreamHub({ events, trading: deps.trading, answers: deps.answers, clock, logger });
+  const podId = `${process.pid}.${randomBytes(4).toString('hex')}`;
+  let counter = 0;
+
+  const heartbeat = startHeartbeat(hub, deps);
   const open = async (ws: WebSocket, target: { listenKey: string; combined: boolean }, found: ListenKeyRecord): Promise<void> => {
     const socket = new UserSocket(
       ws,
@@ -125,7 +133,7 @@ export function attachUserStream(deps: UserStreamDeps): UserStream {
     if (gone) return leave();
     ws.once('close', leave);
     await hub.add(socket);
-    watchExpiry(socket, found.ttlMs);
+    watchExpiry(deps, socket, found.ttlMs);
   };
 
   const upgrade = async (req: IncomingMessage, socket: Duplex, head: Buffer, target: { listenKey: string; combined: boolean }) => {

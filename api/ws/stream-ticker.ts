@@ -81,7 +81,7 @@ export class StreamTicker {
       }
       if (Object.keys(prices).length === 0) continue;
       const text = JSON.stringify(streamMessage('prices', prices, ts));
-      for (const client of group.clients) client.prices(text);
+      for (const client of group.sockets) client.prices(text);
     }
   }
 }

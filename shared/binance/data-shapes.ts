@@ -4,20 +4,14 @@
  * taker buy/sell volumes) is refused by the routes, not guessed.
  */
 import type { AccountRatioView } from '../derivatives/derivatives-store.js';
-import { decimal } from './market-shapes.js';
+import { decimal, KLINE_INTERVALS } from './market-shapes.js';
 
-/** Binance's periods of the statistics, in minutes. */
-export const DATA_PERIODS: Readonly<Record<string, number>> = {
-  '5m': 5,
-  '15m': 15,
-  '30m': 30,
-  '1h': 60,
-  '2h': 120,
-  '4h': 240,
-  '6h': 360,
-  '12h': 720,
-  '1d': 1440,
-};
+/** Binance's kline intervals its statistics have no period of. */
+const NO_DATA_PERIOD: ReadonlySet<string> = new Set(['1m', '3m', '8h']);
+/** Binance's periods of the statistics, in minutes: its kline intervals (KLINE_INTERVALS) but 1m, 3m and 8h. */
+export const DATA_PERIODS: Readonly<Record<string, number>> = Object.fromEntries(
+  Object.entries(KLINE_INTERVALS).filter(([period]) => !NO_DATA_PERIOD.has(period)),
+);
 
 const MINUTE_MS = 60_000;
 

@@ -1,6 +1,6 @@
 /** Regional quotes in Redis: each region's computed quote, its sources' last answers, and its hourly history. */
 import type { RedisClient } from '../core/redis-client.js';
-import { SnapshotStore } from '../snapshots/snapshot-store.js';
+import type { SnapshotStore } from '../snapshots/snapshot-store.js';
 import type { Snapshot } from '../snapshots/snapshot-state.js';
 import { keys } from '../redis/keys.js';
 import type { SourceBook } from './latam-sources.js';
@@ -25,11 +25,11 @@ export interface HistoryPoint {
 }
 
 export class LatamStore {
-  private readonly snapshots: SnapshotStore;
-
-  constructor(private readonly redis: RedisClient) {
-    this.snapshots = new SnapshotStore(redis);
-  }
+  /** `snapshots`: the domain's snapshot store (each region's quote is a snapshot). */
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly snapshots: SnapshotStore,
+  ) {}
 
   async readSources(region: Region): Promise<SourceBook> {
     const text = await this.redis.get(keys.latamSources(region));

@@ -7,7 +7,7 @@ import type { BookRegistry } from './accounts/book-registry.js';
 import { AnalyticsService } from './analytics/analytics-service.js';
 import { AnalyticsStore } from './analytics/analytics-store.js';
 import { ChangeGate } from './change-gate.js';
-import { DepthStore } from '../market/depth-store.js';
+import type { DepthStore } from '../market/depth-store.js';
 import { FeeSettings } from './fees/fee-settings.js';
 import type { FundingStore } from './funding/funding-store.js';
 import { LivePrices } from './markets/live-prices.js';
@@ -23,7 +23,7 @@ import { PositionReads } from './positions/position-reads.js';
 import { PositionService } from './positions/position-service.js';
 import type { PositionStore } from './positions/position-store.js';
 import { SimService } from './sim/sim-service.js';
-import { SimSettings } from './sim/sim-settings.js';
+import type { SimSettings } from './sim/sim-settings.js';
 
 export interface TradingServices {
   positions: PositionService;
@@ -41,8 +41,6 @@ export interface TradingServices {
   analytics: AnalyticsService;
   /** The books' simulation profiles: /sim and its view /realism. */
   sim: SimService;
-  /** The majors' order books the feed stores (the fill model's depth). */
-  depth: DepthStore;
 }
 
 export interface TradingDeps {
@@ -51,6 +49,9 @@ export interface TradingDeps {
   positionStore: PositionStore;
   orderStore: OrderStore;
   funding: FundingStore;
+  /** The majors' order books the feed stores (the fill model's depth). */
+  depth: DepthStore;
+  sim: SimSettings;
   marketStore: MarketStore;
   clock: Clock;
   freshness: FreshnessRules;
@@ -59,13 +60,11 @@ export interface TradingDeps {
 }
 
 export function createTradingServices(deps: TradingDeps): TradingServices {
-  const { positionStore: store, funding } = deps;
+  const { positionStore: store, funding, depth, sim } = deps;
   const prices = new LivePrices(deps.marketStore, deps.clock, deps.freshness);
   const fees = new FeeSettings(deps.redis);
   // one gate for positions and orders: their keys differ
   const changes = new ChangeGate();
-  const sim = new SimSettings(deps.redis);
-  const depth = new DepthStore(deps.redis, deps.clock);
   const positionDeps: PositionDeps = { store, prices, funding, fees, clock: deps.clock, changes, sim, depth };
   const orders = new OrderService({ store: deps.orderStore, prices, fees, clock: deps.clock, changes, sim });
   const reads = new PositionReads(positionDeps);
@@ -82,6 +81,5 @@ export function createTradingServices(deps: TradingDeps): TradingServices {
     prices,
     analytics: new AnalyticsService({ store: analyticsStore, positions: store, reads, marketStore: deps.marketStore, clock: deps.clock }),
     sim: new SimService(sim),
-    depth,
   };
 }

@@ -25,7 +25,7 @@ import type { WebhookDelivery, WebhookProducer } from '../queues/webhook-produce
 import { closeRedis, redisOutages } from '../redis/connection.js';
 import { keys } from '../redis/keys.js';
 import { SLOTS } from '../redis/slot-tags.js';
-import { accountOfOutbox, OutboxStore } from './outbox-store.js';
+import { accountOfOutbox, type OutboxStore } from './outbox-store.js';
 import { carriesEvents, channelMessage, mapOutboxEntry, webhookBody, type OutboxEntry, type RelayEntry } from './push-event.js';
 import type { WebhookRecord, WebhookStore } from './webhook-store.js';
 
@@ -37,8 +37,9 @@ const PARALLEL = 16;
 const SLOTS_PER_STEP = 1024;
 
 export interface OutboxRelayDeps {
-  redis: RedisClient;
-  /** Where the account channels' messages go out, when not `redis` (orderedPublisher); the relay closes it on stop. */
+  /** The domain's outbox store: the outboxes, their leases and index, the pass's report. */
+  store: OutboxStore;
+  /** Where the account channels' messages go out, when not the store's connection (orderedPublisher); the relay closes it on stop. */
   publisher?: RedisClient | null;
   /** A connection of its own for SUBSCRIBE; the relay closes it on stop. */
   subscriber: RedisClient;
@@ -58,7 +59,6 @@ const wants = (hook: WebhookRecord, entry: RelayEntry, event: string): boolean =
 
 export class OutboxRelay {
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  private readonly store: OutboxStore;
   private readonly queued = new Set<string>();
   private readonly running = new Map<string, Promise<void>>();
   /** Accounts nudged while being drained: drained once more afterwards. */
@@ -67,8 +67,10 @@ export class OutboxRelay {
   private scanning: Promise<void> | undefined;
   private stopped = false;
 
+  private readonly store: OutboxStore;
+
   constructor(private readonly deps: OutboxRelayDeps) {
-    this.store = new OutboxStore(deps.redis, deps.publisher ?? deps.redis);
+    this.store = deps.store;
   }
 
   async start(): Promise<void> {
@@ -169,6 +171,7 @@ export class OutboxRelay {
     await this.store.publish(
       accountId,
       messages.map((m) => JSON.stringify(m)),
+      this.deps.publisher ?? undefined,
     );
     const hooks = await this.hooksOf(accountId);
     if (hooks.length === 0) return;

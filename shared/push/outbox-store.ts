@@ -47,11 +47,7 @@ function fieldsOf(flat: string[]): Record<string, string> {
 }
 
 export class OutboxStore {
-  /** `publisher`: where the account channels' messages go out (orderedPublisher); the store's client by default. */
-  constructor(
-    private readonly redis: RedisClient,
-    private readonly publisher: RedisClient = redis,
-  ) {}
+  constructor(private readonly redis: RedisClient) {}
 
   /** Takes the outbox's lease: true when this relay now drains it alone. */
   async acquire(accountId: string, owner: string, ttlMs: number): Promise<boolean> {
@@ -80,10 +76,13 @@ export class OutboxStore {
     return typeof reply === 'number' && reply >= 0 ? reply : null;
   }
 
-  /** Publishes an account's channel messages in order (one pipeline: Redis delivers them in this order). */
-  async publish(accountId: string, messages: string[]): Promise<void> {
+  /**
+   * Publishes an account's channel messages in order (one pipeline: Redis delivers them in this order). `publisher`: where
+   * they go out (the relay's orderedPublisher); the store's connection by default.
+   */
+  async publish(accountId: string, messages: string[], publisher: RedisClient = this.redis): Promise<void> {
     if (messages.length === 0) return;
-    const pipeline = this.publisher.pipeline();
+    const pipeline = publisher.pipeline();
     for (const message of messages) pipeline.publish(keys.accountEvents(accountId), message);
     await pipeline.exec();
   }

@@ -4,6 +4,7 @@ import type { RedisClient } from '../../shared/core/redis-client.js';
 import { QUEUE_PREFIX, QUEUES } from '../../shared/queues/queue-names.js';
 import { closeRedis, createBlockingRedis } from '../../shared/redis/connection.js';
 import { hourOf, LatamStore } from '../../shared/latam/latam-store.js';
+import { SnapshotStore } from '../../shared/snapshots/snapshot-store.js';
 import { LATAM_JOBS, latamProcessor } from '../../workers/processors/latam/latam-processor.js';
 import { getJson } from '../helpers/app.js';
 import { simControl, useSimStack } from '../helpers/market-sim.js';
@@ -248,7 +249,7 @@ describe('regional quotes: the Brazilian history before the feed has a BTC/USD p
     );
     expect(early).to.include({ btcUsd: null, agioMid: null });
     // two points an earlier version kept: one without BTC/USD, one without btc
-    const store = new LatamStore(stack.redis);
+    const store = new LatamStore(stack.redis, new SnapshotStore(stack.redis));
     const hour = hourOf(Date.now());
     const older = { t: hour - 2 * 3_600_000, btcMid: 320_000, usdtMid: 5.4, usdbrl: 5.4, btcUsd: null, agioMid: null };
     const old = { t: hour - 3_600_000, btcMid: 321_000, usdtMid: 5.4, usdbrl: 5.4, btcUsd: 59_000, agioMid: 0.7 };

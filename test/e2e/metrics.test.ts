@@ -4,6 +4,7 @@ import { Queue } from 'bullmq';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import type { PrometheusFamily } from 'parse-prometheus-text-format';
 import { configWith } from '../../shared/config.js';
+import { createDomain } from '../../shared/domain.js';
 import { scrape as scrapeRegistry } from '../../shared/metrics/metrics.js';
 import type { BookRef } from '../../shared/paper/positions/position-types.js';
 import { createSweepProducer } from '../../shared/queues/sweep-producer.js';
@@ -401,7 +402,7 @@ describe('metrics', function () {
     before(async () => {
       const config = configWith({ REDIS_URL: testRedisUrl(), HOST: '127.0.0.1', METRICS_PORT: '0', METRICS_TOKEN: TOKEN });
       const logger = createLogger(config);
-      metrics = await startProcessMetrics(config, redis, logger);
+      metrics = await startProcessMetrics(createDomain({ config, redis }), logger);
       const ctx = { config, redisUrl: testRedisUrl(), redis, logger };
       worker = await startWorkerRole(ctx, {
         processors: [{ queue: QUEUES.latam, create: () => ({ process: async () => 'done' }) }],

@@ -1,8 +1,5 @@
 import { expect } from 'chai';
 import { orderActions, type OrderBody } from '../../api/binance/order-routes.js';
-import { BookOrders } from '../../shared/binance/book-orders.js';
-import { LeverageStore } from '../../shared/binance/leverage-store.js';
-import { OrderAnswers } from '../../shared/binance/order-answers.js';
 import { configWith } from '../../shared/config.js';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { createDomain, type Domain } from '../../shared/domain.js';
@@ -43,10 +40,8 @@ describe('Binance dialect: a MARKET order whose position closed under it nets on
   afterEach(() => closeRedis(redis));
 
   const actionsOver = (trading: Domain['trading']) => {
-    const { clock, market, stores } = domain;
-    const answers = new OrderAnswers(redis);
-    const book = new BookOrders({ positions: stores.positions, orders: stores.orders, answers, clock });
-    return orderActions({ clock, market, trading, leverage: new LeverageStore(redis), answers, book });
+    const { clock, market, binance } = domain;
+    return orderActions({ clock, market, trading, leverage: binance.leverage, answers: binance.answers, book: binance.book });
   };
   /**
    * The order routes over the domain, whose first increase meets `before` just ahead of it (what other orders did

@@ -3,6 +3,7 @@ import { Readiness } from '../../api/middleware/health.js';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { configWith } from '../../shared/config.js';
 import { createLogger } from '../../shared/core/logger.js';
+import { createDomain } from '../../shared/domain.js';
 import { startFeedRole } from '../../workers/feed-role.js';
 import { startProcessMetrics, type ProcessMetrics } from '../../workers/metrics-listener.js';
 import type { RunningRole } from '../../workers/runtime.js';
@@ -40,7 +41,7 @@ describe("the feed's readiness: its exchange connections", function () {
     });
     const logger = createLogger(config);
     const readiness = new Readiness();
-    metrics = await startProcessMetrics(config, redis, logger, readiness);
+    metrics = await startProcessMetrics(createDomain({ config, redis }), logger, readiness);
     readyz = metrics.url!.replace(/\/metrics$/, '/readyz');
     feed = await startFeedRole({ config, redisUrl: testRedisUrl(), redis, logger, readiness });
   });

@@ -3,6 +3,7 @@ import type { RedisClient } from '../../shared/core/redis-client.js';
 import { keys } from '../../shared/redis/keys.js';
 import { closeRedis } from '../../shared/redis/connection.js';
 import { HISTORY_DAYS, hourOf, LatamStore } from '../../shared/latam/latam-store.js';
+import { SnapshotStore } from '../../shared/snapshots/snapshot-store.js';
 import { freshRedis } from '../helpers/redis.js';
 
 describe('latam store (real Redis)', () => {
@@ -10,7 +11,7 @@ describe('latam store (real Redis)', () => {
   let store: LatamStore;
   before(async () => {
     redis = await freshRedis();
-    store = new LatamStore(redis);
+    store = new LatamStore(redis, new SnapshotStore(redis));
   });
   after(async () => {
     await closeRedis(redis);

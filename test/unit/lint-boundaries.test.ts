@@ -8,7 +8,6 @@ const REFUSED: Record<string, Record<string, string[]>> = {
       "import { createRedis } from '../../shared/redis/connection.js';",
       "import { subscriberClient } from '../../shared/core/redis-client.js';",
       "import { Redis } from 'ioredis';",
-      "import { createClient } from 'redis4';",
     ],
     'api/ws/planted.ts': ["import { duplicateClient, type RedisClient } from '../../shared/core/redis-client';"],
   },

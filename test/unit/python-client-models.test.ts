@@ -1,10 +1,10 @@
 /**
- * The Python client's models as ops/generate/python-client.ts writes them from a schema: pydantic models whose JSON
+ * The Python client's models as ops/generate/python-models.ts writes them from a schema: pydantic models whose JSON
  * names Python cannot use (or that would shadow BaseModel's attributes) are aliases, optional and nullable fields
  * Optional, lists typed and nested objects models of their own.
  */
 import { expect } from 'chai';
-import { ModelWriter } from '../../ops/generate/python-client.js';
+import { ModelWriter } from '../../ops/generate/python-models.js';
 
 const THING = {
   type: 'object',
@@ -20,7 +20,7 @@ const THING = {
   },
 };
 
-describe('the Python client models (ops/generate/python-client.ts)', () => {
+describe('the Python client models (ops/generate/python-models.ts)', () => {
   const writer = new ModelWriter({ paths: {}, components: { schemas: { Thing: THING } } });
   writer.model('Thing', THING);
   const text = writer.text();

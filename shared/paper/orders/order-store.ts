@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { RedisClient } from '../../core/redis-client.js';
 import type { OrderReach } from '../../engine/order-rules.js';
 import { keys } from '../../redis/keys.js';
-import { IDEMPOTENCY_TTL_S } from '../positions/position-store.js';
+import { IDEMPOTENCY_TTL_S } from '../positions/position-calls.js';
 import { reqArg, type BookRef, type Position } from '../positions/position-types.js';
 import { TriggerHints } from '../positions/trigger-hints.js';
 import { orderScripts } from './lua/order-scripts.js';

@@ -26,7 +26,7 @@ import { fundingOwed, type PositionDeps } from './position-deps.js';
 import { refOf } from './position-service.js';
 import { jsonAssigner } from './position-json.js';
 import type { CloseFacts } from '../../engine/analytics/close-facts.js';
-import type { CloseRecord, CloseWrite } from './position-store.js';
+import type { CloseRecord, CloseWrite } from './position-calls.js';
 import type { BookRef, Position, StoredPosition } from './position-types.js';
 import { closedView, openView, type PositionView } from './position-view.js';
 

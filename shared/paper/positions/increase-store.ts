@@ -8,7 +8,7 @@ import { firstThen } from '../../redis/pipeline.js';
 import { keys } from '../../redis/keys.js';
 import type { RedisClient } from '../../core/redis-client.js';
 import { positionScripts } from './lua/position-scripts.js';
-import { digest, IDEMPOTENCY_TTL_S, LIVE_JOURNAL, unusedSlot, type JournalKeys } from './position-store.js';
+import { digest, IDEMPOTENCY_TTL_S, LIVE_JOURNAL, unusedSlot, type JournalKeys } from './position-calls.js';
 import { parsePosition, reqArg, type BookRef, type Position, type StoredPosition } from './position-types.js';
 import { TriggerHints } from './trigger-hints.js';
 

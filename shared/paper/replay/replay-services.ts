@@ -1,6 +1,6 @@
 /** The replay feature's services, built once per domain (shared/domain.ts). */
-import { DepthStore } from '../../market/depth-store.js';
-import { SimSettings } from '../sim/sim-settings.js';
+import type { DepthStore } from '../../market/depth-store.js';
+import type { SimSettings } from '../sim/sim-settings.js';
 import type { RedisClient } from '../../core/redis-client.js';
 import type { Clock } from '../../core/clock.js';
 import type { Config } from '../../config.js';
@@ -26,6 +26,8 @@ export interface ReplayDeps {
   freshness: FreshnessRules;
   funding: FundingStore;
   fees: FeeSettings;
+  sim: SimSettings;
+  depth: DepthStore;
   clock: Clock;
 }
 
@@ -40,8 +42,8 @@ export function createReplayServices(deps: ReplayDeps): ReplayServices {
     fees: deps.fees,
     clock: deps.clock,
     clocks,
-    sim: new SimSettings(deps.redis),
-    depth: new DepthStore(deps.redis, deps.clock),
+    sim: deps.sim,
+    depth: deps.depth,
   });
   return { service, store, close: clocks.close };
 }

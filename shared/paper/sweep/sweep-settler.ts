@@ -14,7 +14,8 @@ import { CLOSE_REASONS, decide, type PriceWindow, type Trigger } from '../../eng
 import type { FundingStore } from '../funding/funding-store.js';
 import { wholeCloseJson } from '../positions/close-service.js';
 import { fundingFrom, MAX_ATTEMPTS } from '../positions/position-deps.js';
-import type { CloseOutcome, CloseWrite, LevelsOutcome, LevelsWrite, PositionStore } from '../positions/position-store.js';
+import type { CloseOutcome, CloseWrite, LevelsOutcome, LevelsWrite } from '../positions/position-calls.js';
+import type { PositionStore } from '../positions/position-store.js';
 import type { BookRef, Position, StoredPosition } from '../positions/position-types.js';
 import type { HintTarget } from '../positions/trigger-hints.js';
 import { mayBeStoring } from '../timed-ids.js';

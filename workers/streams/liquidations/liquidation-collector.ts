@@ -8,7 +8,7 @@ import type { VenueUrls } from '../../../shared/core/base-urls.js';
 import type { Config } from '../../../shared/config.js';
 import type { Logger } from '../../../shared/core/logger.js';
 import type { LiqExchange } from '../../../shared/derivatives/liquidations/liquidation-event.js';
-import { LiquidationStore } from '../../../shared/derivatives/liquidations/liquidation-store.js';
+import type { LiquidationStore } from '../../../shared/derivatives/liquidations/liquidation-store.js';
 import { LiquidationWriter } from '../../../shared/derivatives/liquidations/liquidation-writer.js';
 import { liquidationLastEvent } from '../../../shared/metrics/metrics.js';
 import { LeasedConnectors } from '../leased-connectors.js';
@@ -18,7 +18,10 @@ import type { LiquidationConnector } from './liquidation-connector.js';
 
 export interface LiquidationCollectorOptions {
   config: Config;
+  /** For the connectors' leases. */
   redis: RedisClient;
+  /** The domain's liquidation store on the feed's connection: the writer's batches go there. */
+  store: LiquidationStore;
   logger: Logger;
   clock: Clock;
   /** This process's id (the lease value). */
@@ -45,12 +48,12 @@ export function liquidationUrls(config: Config, exchange: LiqExchange): VenueUrl
 export function startLiquidationCollector({
   config,
   redis,
+  store,
   logger: parent,
   clock,
   owner,
 }: LiquidationCollectorOptions): LiquidationCollector {
   const logger = parent.child({ part: 'liquidations' });
-  const store = new LiquidationStore(redis, { dedupMs: config.liqDedupMs, rawMax: config.liqRawMax });
   const writer = new LiquidationWriter({ store, logger, clock, flushMs: config.liqFlushMs });
   const http = { timeoutMs: config.restTimeoutMs, attempts: 2, baseDelayMs: 250, maxDelayMs: 5_000 };
   const connectors = new LeasedConnectors<LiqExchange, LiquidationConnector>({
