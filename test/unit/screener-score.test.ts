@@ -10,6 +10,19 @@ function bars(closes: readonly number[], halfRange = 0.5): Bar[] {
   return closes.map((close) => ({ high: close + halfRange, low: close - halfRange, close }));
 }
 
+/** Closed candles around a close path, one every `stepMs`. */
+function candlesOf(closes: readonly number[], stepMs: number): Candle[] {
+  return closes.map((close, i) => ({
+    openTime: i * stepMs,
+    open: close,
+    high: close + 0.5,
+    low: close - 0.5,
+    close,
+    volume: 1,
+    closed: true,
+  }));
+}
+
 const rising = Array.from({ length: 250 }, (_, i) => 100 + i);
 const falling = Array.from({ length: 250 }, (_, i) => 400 - i);
 const flat = Array.from({ length: 250 }, () => 100);
@@ -90,18 +103,7 @@ describe('screener scoring (pure)', () => {
   });
 
   it('builds a row with rounded indicators', () => {
-    const row = rowFor(
-      'BTCUSDT',
-      rising.map((close, i) => ({
-        openTime: i * 3_600_000,
-        open: close,
-        high: close + 0.5,
-        low: close - 0.5,
-        close,
-        volume: 1,
-        closed: true,
-      })),
-    );
+    const row = rowFor('BTCUSDT', candlesOf(rising, 3_600_000));
     expect(row).to.include({ symbol: 'BTCUSDT', price: 349, verdict: 'bullish', decisive: true, trend: 'up' });
     expect(row?.rsi).to.equal(100);
     expect(row?.setup?.dir).to.equal('long');
@@ -179,15 +181,7 @@ describe('screener scoring (pure)', () => {
 });
 
 describe('a screener run', () => {
-  const candles = rising.map((close, i): Candle => ({
-    openTime: i * 60_000,
-    open: close,
-    high: close + 0.5,
-    low: close - 0.5,
-    close,
-    volume: 1,
-    closed: true,
-  }));
+  const candles = candlesOf(rising, 60_000);
   const universe = Array.from({ length: 20 }, (_, i) => ({
     symbol: `S${i}USDT`,
     assetClass: 'crypto' as const,
