@@ -17,7 +17,7 @@ import { waitFor } from '../helpers/market-wait.js';
 import { startReceiver, startWebhookWorker, type TestReceiver } from '../helpers/push.js';
 import { freshRedis } from '../helpers/redis.js';
 import { useScriptedSim } from '../helpers/market-sim.js';
-import { outboxMail } from '../helpers/site.js';
+import { signInOnPage } from '../helpers/site.js';
 import { accountServices, botCall, TestPrices } from '../helpers/trading.js';
 
 const ARTIFACTS = new URL('../artifacts/', import.meta.url);
@@ -89,21 +89,6 @@ describe('site: sign-in, keys, trading and the pages in a real browser', functio
     await prices.set({ BTCUSDT: 65000, ETHUSDT: 3000 });
   });
 
-  /** Signs in on the page through the link the outbox got, confirmed with its one click; the page lands on /trade. */
-  async function signInOnPage(page: Page, email: string): Promise<void> {
-    page.setDefaultTimeout(10_000);
-    await page.goto(`${api.url}/signin`);
-    await page.getByLabel('E-mail address').fill(email);
-    const asked = Date.now();
-    await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
-    await page.locator('#signin-sent').waitFor();
-    const mail = await outboxMail(redis, email, asked);
-    await page.goto(mail.link);
-    await page.getByRole('button', { name: `Sign in as ${email}` }).click();
-    await page.waitForURL(`${api.url}/trade`);
-    await page.locator('body[data-ready="true"]').waitFor();
-  }
-
   const positionsOf = async (key: string): Promise<Pos[]> =>
     (await botCall<{ positions: Pos[] }>(api.url, key, 'GET', '/positions')).body.positions;
 
@@ -128,7 +113,7 @@ describe('site: sign-in, keys, trading and the pages in a real browser', functio
     const problems = watched(page, (text, url) => /status of 400/.test(text) && url.endsWith('/api/site/sltp'));
     const email = `browser-${Date.now()}@example.org`;
     try {
-      await signInOnPage(page, email);
+      await signInOnPage(page, { url: api.url, redis }, email);
       expect(await page.locator('#who-email').textContent()).to.equal(email);
 
       const key = await createKeyOnPage(page, 'browser-bot');
@@ -238,7 +223,7 @@ describe('site: sign-in, keys, trading and the pages in a real browser', functio
     const problems = watched(page);
     const email = `books-${Date.now()}@example.org`;
     try {
-      await signInOnPage(page, email);
+      await signInOnPage(page, { url: api.url, redis }, email);
       // a key bound to book "alpha" makes the book; the page lists it after a reload
       await page.getByRole('link', { name: 'API keys' }).click();
       await page.getByLabel('Name').fill('alpha-bot');
@@ -300,7 +285,7 @@ describe('site: sign-in, keys, trading and the pages in a real browser', functio
     const page = await context.newPage();
     const problems = watched(page);
     try {
-      await signInOnPage(page, `revoke-${Date.now()}@example.org`);
+      await signInOnPage(page, { url: api.url, redis }, `revoke-${Date.now()}@example.org`);
       const key = await createKeyOnPage(page, 'short-lived');
       let asked = '';
       // first the visitor says no: nothing happens
@@ -327,7 +312,7 @@ describe('site: sign-in, keys, trading and the pages in a real browser', functio
     const page = await context.newPage();
     const problems = watched(page);
     try {
-      await signInOnPage(page, `early-${Date.now()}@example.org`);
+      await signInOnPage(page, { url: api.url, redis }, `early-${Date.now()}@example.org`);
       // the keys page's script held back, as on a slow connection
       let release = (): void => undefined;
       const held = new Promise<void>((resolve) => (release = resolve));
@@ -361,7 +346,7 @@ describe('site: sign-in, keys, trading and the pages in a real browser', functio
     const page = await context.newPage();
     const problems = watched(page);
     try {
-      await signInOnPage(page, `phone-${Date.now()}@example.org`);
+      await signInOnPage(page, { url: api.url, redis }, `phone-${Date.now()}@example.org`);
       // nothing is wider than the screen but the tables, which scroll in their own box
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).to.be.at.most(0);
@@ -387,7 +372,7 @@ describe('site: sign-in, keys, trading and the pages in a real browser', functio
     // the open with too high a leverage is refused on purpose
     const problems = watched(page, (text, url) => /status of 400/.test(text) && url.endsWith('/api/site/open'));
     try {
-      await signInOnPage(page, `keyboard-${Date.now()}@example.org`);
+      await signInOnPage(page, { url: api.url, redis }, `keyboard-${Date.now()}@example.org`);
       await page.getByLabel('Leverage').fill('5000');
       await page.getByLabel('Leverage').press('Enter');
       const slot = page.locator('[data-error-for="leverage"]');
@@ -413,7 +398,7 @@ describe('site: sign-in, keys, trading and the pages in a real browser', functio
     // while the route is absent its 404 is the browser's one expected console line
     const problems = watched(page, (text, url) => !present.equity && /404/.test(text) && url.includes('/api/site/equity'));
     try {
-      await signInOnPage(page, `equity-${Date.now()}@example.org`);
+      await signInOnPage(page, { url: api.url, redis }, `equity-${Date.now()}@example.org`);
       const response = page.waitForResponse((r) => r.url().includes('/api/site/equity'));
       await page.getByRole('link', { name: 'Equity' }).click();
       present.equity = (await response).status() !== 404;

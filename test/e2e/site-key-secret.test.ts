@@ -11,7 +11,7 @@ import { sharedBrowser } from '../helpers/browser.js';
 import { getJson, startTestApi, type TestApi } from '../helpers/app.js';
 import { useScriptedSim } from '../helpers/market-sim.js';
 import { freshRedis } from '../helpers/redis.js';
-import { outboxMail } from '../helpers/site.js';
+import { signInOnPage } from '../helpers/site.js';
 import { TestPrices } from '../helpers/trading.js';
 
 describe('site: a key with an HMAC secret, made on the keys page in a real browser', function () {
@@ -39,19 +39,6 @@ describe('site: a key with an HMAC secret, made on the keys page in a real brows
     if (redis) await closeRedis(redis);
   });
 
-  async function signInOnPage(page: Page, email: string): Promise<void> {
-    page.setDefaultTimeout(10_000);
-    await page.goto(`${api.url}/signin`);
-    await page.getByLabel('E-mail address').fill(email);
-    const asked = Date.now();
-    await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
-    await page.locator('#signin-sent').waitFor();
-    const mail = await outboxMail(redis, email, asked);
-    await page.goto(mail.link);
-    await page.getByRole('button', { name: `Sign in as ${email}` }).click();
-    await page.waitForURL(`${api.url}/trade`);
-  }
-
   /** Creates a key on the keys page, with or without a secret; answers what the page shows. */
   async function createKey(page: Page, name: string, secret: boolean): Promise<{ key: string; secret: string | null }> {
     await page.locator('#key-name').fill(name);
@@ -70,7 +57,7 @@ describe('site: a key with an HMAC secret, made on the keys page in a real brows
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
     try {
-      await signInOnPage(page, `secret-${Date.now()}@example.org`);
+      await signInOnPage(page, { url: api.url, redis }, `secret-${Date.now()}@example.org`);
       await page.getByRole('link', { name: 'API keys' }).click();
       const made = await createKey(page, 'binance-bot', true);
       expect(made.key).to.match(/^pd_[0-9A-Za-z]{40}$/);

@@ -1,4 +1,5 @@
 /** The site's sign-in as a test walks it: ask for a link, read it from the development outbox, open it, keep the cookie. */
+import type { Page } from 'playwright-core';
 import type { RedisClient } from '../../shared/core/redis-client.js';
 import { readOutbox, type OutboxMail } from '../../shared/site/site-mail.js';
 import { SiteStore } from '../../shared/site/site-store.js';
@@ -42,6 +43,21 @@ export async function outboxMail(redis: RedisClient, email: string, newerThan = 
     5_000,
     `a sign-in link for ${email} in the outbox`,
   );
+}
+
+/** Signs in through the site's pages as a person would (the link read from the outbox), ending on a ready /trade. */
+export async function signInOnPage(page: Page, site: { url: string; redis: RedisClient }, email: string): Promise<void> {
+  page.setDefaultTimeout(10_000);
+  await page.goto(`${site.url}/signin`);
+  await page.getByLabel('E-mail address').fill(email);
+  const asked = Date.now();
+  await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
+  await page.locator('#signin-sent').waitFor();
+  const mail = await outboxMail(site.redis, email, asked);
+  await page.goto(mail.link);
+  await page.getByRole('button', { name: `Sign in as ${email}` }).click();
+  await page.waitForURL(`${site.url}/trade`);
+  await page.locator('body[data-ready="true"]').waitFor();
 }
 
 /** The token of a sign-in link (/signin#token=...). */
