@@ -1,7 +1,6 @@
 import { startApiServer } from '../api/server.js';
 import { createApiPod } from '../shared/api-pod.js';
 import { createDomain } from '../shared/domain.js';
-import { Cluster } from 'ioredis';
 import { closeRedis, createRedis, oneWritePerTick } from '../shared/redis/connection.js';
 import type { RoleContext, RunningRole } from './runtime.js';
 
@@ -11,7 +10,7 @@ export async function startApiRole(ctx: RoleContext): Promise<RunningRole & { ur
   // request below saturation, no gain at saturation (bench/README.md, design figures). What one tick
   // sends still goes out in one socket write (a request's reads started together).
   const redis = createRedis(ctx.redisUrl, { enableAutoPipelining: false, commandTimeout: ctx.config.redisCommandTimeoutMs });
-  if (!(redis instanceof Cluster)) oneWritePerTick(redis);
+  oneWritePerTick(redis);
   try {
     // the composition root on this connection: the domain, and what only an API pod adds (shared/api-pod.ts)
     const domain = createDomain({ config: ctx.config, redis, logger: ctx.logger });

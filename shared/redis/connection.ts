@@ -149,9 +149,11 @@ export function createRedis(url: string, options: Omit<RedisOptions, 'replyMappi
  * first write and uncorked when the tick's synchronous work is done. A request's reads started together (an open's
  * price, volume and market state; a close's position, price and funding) then cost one write, not one each: on a
  * small virtual machine a write to Redis costs far more than the command (bench/README.md, round trips). Unlike
- * auto-pipelining it builds no pipeline object per batch. One server only: a Cluster client writes to each node.
+ * auto-pipelining it builds no pipeline object per batch. One server only: a Cluster client, which writes to each node
+ * on its own, is left as it is.
  */
-export function oneWritePerTick(redis: Redis): void {
+export function oneWritePerTick(redis: RedisClient): void {
+  if (redis instanceof Cluster) return;
   redis.on('connect', () => {
     const socket = redis.stream;
     const write = socket.write;
